@@ -1,0 +1,97 @@
+import type { ClusterBinaries } from './paths.ts';
+import type { ClusterPki } from './pki.ts';
+import type { ClusterPorts } from './state.ts';
+
+/** Command lines of the control-plane components, all bound to loopback. */
+export interface ComponentArgs {
+  bin: ClusterBinaries;
+  pki: ClusterPki;
+  ports: ClusterPorts;
+  etcdDataDir: string;
+  adminKubeconfig: string;
+  kwokConfig: string;
+}
+
+export function etcdArgs({ ports, etcdDataDir }: ComponentArgs): string[] {
+  const client = `http://127.0.0.1:${ports.etcdClient}`;
+  const peer = `http://127.0.0.1:${ports.etcdPeer}`;
+  return [
+    '--name=binnacle',
+    `--data-dir=${etcdDataDir}`,
+    `--listen-client-urls=${client}`,
+    `--advertise-client-urls=${client}`,
+    `--listen-peer-urls=${peer}`,
+    `--initial-advertise-peer-urls=${peer}`,
+    `--initial-cluster=binnacle=${peer}`,
+    '--unsafe-no-fsync',
+    '--quota-backend-bytes=2147483648',
+    '--log-level=warn',
+  ];
+}
+
+export function apiserverArgs({ pki, ports }: ComponentArgs): string[] {
+  return [
+    `--etcd-servers=http://127.0.0.1:${ports.etcdClient}`,
+    '--bind-address=127.0.0.1',
+    '--advertise-address=127.0.0.1',
+    `--secure-port=${ports.apiserver}`,
+    // The endpoint reconciler rejects a loopback advertise address; a sandbox has no other.
+    '--endpoint-reconciler-type=none',
+    `--tls-cert-file=${pki.apiserver.cert}`,
+    `--tls-private-key-file=${pki.apiserver.key}`,
+    `--client-ca-file=${pki.ca.cert}`,
+    '--service-account-issuer=https://kubernetes.default.svc.cluster.local',
+    `--service-account-key-file=${pki.serviceAccountPub}`,
+    `--service-account-signing-key-file=${pki.serviceAccountKey}`,
+    '--service-cluster-ip-range=10.96.0.0/12',
+    '--authorization-mode=Node,RBAC',
+    '--allow-privileged=true',
+    '--kubelet-preferred-address-types=Hostname,InternalIP',
+    `--proxy-client-cert-file=${pki.admin.cert}`,
+    `--proxy-client-key-file=${pki.admin.key}`,
+    '--profiling=false',
+  ];
+}
+
+function controllerCommon({ adminKubeconfig }: ComponentArgs): string[] {
+  return [
+    `--kubeconfig=${adminKubeconfig}`,
+    `--authentication-kubeconfig=${adminKubeconfig}`,
+    `--authorization-kubeconfig=${adminKubeconfig}`,
+    '--leader-elect=false',
+    '--bind-address=127.0.0.1',
+    '--profiling=false',
+  ];
+}
+
+export function controllerManagerArgs(args: ComponentArgs): string[] {
+  return [
+    ...controllerCommon(args),
+    `--secure-port=${args.ports.controllerManager}`,
+    `--service-account-private-key-file=${args.pki.serviceAccountKey}`,
+    `--root-ca-file=${args.pki.ca.cert}`,
+    '--use-service-account-credentials=false',
+    '--kube-api-qps=100',
+    '--kube-api-burst=200',
+  ];
+}
+
+export function schedulerArgs(args: ComponentArgs): string[] {
+  return [...controllerCommon(args), `--secure-port=${args.ports.scheduler}`];
+}
+
+export function kwokArgs({ adminKubeconfig, ports, kwokConfig }: ComponentArgs): string[] {
+  return [
+    `--kubeconfig=${adminKubeconfig}`,
+    `--config=${kwokConfig}`,
+    '--manage-all-nodes=true',
+    // Every simulated node points the API server at this one kwok server on loopback for logs, exec and
+    // port-forward.
+    '--node-ip=127.0.0.1',
+    '--node-name=localhost',
+    `--node-port=${ports.kwok}`,
+    `--server-address=127.0.0.1:${ports.kwok}`,
+    '--cidr=10.244.0.0/16',
+    '--node-lease-duration-seconds=40',
+  ];
+}

@@ -1,0 +1,259 @@
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import {
+  apiserverArgs,
+  type ComponentArgs,
+  controllerManagerArgs,
+  etcdArgs,
+  kwokArgs,
+  schedulerArgs,
+} from './components.ts';
+import { writeKwokConfig } from './kwok-config.ts';
+import { simulatedNode } from './nodes.ts';
+import { clusterBinaries, defaultStateDir, repoRoot } from './paths.ts';
+import { generatePki, identities, writeKubeconfig } from './pki.ts';
+import { criLine } from './pod-sim.ts';
+import { freePort } from './ports.ts';
+import { healthy } from './probe.ts';
+import { isAlive, startProcess, stopProcesses } from './processes.ts';
+import { type ClusterState, readState, removeState, writeState } from './state.ts';
+import { waitUntil } from './wait.ts';
+
+export interface ClusterUpOptions {
+  stateDir?: string;
+  /** Simulated nodes; default from BINNACLE_CLUSTER_NODES, else 3. */
+  nodes?: number;
+  /** Progress lines go here (the CLI prints them; tests stay quiet). */
+  log?: (line: string) => void;
+}
+
+const apiserverTimeoutMs = 120_000;
+const componentTimeoutMs = 60_000;
+
+export function nodeCountFromEnv(): number {
+  const raw = process.env.BINNACLE_CLUSTER_NODES;
+  if (raw === undefined || raw === '') return 3;
+  const count = Number(raw);
+  if (!Number.isInteger(count) || count < 1 || count > 500) {
+    throw new Error(`BINNACLE_CLUSTER_NODES must be a whole number from 1 to 500, got "${raw}"`);
+  }
+  return count;
+}
+
+async function kubernetesVersion(): Promise<string> {
+  const goMod = await readFile(join(repoRoot, 'test/cluster/go/k8s/go.mod'), 'utf8');
+  return /^require k8s\.io\/kubernetes (v[\d.]+)/m.exec(goMod)?.[1] ?? 'unknown';
+}
+
+async function etcdDataDir(stateDir: string): Promise<string> {
+  // etcd fsyncs constantly; tmpfs keeps a 2-core machine responsive.
+  const base = existsSync('/dev/shm') ? '/dev/shm' : stateDir;
+  const dir = join(base, `binnacle-etcd-${process.pid}-${Date.now()}`);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  return dir;
+}
+
+/** True when the state dir describes a cluster whose processes all still run. */
+export function isRunning(state: ClusterState | undefined): state is ClusterState {
+  return Boolean(
+    state?.ready && state.processes.length > 0 && state.processes.every((proc) => isAlive(proc)),
+  );
+}
+
+/**
+ * Starts etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok on 127.0.0.1 with fresh PKI,
+ * then simulated nodes, and waits until every piece answers. Idempotent: a running cluster is returned as is.
+ */
+export async function clusterUp(options: ClusterUpOptions = {}): Promise<ClusterState> {
+  const stateDir = options.stateDir ?? defaultStateDir();
+  const log = options.log ?? (() => {});
+  const existing = await readState(stateDir);
+  if (isRunning(existing)) {
+    log(`control plane already running at ${existing.server}`);
+    return existing;
+  }
+  if (existing) await clusterDown({ stateDir });
+  const nodeCount = options.nodes ?? nodeCountFromEnv();
+  const started = Date.now();
+  const bin = await clusterBinaries();
+  log(`binaries ready in ${bin.dir} (${((Date.now() - started) / 1000).toFixed(1)}s)`);
+
+  const logsDir = join(stateDir, 'logs');
+  const podsDir = join(stateDir, 'pods');
+  await mkdir(logsDir, { recursive: true });
+  await mkdir(join(podsDir, 'root'), { recursive: true });
+  const ports = {
+    etcdClient: await freePort(),
+    etcdPeer: await freePort(),
+    apiserver: await freePort(),
+    controllerManager: await freePort(),
+    scheduler: await freePort(),
+    kwok: await freePort(),
+    podSim: await freePort(),
+  };
+  const pki = await generatePki(join(stateDir, 'pki'));
+  const server = `https://127.0.0.1:${ports.apiserver}`;
+  const kubeconfigs = {
+    admin: join(stateDir, 'admin.kubeconfig'),
+    restricted: join(stateDir, 'restricted.kubeconfig'),
+  };
+  await writeKubeconfig(kubeconfigs.admin, server, pki.ca.cert, pki.admin, identities.admin.user);
+  await writeKubeconfig(
+    kubeconfigs.restricted,
+    server,
+    pki.ca.cert,
+    pki.restricted,
+    identities.restricted.user,
+  );
+  const kwokConfig = join(stateDir, 'kwok.yaml');
+  const logsFile = join(podsDir, 'current.log');
+  const previousLogsFile = join(podsDir, 'previous.log');
+  await writeFile(logsFile, criLine('level=info msg="container started"'));
+  await writeFile(
+    previousLogsFile,
+    criLine('level=error msg="connection refused: database not ready"', 'stderr') +
+      criLine('level=fatal msg="exiting after 3 failed attempts"', 'stderr'),
+  );
+  await writeKwokConfig(kwokConfig, bin.kwokStagesDir, {
+    logsFile,
+    previousLogsFile,
+    execWorkDir: join(podsDir, 'root'),
+    httpTargetPort: ports.podSim,
+  });
+
+  const state: ClusterState = {
+    version: 1,
+    stateDir,
+    server,
+    kubernetesVersion: await kubernetesVersion(),
+    ports,
+    etcdDataDir: await etcdDataDir(stateDir),
+    kubeconfigs,
+    pki,
+    processes: [],
+    nodes: [],
+    startedAt: new Date().toISOString(),
+    ready: false,
+  };
+  const args: ComponentArgs = {
+    bin,
+    pki,
+    ports,
+    etcdDataDir: state.etcdDataDir,
+    adminKubeconfig: kubeconfigs.admin,
+    kwokConfig,
+  };
+  const launch = async (name: string, binary: string, argv: string[]) => {
+    const proc = startProcess(name, binary, argv, join(logsDir, `${name}.log`));
+    state.processes.push(proc);
+    await writeState(state);
+    return proc;
+  };
+
+  try {
+    const etcd = await launch('etcd', bin.etcd, etcdArgs(args));
+    await waitUntil('etcd', healthy(`http://127.0.0.1:${ports.etcdClient}/health`), {
+      timeoutMs: componentTimeoutMs,
+      process: etcd,
+    });
+    log('etcd ready');
+    const apiserver = await launch('kube-apiserver', bin.kubeApiserver, apiserverArgs(args));
+    await waitUntil('kube-apiserver', healthy(`${server}/readyz`, { ca: pki.ca.cert, client: pki.admin }), {
+      timeoutMs: apiserverTimeoutMs,
+      process: apiserver,
+    });
+    log(`kube-apiserver ready at ${server}`);
+    const kcm = await launch(
+      'kube-controller-manager',
+      bin.kubeControllerManager,
+      controllerManagerArgs(args),
+    );
+    const scheduler = await launch('kube-scheduler', bin.kubeScheduler, schedulerArgs(args));
+    const podSim = await launch('pod-sim', process.execPath, [
+      join(import.meta.dirname, 'pod-sim.ts'),
+      String(ports.podSim),
+      logsFile,
+    ]);
+    const kwok = await launch('kwok', bin.kwok, kwokArgs(args));
+    await Promise.all([
+      waitUntil('kube-controller-manager', healthy(`https://127.0.0.1:${ports.controllerManager}/healthz`), {
+        timeoutMs: componentTimeoutMs,
+        process: kcm,
+      }),
+      waitUntil('kube-scheduler', healthy(`https://127.0.0.1:${ports.scheduler}/healthz`), {
+        timeoutMs: componentTimeoutMs,
+        process: scheduler,
+      }),
+      waitUntil('pod-sim', healthy(`http://127.0.0.1:${ports.podSim}/`), {
+        timeoutMs: componentTimeoutMs,
+        process: podSim,
+      }),
+      waitUntil('kwok', healthy(`http://127.0.0.1:${ports.kwok}/healthz`), {
+        timeoutMs: componentTimeoutMs,
+        process: kwok,
+      }),
+    ]);
+    log('controller-manager, scheduler and kwok ready');
+    state.nodes = await createNodes(kubeconfigs.admin, nodeCount, state.kubernetesVersion, kwok);
+    state.ready = true;
+    await writeState(state);
+    log(`${nodeCount} nodes Ready; control plane up in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+    return state;
+  } catch (error) {
+    await stopProcesses(state.processes);
+    await rm(state.etcdDataDir, { recursive: true, force: true });
+    await removeState(stateDir);
+    throw error;
+  }
+}
+
+async function createNodes(
+  kubeconfigPath: string,
+  count: number,
+  version: string,
+  kwok: ClusterState['processes'][number],
+): Promise<string[]> {
+  const kc = new KubeConfig();
+  kc.loadFromFile(kubeconfigPath);
+  const core = kc.makeApiClient(CoreV1Api);
+  const names = Array.from({ length: count }, (_, index) => `kwok-node-${index}`);
+  await Promise.all(
+    names.map((name, index) => core.createNode({ body: simulatedNode(name, index, version) })),
+  );
+  await waitUntil(
+    `${count} kwok nodes Ready`,
+    async () => {
+      const nodes = await core.listNode();
+      const ready = nodes.items.filter((node) =>
+        node.status?.conditions?.some(
+          (condition) => condition.type === 'Ready' && condition.status === 'True',
+        ),
+      );
+      if (ready.length < count) throw new Error(`${ready.length} of ${count} nodes Ready`);
+      return true;
+    },
+    { timeoutMs: componentTimeoutMs, process: kwok },
+  );
+  // Pods can only be created once the controller manager has made the namespace's default ServiceAccount.
+  await waitUntil(
+    'the default ServiceAccount (kube-controller-manager)',
+    async () => Boolean(await core.readNamespacedServiceAccount({ name: 'default', namespace: 'default' })),
+    { timeoutMs: componentTimeoutMs },
+  );
+  return names;
+}
+
+/** Stops every process of the cluster (whole process groups) and removes its etcd data and state file. */
+export async function clusterDown(options: { stateDir?: string } = {}): Promise<boolean> {
+  const stateDir = options.stateDir ?? defaultStateDir();
+  const state = await readState(stateDir);
+  if (!state) return false;
+  await stopProcesses(state.processes);
+  await rm(state.etcdDataDir, { recursive: true, force: true });
+  await rm(state.kubeconfigs.admin, { force: true });
+  await rm(state.kubeconfigs.restricted, { force: true });
+  await removeState(stateDir);
+  return true;
+}

@@ -1,0 +1,41 @@
+import type { V1Node } from '@kubernetes/client-node';
+
+const zones = ['zone-a', 'zone-b', 'zone-c'];
+
+/** A Node that kwok manages, with the labels and capacity of a small cloud VM. */
+export function simulatedNode(name: string, index: number, kubeletVersion: string): V1Node {
+  const resources = { cpu: '4', memory: '16Gi', pods: '110', 'ephemeral-storage': '100Gi' };
+  return {
+    apiVersion: 'v1',
+    kind: 'Node',
+    metadata: {
+      name,
+      labels: {
+        'kubernetes.io/hostname': name,
+        'kubernetes.io/os': 'linux',
+        'kubernetes.io/arch': 'amd64',
+        'node.kubernetes.io/instance-type': 'm5.xlarge',
+        'topology.kubernetes.io/zone': zones[index % zones.length] ?? 'zone-a',
+        type: 'kwok',
+      },
+      annotations: { 'kwok.x-k8s.io/node': 'fake', 'node.alpha.kubernetes.io/ttl': '0' },
+    },
+    spec: { podCIDR: `10.244.${index}.0/24` },
+    status: {
+      allocatable: resources,
+      capacity: resources,
+      nodeInfo: {
+        architecture: 'amd64',
+        bootID: '',
+        containerRuntimeVersion: 'kwok',
+        kernelVersion: 'kwok',
+        kubeProxyVersion: kubeletVersion,
+        kubeletVersion,
+        machineID: '',
+        operatingSystem: 'linux',
+        osImage: 'kwok simulated node',
+        systemUUID: '',
+      },
+    },
+  };
+}

@@ -1,0 +1,56 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** The repository root, found from this file's location (packages/testkit/src/cluster). */
+export const repoRoot = resolve(import.meta.dirname, '../../../..');
+
+/** Where a control plane keeps its PKI, kubeconfigs, logs and process table. */
+export function defaultStateDir(): string {
+  return resolve(process.env.BINNACLE_CLUSTER_DIR ?? join(repoRoot, '.cluster'));
+}
+
+export interface ClusterBinaries {
+  dir: string;
+  kubeApiserver: string;
+  kubeControllerManager: string;
+  kubeScheduler: string;
+  kubectl: string;
+  etcd: string;
+  kwok: string;
+  kwokStagesDir: string;
+}
+
+/** Builds the Go binaries on first use (cached by go.sum) and returns their paths. */
+export async function clusterBinaries(): Promise<ClusterBinaries> {
+  const script = join(repoRoot, 'test/cluster/build.sh');
+  const { stdout } = await run('bash', [script], { maxBuffer: 1 << 20, env: process.env }).catch(
+    (error: { stderr?: string; message: string }) => {
+      throw new Error(`building the local control plane failed: ${error.stderr?.trim() || error.message}`);
+    },
+  );
+  const dir = stdout.trim().split('\n').at(-1) ?? '';
+  const binaries: ClusterBinaries = {
+    dir,
+    kubeApiserver: join(dir, 'kube-apiserver'),
+    kubeControllerManager: join(dir, 'kube-controller-manager'),
+    kubeScheduler: join(dir, 'kube-scheduler'),
+    kubectl: join(dir, 'kubectl'),
+    etcd: join(dir, 'etcd'),
+    kwok: join(dir, 'kwok'),
+    kwokStagesDir: join(dir, 'kwok-stages'),
+  };
+  for (const path of Object.values(binaries)) {
+    if (!existsSync(path)) throw new Error(`test/cluster/build.sh reported ${dir}, but ${path} is missing`);
+  }
+  return binaries;
+}
+
+/** The helm binary shipped in an npm package (see test/cluster/helm.sh). */
+export async function helmBinary(): Promise<string> {
+  const { stdout } = await run('bash', [join(repoRoot, 'test/cluster/helm.sh')], { maxBuffer: 1 << 20 });
+  return stdout.trim().split('\n').at(-1) ?? '';
+}

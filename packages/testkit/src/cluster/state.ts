@@ -1,0 +1,52 @@
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ClusterPki } from './pki.ts';
+import type { ManagedProcess } from './processes.ts';
+
+export interface ClusterPorts {
+  etcdClient: number;
+  etcdPeer: number;
+  apiserver: number;
+  controllerManager: number;
+  scheduler: number;
+  kwok: number;
+  podSim: number;
+}
+
+/** What `cluster:up` leaves in `<stateDir>/state.json`, so `down`, `status` and tests can find the cluster. */
+export interface ClusterState {
+  version: 1;
+  stateDir: string;
+  server: string;
+  kubernetesVersion: string;
+  ports: ClusterPorts;
+  etcdDataDir: string;
+  kubeconfigs: { admin: string; restricted: string };
+  pki: ClusterPki;
+  processes: ManagedProcess[];
+  nodes: string[];
+  startedAt: string;
+  ready: boolean;
+}
+
+export const stateFile = (stateDir: string) => join(stateDir, 'state.json');
+
+export async function readState(stateDir: string): Promise<ClusterState | undefined> {
+  try {
+    return JSON.parse(await readFile(stateFile(stateDir), 'utf8')) as ClusterState;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Written after every started process, so a half-started cluster can still be stopped. */
+export async function writeState(state: ClusterState): Promise<void> {
+  await mkdir(state.stateDir, { recursive: true });
+  const path = stateFile(state.stateDir);
+  await writeFile(`${path}.tmp`, `${JSON.stringify(state, null, 2)}\n`);
+  await rename(`${path}.tmp`, path);
+}
+
+export async function removeState(stateDir: string): Promise<void> {
+  await rm(stateFile(stateDir), { force: true });
+}

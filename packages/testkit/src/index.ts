@@ -1,0 +1,10 @@
+export { clusterDown, clusterUp, isRunning, nodeCountFromEnv } from './cluster/control-plane.ts';
+export { clusterBinaries, defaultStateDir, helmBinary, repoRoot } from './cluster/paths.ts';
+export { identities } from './cluster/pki.ts';
+export { freePort, isListening } from './cluster/ports.ts';
+export { groupAlive, isAlive } from './cluster/processes.ts';
+export { seedCluster, seeded } from './cluster/seed.ts';
+export type { ClusterState } from './cluster/state.ts';
+export { readState } from './cluster/state.ts';
+export { waitUntil } from './cluster/wait.ts';
+export { type ClusterIdentity, type TestCluster, testCluster } from './test-cluster.ts';

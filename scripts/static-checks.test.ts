@@ -1,0 +1,35 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '..');
+const bin = (name: string) => resolve(root, 'node_modules/.bin', name);
+
+/** Runs a checker; resolves with its exit code and output, so a failure shows what it found. */
+function check(command: string, args: string[]): Promise<{ code: number; output: string }> {
+  return new Promise((resolveCheck) => {
+    execFile(command, args, { cwd: root, maxBuffer: 32 << 20 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+      resolveCheck({ code, output: `${stdout}${stderr}`.trim() });
+    });
+  });
+}
+
+// The README's test command runs these with the suite, so CI counts them like any other test.
+describe('static checks', () => {
+  it('type-checks (tsc, strict)', async () => {
+    const result = await check(bin('tsc'), ['-p', 'tsconfig.json']);
+    expect(result.output).toBe('');
+    expect(result.code).toBe(0);
+  });
+
+  it('is formatted and passes Biome', async () => {
+    const result = await check(bin('biome'), ['check', '--no-errors-on-unmatched', '.']);
+    expect(result.code, result.output).toBe(0);
+  });
+
+  it('passes the promise rules (eslint, zero warnings)', async () => {
+    const result = await check(bin('eslint'), ['--max-warnings', '0', '.']);
+    expect(result.code, result.output).toBe(0);
+  });
+});
