@@ -1,3 +1,4 @@
+export { startTestAgent, type TestAgent, type TestAgentOptions } from './agent.ts';
 export { clusterDown, clusterUp, isRunning, nodeCountFromEnv } from './cluster/control-plane.ts';
 export { clusterBinaries, defaultStateDir, helmBinary, repoRoot } from './cluster/paths.ts';
 export { identities } from './cluster/pki.ts';

@@ -1,0 +1,67 @@
+import type { FastifyBaseLogger } from 'fastify';
+import packageJson from '../package.json' with { type: 'json' };
+import {
+  type AgentConfig,
+  ConfigFileSchema,
+  configFilePath,
+  SettingsSchema,
+  settingsFilePath,
+} from './config/agent-config.ts';
+import { JsonFile } from './config/json-file.ts';
+import type { AgentContext, App } from './context.ts';
+import { CapabilityChecker } from './features/health/capabilities.ts';
+import { ReleaseChecker } from './features/health/version-check.ts';
+import { Cluster } from './kube/cluster.ts';
+import type { ClusterTarget } from './kube/kubeconfig.ts';
+import { buildServer } from './server.ts';
+
+export const agentVersion = packageJson.version;
+
+export interface Agent {
+  ctx: AgentContext;
+  app: App;
+  /** Listens on the configured address and port; resolves with the base URL. */
+  listen(): Promise<string>;
+  /** Stops serving, ends every watch and closes the cluster connection. */
+  close(): Promise<void>;
+}
+
+/**
+ * Wires one agent: the cluster connection, the files it persists, the HTTP app. The CLI and the test harness
+ * both build agents here, so tests run exactly what users run. The cluster is not started: call
+ * `agent.ctx.cluster.start()` (requests answer 503 `not_ready` until it has synced).
+ */
+export async function createAgent(
+  config: AgentConfig,
+  target: ClusterTarget,
+  log: FastifyBaseLogger,
+): Promise<Agent> {
+  const cluster = new Cluster(target, {
+    namespace: config.namespace,
+    log: (level, message, detail) => log[level](detail ?? {}, message),
+  });
+  const ctx: AgentContext = {
+    version: agentVersion,
+    startedAt: new Date(),
+    mode: target.source === 'in-cluster' ? 'in-cluster' : 'local',
+    config,
+    cluster,
+    configFile: new JsonFile(configFilePath(config.dataDir), ConfigFileSchema, () => ({})),
+    settingsFile: new JsonFile(settingsFilePath(config.dataDir), SettingsSchema, () => ({})),
+    releases: new ReleaseChecker(agentVersion, config.releaseFeedUrl),
+    capabilities: new CapabilityChecker(),
+    log,
+  };
+  const app = await buildServer(ctx, { logger: log, logRequests: config.debugEvents });
+  return {
+    ctx,
+    app,
+    async listen() {
+      const address = await app.listen({ port: config.port, host: config.listenAddress });
+      return address;
+    },
+    async close() {
+      await Promise.allSettled([app.close(), cluster.stop()]);
+    },
+  };
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+/** The `binnacle` command: `binnacle agent [flags]`. */
+import { runAgent } from './cli/agent-command.ts';
+
+const usage = `usage: binnacle <command> [flags]
+
+commands:
+  agent    serve the Binnacle API and UI for one cluster (binnacle agent --help)
+`;
+
+async function main(args: string[]): Promise<number> {
+  const [command, ...rest] = args;
+  if (command === 'agent') return runAgent(rest);
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
+    process.stdout.write(usage);
+    return command === undefined ? 2 : 0;
+  }
+  process.stderr.write(`binnacle: unknown command "${command}"\n${usage}`);
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(
+      `binnacle: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);

@@ -1,0 +1,92 @@
+import pino from 'pino';
+import { type Agent, agentVersion, createAgent } from '../agent.ts';
+import { ConfigFileSchema, configDefaults, configFilePath } from '../config/agent-config.ts';
+import { InvalidFileError, JsonFile } from '../config/json-file.ts';
+import { KubeconfigError, resolveTarget } from '../kube/kubeconfig.ts';
+import { openBrowser } from './open-browser.ts';
+import { agentHelp, effectiveConfig, parseAgentArgs, UsageError } from './options.ts';
+import { showSyncProgress } from './progress.ts';
+
+const shutdownGraceMs = 10_000;
+
+const fail = (message: string, code: number) => {
+  process.stderr.write(`binnacle agent: ${message}\n`);
+  return code;
+};
+
+/** Stops on SIGINT/SIGTERM: closes the server and the cluster watches; a second signal exits at once. */
+function untilSignal(agent: Agent, stopProgress: () => void): Promise<number> {
+  return new Promise<number>((resolveExit) => {
+    let stopping = false;
+    const shutdown = (signal: string) => {
+      if (stopping) {
+        process.stderr.write(`binnacle agent: ${signal} again, exiting now\n`);
+        resolveExit(1);
+        return;
+      }
+      stopping = true;
+      stopProgress();
+      process.stderr.write(`\nbinnacle agent: ${signal}, shutting down\n`);
+      const forced = setTimeout(() => resolveExit(1), shutdownGraceMs);
+      forced.unref();
+      void agent.close().then(() => {
+        clearTimeout(forced);
+        resolveExit(0);
+      });
+    };
+    process.on('SIGINT', () => shutdown('SIGINT'));
+    process.on('SIGTERM', () => shutdown('SIGTERM'));
+  });
+}
+
+/** `binnacle agent`: resolves config and cluster, serves, shows sync progress, shuts down cleanly on a signal. */
+export async function runAgent(argv: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parseAgentArgs>;
+  try {
+    parsed = parseAgentArgs(argv);
+  } catch (error) {
+    if (error instanceof UsageError)
+      return fail(`${error.message}\nrun "binnacle agent --help" for the flags`, 2);
+    throw error;
+  }
+  if (parsed.help) {
+    process.stdout.write(agentHelp());
+    return 0;
+  }
+  const dataDir = parsed.overrides.dataDir ?? configDefaults().dataDir;
+  let config: ReturnType<typeof effectiveConfig>;
+  let target: Awaited<ReturnType<typeof resolveTarget>>;
+  try {
+    config = effectiveConfig(
+      parsed.overrides,
+      await new JsonFile(configFilePath(dataDir), ConfigFileSchema, () => ({})).read(),
+    );
+    target = await resolveTarget({ kubeconfig: config.kubeconfig, context: config.context });
+  } catch (error) {
+    if (error instanceof InvalidFileError) return fail(error.message, 2);
+    if (error instanceof KubeconfigError) return fail(error.message, 1);
+    throw error;
+  }
+
+  const log = pino({ level: config.debugEvents ? 'info' : 'warn' }, pino.destination(2));
+  const agent = await createAgent(config, target, log);
+  try {
+    await agent.listen();
+  } catch (error) {
+    await agent.close();
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      return fail(`port ${config.port} on ${config.listenAddress} is in use; pick another with --port`, 1);
+    }
+    return fail(`cannot listen on ${config.listenAddress}:${config.port}: ${(error as Error).message}`, 1);
+  }
+  const host =
+    config.listenAddress === '0.0.0.0' || config.listenAddress === '::' ? 'localhost' : config.listenAddress;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+  process.stderr.write(
+    `binnacle agent ${agentVersion}: serving ${url} for context "${target.contextName}" (${target.server.origin})\n`,
+  );
+  const stopProgress = showSyncProgress(agent.ctx.cluster.cache);
+  void agent.ctx.cluster.start();
+  if (process.stdout.isTTY && !config.noBrowser) openBrowser(url);
+  return untilSignal(agent, stopProgress);
+}

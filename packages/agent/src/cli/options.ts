@@ -1,0 +1,173 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type AgentConfig, type ConfigFile, configDefaults } from '../config/agent-config.ts';
+
+export class UsageError extends Error {}
+
+type OptionType = 'string' | 'boolean' | 'port' | 'url' | 'path';
+
+interface OptionSpec {
+  flag: string;
+  key: keyof AgentConfig;
+  env: string;
+  type: OptionType;
+  placeholder?: string;
+  help: string;
+}
+
+/** Every flag of `binnacle agent`, its BINNACLE_* variable and its config-file key: one table, one truth. */
+export const agentOptions: OptionSpec[] = [
+  {
+    flag: 'port',
+    key: 'port',
+    env: 'BINNACLE_PORT',
+    type: 'port',
+    placeholder: 'N',
+    help: 'port of the API and UI (default 9280)',
+  },
+  {
+    flag: 'listen-address',
+    key: 'listenAddress',
+    env: 'BINNACLE_LISTEN_ADDRESS',
+    type: 'string',
+    placeholder: 'ADDR',
+    help: 'address to listen on (default 127.0.0.1; 0.0.0.0 in a cluster)',
+  },
+  {
+    flag: 'kubeconfig',
+    key: 'kubeconfig',
+    env: 'BINNACLE_KUBECONFIG',
+    type: 'string',
+    placeholder: 'PATH',
+    help: 'kubeconfig file(s), colon-separated (default: KUBECONFIG, ~/.kube/config, then the in-cluster service account)',
+  },
+  {
+    flag: 'context',
+    key: 'context',
+    env: 'BINNACLE_CONTEXT',
+    type: 'string',
+    placeholder: 'NAME',
+    help: 'kubeconfig context (default: the current context)',
+  },
+  {
+    flag: 'namespace',
+    key: 'namespace',
+    env: 'BINNACLE_NAMESPACE',
+    type: 'string',
+    placeholder: 'NAME',
+    help: 'watch only this namespace (for identities without cluster-wide list rights)',
+  },
+  {
+    flag: 'no-browser',
+    key: 'noBrowser',
+    env: 'BINNACLE_NO_BROWSER',
+    type: 'boolean',
+    help: 'do not open a browser at start (never opened without a TTY)',
+  },
+  {
+    flag: 'debug-events',
+    key: 'debugEvents',
+    env: 'BINNACLE_DEBUG_EVENTS',
+    type: 'boolean',
+    help: 'log every request with its status and duration',
+  },
+  {
+    flag: 'data-dir',
+    key: 'dataDir',
+    env: 'BINNACLE_DATA_DIR',
+    type: 'path',
+    placeholder: 'DIR',
+    help: 'where config.json and settings.json live (default ~/.binnacle)',
+  },
+  {
+    flag: 'release-feed-url',
+    key: 'releaseFeedUrl',
+    env: 'BINNACLE_RELEASE_FEED_URL',
+    type: 'url',
+    placeholder: 'URL',
+    help: 'release feed for /api/version-check',
+  },
+];
+
+function convert(spec: OptionSpec, raw: string | boolean, source: string): string | number | boolean {
+  if (spec.type === 'boolean') {
+    if (typeof raw === 'boolean') return raw;
+    if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+    if (['0', 'false', 'no', ''].includes(raw.toLowerCase())) return false;
+    throw new UsageError(`${source}: "${raw}" is not a boolean (true or false)`);
+  }
+  const text = String(raw);
+  if (text === '') throw new UsageError(`${source} needs a value`);
+  if (spec.type === 'port') {
+    const port = Number(text);
+    if (!Number.isInteger(port) || port < 1 || port > 65535)
+      throw new UsageError(`${source}: "${text}" is not a port number (1-65535)`);
+    return port;
+  }
+  if (spec.type === 'url' && !/^https?:\/\/[^\s]+$/.test(text))
+    throw new UsageError(`${source}: "${text}" is not an http(s) URL`);
+  if (spec.type === 'path') return resolve(text);
+  return text;
+}
+
+export interface ParsedArgs {
+  help: boolean;
+  /** Values given as flags or BINNACLE_* variables (they override the config file). */
+  overrides: Partial<AgentConfig>;
+}
+
+/** Parses flags strictly (an unknown flag or a bad value is a UsageError naming it) and reads BINNACLE_* variables. */
+export function parseAgentArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ParsedArgs {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        ...Object.fromEntries(
+          agentOptions.map((o) => [o.flag, { type: o.type === 'boolean' ? 'boolean' : 'string' }]),
+        ),
+      },
+    });
+  } catch (error) {
+    throw new UsageError(
+      (error as Error).message.replace(/\. To specify.*$/s, '').replace(/^Unknown option/, 'unknown flag'),
+    );
+  }
+  const overrides: Partial<AgentConfig> = {};
+  for (const spec of agentOptions) {
+    const fromEnv = env[spec.env];
+    if (fromEnv !== undefined) Object.assign(overrides, { [spec.key]: convert(spec, fromEnv, spec.env) });
+    const fromFlag = parsed.values[spec.flag];
+    if (fromFlag !== undefined)
+      Object.assign(overrides, { [spec.key]: convert(spec, fromFlag as string | boolean, `--${spec.flag}`) });
+  }
+  return { help: Boolean(parsed.values.help), overrides };
+}
+
+/** flags > BINNACLE_* env > config file > defaults. */
+export function effectiveConfig(overrides: Partial<AgentConfig>, file: ConfigFile): AgentConfig {
+  const defined = <T extends object>(o: T) =>
+    Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+  return { ...configDefaults(), ...defined(file), ...defined(overrides) } as AgentConfig;
+}
+
+export function agentHelp(): string {
+  const rows = agentOptions.map((o) => {
+    const left = `  --${o.flag}${o.placeholder ? ` ${o.placeholder}` : ''}`;
+    return `${left.padEnd(30)} ${o.help}\n${''.padEnd(31)}env ${o.env}`;
+  });
+  return `usage: binnacle agent [flags]
+
+Serves the Binnacle API and UI for one Kubernetes cluster on http://<listen-address>:<port>.
+Settings come from flags, then BINNACLE_* variables, then <data-dir>/config.json.
+
+flags:
+${rows.join('\n')}
+  -h, --help                     show this help
+
+docs: docs/agent.md
+`;
+}

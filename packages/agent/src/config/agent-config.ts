@@ -1,0 +1,86 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { type Static, Type } from 'typebox';
+
+export const defaultReleaseFeed = 'https://api.github.com/repos/binnacle-dev/binnacle/releases/latest';
+
+/**
+ * What `~/.binnacle/config.json` may hold — the persistent form of the agent's flags. Flags and BINNACLE_*
+ * variables override it; `PUT /api/config` replaces it (effective at the next start).
+ */
+export const ConfigFileSchema = Type.Object(
+  {
+    kubeconfig: Type.Optional(
+      Type.String({ minLength: 1, description: 'Path to a kubeconfig file (or a colon-separated list)' }),
+    ),
+    context: Type.Optional(Type.String({ minLength: 1, description: 'Kubeconfig context to use' })),
+    namespace: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 63, description: 'Watch only this namespace' }),
+    ),
+    port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: 'Port of the API and UI' })),
+    listenAddress: Type.Optional(Type.String({ minLength: 1, description: 'Address to listen on' })),
+    noBrowser: Type.Optional(Type.Boolean({ description: 'Do not open a browser at start' })),
+    debugEvents: Type.Optional(Type.Boolean({ description: 'Log every request' })),
+    releaseFeedUrl: Type.Optional(
+      Type.String({ pattern: '^https?://', description: 'Where version-check looks for the latest release' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type ConfigFile = Static<typeof ConfigFileSchema>;
+
+/** The configuration the agent runs with, after flags > env > file > defaults. */
+export interface AgentConfig {
+  kubeconfig?: string;
+  context?: string;
+  namespace?: string;
+  port: number;
+  listenAddress: string;
+  noBrowser: boolean;
+  debugEvents: boolean;
+  releaseFeedUrl: string;
+  dataDir: string;
+}
+
+export const configDefaults = (): Omit<AgentConfig, 'kubeconfig' | 'context' | 'namespace'> => ({
+  port: 9280,
+  listenAddress: '127.0.0.1',
+  noBrowser: false,
+  debugEvents: false,
+  releaseFeedUrl: defaultReleaseFeed,
+  dataDir: join(homedir(), '.binnacle'),
+});
+
+export const configFilePath = (dataDir: string) => join(dataDir, 'config.json');
+export const settingsFilePath = (dataDir: string) => join(dataDir, 'settings.json');
+
+export const AuditSettingsSchema = Type.Object(
+  {
+    ignoredNamespaces: Type.Array(Type.String({ minLength: 1, maxLength: 63 }), { maxItems: 1000 }),
+    disabledChecks: Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { maxItems: 1000 }),
+  },
+  { additionalProperties: false },
+);
+export type AuditSettings = Static<typeof AuditSettingsSchema>;
+
+export const SettingsSchema = Type.Object(
+  {
+    theme: Type.Optional(Type.Enum(['light', 'dark', 'system'], { description: 'UI theme' })),
+    pinnedKinds: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            kind: Type.String({ minLength: 1 }),
+            group: Type.String({ description: 'API group, "" for core' }),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: 100, description: 'Kinds pinned in the sidebar' },
+      ),
+    ),
+    audit: Type.Optional(AuditSettingsSchema),
+  },
+  { additionalProperties: false },
+);
+
+export type Settings = Static<typeof SettingsSchema>;

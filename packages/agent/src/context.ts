@@ -1,0 +1,38 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { AgentConfig, ConfigFile, Settings } from './config/agent-config.ts';
+import type { JsonFile } from './config/json-file.ts';
+import type { CapabilityChecker } from './features/health/capabilities.ts';
+import type { ReleaseChecker } from './features/health/version-check.ts';
+import type { Cluster } from './kube/cluster.ts';
+
+export type DeploymentMode = 'local' | 'in-cluster';
+
+/** Everything a feature may use; passed explicitly to each feature's routes (no container, no globals). */
+export interface AgentContext {
+  version: string;
+  startedAt: Date;
+  mode: DeploymentMode;
+  config: AgentConfig;
+  cluster: Cluster;
+  configFile: JsonFile<ConfigFile>;
+  settingsFile: JsonFile<Settings>;
+  releases: ReleaseChecker;
+  capabilities: CapabilityChecker;
+  log: FastifyBaseLogger;
+}
+
+/** The fastify instance with TypeBox types on every route. */
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;

@@ -1,0 +1,43 @@
+import type { AgentConfig, AuditSettings, ConfigFile, Settings } from '../../config/agent-config.ts';
+import type { AgentContext } from '../../context.ts';
+
+export interface ConfigView {
+  /** What `<data-dir>/config.json` holds. */
+  file: ConfigFile;
+  /** What the agent runs with now (flags > BINNACLE_* > file > defaults). */
+  effective: Omit<AgentConfig, 'dataDir'> & { dataDir: string };
+  path: string;
+}
+
+export async function readConfig(ctx: AgentContext): Promise<ConfigView> {
+  return { file: await ctx.configFile.read(), effective: ctx.config, path: ctx.configFile.path };
+}
+
+/** Replaces the config file (validated by the route schema); it takes effect at the next start. */
+export async function replaceConfig(
+  ctx: AgentContext,
+  file: ConfigFile,
+): Promise<ConfigView & { restartRequired: boolean }> {
+  await ctx.configFile.write(file);
+  return { ...(await readConfig(ctx)), restartRequired: true };
+}
+
+export const defaultAuditSettings = (): AuditSettings => ({ ignoredNamespaces: [], disabledChecks: [] });
+
+export function readSettings(ctx: AgentContext): Promise<Settings> {
+  return ctx.settingsFile.read();
+}
+
+/** Merges the given top-level fields into the settings; fields left out keep their value. */
+export function mergeSettings(ctx: AgentContext, patch: Settings): Promise<Settings> {
+  return ctx.settingsFile.update((current) => ({ ...current, ...patch }));
+}
+
+export async function readAuditSettings(ctx: AgentContext): Promise<AuditSettings> {
+  return (await ctx.settingsFile.read()).audit ?? defaultAuditSettings();
+}
+
+export async function replaceAuditSettings(ctx: AgentContext, audit: AuditSettings): Promise<AuditSettings> {
+  const settings = await ctx.settingsFile.update((current) => ({ ...current, audit }));
+  return settings.audit ?? audit;
+}

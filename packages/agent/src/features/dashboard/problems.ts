@@ -1,0 +1,145 @@
+import type { KubeObject } from '../../kube/objects.ts';
+
+export interface Problem {
+  kind: string;
+  namespace?: string;
+  name: string;
+  status: string;
+  reason: string;
+  message: string;
+  ageSeconds: number;
+}
+
+const waitingProblems = new Set([
+  'CrashLoopBackOff',
+  'ImagePullBackOff',
+  'ErrImagePull',
+  'CreateContainerConfigError',
+  'InvalidImageName',
+  'RunContainerError',
+]);
+const pendingGraceSeconds = 300;
+
+type Status = Record<string, unknown>;
+const num = (value: unknown) => (typeof value === 'number' ? value : 0);
+const age = (object: KubeObject, now: number) => {
+  const created = Date.parse(object.metadata?.creationTimestamp ?? '');
+  return Number.isNaN(created) ? 0 : Math.max(0, Math.round((now - created) / 1000));
+};
+const base = (object: KubeObject, now: number) => ({
+  kind: object.kind ?? '',
+  namespace: object.metadata?.namespace,
+  name: object.metadata?.name ?? '',
+  ageSeconds: age(object, now),
+});
+
+export function podProblem(pod: KubeObject, now: number): Problem | undefined {
+  const status = (pod.status ?? {}) as Status & {
+    phase?: string;
+    reason?: string;
+    message?: string;
+    containerStatuses?: Status[];
+  };
+  if (pod.metadata?.deletionTimestamp) return undefined;
+  for (const container of status.containerStatuses ?? []) {
+    const waiting = (container.state as { waiting?: { reason?: string; message?: string } } | undefined)
+      ?.waiting;
+    if (waiting?.reason && waitingProblems.has(waiting.reason)) {
+      return {
+        ...base(pod, now),
+        status: status.phase ?? 'Unknown',
+        reason: waiting.reason,
+        message: waiting.message ?? `container ${container.name} is waiting`,
+      };
+    }
+  }
+  if (status.phase === 'Failed') {
+    return {
+      ...base(pod, now),
+      status: 'Failed',
+      reason: status.reason ?? 'Failed',
+      message: status.message ?? 'the pod failed',
+    };
+  }
+  if (status.phase === 'Pending' && age(pod, now) > pendingGraceSeconds) {
+    const unschedulable = (status.conditions as Status[] | undefined)?.find(
+      (c) => c.type === 'PodScheduled' && c.status === 'False',
+    );
+    return {
+      ...base(pod, now),
+      status: 'Pending',
+      reason: String(unschedulable?.reason ?? 'Pending'),
+      message: String(unschedulable?.message ?? `pending for more than ${pendingGraceSeconds / 60} minutes`),
+    };
+  }
+  return undefined;
+}
+
+export function workloadProblem(workload: KubeObject, now: number): Problem | undefined {
+  const status = (workload.status ?? {}) as Status;
+  const spec = (workload.spec ?? {}) as Status;
+  switch (workload.kind) {
+    case 'Deployment':
+    case 'StatefulSet': {
+      const want = typeof spec.replicas === 'number' ? spec.replicas : 1;
+      const ready = num(status.readyReplicas);
+      if (want > 0 && ready < want && age(workload, now) > 60) {
+        return {
+          ...base(workload, now),
+          status: `${ready}/${want} ready`,
+          reason: 'Unavailable',
+          message: `${want - ready} of ${want} replicas are not ready`,
+        };
+      }
+      return undefined;
+    }
+    case 'DaemonSet': {
+      const want = num(status.desiredNumberScheduled);
+      const ready = num(status.numberReady);
+      if (ready < want && age(workload, now) > 60) {
+        return {
+          ...base(workload, now),
+          status: `${ready}/${want} ready`,
+          reason: 'Unavailable',
+          message: `${want - ready} of ${want} pods are not ready`,
+        };
+      }
+      return undefined;
+    }
+    case 'Job': {
+      const failed = (status.conditions as Status[] | undefined)?.find(
+        (c) => c.type === 'Failed' && c.status === 'True',
+      );
+      return failed
+        ? {
+            ...base(workload, now),
+            status: 'Failed',
+            reason: String(failed.reason ?? 'Failed'),
+            message: String(failed.message ?? 'the job failed'),
+          }
+        : undefined;
+    }
+    case 'Node': {
+      const ready = (status.conditions as Status[] | undefined)?.find((c) => c.type === 'Ready');
+      return ready && ready.status !== 'True'
+        ? {
+            ...base(workload, now),
+            status: 'NotReady',
+            reason: String(ready.reason ?? 'NotReady'),
+            message: String(ready.message ?? 'the node is not ready'),
+          }
+        : undefined;
+    }
+    case 'PersistentVolumeClaim':
+      return status.phase === 'Pending' && age(workload, now) > 60
+        ? {
+            ...base(workload, now),
+            status: 'Pending',
+            reason: 'Unbound',
+            message: 'the claim is not bound to a volume',
+          }
+        : undefined;
+    default:
+      return undefined;
+  }
+}

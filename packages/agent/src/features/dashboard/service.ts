@@ -1,0 +1,193 @@
+import type { AgentContext } from '../../context.ts';
+import { resourceKey } from '../../kube/discovery.ts';
+import type { KubeObject } from '../../kube/objects.ts';
+import { tierOf } from '../../kube/tiers.ts';
+import { detectPlatform } from '../health/platform.ts';
+import { type Problem, podProblem, workloadProblem } from './problems.ts';
+
+const maxProblems = 100;
+const recentEventCount = 20;
+const warningWindowMs = 3_600_000;
+
+type Status = Record<string, unknown>;
+const cond = (o: KubeObject, type: string) =>
+  ((o.status?.conditions as Status[] | undefined) ?? []).find((c) => c.type === type)?.status === 'True';
+const count = <T>(items: T[], test: (item: T) => boolean) => items.filter(test).length;
+
+export interface RecentEvent {
+  type: string;
+  reason: string;
+  message: string;
+  count: number;
+  lastSeen?: string;
+  involvedObject: { kind?: string; namespace?: string; name?: string };
+}
+
+const eventTime = (e: KubeObject) =>
+  String(e.lastTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp ?? '');
+
+/**
+ * The first screen: which cluster, what is broken, how much of everything, what just happened. Built from the
+ * cache; kinds still loading are named in `loading` and count as zero until they arrive.
+ */
+export function dashboard(ctx: AgentContext, now = Date.now()) {
+  const { cluster } = ctx;
+  // Answers 503 until the cluster is connected, instead of a dashboard of zeros.
+  cluster.resources();
+  const loading: string[] = [];
+  const get = (group: string, kind: string): KubeObject[] => {
+    const resource = cluster.find(group, kind);
+    if (!resource) return [];
+    const informer = cluster.cache.informer(resource);
+    if (!informer?.synced) {
+      if (informer?.state !== 'forbidden') loading.push(resourceKey(resource));
+      return [];
+    }
+    return informer.list(ctx.config.namespace);
+  };
+  const pods = get('', 'Pod');
+  const deployments = get('apps', 'Deployment');
+  const statefulSets = get('apps', 'StatefulSet');
+  const daemonSets = get('apps', 'DaemonSet');
+  const jobs = get('batch', 'Job');
+  const cronJobs = get('batch', 'CronJob');
+  const nodes = get('', 'Node');
+  const pvcs = get('', 'PersistentVolumeClaim');
+  const events = get('', 'Event');
+
+  const podProblems = pods.map((p) => podProblem(p, now)).filter((p): p is Problem => p !== undefined);
+  const problems = [
+    ...podProblems,
+    ...[...nodes, ...deployments, ...statefulSets, ...daemonSets, ...jobs, ...pvcs]
+      .map((o) => workloadProblem(o, now))
+      .filter((p): p is Problem => p !== undefined),
+  ].slice(0, maxProblems);
+
+  const phase = (p: KubeObject) => p.status?.phase;
+  const warningEvents = count(
+    events,
+    (e) => e.type === 'Warning' && now - Date.parse(eventTime(e)) < warningWindowMs,
+  );
+  const recentEvents: RecentEvent[] = [...events]
+    .sort((a, b) => eventTime(b).localeCompare(eventTime(a)))
+    .slice(0, recentEventCount)
+    .map((e) => {
+      const involved = (e.involvedObject ?? {}) as { kind?: string; namespace?: string; name?: string };
+      return {
+        type: String(e.type ?? 'Normal'),
+        reason: String(e.reason ?? ''),
+        message: String(e.message ?? ''),
+        count: Number(e.count ?? 1),
+        lastSeen: eventTime(e) || undefined,
+        involvedObject: { kind: involved.kind, namespace: involved.namespace, name: involved.name },
+      };
+    });
+
+  const healthyPods = count(
+    pods,
+    (p) => phase(p) === 'Succeeded' || (phase(p) === 'Running' && cond(p, 'Ready')),
+  );
+  const errorPods = podProblems.length;
+  return {
+    cluster: {
+      name: cluster.target.contextName,
+      platform: detectPlatform({
+        gitVersion: cluster.version?.gitVersion,
+        serverUrl: cluster.target.server.href,
+        nodes,
+        groups: [...new Set(cluster.cache.resources.map((r) => r.group))],
+      }),
+      version: cluster.version?.gitVersion,
+      connected: cluster.state === 'connected',
+    },
+    health: {
+      healthy: healthyPods,
+      warning: Math.max(0, pods.length - healthyPods - errorPods),
+      error: errorPods,
+      warningEvents,
+    },
+    problems,
+    counts: {
+      pods: {
+        total: pods.length,
+        running: count(pods, (p) => phase(p) === 'Running'),
+        pending: count(pods, (p) => phase(p) === 'Pending'),
+        failed: count(pods, (p) => phase(p) === 'Failed'),
+        succeeded: count(pods, (p) => phase(p) === 'Succeeded'),
+      },
+      deployments: {
+        total: deployments.length,
+        available: count(deployments, (d) => cond(d, 'Available')),
+        unavailable: count(deployments, (d) => !cond(d, 'Available')),
+      },
+      statefulSets: {
+        total: statefulSets.length,
+        ready: count(
+          statefulSets,
+          (s) => Number(s.status?.readyReplicas ?? 0) >= Number(s.spec?.replicas ?? 1),
+        ),
+      },
+      daemonSets: {
+        total: daemonSets.length,
+        ready: count(
+          daemonSets,
+          (d) => Number(d.status?.numberReady ?? 0) >= Number(d.status?.desiredNumberScheduled ?? 0),
+        ),
+      },
+      jobs: {
+        total: jobs.length,
+        active: count(jobs, (j) => Number(j.status?.active ?? 0) > 0),
+        succeeded: count(jobs, (j) => cond(j, 'Complete')),
+        failed: count(jobs, (j) => cond(j, 'Failed')),
+      },
+      cronJobs: { total: cronJobs.length, suspended: count(cronJobs, (c) => c.spec?.suspend === true) },
+      nodes: {
+        total: nodes.length,
+        ready: count(nodes, (n) => cond(n, 'Ready')),
+        notReady: count(nodes, (n) => !cond(n, 'Ready')),
+      },
+      pvcs: {
+        total: pvcs.length,
+        bound: count(pvcs, (p) => p.status?.phase === 'Bound'),
+        pending: count(pvcs, (p) => p.status?.phase === 'Pending'),
+      },
+      services: get('', 'Service').length,
+      ingresses: get('networking.k8s.io', 'Ingress').length,
+      configMaps: get('', 'ConfigMap').length,
+      secrets: get('', 'Secret').length,
+      namespaces: get('', 'Namespace').length,
+    },
+    recentEvents,
+    loading: [...new Set(loading)],
+  };
+}
+
+export interface CrdCount {
+  group: string;
+  kind: string;
+  name: string;
+  version: string;
+  namespaced: boolean;
+  count: number;
+}
+
+/** Custom resource kinds with their object counts, most used first. */
+export function crdCounts(ctx: AgentContext): { items: CrdCount[]; loading: boolean } {
+  const items: CrdCount[] = [];
+  let loading = false;
+  for (const resource of ctx.cluster.resources()) {
+    if (tierOf(resource) === 'custom') {
+      const informer = ctx.cluster.cache.informer(resource);
+      if (!informer?.synced) loading = true;
+      items.push({
+        group: resource.group,
+        kind: resource.kind,
+        name: resource.plural,
+        version: resource.version,
+        namespaced: resource.namespaced,
+        count: informer?.synced ? informer.size : 0,
+      });
+    }
+  }
+  return { items: items.sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind)), loading };
+}

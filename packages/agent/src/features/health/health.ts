@@ -1,0 +1,45 @@
+import type { AgentContext } from '../../context.ts';
+import type { TierStatus } from '../../kube/informer-cache.ts';
+
+export type HealthStatus = 'starting' | 'healthy' | 'degraded' | 'disconnected';
+
+export interface HealthReport {
+  status: HealthStatus;
+  version: string;
+  connection: { state: string; error?: string; code?: string };
+  sync: { ready: boolean; tiers: TierStatus[] };
+  resourceCount: number;
+  runtime: { node: string; pid: number; rssMB: number; heapUsedMB: number; uptimeSeconds: number };
+}
+
+const mb = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10;
+
+/**
+ * `starting` until the core kinds are in, `disconnected` while the API server cannot be reached, `degraded`
+ * when some kind keeps failing to load (other than being forbidden), otherwise `healthy`.
+ */
+export function healthReport(ctx: AgentContext): HealthReport {
+  const { cluster } = ctx;
+  const tiers = cluster.cache.tiers();
+  const coreSynced = tiers.find((t) => t.name === 'core')?.state === 'synced';
+  const failing = cluster.cache.kinds().some((k) => k.state === 'error');
+  let status: HealthStatus;
+  if (cluster.state === 'disconnected') status = 'disconnected';
+  else if (!coreSynced) status = 'starting';
+  else status = failing ? 'degraded' : 'healthy';
+  const memory = process.memoryUsage();
+  return {
+    status,
+    version: ctx.version,
+    connection: { state: cluster.state, error: cluster.lastError?.message, code: cluster.lastError?.code },
+    sync: { ready: coreSynced, tiers },
+    resourceCount: cluster.cache.objectCount(),
+    runtime: {
+      node: process.version,
+      pid: process.pid,
+      rssMB: mb(memory.rss),
+      heapUsedMB: mb(memory.heapUsed),
+      uptimeSeconds: Math.round((Date.now() - ctx.startedAt.getTime()) / 1000),
+    },
+  };
+}

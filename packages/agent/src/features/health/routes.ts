@@ -1,0 +1,171 @@
+import { Type } from 'typebox';
+import type { AgentContext, App } from '../../context.ts';
+import { errorResponses, Query } from '../../http/schemas.ts';
+import { clusterInfo } from './cluster-info.ts';
+import { diagnostics, diagnosticsMarkdown } from './diagnostics.ts';
+import { healthReport } from './health.ts';
+
+const Tier = Type.Object({
+  name: Type.String(),
+  state: Type.String(),
+  kinds: Type.Integer(),
+  synced: Type.Integer(),
+  startedAt: Type.Optional(Type.String()),
+  syncedAt: Type.Optional(Type.String()),
+  durationMs: Type.Optional(Type.Integer()),
+});
+
+const Health = Type.Object({
+  status: Type.Enum(['starting', 'healthy', 'degraded', 'disconnected']),
+  version: Type.String(),
+  connection: Type.Object({
+    state: Type.String(),
+    error: Type.Optional(Type.String()),
+    code: Type.Optional(Type.String()),
+  }),
+  sync: Type.Object({ ready: Type.Boolean(), tiers: Type.Array(Tier) }),
+  resourceCount: Type.Integer(),
+  runtime: Type.Object({
+    node: Type.String(),
+    pid: Type.Integer(),
+    rssMB: Type.Number(),
+    heapUsedMB: Type.Number(),
+    uptimeSeconds: Type.Integer(),
+  }),
+});
+
+const VersionCheck = Type.Object({
+  currentVersion: Type.String(),
+  latestVersion: Type.Optional(Type.String()),
+  updateAvailable: Type.Boolean(),
+  releaseUrl: Type.Optional(Type.String()),
+  releaseNotes: Type.Optional(Type.String()),
+  checkedAt: Type.String(),
+  error: Type.Optional(Type.String()),
+});
+
+const ClusterInfo = Type.Object({
+  context: Type.String(),
+  cluster: Type.String(),
+  server: Type.String(),
+  platform: Type.String(),
+  kubernetesVersion: Type.Optional(Type.String()),
+  nodeCount: Type.Integer(),
+  podCount: Type.Integer(),
+  namespaceCount: Type.Integer(),
+});
+
+const Capabilities = Type.Object({
+  exec: Type.Boolean(),
+  logs: Type.Boolean(),
+  portForward: Type.Boolean(),
+  secrets: Type.Boolean(),
+  debugContainers: Type.Boolean(),
+  workloadWrites: Type.Object({
+    deployments: Type.Boolean(),
+    statefulSets: Type.Boolean(),
+    daemonSets: Type.Boolean(),
+  }),
+  nodeWrites: Type.Boolean(),
+  localTerminal: Type.Boolean(),
+  authEnabled: Type.Boolean(),
+  deployment: Type.Object({ mode: Type.String() }),
+  namespace: Type.Optional(Type.String()),
+});
+
+const AuthMe = Type.Object({
+  authEnabled: Type.Boolean(),
+  authMode: Type.String(),
+  username: Type.Optional(Type.String()),
+  groups: Type.Optional(Type.Array(Type.String())),
+});
+
+const tags = ['health'];
+
+export function healthRoutes(app: App, ctx: AgentContext): void {
+  app.get(
+    '/api/health',
+    {
+      schema: {
+        tags,
+        summary: 'Status, per-tier sync progress and runtime figures',
+        querystring: Query({}),
+        response: { 200: Health, ...errorResponses },
+      },
+    },
+    () => healthReport(ctx),
+  );
+
+  app.get(
+    '/api/version-check',
+    {
+      schema: {
+        tags,
+        summary: 'Whether a newer release exists (never fails when the feed is down)',
+        querystring: Query({}),
+        response: { 200: VersionCheck, ...errorResponses },
+      },
+    },
+    () => ctx.releases.check(),
+  );
+
+  app.get(
+    '/api/diagnostics',
+    {
+      schema: {
+        tags,
+        summary: 'A sanitized report to paste into a bug (JSON, or Markdown with format=markdown)',
+        querystring: Query({ format: Type.Optional(Type.Enum(['json', 'markdown'])) }),
+        response: { 200: Type.Object({}, { additionalProperties: true }), ...errorResponses },
+      },
+    },
+    (request, reply) => {
+      const report = diagnostics(ctx);
+      if (request.query.format === 'markdown')
+        return reply
+          .type('text/markdown; charset=utf-8')
+          .serializer(String)
+          .send(diagnosticsMarkdown(report));
+      return report;
+    },
+  );
+
+  app.get(
+    '/api/auth/me',
+    {
+      schema: {
+        tags,
+        summary: 'The current user (authentication is off in local mode)',
+        querystring: Query({}),
+        response: { 200: AuthMe, ...errorResponses },
+      },
+    },
+    () => ({ authEnabled: false, authMode: 'none' }),
+  );
+
+  app.get(
+    '/api/cluster-info',
+    {
+      schema: {
+        tags,
+        summary: 'Context, platform, version and counts of the cluster',
+        querystring: Query({}),
+        response: { 200: ClusterInfo, ...errorResponses },
+      },
+    },
+    () => clusterInfo(ctx),
+  );
+
+  app.get(
+    '/api/capabilities',
+    {
+      schema: {
+        tags,
+        summary: 'Features available given RBAC (self access reviews) and flags',
+        querystring: Query({ namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })) }),
+        response: { 200: Capabilities, ...errorResponses },
+      },
+    },
+    (request) => ctx.capabilities.capabilities(ctx, request.query.namespace),
+  );
+}

@@ -1,0 +1,43 @@
+import { Type } from 'typebox';
+import type { AgentContext, App } from '../../context.ts';
+import { errorResponses, Query } from '../../http/schemas.ts';
+import { ReleaseDecoder } from './releases.ts';
+import { pkgmgrDashboard } from './service.ts';
+
+const Release = Type.Object({
+  name: Type.String(),
+  namespace: Type.String(),
+  revision: Type.Integer(),
+  status: Type.String(),
+  chart: Type.String(),
+  chartVersion: Type.String(),
+  appVersion: Type.Optional(Type.String()),
+  updated: Type.Optional(Type.String()),
+  description: Type.Optional(Type.String()),
+});
+
+export function pkgmgrRoutes(app: App, ctx: AgentContext): void {
+  const decoder = new ReleaseDecoder();
+  app.get(
+    '/api/dashboard/pkgmgr',
+    {
+      schema: {
+        tags: ['dashboard', 'pkgmgr'],
+        summary: 'Helm releases (newest revision each), decoded from their Secrets in the cache',
+        querystring: Query({}),
+        response: {
+          200: Type.Object({
+            releases: Type.Array(Release),
+            total: Type.Integer(),
+            byStatus: Type.Record(Type.String(), Type.Integer()),
+            unreadable: Type.Array(
+              Type.Object({ namespace: Type.String(), name: Type.String(), error: Type.String() }),
+            ),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    () => pkgmgrDashboard(ctx, decoder),
+  );
+}

@@ -1,0 +1,32 @@
+import type { AgentContext } from '../../context.ts';
+import { latestRevisions, type ReleaseDecoder, type ReleaseSummary, summarizeRelease } from './releases.ts';
+
+export interface PkgmgrDashboard {
+  releases: ReleaseSummary[];
+  total: number;
+  byStatus: Record<string, number>;
+  /** Releases whose Secret could not be decoded (corrupt or foreign). */
+  unreadable: { namespace: string; name: string; error: string }[];
+}
+
+/** Helm releases (newest revision each) decoded natively from their Secrets in the cache. */
+export function pkgmgrDashboard(ctx: AgentContext, decoder: ReleaseDecoder): PkgmgrDashboard {
+  const secrets = ctx.cluster.cache.list(ctx.cluster.resolve('secrets'));
+  const releases: ReleaseSummary[] = [];
+  const unreadable: PkgmgrDashboard['unreadable'] = [];
+  for (const secret of latestRevisions(secrets)) {
+    try {
+      releases.push(summarizeRelease(decoder.decode(secret)));
+    } catch (error) {
+      unreadable.push({
+        namespace: secret.metadata?.namespace ?? '',
+        name: secret.metadata?.name ?? '',
+        error: (error as Error).message,
+      });
+    }
+  }
+  releases.sort((a, b) => a.namespace.localeCompare(b.namespace) || a.name.localeCompare(b.name));
+  const byStatus: Record<string, number> = {};
+  for (const release of releases) byStatus[release.status] = (byStatus[release.status] ?? 0) + 1;
+  return { releases, total: releases.length, byStatus, unreadable };
+}

@@ -1,0 +1,84 @@
+import type { AgentContext } from '../../context.ts';
+import { resourceKey } from '../../kube/discovery.ts';
+
+export interface ApiResourceView {
+  group: string;
+  version: string;
+  kind: string;
+  name: string;
+  singular: string;
+  namespaced: boolean;
+  verbs: string[];
+  shortNames: string[];
+  categories: string[];
+  /** True when list reads come from the agent's cache. */
+  cached: boolean;
+}
+
+export function apiResources(ctx: AgentContext): ApiResourceView[] {
+  return ctx.cluster.resources().map((r) => ({
+    group: r.group,
+    version: r.version,
+    kind: r.kind,
+    name: r.plural,
+    singular: r.singular,
+    namespaced: r.namespaced,
+    verbs: r.verbs,
+    shortNames: r.shortNames,
+    categories: r.categories,
+    cached: ctx.cluster.cache.caches(r),
+  }));
+}
+
+export interface NamespaceView {
+  name: string;
+  status: string;
+  labels: Record<string, string>;
+  createdAt?: string;
+}
+
+export function namespaces(ctx: AgentContext): NamespaceView[] {
+  return ctx.cluster.cache
+    .list(ctx.cluster.resolve('namespaces'))
+    .map((ns) => ({
+      name: ns.metadata?.name ?? '',
+      status: String(ns.status?.phase ?? 'Active'),
+      labels: ns.metadata?.labels ?? {},
+      createdAt: ns.metadata?.creationTimestamp,
+    }))
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export interface ResourceCount {
+  kind: string;
+  group: string;
+  name: string;
+  namespaced: boolean;
+  count: number;
+}
+
+/** Object counts per cached kind (optionally in one namespace); kinds still loading are listed apart. */
+export function resourceCounts(
+  ctx: AgentContext,
+  namespace?: string,
+): { counts: ResourceCount[]; loading: string[] } {
+  const counts: ResourceCount[] = [];
+  const loading: string[] = [];
+  for (const resource of ctx.cluster.resources()) {
+    const informer = ctx.cluster.cache.informer(resource);
+    if (!ctx.cluster.cache.caches(resource)) continue;
+    if (!informer?.synced) {
+      if (informer?.state !== 'forbidden') loading.push(resourceKey(resource));
+      continue;
+    }
+    if (namespace && !resource.namespaced) continue;
+    counts.push({
+      kind: resource.kind,
+      group: resource.group,
+      name: resource.plural,
+      namespaced: resource.namespaced,
+      count: namespace ? informer.list(namespace).length : informer.size,
+    });
+  }
+  return { counts, loading };
+}

@@ -1,0 +1,305 @@
+import { Type } from 'typebox';
+import type { AgentContext, App } from '../../context.ts';
+import { errorResponses, KubeObjectSchema, Query } from '../../http/schemas.ts';
+import { applyAt, applyDocuments } from './apply.ts';
+import { apiResources, namespaces, resourceCounts } from './catalog.ts';
+import { clusterScoped, deleteResource, getResource, listLimit, listResources, scopeOf } from './service.ts';
+
+const tags = ['resources'];
+const yamlTypes = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/plain', 'application/json'];
+const applyBodyLimit = 5 * 1024 * 1024;
+
+const Kind = Type.String({
+  minLength: 1,
+  maxLength: 253,
+  pattern: '^[A-Za-z0-9][A-Za-z0-9.-]*$',
+  description: 'plural, singular, Kind or short name; `plural.group` also works',
+});
+const Namespace = Type.String({
+  minLength: 1,
+  maxLength: 63,
+  pattern: '^(_|[a-z0-9]([-a-z0-9]*[a-z0-9])?)$',
+  description: `namespace, or \`${clusterScoped}\` for a cluster-scoped object`,
+});
+const Name = Type.String({ minLength: 1, maxLength: 253, pattern: '^[^/]+$' });
+const Group = Type.String({
+  maxLength: 253,
+  description: 'API group when a kind name exists in several ("" for core)',
+});
+const Yaml = Type.Union([Type.String({ minLength: 1 }), Type.Object({}, { additionalProperties: true })], {
+  description: 'YAML (one or more documents separated by ---) or JSON',
+});
+const ObjectParams = Type.Object({ kind: Kind, namespace: Namespace, name: Name });
+
+const ListResult = Type.Object({
+  kind: Type.String(),
+  group: Type.String(),
+  apiVersion: Type.String(),
+  namespaced: Type.Boolean(),
+  source: Type.Enum(['cache', 'live']),
+  total: Type.Optional(Type.Integer()),
+  items: Type.Array(KubeObjectSchema),
+  continue: Type.Optional(Type.String()),
+});
+const ApplyResult = Type.Object({
+  index: Type.Integer(),
+  apiVersion: Type.String(),
+  kind: Type.String(),
+  namespace: Type.Optional(Type.String()),
+  name: Type.String(),
+  action: Type.Enum(['created', 'configured', 'unchanged']),
+  dryRun: Type.Boolean(),
+});
+
+const text = (body: unknown) => (typeof body === 'string' ? body : JSON.stringify(body));
+const csv = (value: string | undefined) =>
+  value
+    ?.split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+
+export function resourceRoutes(app: App, ctx: AgentContext): void {
+  app.addContentTypeParser(
+    ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/plain'],
+    { parseAs: 'string', bodyLimit: applyBodyLimit },
+    (_req, body, done) => done(null, body),
+  );
+
+  app.get(
+    '/api/resources/:kind',
+    {
+      schema: {
+        tags,
+        summary: 'List objects of a kind (from the cache; kinds the agent does not cache are listed live)',
+        params: Type.Object({ kind: Kind }),
+        querystring: Query({
+          namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })),
+          namespaces: Type.Optional(Type.String({ minLength: 1, description: 'comma-separated namespaces' })),
+          group: Type.Optional(Group),
+          labelSelector: Type.Optional(Type.String({ maxLength: 1024 })),
+          summary: Type.Optional(
+            Type.Boolean({
+              description: 'fewer fields per object; ConfigMaps and Secrets carry dataKeys instead of data',
+            }),
+          ),
+          limit: Type.Optional(
+            Type.Integer({ minimum: 1, maximum: listLimit.max, default: listLimit.default }),
+          ),
+          continue: Type.Optional(Type.String({ maxLength: 4096 })),
+        }),
+        response: { 200: ListResult, ...errorResponses },
+      },
+    },
+    (request) => {
+      const q = request.query;
+      const nsList = csv(q.namespaces) ?? (q.namespace ? [q.namespace] : undefined);
+      return listResources(ctx, {
+        kind: request.params.kind,
+        group: q.group,
+        namespaces: nsList,
+        labelSelector: q.labelSelector,
+        summary: q.summary,
+        limit: q.limit,
+        continue: q.continue,
+      });
+    },
+  );
+
+  app.get(
+    '/api/resources/:kind/:namespace/:name',
+    {
+      schema: {
+        tags,
+        summary: `One object; cluster-scoped objects use \`${clusterScoped}\` as namespace`,
+        params: ObjectParams,
+        querystring: Query({ group: Type.Optional(Group) }),
+        response: { 200: Type.Object({ resource: KubeObjectSchema }), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { kind, namespace, name } = request.params;
+      return { resource: await getResource(ctx, kind, namespace, name, request.query.group) };
+    },
+  );
+
+  app.put(
+    '/api/resources/:kind/:namespace/:name',
+    {
+      bodyLimit: applyBodyLimit,
+      schema: {
+        tags,
+        summary: 'Create or update the object with server-side apply (force by default)',
+        consumes: yamlTypes,
+        params: ObjectParams,
+        querystring: Query({
+          group: Type.Optional(Group),
+          force: Type.Optional(
+            Type.Boolean({ default: true, description: 'take over fields other managers own' }),
+          ),
+          dryRun: Type.Optional(Type.Boolean()),
+        }),
+        body: Yaml,
+        response: {
+          200: Type.Object({ resource: KubeObjectSchema, result: ApplyResult }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const { kind, namespace, name } = request.params;
+      const resource = ctx.cluster.resolve(kind, request.query.group);
+      const { result, object } = await applyAt(
+        ctx,
+        { resource, namespace: scopeOf(resource, namespace), name },
+        text(request.body),
+        {
+          force: request.query.force,
+          dryRun: request.query.dryRun,
+        },
+      );
+      return { resource: object, result };
+    },
+  );
+
+  app.delete(
+    '/api/resources/:kind/:namespace/:name',
+    {
+      schema: {
+        tags,
+        summary: 'Delete the object',
+        params: ObjectParams,
+        querystring: Query({
+          group: Type.Optional(Group),
+          propagationPolicy: Type.Optional(Type.Enum(['Background', 'Foreground', 'Orphan'])),
+          gracePeriodSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
+          dryRun: Type.Optional(Type.Boolean()),
+        }),
+        response: {
+          200: Type.Object({
+            kind: Type.String(),
+            namespace: Type.Optional(Type.String()),
+            name: Type.String(),
+            status: Type.Enum(['deleted', 'deleting']),
+            dryRun: Type.Boolean(),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    (request) => {
+      const { kind, namespace, name } = request.params;
+      const { group, ...options } = request.query;
+      return deleteResource(ctx, kind, namespace, name, group, options);
+    },
+  );
+
+  app.post(
+    '/api/resources/apply',
+    {
+      bodyLimit: applyBodyLimit,
+      schema: {
+        tags,
+        summary:
+          'Apply multi-document YAML with server-side apply; all documents are dry-run first, so a bad one applies nothing',
+        consumes: yamlTypes,
+        querystring: Query({
+          dryRun: Type.Optional(Type.Boolean()),
+          force: Type.Optional(Type.Boolean({ default: true })),
+          namespace: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 63,
+              description: 'for namespaced documents that name none (default "default")',
+            }),
+          ),
+        }),
+        body: Yaml,
+        response: { 200: Type.Object({ results: Type.Array(ApplyResult) }), ...errorResponses },
+      },
+    },
+    async (request) => ({ results: await applyDocuments(ctx, text(request.body), request.query) }),
+  );
+
+  app.get(
+    '/api/namespaces',
+    {
+      schema: {
+        tags,
+        summary: 'Namespaces',
+        querystring: Query({}),
+        response: {
+          200: Type.Object({
+            items: Type.Array(
+              Type.Object({
+                name: Type.String(),
+                status: Type.String(),
+                labels: Type.Record(Type.String(), Type.String()),
+                createdAt: Type.Optional(Type.String()),
+              }),
+            ),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    () => ({ items: namespaces(ctx) }),
+  );
+
+  app.get(
+    '/api/api-resources',
+    {
+      schema: {
+        tags,
+        summary: 'Every kind the cluster serves, and whether the agent caches it',
+        querystring: Query({}),
+        response: {
+          200: Type.Object({
+            items: Type.Array(
+              Type.Object({
+                group: Type.String(),
+                version: Type.String(),
+                kind: Type.String(),
+                name: Type.String(),
+                singular: Type.String(),
+                namespaced: Type.Boolean(),
+                verbs: Type.Array(Type.String()),
+                shortNames: Type.Array(Type.String()),
+                categories: Type.Array(Type.String()),
+                cached: Type.Boolean(),
+              }),
+            ),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    () => ({ items: apiResources(ctx) }),
+  );
+
+  app.get(
+    '/api/resource-counts',
+    {
+      schema: {
+        tags,
+        summary: 'Object counts per cached kind',
+        querystring: Query({ namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })) }),
+        response: {
+          200: Type.Object({
+            counts: Type.Array(
+              Type.Object({
+                kind: Type.String(),
+                group: Type.String(),
+                name: Type.String(),
+                namespaced: Type.Boolean(),
+                count: Type.Integer(),
+              }),
+            ),
+            loading: Type.Array(Type.String()),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    (request) => resourceCounts(ctx, request.query.namespace),
+  );
+}

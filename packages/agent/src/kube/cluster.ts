@@ -1,0 +1,91 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AppError, notReady } from '../http/errors.ts';
+import { KubeClient } from './client.ts';
+import { type ApiResource, discover, resolveKind } from './discovery.ts';
+import { InformerCache, type InformerCacheOptions } from './informer-cache.ts';
+import type { ClusterTarget } from './kubeconfig.ts';
+
+export type ConnectionState = 'connecting' | 'connected' | 'disconnected';
+
+export interface ServerVersion {
+  gitVersion: string;
+  major: string;
+  minor: string;
+  platform?: string;
+}
+
+/**
+ * One cluster the agent serves: its client, discovery and informer cache, and the state of the connection.
+ * Everything context-scoped hangs off this object, so switching context means stopping one and opening another.
+ */
+export class Cluster {
+  readonly target: ClusterTarget;
+  readonly client: KubeClient;
+  readonly cache: InformerCache;
+  state: ConnectionState = 'connecting';
+  lastError?: AppError;
+  connectedAt?: Date;
+  version?: ServerVersion;
+  readonly #abort = new AbortController();
+
+  constructor(target: ClusterTarget, options: InformerCacheOptions = {}) {
+    this.target = target;
+    this.client = new KubeClient(target);
+    this.cache = new InformerCache(this.client, options);
+  }
+
+  /**
+   * Connects (retrying with backoff while the API server is unreachable) and starts the cache; resolves when
+   * the core tier has synced. The agent serves requests meanwhile: they answer 503 `not_ready`.
+   */
+  async start(): Promise<void> {
+    let attempt = 0;
+    for (;;) {
+      try {
+        const [version, resources] = await Promise.all([
+          this.client.request<ServerVersion>({ path: '/version', signal: this.#abort.signal }),
+          discover(this.client),
+        ]);
+        this.version = version;
+        this.state = 'connected';
+        this.connectedAt = new Date();
+        this.lastError = undefined;
+        await this.cache.start(resources);
+        return;
+      } catch (error) {
+        if (this.#abort.signal.aborted) return;
+        this.state = 'disconnected';
+        this.lastError =
+          error instanceof AppError ? error : new AppError('cluster_unreachable', String(error));
+        await sleep(Math.min(30_000, 1000 * 2 ** attempt++), undefined, { signal: this.#abort.signal }).catch(
+          () => undefined,
+        );
+      }
+    }
+  }
+
+  /** Every kind the cluster serves; 503 until discovery has run. */
+  resources(): readonly ApiResource[] {
+    if (this.state !== 'connected') {
+      throw this.lastError
+        ? new AppError(this.lastError.code, this.lastError.message)
+        : notReady('connecting to the cluster; retry shortly');
+    }
+    return this.cache.resources;
+  }
+
+  resolve(kind: string, group?: string): ApiResource {
+    return resolveKind(this.resources(), kind, group);
+  }
+
+  /** The resource for a group and kind, if served (used by features that know what they look for). */
+  find(group: string, kind: string): ApiResource | undefined {
+    return this.cache.resources.find((r) => r.group === group && r.kind === kind);
+  }
+
+  async stop(): Promise<void> {
+    this.#abort.abort();
+    this.cache.stop();
+    await this.client.close();
+  }
+}

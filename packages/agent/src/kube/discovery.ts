@@ -1,0 +1,199 @@
+import { AppError } from '../http/errors.ts';
+import type { KubeClient } from './client.ts';
+
+/** One kind the cluster serves, at its group's preferred version. */
+export interface ApiResource {
+  group: string;
+  version: string;
+  kind: string;
+  /** The resource name used in paths, e.g. `deployments`. */
+  plural: string;
+  singular: string;
+  namespaced: boolean;
+  verbs: string[];
+  shortNames: string[];
+  categories: string[];
+}
+
+export const apiVersionOf = (r: Pick<ApiResource, 'group' | 'version'>) =>
+  r.group ? `${r.group}/${r.version}` : r.version;
+export const resourceKey = (r: Pick<ApiResource, 'group' | 'plural'>) =>
+  r.group ? `${r.plural}.${r.group}` : r.plural;
+
+/** Groups Kubernetes itself serves; on a name clash with a CRD these win, as in kubectl. */
+const builtinGroupOrder = [
+  '',
+  'apps',
+  'batch',
+  'autoscaling',
+  'networking.k8s.io',
+  'policy',
+  'rbac.authorization.k8s.io',
+  'storage.k8s.io',
+  'apiextensions.k8s.io',
+  'admissionregistration.k8s.io',
+  'scheduling.k8s.io',
+  'coordination.k8s.io',
+  'discovery.k8s.io',
+  'node.k8s.io',
+  'certificates.k8s.io',
+  'events.k8s.io',
+  'flowcontrol.apiserver.k8s.io',
+  'apiregistration.k8s.io',
+  'resource.k8s.io',
+  'authentication.k8s.io',
+  'authorization.k8s.io',
+];
+const builtinRank = (group: string) => {
+  const index = builtinGroupOrder.indexOf(group);
+  return index === -1 ? builtinGroupOrder.length : index;
+};
+
+interface DiscoveryResourceV2 {
+  resource: string;
+  responseKind?: { kind?: string };
+  scope?: string;
+  singularResource?: string;
+  verbs?: string[];
+  shortNames?: string[];
+  categories?: string[];
+}
+interface DiscoveryListV2 {
+  items?: {
+    metadata?: { name?: string };
+    versions?: { version: string; resources?: DiscoveryResourceV2[] }[];
+  }[];
+}
+interface LegacyGroupList {
+  groups?: { name: string; preferredVersion?: { version: string } }[];
+}
+interface LegacyResourceList {
+  resources?: {
+    name: string;
+    kind: string;
+    namespaced: boolean;
+    singularName?: string;
+    verbs?: string[];
+    shortNames?: string[];
+    categories?: string[];
+  }[];
+}
+
+const aggregatedAccept =
+  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;q=0.9';
+
+async function aggregated(client: KubeClient, path: string): Promise<ApiResource[] | undefined> {
+  const list = await client.request<DiscoveryListV2 & { kind?: string }>({ path, accept: aggregatedAccept });
+  if (list.kind !== 'APIGroupDiscoveryList') return undefined;
+  const out: ApiResource[] = [];
+  for (const group of list.items ?? []) {
+    const preferred = group.versions?.[0];
+    for (const r of preferred?.resources ?? []) {
+      out.push({
+        group: group.metadata?.name ?? '',
+        version: preferred?.version ?? 'v1',
+        kind: r.responseKind?.kind ?? r.resource,
+        plural: r.resource,
+        singular: r.singularResource ?? '',
+        namespaced: r.scope === 'Namespaced',
+        verbs: r.verbs ?? [],
+        shortNames: r.shortNames ?? [],
+        categories: r.categories ?? [],
+      });
+    }
+  }
+  return out;
+}
+
+async function legacy(client: KubeClient): Promise<ApiResource[]> {
+  const groups = await client.request<LegacyGroupList>({ path: '/apis' });
+  const versions = [
+    { group: '', version: 'v1', path: '/api/v1' },
+    ...(groups.groups ?? []).map((g) => {
+      const version = g.preferredVersion?.version ?? 'v1';
+      return { group: g.name, version, path: `/apis/${g.name}/${version}` };
+    }),
+  ];
+  const lists = await Promise.all(
+    versions.map(async (v) => ({
+      v,
+      list: await client.request<LegacyResourceList>({ path: v.path }).catch((): LegacyResourceList => ({})),
+    })),
+  );
+  return lists.flatMap(({ v, list }) =>
+    (list.resources ?? [])
+      .filter((r) => !r.name.includes('/'))
+      .map((r) => ({
+        group: v.group,
+        version: v.version,
+        kind: r.kind,
+        plural: r.name,
+        singular: r.singularName || r.kind.toLowerCase(),
+        namespaced: r.namespaced,
+        verbs: r.verbs ?? [],
+        shortNames: r.shortNames ?? [],
+        categories: r.categories ?? [],
+      })),
+  );
+}
+
+/** Reads every served kind in two requests (aggregated discovery), falling back to per-group discovery. */
+export async function discover(client: KubeClient): Promise<ApiResource[]> {
+  const [core, groups] = await Promise.all([aggregated(client, '/api'), aggregated(client, '/apis')]);
+  const resources = core && groups ? [...core, ...groups] : await legacy(client);
+  return resources.sort(
+    (a, b) =>
+      builtinRank(a.group) - builtinRank(b.group) ||
+      a.group.localeCompare(b.group) ||
+      a.plural.localeCompare(b.plural),
+  );
+}
+
+/**
+ * Finds a kind by any name a person would type — plural, singular, Kind, short name, `plural.group` — case
+ * insensitively; `group` narrows it. On a clash a built-in group wins over CRDs; a clash among CRDs is an error
+ * that lists the groups.
+ */
+export function resolveKind(resources: readonly ApiResource[], name: string, group?: string): ApiResource {
+  const wanted = name.toLowerCase();
+  const [base, ...groupParts] = wanted.split('.');
+  const dottedGroup = groupParts.join('.');
+  const matches = resources.filter((r) => {
+    const names = [r.plural, r.singular, r.kind.toLowerCase(), ...r.shortNames.map((s) => s.toLowerCase())];
+    if (group !== undefined && r.group !== group) return false;
+    if (names.includes(wanted)) return true;
+    return dottedGroup !== '' && r.group === dottedGroup && names.includes(base ?? '');
+  });
+  if (matches.length === 0) {
+    const where = group !== undefined ? ` in API group "${group}"` : '';
+    throw new AppError(
+      'unknown_kind',
+      `the cluster serves no kind "${name}"${where}; see /api/api-resources`,
+    );
+  }
+  const best = Math.min(...matches.map((r) => builtinRank(r.group)));
+  const top = matches.filter((r) => builtinRank(r.group) === best);
+  const first = top[0] as ApiResource;
+  if (top.length > 1 && best === builtinGroupOrder.length) {
+    throw new AppError(
+      'ambiguous_kind',
+      `"${name}" is served by several API groups (${top.map((r) => r.group).join(', ')}); pass group=<one of them>`,
+    );
+  }
+  return first;
+}
+
+/** The collection path of a kind, in a namespace or cluster-wide. */
+export function collectionPath(
+  r: Pick<ApiResource, 'group' | 'version' | 'plural' | 'namespaced'>,
+  namespace?: string,
+): string {
+  const prefix = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
+  return r.namespaced && namespace
+    ? `${prefix}/namespaces/${encodeURIComponent(namespace)}/${r.plural}`
+    : `${prefix}/${r.plural}`;
+}
+
+export function objectPath(r: ApiResource, name: string, namespace?: string): string {
+  return `${collectionPath(r, r.namespaced ? namespace : undefined)}/${encodeURIComponent(name)}`;
+}

@@ -1,0 +1,239 @@
+import { StringDecoder } from 'node:string_decoder';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { AppError } from '../http/errors.ts';
+import type { KubeClient } from './client.ts';
+import { type ApiResource, apiVersionOf, collectionPath } from './discovery.ts';
+import { type KubeList, type KubeObject, objectKey, stripObject } from './objects.ts';
+
+export type InformerState = 'pending' | 'syncing' | 'synced' | 'forbidden' | 'error';
+
+export interface CacheEvent {
+  type: 'added' | 'updated' | 'deleted';
+  resource: ApiResource;
+  object: KubeObject;
+  /** The previous version, for updates and deletes. */
+  old?: KubeObject;
+  /** True for events replayed by a relist (the watch missed them), false for live watch events. */
+  relist: boolean;
+}
+
+export interface InformerOptions {
+  /** Watch only this namespace (namespaced kinds); cluster-wide otherwise. */
+  namespace?: string;
+  onEvent: (event: CacheEvent) => void;
+  onError?: (resource: ApiResource, error: AppError) => void;
+  pageSize?: number;
+}
+
+class Gone extends Error {}
+
+const backoffMs = (attempt: number) =>
+  Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5)) * (0.5 + Math.random() / 2);
+
+/**
+ * The cache of one kind: a paginated LIST, then a WATCH from its resourceVersion, for as long as the agent
+ * runs. No periodic resync. A 410 Gone (the watch fell too far behind) relists and replays the difference as
+ * events; any other failure retries with jittered backoff while the cached data keeps being served.
+ */
+export class Informer {
+  readonly resource: ApiResource;
+  state: InformerState = 'pending';
+  lastError?: AppError;
+  syncedAt?: Date;
+  listDurationMs?: number;
+  readonly #client: KubeClient;
+  readonly #options: InformerOptions;
+  readonly #store = new Map<string, KubeObject>();
+  readonly #abort = new AbortController();
+  #resourceVersion = '';
+  #firstSync: { promise: Promise<void>; resolve: () => void };
+
+  constructor(client: KubeClient, resource: ApiResource, options: InformerOptions) {
+    this.#client = client;
+    this.resource = resource;
+    this.#options = options;
+    let resolve = () => {};
+    const promise = new Promise<void>((r) => {
+      resolve = r;
+    });
+    this.#firstSync = { promise, resolve };
+  }
+
+  get size(): number {
+    return this.#store.size;
+  }
+
+  /** Settles when the first LIST has landed or failed for a reason retrying will not fix soon. */
+  get settled(): Promise<void> {
+    return this.#firstSync.promise;
+  }
+
+  get synced(): boolean {
+    return this.syncedAt !== undefined;
+  }
+
+  list(namespace?: string): KubeObject[] {
+    const all = [...this.#store.values()];
+    return namespace === undefined ? all : all.filter((o) => o.metadata?.namespace === namespace);
+  }
+
+  get(name: string, namespace?: string): KubeObject | undefined {
+    return this.#store.get(namespace && this.resource.namespaced ? `${namespace}/${name}` : name);
+  }
+
+  start(): void {
+    void this.#run();
+  }
+
+  stop(): void {
+    this.#abort.abort();
+    this.#firstSync.resolve();
+  }
+
+  get #path(): string {
+    return collectionPath(this.resource, this.resource.namespaced ? this.#options.namespace : undefined);
+  }
+
+  #normalize(object: KubeObject): KubeObject {
+    object.apiVersion ??= apiVersionOf(this.resource);
+    object.kind ??= this.resource.kind;
+    return stripObject(object);
+  }
+
+  async #run(): Promise<void> {
+    let attempt = 0;
+    while (!this.#abort.signal.aborted) {
+      try {
+        if (!this.synced) this.state = 'syncing';
+        await this.#relist();
+        attempt = 0;
+        for (;;) {
+          const started = Date.now();
+          await this.#watch();
+          // A watch the server ends at once (e.g. a proxy in between) must not become a busy loop.
+          if (Date.now() - started < 1000) await sleep(1000, undefined, { signal: this.#abort.signal });
+        }
+      } catch (error) {
+        if (this.#abort.signal.aborted) return;
+        if (error instanceof Gone || (error instanceof AppError && error.code === 'resource_version_expired'))
+          continue;
+        const appError =
+          error instanceof AppError ? error : new AppError('cluster_error', String(error), { cause: error });
+        this.lastError = appError;
+        if (!this.synced) {
+          this.state = appError.code === 'forbidden' || appError.code === 'not_found' ? 'forbidden' : 'error';
+          this.#firstSync.resolve();
+        }
+        this.#options.onError?.(this.resource, appError);
+        // RBAC and CRDs can change; keep trying, slowly when the answer was a refusal.
+        const wait =
+          appError.code === 'forbidden' || appError.code === 'not_found' ? 60_000 : backoffMs(attempt++);
+        await sleep(wait, undefined, { signal: this.#abort.signal }).catch(() => undefined);
+      }
+    }
+  }
+
+  async #relist(): Promise<void> {
+    const started = Date.now();
+    const fresh = new Map<string, KubeObject>();
+    let continueToken: string | undefined;
+    let resourceVersion = '';
+    do {
+      const page = await this.#client.request<KubeList>({
+        path: this.#path,
+        query: { limit: this.#options.pageSize ?? 500, continue: continueToken },
+        signal: this.#abort.signal,
+        timeoutMs: 60_000,
+      });
+      for (const item of page.items ?? []) {
+        const object = this.#normalize(item);
+        fresh.set(objectKey(object), object);
+      }
+      continueToken = page.metadata?.continue || undefined;
+      resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
+    } while (continueToken);
+    this.listDurationMs = Date.now() - started;
+    const replay = this.synced;
+    const previous = new Map(this.#store);
+    this.#store.clear();
+    for (const [key, object] of fresh) this.#store.set(key, object);
+    this.#resourceVersion = resourceVersion;
+    if (replay) {
+      for (const [key, object] of fresh) {
+        const old = previous.get(key);
+        if (!old) this.#emit('added', object, undefined, true);
+        else if (old.metadata?.resourceVersion !== object.metadata?.resourceVersion)
+          this.#emit('updated', object, old, true);
+      }
+      for (const [key, old] of previous) if (!fresh.has(key)) this.#emit('deleted', old, old, true);
+    }
+    this.state = 'synced';
+    this.lastError = undefined;
+    this.syncedAt = new Date();
+    this.#firstSync.resolve();
+  }
+
+  #emit(type: CacheEvent['type'], object: KubeObject, old: KubeObject | undefined, relist: boolean): void {
+    this.#options.onEvent({ type, resource: this.resource, object, old, relist });
+  }
+
+  async #watch(): Promise<void> {
+    const { body } = await this.#client.stream({
+      path: this.#path,
+      query: {
+        watch: 1,
+        allowWatchBookmarks: true,
+        resourceVersion: this.#resourceVersion,
+        // The server ends the watch after this; the loop resumes from the last resourceVersion.
+        timeoutSeconds: 240 + Math.floor(Math.random() * 120),
+      },
+      signal: this.#abort.signal,
+    });
+    const decoder = new StringDecoder('utf8');
+    let buffer = '';
+    for await (const chunk of body) {
+      buffer += decoder.write(chunk as Buffer);
+      let newline = buffer.indexOf('\n');
+      while (newline >= 0) {
+        const line = buffer.slice(0, newline).trim();
+        buffer = buffer.slice(newline + 1);
+        if (line) this.#apply(JSON.parse(line) as { type: string; object: KubeObject & { code?: number } });
+        newline = buffer.indexOf('\n');
+      }
+    }
+  }
+
+  #apply(event: { type: string; object: KubeObject & { code?: number; message?: string } }): void {
+    const rv = event.object.metadata?.resourceVersion;
+    switch (event.type) {
+      case 'BOOKMARK':
+        if (rv) this.#resourceVersion = rv;
+        return;
+      case 'ERROR':
+        if (event.object.code === 410) throw new Gone();
+        throw new AppError(
+          'cluster_error',
+          `watch of ${this.resource.plural} failed: ${event.object.message ?? 'unknown'}`,
+        );
+      case 'ADDED':
+      case 'MODIFIED': {
+        const object = this.#normalize(event.object);
+        const key = objectKey(object);
+        const old = this.#store.get(key);
+        this.#store.set(key, object);
+        if (rv) this.#resourceVersion = rv;
+        this.#emit(old ? 'updated' : 'added', object, old, false);
+        return;
+      }
+      case 'DELETED': {
+        const object = this.#normalize(event.object);
+        const key = objectKey(object);
+        const old = this.#store.get(key);
+        this.#store.delete(key);
+        if (rv) this.#resourceVersion = rv;
+        this.#emit('deleted', object, old, false);
+        return;
+      }
+    }
+  }
+}

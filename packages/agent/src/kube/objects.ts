@@ -1,0 +1,50 @@
+/** A Kubernetes object as the agent holds it (parsed JSON). */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    uid?: string;
+    resourceVersion?: string;
+    generation?: number;
+    creationTimestamp?: string;
+    deletionTimestamp?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    ownerReferences?: { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean }[];
+    managedFields?: unknown[];
+    [key: string]: unknown;
+  };
+  spec?: Record<string, unknown> & { [key: string]: unknown };
+  status?: Record<string, unknown> & { [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+export interface KubeList {
+  metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
+  items?: KubeObject[];
+}
+
+const lastApplied = 'kubectl.kubernetes.io/last-applied-configuration';
+
+/**
+ * Drops what the agent never serves and that makes up much of an object's size: managedFields and the
+ * last-applied annotation (a full copy of the object). Mutates and returns the object.
+ */
+export function stripObject<T extends KubeObject>(object: T): T {
+  const metadata = object.metadata;
+  if (metadata) {
+    delete metadata.managedFields;
+    if (metadata.annotations && lastApplied in metadata.annotations) {
+      delete metadata.annotations[lastApplied];
+      if (Object.keys(metadata.annotations).length === 0) delete metadata.annotations;
+    }
+  }
+  return object;
+}
+
+export const objectKey = (object: KubeObject) =>
+  object.metadata?.namespace
+    ? `${object.metadata.namespace}/${object.metadata.name}`
+    : (object.metadata?.name ?? '');

@@ -1,0 +1,88 @@
+import { badRequest } from '../http/errors.ts';
+
+export type Labels = Record<string, string> | undefined;
+export type LabelMatcher = (labels: Labels) => boolean;
+
+/** A Kubernetes LabelSelector object (Deployments, Services use the matchLabels part only). */
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+}
+
+function requirement(key: string, operator: string, values: string[]): LabelMatcher {
+  switch (operator) {
+    case 'In':
+      return (labels) => labels?.[key] !== undefined && values.includes(labels[key] as string);
+    case 'NotIn':
+      return (labels) => labels?.[key] === undefined || !values.includes(labels[key] as string);
+    case 'Exists':
+      return (labels) => labels?.[key] !== undefined;
+    case 'DoesNotExist':
+      return (labels) => labels?.[key] === undefined;
+    default:
+      throw badRequest(`label selector operator "${operator}" is not one of In, NotIn, Exists, DoesNotExist`);
+  }
+}
+
+const all =
+  (matchers: LabelMatcher[]): LabelMatcher =>
+  (labels) =>
+    matchers.every((m) => m(labels));
+
+/** Matches a LabelSelector object; an empty selector matches everything, a missing one nothing. */
+export function selectorMatcher(selector: LabelSelector | undefined | null): LabelMatcher {
+  if (!selector) return () => false;
+  const matchers: LabelMatcher[] = Object.entries(selector.matchLabels ?? {}).map(([key, value]) =>
+    requirement(key, 'In', [value]),
+  );
+  for (const expr of selector.matchExpressions ?? [])
+    matchers.push(requirement(expr.key, expr.operator, expr.values ?? []));
+  return all(matchers);
+}
+
+/** A Service-style selector (a plain map); an empty map matches nothing, as Services do. */
+export function mapSelectorMatcher(selector: Record<string, string> | undefined): LabelMatcher {
+  if (!selector || Object.keys(selector).length === 0) return () => false;
+  return selectorMatcher({ matchLabels: selector });
+}
+
+/**
+ * Parses the query form of a label selector, as kubectl writes it:
+ * `app=web,tier!=db,env in (prod,staging),env notin (dev),release,!canary`.
+ */
+export function parseLabelSelector(text: string): LabelMatcher {
+  const parts: string[] = [];
+  let depth = 0;
+  let current = '';
+  for (const char of text) {
+    if (char === '(') depth += 1;
+    if (char === ')') depth -= 1;
+    if (char === ',' && depth === 0) {
+      parts.push(current);
+      current = '';
+    } else current += char;
+  }
+  parts.push(current);
+  const matchers = parts
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const set = /^([\w./-]+)\s+(in|notin)\s+\(([^)]*)\)$/.exec(part);
+      if (set) {
+        const values = (set[3] ?? '')
+          .split(',')
+          .map((v) => v.trim())
+          .filter(Boolean);
+        return requirement(set[1] as string, set[2] === 'in' ? 'In' : 'NotIn', values);
+      }
+      const neq = /^([\w./-]+)\s*!=\s*([\w.-]*)$/.exec(part);
+      if (neq) return requirement(neq[1] as string, 'NotIn', [neq[2] as string]);
+      const eq = /^([\w./-]+)\s*==?\s*([\w.-]*)$/.exec(part);
+      if (eq) return requirement(eq[1] as string, 'In', [eq[2] as string]);
+      const not = /^!([\w./-]+)$/.exec(part);
+      if (not) return requirement(not[1] as string, 'DoesNotExist', []);
+      if (/^[\w./-]+$/.test(part)) return requirement(part, 'Exists', []);
+      throw badRequest(`query parameter "labelSelector" has an invalid requirement "${part}"`);
+    });
+  return all(matchers);
+}

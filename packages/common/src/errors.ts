@@ -1,0 +1,68 @@
+/**
+ * Every error the agent and the hub answer with: `{ error: <human message>, code: <one of these> }`.
+ * The table is the single source for statuses; docs/api/errors.md is checked against it.
+ */
+export const errorCodes = {
+  invalid_request: {
+    status: 400,
+    description: 'A parameter, query or body field is missing or invalid; the message names it.',
+  },
+  invalid_yaml: {
+    status: 400,
+    description: 'A YAML body could not be parsed; the message names the document.',
+  },
+  unknown_kind: { status: 400, description: 'The resource kind is not served by the cluster.' },
+  ambiguous_kind: {
+    status: 400,
+    description: 'The kind exists in several API groups; pass `group` to choose.',
+  },
+  unauthenticated: { status: 401, description: 'No valid credential was presented.' },
+  forbidden: {
+    status: 403,
+    description: 'The identity may not do this (Kubernetes RBAC or a Binnacle role).',
+  },
+  not_found: { status: 404, description: 'The object does not exist.' },
+  route_not_found: { status: 404, description: 'No route matches the method and path.' },
+  conflict: {
+    status: 409,
+    description:
+      'The change conflicts with the current state (field manager conflict, stale resourceVersion, object being deleted).',
+  },
+  already_exists: { status: 409, description: 'An object with that name already exists.' },
+  resource_version_expired: {
+    status: 410,
+    description: 'The requested resourceVersion is too old; list again.',
+  },
+  payload_too_large: { status: 413, description: 'The body exceeds the size limit.' },
+  unsupported_media_type: { status: 415, description: 'The Content-Type is not accepted by this route.' },
+  invalid: {
+    status: 422,
+    description: 'Kubernetes rejected the object as invalid; the message carries its field errors.',
+  },
+  rate_limited: { status: 429, description: 'Too many requests; retry after the Retry-After header.' },
+  internal_error: {
+    status: 500,
+    description: 'An unexpected failure inside Binnacle; details are in its log, never in the answer.',
+  },
+  cluster_credentials_rejected: {
+    status: 502,
+    description:
+      "The Kubernetes API server rejected the agent's own credentials (expired token, revoked certificate).",
+  },
+  cluster_error: { status: 502, description: 'The Kubernetes API server failed (5xx).' },
+  not_ready: { status: 503, description: 'The data is still loading (informers syncing); retry shortly.' },
+  cluster_unreachable: { status: 503, description: 'The Kubernetes API server cannot be reached.' },
+  cluster_timeout: { status: 504, description: 'The Kubernetes API server did not answer in time.' },
+} as const satisfies Record<string, { status: number; description: string }>;
+
+export type ErrorCode = keyof typeof errorCodes;
+
+/** The body of every error response. */
+export interface ErrorBody {
+  error: string;
+  code: ErrorCode;
+}
+
+export function statusOf(code: ErrorCode): number {
+  return errorCodes[code].status;
+}
