@@ -20,7 +20,7 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['packages/*/src/**/*.int.test.ts', 'test/**/*.int.test.ts'],
+          include: ['packages/*/src/**/*.int.test.ts', 'test/**/*.int.test.ts', 'scripts/**/*.int.test.ts'],
           globalSetup: ['./packages/testkit/src/vitest/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -66,3 +66,11 @@ export interface ErrorBody {
 export function statusOf(code: ErrorCode): number {
   return errorCodes[code].status;
 }
+
+/** The Markdown table of codes that docs/api/errors.md carries (kept equal by a test). */
+export function errorTableMarkdown(): string {
+  const rows = Object.entries(errorCodes).map(
+    ([code, { status, description }]) => `| \`${code}\` | ${status} | ${description} |`,
+  );
+  return ['| code | HTTP status | meaning |', '|---|---|---|', ...rows].join('\n');
+}

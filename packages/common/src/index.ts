@@ -1,2 +1,2 @@
 export { DurationError, formatDuration, parseDuration } from './durations.ts';
-export { type ErrorBody, type ErrorCode, errorCodes, statusOf } from './errors.ts';
+export { type ErrorBody, type ErrorCode, errorCodes, errorTableMarkdown, statusOf } from './errors.ts';

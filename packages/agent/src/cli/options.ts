@@ -31,7 +31,7 @@ export const agentOptions: OptionSpec[] = [
     env: 'BINNACLE_LISTEN_ADDRESS',
     type: 'string',
     placeholder: 'ADDR',
-    help: 'address to listen on (default 127.0.0.1; 0.0.0.0 in a cluster)',
+    help: 'address to listen on (default 127.0.0.1; use 0.0.0.0 to serve other hosts)',
   },
   {
     flag: 'kubeconfig',
@@ -166,7 +166,7 @@ Settings come from flags, then BINNACLE_* variables, then <data-dir>/config.json
 
 flags:
 ${rows.join('\n')}
-  -h, --help                     show this help
+  -h, --help                   show this help
 
 docs: docs/agent.md
 `;

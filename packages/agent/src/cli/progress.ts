@@ -41,7 +41,7 @@ export function showSyncProgress(
         );
     }
   };
-  const timer = setInterval(tick, stream.isTTY ? 200 : 1000);
+  const timer = setInterval(tick, 200);
   timer.unref();
   const stop = () => clearInterval(timer);
   return stop;

@@ -42,6 +42,11 @@ function kubeconfigFiles(explicit?: string): string[] {
   return existsSync(home) ? [home] : [];
 }
 
+/** True when the agent would find a cluster without being told: a kubeconfig, or a service account. */
+export function clusterConfigured(explicitKubeconfig?: string): boolean {
+  return kubeconfigFiles(explicitKubeconfig ?? process.env.BINNACLE_KUBECONFIG).length > 0 || inCluster();
+}
+
 export function inCluster(): boolean {
   return Boolean(process.env.KUBERNETES_SERVICE_HOST) && existsSync(join(serviceAccountDir, 'token'));
 }

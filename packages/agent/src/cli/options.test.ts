@@ -1,0 +1,65 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { agentHelp, agentOptions, effectiveConfig, parseAgentArgs } from './options.ts';
+
+describe('binnacle agent flags', () => {
+  it('defaults to port 9280 on 127.0.0.1', () => {
+    const config = effectiveConfig(parseAgentArgs([], {}).overrides, {});
+    expect(config).toMatchObject({
+      port: 9280,
+      listenAddress: '127.0.0.1',
+      noBrowser: false,
+      debugEvents: false,
+    });
+  });
+
+  it('takes flags over BINNACLE_* variables over the config file', () => {
+    const env = { BINNACLE_PORT: '9400', BINNACLE_CONTEXT: 'from-env', BINNACLE_NO_BROWSER: 'true' };
+    const { overrides } = parseAgentArgs(['--port', '9391', '--debug-events'], env);
+    const config = effectiveConfig(overrides, { port: 9500, context: 'from-file', namespace: 'from-file' });
+    expect(config).toMatchObject({
+      port: 9391,
+      context: 'from-env',
+      namespace: 'from-file',
+      noBrowser: true,
+      debugEvents: true,
+    });
+  });
+
+  it.each([
+    [['--port', 'abc'], {}, '--port: "abc" is not a port number (1-65535)'],
+    [['--port', '70000'], {}, '--port: "70000" is not a port number (1-65535)'],
+    [['--prot', '1'], {}, "unknown flag '--prot'"],
+    [['extra'], {}, "Unexpected argument 'extra'"],
+    [[], { BINNACLE_PORT: '0' }, 'BINNACLE_PORT: "0" is not a port number (1-65535)'],
+    [
+      [],
+      { BINNACLE_DEBUG_EVENTS: 'maybe' },
+      'BINNACLE_DEBUG_EVENTS: "maybe" is not a boolean (true or false)',
+    ],
+    [
+      ['--release-feed-url', 'file:///etc/passwd'],
+      {},
+      '--release-feed-url: "file:///etc/passwd" is not an http(s) URL',
+    ],
+  ])('rejects %j %j naming the problem', (argv, env, message) => {
+    expect(() => parseAgentArgs(argv as string[], env)).toThrow(message);
+  });
+
+  it('documents every flag and its variable in --help', () => {
+    const help = agentHelp();
+    for (const option of agentOptions) {
+      expect(help).toContain(`--${option.flag}`);
+      expect(help).toContain(option.env);
+    }
+  });
+
+  it('documents every flag and its variable in docs/agent.md', () => {
+    const doc = readFileSync(resolve(import.meta.dirname, '../../../../docs/agent.md'), 'utf8');
+    for (const option of agentOptions) {
+      expect(doc).toContain(`\`--${option.flag}`);
+      expect(doc).toContain(`\`${option.env}\``);
+    }
+  });
+});

@@ -1,0 +1,106 @@
+import { startTestAgent, type TestAgent, testCluster, waitUntil } from '@binnacle/testkit';
+import { CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const cluster = testCluster();
+let agent: TestAgent;
+let ns: { name: string; remove: () => Promise<void> };
+
+interface Dashboard {
+  cluster: { platform: string; version: string; connected: boolean };
+  health: { healthy: number; warning: number; error: number };
+  problems: { kind: string; namespace: string; name: string; status: string; reason: string }[];
+  counts: Record<string, number | Record<string, number>>;
+  recentEvents: { reason: string; involvedObject: { kind?: string } }[];
+  loading: string[];
+}
+
+beforeAll(async () => {
+  [agent, ns] = await Promise.all([startTestAgent(), cluster.namespace('dashboard')]);
+});
+afterAll(async () => {
+  await Promise.all([agent?.close(), ns?.remove()]);
+});
+
+describe('GET /api/dashboard', () => {
+  it('counts the seeded cluster and shows recent events', async () => {
+    const d = await agent.json<Dashboard>('/api/dashboard');
+    expect(d.cluster).toMatchObject({ platform: 'kwok', version: 'v1.36.3', connected: true });
+    expect(d.loading).toEqual([]);
+    expect(d.counts.nodes).toEqual({ total: 3, ready: 3, notReady: 0 });
+    expect(d.counts.deployments).toMatchObject({ total: 3, available: 3 });
+    expect(d.counts.statefulSets).toEqual({ total: 1, ready: 1 });
+    expect(d.counts.daemonSets).toEqual({ total: 1, ready: 1 });
+    expect(d.counts.jobs).toMatchObject({ succeeded: 1 });
+    expect(d.counts.cronJobs).toEqual({ total: 1, suspended: 0 });
+    expect(d.counts.pvcs).toEqual({ total: 1, bound: 1, pending: 0 });
+    expect((d.counts.pods as Record<string, number>).running).toBeGreaterThanOrEqual(11);
+    expect(d.recentEvents.length).toBeGreaterThan(0);
+  });
+
+  it('lists a failed pod as a problem as soon as it fails', async () => {
+    const core = cluster.kubeConfig().makeApiClient(CoreV1Api);
+    await core.createNamespacedPod({
+      namespace: ns.name,
+      body: {
+        metadata: { name: 'crasher' },
+        spec: { containers: [{ name: 'main', image: 'busybox:1.37' }] },
+      },
+    });
+    await waitUntil(
+      'crasher Running',
+      async () =>
+        (await core.readNamespacedPod({ namespace: ns.name, name: 'crasher' })).status?.phase === 'Running',
+      { timeoutMs: 30_000 },
+    );
+    await core.patchNamespacedPodStatus(
+      {
+        namespace: ns.name,
+        name: 'crasher',
+        body: { status: { phase: 'Failed', reason: 'Evicted', message: 'The node was low on memory.' } },
+      },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    );
+    await waitUntil(
+      'the failed pod on the dashboard',
+      async () => (await agent.json<Dashboard>('/api/dashboard')).problems.some((p) => p.name === 'crasher'),
+      { timeoutMs: 10_000 },
+    );
+    const problem = (await agent.json<Dashboard>('/api/dashboard')).problems.find(
+      (p) => p.name === 'crasher',
+    );
+    expect(problem).toMatchObject({ kind: 'Pod', namespace: ns.name, status: 'Failed', reason: 'Evicted' });
+  });
+
+  it('GET /api/dashboard/crds counts custom resources, most used first', async () => {
+    const crds = await agent.json<{
+      items: { kind: string; group: string; count: number }[];
+      loading: boolean;
+    }>('/api/dashboard/crds');
+    expect(crds.loading).toBe(false);
+    expect(crds.items[0]).toMatchObject({ kind: 'Application', group: 'argoproj.io', count: 2 });
+    expect(crds.items.map((c) => c.kind)).toEqual(
+      expect.arrayContaining(['Kustomization', 'HelmRelease', 'GitRepository', 'HelmRepository']),
+    );
+  });
+
+  it('GET /api/dashboard/pkgmgr decodes the Helm release from its Secrets', async () => {
+    expect(await agent.json('/api/dashboard/pkgmgr')).toMatchObject({
+      total: 1,
+      byStatus: { deployed: 1 },
+      unreadable: [],
+      releases: [
+        {
+          name: 'billing',
+          namespace: 'demo-billing',
+          revision: 2,
+          status: 'deployed',
+          chart: 'billing',
+          chartVersion: '1.2.0',
+          appVersion: '3.1.0',
+          description: 'Upgrade complete',
+        },
+      ],
+    });
+  });
+});

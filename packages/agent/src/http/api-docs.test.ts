@@ -1,0 +1,22 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import {
+  errorsDoc,
+  openApiSnapshot,
+  serializeOpenApi,
+  withErrorTable,
+} from '../../../../scripts/api-docs.ts';
+import { agentOpenApiDocument } from './openapi-document.ts';
+
+const hint = 'run `npm run api:docs` and commit the result';
+
+describe('API reference files', () => {
+  it(`docs/api/agent-openapi.json is the document the routes generate (${hint})`, async () => {
+    expect(serializeOpenApi(await agentOpenApiDocument())).toBe(await readFile(openApiSnapshot, 'utf8'));
+  });
+
+  it(`docs/api/errors.md lists exactly the codes of @binnacle/common (${hint})`, async () => {
+    const current = await readFile(errorsDoc, 'utf8');
+    expect(withErrorTable(current)).toBe(current);
+  });
+});

@@ -1,0 +1,88 @@
+import { startTestAgent, type TestAgent } from '@binnacle/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+let agent: TestAgent;
+let document: { paths: Record<string, Record<string, { parameters?: { in: string; name: string }[] }>> };
+
+beforeAll(async () => {
+  agent = await startTestAgent();
+  document = await agent.json('/api/openapi.json');
+});
+afterAll(async () => {
+  await agent?.close();
+});
+
+const sampleValues: Record<string, string> = { kind: 'pods', namespace: 'default', name: 'binnacle-probe' };
+const methods = ['get', 'put', 'post', 'delete', 'patch'];
+
+/** Every operation the OpenAPI document lists, with its path parameters filled in. */
+function operations(): { method: string; path: string; template: string }[] {
+  return Object.entries(document.paths).flatMap(([template, item]) =>
+    Object.keys(item)
+      .filter((method) => methods.includes(method))
+      .map((method) => ({
+        method: method.toUpperCase(),
+        template,
+        path: template.replace(/\{(\w+)\}/g, (_, param: string) =>
+          encodeURIComponent(sampleValues[param] ?? 'x'),
+        ),
+      })),
+  );
+}
+
+describe('conventions on every route of /api/openapi.json', () => {
+  it('lists the routes of the agent', () => {
+    expect(operations().length).toBeGreaterThanOrEqual(20);
+  });
+
+  it('refuses an unknown query parameter with 400 {error, code} and Cache-Control: no-store', async () => {
+    for (const op of operations()) {
+      const init: RequestInit = { method: op.method };
+      if (op.method === 'PUT' || op.method === 'POST') {
+        init.headers = { 'content-type': 'application/json' };
+        init.body = '{}';
+      }
+      const res = await agent.request(`${op.path}?binnacle_unknown_parameter=1`, init);
+      const label = `${op.method} ${op.template}`;
+      expect(res.status, label).toBeGreaterThanOrEqual(400);
+      expect(res.status, label).toBeLessThan(500);
+      expect(res.headers.get('cache-control'), label).toBe('no-store');
+      const body = (await res.json()) as Record<string, unknown>;
+      expect(typeof body.error, label).toBe('string');
+      expect(typeof body.code, label).toBe('string');
+    }
+  });
+
+  it('answers every parameterless GET with Cache-Control: no-store', async () => {
+    for (const op of operations().filter((o) => o.method === 'GET' && !o.template.includes('{'))) {
+      const res = await agent.request(op.path);
+      expect(res.headers.get('cache-control'), op.path).toBe('no-store');
+      expect(res.status, op.path).toBeLessThan(500);
+      await res.arrayBuffer();
+    }
+  });
+
+  it('answers an unknown route with 404 route_not_found and no-store', async () => {
+    const res = await agent.request('/api/not-a-route');
+    expect(res.status).toBe(404);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toEqual({ error: 'no route for GET /api/not-a-route', code: 'route_not_found' });
+  });
+
+  it('answers a wrong content type with 415 and a body that is too large with 413', async () => {
+    const wrongType = await agent.request('/api/resources/apply', {
+      method: 'POST',
+      headers: { 'content-type': 'image/png' },
+      body: 'x',
+    });
+    expect(wrongType.status).toBe(415);
+    expect(((await wrongType.json()) as { code: string }).code).toBe('unsupported_media_type');
+    const huge = await agent.request('/api/settings', {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ theme: 'x'.repeat(2 * 1024 * 1024) }),
+    });
+    expect(huge.status).toBe(413);
+    expect(await huge.json()).toEqual({ error: 'request body is too large', code: 'payload_too_large' });
+  });
+});

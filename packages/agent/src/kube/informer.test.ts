@@ -1,0 +1,166 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { KubeClient } from './client.ts';
+import type { ApiResource } from './discovery.ts';
+import { type CacheEvent, Informer } from './informer.ts';
+import { InformerCache } from './informer-cache.ts';
+import type { ClusterTarget } from './kubeconfig.ts';
+
+// A fake API server on loopback: the real one cannot be made to expire a watch (410) on demand.
+const configmaps: ApiResource = {
+  group: '',
+  version: 'v1',
+  kind: 'ConfigMap',
+  plural: 'configmaps',
+  singular: 'configmap',
+  namespaced: true,
+  verbs: ['list', 'watch'],
+  shortNames: ['cm'],
+  categories: [],
+};
+
+const cm = (name: string, rv: string, data: Record<string, string> = {}) => ({
+  metadata: {
+    name,
+    namespace: 'ns',
+    resourceVersion: rv,
+    managedFields: [{ manager: 'kubectl' }],
+    annotations: { 'kubectl.kubernetes.io/last-applied-configuration': '{"big":true}', keep: 'me' },
+  },
+  data,
+});
+
+type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => void;
+let server: Server | undefined;
+
+async function fakeApiServer(handler: Handler): Promise<KubeClient> {
+  server = createServer((req, res) => handler(req, res, new URL(req.url ?? '/', 'http://x')));
+  await new Promise<void>((resolveListen) => server?.listen(0, '127.0.0.1', resolveListen));
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const target: ClusterTarget = {
+    source: 'kubeconfig',
+    kubeconfigFiles: [],
+    contextName: 'fake',
+    clusterName: 'fake',
+    server: new URL(`http://127.0.0.1:${port}`),
+    authMethod: 'none',
+    tls: { rejectUnauthorized: true },
+    authHeaders: () => Promise.resolve({}),
+    contexts: [],
+  };
+  return new KubeClient(target);
+}
+
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise((resolveClose) => server?.close(resolveClose));
+});
+
+const waitFor = async (check: () => boolean) => {
+  for (let i = 0; i < 200 && !check(); i += 1) await new Promise((r) => setTimeout(r, 10));
+  expect(check()).toBe(true);
+};
+
+describe('Informer', () => {
+  it('lists, watches, strips managedFields and last-applied, and relists after 410 Gone', async () => {
+    let lists = 0;
+    let watches = 0;
+    const client = await fakeApiServer((_req, res, url) => {
+      res.setHeader('content-type', 'application/json');
+      if (url.searchParams.get('watch') !== '1') {
+        lists += 1;
+        const items =
+          lists === 1
+            ? [cm('a', '5'), cm('b', '6')]
+            : [cm('a', '5'), cm('c', '21'), cm('d', '22', { v: '2' })];
+        res.end(JSON.stringify({ metadata: { resourceVersion: lists === 1 ? '10' : '30' }, items }));
+        return;
+      }
+      watches += 1;
+      if (watches === 1) {
+        expect(url.searchParams.get('resourceVersion')).toBe('10');
+        res.write(`${JSON.stringify({ type: 'ADDED', object: cm('d', '11', { v: '1' }) })}\n`);
+        res.end(
+          `${JSON.stringify({ type: 'ERROR', object: { kind: 'Status', code: 410, message: 'too old resource version' } })}\n`,
+        );
+        return;
+      }
+      expect(url.searchParams.get('resourceVersion')).toBe('30');
+      // Stays open until the informer stops.
+    });
+    const events: CacheEvent[] = [];
+    const informer = new Informer(client, configmaps, { onEvent: (e) => events.push(e) });
+    informer.start();
+    await informer.settled;
+    await waitFor(() => watches === 2);
+    informer.stop();
+    await client.close();
+
+    expect(events.map((e) => [e.type, e.object.metadata?.name, e.relist])).toEqual([
+      ['added', 'd', false],
+      ['added', 'c', true],
+      ['updated', 'd', true],
+      ['deleted', 'b', true],
+    ]);
+    expect(
+      informer
+        .list()
+        .map((o) => o.metadata?.name)
+        .sort(),
+    ).toEqual(['a', 'c', 'd']);
+    const a = informer.get('a', 'ns');
+    expect(a?.metadata?.managedFields).toBeUndefined();
+    expect(a?.metadata?.annotations).toEqual({ keep: 'me' });
+    expect(a).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap' });
+  });
+});
+
+describe('InformerCache', () => {
+  it('answers 503 not_ready for a kind still loading, never an empty list', async () => {
+    let release: () => void = () => {};
+    const released = new Promise<void>((r) => {
+      release = r;
+    });
+    const client = await fakeApiServer((_req, res, url) => {
+      res.setHeader('content-type', 'application/json');
+      if (url.searchParams.get('watch') === '1') return;
+      void released.then(() =>
+        res.end(JSON.stringify({ metadata: { resourceVersion: '1' }, items: [cm('a', '1')] })),
+      );
+    });
+    const cache = new InformerCache(client);
+    const started = cache.start([configmaps]);
+    await waitFor(() => cache.tiers()[0]?.state === 'syncing');
+    expect(() => cache.list(configmaps)).toThrow(expect.objectContaining({ code: 'not_ready', status: 503 }));
+    release();
+    await started;
+    expect(cache.list(configmaps).map((o) => o.metadata?.name)).toEqual(['a']);
+    cache.stop();
+    await client.close();
+  });
+
+  it('reports a kind the agent may not list as 403 forbidden and lets the tier finish', async () => {
+    const client = await fakeApiServer((_req, res) => {
+      res.statusCode = 403;
+      res.setHeader('content-type', 'application/json');
+      res.end(
+        JSON.stringify({
+          kind: 'Status',
+          code: 403,
+          reason: 'Forbidden',
+          message: 'configmaps is forbidden: User "x" cannot list resource "configmaps"',
+        }),
+      );
+    });
+    const cache = new InformerCache(client);
+    await cache.start([configmaps]);
+    expect(cache.tiers()[0]?.state).toBe('synced');
+    expect(cache.kinds()[0]).toMatchObject({ state: 'forbidden' });
+    expect(() => cache.list(configmaps)).toThrow(
+      expect.objectContaining({ code: 'forbidden', message: expect.stringContaining('cannot list') }),
+    );
+    cache.stop();
+    await client.close();
+  });
+});

@@ -1,0 +1,47 @@
+/**
+ * `npm start [-- agent flags]`: the agent against the configured cluster (--kubeconfig, BINNACLE_KUBECONFIG,
+ * KUBECONFIG, ~/.kube/config or the in-cluster service account). With none, it starts the local demo control
+ * plane with the sample workloads first, and stops it again when the agent exits.
+ */
+import { parseArgs } from 'node:util';
+import { clusterConfigured, runAgent } from '@binnacle/agent';
+import { clusterDown, clusterUp, isRunning, readState, seedCluster } from '@binnacle/testkit';
+import { defaultStateDir } from '../packages/testkit/src/cluster/paths.ts';
+
+const args = process.argv.slice(2);
+const { values } = parseArgs({
+  args,
+  strict: false,
+  options: { kubeconfig: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+});
+const log = (line: string) => process.stderr.write(`npm start: ${line}\n`);
+
+async function main(): Promise<number> {
+  if (values.help || clusterConfigured(typeof values.kubeconfig === 'string' ? values.kubeconfig : undefined))
+    return runAgent(args);
+  const stateDir = defaultStateDir();
+  const ownCluster = !isRunning(await readState(stateDir));
+  log(
+    ownCluster
+      ? `no cluster configured: starting the local demo control plane in ${stateDir}`
+      : 'using the running local demo control plane',
+  );
+  const state = await clusterUp({ stateDir, log });
+  try {
+    await seedCluster(state, log);
+    return await runAgent(['--kubeconfig', state.kubeconfigs.admin, ...args]);
+  } finally {
+    if (ownCluster) {
+      await clusterDown({ stateDir });
+      log('local demo control plane stopped');
+    }
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    log(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  },
+);
