@@ -1,0 +1,44 @@
+/**
+ * `npm run bench -- <name> [...]`: runs benchmarks against the local control plane, writes their JSON to
+ * bench/results/ and appends a line to bench/README.md. With no name, lists them.
+ */
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { agentStartup } from './agent-startup.ts';
+
+export interface BenchResult {
+  name: string;
+  /** One line for bench/README.md. */
+  summary: string;
+  data: Record<string, unknown>;
+}
+
+const benchmarks: Record<string, { about: string; run: (args: string[]) => Promise<BenchResult> }> = {
+  'agent-startup': {
+    about: 'time-to-ready and RSS of the agent, sample cluster and 10 000 pods, vs the API server LIST time',
+    run: agentStartup,
+  },
+};
+
+const [name, ...args] = process.argv.slice(2);
+const bench = name ? benchmarks[name] : undefined;
+if (!bench) {
+  process.stdout.write(
+    `usage: npm run bench -- <name>\n\n${Object.entries(benchmarks)
+      .map(([n, b]) => `  ${n.padEnd(16)} ${b.about}`)
+      .join('\n')}\n`,
+  );
+  process.exit(name ? 2 : 0);
+}
+const result = await bench.run(args);
+const stamp = new Date().toISOString();
+const dir = join(import.meta.dirname, 'results');
+await mkdir(dir, { recursive: true });
+const file = join(dir, `${result.name}-${stamp.replace(/[:.]/g, '-')}.json`);
+await writeFile(file, `${JSON.stringify({ ...result, at: stamp, node: process.version }, null, 2)}\n`);
+await appendFile(
+  join(import.meta.dirname, 'README.md'),
+  `| ${stamp.slice(0, 16)} | ${result.name} | ${result.summary} |\n`,
+);
+process.stdout.write(`${result.summary}\nwrote ${file}\n`);
+process.exit(0);
