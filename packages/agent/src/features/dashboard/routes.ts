@@ -62,11 +62,19 @@ export function dashboardRoutes(app: App, ctx: AgentContext): void {
       schema: {
         tags: ['dashboard'],
         summary: 'Cluster, health, problems, counts and recent events',
-        querystring: Query({}),
+        querystring: Query({
+          namespace: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 63,
+              description: 'count namespaced kinds in this namespace only',
+            }),
+          ),
+        }),
         response: { 200: Dashboard, ...errorResponses },
       },
     },
-    () => dashboard(ctx),
+    (request) => dashboard(ctx, request.query.namespace),
   );
 
   app.get(

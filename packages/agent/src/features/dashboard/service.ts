@@ -28,9 +28,10 @@ const eventTime = (e: KubeObject) =>
 
 /**
  * The first screen: which cluster, what is broken, how much of everything, what just happened. Built from the
- * cache; kinds still loading are named in `loading` and count as zero until they arrive.
+ * cache; kinds still loading are named in `loading` and count as zero until they arrive. With a namespace,
+ * namespaced kinds are counted in it only (nodes stay cluster-wide).
  */
-export function dashboard(ctx: AgentContext, now = Date.now()) {
+export function dashboard(ctx: AgentContext, namespace?: string, now = Date.now()) {
   const { cluster } = ctx;
   // Answers 503 until the cluster is connected, instead of a dashboard of zeros.
   cluster.resources();
@@ -43,7 +44,7 @@ export function dashboard(ctx: AgentContext, now = Date.now()) {
       if (informer?.state !== 'forbidden') loading.push(resourceKey(resource));
       return [];
     }
-    return informer.list(ctx.config.namespace);
+    return resource.namespaced ? informer.list(namespace ?? ctx.config.namespace) : informer.list();
   };
   const pods = get('', 'Pod');
   const deployments = get('apps', 'Deployment');

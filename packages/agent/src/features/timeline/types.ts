@@ -1,0 +1,86 @@
+export type TimelineSource = 'informer' | 'k8s_event' | 'historical';
+export type TimelineEventType = 'add' | 'update' | 'delete' | 'Normal' | 'Warning';
+
+import type { Health } from '../../kube/health.ts';
+
+export type { Health };
+
+export interface FieldChange {
+  path: string;
+  old?: unknown;
+  new?: unknown;
+}
+
+export interface Diff {
+  fields: FieldChange[];
+  summary: string;
+}
+
+export interface OwnerRef {
+  kind: string;
+  name: string;
+  uid?: string;
+}
+
+/** One entry of the change timeline, as stored and served. */
+export interface TimelineEvent {
+  /** Position in the store; strictly increasing, the cursor for deltas (`since_seq`, SSE `Last-Event-ID`). */
+  seq: number;
+  timestamp: string;
+  source: TimelineSource;
+  eventType: TimelineEventType;
+  kind: string;
+  group: string;
+  namespace?: string;
+  name: string;
+  uid?: string;
+  reason?: string;
+  message?: string;
+  diff?: Diff;
+  health?: Health;
+  owner?: OwnerRef;
+  count?: number;
+}
+
+/** An event before the store numbers it; `key` makes recording idempotent (restarts, replays). */
+export type NewTimelineEvent = Omit<TimelineEvent, 'seq'> & { key: string };
+
+export interface TimelineQuery {
+  namespaces?: string[];
+  kinds?: string[];
+  name?: string;
+  uids?: string[];
+  ownerUids?: string[];
+  /** Only events at or after this time. */
+  since?: string;
+  /** Only events with a larger seq (deltas). */
+  sinceSeq?: number;
+  eventTypes?: TimelineEventType[];
+  sources?: TimelineSource[];
+  excludeKinds?: string[];
+  /** Names matching any of these regular expressions are left out. */
+  excludeNames?: string[];
+  /** Leave out events of objects that have an owner (ReplicaSets, Pods of workloads). */
+  topLevelOnly?: boolean;
+  limit: number;
+  /** Newest first (default) or oldest first (deltas and stream replays). */
+  order?: 'desc' | 'asc';
+}
+
+export interface TimelineStats {
+  /** Changes when the store starts over (a new memory store, a new database): cursors from another epoch are stale. */
+  epoch: string;
+  count: number;
+  oldestSeq: number;
+  latestSeq: number;
+}
+
+/** The one interface both backends implement; a shared conformance suite runs against each. */
+export interface TimelineStore {
+  readonly kind: 'memory' | 'sqlite';
+  /** Numbers and keeps the events whose key is new; returns the ones it kept. */
+  append(events: NewTimelineEvent[]): Promise<TimelineEvent[]>;
+  query(query: TimelineQuery): Promise<TimelineEvent[]>;
+  stats(): Promise<TimelineStats>;
+  close(): Promise<void>;
+}
