@@ -24,7 +24,12 @@ describe('static checks', () => {
   });
 
   it('is formatted and passes Biome', async () => {
-    const result = await check(bin('biome'), ['check', '--no-errors-on-unmatched', '.']);
+    const result = await check(bin('biome'), [
+      'check',
+      '--no-errors-on-unmatched',
+      '--error-on-warnings',
+      '.',
+    ]);
     expect(result.code, result.output).toBe(0);
   });
 

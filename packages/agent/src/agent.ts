@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import packageJson from '../package.json' with { type: 'json' };
 import {
@@ -11,6 +12,12 @@ import { JsonFile } from './config/json-file.ts';
 import type { AgentContext, App } from './context.ts';
 import { CapabilityChecker } from './features/health/capabilities.ts';
 import { ReleaseChecker } from './features/health/version-check.ts';
+import { ChangeRecorder } from './features/timeline/recorder.ts';
+import { MemoryTimelineStore } from './features/timeline/store/memory-store.ts';
+import { SqliteTimelineStore } from './features/timeline/store/sqlite-store.ts';
+import type { TimelineStore } from './features/timeline/types.ts';
+import { TopologyService } from './features/topology/service.ts';
+import { SessionRegistry } from './http/sessions.ts';
 import { Cluster } from './kube/cluster.ts';
 import type { ClusterTarget } from './kube/kubeconfig.ts';
 import { buildServer } from './server.ts';
@@ -24,6 +31,17 @@ export interface Agent {
   listen(): Promise<string>;
   /** Stops serving, ends every watch and closes the cluster connection. */
   close(): Promise<void>;
+}
+
+/** The timeline store the configuration asks for. */
+export function openTimelineStore(config: AgentConfig): Promise<TimelineStore> {
+  if (config.timelineStorage === 'memory')
+    return Promise.resolve(new MemoryTimelineStore(config.historyLimit));
+  return SqliteTimelineStore.open({
+    path: config.timelineDb ?? join(config.dataDir, 'timeline.db'),
+    retentionMs: config.timelineRetentionMs,
+    maxBytes: config.timelineMaxBytes,
+  });
 }
 
 /**
@@ -50,8 +68,13 @@ export async function createAgent(
     settingsFile: new JsonFile(settingsFilePath(config.dataDir), SettingsSchema, () => ({})),
     releases: new ReleaseChecker(agentVersion, config.releaseFeedUrl),
     capabilities: new CapabilityChecker(),
+    timeline: new ChangeRecorder(cluster.cache, await openTimelineStore(config)),
+    topology: new TopologyService(),
+    sessions: new SessionRegistry(),
     log,
   };
+  // Subscribed before the cluster starts, so the first lists of every kind reach the timeline.
+  ctx.timeline.start();
   const app = await buildServer(ctx, { logger: log, logRequests: config.debugEvents });
   return {
     ctx,
@@ -61,7 +84,10 @@ export async function createAgent(
       return address;
     },
     async close() {
+      ctx.sessions.closeAll();
       await Promise.allSettled([app.close(), cluster.stop()]);
+      await ctx.timeline.stop();
+      await ctx.timeline.store.close();
     },
   };
 }

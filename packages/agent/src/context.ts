@@ -10,6 +10,9 @@ import type { AgentConfig, ConfigFile, Settings } from './config/agent-config.ts
 import type { JsonFile } from './config/json-file.ts';
 import type { CapabilityChecker } from './features/health/capabilities.ts';
 import type { ReleaseChecker } from './features/health/version-check.ts';
+import type { ChangeRecorder } from './features/timeline/recorder.ts';
+import type { TopologyService } from './features/topology/service.ts';
+import type { SessionRegistry } from './http/sessions.ts';
 import type { Cluster } from './kube/cluster.ts';
 
 export type DeploymentMode = 'local' | 'in-cluster';
@@ -25,6 +28,9 @@ export interface AgentContext {
   settingsFile: JsonFile<Settings>;
   releases: ReleaseChecker;
   capabilities: CapabilityChecker;
+  timeline: ChangeRecorder;
+  topology: TopologyService;
+  sessions: SessionRegistry;
   log: FastifyBaseLogger;
 }
 

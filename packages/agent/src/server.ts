@@ -3,9 +3,12 @@ import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import type { AgentContext, App } from './context.ts';
 import { configRoutes } from './features/config/routes.ts';
 import { dashboardRoutes } from './features/dashboard/routes.ts';
+import { debugRoutes } from './features/debug/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { pkgmgrRoutes } from './features/pkgmgr/routes.ts';
 import { resourceRoutes } from './features/resources/routes.ts';
+import { timelineRoutes } from './features/timeline/routes.ts';
+import { topologyRoutes } from './features/topology/routes.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
 import { openApiRoute, registerOpenApi } from './http/openapi.ts';
 
@@ -50,5 +53,8 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions = {}
   resourceRoutes(app, ctx);
   dashboardRoutes(app, ctx);
   pkgmgrRoutes(app, ctx);
+  timelineRoutes(app, ctx);
+  topologyRoutes(app, ctx);
+  debugRoutes(app, ctx);
   return app;
 }

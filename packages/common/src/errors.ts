@@ -51,6 +51,10 @@ export const errorCodes = {
   },
   cluster_error: { status: 502, description: 'The Kubernetes API server failed (5xx).' },
   not_ready: { status: 503, description: 'The data is still loading (informers syncing); retry shortly.' },
+  too_many_streams: {
+    status: 503,
+    description: 'The agent already serves its maximum of concurrent streams of this kind; retry later.',
+  },
   cluster_unreachable: { status: 503, description: 'The Kubernetes API server cannot be reached.' },
   cluster_timeout: { status: 504, description: 'The Kubernetes API server did not answer in time.' },
 } as const satisfies Record<string, { status: number; description: string }>;

@@ -1,2 +1,3 @@
 export { DurationError, formatDuration, parseDuration } from './durations.ts';
 export { type ErrorBody, type ErrorCode, errorCodes, errorTableMarkdown, statusOf } from './errors.ts';
+export { parseSize, SizeError } from './sizes.ts';

@@ -2,7 +2,7 @@
  * `npm run cluster:up | cluster:down | cluster:seed | cluster:status` — the local control plane for
  * development, the demo and tests. See docs/development.md.
  */
-import { clusterDown, clusterUp, isRunning } from './cluster/control-plane.ts';
+import { clusterDown, clusterUp, isRunning, restartApiServer } from './cluster/control-plane.ts';
 import { defaultStateDir } from './cluster/paths.ts';
 import { seedCluster } from './cluster/seed.ts';
 import { readState } from './cluster/state.ts';
@@ -14,6 +14,8 @@ const usage = `usage: node packages/testkit/src/cli.ts <up|down|seed|status>
   down    stop every process of the cluster and remove its data
   seed    apply the sample workloads, CRDs and Helm release (starts the cluster first if needed)
   status  print whether the cluster runs, and where
+  restart-apiserver
+          stop kube-apiserver and start it again (etcd keeps the data), to see clients survive it
 
 environment:
   BINNACLE_CLUSTER_DIR    state directory (default: <repo>/.cluster)
@@ -39,6 +41,11 @@ async function main(command: string | undefined): Promise<number> {
     case 'seed': {
       const state = await clusterUp({ stateDir, log });
       await seedCluster(state, log);
+      return 0;
+    }
+    case 'restart-apiserver': {
+      const state = await restartApiServer({ stateDir });
+      log(`kube-apiserver restarted at ${state.server}`);
       return 0;
     }
     case 'status': {

@@ -1,5 +1,11 @@
 export { startTestAgent, type TestAgent, type TestAgentOptions } from './agent.ts';
-export { clusterDown, clusterUp, isRunning, nodeCountFromEnv } from './cluster/control-plane.ts';
+export {
+  clusterDown,
+  clusterUp,
+  isRunning,
+  nodeCountFromEnv,
+  restartApiServer,
+} from './cluster/control-plane.ts';
 export { clusterBinaries, defaultStateDir, helmBinary, repoRoot } from './cluster/paths.ts';
 export { identities } from './cluster/pki.ts';
 export { freePort, isListening } from './cluster/ports.ts';
@@ -8,4 +14,5 @@ export { seedCluster, seeded } from './cluster/seed.ts';
 export type { ClusterState } from './cluster/state.ts';
 export { readState } from './cluster/state.ts';
 export { waitUntil } from './cluster/wait.ts';
+export { openSse, type SseClient, type SseEvent } from './sse-client.ts';
 export { type ClusterIdentity, type TestCluster, testCluster } from './test-cluster.ts';

@@ -63,7 +63,7 @@ export async function runAgent(argv: string[]): Promise<number> {
     );
     target = await resolveTarget({ kubeconfig: config.kubeconfig, context: config.context });
   } catch (error) {
-    if (error instanceof InvalidFileError) return fail(error.message, 2);
+    if (error instanceof InvalidFileError || error instanceof UsageError) return fail(error.message, 2);
     if (error instanceof KubeconfigError) return fail(error.message, 1);
     throw error;
   }

@@ -47,6 +47,43 @@ describe('binnacle agent flags', () => {
     expect(() => parseAgentArgs(argv as string[], env)).toThrow(message);
   });
 
+  it('converts timeline settings from flags and from the config file alike', () => {
+    const fromFlags = effectiveConfig(
+      parseAgentArgs(
+        [
+          '--timeline-storage',
+          'sqlite',
+          '--timeline-retention',
+          '24h',
+          '--timeline-max-size',
+          '1Gi',
+          '--history-limit',
+          '500',
+        ],
+        {},
+      ).overrides,
+      {},
+    );
+    expect(fromFlags).toMatchObject({
+      timelineStorage: 'sqlite',
+      timelineRetentionMs: 86_400_000,
+      timelineMaxBytes: 1024 ** 3,
+      historyLimit: 500,
+    });
+    const fromFile = effectiveConfig(
+      {},
+      { timelineRetention: '1h30m', timelineMaxSize: '64Mi', maxEventStreams: 7 },
+    );
+    expect(fromFile).toMatchObject({
+      timelineRetentionMs: 5_400_000,
+      timelineMaxBytes: 64 * 1024 ** 2,
+      maxEventStreams: 7,
+    });
+    expect(() => effectiveConfig({}, { timelineRetention: '7d' })).toThrow(
+      'config.json timelineRetention: "7d" is not a duration',
+    );
+  });
+
   it('documents every flag and its variable in --help', () => {
     const help = agentHelp();
     for (const option of agentOptions) {

@@ -1,16 +1,30 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { parseDuration, parseSize } from '@binnacle/common';
 import { type AgentConfig, type ConfigFile, configDefaults } from '../config/agent-config.ts';
 
 export class UsageError extends Error {}
 
-type OptionType = 'string' | 'boolean' | 'port' | 'url' | 'path';
+type OptionType =
+  | 'string'
+  | 'boolean'
+  | 'port'
+  | 'url'
+  | 'path'
+  | 'integer'
+  | 'duration'
+  | 'size'
+  | 'storage';
 
 interface OptionSpec {
   flag: string;
   key: keyof AgentConfig;
+  /** The config.json field, when it differs from `key` (e.g. `timelineRetention` in hours form). */
+  fileKey?: keyof ConfigFile;
   env: string;
   type: OptionType;
+  /** Bounds of an integer option. */
+  range?: [number, number];
   placeholder?: string;
   help: string;
 }
@@ -87,6 +101,58 @@ export const agentOptions: OptionSpec[] = [
     placeholder: 'URL',
     help: 'release feed for /api/version-check',
   },
+  {
+    flag: 'timeline-storage',
+    key: 'timelineStorage',
+    env: 'BINNACLE_TIMELINE_STORAGE',
+    type: 'storage',
+    placeholder: 'memory|sqlite',
+    help: 'where the change timeline is kept (default memory)',
+  },
+  {
+    flag: 'timeline-db',
+    key: 'timelineDb',
+    env: 'BINNACLE_TIMELINE_DB',
+    type: 'path',
+    placeholder: 'PATH',
+    help: 'SQLite file of the timeline (default <data-dir>/timeline.db)',
+  },
+  {
+    flag: 'history-limit',
+    key: 'historyLimit',
+    env: 'BINNACLE_HISTORY_LIMIT',
+    type: 'integer',
+    range: [100, 1_000_000],
+    placeholder: 'N',
+    help: 'entries the in-memory timeline keeps (default 10000)',
+  },
+  {
+    flag: 'timeline-retention',
+    key: 'timelineRetentionMs',
+    fileKey: 'timelineRetention',
+    env: 'BINNACLE_TIMELINE_RETENTION',
+    type: 'duration',
+    placeholder: 'DURATION',
+    help: 'how long the SQLite timeline keeps entries (default 168h)',
+  },
+  {
+    flag: 'timeline-max-size',
+    key: 'timelineMaxBytes',
+    fileKey: 'timelineMaxSize',
+    env: 'BINNACLE_TIMELINE_MAX_SIZE',
+    type: 'size',
+    placeholder: 'SIZE',
+    help: 'size cap of the SQLite timeline (default 512Mi)',
+  },
+  {
+    flag: 'max-event-streams',
+    key: 'maxEventStreams',
+    env: 'BINNACLE_MAX_EVENT_STREAMS',
+    type: 'integer',
+    range: [1, 10_000],
+    placeholder: 'N',
+    help: 'concurrent /api/events/stream clients before 503 (default 200)',
+  },
 ];
 
 function convert(spec: OptionSpec, raw: string | boolean, source: string): string | number | boolean {
@@ -107,6 +173,25 @@ function convert(spec: OptionSpec, raw: string | boolean, source: string): strin
   if (spec.type === 'url' && !/^https?:\/\/[^\s]+$/.test(text))
     throw new UsageError(`${source}: "${text}" is not an http(s) URL`);
   if (spec.type === 'path') return resolve(text);
+  if (spec.type === 'integer') {
+    const [min, max] = spec.range ?? [0, Number.MAX_SAFE_INTEGER];
+    const value = Number(text);
+    if (!Number.isInteger(value) || value < min || value > max) {
+      throw new UsageError(`${source}: "${text}" is not a whole number from ${min} to ${max}`);
+    }
+    return value;
+  }
+  if (spec.type === 'storage') {
+    if (text !== 'memory' && text !== 'sqlite')
+      throw new UsageError(`${source}: "${text}" is not memory or sqlite`);
+    return text;
+  }
+  try {
+    if (spec.type === 'duration') return parseDuration(text, source);
+    if (spec.type === 'size') return parseSize(text, source);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   return text;
 }
 
@@ -149,9 +234,18 @@ export function parseAgentArgs(argv: string[], env: NodeJS.ProcessEnv = process.
 
 /** flags > BINNACLE_* env > config file > defaults. */
 export function effectiveConfig(overrides: Partial<AgentConfig>, file: ConfigFile): AgentConfig {
+  const fromFile: Partial<AgentConfig> = {};
+  for (const spec of agentOptions) {
+    const fileKey = spec.fileKey ?? (spec.key as keyof ConfigFile);
+    const value = file[fileKey];
+    if (value === undefined) continue;
+    // Strings go through the same conversion as flags (durations, sizes, paths); numbers and booleans are typed already.
+    const converted = typeof value === 'string' ? convert(spec, value, `config.json ${fileKey}`) : value;
+    Object.assign(fromFile, { [spec.key]: converted });
+  }
   const defined = <T extends object>(o: T) =>
     Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
-  return { ...configDefaults(), ...defined(file), ...defined(overrides) } as AgentConfig;
+  return { ...configDefaults(), ...defined(fromFile), ...defined(overrides) } as AgentConfig;
 }
 
 export function agentHelp(): string {

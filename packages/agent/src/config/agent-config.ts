@@ -24,6 +24,37 @@ export const ConfigFileSchema = Type.Object(
     releaseFeedUrl: Type.Optional(
       Type.String({ pattern: '^https?://', description: 'Where version-check looks for the latest release' }),
     ),
+    timelineStorage: Type.Optional(
+      Type.Enum(['memory', 'sqlite'], { description: 'Where the change timeline is kept' }),
+    ),
+    timelineDb: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'SQLite file of the timeline (default <data-dir>/timeline.db)',
+      }),
+    ),
+    historyLimit: Type.Optional(
+      Type.Integer({ minimum: 100, maximum: 1_000_000, description: 'Entries the in-memory timeline keeps' }),
+    ),
+    timelineRetention: Type.Optional(
+      Type.String({
+        pattern: '^[0-9hms.]+$',
+        description: 'How long the SQLite timeline keeps entries, e.g. 168h',
+      }),
+    ),
+    maxEventStreams: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 10_000,
+        description: 'Concurrent event-stream clients before 503',
+      }),
+    ),
+    timelineMaxSize: Type.Optional(
+      Type.String({
+        pattern: '^[0-9.]+([KMGT]i?)?$',
+        description: 'Size cap of the SQLite timeline, e.g. 512Mi',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -40,9 +71,25 @@ export interface AgentConfig {
   debugEvents: boolean;
   releaseFeedUrl: string;
   dataDir: string;
+  timelineStorage: 'memory' | 'sqlite';
+  timelineDb?: string;
+  historyLimit: number;
+  /** Milliseconds (parsed from the hours form at load). */
+  timelineRetentionMs: number;
+  /** Bytes (parsed from a quantity at load). */
+  timelineMaxBytes: number;
+  maxEventStreams: number;
 }
 
-export const configDefaults = (): Omit<AgentConfig, 'kubeconfig' | 'context' | 'namespace'> => ({
+export const configDefaults = (): Omit<
+  AgentConfig,
+  'kubeconfig' | 'context' | 'namespace' | 'timelineDb'
+> => ({
+  timelineStorage: 'memory',
+  historyLimit: 10_000,
+  timelineRetentionMs: 168 * 3_600_000,
+  timelineMaxBytes: 512 * 1024 * 1024,
+  maxEventStreams: 200,
   port: 9280,
   listenAddress: '127.0.0.1',
   noBrowser: false,

@@ -1,4 +1,4 @@
-import { AppError } from '../http/errors.ts';
+import { AppError, badRequest } from '../http/errors.ts';
 import type { KubeClient } from './client.ts';
 
 /** One kind the cluster serves, at its group's preferred version. */
@@ -196,4 +196,22 @@ export function collectionPath(
 
 export function objectPath(r: ApiResource, name: string, namespace?: string): string {
   return `${collectionPath(r, r.namespaced ? namespace : undefined)}/${encodeURIComponent(name)}`;
+}
+
+/** The namespace segment that addresses a cluster-scoped object: /api/resources/nodes/_/kwok-node-0. */
+export const clusterScoped = '_';
+
+/** Checks the namespace path segment against the kind's scope; returns the namespace (undefined for `_`). */
+export function scopeOf(resource: ApiResource, segment: string): string | undefined {
+  if (resource.namespaced && segment === clusterScoped) {
+    throw badRequest(
+      `${resource.plural} are namespaced: put the namespace in the path instead of "${clusterScoped}"`,
+    );
+  }
+  if (!resource.namespaced && segment !== clusterScoped) {
+    throw badRequest(
+      `${resource.plural} are cluster-scoped: address them as /api/resources/${resource.plural}/${clusterScoped}/<name>`,
+    );
+  }
+  return resource.namespaced ? segment : undefined;
 }

@@ -36,6 +36,7 @@ export interface InformerCacheOptions {
 }
 
 type Listener = (event: CacheEvent) => void;
+type SyncListener = (resource: ApiResource, objects: KubeObject[]) => void;
 
 /**
  * The agent's view of the cluster: one informer per cached kind, started in tiers (core kinds first, then
@@ -47,11 +48,13 @@ export class InformerCache {
   readonly #options: InformerCacheOptions;
   readonly #informers = new Map<string, { informer: Informer; tier: TierName }>();
   readonly #listeners = new Set<Listener>();
+  readonly #syncListeners = new Set<SyncListener>();
   readonly #tiers = new Map<TierName, TierStatus>(
     tierOrder.map((name) => [name, { name, state: 'pending', kinds: 0, synced: 0 }]),
   );
   #resources: ApiResource[] = [];
   #stopped = false;
+  #version = 0;
   #rediscovery: ReturnType<typeof setTimeout> | undefined;
 
   constructor(client: KubeClient, options: InformerCacheOptions = {}) {
@@ -111,6 +114,10 @@ export class InformerCache {
     const informer = new Informer(this.#client, resource, {
       namespace: this.#options.namespace,
       onEvent: (event) => this.#dispatch(event),
+      onSynced: (r, objects) => {
+        this.#version += 1;
+        for (const listener of this.#syncListeners) listener(r, objects);
+      },
       onError: (r, error) =>
         this.#options.log?.('warn', `informer for ${resourceKey(r)}: ${error.message}`, { code: error.code }),
     });
@@ -119,7 +126,13 @@ export class InformerCache {
     return informer;
   }
 
+  /** Grows with every change the cache sees: derived views (topology) are rebuilt only when it moved. */
+  get version(): number {
+    return this.#version;
+  }
+
   #dispatch(event: CacheEvent): void {
+    this.#version += 1;
     if (resourceKey(event.resource) === 'customresourcedefinitions.apiextensions.k8s.io' && !event.relist) {
       this.#scheduleRediscovery();
     }
@@ -162,6 +175,12 @@ export class InformerCache {
   onEvent(listener: Listener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
+  }
+
+  /** Called with the objects of each kind when its first LIST lands (what existed before the agent watched). */
+  onSynced(listener: SyncListener): () => void {
+    this.#syncListeners.add(listener);
+    return () => this.#syncListeners.delete(listener);
   }
 
   tiers(): TierStatus[] {

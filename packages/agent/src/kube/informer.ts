@@ -21,6 +21,8 @@ export interface InformerOptions {
   /** Watch only this namespace (namespaced kinds); cluster-wide otherwise. */
   namespace?: string;
   onEvent: (event: CacheEvent) => void;
+  /** Called once, when the first LIST has landed, with everything it found. */
+  onSynced?: (resource: ApiResource, objects: KubeObject[]) => void;
   onError?: (resource: ApiResource, error: AppError) => void;
   pageSize?: number;
 }
@@ -169,6 +171,7 @@ export class Informer {
     }
     this.state = 'synced';
     this.lastError = undefined;
+    if (!replay) this.#options.onSynced?.(this.resource, [...fresh.values()]);
     this.syncedAt = new Date();
     this.#firstSync.resolve();
   }

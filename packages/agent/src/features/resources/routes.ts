@@ -1,9 +1,10 @@
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { errorResponses, KubeObjectSchema, Query } from '../../http/schemas.ts';
+import { clusterScoped, scopeOf } from '../../kube/discovery.ts';
 import { applyAt, applyDocuments } from './apply.ts';
 import { apiResources, namespaces, resourceCounts } from './catalog.ts';
-import { clusterScoped, deleteResource, getResource, listLimit, listResources, scopeOf } from './service.ts';
+import { deleteResource, getResource, listLimit, listResources } from './service.ts';
 
 const tags = ['resources'];
 const yamlTypes = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/plain', 'application/json'];

@@ -1,14 +1,12 @@
 import type { AgentContext } from '../../context.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
-import { type ApiResource, apiVersionOf, collectionPath, objectPath } from '../../kube/discovery.ts';
+import { type ApiResource, apiVersionOf, collectionPath, objectPath, scopeOf } from '../../kube/discovery.ts';
 import type { KubeList, KubeObject } from '../../kube/objects.ts';
 import { stripObject } from '../../kube/objects.ts';
 import { parseLabelSelector } from '../../kube/selectors.ts';
 import { summarize } from './summary.ts';
 
 export const listLimit = { default: 500, max: 10_000 };
-/** The namespace segment that addresses a cluster-scoped object: /api/resources/nodes/_/kwok-node-0. */
-export const clusterScoped = '_';
 
 export interface ListQuery {
   kind: string;
@@ -44,21 +42,6 @@ function decodeToken(token: string): { offset?: number; kube?: string } {
 const byNamespaceAndName = (a: KubeObject, b: KubeObject) =>
   (a.metadata?.namespace ?? '').localeCompare(b.metadata?.namespace ?? '') ||
   (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? '');
-
-/** Checks the namespace path segment against the kind's scope; returns the namespace (undefined for `_`). */
-export function scopeOf(resource: ApiResource, segment: string): string | undefined {
-  if (resource.namespaced && segment === clusterScoped) {
-    throw badRequest(
-      `${resource.plural} are namespaced: put the namespace in the path instead of "${clusterScoped}"`,
-    );
-  }
-  if (!resource.namespaced && segment !== clusterScoped) {
-    throw badRequest(
-      `${resource.plural} are cluster-scoped: address them as /api/resources/${resource.plural}/${clusterScoped}/<name>`,
-    );
-  }
-  return resource.namespaced ? segment : undefined;
-}
 
 function page(
   items: KubeObject[],

@@ -1,0 +1,104 @@
+import { Type } from 'typebox';
+import type { AgentContext, App } from '../../context.ts';
+import { errorResponses, Query } from '../../http/schemas.ts';
+import { diagnoseObject } from './diagnose.ts';
+import { cpuProfile, heapSnapshot } from './profiles.ts';
+
+const tags = ['debug'];
+const Open = Type.Object({}, { additionalProperties: true });
+
+/** Debug routes; the agent leaves them out in cloud mode, so they never pass through the hub. */
+export function debugRoutes(app: App, ctx: AgentContext): void {
+  app.get(
+    '/api/debug/events',
+    {
+      schema: {
+        tags,
+        summary:
+          'The change pipeline: received, recorded, dropped by reason, recent drops, store and streams',
+        querystring: Query({}),
+        response: { 200: Open, ...errorResponses },
+      },
+    },
+    async () => ({
+      recorder: ctx.timeline.stats(),
+      store: { kind: ctx.timeline.store.kind, ...(await ctx.timeline.store.stats()) },
+      sessions: ctx.sessions.counts(),
+    }),
+  );
+
+  app.get(
+    '/api/debug/informers',
+    {
+      schema: {
+        tags,
+        summary: 'Every informer: tier, state, object count, list time, last error',
+        querystring: Query({}),
+        response: { 200: Open, ...errorResponses },
+      },
+    },
+    () => ({
+      tiers: ctx.cluster.cache.tiers(),
+      kinds: ctx.cluster.cache.kinds(),
+      objects: ctx.cluster.cache.objectCount(),
+      cacheVersion: ctx.cluster.cache.version,
+    }),
+  );
+
+  app.get(
+    '/api/debug/events/diagnose',
+    {
+      schema: {
+        tags,
+        summary: 'Why a change of one object did (not) show up on the timeline',
+        querystring: Query({
+          kind: Type.String({ minLength: 1, maxLength: 253 }),
+          namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })),
+          name: Type.String({ minLength: 1, maxLength: 253 }),
+        }),
+        response: { 200: Open, ...errorResponses },
+      },
+    },
+    (request) => diagnoseObject(ctx, request.query.kind, request.query.namespace, request.query.name),
+  );
+
+  app.get(
+    '/debug/pprof/heap',
+    {
+      schema: {
+        tags,
+        summary: 'A V8 heap snapshot of the agent (DevTools → Memory)',
+        produces: ['application/octet-stream'],
+        querystring: Query({}),
+        response: { 200: Type.String(), ...errorResponses },
+      },
+    },
+    (_request, reply) => {
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      return reply
+        .type('application/octet-stream')
+        .header('Content-Disposition', `attachment; filename="binnacle-${stamp}.heapsnapshot"`)
+        .send(heapSnapshot());
+    },
+  );
+
+  app.get(
+    '/debug/pprof/profile',
+    {
+      schema: {
+        tags,
+        summary: 'A CPU profile of the next seconds (DevTools → Performance)',
+        querystring: Query({
+          seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 60, default: 10 })),
+        }),
+        response: { 200: Open, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const profile = await cpuProfile(request.query.seconds ?? 10);
+      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+      reply.header('Content-Disposition', `attachment; filename="binnacle-${stamp}.cpuprofile"`);
+      return profile;
+    },
+  );
+}

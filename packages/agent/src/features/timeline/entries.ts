@@ -1,0 +1,132 @@
+import type { ApiResource } from '../../kube/discovery.ts';
+import { healthOf } from '../../kube/health.ts';
+import type { KubeObject } from '../../kube/objects.ts';
+import type { NewTimelineEvent, OwnerRef } from './types.ts';
+
+type Obj = Record<string, unknown>;
+
+export function ownerOf(object: KubeObject): OwnerRef | undefined {
+  const refs = object.metadata?.ownerReferences ?? [];
+  const ref = refs.find((r) => r.controller) ?? refs[0];
+  return ref ? { kind: ref.kind, name: ref.name, uid: ref.uid } : undefined;
+}
+
+function base(resource: ApiResource, object: KubeObject) {
+  return {
+    kind: resource.kind,
+    group: resource.group,
+    namespace: object.metadata?.namespace,
+    name: object.metadata?.name ?? '',
+    uid: object.metadata?.uid,
+    owner: ownerOf(object),
+    health: healthOf(object),
+  };
+}
+
+const idOf = (object: KubeObject) =>
+  object.metadata?.uid ?? `${object.metadata?.namespace}/${object.metadata?.name}`;
+
+/** A Kubernetes Event as a timeline entry about the object it involves. */
+export function fromKubeEvent(event: KubeObject): NewTimelineEvent {
+  const involved = (event.involvedObject ?? {}) as {
+    kind?: string;
+    apiVersion?: string;
+    namespace?: string;
+    name?: string;
+    uid?: string;
+  };
+  const group = involved.apiVersion?.includes('/') ? (involved.apiVersion.split('/')[0] as string) : '';
+  const count = Number(event.count ?? (event.series as Obj | undefined)?.count ?? 1);
+  const timestamp = String(
+    event.lastTimestamp ??
+      (event.series as Obj | undefined)?.lastObservedTime ??
+      event.eventTime ??
+      event.metadata?.creationTimestamp ??
+      new Date().toISOString(),
+  );
+  return {
+    key: `event:${idOf(event)}:${count}:${timestamp}`,
+    timestamp: new Date(timestamp).toISOString(),
+    source: 'k8s_event',
+    eventType: event.type === 'Warning' ? 'Warning' : 'Normal',
+    kind: involved.kind ?? 'Unknown',
+    group,
+    namespace: involved.namespace ?? event.metadata?.namespace,
+    name: involved.name ?? '',
+    uid: involved.uid,
+    reason: event.reason as string | undefined,
+    message: event.message as string | undefined,
+    count,
+  };
+}
+
+/** What the object's own metadata tells about its past, recorded when the agent first sees it. */
+export function historicalEntries(resource: ApiResource, object: KubeObject): NewTimelineEvent[] {
+  const entries: NewTimelineEvent[] = [];
+  const created = object.metadata?.creationTimestamp;
+  if (created) entries.push(lifecycleEntry(resource, object, 'created', 'historical', created));
+  const status = (object.status ?? {}) as Obj;
+  if (resource.kind === 'Pod' && typeof status.startTime === 'string') {
+    entries.push({
+      ...base(resource, object),
+      key: `${idOf(object)}:started`,
+      timestamp: status.startTime,
+      source: 'historical',
+      eventType: 'update',
+      reason: 'Started',
+      message: `pod started on ${String((object.spec as Obj | undefined)?.nodeName ?? 'a node')}`,
+    });
+  }
+  if (resource.kind === 'Job' && typeof status.completionTime === 'string') {
+    entries.push({
+      ...base(resource, object),
+      key: `${idOf(object)}:completed`,
+      timestamp: status.completionTime,
+      source: 'historical',
+      eventType: 'update',
+      reason: 'Completed',
+      message: `job completed (${Number(status.succeeded ?? 0)} succeeded)`,
+    });
+  }
+  return entries;
+}
+
+/**
+ * An object came or went. Live and historical creations share a key, so a restart that sees an object for the
+ * "first" time again does not record its creation twice.
+ */
+export function lifecycleEntry(
+  resource: ApiResource,
+  object: KubeObject,
+  change: 'created' | 'deleted',
+  source: 'informer' | 'historical',
+  timestamp: string,
+): NewTimelineEvent {
+  return {
+    ...base(resource, object),
+    key: `${idOf(object)}:${change}`,
+    timestamp,
+    source,
+    eventType: change === 'created' ? 'add' : 'delete',
+    reason: change === 'created' ? 'Created' : 'Deleted',
+    message: `${resource.kind} ${change}`,
+  };
+}
+
+export function updatedEntry(
+  resource: ApiResource,
+  object: KubeObject,
+  diff: NonNullable<NewTimelineEvent['diff']>,
+  now: string,
+): NewTimelineEvent {
+  return {
+    ...base(resource, object),
+    key: `${idOf(object)}:${object.metadata?.resourceVersion ?? now}`,
+    timestamp: now,
+    source: 'informer',
+    eventType: 'update',
+    reason: 'Updated',
+    message: diff.summary,
+    diff,
+  };
+}

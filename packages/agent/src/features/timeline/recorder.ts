@@ -1,0 +1,168 @@
+import type { ApiResource } from '../../kube/discovery.ts';
+import type { CacheEvent } from '../../kube/informer.ts';
+import type { InformerCache } from '../../kube/informer-cache.ts';
+import type { KubeObject } from '../../kube/objects.ts';
+import { computeDiff } from './diff.ts';
+import { fromKubeEvent, historicalEntries, lifecycleEntry, updatedEntry } from './entries.ts';
+import { type DropReason, noiseReason } from './noise.ts';
+import type { NewTimelineEvent, TimelineEvent, TimelineStore } from './types.ts';
+
+export interface Drop {
+  at: string;
+  reason: DropReason;
+  kind: string;
+  namespace?: string;
+  name: string;
+  type: string;
+}
+
+export interface RecorderStats {
+  received: number;
+  recorded: number;
+  dropped: Record<string, number>;
+  recentDrops: Drop[];
+  queued: number;
+  storeErrors: number;
+}
+
+const flushEveryMs = 100;
+const maxBatch = 500;
+const recentDropCount = 200;
+
+type Subscriber = (events: TimelineEvent[]) => void;
+
+/**
+ * Turns what the informers see into timeline entries: diffs of updates (nothing when only volatile fields
+ * moved), adds and deletes, Kubernetes Events, and — when a kind first syncs — what the objects' metadata
+ * says about their past. Noise is dropped at capture with a counted reason. Entries carry keys, so replays,
+ * relists and restarts never record the same thing twice. Recorded entries go to subscribers (the SSE stream).
+ */
+export class ChangeRecorder {
+  readonly #store: TimelineStore;
+  readonly #cache: InformerCache;
+  readonly #now: () => Date;
+  readonly #queue: NewTimelineEvent[] = [];
+  readonly #subscribers = new Set<Subscriber>();
+  readonly #stats: RecorderStats = {
+    received: 0,
+    recorded: 0,
+    dropped: {},
+    recentDrops: [],
+    queued: 0,
+    storeErrors: 0,
+  };
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #flushing: Promise<void> = Promise.resolve();
+  #unsubscribe: (() => void)[] = [];
+
+  constructor(cache: InformerCache, store: TimelineStore, now: () => Date = () => new Date()) {
+    this.#cache = cache;
+    this.#store = store;
+    this.#now = now;
+  }
+
+  get store(): TimelineStore {
+    return this.#store;
+  }
+
+  start(): void {
+    this.#unsubscribe = [
+      this.#cache.onEvent((e) => this.#onChange(e)),
+      this.#cache.onSynced((r, objects) => this.#onSynced(r, objects)),
+    ];
+  }
+
+  subscribe(subscriber: Subscriber): () => void {
+    this.#subscribers.add(subscriber);
+    return () => this.#subscribers.delete(subscriber);
+  }
+
+  stats(): RecorderStats {
+    return {
+      ...this.#stats,
+      dropped: { ...this.#stats.dropped },
+      recentDrops: [...this.#stats.recentDrops],
+      queued: this.#queue.length,
+    };
+  }
+
+  /** Counts a drop; the SSE stream reports clients it had to cut loose the same way. */
+  drop(reason: DropReason, kind: string, object: { namespace?: string; name?: string }, type: string): void {
+    this.#stats.dropped[reason] = (this.#stats.dropped[reason] ?? 0) + 1;
+    this.#stats.recentDrops.push({
+      at: this.#now().toISOString(),
+      reason,
+      kind,
+      namespace: object.namespace,
+      name: object.name ?? '',
+      type,
+    });
+    if (this.#stats.recentDrops.length > recentDropCount) this.#stats.recentDrops.shift();
+  }
+
+  #onSynced(resource: ApiResource, objects: KubeObject[]): void {
+    if (resource.kind === 'Event' && resource.group === '') {
+      for (const event of objects) this.#enqueue(fromKubeEvent(event));
+      return;
+    }
+    for (const object of objects)
+      for (const entry of historicalEntries(resource, object)) this.#enqueue(entry);
+  }
+
+  #onChange(event: CacheEvent): void {
+    const { resource, object, old, type } = event;
+    this.#stats.received += 1;
+    if (resource.kind === 'Event' && resource.group === '') {
+      if (type !== 'deleted') this.#enqueue(fromKubeEvent(object));
+      return;
+    }
+    const noise = noiseReason(resource.kind, object, type);
+    if (noise) {
+      this.drop(noise, resource.kind, object.metadata ?? {}, type);
+      return;
+    }
+    const now = this.#now().toISOString();
+    if (type === 'added') this.#enqueue(lifecycleEntry(resource, object, 'created', 'informer', now));
+    else if (type === 'deleted')
+      this.#enqueue(lifecycleEntry(resource, old ?? object, 'deleted', 'informer', now));
+    else {
+      const diff = old ? computeDiff(old, object) : undefined;
+      if (!diff) this.drop('no_change', resource.kind, object.metadata ?? {}, type);
+      else this.#enqueue(updatedEntry(resource, object, diff, now));
+    }
+  }
+
+  #enqueue(entry: NewTimelineEvent): void {
+    this.#queue.push(entry);
+    if (this.#queue.length >= maxBatch) void this.flush();
+    else this.#timer ??= setTimeout(() => void this.flush(), flushEveryMs);
+  }
+
+  /** Writes what is queued; resolves when it is in the store and subscribers have it. */
+  flush(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#flushing = this.#flushing.then(async () => {
+      while (this.#queue.length > 0) {
+        const batch = this.#queue.splice(0, maxBatch);
+        try {
+          const kept = await this.#store.append(batch);
+          this.#stats.recorded += kept.length;
+          // Replays after a restart or relist are expected; counted, not listed one by one.
+          const repeats = batch.length - kept.length;
+          if (repeats > 0)
+            this.#stats.dropped.already_recorded = (this.#stats.dropped.already_recorded ?? 0) + repeats;
+          if (kept.length > 0) for (const subscriber of this.#subscribers) subscriber(kept);
+        } catch {
+          this.#stats.storeErrors += 1;
+        }
+      }
+    });
+    return this.#flushing;
+  }
+
+  async stop(): Promise<void> {
+    for (const unsubscribe of this.#unsubscribe) unsubscribe();
+    await this.flush();
+  }
+}

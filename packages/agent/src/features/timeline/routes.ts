@@ -1,0 +1,227 @@
+import { Type } from 'typebox';
+import type { AgentContext, App } from '../../context.ts';
+import { errorResponses, KubeObjectSchema, Query } from '../../http/schemas.ts';
+import { scopeOf } from '../../kube/discovery.ts';
+import { changes, changesLimit, childChanges, kubeEvents, type Preset, presets } from './service.ts';
+import { ChangeStreams } from './stream.ts';
+
+const tags = ['timeline'];
+const csv = (value: string | undefined) =>
+  value
+    ?.split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
+const Namespace = Type.String({ minLength: 1, maxLength: 63 });
+const Limit = Type.Integer({ minimum: 1, maximum: changesLimit.max, default: changesLimit.default });
+
+const TimelineEvent = Type.Object(
+  {
+    seq: Type.Integer(),
+    timestamp: Type.String(),
+    source: Type.Enum(['informer', 'k8s_event', 'historical']),
+    eventType: Type.Enum(['add', 'update', 'delete', 'Normal', 'Warning']),
+    kind: Type.String(),
+    group: Type.String(),
+    namespace: Type.Optional(Type.String()),
+    name: Type.String(),
+    uid: Type.Optional(Type.String()),
+    reason: Type.Optional(Type.String()),
+    message: Type.Optional(Type.String()),
+    diff: Type.Optional(
+      Type.Object({
+        fields: Type.Array(
+          Type.Object({
+            path: Type.String(),
+            old: Type.Optional(Type.Unknown()),
+            new: Type.Optional(Type.Unknown()),
+          }),
+        ),
+        summary: Type.String(),
+      }),
+    ),
+    health: Type.Optional(Type.String()),
+    owner: Type.Optional(
+      Type.Object({ kind: Type.String(), name: Type.String(), uid: Type.Optional(Type.String()) }),
+    ),
+    count: Type.Optional(Type.Integer()),
+  },
+  { $id: 'TimelineEvent' },
+);
+
+export function timelineRoutes(app: App, ctx: AgentContext): void {
+  app.addSchema(TimelineEvent);
+  const streams = new ChangeStreams(ctx);
+  app.addHook('preClose', (done) => {
+    streams.close();
+    done();
+  });
+
+  app.get(
+    '/api/events',
+    {
+      schema: {
+        tags,
+        summary: 'Kubernetes Events from the cache, newest first',
+        querystring: Query({
+          namespace: Type.Optional(Namespace),
+          namespaces: Type.Optional(Type.String({ minLength: 1 })),
+          type: Type.Optional(Type.Enum(['Normal', 'Warning'])),
+          kind: Type.Optional(
+            Type.String({ minLength: 1, maxLength: 253, description: 'kind of the involved object' }),
+          ),
+          name: Type.Optional(
+            Type.String({ minLength: 1, maxLength: 253, description: 'name of the involved object' }),
+          ),
+          limit: Type.Optional(Limit),
+        }),
+        response: {
+          200: Type.Object({ items: Type.Array(KubeObjectSchema), total: Type.Integer() }),
+          ...errorResponses,
+        },
+      },
+    },
+    (request) => {
+      const q = request.query;
+      return kubeEvents(ctx, {
+        namespaces: csv(q.namespaces) ?? (q.namespace ? [q.namespace] : undefined),
+        type: q.type,
+        kind: q.kind,
+        name: q.name,
+        limit: q.limit ?? changesLimit.default,
+      });
+    },
+  );
+
+  app.get(
+    '/api/changes',
+    {
+      schema: {
+        tags,
+        summary:
+          'The change timeline, newest first; with sinceSeq, the events after that cursor, oldest first',
+        querystring: Query({
+          namespace: Type.Optional(Namespace),
+          namespaces: Type.Optional(Type.String({ minLength: 1 })),
+          kind: Type.Optional(Type.String({ minLength: 1, description: 'comma-separated kinds' })),
+          name: Type.Optional(Type.String({ minLength: 1, maxLength: 253 })),
+          since: Type.Optional(
+            Type.String({
+              minLength: 1,
+              description: 'RFC 3339 time, or a duration back from now (90m, 24h)',
+            }),
+          ),
+          sinceSeq: Type.Optional(
+            Type.Integer({ minimum: 0, description: 'cursor: only events after this seq' }),
+          ),
+          epoch: Type.Optional(
+            Type.String({
+              minLength: 1,
+              description: 'the epoch the cursor came from; another epoch answers stale',
+            }),
+          ),
+          preset: Type.Optional(Type.Enum([...presets], { default: 'default' })),
+          limit: Type.Optional(Limit),
+        }),
+        response: {
+          200: Type.Object({
+            events: Type.Array(Type.Ref('TimelineEvent')),
+            epoch: Type.String(),
+            oldestSeq: Type.Integer(),
+            latestSeq: Type.Integer(),
+            stale: Type.Boolean(),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      const q = request.query;
+      const page = await changes(ctx.timeline, {
+        namespaces: csv(q.namespaces) ?? (q.namespace ? [q.namespace] : undefined),
+        kinds: csv(q.kind),
+        name: q.name,
+        since: q.since,
+        sinceSeq: q.sinceSeq,
+        epoch: q.epoch,
+        limit: q.limit,
+        preset: q.preset as Preset | undefined,
+      });
+      reply.header('X-Binnacle-Timeline-Epoch', page.epoch);
+      return page;
+    },
+  );
+
+  app.get(
+    '/api/changes/:kind/:namespace/:name/children',
+    {
+      schema: {
+        tags,
+        summary: "Changes of an object's descendants through owner references (also those already deleted)",
+        params: Type.Object({
+          kind: Type.String({ minLength: 1, maxLength: 253 }),
+          namespace: Type.String({
+            minLength: 1,
+            maxLength: 63,
+            pattern: '^(_|[a-z0-9]([-a-z0-9]*[a-z0-9])?)$',
+          }),
+          name: Type.String({ minLength: 1, maxLength: 253, pattern: '^[^/]+$' }),
+        }),
+        querystring: Query({ limit: Type.Optional(Limit) }),
+        response: {
+          200: Type.Object({
+            root: Type.Object({
+              kind: Type.String(),
+              namespace: Type.Optional(Type.String()),
+              name: Type.String(),
+              uid: Type.String(),
+            }),
+            events: Type.Array(Type.Ref('TimelineEvent')),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    (request) => {
+      const { kind, namespace, name } = request.params;
+      const resource = ctx.cluster.resolve(kind);
+      return childChanges(
+        ctx,
+        ctx.timeline,
+        kind,
+        scopeOf(resource, namespace),
+        name,
+        request.query.limit ?? changesLimit.default,
+      );
+    },
+  );
+
+  app.get(
+    '/api/events/stream',
+    {
+      schema: {
+        tags,
+        summary: `SSE: "hello", a "topology" snapshot, then "change" events as they are recorded, fresh "topology" when it changed, "heartbeat" every 30 s; at most 100 clients. Resume with Last-Event-ID.`,
+        produces: ['text/event-stream'],
+        querystring: Query({
+          namespaces: Type.Optional(Type.String({ minLength: 1 })),
+          preset: Type.Optional(Type.Enum([...presets], { default: 'default' })),
+          lastEventId: Type.Optional(
+            Type.String({
+              maxLength: 128,
+              description: 'the Last-Event-ID, for clients that cannot set the header',
+            }),
+          ),
+        }),
+        response: { 200: Type.String({ description: 'text/event-stream' }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const header = request.headers['last-event-id'];
+      await streams.open(reply, {
+        namespaces: csv(request.query.namespaces),
+        preset: (request.query.preset ?? 'default') as Preset,
+        lastEventId: (Array.isArray(header) ? header[0] : header) ?? request.query.lastEventId,
+      });
+    },
+  );
+}

@@ -1,0 +1,214 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { NewTimelineEvent, TimelineStore } from '../types.ts';
+import { MemoryTimelineStore } from './memory-store.ts';
+import { SqliteTimelineStore } from './sqlite-store.ts';
+
+const dirs: string[] = [];
+const stores: TimelineStore[] = [];
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((s) => s.close()));
+  await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
+});
+
+async function sqlitePath(): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'timeline-'));
+  dirs.push(dir);
+  return join(dir, 'timeline.db');
+}
+
+const week = 168 * 3_600_000;
+const backends: [string, () => Promise<TimelineStore>][] = [
+  ['memory', () => Promise.resolve(new MemoryTimelineStore(1000))],
+  [
+    'sqlite',
+    async () => SqliteTimelineStore.open({ path: await sqlitePath(), retentionMs: week, maxBytes: 1 << 30 }),
+  ],
+];
+
+let n = 0;
+function event(fields: Partial<NewTimelineEvent> = {}): NewTimelineEvent {
+  n += 1;
+  return {
+    key: `k${n}`,
+    timestamp: new Date(Date.UTC(2026, 10, 22, 10, 0, n)).toISOString(),
+    source: 'informer',
+    eventType: 'update',
+    kind: 'Deployment',
+    group: 'apps',
+    namespace: 'shop',
+    name: `web-${n}`,
+    uid: `uid-${n}`,
+    ...fields,
+  };
+}
+
+describe.each(backends)('timeline store conformance: %s', (_name, open) => {
+  const opened = async () => {
+    const store = await open();
+    stores.push(store);
+    return store;
+  };
+
+  it('numbers events in order and records a key once', async () => {
+    const store = await opened();
+    const first = await store.append([event({ key: 'a' }), event({ key: 'b' })]);
+    const again = await store.append([event({ key: 'b' }), event({ key: 'c' })]);
+    expect(first.map((e) => e.seq)).toEqual([1, 2]);
+    expect(again.map((e) => [e.seq, e.name])).toEqual([[3, expect.stringMatching(/^web-/)]]);
+    expect(await store.stats()).toMatchObject({ count: 3, oldestSeq: 1, latestSeq: 3 });
+  });
+
+  it('returns newest first by default, oldest first on request, bounded by limit', async () => {
+    const store = await opened();
+    await store.append([event(), event(), event(), event()]);
+    expect((await store.query({ limit: 2 })).map((e) => e.seq)).toEqual([4, 3]);
+    expect((await store.query({ limit: 3, order: 'asc' })).map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect((await store.query({ limit: 10, sinceSeq: 2, order: 'asc' })).map((e) => e.seq)).toEqual([3, 4]);
+  });
+
+  it('filters by namespace, kind, name, time, type, source, owner and name patterns alike', async () => {
+    const store = await opened();
+    const a = event({ namespace: 'shop', kind: 'Deployment', name: 'web' });
+    const b = event({
+      namespace: 'data',
+      kind: 'StatefulSet',
+      name: 'db',
+      eventType: 'Warning',
+      source: 'k8s_event',
+    });
+    const c = event({
+      namespace: 'shop',
+      kind: 'Pod',
+      name: 'web-abc',
+      owner: { kind: 'ReplicaSet', name: 'web-7d', uid: 'rs-1' },
+    });
+    const d = event({ namespace: 'kube-node-lease', kind: 'Lease', name: 'node-1' });
+    const e = event({ namespace: 'shop', kind: 'ConfigMap', name: 'ingress-controller-leader-election' });
+    await store.append([a, b, c, d, e]);
+    const names = async (q: Parameters<TimelineStore['query']>[0]) =>
+      (await store.query({ ...q, order: 'asc' })).map((x) => x.name);
+    expect(await names({ limit: 10, namespaces: ['shop'] })).toEqual([
+      'web',
+      'web-abc',
+      'ingress-controller-leader-election',
+    ]);
+    expect(await names({ limit: 10, kinds: ['statefulset', 'Pod'] })).toEqual(['db', 'web-abc']);
+    expect(await names({ limit: 10, name: 'web' })).toEqual(['web']);
+    expect(await names({ limit: 10, since: c.timestamp })).toEqual([
+      'web-abc',
+      'node-1',
+      'ingress-controller-leader-election',
+    ]);
+    expect(await names({ limit: 10, eventTypes: ['Warning'] })).toEqual(['db']);
+    expect(await names({ limit: 10, sources: ['k8s_event'] })).toEqual(['db']);
+    expect(await names({ limit: 10, excludeKinds: ['lease'], excludeNames: ['leader-election'] })).toEqual([
+      'web',
+      'db',
+      'web-abc',
+    ]);
+    expect(await names({ limit: 10, topLevelOnly: true, namespaces: ['shop'] })).toEqual([
+      'web',
+      'ingress-controller-leader-election',
+    ]);
+    expect(await names({ limit: 10, uids: [a.uid as string], ownerUids: ['rs-1'] })).toEqual([
+      'web',
+      'web-abc',
+    ]);
+  });
+
+  it('keeps the event as it was recorded, diff and owner included', async () => {
+    const store = await opened();
+    const recorded = event({
+      diff: { fields: [{ path: 'spec.replicas', old: 3, new: 5 }], summary: 'replicas 3 → 5' },
+      health: 'degraded',
+      reason: 'Scaled',
+      message: 'up',
+      count: 2,
+      owner: { kind: 'Deployment', name: 'web', uid: 'd1' },
+    });
+    await store.append([recorded]);
+    const { key, ...fields } = recorded;
+    expect(await store.query({ limit: 1 })).toEqual([{ seq: 1, ...fields }]);
+  });
+
+  it('keeps its epoch while it lives', async () => {
+    const store = await opened();
+    const { epoch } = await store.stats();
+    await store.append([event()]);
+    expect((await store.stats()).epoch).toBe(epoch);
+    expect(epoch).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe('memory store', () => {
+  it('keeps exactly --history-limit entries, dropping the oldest', async () => {
+    const store = new MemoryTimelineStore(5);
+    await store.append(Array.from({ length: 12 }, () => event()));
+    const kept = await store.query({ limit: 100, order: 'asc' });
+    expect(kept).toHaveLength(5);
+    expect(kept.map((e) => e.seq)).toEqual([8, 9, 10, 11, 12]);
+    expect(await store.stats()).toMatchObject({ count: 5, oldestSeq: 8, latestSeq: 12 });
+  });
+
+  it('starts a new epoch with every instance', async () => {
+    expect((await new MemoryTimelineStore(1).stats()).epoch).not.toBe(
+      (await new MemoryTimelineStore(1).stats()).epoch,
+    );
+  });
+});
+
+describe('sqlite store', () => {
+  it('keeps events, epoch and numbering across a restart', async () => {
+    const path = await sqlitePath();
+    const first = await SqliteTimelineStore.open({ path, retentionMs: week, maxBytes: 1 << 30 });
+    await first.append([event({ key: 'before-restart' }), event()]);
+    const { epoch } = await first.stats();
+    await first.close();
+    const second = await SqliteTimelineStore.open({ path, retentionMs: week, maxBytes: 1 << 30 });
+    stores.push(second);
+    expect(await second.stats()).toMatchObject({ epoch, count: 2, latestSeq: 2 });
+    expect(
+      await second.append([event({ key: 'before-restart' }), event({ key: 'after-restart' })]),
+    ).toMatchObject([{ seq: 3 }]);
+  });
+
+  it('deletes events older than the retention', async () => {
+    let now = Date.UTC(2026, 10, 22, 12);
+    const store = await SqliteTimelineStore.open({
+      path: await sqlitePath(),
+      retentionMs: 3_600_000,
+      maxBytes: 1 << 30,
+      now: () => now,
+    });
+    stores.push(store);
+    await store.append([
+      event({ timestamp: new Date(now - 2 * 3_600_000).toISOString() }),
+      event({ timestamp: new Date(now - 60_000).toISOString(), name: 'recent' }),
+    ]);
+    now += 1000;
+    expect(await store.prune()).toEqual({ deleted: 1 });
+    expect((await store.query({ limit: 10 })).map((e) => e.name)).toEqual(['recent']);
+  });
+
+  it('deletes the oldest events until the file is below its size cap, and numbering goes on', async () => {
+    const store = await SqliteTimelineStore.open({
+      path: await sqlitePath(),
+      retentionMs: week,
+      maxBytes: 256 * 1024,
+    });
+    stores.push(store);
+    const big = 'x'.repeat(2000);
+    for (let i = 0; i < 10; i += 1)
+      await store.append(Array.from({ length: 50 }, () => event({ message: big })));
+    await store.prune();
+    expect(store.sizeBytes()).toBeLessThanOrEqual(256 * 1024);
+    const stats = await store.stats();
+    expect(stats.count).toBeLessThan(500);
+    expect(stats.latestSeq).toBe(500);
+    expect(stats.oldestSeq).toBeGreaterThan(1);
+    expect((await store.append([event()]))[0]?.seq).toBe(501);
+  });
+});

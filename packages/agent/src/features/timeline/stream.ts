@@ -1,0 +1,156 @@
+import type { FastifyReply } from 'fastify';
+import type { AgentContext } from '../../context.ts';
+import { SseStream, StreamLimit } from '../../http/sse.ts';
+import type { Topology } from '../topology/model.ts';
+import { type Preset, presetQuery } from './service.ts';
+import { matches } from './store/filter.ts';
+import type { TimelineEvent } from './types.ts';
+
+export const streamLimits = {
+  clients: 100,
+  replay: 1000,
+  maxQueued: 1000,
+  heartbeatMs: 30_000,
+  topologyDebounceMs: 1000,
+};
+
+export interface StreamRequest {
+  namespaces?: string[];
+  preset: Preset;
+  /** `<epoch>:<seq>` of the last event the client saw (Last-Event-ID). */
+  lastEventId?: string;
+}
+
+interface Client {
+  stream: SseStream;
+  request: StreamRequest;
+  test: (event: TimelineEvent) => boolean;
+  lastTopology?: Topology;
+  /** Live events held back while missed ones are replayed, so the client sees each once and in order. */
+  held?: TimelineEvent[];
+  lastSeq: number;
+}
+
+/**
+ * GET /api/events/stream: a topology snapshot on connect, then every recorded change as it happens, a fresh
+ * topology when it changed (debounced), and heartbeats. Each client has its own queue, so a slow reader delays
+ * only itself and is cut loose when it falls too far behind; reconnecting with Last-Event-ID resumes from the cursor.
+ */
+export class ChangeStreams {
+  readonly #ctx: AgentContext;
+  readonly #clients = new Set<Client>();
+  readonly #limit: StreamLimit;
+  #topologyTimer: ReturnType<typeof setTimeout> | undefined;
+  #unsubscribe: () => void;
+  /** The store's epoch (fixed for its lifetime), part of every event id. */
+  #epoch = '';
+
+  constructor(ctx: AgentContext) {
+    this.#ctx = ctx;
+    this.#limit = new StreamLimit('the event stream', ctx.config.maxEventStreams);
+    this.#unsubscribe = ctx.timeline.subscribe((events) => this.#publish(events));
+  }
+
+  get clients(): number {
+    return this.#clients.size;
+  }
+
+  #send(client: Client, event: TimelineEvent): void {
+    if (event.seq <= client.lastSeq || !client.test(event)) return;
+    client.lastSeq = event.seq;
+    client.stream.send('change', event, `${this.#epoch}:${event.seq}`);
+  }
+
+  #publish(events: TimelineEvent[]): void {
+    for (const client of this.#clients) {
+      if (client.held) client.held.push(...events);
+      else for (const event of events) this.#send(client, event);
+    }
+    this.#topologyTimer ??= setTimeout(() => {
+      this.#topologyTimer = undefined;
+      for (const client of this.#clients) this.#sendTopology(client);
+    }, streamLimits.topologyDebounceMs);
+  }
+
+  #sendTopology(client: Client): void {
+    let topology: Topology;
+    try {
+      topology = this.#ctx.topology.get(this.#ctx, { namespaces: client.request.namespaces });
+    } catch {
+      return;
+    }
+    // The memo hands out the same object until the graph was rebuilt: nothing new, nothing sent.
+    if (topology === client.lastTopology) return;
+    client.lastTopology = topology;
+    client.stream.send('topology', topology);
+  }
+
+  async open(reply: FastifyReply, request: StreamRequest): Promise<void> {
+    const release = this.#limit.acquire();
+    const client: Client = {
+      request,
+      test: () => false,
+      lastSeq: 0,
+      // Registered (and holding live events) before anything is awaited, so nothing recorded meanwhile is lost.
+      held: [],
+      stream: new SseStream(reply, {
+        heartbeatMs: streamLimits.heartbeatMs,
+        maxQueued: streamLimits.maxQueued,
+        onOverflow: () =>
+          this.#ctx.timeline.drop('subscriber_full', 'EventStream', { name: 'events/stream' }, 'sse'),
+      }),
+    };
+    this.#clients.add(client);
+    const session = this.#ctx.sessions.open(
+      'events',
+      request.namespaces ? `namespaces=${request.namespaces.join(',')}` : 'all namespaces',
+      () => client.stream.close(),
+    );
+    client.stream.onClose(() => {
+      this.#clients.delete(client);
+      session.end();
+      release();
+    });
+    const stats = await this.#ctx.timeline.store.stats();
+    this.#epoch = stats.epoch;
+    const query = {
+      ...presetQuery(request.preset),
+      namespaces: request.namespaces,
+      limit: streamLimits.replay,
+    };
+    client.test = matches(query);
+    const [epoch, seq] = request.lastEventId?.split(':') ?? [];
+    const since = Number(seq);
+    const resumable =
+      request.lastEventId !== undefined &&
+      epoch === stats.epoch &&
+      Number.isInteger(since) &&
+      !(stats.count > 0 && since < stats.oldestSeq - 1);
+    client.lastSeq = resumable ? since : stats.latestSeq;
+    client.stream.send(
+      'hello',
+      { epoch: stats.epoch, latestSeq: stats.latestSeq },
+      `${stats.epoch}:${client.lastSeq}`,
+    );
+    if (request.lastEventId !== undefined && !resumable) {
+      client.stream.send('reset', {
+        reason: 'the cursor is from another epoch or older than the oldest event kept',
+        epoch: stats.epoch,
+      });
+    }
+    this.#sendTopology(client);
+    if (resumable) {
+      for (const event of await this.#ctx.timeline.store.query({ ...query, sinceSeq: since, order: 'asc' }))
+        this.#send(client, event);
+    }
+    const held = client.held ?? [];
+    client.held = undefined;
+    for (const event of held) this.#send(client, event);
+  }
+
+  close(): void {
+    this.#unsubscribe();
+    if (this.#topologyTimer) clearTimeout(this.#topologyTimer);
+    for (const client of this.#clients) client.stream.close();
+  }
+}

@@ -1,0 +1,36 @@
+import type { Health } from '../../kube/health.ts';
+
+export type EdgeType = 'manages' | 'exposes' | 'routes-to' | 'configures' | 'uses' | 'protects';
+
+export interface TopologyNode {
+  /** `<kind>/<namespace>/<name>` in lower-case kind (`deployment/shop/web`); cluster-scoped kinds omit the namespace. */
+  id: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+  status: Health;
+  data: Record<string, unknown>;
+}
+
+export interface TopologyEdge {
+  id: string;
+  source: string;
+  target: string;
+  type: EdgeType;
+  /** A shortcut edge (Deployment→Pod past its ReplicaSet) that a client hides when that kind is shown. */
+  skipIfKindVisible?: string;
+}
+
+export interface Topology {
+  nodes: TopologyNode[];
+  edges: TopologyEdge[];
+  /** Kinds that were still loading or not readable: the graph may lack their nodes. */
+  warnings: string[];
+  /** Set when the cluster is too big to draw whole: pick one of `namespaces`. */
+  requiresNamespaceFilter?: boolean;
+  estimatedNodes?: number;
+  namespaces?: { name: string; objects: number }[];
+}
+
+export const nodeId = (kind: string, namespace: string | undefined, name: string) =>
+  namespace ? `${kind.toLowerCase()}/${namespace}/${name}` : `${kind.toLowerCase()}/${name}`;

@@ -1,0 +1,82 @@
+import { Type } from 'typebox';
+import type { AgentContext, App } from '../../context.ts';
+import { errorResponses, Query } from '../../http/schemas.ts';
+import { defaultTopologyOptions } from './builder.ts';
+
+const Topology = Type.Object({
+  nodes: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      kind: Type.String(),
+      namespace: Type.Optional(Type.String()),
+      name: Type.String(),
+      status: Type.Enum(['healthy', 'degraded', 'unhealthy', 'unknown']),
+      data: Type.Object({}, { additionalProperties: true }),
+    }),
+  ),
+  edges: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      source: Type.String(),
+      target: Type.String(),
+      type: Type.Enum(['manages', 'exposes', 'routes-to', 'configures', 'uses', 'protects']),
+      skipIfKindVisible: Type.Optional(Type.String()),
+    }),
+  ),
+  warnings: Type.Array(Type.String()),
+  requiresNamespaceFilter: Type.Optional(Type.Boolean()),
+  estimatedNodes: Type.Optional(Type.Integer()),
+  namespaces: Type.Optional(Type.Array(Type.Object({ name: Type.String(), objects: Type.Integer() }))),
+});
+
+export function topologyRoutes(app: App, ctx: AgentContext): void {
+  app.get(
+    '/api/topology',
+    {
+      schema: {
+        tags: ['topology'],
+        summary:
+          'Nodes and typed edges of the workloads; a cluster too big to draw whole asks for namespaces',
+        querystring: Query({
+          namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })),
+          namespaces: Type.Optional(Type.String({ minLength: 1, description: 'comma-separated namespaces' })),
+          replicaSets: Type.Optional(
+            Type.Boolean({
+              default: defaultTopologyOptions.includeReplicaSets,
+              description: 'show ReplicaSets between Deployments and Pods',
+            }),
+          ),
+          secrets: Type.Optional(
+            Type.Boolean({
+              default: defaultTopologyOptions.includeSecrets,
+              description: 'show the Secrets workloads read',
+            }),
+          ),
+          podGroupThreshold: Type.Optional(
+            Type.Integer({
+              minimum: 1,
+              maximum: 1000,
+              default: defaultTopologyOptions.maxIndividualPods,
+              description: 'more pods than this under one owner become one PodGroup node',
+            }),
+          ),
+        }),
+        response: { 200: Topology, ...errorResponses },
+      },
+    },
+    (request) => {
+      const q = request.query;
+      const namespaces =
+        q.namespaces
+          ?.split(',')
+          .map((n) => n.trim())
+          .filter(Boolean) ?? (q.namespace ? [q.namespace] : undefined);
+      return ctx.topology.get(ctx, {
+        namespaces,
+        includeReplicaSets: q.replicaSets,
+        includeSecrets: q.secrets,
+        maxIndividualPods: q.podGroupThreshold,
+      });
+    },
+  );
+}

@@ -1,0 +1,130 @@
+import type { AgentContext } from '../../context.ts';
+import { resourceKey } from '../../kube/discovery.ts';
+import type { KubeObject } from '../../kube/objects.ts';
+import {
+  buildTopology,
+  defaultTopologyOptions,
+  type TopologyInput,
+  type TopologyOptions,
+  topologyKinds,
+} from './builder.ts';
+import type { Topology } from './model.ts';
+
+const groups: Record<string, string> = {
+  Deployment: 'apps',
+  ReplicaSet: 'apps',
+  StatefulSet: 'apps',
+  DaemonSet: 'apps',
+  Job: 'batch',
+  CronJob: 'batch',
+  Ingress: 'networking.k8s.io',
+  HorizontalPodAutoscaler: 'autoscaling',
+  PodDisruptionBudget: 'policy',
+  Gateway: 'gateway.networking.k8s.io',
+  HTTPRoute: 'gateway.networking.k8s.io',
+  GRPCRoute: 'gateway.networking.k8s.io',
+};
+const optionalKinds = new Set(['Gateway', 'HTTPRoute', 'GRPCRoute']);
+/** Above this many estimated nodes, the whole cluster is not drawn: the client is asked for a namespace. */
+export const largeClusterNodes = 2000;
+const memoTtlMs = 2000;
+
+export interface TopologyRequest extends TopologyOptions {
+  namespaces?: string[];
+}
+
+function snapshot(
+  ctx: AgentContext,
+  namespaces: string[] | undefined,
+): { input: TopologyInput; warnings: string[] } {
+  const input: TopologyInput = {};
+  const warnings: string[] = [];
+  for (const kind of topologyKinds) {
+    const resource = ctx.cluster.find(groups[kind] ?? '', kind);
+    if (!resource) {
+      if (!optionalKinds.has(kind)) warnings.push(`${kind} is not served by the cluster`);
+      continue;
+    }
+    const informer = ctx.cluster.cache.informer(resource);
+    if (!informer?.synced) {
+      warnings.push(
+        `${resourceKey(resource)} ${informer?.state === 'forbidden' ? 'cannot be listed by the agent' : 'is still loading'}`,
+      );
+      continue;
+    }
+    input[kind] = namespaces ? namespaces.flatMap((n) => informer.list(n)) : informer.list();
+  }
+  return { input, warnings };
+}
+
+/** A cheap upper bound of the node count: every workload and service, at most a few pods per owner. */
+function estimate(
+  input: TopologyInput,
+  maxPods: number,
+): { total: number; namespaces: { name: string; objects: number }[] } {
+  const perNamespace = new Map<string, number>();
+  let total = 0;
+  const owners = new Map<string, number>();
+  for (const [kind, objects] of Object.entries(input) as [string, KubeObject[]][]) {
+    for (const o of objects) {
+      const namespace = o.metadata?.namespace ?? '';
+      perNamespace.set(namespace, (perNamespace.get(namespace) ?? 0) + 1);
+      if (kind === 'Pod') {
+        const owner = o.metadata?.ownerReferences?.[0]?.uid ?? o.metadata?.uid ?? '';
+        owners.set(owner, (owners.get(owner) ?? 0) + 1);
+      } else if (kind !== 'ConfigMap' && kind !== 'Secret') total += 1;
+    }
+  }
+  for (const count of owners.values()) total += count > maxPods ? 1 : count;
+  const namespaces = [...perNamespace.entries()]
+    .map(([name, objects]) => ({ name, objects }))
+    .sort((a, b) => b.objects - a.objects)
+    .slice(0, 20);
+  return { total, namespaces };
+}
+
+/**
+ * The topology from the cache, memoized per request shape: rebuilt only when the cache has changed, and at
+ * most every 2 s while it keeps changing. A cluster too big to draw whole asks for a namespace instead.
+ */
+export class TopologyService {
+  readonly #memo = new Map<string, { version: number; at: number; topology: Topology }>();
+  readonly #largeCluster: number;
+
+  constructor(largeCluster = largeClusterNodes) {
+    this.#largeCluster = largeCluster;
+  }
+
+  get(ctx: AgentContext, partial: Partial<TopologyRequest>, now = Date.now()): Topology {
+    ctx.cluster.resources();
+    const given = Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined));
+    const request: TopologyRequest = { ...defaultTopologyOptions, ...given };
+    const key = JSON.stringify([
+      request.namespaces,
+      request.includeReplicaSets,
+      request.includeSecrets,
+      request.maxIndividualPods,
+    ]);
+    const hit = this.#memo.get(key);
+    const version = ctx.cluster.cache.version;
+    if (hit && (hit.version === version || now - hit.at < memoTtlMs)) return hit.topology;
+    const { input, warnings } = snapshot(ctx, request.namespaces);
+    let topology: Topology;
+    const size = estimate(input, request.maxIndividualPods);
+    if (!request.namespaces && size.total > this.#largeCluster) {
+      topology = {
+        nodes: [],
+        edges: [],
+        warnings,
+        requiresNamespaceFilter: true,
+        estimatedNodes: size.total,
+        namespaces: size.namespaces,
+      };
+    } else {
+      topology = { ...buildTopology(input, request), warnings };
+    }
+    if (this.#memo.size > 100) this.#memo.clear();
+    this.#memo.set(key, { version, at: now, topology });
+    return topology;
+  }
+}

@@ -1,0 +1,87 @@
+import { startTestAgent, type TestAgent } from '@binnacle/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Topology } from './model.ts';
+import { TopologyService } from './service.ts';
+
+let agent: TestAgent;
+beforeAll(async () => {
+  agent = await startTestAgent();
+});
+afterAll(async () => {
+  await agent?.close();
+});
+
+const edge = (t: Topology, type: string, source: string, target: string) =>
+  t.edges.some((e) => e.type === type && e.source === source && e.target === target);
+
+describe('GET /api/topology of the sample workloads', () => {
+  it('draws every relation the seed has', async () => {
+    const t = await agent.json<Topology>('/api/topology?namespaces=demo-shop,demo-data');
+    expect(t.warnings).toEqual([]);
+    const expected: [string, string, string][] = [
+      ['routes-to', 'ingress/demo-shop/storefront', 'service/demo-shop/storefront'],
+      ['exposes', 'service/demo-shop/storefront', 'deployment/demo-shop/storefront'],
+      ['configures', 'configmap/demo-shop/storefront-config', 'deployment/demo-shop/storefront'],
+      ['uses', 'horizontalpodautoscaler/demo-shop/storefront', 'deployment/demo-shop/storefront'],
+      ['uses', 'persistentvolumeclaim/demo-data/data-postgres-0', 'statefulset/demo-data/postgres'],
+      ['protects', 'poddisruptionbudget/demo-shop/storefront', 'deployment/demo-shop/storefront'],
+    ];
+    for (const [type, source, target] of expected)
+      expect(edge(t, type, source, target), `${source} -${type}-> ${target}`).toBe(true);
+    const storefrontPods = t.edges.filter(
+      (e) => e.type === 'manages' && e.source === 'deployment/demo-shop/storefront',
+    );
+    expect(storefrontPods).toHaveLength(3);
+    expect(storefrontPods.every((e) => e.target.startsWith('pod/demo-shop/storefront-'))).toBe(true);
+    expect(t.nodes.find((n) => n.id === 'deployment/demo-shop/storefront')).toMatchObject({
+      kind: 'Deployment',
+      status: 'healthy',
+      data: { replicas: 3, ready: 3 },
+    });
+  });
+
+  it('groups pods above the threshold into one PodGroup node', async () => {
+    const t = await agent.json<Topology>('/api/topology?namespace=demo-shop&podGroupThreshold=2');
+    const group = t.nodes.find((n) => n.kind === 'PodGroup' && n.name === 'storefront pods');
+    expect(group).toMatchObject({
+      id: 'podgroup/demo-shop/deployment-storefront',
+      status: 'healthy',
+      data: { count: 3, healthy: 3 },
+    });
+    expect(
+      edge(t, 'manages', 'deployment/demo-shop/storefront', 'podgroup/demo-shop/deployment-storefront'),
+    ).toBe(true);
+    expect(t.nodes.some((n) => n.kind === 'Pod' && n.name.startsWith('checkout-'))).toBe(true);
+  });
+
+  it('shows ReplicaSets with shortcut edges, and Secrets, on request', async () => {
+    const t = await agent.json<Topology>('/api/topology?namespace=demo-shop&replicaSets=true&secrets=true');
+    const rs = t.nodes.find((n) => n.kind === 'ReplicaSet' && n.name.startsWith('storefront-'));
+    expect(rs).toBeDefined();
+    expect(edge(t, 'manages', 'deployment/demo-shop/storefront', rs?.id ?? '')).toBe(true);
+    const shortcut = t.edges.find(
+      (e) => e.source === 'deployment/demo-shop/storefront' && e.target.startsWith('pod/'),
+    );
+    expect(shortcut?.skipIfKindVisible).toBe('ReplicaSet');
+    expect(
+      edge(t, 'configures', 'secret/demo-shop/storefront-credentials', 'deployment/demo-shop/storefront'),
+    ).toBe(true);
+  });
+
+  it('asks for a namespace instead of drawing a cluster above the size guard', () => {
+    const guarded = new TopologyService(10).get(agent.agent.ctx, {});
+    expect(guarded.requiresNamespaceFilter).toBe(true);
+    expect(guarded.nodes).toEqual([]);
+    expect(guarded.estimatedNodes).toBeGreaterThan(10);
+    expect(guarded.namespaces?.map((n) => n.name)).toEqual(expect.arrayContaining(['demo-shop', 'demo-ops']));
+    expect(
+      new TopologyService(10).get(agent.agent.ctx, { namespaces: ['demo-shop'] }).requiresNamespaceFilter,
+    ).toBeUndefined();
+  });
+
+  it('is memoized: the same graph object until the cache changes', () => {
+    const service = new TopologyService();
+    const a = service.get(agent.agent.ctx, { namespaces: ['demo-ops'] });
+    expect(service.get(agent.agent.ctx, { namespaces: ['demo-ops'] })).toBe(a);
+  });
+});

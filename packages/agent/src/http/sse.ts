@@ -1,0 +1,134 @@
+import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
+import type { FastifyReply } from 'fastify';
+import { AppError } from './errors.ts';
+
+export interface SseOptions {
+  /** A heartbeat frame this often keeps proxies from closing an idle stream. */
+  heartbeatMs?: number;
+  /** Frames waiting for a slow reader; past this the stream is closed (the client reconnects and resumes). */
+  maxQueued?: number;
+  /** Called when the stream had to be closed because its reader fell behind. */
+  onOverflow?: () => void;
+}
+
+/**
+ * One Server-Sent Events response. Frames are queued per connection and written as the socket drains, so a
+ * slow reader only ever delays itself; one that falls `maxQueued` frames behind is cut loose.
+ */
+export class SseStream {
+  readonly #res: ServerResponse;
+  readonly #queue: string[] = [];
+  readonly #options: Required<Omit<SseOptions, 'onOverflow'>> & Pick<SseOptions, 'onOverflow'>;
+  readonly #closeListeners: (() => void)[] = [];
+  readonly #heartbeat: ReturnType<typeof setInterval>;
+  #writing = false;
+  #closed = false;
+
+  constructor(reply: FastifyReply, options: SseOptions = {}) {
+    this.#options = {
+      heartbeatMs: options.heartbeatMs ?? 30_000,
+      maxQueued: options.maxQueued ?? 1000,
+      onOverflow: options.onOverflow,
+    };
+    reply.hijack();
+    this.#res = reply.raw;
+    this.#res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-store',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    this.#res.flushHeaders();
+    this.#res.on('close', () => this.close());
+    this.#res.on('error', () => this.close());
+    this.#heartbeat = setInterval(
+      () => this.send('heartbeat', { time: new Date().toISOString() }),
+      this.#options.heartbeatMs,
+    );
+    this.#heartbeat.unref();
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  get queued(): number {
+    return this.#queue.length;
+  }
+
+  /** Queues one frame; returns false when the stream is closed (or was just closed for falling behind). */
+  send(event: string, data: unknown, id?: string): boolean {
+    if (this.#closed) return false;
+    if (this.#queue.length >= this.#options.maxQueued) {
+      this.#options.onOverflow?.();
+      this.close();
+      return false;
+    }
+    const json = JSON.stringify(data);
+    this.#queue.push(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${json}\n\n`);
+    void this.#drain();
+    return true;
+  }
+
+  async #drain(): Promise<void> {
+    if (this.#writing) return;
+    this.#writing = true;
+    try {
+      while (this.#queue.length > 0 && !this.#closed) {
+        const frame = this.#queue.shift() as string;
+        if (!this.#res.write(frame)) await once(this.#res, 'drain').catch(() => undefined);
+      }
+    } finally {
+      this.#writing = false;
+    }
+  }
+
+  onClose(listener: () => void): void {
+    if (this.#closed) listener();
+    else this.#closeListeners.push(listener);
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#heartbeat);
+    this.#queue.length = 0;
+    if (!this.#res.writableEnded) this.#res.end();
+    this.#res.destroy();
+    for (const listener of this.#closeListeners.splice(0)) listener();
+  }
+}
+
+/** Counts open streams of one kind and refuses the one past the cap with 503 `too_many_streams`. */
+export class StreamLimit {
+  readonly #max: number;
+  readonly #label: string;
+  #open = 0;
+
+  constructor(label: string, max: number) {
+    this.#label = label;
+    this.#max = max;
+  }
+
+  get open(): number {
+    return this.#open;
+  }
+
+  /** Takes a slot or throws; call the returned function when the stream ends. */
+  acquire(): () => void {
+    if (this.#open >= this.#max) {
+      throw new AppError('too_many_streams', `${this.#label} already has ${this.#max} clients; retry later`, {
+        headers: { 'Retry-After': '5' },
+      });
+    }
+    this.#open += 1;
+    let released = false;
+    return () => {
+      if (!released) {
+        released = true;
+        this.#open -= 1;
+      }
+    };
+  }
+}

@@ -1,0 +1,97 @@
+import { StringDecoder } from 'node:string_decoder';
+
+export interface SseEvent {
+  event: string;
+  id?: string;
+  data: unknown;
+  /** When the test process parsed it (performance.now()). */
+  receivedAt: number;
+}
+
+export interface SseClient {
+  status: number;
+  events: SseEvent[];
+  /** Resolves with the first event (already received or still to come) that matches; rejects after `timeoutMs`. */
+  next(match: (event: SseEvent) => boolean, timeoutMs?: number): Promise<SseEvent>;
+  close(): void;
+}
+
+/**
+ * Reads a Server-Sent Events endpoint the way a browser's EventSource does (frames of `id:`, `event:`,
+ * `data:` lines), keeping every event so tests wait on the stream instead of sleeping.
+ */
+export async function openSse(url: string, headers: Record<string, string> = {}): Promise<SseClient> {
+  const abort = new AbortController();
+  const res = await fetch(url, {
+    headers: { accept: 'text/event-stream', ...headers },
+    signal: abort.signal,
+  });
+  const events: SseEvent[] = [];
+  const waiters = new Set<{ match: (e: SseEvent) => boolean; resolve: (e: SseEvent) => void }>();
+  const push = (event: SseEvent) => {
+    events.push(event);
+    for (const waiter of waiters) {
+      if (waiter.match(event)) {
+        waiters.delete(waiter);
+        waiter.resolve(event);
+      }
+    }
+  };
+  if (res.body) {
+    void (async () => {
+      const decoder = new StringDecoder('utf8');
+      let buffer = '';
+      try {
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+          buffer += decoder.write(Buffer.from(chunk));
+          for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+            const frame = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const fields: Record<string, string> = {};
+            for (const line of frame.split('\n')) {
+              const colon = line.indexOf(':');
+              if (colon > 0) fields[line.slice(0, colon)] = line.slice(colon + 1).trimStart();
+            }
+            if (fields.event || fields.data) {
+              push({
+                event: fields.event ?? 'message',
+                id: fields.id,
+                data: fields.data ? JSON.parse(fields.data) : undefined,
+                receivedAt: performance.now(),
+              });
+            }
+          }
+        }
+      } catch {
+        // Closed by the test or the server.
+      }
+    })();
+  }
+  return {
+    status: res.status,
+    events,
+    next(match, timeoutMs = 20_000) {
+      const found = events.find(match);
+      if (found) return Promise.resolve(found);
+      return new Promise((resolve, reject) => {
+        const waiter = {
+          match,
+          resolve: (e: SseEvent) => {
+            clearTimeout(timer);
+            resolve(e);
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.delete(waiter);
+          reject(
+            new Error(
+              `no matching event within ${timeoutMs} ms; got: ${events.map((e) => e.event).join(', ')}`,
+            ),
+          );
+        }, timeoutMs);
+        waiters.add(waiter);
+      });
+    },
+    close: () => abort.abort(),
+  };
+}
