@@ -13,10 +13,11 @@ import {
   seedCluster,
   waitUntil,
 } from '@binnacle/testkit';
-import { KubeClient } from '../packages/agent/src/kube/client.ts';
+import type { KubeClient } from '../packages/agent/src/kube/client.ts';
 import { collectionPath, discover } from '../packages/agent/src/kube/discovery.ts';
 import type { KubeList } from '../packages/agent/src/kube/objects.ts';
 import { tierOf } from '../packages/agent/src/kube/tiers.ts';
+import { createPods, loadCluster } from './load.ts';
 import type { BenchResult } from './run.ts';
 
 const runs = 3;
@@ -143,66 +144,16 @@ async function scenario(state: ClusterState, client: KubeClient) {
   };
 }
 
-/** Creates pods directly on the simulated nodes (no scheduler in the way) and waits until kwok runs them all. */
-async function createPods(client: KubeClient, nodes: string[], count: number): Promise<void> {
-  const namespace = 'bench-load';
-  await client
-    .request({ method: 'POST', path: '/api/v1/namespaces', body: { metadata: { name: namespace } } })
-    .catch(() => undefined);
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < count; i = next++) {
-      await client.request({
-        method: 'POST',
-        path: `/api/v1/namespaces/${namespace}/pods`,
-        body: {
-          metadata: { name: `load-${i}`, labels: { app: `load-${i % 100}`, bench: 'agent-startup' } },
-          spec: {
-            nodeName: nodes[i % nodes.length],
-            containers: [
-              { name: 'app', image: 'nginx:1.27.3', resources: { requests: { cpu: '10m', memory: '16Mi' } } },
-            ],
-          },
-        },
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: 32 }, worker));
-  await waitUntil(
-    `${count} load pods Running`,
-    async () => {
-      let running = 0;
-      let token: string | undefined;
-      do {
-        const page = await client.request<KubeList>({
-          path: `/api/v1/namespaces/${namespace}/pods`,
-          query: { limit: 1000, continue: token, fieldSelector: 'status.phase=Running' },
-        });
-        running += page.items?.length ?? 0;
-        token = page.metadata?.continue || undefined;
-      } while (token);
-      return running >= count;
-    },
-    { timeoutMs: 600_000, intervalMs: 2000 },
-  );
-}
-
 export async function agentStartup(args: string[]): Promise<BenchResult> {
   const pods = Number(args.find((a) => a.startsWith('--pods='))?.slice(7) ?? 10_000);
-  const nodeCount = Math.max(3, Math.ceil(pods / 100));
-  const stateDir = join(repoRoot, '.cluster/bench');
-  const state = await clusterUp({ stateDir, nodes: nodeCount, log });
-  try {
-    await seedCluster(state, log);
-    const client = new KubeClient(await resolveTarget({ kubeconfig: state.kubeconfigs.admin }));
+  return loadCluster(pods, async (state, client) => {
     log('measuring the sample cluster');
     const sample = await scenario(state, client);
-    log(`creating ${pods} pods on ${nodeCount} nodes`);
+    log(`creating ${pods} pods on ${state.nodes.length} nodes`);
     const created = performance.now();
     await createPods(client, state.nodes, pods);
     log(`${pods} pods Running after ${Math.round((performance.now() - created) / 1000)}s; measuring`);
     const large = await scenario(state, client);
-    await client.close();
     const perObject =
       ((large.agent.heapUsedMB - sample.agent.heapUsedMB) * 1048576) /
       Math.max(1, large.agent.objects - sample.agent.objects);
@@ -212,9 +163,7 @@ export async function agentStartup(args: string[]): Promise<BenchResult> {
     return {
       name: 'agent-startup',
       summary: `${line('sample', sample)}; ${line(`${pods} pods`, large)}; heap ≈ ${Math.round(perObject)} B/object`,
-      data: { pods, nodes: nodeCount, sample, large, heapBytesPerObject: Math.round(perObject) },
+      data: { pods, nodes: state.nodes.length, sample, large, heapBytesPerObject: Math.round(perObject) },
     };
-  } finally {
-    await clusterDown({ stateDir });
-  }
+  });
 }

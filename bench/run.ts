@@ -5,6 +5,7 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { agentStartup } from './agent-startup.ts';
+import { topologySse } from './topology-sse.ts';
 
 export interface BenchResult {
   name: string;
@@ -17,6 +18,11 @@ const benchmarks: Record<string, { about: string; run: (args: string[]) => Promi
   'agent-startup': {
     about: 'time-to-ready and RSS of the agent, sample cluster and 10 000 pods, vs the API server LIST time',
     run: agentStartup,
+  },
+  'topology-sse': {
+    about:
+      'topology build time, /api/topology and /api/resources/pods latency, SSE fan-out delay to 100 clients, at 10 000 pods',
+    run: topologySse,
   },
 };
 

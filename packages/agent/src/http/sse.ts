@@ -59,13 +59,17 @@ export class SseStream {
 
   /** Queues one frame; returns false when the stream is closed (or was just closed for falling behind). */
   send(event: string, data: unknown, id?: string): boolean {
+    return this.sendJson(event, JSON.stringify(data), id);
+  }
+
+  /** The same with data already serialized, so one payload fanned out to many streams is serialized once. */
+  sendJson(event: string, json: string, id?: string): boolean {
     if (this.#closed) return false;
     if (this.#queue.length >= this.#options.maxQueued) {
       this.#options.onOverflow?.();
       this.close();
       return false;
     }
-    const json = JSON.stringify(data);
     this.#queue.push(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${json}\n\n`);
     void this.#drain();
     return true;

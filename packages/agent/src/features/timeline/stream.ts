@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { AgentContext } from '../../context.ts';
 import { SseStream, StreamLimit } from '../../http/sse.ts';
@@ -25,7 +26,8 @@ interface Client {
   stream: SseStream;
   request: StreamRequest;
   test: (event: TimelineEvent) => boolean;
-  lastTopology?: Topology;
+  /** Fingerprint of the last topology sent: a rebuilt but identical graph is not sent again. */
+  lastTopology?: string;
   /** Live events held back while missed ones are replayed, so the client sees each once and in order. */
   held?: TimelineEvent[];
   lastSeq: number;
@@ -55,16 +57,18 @@ export class ChangeStreams {
     return this.#clients.size;
   }
 
-  #send(client: Client, event: TimelineEvent): void {
+  #send(client: Client, event: TimelineEvent, json = JSON.stringify(event)): void {
     if (event.seq <= client.lastSeq || !client.test(event)) return;
     client.lastSeq = event.seq;
-    client.stream.send('change', event, `${this.#epoch}:${event.seq}`);
+    client.stream.sendJson('change', json, `${this.#epoch}:${event.seq}`);
   }
 
   #publish(events: TimelineEvent[]): void {
+    // Serialized once, whatever the number of clients.
+    const serialized = events.map((event) => JSON.stringify(event));
     for (const client of this.#clients) {
       if (client.held) client.held.push(...events);
-      else for (const event of events) this.#send(client, event);
+      else events.forEach((event, i) => this.#send(client, event, serialized[i]));
     }
     this.#topologyTimer ??= setTimeout(() => {
       this.#topologyTimer = undefined;
@@ -79,10 +83,22 @@ export class ChangeStreams {
     } catch {
       return;
     }
-    // The memo hands out the same object until the graph was rebuilt: nothing new, nothing sent.
-    if (topology === client.lastTopology) return;
-    client.lastTopology = topology;
-    client.stream.send('topology', topology);
+    const { json, fingerprint } = this.#serialized(topology);
+    if (fingerprint === client.lastTopology) return;
+    client.lastTopology = fingerprint;
+    client.stream.sendJson('topology', json);
+  }
+
+  /** One serialization and fingerprint per graph object (the memo hands out the same object until a rebuild). */
+  readonly #topologyJson = new WeakMap<Topology, { json: string; fingerprint: string }>();
+  #serialized(topology: Topology): { json: string; fingerprint: string } {
+    let entry = this.#topologyJson.get(topology);
+    if (!entry) {
+      const json = JSON.stringify(topology);
+      entry = { json, fingerprint: createHash('sha1').update(json).digest('base64') };
+      this.#topologyJson.set(topology, entry);
+    }
+    return entry;
   }
 
   async open(reply: FastifyReply, request: StreamRequest): Promise<void> {
