@@ -3,16 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { resolveTarget } from '@binnacle/agent';
-import {
-  type ClusterState,
-  clusterDown,
-  clusterUp,
-  freePort,
-  repoRoot,
-  seedCluster,
-  waitUntil,
-} from '@binnacle/testkit';
+import { type ClusterState, freePort, repoRoot, waitUntil } from '@binnacle/testkit';
 import type { KubeClient } from '../packages/agent/src/kube/client.ts';
 import { collectionPath, discover } from '../packages/agent/src/kube/discovery.ts';
 import type { KubeList } from '../packages/agent/src/kube/objects.ts';

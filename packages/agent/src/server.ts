@@ -1,12 +1,17 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import websocket from '@fastify/websocket';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import type { AgentContext, App } from './context.ts';
 import { configRoutes } from './features/config/routes.ts';
 import { dashboardRoutes } from './features/dashboard/routes.ts';
 import { debugRoutes } from './features/debug/routes.ts';
+import { execRoutes } from './features/exec/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { logRoutes } from './features/logs/routes.ts';
 import { pkgmgrRoutes } from './features/pkgmgr/routes.ts';
+import { portForwardRoutes } from './features/portforward/routes.ts';
 import { resourceRoutes } from './features/resources/routes.ts';
+import { sessionRoutes } from './features/sessions/routes.ts';
 import { timelineRoutes } from './features/timeline/routes.ts';
 import { topologyRoutes } from './features/topology/routes.ts';
 import { registerErrorHandling } from './http/error-handler.ts';
@@ -47,6 +52,8 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions = {}
       'The agent serves one cluster. Errors are { error, code } (docs/api/errors.md); every response carries Cache-Control: no-store.',
   });
 
+  // Before any route, so WebSocket routes can take their upgrades.
+  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
   openApiRoute(app);
   healthRoutes(app, ctx);
   configRoutes(app, ctx);
@@ -55,6 +62,10 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions = {}
   pkgmgrRoutes(app, ctx);
   timelineRoutes(app, ctx);
   topologyRoutes(app, ctx);
+  logRoutes(app, ctx);
+  execRoutes(app, ctx);
+  portForwardRoutes(app, ctx);
+  sessionRoutes(app, ctx);
   debugRoutes(app, ctx);
   return app;
 }

@@ -34,6 +34,10 @@ export const errorCodes = {
     description: 'The requested resourceVersion is too old; list again.',
   },
   payload_too_large: { status: 413, description: 'The body exceeds the size limit.' },
+  upgrade_required: {
+    status: 426,
+    description: 'The endpoint speaks WebSocket only; connect with `Upgrade: websocket`.',
+  },
   unsupported_media_type: { status: 415, description: 'The Content-Type is not accepted by this route.' },
   invalid: {
     status: 422,

@@ -15,4 +15,5 @@ export type { ClusterState } from './cluster/state.ts';
 export { readState } from './cluster/state.ts';
 export { waitUntil } from './cluster/wait.ts';
 export { openSse, type SseClient, type SseEvent } from './sse-client.ts';
+export { openTerminal, type TerminalClient, type TerminalFrame } from './terminal-client.ts';
 export { type ClusterIdentity, type TestCluster, testCluster } from './test-cluster.ts';

@@ -1,4 +1,5 @@
 import { StringDecoder } from 'node:string_decoder';
+import { Received } from './recorder.ts';
 
 export interface SseEvent {
   event: string;
@@ -26,17 +27,8 @@ export async function openSse(url: string, headers: Record<string, string> = {})
     headers: { accept: 'text/event-stream', ...headers },
     signal: abort.signal,
   });
-  const events: SseEvent[] = [];
-  const waiters = new Set<{ match: (e: SseEvent) => boolean; resolve: (e: SseEvent) => void }>();
-  const push = (event: SseEvent) => {
-    events.push(event);
-    for (const waiter of waiters) {
-      if (waiter.match(event)) {
-        waiters.delete(waiter);
-        waiter.resolve(event);
-      }
-    }
-  };
+  const received = new Received<SseEvent>((events) => events.map((e) => e.event).join(', '));
+  const push = (event: SseEvent) => received.push(event);
   if (res.body) {
     void (async () => {
       const decoder = new StringDecoder('utf8');
@@ -69,29 +61,8 @@ export async function openSse(url: string, headers: Record<string, string> = {})
   }
   return {
     status: res.status,
-    events,
-    next(match, timeoutMs = 20_000) {
-      const found = events.find(match);
-      if (found) return Promise.resolve(found);
-      return new Promise((resolve, reject) => {
-        const waiter = {
-          match,
-          resolve: (e: SseEvent) => {
-            clearTimeout(timer);
-            resolve(e);
-          },
-        };
-        const timer = setTimeout(() => {
-          waiters.delete(waiter);
-          reject(
-            new Error(
-              `no matching event within ${timeoutMs} ms; got: ${events.map((e) => e.event).join(', ')}`,
-            ),
-          );
-        }, timeoutMs);
-        waiters.add(waiter);
-      });
-    },
+    events: received.items,
+    next: (match, timeoutMs = 20_000) => received.next(match, timeoutMs),
     close: () => abort.abort(),
   };
 }

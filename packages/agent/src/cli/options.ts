@@ -145,6 +145,21 @@ export const agentOptions: OptionSpec[] = [
     help: 'size cap of the SQLite timeline (default 512Mi)',
   },
   {
+    flag: 'debug-image',
+    key: 'debugImage',
+    env: 'BINNACLE_DEBUG_IMAGE',
+    type: 'string',
+    placeholder: 'IMAGE',
+    help: 'image of ephemeral debug containers (default busybox:1.37)',
+  },
+  {
+    flag: 'disable-local-terminal',
+    key: 'disableLocalTerminal',
+    env: 'BINNACLE_DISABLE_LOCAL_TERMINAL',
+    type: 'boolean',
+    help: "refuse /api/local-terminal (a shell on the agent's host); it is always off in a cluster",
+  },
+  {
     flag: 'max-event-streams',
     key: 'maxEventStreams',
     env: 'BINNACLE_MAX_EVENT_STREAMS',

@@ -42,6 +42,12 @@ export const ConfigFileSchema = Type.Object(
         description: 'How long the SQLite timeline keeps entries, e.g. 168h',
       }),
     ),
+    debugImage: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 512, description: 'Image of ephemeral debug containers' }),
+    ),
+    disableLocalTerminal: Type.Optional(
+      Type.Boolean({ description: 'Refuse /api/local-terminal even in local mode' }),
+    ),
     maxEventStreams: Type.Optional(
       Type.Integer({
         minimum: 1,
@@ -79,6 +85,8 @@ export interface AgentConfig {
   /** Bytes (parsed from a quantity at load). */
   timelineMaxBytes: number;
   maxEventStreams: number;
+  debugImage: string;
+  disableLocalTerminal: boolean;
 }
 
 export const configDefaults = (): Omit<
@@ -90,6 +98,8 @@ export const configDefaults = (): Omit<
   timelineRetentionMs: 168 * 3_600_000,
   timelineMaxBytes: 512 * 1024 * 1024,
   maxEventStreams: 200,
+  debugImage: 'busybox:1.37',
+  disableLocalTerminal: false,
   port: 9280,
   listenAddress: '127.0.0.1',
   noBrowser: false,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-export type SessionKind = 'events' | 'logs' | 'exec' | 'terminal' | 'portforward';
+export type SessionKind = 'events' | 'logs' | 'exec' | 'terminal' | 'portforward' | 'download';
 
 export interface SessionInfo {
   id: string;
@@ -34,7 +34,14 @@ export class SessionRegistry {
   }
 
   counts(): Record<SessionKind, number> {
-    const counts: Record<SessionKind, number> = { events: 0, logs: 0, exec: 0, terminal: 0, portforward: 0 };
+    const counts: Record<SessionKind, number> = {
+      events: 0,
+      logs: 0,
+      exec: 0,
+      terminal: 0,
+      portforward: 0,
+      download: 0,
+    };
     for (const { info } of this.#sessions.values()) counts[info.kind] += 1;
     return counts;
   }

@@ -21,6 +21,7 @@ export class SseStream {
   readonly #queue: string[] = [];
   readonly #options: Required<Omit<SseOptions, 'onOverflow'>> & Pick<SseOptions, 'onOverflow'>;
   readonly #closeListeners: (() => void)[] = [];
+  readonly #drainListeners: (() => void)[] = [];
   readonly #heartbeat: ReturnType<typeof setInterval>;
   #writing = false;
   #closed = false;
@@ -86,6 +87,13 @@ export class SseStream {
     } finally {
       this.#writing = false;
     }
+    if (!this.#closed) for (const listener of this.#drainListeners.splice(0)) listener();
+  }
+
+  /** Calls back once when every queued frame has been handed to the socket (for producers that pause). */
+  onceDrained(listener: () => void): void {
+    if (this.#queue.length === 0 && !this.#writing) listener();
+    else this.#drainListeners.push(listener);
   }
 
   onClose(listener: () => void): void {
@@ -117,6 +125,15 @@ export class StreamLimit {
 
   get open(): number {
     return this.#open;
+  }
+
+  /** Throws 503 `too_many_streams` when no slot is free (without taking one). */
+  check(): void {
+    if (this.#open >= this.#max) {
+      throw new AppError('too_many_streams', `${this.#label} already has ${this.#max} clients; retry later`, {
+        headers: { 'Retry-After': '5' },
+      });
+    }
   }
 
   /** Takes a slot or throws; call the returned function when the stream ends. */

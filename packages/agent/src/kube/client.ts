@@ -75,6 +75,20 @@ export class KubeClient {
     return url;
   }
 
+  /** Headers of a request (auth, impersonation) as a plain object, for WebSocket upgrades. */
+  async upgradeHeaders(as?: Impersonation): Promise<Record<string, string | string[]>> {
+    const headers: Record<string, string | string[]> = {
+      'user-agent': 'binnacle-agent',
+      ...(await this.target.authHeaders()),
+    };
+    if (as) {
+      headers['Impersonate-User'] = headerValue(as.user);
+      // An array becomes one header line per group (Node's http), as Kubernetes requires.
+      headers['Impersonate-Group'] = as.groups.map(headerValue);
+    }
+    return headers;
+  }
+
   async #headers(req: KubeRequest): Promise<string[]> {
     const flat: string[] = ['user-agent', 'binnacle-agent'];
     for (const [name, value] of Object.entries(await this.target.authHeaders())) flat.push(name, value);

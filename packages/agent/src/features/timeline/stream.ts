@@ -68,7 +68,7 @@ export class ChangeStreams {
     const serialized = events.map((event) => JSON.stringify(event));
     for (const client of this.#clients) {
       if (client.held) client.held.push(...events);
-      else events.forEach((event, i) => this.#send(client, event, serialized[i]));
+      else for (const [i, event] of events.entries()) this.#send(client, event, serialized[i]);
     }
     this.#topologyTimer ??= setTimeout(() => {
       this.#topologyTimer = undefined;

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import type { AgentContext } from '../../context.ts';
+import type { KubeObject } from '../../kube/objects.ts';
+import { podAndContainer } from '../../kube/pods.ts';
+
+export interface DebugRequest {
+  image?: string;
+  targetContainer?: string;
+  command?: string[];
+}
+
+type Obj = Record<string, unknown>;
+
+/**
+ * Adds an ephemeral debug container to a running pod (the `pods/ephemeralcontainers` subresource), sharing the
+ * target container's process namespace when one is named. Answers with its name and current state.
+ */
+export async function addDebugContainer(
+  ctx: AgentContext,
+  namespace: string,
+  name: string,
+  request: DebugRequest,
+) {
+  // Without a target, the debugger joins the pod's default container (its processes, its view of the pod).
+  const { container: target } = podAndContainer(ctx.cluster, namespace, name, request.targetContainer);
+  const image = request.image ?? ctx.config.debugImage;
+  const containerName = `debugger-${randomBytes(3).toString('hex')}`;
+  const pod = await ctx.cluster.client.request<KubeObject>({
+    method: 'PATCH',
+    path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}/ephemeralcontainers`,
+    contentType: 'application/strategic-merge-patch+json',
+    body: {
+      spec: {
+        ephemeralContainers: [
+          {
+            name: containerName,
+            image,
+            stdin: true,
+            tty: true,
+            targetContainerName: target,
+            ...(request.command?.length ? { command: request.command } : {}),
+          },
+        ],
+      },
+    },
+  });
+  const status = ((pod.status?.ephemeralContainerStatuses as Obj[] | undefined) ?? []).find(
+    (s) => s.name === containerName,
+  );
+  const state = (status?.state ?? {}) as Obj;
+  const [phase] = Object.keys(state);
+  return {
+    namespace,
+    pod: name,
+    containerName,
+    image,
+    targetContainer: target,
+    status: (phase ?? 'pending') as 'waiting' | 'running' | 'terminated' | 'pending',
+    reason: phase ? ((state[phase] as Obj).reason as string | undefined) : undefined,
+  };
+}

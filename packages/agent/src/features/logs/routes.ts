@@ -1,0 +1,148 @@
+import { parseDuration } from '@binnacle/common';
+import { Type } from 'typebox';
+import type { AgentContext, App } from '../../context.ts';
+import { badRequest } from '../../http/errors.ts';
+import { errorResponses, Query } from '../../http/schemas.ts';
+import { StreamLimit } from '../../http/sse.ts';
+import { podAndContainer } from '../../kube/pods.ts';
+import { quickReadLimits, readPodLog } from './service.ts';
+import { logLimits, streamPodLog } from './stream.ts';
+import { streamWorkloadLogs } from './workload.ts';
+
+const tags = ['logs'];
+const Namespace = Type.String({ minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' });
+const Name = Type.String({ minLength: 1, maxLength: 253, pattern: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$' });
+const Container = Type.String({ minLength: 1, maxLength: 63 });
+const Since = Type.String({
+  minLength: 1,
+  maxLength: 32,
+  description: 'only lines newer than this: 90s, 10m, 1h',
+});
+const Tail = (fallback: number) =>
+  Type.Integer({
+    minimum: 0,
+    maximum: quickReadLimits.maxTail,
+    default: fallback,
+    description: 'last N lines (per container)',
+  });
+
+const sinceSeconds = (since: string | undefined) => {
+  if (since === undefined) return undefined;
+  try {
+    return Math.max(1, Math.ceil(parseDuration(since, 'query parameter "since"') / 1000));
+  } catch (error) {
+    throw badRequest((error as Error).message);
+  }
+};
+
+const sseResponse = { 200: Type.String({ description: 'text/event-stream' }), ...errorResponses };
+
+export function logRoutes(app: App, ctx: AgentContext): void {
+  const limit = new StreamLimit('log streaming', logLimits.maxStreams);
+
+  app.get(
+    '/api/pods/:namespace/:name/logs',
+    {
+      schema: {
+        tags,
+        summary: 'The last lines of a container at once: at most 10 000 lines and 5 MiB',
+        params: Type.Object({ namespace: Namespace, name: Name }),
+        querystring: Query({
+          container: Type.Optional(Container),
+          tail: Type.Optional(Tail(quickReadLimits.defaultTail)),
+          since: Type.Optional(Since),
+          previous: Type.Optional(Type.Boolean()),
+        }),
+        response: {
+          200: Type.Object({
+            namespace: Type.String(),
+            pod: Type.String(),
+            container: Type.String(),
+            containers: Type.Array(Type.String()),
+            lines: Type.Array(Type.Object({ timestamp: Type.Optional(Type.String()), line: Type.String() })),
+            truncated: Type.Boolean(),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    (request) => {
+      const q = request.query;
+      return readPodLog(ctx, request.params.namespace, request.params.name, {
+        container: q.container,
+        tail: q.tail,
+        sinceSeconds: sinceSeconds(q.since),
+        previous: q.previous,
+      });
+    },
+  );
+
+  app.get(
+    '/api/pods/:namespace/:name/logs/stream',
+    {
+      schema: {
+        tags,
+        summary:
+          'SSE: "connected", then a "log" event per line ({pod, container, timestamp, line}), "end" when the container stops',
+        produces: ['text/event-stream'],
+        params: Type.Object({ namespace: Namespace, name: Name }),
+        querystring: Query({
+          container: Type.Optional(Container),
+          tail: Type.Optional(Tail(100)),
+          since: Type.Optional(Since),
+          previous: Type.Optional(
+            Type.Boolean({ description: 'the log of the previous (crashed) instance' }),
+          ),
+          timestamps: Type.Optional(Type.Boolean({ default: true })),
+        }),
+        response: sseResponse,
+      },
+    },
+    async (request, reply) => {
+      const { namespace, name } = request.params;
+      const q = request.query;
+      const target = podAndContainer(ctx.cluster, namespace, name, q.container);
+      await streamPodLog(ctx, reply, limit, namespace, target, {
+        follow: !q.previous,
+        tail: q.tail,
+        sinceSeconds: sinceSeconds(q.since),
+        previous: q.previous,
+        timestamps: q.timestamps ?? true,
+      });
+    },
+  );
+
+  app.get(
+    '/api/workloads/:kind/:namespace/:name/logs/stream',
+    {
+      schema: {
+        tags,
+        summary:
+          "SSE: every pod's log of a workload, merged; pods that start later (a rollout) join, deleted pods leave",
+        produces: ['text/event-stream'],
+        params: Type.Object({
+          kind: Type.String({ minLength: 1, maxLength: 253 }),
+          namespace: Namespace,
+          name: Name,
+        }),
+        querystring: Query({
+          container: Type.Optional(Container),
+          tail: Type.Optional(Tail(50)),
+          since: Type.Optional(Since),
+          timestamps: Type.Optional(Type.Boolean({ default: true })),
+        }),
+        response: sseResponse,
+      },
+    },
+    (request, reply) => {
+      const { kind, namespace, name } = request.params;
+      const q = request.query;
+      streamWorkloadLogs(ctx, reply, limit, kind, namespace, name, {
+        container: q.container,
+        tail: q.tail,
+        sinceSeconds: sinceSeconds(q.since),
+        timestamps: q.timestamps ?? true,
+      });
+    },
+  );
+}

@@ -1,0 +1,54 @@
+import type { AgentContext } from '../../context.ts';
+import { containersOf, podAndContainer } from '../../kube/pods.ts';
+import type { LogLine } from './lines.ts';
+import { openPodLog } from './pod-log.ts';
+
+export const quickReadLimits = { defaultTail: 500, maxTail: 10_000, maxBytes: 5 * 1024 * 1024 };
+
+export interface QuickLog {
+  namespace: string;
+  pod: string;
+  container: string;
+  containers: string[];
+  lines: LogLine[];
+  /** True when the 5 MiB cap cut the answer short. */
+  truncated: boolean;
+}
+
+/** The last lines of one container, read at once (no stream): at most 10 000 lines and 5 MiB. */
+export async function readPodLog(
+  ctx: AgentContext,
+  namespace: string,
+  name: string,
+  query: { container?: string; tail?: number; sinceSeconds?: number; previous?: boolean },
+): Promise<QuickLog> {
+  const { pod, container } = podAndContainer(ctx.cluster, namespace, name, query.container);
+  const lines: LogLine[] = [];
+  let bytes = 0;
+  const stream = await openPodLog(
+    ctx,
+    namespace,
+    name,
+    {
+      container,
+      follow: false,
+      tail: query.tail ?? quickReadLimits.defaultTail,
+      sinceSeconds: query.sinceSeconds,
+      previous: query.previous,
+      limitBytes: quickReadLimits.maxBytes,
+    },
+    (line) => {
+      bytes += line.line.length + 1;
+      lines.push(line);
+    },
+  );
+  await stream.ended;
+  return {
+    namespace,
+    pod: name,
+    container,
+    containers: containersOf(pod),
+    lines,
+    truncated: bytes >= quickReadLimits.maxBytes,
+  };
+}

@@ -1,0 +1,118 @@
+import type { FastifyReply } from 'fastify';
+import type { AgentContext } from '../../context.ts';
+import { AppError, badRequest } from '../../http/errors.ts';
+import type { StreamLimit } from '../../http/sse.ts';
+import type { KubeObject } from '../../kube/objects.ts';
+import { type LabelSelector, selectorMatcher } from '../../kube/selectors.ts';
+import { LogSession, logLimits } from './stream.ts';
+
+const workloadKinds = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
+
+type Obj = Record<string, unknown>;
+const mainContainers = (pod: KubeObject) =>
+  ((pod.spec?.containers as Obj[] | undefined) ?? []).map((c) => String(c.name));
+
+/** A pod whose containers have started (or finished), so its log can be read. */
+function hasLogs(pod: KubeObject): boolean {
+  if (pod.metadata?.deletionTimestamp) return false;
+  const phase = pod.status?.phase;
+  if (phase === 'Running' || phase === 'Succeeded' || phase === 'Failed') return true;
+  return ((pod.status?.containerStatuses as Obj[] | undefined) ?? []).some((c) => {
+    const state = (c.state ?? {}) as Obj;
+    return state.running !== undefined || state.terminated !== undefined;
+  });
+}
+
+export interface WorkloadLogOptions {
+  container?: string;
+  tail?: number;
+  sinceSeconds?: number;
+  timestamps: boolean;
+}
+
+/**
+ * The merged log of every pod of a workload, each line labelled with its pod and container. Pods that start
+ * later — a rollout, a scale-up, a rescheduled pod — join the stream as soon as their containers run; deleted
+ * pods leave it. The stream lasts until the client goes (or the 12 h limit).
+ */
+export function streamWorkloadLogs(
+  ctx: AgentContext,
+  reply: FastifyReply,
+  limit: StreamLimit,
+  kind: string,
+  namespace: string,
+  name: string,
+  options: WorkloadLogOptions,
+): void {
+  const resource = ctx.cluster.resolve(kind);
+  if (!workloadKinds.has(resource.kind))
+    throw badRequest(
+      `workload logs follow Deployments, StatefulSets, DaemonSets, ReplicaSets and Jobs, not ${resource.kind}`,
+    );
+  const workload = ctx.cluster.cache.get(resource, name, namespace);
+  if (!workload) throw new AppError('not_found', `${resource.kind} ${namespace}/${name} not found`);
+  const matches = selectorMatcher(workload.spec?.selector as LabelSelector | undefined);
+  const podResource = ctx.cluster.resolve('pods');
+  const members = (pod: KubeObject) => pod.metadata?.namespace === namespace && matches(pod.metadata?.labels);
+  const containers = (pod: KubeObject) =>
+    options.container ? mainContainers(pod).filter((c) => c === options.container) : mainContainers(pod);
+  const current = ctx.cluster.cache.list(podResource, namespace).filter(members);
+  if (options.container && current.length > 0 && current.every((p) => containers(p).length === 0)) {
+    throw badRequest(
+      `no pod of ${resource.kind} ${namespace}/${name} has a container "${options.container}"`,
+    );
+  }
+
+  const session = new LogSession(
+    ctx,
+    reply,
+    namespace,
+    { follow: true, tail: options.tail, sinceSeconds: options.sinceSeconds, timestamps: options.timestamps },
+    limit,
+    `${resource.kind} ${namespace}/${name}`,
+  );
+  const followed = new Set<string>();
+  const start = (pod: KubeObject, fromStart: boolean) => {
+    const podName = pod.metadata?.name ?? '';
+    if (followed.has(podName) || !hasLogs(pod)) return;
+    if (followed.size >= logLimits.maxPods) {
+      session.send('warning', {
+        message: `following ${logLimits.maxPods} pods at most; ${podName} is left out`,
+      });
+      return;
+    }
+    followed.add(podName);
+    if (fromStart) session.send('pod', { pod: podName, change: 'added' });
+    for (const container of containers(pod)) {
+      // A pod that appears while streaming is read from its first line.
+      const from = fromStart ? { tail: undefined, sinceSeconds: undefined } : {};
+      session.follow({ pod, container }, from).catch((error: unknown) => {
+        session.send('error', {
+          pod: podName,
+          container,
+          ...(error instanceof AppError ? error.toBody() : { error: String(error), code: 'cluster_error' }),
+        });
+      });
+    }
+  };
+  session.send('connected', {
+    namespace,
+    workload: { kind: resource.kind, name },
+    pods: current.map((p) => p.metadata?.name),
+    containers: [...new Set(current.flatMap(containers))],
+  });
+  for (const pod of current) start(pod, false);
+  const unsubscribe = ctx.cluster.cache.onEvent((event) => {
+    if (event.resource.kind !== 'Pod' || event.resource.group !== '' || !members(event.object)) return;
+    const podName = event.object.metadata?.name ?? '';
+    if (event.type === 'deleted' || event.object.metadata?.deletionTimestamp) {
+      if (followed.delete(podName)) {
+        session.unfollow(podName);
+        session.send('pod', { pod: podName, change: 'removed' });
+      }
+      return;
+    }
+    start(event.object, true);
+  });
+  session.onClose(unsubscribe);
+}

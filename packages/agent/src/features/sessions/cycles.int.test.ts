@@ -1,0 +1,178 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort, testCluster, waitUntil } from '@binnacle/testkit';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+
+const cycles = 200;
+const concurrency = 10;
+const cluster = testCluster();
+const core = cluster.kubeConfig().makeApiClient(CoreV1Api);
+let agent: ChildProcess;
+let url = '';
+let dataDir = '';
+let ns: { name: string; remove: () => Promise<void> };
+let forwardPort = 0;
+
+const openFds = async () => (await readdir(`/proc/${agent.pid}/fd`)).length;
+const sessions = async () =>
+  (await (await fetch(`${url}/api/sessions`)).json()) as { total: number; counts: Record<string, number> };
+
+/** Opens a stream, waits until it is really open (first bytes or upgrade), then drops it without a goodbye. */
+async function abandonHttp(path: string): Promise<void> {
+  const abort = new AbortController();
+  const res = await fetch(`${url}${path}`, { signal: abort.signal });
+  if (!res.ok) throw new Error(`${path} answered ${res.status}: ${await res.text()}`);
+  const reader = res.body?.getReader();
+  await reader?.read();
+  abort.abort();
+}
+
+function abandonWebSocket(path: string): Promise<void> {
+  return new Promise((resolveOpen, reject) => {
+    const ws = new WebSocket(`${url.replace('http', 'ws')}${path}`);
+    ws.once('message', () => {
+      ws.terminate();
+      resolveOpen();
+    });
+    ws.once('unexpected-response', (_q, res) => reject(new Error(`${path} refused: ${res.statusCode}`)));
+    ws.once('error', reject);
+    ws.once('open', () => ws.send(JSON.stringify({ type: 'input', data: 'echo hi\r' })));
+  });
+}
+
+function abandonTcp(port: number): Promise<void> {
+  return new Promise((resolveSent, reject) => {
+    const socket = new Socket();
+    socket.once('error', reject);
+    socket.connect(port, '127.0.0.1', () => {
+      socket.write('ping');
+      socket.once('data', () => {
+        socket.destroy();
+        resolveSent();
+      });
+    });
+  });
+}
+
+async function repeat(times: number, task: () => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < times) {
+        next += 1;
+        await task();
+      }
+    }),
+  );
+}
+
+beforeAll(async () => {
+  ns = await cluster.namespace('cycles');
+  await core.createNamespacedPod({
+    namespace: ns.name,
+    body: {
+      metadata: { name: 'target', labels: { app: 'target' } },
+      spec: { containers: [{ name: 'main', image: 'busybox:1.37', ports: [{ containerPort: 9000 }] }] },
+    },
+  });
+  dataDir = await mkdtemp(join(tmpdir(), 'binnacle-cycles-'));
+  const port = await freePort();
+  url = `http://127.0.0.1:${port}`;
+  // Its own process, so its open file descriptors are the agent's alone.
+  agent = spawn(
+    process.execPath,
+    [
+      resolve(import.meta.dirname, '../../binnacle.ts'),
+      'agent',
+      '--kubeconfig',
+      cluster.kubeconfigPath(),
+      '--port',
+      String(port),
+      '--data-dir',
+      dataDir,
+      '--no-browser',
+    ],
+    { stdio: 'ignore' },
+  );
+  await waitUntil(
+    'the agent and the pod',
+    async () => {
+      const res = await fetch(`${url}/api/resources/pods/${ns.name}/target`).catch(() => undefined);
+      if (!res?.ok) return false;
+      return (
+        ((await res.json()) as { resource: { status: { phase?: string } } }).resource.status.phase ===
+        'Running'
+      );
+    },
+    { timeoutMs: 60_000, intervalMs: 200 },
+  );
+  const forward = await fetch(`${url}/api/portforwards`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ namespace: ns.name, pod: 'target', port: 9000 }),
+  });
+  forwardPort = ((await forward.json()) as { localPort: number }).localPort;
+}, 120_000);
+
+afterAll(async () => {
+  agent?.kill('SIGTERM');
+  await Promise.all([ns?.remove(), rm(dataDir, { recursive: true, force: true })]);
+});
+
+describe(`${cycles} open-and-abandon cycles of every stream kind`, () => {
+  it('leave no session and no open handle behind', async () => {
+    const kinds: [string, () => Promise<void>][] = [
+      ['event stream', () => abandonHttp(`/api/events/stream?namespaces=${ns.name}`)],
+      ['pod log stream', () => abandonHttp(`/api/pods/${ns.name}/target/logs/stream?tail=1`)],
+      [
+        'workload log stream',
+        () => abandonHttp('/api/workloads/deployments/demo-shop/storefront/logs/stream?tail=1'),
+      ],
+      [
+        'file download',
+        () =>
+          abandonHttp(
+            `/api/pods/${ns.name}/target/files/download?path=${encodeURIComponent(resolve(import.meta.dirname, '..'))}`,
+          ),
+      ],
+      ['exec', () => abandonWebSocket(`/api/pods/${ns.name}/target/exec`)],
+      ['local terminal', () => abandonWebSocket('/api/local-terminal')],
+      ['port-forward connection', () => abandonTcp(forwardPort)],
+    ];
+    // One of each first: connection pools and lazy set-up belong to the baseline, not to a leak.
+    for (const [, open] of kinds) await open();
+    const settled = async () => (await sessions()).counts.portforward === 1 && (await sessions()).total === 1;
+    await waitUntil('the warm-up sessions to end', settled, { timeoutMs: 30_000 });
+    await new Promise((r) => setTimeout(r, 2000));
+    const baseline = await openFds();
+
+    let peak = baseline;
+    for (const [name, open] of kinds) {
+      const started = performance.now();
+      await repeat(cycles, open).catch((error: Error) => {
+        throw new Error(`${name}: ${error.message}`);
+      });
+      peak = Math.max(peak, await openFds());
+      process.stdout.write(`cycles: ${cycles} × ${name} in ${Math.round(performance.now() - started)} ms\n`);
+    }
+    await waitUntil('every abandoned session to end', settled, { timeoutMs: 60_000, intervalMs: 250 });
+    // Keep-alive sockets to the API server idle out within the pool's 30 s.
+    await waitUntil(
+      `open descriptors back to the baseline of ${baseline}`,
+      async () => (await openFds()) <= baseline,
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
+    process.stdout.write(
+      `cycles: open descriptors ${baseline} before, ${peak} at most, ${await openFds()} after\n`,
+    );
+    expect(await sessions()).toMatchObject({
+      total: 1,
+      counts: { events: 0, logs: 0, exec: 0, terminal: 0, download: 0, portforward: 1 },
+    });
+  });
+});
