@@ -1,10 +1,11 @@
+import { UsageError } from '@binnacle/common/server';
 import pino from 'pino';
 import { type Agent, agentVersion, createAgent } from '../agent.ts';
 import { ConfigFileSchema, configDefaults, configFilePath } from '../config/agent-config.ts';
 import { InvalidFileError, JsonFile } from '../config/json-file.ts';
 import { KubeconfigError, resolveTarget } from '../kube/kubeconfig.ts';
 import { openBrowser } from './open-browser.ts';
-import { agentHelp, effectiveConfig, parseAgentArgs, UsageError } from './options.ts';
+import { agentHelp, effectiveConfig, parseAgentArgs } from './options.ts';
 import { showSyncProgress } from './progress.ts';
 
 const shutdownGraceMs = 10_000;

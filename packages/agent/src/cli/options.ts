@@ -1,36 +1,8 @@
-import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { parseDuration, parseSize } from '@binnacle/common';
+import { type OptionSpec, optionsHelp, parseOptions, resolveOptions } from '@binnacle/common/server';
 import { type AgentConfig, type ConfigFile, configDefaults } from '../config/agent-config.ts';
 
-export class UsageError extends Error {}
-
-type OptionType =
-  | 'string'
-  | 'boolean'
-  | 'port'
-  | 'url'
-  | 'path'
-  | 'integer'
-  | 'duration'
-  | 'size'
-  | 'storage';
-
-interface OptionSpec {
-  flag: string;
-  key: keyof AgentConfig;
-  /** The config.json field, when it differs from `key` (e.g. `timelineRetention` in hours form). */
-  fileKey?: keyof ConfigFile;
-  env: string;
-  type: OptionType;
-  /** Bounds of an integer option. */
-  range?: [number, number];
-  placeholder?: string;
-  help: string;
-}
-
 /** Every flag of `binnacle agent`, its BINNACLE_* variable and its config-file key: one table, one truth. */
-export const agentOptions: OptionSpec[] = [
+export const agentOptions: OptionSpec<AgentConfig>[] = [
   {
     flag: 'port',
     key: 'port',
@@ -105,7 +77,8 @@ export const agentOptions: OptionSpec[] = [
     flag: 'timeline-storage',
     key: 'timelineStorage',
     env: 'BINNACLE_TIMELINE_STORAGE',
-    type: 'storage',
+    type: 'enum',
+    values: ['memory', 'sqlite'],
     placeholder: 'memory|sqlite',
     help: 'where the change timeline is kept (default memory)',
   },
@@ -170,112 +143,22 @@ export const agentOptions: OptionSpec[] = [
   },
 ];
 
-function convert(spec: OptionSpec, raw: string | boolean, source: string): string | number | boolean {
-  if (spec.type === 'boolean') {
-    if (typeof raw === 'boolean') return raw;
-    if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
-    if (['0', 'false', 'no', ''].includes(raw.toLowerCase())) return false;
-    throw new UsageError(`${source}: "${raw}" is not a boolean (true or false)`);
-  }
-  const text = String(raw);
-  if (text === '') throw new UsageError(`${source} needs a value`);
-  if (spec.type === 'port') {
-    const port = Number(text);
-    if (!Number.isInteger(port) || port < 1 || port > 65535)
-      throw new UsageError(`${source}: "${text}" is not a port number (1-65535)`);
-    return port;
-  }
-  if (spec.type === 'url' && !/^https?:\/\/[^\s]+$/.test(text))
-    throw new UsageError(`${source}: "${text}" is not an http(s) URL`);
-  if (spec.type === 'path') return resolve(text);
-  if (spec.type === 'integer') {
-    const [min, max] = spec.range ?? [0, Number.MAX_SAFE_INTEGER];
-    const value = Number(text);
-    if (!Number.isInteger(value) || value < min || value > max) {
-      throw new UsageError(`${source}: "${text}" is not a whole number from ${min} to ${max}`);
-    }
-    return value;
-  }
-  if (spec.type === 'storage') {
-    if (text !== 'memory' && text !== 'sqlite')
-      throw new UsageError(`${source}: "${text}" is not memory or sqlite`);
-    return text;
-  }
-  try {
-    if (spec.type === 'duration') return parseDuration(text, source);
-    if (spec.type === 'size') return parseSize(text, source);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  return text;
+export function parseAgentArgs(argv: string[], env: NodeJS.ProcessEnv = process.env) {
+  return parseOptions(agentOptions, argv, env);
 }
 
-export interface ParsedArgs {
-  help: boolean;
-  /** Values given as flags or BINNACLE_* variables (they override the config file). */
-  overrides: Partial<AgentConfig>;
-}
-
-/** Parses flags strictly (an unknown flag or a bad value is a UsageError naming it) and reads BINNACLE_* variables. */
-export function parseAgentArgs(argv: string[], env: NodeJS.ProcessEnv = process.env): ParsedArgs {
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        help: { type: 'boolean', short: 'h' },
-        ...Object.fromEntries(
-          agentOptions.map((o) => [o.flag, { type: o.type === 'boolean' ? 'boolean' : 'string' }]),
-        ),
-      },
-    });
-  } catch (error) {
-    throw new UsageError(
-      (error as Error).message.replace(/\. To specify.*$/s, '').replace(/^Unknown option/, 'unknown flag'),
-    );
-  }
-  const overrides: Partial<AgentConfig> = {};
-  for (const spec of agentOptions) {
-    const fromEnv = env[spec.env];
-    if (fromEnv !== undefined) Object.assign(overrides, { [spec.key]: convert(spec, fromEnv, spec.env) });
-    const fromFlag = parsed.values[spec.flag];
-    if (fromFlag !== undefined)
-      Object.assign(overrides, { [spec.key]: convert(spec, fromFlag as string | boolean, `--${spec.flag}`) });
-  }
-  return { help: Boolean(parsed.values.help), overrides };
-}
-
-/** flags > BINNACLE_* env > config file > defaults. */
 export function effectiveConfig(overrides: Partial<AgentConfig>, file: ConfigFile): AgentConfig {
-  const fromFile: Partial<AgentConfig> = {};
-  for (const spec of agentOptions) {
-    const fileKey = spec.fileKey ?? (spec.key as keyof ConfigFile);
-    const value = file[fileKey];
-    if (value === undefined) continue;
-    // Strings go through the same conversion as flags (durations, sizes, paths); numbers and booleans are typed already.
-    const converted = typeof value === 'string' ? convert(spec, value, `config.json ${fileKey}`) : value;
-    Object.assign(fromFile, { [spec.key]: converted });
-  }
-  const defined = <T extends object>(o: T) =>
-    Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
-  return { ...configDefaults(), ...defined(fromFile), ...defined(overrides) } as AgentConfig;
+  return resolveOptions(agentOptions, overrides, file, configDefaults(), 'config.json');
 }
 
 export function agentHelp(): string {
-  const rows = agentOptions.map((o) => {
-    const left = `  --${o.flag}${o.placeholder ? ` ${o.placeholder}` : ''}`;
-    return `${left.padEnd(30)} ${o.help}\n${''.padEnd(31)}env ${o.env}`;
-  });
   return `usage: binnacle agent [flags]
 
 Serves the Binnacle API and UI for one Kubernetes cluster on http://<listen-address>:<port>.
 Settings come from flags, then BINNACLE_* variables, then <data-dir>/config.json.
 
 flags:
-${rows.join('\n')}
-  -h, --help                   show this help
+${optionsHelp(agentOptions)}
 
 docs: docs/agent.md
 `;

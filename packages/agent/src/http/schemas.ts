@@ -1,26 +1,4 @@
-import { type TSchema, Type } from 'typebox';
-
-/** `{ error, code }` — the shape of every error response. */
-export const ErrorSchema = Type.Object(
-  { error: Type.String(), code: Type.String() },
-  {
-    $id: 'Error',
-    additionalProperties: true,
-    description:
-      'Every error: a human message and a machine-readable code (docs/api/errors.md); some add context fields',
-  },
-);
-
-/** Error responses every route declares, so the OpenAPI document shows them. */
-export const errorResponses = {
-  '4xx': Type.Ref('Error'),
-  '5xx': Type.Ref('Error'),
-};
-
-/** A query schema that rejects unknown parameters (every route has one, even with no parameters). */
-export function Query<T extends Record<string, TSchema>>(properties: T) {
-  return Type.Object(properties, { additionalProperties: false });
-}
+import { Type } from 'typebox';
 
 /** A Kubernetes object as the API returns it (validated by Kubernetes, not here). */
 export const KubeObjectSchema = Type.Object(
@@ -31,5 +9,3 @@ export const KubeObjectSchema = Type.Object(
   },
   { additionalProperties: true, description: 'A Kubernetes object' },
 );
-
-export const StringList = Type.String({ description: 'Comma-separated list' });

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
+import { AppError } from '@binnacle/common/server';
 import type { FastifyReply } from 'fastify';
-import { AppError } from './errors.ts';
 
 export interface SseOptions {
   /** A heartbeat frame this often keeps proxies from closing an idle stream. */

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@binnacle/common';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '@binnacle/common/server';
 
 /** The body Kubernetes sends with a failed request. */
 export interface KubeStatus {

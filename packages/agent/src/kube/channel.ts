@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
+import type { AppError } from '@binnacle/common/server';
 import WebSocket from 'ws';
-import type { AppError } from '../http/errors.ts';
 import { fromKubeResponse, fromNetworkError, type KubeStatus } from './api-errors.ts';
 import type { Impersonation, KubeClient } from './client.ts';
 

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
+import type { AppError } from '@binnacle/common/server';
 import { Agent, type Dispatcher, request } from 'undici';
-import type { AppError } from '../http/errors.ts';
 import { fromKubeResponse, fromNetworkError } from './api-errors.ts';
 import type { ClusterTarget } from './kubeconfig.ts';
 

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppError, notReady } from '../http/errors.ts';
+import { AppError, notReady } from '@binnacle/common/server';
 import { KubeClient } from './client.ts';
 import { type ApiResource, discover, resolveKind } from './discovery.ts';
 import { InformerCache, type InformerCacheOptions } from './informer-cache.ts';

@@ -1,4 +1,4 @@
-import { AppError, badRequest } from '../http/errors.ts';
+import { AppError, badRequest } from '@binnacle/common/server';
 import type { KubeClient } from './client.ts';
 
 /** One kind the cluster serves, at its group's preferred version. */

@@ -1,4 +1,4 @@
-import { AppError, notReady } from '../http/errors.ts';
+import { AppError, notReady } from '@binnacle/common/server';
 import type { KubeClient } from './client.ts';
 import { type ApiResource, discover, resourceKey } from './discovery.ts';
 import { type CacheEvent, Informer, type InformerState } from './informer.ts';

@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { AppError } from '../http/errors.ts';
+import { AppError } from '@binnacle/common/server';
 import type { KubeClient } from './client.ts';
 import { type ApiResource, apiVersionOf, collectionPath } from './discovery.ts';
 import { type KubeList, type KubeObject, objectKey, stripObject } from './objects.ts';

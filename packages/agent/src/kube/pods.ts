@@ -1,4 +1,4 @@
-import { AppError, badRequest } from '../http/errors.ts';
+import { AppError, badRequest } from '@binnacle/common/server';
 import type { Cluster } from './cluster.ts';
 import type { KubeObject } from './objects.ts';
 

@@ -1,4 +1,4 @@
-import { badRequest } from '../http/errors.ts';
+import { badRequest } from '@binnacle/common/server';
 
 export type Labels = Record<string, string> | undefined;
 export type LabelMatcher = (labels: Labels) => boolean;

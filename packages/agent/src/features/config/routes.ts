@@ -1,7 +1,7 @@
+import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import { AuditSettingsSchema, ConfigFileSchema, SettingsSchema } from '../../config/agent-config.ts';
 import type { AgentContext, App } from '../../context.ts';
-import { errorResponses, Query } from '../../http/schemas.ts';
 import {
   mergeSettings,
   readAuditSettings,

@@ -1,5 +1,5 @@
+import { AppError } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
-import { AppError } from '../../http/errors.ts';
 import { resourceKey } from '../../kube/discovery.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { Session } from 'node:inspector/promises';
 import type { Readable } from 'node:stream';
 import { getHeapSnapshot } from 'node:v8';
-import { AppError } from '../../http/errors.ts';
+import { AppError } from '@binnacle/common/server';
 
 let profiling = false;
 

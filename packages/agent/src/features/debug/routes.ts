@@ -1,6 +1,6 @@
+import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
-import { errorResponses, Query } from '../../http/schemas.ts';
 import { diagnoseObject } from './diagnose.ts';
 import { cpuProfile, heapSnapshot } from './profiles.ts';
 

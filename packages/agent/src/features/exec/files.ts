@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
+import { AppError, badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
-import { AppError, badRequest } from '../../http/errors.ts';
 import { execInPod, runInPod } from './pod-exec.ts';
 
 export const fileLimits = { maxEntries: 10_000, listBytes: 8 * 1024 * 1024, firstChunkBytes: 64 * 1024 };

@@ -1,9 +1,8 @@
+import { AppError, errorResponses, Query } from '@binnacle/common/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type WebSocket from 'ws';
 import type { AgentContext, App } from '../../context.ts';
-import { AppError } from '../../http/errors.ts';
-import { errorResponses, Query } from '../../http/schemas.ts';
 import { StreamLimit } from '../../http/sse.ts';
 import { podAndContainer } from '../../kube/pods.ts';
 import { addDebugContainer } from './debug-container.ts';

@@ -1,6 +1,6 @@
+import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
-import { errorResponses, Query } from '../../http/schemas.ts';
 import { clusterInfo } from './cluster-info.ts';
 import { diagnostics, diagnosticsMarkdown } from './diagnostics.ts';
 import { healthReport } from './health.ts';

@@ -1,8 +1,7 @@
 import { parseDuration } from '@binnacle/common';
+import { badRequest, errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
-import { badRequest } from '../../http/errors.ts';
-import { errorResponses, Query } from '../../http/schemas.ts';
 import { StreamLimit } from '../../http/sse.ts';
 import { podAndContainer } from '../../kube/pods.ts';
 import { quickReadLimits, readPodLog } from './service.ts';

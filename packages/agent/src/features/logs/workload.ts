@@ -1,6 +1,6 @@
+import { AppError, badRequest } from '@binnacle/common/server';
 import type { FastifyReply } from 'fastify';
 import type { AgentContext } from '../../context.ts';
-import { AppError, badRequest } from '../../http/errors.ts';
 import type { StreamLimit } from '../../http/sse.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import { type LabelSelector, selectorMatcher } from '../../kube/selectors.ts';

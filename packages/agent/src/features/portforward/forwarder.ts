@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
+import { AppError } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
-import { AppError } from '../../http/errors.ts';
 import type { SessionHandle } from '../../http/sessions.ts';
 import { openChannelSocket } from '../../kube/channel.ts';
 import type { KubeObject } from '../../kube/objects.ts';

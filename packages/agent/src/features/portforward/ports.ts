@@ -1,5 +1,5 @@
+import { AppError, badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
-import { AppError, badRequest } from '../../http/errors.ts';
 import { healthOf } from '../../kube/health.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import { mapSelectorMatcher } from '../../kube/selectors.ts';

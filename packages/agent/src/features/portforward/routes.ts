@@ -1,6 +1,6 @@
+import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
-import { errorResponses, Query } from '../../http/schemas.ts';
 import { findObject, podPorts, servicePorts } from './ports.ts';
 import { PortForwards } from './service.ts';
 

@@ -1,5 +1,5 @@
+import { AppError, badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
-import { AppError, badRequest } from '../../http/errors.ts';
 import { Forward, type ForwardView } from './forwarder.ts';
 import { findObject, resolvePodPort, resolveService } from './ports.ts';
 

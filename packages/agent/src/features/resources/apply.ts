@@ -1,6 +1,6 @@
+import { AppError } from '@binnacle/common/server';
 import { parseAllDocuments } from 'yaml';
 import type { AgentContext } from '../../context.ts';
-import { AppError } from '../../http/errors.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { type ApiResource, objectPath } from '../../kube/discovery.ts';
 import { type KubeObject, stripObject } from '../../kube/objects.ts';

@@ -1,5 +1,5 @@
+import { AppError, badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
-import { AppError, badRequest } from '../../http/errors.ts';
 import { type ApiResource, apiVersionOf, collectionPath, objectPath, scopeOf } from '../../kube/discovery.ts';
 import type { KubeList, KubeObject } from '../../kube/objects.ts';
 import { stripObject } from '../../kube/objects.ts';

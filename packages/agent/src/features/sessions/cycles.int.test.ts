@@ -174,5 +174,5 @@ describe(`${cycles} open-and-abandon cycles of every stream kind`, () => {
       total: 1,
       counts: { events: 0, logs: 0, exec: 0, terminal: 0, download: 0, portforward: 1 },
     });
-  });
+  }, 300_000);
 });

@@ -1,6 +1,7 @@
+import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
-import { errorResponses, KubeObjectSchema, Query } from '../../http/schemas.ts';
+import { KubeObjectSchema } from '../../http/schemas.ts';
 import { scopeOf } from '../../kube/discovery.ts';
 import { changes, changesLimit, childChanges, kubeEvents, type Preset, presets } from './service.ts';
 import { ChangeStreams } from './stream.ts';

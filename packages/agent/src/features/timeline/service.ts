@@ -1,6 +1,6 @@
 import { parseDuration } from '@binnacle/common';
+import { badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
-import { badRequest } from '../../http/errors.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import { defaultExcludedKinds, defaultExcludedNames } from './noise.ts';
 import type { ChangeRecorder } from './recorder.ts';

@@ -1,4 +1,4 @@
-import { type ErrorBody, type ErrorCode, statusOf } from '@binnacle/common';
+import { type ErrorBody, type ErrorCode, statusOf } from '../errors.ts';
 
 /**
  * The one error type routes and services throw. It carries a stable code (see @binnacle/common errorCodes)

@@ -1,0 +1,36 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import { registerErrorHandling } from './error-handler.ts';
+import { openApiRoute, registerOpenApi } from './openapi.ts';
+
+export interface AppOptions {
+  logger: FastifyBaseLogger;
+  /** Log every request (the agent's --debug-events). */
+  logRequests?: boolean;
+  bodyLimit?: number;
+  openapi: { title: string; version: string; description: string };
+}
+
+/**
+ * A fastify app with the conventions every Binnacle server follows (DESIGN §4): `Cache-Control: no-store` on
+ * every answer, `{error, code}` for every failure, strict schemas (unknown fields are errors, not dropped), and
+ * the OpenAPI document at /api/openapi.json. Routes are added by the caller.
+ */
+export async function createApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: options.logger,
+    logController: new LogController({ disableRequestLogging: !options.logRequests }),
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    routerOptions: { ignoreTrailingSlash: true },
+    ajv: {
+      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+  });
+  registerErrorHandling(app);
+  await registerOpenApi(app, options.openapi);
+  openApiRoute(app);
+  return app;
+}

@@ -1,0 +1,14 @@
+export { type AppOptions, createApp } from './app.ts';
+export { describeValidation, registerErrorHandling, toAppError } from './error-handler.ts';
+export { AppError, badRequest, internal, notFound, notReady } from './errors.ts';
+export { openApiRoute, registerOpenApi } from './openapi.ts';
+export {
+  type OptionSpec,
+  type OptionType,
+  optionsHelp,
+  type ParsedOptions,
+  parseOptions,
+  resolveOptions,
+  UsageError,
+} from './options.ts';
+export { ErrorSchema, errorResponses, Query } from './schemas.ts';

@@ -1,0 +1,165 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseDuration } from '../durations.ts';
+import { parseSize } from '../sizes.ts';
+
+/** A bad flag, variable or config-file value; the message names it. The CLIs exit 2 on it. */
+export class UsageError extends Error {}
+
+export type OptionType =
+  | 'string'
+  | 'boolean'
+  | 'port'
+  | 'url'
+  | 'path'
+  | 'integer'
+  | 'duration'
+  | 'size'
+  | 'enum';
+
+export interface OptionSpec<Config> {
+  flag: string;
+  key: keyof Config & string;
+  /** The config-file field, when it differs from `key` (e.g. `timelineRetention` in hours form). */
+  fileKey?: string;
+  env: string;
+  type: OptionType;
+  /** Bounds of an integer option. */
+  range?: [number, number];
+  /** Allowed values of an enum option. */
+  values?: readonly string[];
+  placeholder?: string;
+  help: string;
+}
+
+function convert(
+  spec: OptionSpec<unknown>,
+  raw: string | boolean,
+  source: string,
+): string | number | boolean {
+  if (spec.type === 'boolean') {
+    if (typeof raw === 'boolean') return raw;
+    if (['1', 'true', 'yes'].includes(raw.toLowerCase())) return true;
+    if (['0', 'false', 'no', ''].includes(raw.toLowerCase())) return false;
+    throw new UsageError(`${source}: "${raw}" is not a boolean (true or false)`);
+  }
+  const text = String(raw);
+  if (text === '') throw new UsageError(`${source} needs a value`);
+  switch (spec.type) {
+    case 'port': {
+      const port = Number(text);
+      if (!Number.isInteger(port) || port < 1 || port > 65535)
+        throw new UsageError(`${source}: "${text}" is not a port number (1-65535)`);
+      return port;
+    }
+    case 'url':
+      if (!/^https?:\/\/[^\s]+$/.test(text))
+        throw new UsageError(`${source}: "${text}" is not an http(s) URL`);
+      return text;
+    case 'path':
+      return resolve(text);
+    case 'integer': {
+      const [min, max] = spec.range ?? [0, Number.MAX_SAFE_INTEGER];
+      const value = Number(text);
+      if (!Number.isInteger(value) || value < min || value > max)
+        throw new UsageError(`${source}: "${text}" is not a whole number from ${min} to ${max}`);
+      return value;
+    }
+    case 'enum':
+      if (!spec.values?.includes(text))
+        throw new UsageError(`${source}: "${text}" is not one of ${spec.values?.join(', ')}`);
+      return text;
+    case 'duration':
+    case 'size':
+      try {
+        return spec.type === 'duration' ? parseDuration(text, source) : parseSize(text, source);
+      } catch (error) {
+        throw new UsageError((error as Error).message);
+      }
+    default:
+      return text;
+  }
+}
+
+export interface ParsedOptions<Config> {
+  help: boolean;
+  /** Values given as flags or environment variables (they override the config file). */
+  overrides: Partial<Config>;
+}
+
+/**
+ * Parses flags strictly (an unknown flag or a bad value is a UsageError naming it) and reads each option's
+ * environment variable; flags win over variables.
+ */
+export function parseOptions<Config>(
+  specs: readonly OptionSpec<Config>[],
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+): ParsedOptions<Config> {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        help: { type: 'boolean', short: 'h' },
+        ...Object.fromEntries(
+          specs.map((o) => [o.flag, { type: o.type === 'boolean' ? 'boolean' : 'string' }]),
+        ),
+      },
+    });
+  } catch (error) {
+    throw new UsageError(
+      (error as Error).message.replace(/\. To specify.*$/s, '').replace(/^Unknown option/, 'unknown flag'),
+    );
+  }
+  const overrides: Partial<Config> = {};
+  for (const spec of specs) {
+    const fromEnv = env[spec.env];
+    if (fromEnv !== undefined)
+      Object.assign(overrides, { [spec.key]: convert(spec as OptionSpec<unknown>, fromEnv, spec.env) });
+    const fromFlag = parsed.values[spec.flag];
+    if (fromFlag !== undefined)
+      Object.assign(overrides, {
+        [spec.key]: convert(spec as OptionSpec<unknown>, fromFlag as string | boolean, `--${spec.flag}`),
+      });
+  }
+  return { help: Boolean(parsed.values.help), overrides };
+}
+
+/**
+ * flags > environment > config file > defaults. Config-file strings go through the same conversions as flags
+ * (durations, sizes, paths); numbers and booleans are typed already.
+ */
+export function resolveOptions<Config>(
+  specs: readonly OptionSpec<Config>[],
+  overrides: Partial<Config>,
+  file: Record<string, unknown>,
+  defaults: Partial<Config>,
+  fileName: string,
+): Config {
+  const fromFile: Partial<Config> = {};
+  for (const spec of specs) {
+    const fileKey = spec.fileKey ?? spec.key;
+    const value = file[fileKey];
+    if (value === undefined) continue;
+    const converted =
+      typeof value === 'string'
+        ? convert(spec as OptionSpec<unknown>, value, `${fileName} ${fileKey}`)
+        : value;
+    Object.assign(fromFile, { [spec.key]: converted });
+  }
+  const defined = <T extends object>(o: T) =>
+    Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+  return { ...defaults, ...defined(fromFile), ...defined(overrides) } as Config;
+}
+
+/** The flags part of `--help`, each with its variable. */
+export function optionsHelp<Config>(specs: readonly OptionSpec<Config>[]): string {
+  const rows = specs.map((o) => {
+    const left = `  --${o.flag}${o.placeholder ? ` ${o.placeholder}` : ''}`;
+    return `${left.padEnd(30)} ${o.help}\n${''.padEnd(31)}env ${o.env}`;
+  });
+  return `${rows.join('\n')}\n  -h, --help                   show this help`;
+}

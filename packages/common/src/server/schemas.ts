@@ -1,0 +1,23 @@
+import { type TSchema, Type } from 'typebox';
+
+/** `{ error, code }` — the shape of every error response. */
+export const ErrorSchema = Type.Object(
+  { error: Type.String(), code: Type.String() },
+  {
+    $id: 'Error',
+    additionalProperties: true,
+    description:
+      'Every error: a human message and a machine-readable code (docs/api/errors.md); some add context fields',
+  },
+);
+
+/** Error responses every route declares, so the OpenAPI document shows them. */
+export const errorResponses = {
+  '4xx': Type.Ref('Error'),
+  '5xx': Type.Ref('Error'),
+};
+
+/** A query schema that rejects unknown parameters (every route has one, even with no parameters). */
+export function Query<T extends Record<string, TSchema>>(properties: T) {
+  return Type.Object(properties, { additionalProperties: false });
+}
