@@ -55,7 +55,7 @@ async function agentRun(state: ClusterState): Promise<AgentRun> {
   const child = spawn(
     process.execPath,
     [
-      resolve(repoRoot, 'packages/agent/src/binnacle.ts'),
+      resolve(repoRoot, 'packages/cli/src/binnacle.ts'),
       'agent',
       '--kubeconfig',
       state.kubeconfigs.admin,

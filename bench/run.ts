@@ -5,6 +5,7 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { agentStartup } from './agent-startup.ts';
+import { hubAuth } from './hub-auth.ts';
 import { topologySse } from './topology-sse.ts';
 
 export interface BenchResult {
@@ -23,6 +24,11 @@ const benchmarks: Record<string, { about: string; run: (args: string[]) => Promi
     about:
       'topology build time, /api/topology and /api/resources/pods latency, SSE fan-out delay to 100 clients, at 10 000 pods',
     run: topologySse,
+  },
+  'hub-auth': {
+    about:
+      'hub requests per second and p50/p99 with a session cookie and with a PAT (and unauthenticated), SQLite and PostgreSQL',
+    run: hubAuth,
   },
 };
 

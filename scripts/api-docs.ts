@@ -1,6 +1,7 @@
 /**
  * Regenerates the API reference files that tests keep in step with the code:
  *   docs/api/agent-openapi.json  the agent's OpenAPI document
+ *   docs/api/hub-openapi.json    the hub's OpenAPI document
  *   docs/api/errors.md           the table of error codes (between the markers)
  * Run `npm run api:docs` after changing a route schema or an error code, and commit the result.
  */
@@ -8,9 +9,11 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { errorTableMarkdown } from '@binnacle/common';
 import { agentOpenApiDocument } from '../packages/agent/src/http/openapi-document.ts';
+import { hubOpenApiDocument } from '../packages/hub/src/http/openapi-document.ts';
 
 const root = resolve(import.meta.dirname, '..');
 export const openApiSnapshot = resolve(root, 'docs/api/agent-openapi.json');
+export const hubOpenApiSnapshot = resolve(root, 'docs/api/hub-openapi.json');
 export const errorsDoc = resolve(root, 'docs/api/errors.md');
 const begin = '<!-- error-codes:begin -->';
 const end = '<!-- error-codes:end -->';
@@ -26,6 +29,7 @@ export function withErrorTable(markdown: string): string {
 
 if (import.meta.main) {
   await writeFile(openApiSnapshot, serializeOpenApi(await agentOpenApiDocument()));
+  await writeFile(hubOpenApiSnapshot, serializeOpenApi(await hubOpenApiDocument()));
   await writeFile(errorsDoc, withErrorTable(await readFile(errorsDoc, 'utf8')));
-  process.stdout.write(`wrote ${openApiSnapshot} and ${errorsDoc}\n`);
+  process.stdout.write(`wrote ${openApiSnapshot}, ${hubOpenApiSnapshot} and ${errorsDoc}\n`);
 }

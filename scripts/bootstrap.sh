@@ -21,10 +21,19 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
   printf '%s' "$lock_hash" > "$stamp"
 fi
 
-# 2. System tools the control plane needs (Debian package names).
+# 2. System tools the control plane and the hub's PostgreSQL tests need (Debian package names).
+# Debian keeps initdb out of PATH, under /usr/lib/postgresql/<version>/bin; the harness looks in the same places.
+have_postgres() {
+  [ -n "${BINNACLE_PG_BINDIR:-}" ] && [ -x "$BINNACLE_PG_BINDIR/initdb" ] && return 0
+  for initdb in /usr/lib/postgresql/*/bin/initdb; do
+    [ -x "$initdb" ] && return 0
+  done
+  command -v initdb >/dev/null 2>&1
+}
 missing=""
 command -v openssl >/dev/null 2>&1 || missing="$missing openssl"
 command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+have_postgres || missing="$missing postgresql"
 if [ -n "$missing" ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     say "installing Debian packages:$missing"

@@ -17,9 +17,23 @@ export const errorCodes = {
     description: 'The kind exists in several API groups; pass `group` to choose.',
   },
   unauthenticated: { status: 401, description: 'No valid credential was presented.' },
+  session_ended: {
+    status: 401,
+    description:
+      'The hub session ended (lifetime, inactivity, sign-out, removal from the organization, new break-glass password); sign in again.',
+  },
+  invalid_credentials: {
+    status: 401,
+    description: 'The sign-in e-mail or password is wrong (the answer does not say which).',
+  },
   forbidden: {
     status: 403,
     description: 'The identity may not do this (Kubernetes RBAC or a Binnacle role).',
+  },
+  origin_rejected: {
+    status: 403,
+    description:
+      'A cookie-authenticated write came from another origin (CSRF protection); send it from the hub page or use a PAT.',
   },
   not_found: { status: 404, description: 'The object does not exist.' },
   route_not_found: { status: 404, description: 'No route matches the method and path.' },

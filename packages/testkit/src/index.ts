@@ -14,6 +14,8 @@ export { seedCluster, seeded } from './cluster/seed.ts';
 export type { ClusterState } from './cluster/state.ts';
 export { readState } from './cluster/state.ts';
 export { waitUntil } from './cluster/wait.ts';
+export { type Credential, type HttpAnswer, startTestHub, type TestHub, testBreakGlass } from './hub.ts';
+export { createDatabase, type PostgresServer, startPostgres } from './postgres.ts';
 export { openSse, type SseClient, type SseEvent } from './sse-client.ts';
 export { openTerminal, type TerminalClient, type TerminalFrame } from './terminal-client.ts';
 export { type ClusterIdentity, type TestCluster, testCluster } from './test-cluster.ts';

@@ -9,6 +9,8 @@ export interface AppOptions {
   logRequests?: boolean;
   bodyLimit?: number;
   openapi: { title: string; version: string; description: string };
+  /** Route config of the app's own routes (the OpenAPI document), e.g. the hub's access declaration. */
+  builtInRouteConfig?: Record<string, unknown>;
 }
 
 /**
@@ -31,6 +33,6 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   });
   registerErrorHandling(app);
   await registerOpenApi(app, options.openapi);
-  openApiRoute(app);
+  openApiRoute(app, options.builtInRouteConfig);
   return app;
 }

@@ -56,5 +56,5 @@ export const notReady = (message: string) =>
 
 /** A failure whose cause is logged but whose details never reach the caller. */
 export function internal(cause: unknown): AppError {
-  return new AppError('internal_error', 'internal error; see the agent log', { cause });
+  return new AppError('internal_error', 'internal error; see the server log', { cause });
 }

@@ -20,10 +20,11 @@ export async function registerOpenApi(
 }
 
 /** GET /api/openapi.json: the document generated from the route schemas. */
-export function openApiRoute(app: FastifyInstance): void {
+export function openApiRoute(app: FastifyInstance, config: Record<string, unknown> = {}): void {
   app.get(
     '/api/openapi.json',
     {
+      config,
       schema: {
         tags: ['meta'],
         summary: 'This OpenAPI document',

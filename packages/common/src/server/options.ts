@@ -129,8 +129,8 @@ export function parseOptions<Config>(
 }
 
 /**
- * flags > environment > config file > defaults. Config-file strings go through the same conversions as flags
- * (durations, sizes, paths); numbers and booleans are typed already.
+ * flags > environment > config file > defaults. Config-file strings and numbers go through the same
+ * conversions and checks as flags (durations, sizes, paths, ranges); booleans are typed already.
  */
 export function resolveOptions<Config>(
   specs: readonly OptionSpec<Config>[],
@@ -144,9 +144,10 @@ export function resolveOptions<Config>(
     const fileKey = spec.fileKey ?? spec.key;
     const value = file[fileKey];
     if (value === undefined) continue;
+    // Numbers go through the same checks as text (a port's range; a bare number is no duration: `3600` is refused).
     const converted =
-      typeof value === 'string'
-        ? convert(spec as OptionSpec<unknown>, value, `${fileName} ${fileKey}`)
+      typeof value === 'string' || typeof value === 'number'
+        ? convert(spec as OptionSpec<unknown>, String(value), `${fileName} ${fileKey}`)
         : value;
     Object.assign(fromFile, { [spec.key]: converted });
   }

@@ -87,7 +87,7 @@ beforeAll(async () => {
   agent = spawn(
     process.execPath,
     [
-      resolve(import.meta.dirname, '../../binnacle.ts'),
+      resolve(import.meta.dirname, '../../../../cli/src/binnacle.ts'),
       'agent',
       '--kubeconfig',
       cluster.kubeconfigPath(),

@@ -1,16 +1,19 @@
 #!/usr/bin/env node
-/** The `binnacle` command: `binnacle agent [flags]`. */
-import { runAgent } from './cli/agent-command.ts';
+/** The `binnacle` command: `binnacle agent [flags]`, `binnacle hub [flags]`. */
+import { runAgent } from '@binnacle/agent';
+import { runHub } from '@binnacle/hub';
 
 const usage = `usage: binnacle <command> [flags]
 
 commands:
   agent    serve the Binnacle API and UI for one cluster (binnacle agent --help)
+  hub      serve the hub in front of many agents: organizations, sign-in, tokens (binnacle hub --help)
 `;
 
 async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
   if (command === 'agent') return runAgent(rest);
+  if (command === 'hub') return runHub(rest);
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(usage);
     return command === undefined ? 2 : 0;

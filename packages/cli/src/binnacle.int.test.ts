@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { isListening, testCluster, waitUntil } from '@binnacle/testkit';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
-const cli = resolve(import.meta.dirname, '../binnacle.ts');
+const cli = resolve(import.meta.dirname, 'binnacle.ts');
 const cluster = testCluster();
 const dataDir = await mkdtemp(join(tmpdir(), 'binnacle-cli-'));
 const started: ChildProcess[] = [];

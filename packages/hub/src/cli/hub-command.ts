@@ -1,0 +1,76 @@
+import { optionsHelp, UsageError } from '@binnacle/common/server';
+import { type HubConfig, hubOptions, loadHubConfig } from '../config/hub-config.ts';
+import { DatabaseError } from '../db/database.ts';
+import { createHub, hubVersion } from '../hub.ts';
+import { hubLogger } from './logger.ts';
+
+const shutdownGraceMs = 10_000;
+
+export function hubHelp(): string {
+  return `usage: binnacle hub [flags]
+
+Serves the Binnacle hub: organizations, sign-in, personal access tokens and clusters, on
+http://<listen-address>:<port>. Settings come from flags, then BINNACLE_* variables, then the --config file.
+Secrets come from variables or files only: BINNACLE_BREAK_GLASS_PASSWORD or --break-glass-password-file,
+BINNACLE_SECRET_KEY or --secret-key-file.
+
+flags:
+${optionsHelp(hubOptions)}
+
+docs: docs/hub.md
+`;
+}
+
+const fail = (message: string, code: number) => {
+  process.stderr.write(`binnacle hub: ${message}\n`);
+  return code;
+};
+
+/** `binnacle hub`: validates the configuration, opens and migrates the database, serves until a signal. */
+export async function runHub(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let config: HubConfig;
+  try {
+    const loaded = loadHubConfig(argv, env);
+    if (loaded.help) {
+      process.stdout.write(hubHelp());
+      return 0;
+    }
+    config = loaded.config;
+  } catch (error) {
+    if (error instanceof UsageError)
+      return fail(`${error.message}\nrun "binnacle hub --help" for the settings`, 2);
+    throw error;
+  }
+  let hub: Awaited<ReturnType<typeof createHub>>;
+  try {
+    hub = await createHub(config, { log: hubLogger(config.debugRequests ? 'info' : 'warn') });
+  } catch (error) {
+    if (error instanceof DatabaseError || error instanceof UsageError) return fail(error.message, 1);
+    throw error;
+  }
+  try {
+    await hub.listen();
+  } catch (error) {
+    await hub.close();
+    return fail(`cannot listen on ${config.listenAddress}:${config.port}: ${(error as Error).message}`, 1);
+  }
+  process.stderr.write(
+    `binnacle hub ${hubVersion}: serving ${config.publicUrl} on ${config.listenAddress}:${config.port} (${hub.ctx.database.dialect} ${hub.ctx.database.location}); break-glass ${hub.ctx.breakGlass.admin.enabled ? 'on' : 'off'}\n`,
+  );
+  return new Promise<number>((resolveExit) => {
+    let stopping = false;
+    const shutdown = (signal: string) => {
+      if (stopping) return resolveExit(1);
+      stopping = true;
+      process.stderr.write(`binnacle hub: ${signal}, shutting down\n`);
+      const forced = setTimeout(() => resolveExit(1), shutdownGraceMs);
+      forced.unref();
+      void hub.close().then(() => {
+        clearTimeout(forced);
+        resolveExit(0);
+      });
+    };
+    process.on('SIGINT', () => shutdown('SIGINT'));
+    process.on('SIGTERM', () => shutdown('SIGTERM'));
+  });
+}

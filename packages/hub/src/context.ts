@@ -1,0 +1,44 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { HubConfig } from './config/hub-config.ts';
+import type { HubDatabase } from './db/database.ts';
+import type { AuditLog } from './features/audit/service.ts';
+
+import type { HubMetrics } from './features/metrics/registry.ts';
+import type { SessionStore } from './features/sessions/store.ts';
+import type { BreakGlass } from './security/break-glass.ts';
+import type { Clock } from './security/clock.ts';
+import type { FailureThrottle } from './security/failure-throttle.ts';
+
+/** Everything a hub feature may use; passed explicitly to each feature's routes (no container, no globals). */
+export interface HubContext {
+  version: string;
+  config: HubConfig;
+  database: HubDatabase;
+  clock: Clock;
+  /** HMAC and encryption key (32+ bytes). */
+  secretKey: Buffer;
+  sessions: SessionStore;
+  breakGlass: { admin: BreakGlass; throttle: FailureThrottle };
+  audit: AuditLog;
+  metrics: HubMetrics;
+  log: FastifyBaseLogger;
+}
+
+/** The fastify instance with TypeBox types on every route. */
+export type HubApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+export type Role = 'owner' | 'member' | 'viewer';
+export const roles: readonly Role[] = ['owner', 'member', 'viewer'];

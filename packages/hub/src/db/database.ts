@@ -1,0 +1,56 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Migrator } from 'kysely/migration';
+import pg from 'pg';
+import { type Dialect, migrations } from './migrations.ts';
+import type { HubSchema } from './schema.ts';
+
+export interface HubDatabase {
+  db: Kysely<HubSchema>;
+  dialect: Dialect;
+  /** Where it lives, without credentials (for logs and /metrics). */
+  location: string;
+  close(): Promise<void>;
+}
+
+export class DatabaseError extends Error {}
+
+/**
+ * Opens the hub database — PostgreSQL when a URL is given, else SQLite in the data dir — and runs the
+ * migrations it has not run yet. A database that cannot be reached or migrated stops the hub with a message.
+ */
+export async function openDatabase(options: { databaseUrl?: string; dataDir: string }): Promise<HubDatabase> {
+  let db: Kysely<HubSchema>;
+  let dialect: Dialect;
+  let location: string;
+  if (options.databaseUrl) {
+    const url = new URL(options.databaseUrl);
+    location = `postgres://${url.host}${url.pathname}`;
+    dialect = 'postgres';
+    db = new Kysely<HubSchema>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: options.databaseUrl, max: 20 }) }),
+    });
+  } else {
+    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    location = join(options.dataDir, 'hub.db');
+    dialect = 'sqlite';
+    const sqlite = new Database(location);
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('foreign_keys = ON');
+    sqlite.pragma('busy_timeout = 10000');
+    db = new Kysely<HubSchema>({ dialect: new SqliteDialect({ database: sqlite }) });
+  }
+  const { error } = await new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(migrations(dialect)) },
+  }).migrateToLatest();
+  if (error) {
+    await db.destroy();
+    const reason = (error as Error).message || String(error);
+    throw new DatabaseError(`database ${location} could not be opened or migrated: ${reason}`);
+  }
+  return { db, dialect, location, close: () => db.destroy() };
+}

@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Role } from '../context.ts';
+import { countOf } from './count.ts';
+import type { HubSchema, UsersTable } from './schema.ts';
+
+/**
+ * Users, organizations and memberships: the directory every feature reads (who is this, which role do they
+ * hold where). Users are identified by (issuer, subject), never by e-mail.
+ */
+export type Db = Kysely<HubSchema>;
+
+/** The issuer recorded for the break-glass admin (OIDC users carry their IdP's issuer URL). */
+export const breakGlassIssuer = 'break-glass';
+export type UserRow = Pick<UsersTable, 'id' | 'email' | 'name'>;
+
+export interface Identity {
+  issuer: string;
+  subject: string;
+  email: string;
+  name: string;
+}
+
+/** Finds the user for an identity, creating it at first sight; e-mail and name follow the identity provider. */
+export async function upsertUser(db: Db, identity: Identity, at: string): Promise<UserRow> {
+  const existing = await db
+    .selectFrom('users')
+    .select(['id', 'email', 'name'])
+    .where('idp_issuer', '=', identity.issuer)
+    .where('idp_subject', '=', identity.subject)
+    .executeTakeFirst();
+  if (existing) {
+    await db
+      .updateTable('users')
+      .set({ email: identity.email, name: identity.name, last_sign_in_at: at })
+      .where('id', '=', existing.id)
+      .execute();
+    return { id: existing.id, email: identity.email, name: identity.name };
+  }
+  const user = { id: randomUUID(), email: identity.email, name: identity.name };
+  await db
+    .insertInto('users')
+    .values({
+      ...user,
+      idp_issuer: identity.issuer,
+      idp_subject: identity.subject,
+      created_at: at,
+      last_sign_in_at: at,
+    })
+    .execute();
+  return user;
+}
+
+export async function createOrg(db: Db, name: string, at: string): Promise<string> {
+  const id = randomUUID();
+  await db.insertInto('orgs').values({ id, name, created_at: at }).execute();
+  return id;
+}
+
+export async function addMember(
+  db: Db,
+  orgId: string,
+  userId: string,
+  role: Role,
+  at: string,
+): Promise<void> {
+  await db
+    .insertInto('memberships')
+    .values({ org_id: orgId, user_id: userId, role, created_at: at })
+    .execute();
+}
+
+export async function roleIn(db: Db, orgId: string, userId: string): Promise<Role | undefined> {
+  const row = await db
+    .selectFrom('memberships')
+    .select('role')
+    .where('org_id', '=', orgId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row?.role;
+}
+
+export async function membershipsOf(db: Db, userId: string) {
+  return db
+    .selectFrom('memberships')
+    .innerJoin('orgs', 'orgs.id', 'memberships.org_id')
+    .select(['orgs.id', 'orgs.name', 'memberships.role', 'memberships.created_at'])
+    .where('memberships.user_id', '=', userId)
+    .orderBy('memberships.created_at')
+    .orderBy('orgs.id')
+    .execute();
+}
+
+export async function ownerCount(db: Db, orgId: string): Promise<number> {
+  const row = await countOf(
+    db.selectFrom('memberships').where('org_id', '=', orgId).where('role', '=', 'owner'),
+  );
+  return row;
+}

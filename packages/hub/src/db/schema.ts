@@ -1,0 +1,114 @@
+import type { Generated } from 'kysely';
+
+/** Timestamps are ISO 8601 UTC strings (same width, so they sort and compare as text on both databases). */
+type Timestamp = string;
+
+export interface OrgsTable {
+  id: string;
+  name: string;
+  created_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: string;
+  email: string;
+  name: string;
+  /** Who vouches for the user: `break-glass`, or an OIDC issuer. */
+  idp_issuer: string;
+  idp_subject: string;
+  created_at: Timestamp;
+  last_sign_in_at: Timestamp | null;
+}
+
+export interface MembershipsTable {
+  org_id: string;
+  user_id: string;
+  role: 'owner' | 'member' | 'viewer';
+  created_at: Timestamp;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the cookie value; the value itself is never stored. */
+  id_hash: string;
+  user_id: string;
+  org_id: string;
+  method: 'break-glass' | 'oidc';
+  created_at: Timestamp;
+  absolute_expires_at: Timestamp;
+  last_seen_at: Timestamp;
+  /** For break-glass sessions: which password they were opened with (an HMAC); a new password ends them. */
+  credential_version: string | null;
+}
+
+export interface PatsTable {
+  id: string;
+  user_id: string;
+  org_id: string;
+  name: string;
+  token_hash: string;
+  /** The last 4 characters, so people can tell tokens apart. */
+  hint: string;
+  created_at: Timestamp;
+  expires_at: Timestamp | null;
+  last_used_at: Timestamp | null;
+}
+
+export interface ClustersTable {
+  id: string;
+  org_id: string;
+  name: string;
+  token_hash: string;
+  token_hint: string;
+  created_at: Timestamp;
+  created_by: string;
+  token_rotated_at: Timestamp | null;
+  last_seen_at: Timestamp | null;
+  agent_version: string | null;
+}
+
+export interface InvitationsTable {
+  id: string;
+  org_id: string;
+  email: string;
+  role: 'owner' | 'member' | 'viewer';
+  token_hash: string;
+  created_by: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  accepted_at: Timestamp | null;
+  accepted_by: string | null;
+}
+
+export interface AuditTable {
+  id: Generated<number>;
+  org_id: string;
+  at: Timestamp;
+  actor_user_id: string | null;
+  actor_email: string | null;
+  /** How the actor authenticated: `session`, `pat`, or `system`. */
+  via: string;
+  pat_id: string | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  detail: string | null;
+  ip: string | null;
+}
+
+export interface PreferencesTable {
+  user_id: string;
+  data: string;
+  updated_at: Timestamp;
+}
+
+export interface HubSchema {
+  orgs: OrgsTable;
+  users: UsersTable;
+  memberships: MembershipsTable;
+  sessions: SessionsTable;
+  pats: PatsTable;
+  clusters: ClustersTable;
+  invitations: InvitationsTable;
+  audit_events: AuditTable;
+  preferences: PreferencesTable;
+}

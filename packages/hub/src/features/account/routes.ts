@@ -1,0 +1,75 @@
+import { errorResponses, notFound, Query } from '@binnacle/common/server';
+import { Type } from 'typebox';
+import type { HubApp, HubContext } from '../../context.ts';
+import { membershipsOf, roleIn } from '../../db/directory.ts';
+import { access, type Principal, principalOf } from '../../http/principal.ts';
+import { RoleSchema } from '../orgs/schemas.ts';
+
+const Account = Type.Object({
+  user: Type.Object({ id: Type.String(), email: Type.String(), name: Type.String() }),
+  currentOrg: Type.Object({ id: Type.String(), name: Type.String(), role: RoleSchema }),
+  orgs: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), role: RoleSchema })),
+  credential: Type.Object({
+    via: Type.Union([Type.Literal('session'), Type.Literal('pat')]),
+    method: Type.Optional(Type.String({ description: 'how the session signed in: break-glass or oidc' })),
+    expiresAt: Type.Optional(Type.String({ format: 'date-time' })),
+    patId: Type.Optional(Type.String()),
+  }),
+});
+
+async function account(ctx: HubContext, principal: Principal) {
+  const memberships = await membershipsOf(ctx.database.db, principal.user.id);
+  const orgs = memberships
+    .filter((m) => principal.via === 'session' || m.id === principal.orgId)
+    .map((m) => ({ id: m.id, name: m.name, role: m.role }));
+  const current = orgs.find((o) => o.id === principal.orgId);
+  if (!current) throw notFound('the current organization no longer exists');
+  const credential =
+    principal.via === 'session' && principal.session
+      ? {
+          via: 'session' as const,
+          method: principal.session.method,
+          expiresAt: principal.session.expiresAt.toISOString(),
+        }
+      : { via: 'pat' as const, patId: principal.patId };
+  return { user: principal.user, currentOrg: current, orgs, credential };
+}
+
+export function accountRoutes(app: HubApp, ctx: HubContext): void {
+  app.get(
+    '/api/account',
+    {
+      config: access('viewer'),
+      schema: {
+        summary: 'Who you are, where you act, and with which credential',
+        tags: ['account'],
+        querystring: Query({}),
+        response: { 200: Account, ...errorResponses },
+      },
+    },
+    async (request) => account(ctx, principalOf(request)),
+  );
+  app.patch(
+    '/api/account',
+    {
+      config: access('viewer', { session: true }),
+      schema: {
+        summary: 'Switch the organization your session acts in',
+        tags: ['account'],
+        body: Type.Object(
+          { currentOrgId: Type.String({ minLength: 1, maxLength: 64 }) },
+          { additionalProperties: false },
+        ),
+        response: { 200: Account, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const principal = principalOf(request);
+      const orgId = request.body.currentOrgId;
+      const role = await roleIn(ctx.database.db, orgId, principal.user.id);
+      if (!role || !principal.session) throw notFound(`organization ${orgId} not found`);
+      await ctx.sessions.switchOrg(principal.session.idHash, orgId);
+      return account(ctx, { ...principal, orgId, role });
+    },
+  );
+}

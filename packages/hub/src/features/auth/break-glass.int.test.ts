@@ -1,0 +1,120 @@
+import { startTestHub, type TestHub, testBreakGlass } from '@binnacle/testkit';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const hubs: TestHub[] = [];
+afterEach(async () => {
+  for (const hub of hubs.splice(0)) await hub.close();
+});
+async function hub(config = {}) {
+  const started = await startTestHub({ config });
+  hubs.push(started);
+  return started;
+}
+const login = (t: TestHub, body: unknown, options: { origin?: string | null; cookie?: string } = {}) =>
+  t.request('POST', '/api/auth/break-glass/login', {
+    body,
+    origin: options.origin ?? null,
+    as: options.cookie ? { cookie: options.cookie } : undefined,
+  });
+
+describe('break-glass sign-in', () => {
+  it('the first sign-in bootstraps an organization with the admin as owner, and later ones reuse it', async () => {
+    const t = await hub();
+    const first = await login(t, testBreakGlass);
+    expect(first.status, first.body).toBe(200);
+    const body = first.json<{ orgId: string; role: string; user: { email: string } }>();
+    expect(body).toMatchObject({ role: 'owner', user: { email: testBreakGlass.email } });
+    const again = await login(t, { email: 'Admin@Example.com', password: testBreakGlass.password });
+    expect(again.json<{ orgId: string }>().orgId).toBe(body.orgId);
+    expect(await t.hub.ctx.database.db.selectFrom('orgs').selectAll().execute()).toHaveLength(1);
+  });
+
+  it('joins the existing organization as owner when someone else bootstrapped the hub', async () => {
+    const t = await hub();
+    const orgId = await t.createOrg('acme');
+    await t.addUser('first@acme.example', 'owner', orgId);
+    const answer = await login(t, testBreakGlass);
+    expect(answer.json()).toMatchObject({ orgId, role: 'owner' });
+  });
+
+  it('answers a wrong e-mail and a wrong password alike, and throttles after 5 failures per IP and e-mail', async () => {
+    const t = await hub();
+    const admin = await t.signInBreakGlass();
+    const wrongEmail = await login(t, { email: 'nobody@example.com', password: testBreakGlass.password });
+    expect(wrongEmail.status).toBe(401);
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      const wrong = await login(t, { email: testBreakGlass.email, password: `guess ${attempt}` });
+      expect(wrong.status).toBe(401);
+      expect(wrong.json()).toEqual(wrongEmail.json());
+    }
+    const throttled = await login(t, testBreakGlass); // even the right password waits
+    expect(throttled.status).toBe(429);
+    expect(throttled.json().code).toBe('rate_limited');
+    expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
+    t.clock.advance(5 * 60_000);
+    expect((await login(t, testBreakGlass)).status).toBe(200);
+    const audit = await t.request('GET', `/api/orgs/${admin.orgId}/audit?action=auth.sign_in_failed`, {
+      as: { cookie: admin.cookie },
+    });
+    expect(audit.json<{ items: unknown[] }>().items).toHaveLength(5);
+  });
+
+  it('issues a new session id at every sign-in and ends the one the browser offered (fixation)', async () => {
+    const t = await hub();
+    const before = await t.signInBreakGlass();
+    const answer = await login(t, testBreakGlass, { cookie: before.cookie });
+    const after = String(answer.headers['set-cookie']).split(';')[0]?.split('=')[1];
+    expect(after).toBeDefined();
+    expect(after).not.toBe(before.cookie);
+    expect((await t.request('GET', '/api/account', { as: { cookie: before.cookie } })).status).toBe(401);
+    expect((await t.request('GET', '/api/account', { as: { cookie: after as string } })).status).toBe(200);
+    // A made-up id never becomes a session.
+    expect((await t.request('GET', '/api/account', { as: { cookie: 'attacker-chosen-value' } })).status).toBe(
+      401,
+    );
+  });
+
+  it('refuses a sign-in posted from a foreign page (login CSRF)', async () => {
+    const t = await hub();
+    const answer = await login(t, testBreakGlass, { origin: 'https://evil.example' });
+    expect(answer.status).toBe(403);
+    expect(answer.json().code).toBe('origin_rejected');
+    expect(answer.headers['set-cookie']).toBeUndefined();
+  });
+
+  it('is refused cleanly when no break-glass admin is configured', async () => {
+    const t = await hub({ breakGlassEmail: undefined, breakGlassPassword: undefined });
+    const answer = await login(t, testBreakGlass);
+    expect(answer.status).toBe(401);
+    expect(answer.json()).toEqual({
+      error: 'break-glass sign-in is not configured on this hub',
+      code: 'invalid_credentials',
+    });
+  });
+
+  it('keeps the break-glass admin an owner: it cannot be demoted or removed', async () => {
+    const t = await hub();
+    const admin = await t.signInBreakGlass();
+    const other = await t.addUser('second@example.com', 'owner', admin.orgId);
+    for (const [method, body] of [
+      ['PATCH', { role: 'viewer' }],
+      ['DELETE', undefined],
+    ] as const) {
+      const answer = await t.request(method, `/api/orgs/${admin.orgId}/members/${admin.userId}`, {
+        as: { cookie: other.cookie },
+        body,
+      });
+      expect(answer.status, answer.body).toBe(409);
+    }
+  });
+
+  it('validates the body: missing or unknown fields are 400 naming them', async () => {
+    const t = await hub();
+    const missing = await login(t, { email: testBreakGlass.email });
+    expect(missing.status).toBe(400);
+    expect(missing.json().error).toMatch(/password/);
+    const extra = await login(t, { ...testBreakGlass, remember: true });
+    expect(extra.status).toBe(400);
+    expect(extra.json().error).toMatch(/remember/);
+  });
+});

@@ -1,0 +1,69 @@
+import { errorResponses, Query } from '@binnacle/common/server';
+import { Type } from 'typebox';
+import type { HubApp, HubContext } from '../../context.ts';
+import { access, principalOf } from '../../http/principal.ts';
+import { RoleSchema } from '../orgs/schemas.ts';
+import { sessionCookie } from '../sessions/cookie.ts';
+import { signInBreakGlass, signOut } from './service.ts';
+
+const SignedIn = Type.Object({
+  user: Type.Object({ id: Type.String(), email: Type.String(), name: Type.String() }),
+  orgId: Type.String(),
+  role: RoleSchema,
+  expiresAt: Type.String({ format: 'date-time', description: 'end of the absolute lifetime' }),
+});
+
+export function authRoutes(app: HubApp, ctx: HubContext): void {
+  const cookie = sessionCookie(ctx.config.publicUrl);
+  app.post(
+    '/api/auth/break-glass/login',
+    {
+      config: access('public'),
+      schema: {
+        summary: 'Sign in as the break-glass admin (always available); sets the session cookie',
+        tags: ['auth'],
+        body: Type.Object(
+          {
+            email: Type.String({ minLength: 1, maxLength: 320 }),
+            password: Type.String({ minLength: 1, maxLength: 1024 }),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: SignedIn, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      // A session cookie offered at sign-in is ended, never reused: every sign-in gets a new id.
+      const offered = request.cookies[cookie.name];
+      if (offered) {
+        const previous = await ctx.sessions.lookup(offered);
+        if (previous.state === 'active') await ctx.sessions.end(previous.session.idHash);
+      }
+      const signedIn = await signInBreakGlass(ctx, { ...request.body, ip: request.ip });
+      reply.setCookie(cookie.name, signedIn.cookieValue, cookie.set(signedIn.expiresAt, ctx.clock.now()));
+      return {
+        user: signedIn.user,
+        orgId: signedIn.orgId,
+        role: signedIn.role,
+        expiresAt: signedIn.expiresAt.toISOString(),
+      };
+    },
+  );
+  app.post(
+    '/api/auth/signout',
+    {
+      config: access('viewer', { session: true }),
+      schema: {
+        summary: 'End the session and clear its cookie',
+        tags: ['auth'],
+        querystring: Query({}),
+        response: { 200: Type.Object({ signedOut: Type.Literal(true) }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await signOut(ctx, principalOf(request), request.ip);
+      reply.clearCookie(cookie.name, cookie.clear());
+      return { signedOut: true as const };
+    },
+  );
+}

@@ -1,0 +1,106 @@
+import { AppError } from '@binnacle/common/server';
+import type { HubContext } from '../../context.ts';
+import { addMember, breakGlassIssuer, createOrg, membershipsOf, upsertUser } from '../../db/directory.ts';
+import type { Principal } from '../../http/principal.ts';
+import { iso } from '../../security/clock.ts';
+
+/**
+ * Break-glass sign-in: checks the configured e-mail and password (throttled per IP and e-mail), makes sure
+ * the admin owns an organization — the very first sign-in bootstraps one — and opens a new session.
+ */
+export async function signInBreakGlass(
+  ctx: HubContext,
+  input: { email: string; password: string; ip: string },
+) {
+  const email = input.email.trim().toLowerCase();
+  const throttleKey = `${input.ip}|${email}`;
+  const waitMs = ctx.breakGlass.throttle.retryAfterMs(throttleKey);
+  if (waitMs > 0) {
+    ctx.metrics.signIns.inc({ method: 'break-glass', result: 'throttled' });
+    throw new AppError('rate_limited', 'too many failed sign-in attempts; wait before trying again', {
+      headers: { 'Retry-After': String(Math.ceil(waitMs / 1000)) },
+    });
+  }
+  if (!ctx.breakGlass.admin.verify(email, input.password)) {
+    ctx.breakGlass.throttle.fail(throttleKey);
+    ctx.metrics.signIns.inc({ method: 'break-glass', result: 'rejected' });
+    ctx.log.warn(
+      { ip: input.ip, breakGlass: email === ctx.breakGlass.admin.email },
+      'break-glass sign-in refused',
+    );
+    await auditFailure(ctx, email, input.ip);
+    if (!ctx.breakGlass.admin.enabled)
+      throw new AppError('invalid_credentials', 'break-glass sign-in is not configured on this hub');
+    throw new AppError('invalid_credentials', 'wrong e-mail or password');
+  }
+  ctx.breakGlass.throttle.succeed(throttleKey);
+  const at = iso(ctx.clock.now());
+  const { user, orgId, role } = await ctx.database.db.transaction().execute(async (tx) => {
+    const user = await upsertUser(
+      tx,
+      { issuer: breakGlassIssuer, subject: email, email, name: 'Break-glass admin' },
+      at,
+    );
+    const memberships = await membershipsOf(tx, user.id);
+    const owned = memberships.find((m) => m.role === 'owner');
+    if (owned) return { user, orgId: owned.id, role: owned.role };
+    // The break-glass admin is always an owner: of the first organization, or of a new one on a fresh hub.
+    const first = await tx
+      .selectFrom('orgs')
+      .select('id')
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    const orgId = first?.id ?? (await createOrg(tx, email.split('@')[1] ?? 'Organization', at));
+    if (memberships.some((m) => m.id === orgId)) {
+      await tx
+        .updateTable('memberships')
+        .set({ role: 'owner' })
+        .where('org_id', '=', orgId)
+        .where('user_id', '=', user.id)
+        .execute();
+    } else {
+      await addMember(tx, orgId, user.id, 'owner', at);
+    }
+    return { user, orgId, role: 'owner' as const };
+  });
+  const session = await ctx.sessions.open({ userId: user.id, orgId, method: 'break-glass' });
+  ctx.metrics.signIns.inc({ method: 'break-glass', result: 'ok' });
+  await ctx.audit.record({
+    orgId,
+    actor: { user, via: 'session' },
+    action: 'auth.sign_in',
+    target: { type: 'user', id: user.id },
+    detail: { method: 'break-glass' },
+    ip: input.ip,
+  });
+  return { user, orgId, role, ...session };
+}
+
+/** Failed attempts on the break-glass admin's e-mail go to the audit log of the organizations it owns. */
+async function auditFailure(ctx: HubContext, email: string, ip: string) {
+  if (email !== ctx.breakGlass.admin.email) return;
+  const { db } = ctx.database;
+  const user = await db
+    .selectFrom('users')
+    .select('id')
+    .where('idp_issuer', '=', breakGlassIssuer)
+    .where('idp_subject', '=', email)
+    .executeTakeFirst();
+  if (!user) return;
+  for (const membership of await membershipsOf(db, user.id)) {
+    await ctx.audit.record({
+      orgId: membership.id,
+      actor: { email },
+      action: 'auth.sign_in_failed',
+      detail: { method: 'break-glass' },
+      ip,
+    });
+  }
+}
+
+export async function signOut(ctx: HubContext, principal: Principal, ip: string) {
+  if (principal.session) await ctx.sessions.end(principal.session.idHash);
+  await ctx.audit.act(principal, ip, 'auth.sign_out', { type: 'user', id: principal.user.id });
+}

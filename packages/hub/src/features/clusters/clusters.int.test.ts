@@ -1,0 +1,64 @@
+import { startTestHub, type TestHub } from '@binnacle/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clusterForToken } from './service.ts';
+
+let t: TestHub;
+let as: { cookie: string };
+beforeAll(async () => {
+  t = await startTestHub();
+  as = { cookie: (await t.signInBreakGlass()).cookie };
+});
+afterAll(() => t.close());
+
+const create = (name: string) => t.request('POST', '/api/clusters', { as, body: { name } });
+
+describe('clusters', () => {
+  it('registers a cluster with an agent token shown once and kept hashed', async () => {
+    const answer = await create('prod-eu');
+    expect(answer.status, answer.body).toBe(201);
+    const cluster = answer.json<{ id: string; token: string; tokenHint: string }>();
+    expect(cluster.token).toMatch(/^bnc_[0-9A-Za-z]{49}$/);
+    expect(cluster.tokenHint).toBe(cluster.token.slice(-4));
+    expect(await clusterForToken(t.hub.ctx, cluster.token)).toMatchObject({
+      id: cluster.id,
+      name: 'prod-eu',
+    });
+    const listed = (await t.request('GET', '/api/clusters', { as })).body;
+    expect(listed).toContain('prod-eu');
+    expect(listed).not.toContain(cluster.token);
+  });
+
+  it('refuses a duplicate name with 409 and a bad name with 400 naming the field', async () => {
+    await create('staging');
+    const duplicate = await create('staging');
+    expect(duplicate.status).toBe(409);
+    expect(duplicate.json().code).toBe('already_exists');
+    const bad = await create('Not A Label');
+    expect(bad.status).toBe(400);
+    expect(bad.json().error).toMatch(/name/);
+  });
+
+  it('rotating the token invalidates the old one at once', async () => {
+    const cluster = (await create('rotating')).json<{ id: string; token: string }>();
+    const rotated = await t.request('POST', `/api/clusters/${cluster.id}/rotate-token`, { as });
+    expect(rotated.status, rotated.body).toBe(200);
+    const fresh = rotated.json<{ token: string; tokenRotatedAt: string }>();
+    expect(fresh.token).not.toBe(cluster.token);
+    expect(fresh.tokenRotatedAt).toBe(t.clock.now().toISOString());
+    expect(await clusterForToken(t.hub.ctx, cluster.token)).toBeUndefined();
+    expect(await clusterForToken(t.hub.ctx, fresh.token)).toMatchObject({ id: cluster.id });
+  });
+
+  it('renames, deletes (the token stops working) and answers 404 for unknown ids', async () => {
+    const cluster = (await create('old-name')).json<{ id: string; token: string }>();
+    const renamed = await t.request('PATCH', `/api/clusters/${cluster.id}`, {
+      as,
+      body: { name: 'new-name' },
+    });
+    expect(renamed.json()).toMatchObject({ name: 'new-name' });
+    expect((await t.request('DELETE', `/api/clusters/${cluster.id}`, { as })).status).toBe(204);
+    expect(await clusterForToken(t.hub.ctx, cluster.token)).toBeUndefined();
+    expect((await t.request('DELETE', `/api/clusters/${cluster.id}`, { as })).status).toBe(404);
+    expect((await t.request('POST', '/api/clusters/nope/rotate-token', { as })).status).toBe(404);
+  });
+});

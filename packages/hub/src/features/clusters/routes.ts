@@ -1,0 +1,107 @@
+import { errorResponses, Query } from '@binnacle/common/server';
+import { Type } from 'typebox';
+import type { HubApp, HubContext } from '../../context.ts';
+import { access, principalOf } from '../../http/principal.ts';
+import { createCluster, deleteCluster, listClusters, renameCluster, rotateClusterToken } from './service.ts';
+
+const Cluster = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  createdAt: Type.String({ format: 'date-time' }),
+  tokenHint: Type.String({ description: 'the last 4 characters of the agent token' }),
+  tokenRotatedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  lastSeenAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+    description: 'last time its agent connected',
+  }),
+  agentVersion: Type.Union([Type.String(), Type.Null()]),
+});
+const WithToken = Type.Intersect([
+  Cluster,
+  Type.Object({ token: Type.String({ description: 'bnc_…: the agent token, shown once' }) }),
+]);
+const ClusterName = Type.String({
+  minLength: 1,
+  maxLength: 63,
+  pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
+  description: 'a DNS label: lower-case letters, digits and dashes',
+});
+const ClusterBody = Type.Object({ name: ClusterName }, { additionalProperties: false });
+const ClusterParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+
+export function clusterRoutes(app: HubApp, ctx: HubContext): void {
+  app.get(
+    '/api/clusters',
+    {
+      config: access('viewer'),
+      schema: {
+        summary: 'Clusters of the current organization',
+        tags: ['clusters'],
+        querystring: Query({}),
+        response: { 200: Type.Object({ items: Type.Array(Cluster) }), ...errorResponses },
+      },
+    },
+    async (request) => ({ items: await listClusters(ctx, principalOf(request).orgId) }),
+  );
+  app.post(
+    '/api/clusters',
+    {
+      config: access('owner'),
+      schema: {
+        summary: 'Register a cluster and mint its agent token (owner)',
+        tags: ['clusters'],
+        body: ClusterBody,
+        response: { 201: WithToken, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      reply.code(201);
+      return createCluster(ctx, principalOf(request), request.body.name, request.ip);
+    },
+  );
+  app.patch(
+    '/api/clusters/:id',
+    {
+      config: access('owner'),
+      schema: {
+        summary: 'Rename a cluster (owner)',
+        tags: ['clusters'],
+        params: ClusterParams,
+        body: ClusterBody,
+        response: { 200: Cluster, ...errorResponses },
+      },
+    },
+    async (request) =>
+      renameCluster(ctx, principalOf(request), request.params.id, request.body.name, request.ip),
+  );
+  app.delete(
+    '/api/clusters/:id',
+    {
+      config: access('owner'),
+      schema: {
+        summary: 'Remove a cluster (owner); its agent token stops working',
+        tags: ['clusters'],
+        params: ClusterParams,
+        querystring: Query({}),
+        response: { 204: Type.Null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await deleteCluster(ctx, principalOf(request), request.params.id, request.ip);
+      return reply.code(204).send(null);
+    },
+  );
+  app.post(
+    '/api/clusters/:id/rotate-token',
+    {
+      config: access('owner'),
+      schema: {
+        summary: 'Mint a new agent token; the old one is refused at once (owner)',
+        tags: ['clusters'],
+        params: ClusterParams,
+        querystring: Query({}),
+        response: { 200: WithToken, ...errorResponses },
+      },
+    },
+    async (request) => rotateClusterToken(ctx, principalOf(request), request.params.id, request.ip),
+  );
+}

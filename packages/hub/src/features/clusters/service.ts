@@ -1,0 +1,123 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, notFound } from '@binnacle/common/server';
+import type { HubContext } from '../../context.ts';
+import { countOf } from '../../db/count.ts';
+import type { ClustersTable } from '../../db/schema.ts';
+import type { Principal } from '../../http/principal.ts';
+import { iso } from '../../security/clock.ts';
+import { hashSecret, mintToken, wellFormed } from '../../security/tokens.ts';
+
+export const maxClustersPerOrg = 1000;
+
+const view = (row: ClustersTable) => ({
+  id: row.id,
+  name: row.name,
+  createdAt: row.created_at,
+  tokenHint: row.token_hint,
+  tokenRotatedAt: row.token_rotated_at,
+  lastSeenAt: row.last_seen_at,
+  agentVersion: row.agent_version,
+});
+
+export async function listClusters(ctx: HubContext, orgId: string) {
+  const rows = await ctx.database.db
+    .selectFrom('clusters')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .orderBy('name')
+    .execute();
+  return rows.map(view);
+}
+
+async function clusterIn(ctx: HubContext, orgId: string, id: string): Promise<ClustersTable> {
+  const row = await ctx.database.db
+    .selectFrom('clusters')
+    .selectAll()
+    .where('id', '=', id)
+    .where('org_id', '=', orgId)
+    .executeTakeFirst();
+  if (!row) throw notFound(`cluster ${id} not found`);
+  return row;
+}
+
+async function ensureNameFree(ctx: HubContext, orgId: string, name: string, exceptId?: string) {
+  let query = ctx.database.db
+    .selectFrom('clusters')
+    .select('id')
+    .where('org_id', '=', orgId)
+    .where('name', '=', name);
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  if (await query.executeTakeFirst())
+    throw new AppError('already_exists', `a cluster named "${name}" already exists in this organization`);
+}
+
+/** Registers a cluster and mints its agent token (`bnc_…`), returned once; only its hash is kept. */
+export async function createCluster(ctx: HubContext, principal: Principal, name: string, ip: string) {
+  const { db } = ctx.database;
+  await ensureNameFree(ctx, principal.orgId, name);
+  const count = await countOf(db.selectFrom('clusters').where('org_id', '=', principal.orgId));
+  if (count >= maxClustersPerOrg)
+    throw new AppError('conflict', `this organization already has ${maxClustersPerOrg} clusters`);
+  const minted = mintToken('bnc');
+  const row: ClustersTable = {
+    id: randomUUID(),
+    org_id: principal.orgId,
+    name,
+    token_hash: minted.hash,
+    token_hint: minted.hint,
+    created_at: iso(ctx.clock.now()),
+    created_by: principal.user.id,
+    token_rotated_at: null,
+    last_seen_at: null,
+    agent_version: null,
+  };
+  await db.insertInto('clusters').values(row).execute();
+  await ctx.audit.act(principal, ip, 'cluster.create', { type: 'cluster', id: row.id }, { name });
+  return { ...view(row), token: minted.token };
+}
+
+export async function renameCluster(
+  ctx: HubContext,
+  principal: Principal,
+  id: string,
+  name: string,
+  ip: string,
+) {
+  const row = await clusterIn(ctx, principal.orgId, id);
+  if (row.name === name) return view(row);
+  await ensureNameFree(ctx, principal.orgId, name, id);
+  await ctx.database.db.updateTable('clusters').set({ name }).where('id', '=', id).execute();
+  await ctx.audit.act(principal, ip, 'cluster.update', { type: 'cluster', id }, { from: row.name, to: name });
+  return view({ ...row, name });
+}
+
+export async function deleteCluster(ctx: HubContext, principal: Principal, id: string, ip: string) {
+  const row = await clusterIn(ctx, principal.orgId, id);
+  await ctx.database.db.deleteFrom('clusters').where('id', '=', id).execute();
+  await ctx.audit.act(principal, ip, 'cluster.delete', { type: 'cluster', id }, { name: row.name });
+}
+
+/** A new agent token; the old one stops matching at once (its hash is replaced). */
+export async function rotateClusterToken(ctx: HubContext, principal: Principal, id: string, ip: string) {
+  const row = await clusterIn(ctx, principal.orgId, id);
+  const minted = mintToken('bnc');
+  const rotatedAt = iso(ctx.clock.now());
+  await ctx.database.db
+    .updateTable('clusters')
+    .set({ token_hash: minted.hash, token_hint: minted.hint, token_rotated_at: rotatedAt })
+    .where('id', '=', id)
+    .execute();
+  await ctx.audit.act(principal, ip, 'cluster.rotate_token', { type: 'cluster', id }, { name: row.name });
+  return { ...view({ ...row, token_hint: minted.hint, token_rotated_at: rotatedAt }), token: minted.token };
+}
+
+/** The cluster an agent token belongs to (the tunnel's credential check), or undefined. */
+export async function clusterForToken(ctx: HubContext, token: string) {
+  if (!wellFormed('bnc', token)) return undefined;
+  const row = await ctx.database.db
+    .selectFrom('clusters')
+    .selectAll()
+    .where('token_hash', '=', hashSecret(token))
+    .executeTakeFirst();
+  return row ? { ...view(row), orgId: row.org_id } : undefined;
+}

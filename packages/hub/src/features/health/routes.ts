@@ -1,0 +1,37 @@
+import { errorResponses, Query } from '@binnacle/common/server';
+import { sql } from 'kysely';
+import { Type } from 'typebox';
+import type { HubApp, HubContext } from '../../context.ts';
+import { access } from '../../http/principal.ts';
+
+export function healthRoutes(app: HubApp, ctx: HubContext): void {
+  app.get(
+    '/api/health',
+    {
+      config: access('public'),
+      schema: {
+        summary: 'Liveness and database reachability',
+        tags: ['health'],
+        querystring: Query({}),
+        response: {
+          200: Type.Object({
+            status: Type.Literal('ok'),
+            version: Type.String(),
+            database: Type.String({ description: 'sqlite or postgres' }),
+            breakGlass: Type.Boolean(),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    async () => {
+      await sql`select 1`.execute(ctx.database.db);
+      return {
+        status: 'ok' as const,
+        version: ctx.version,
+        database: ctx.database.dialect,
+        breakGlass: ctx.breakGlass.admin.enabled,
+      };
+    },
+  );
+}

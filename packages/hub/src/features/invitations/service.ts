@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import { AppError, notFound } from '@binnacle/common/server';
+import type { HubContext, Role } from '../../context.ts';
+import { addMember, roleIn } from '../../db/directory.ts';
+import type { InvitationsTable } from '../../db/schema.ts';
+import type { Principal } from '../../http/principal.ts';
+import { iso, later } from '../../security/clock.ts';
+import { hashSecret, mintToken, wellFormed } from '../../security/tokens.ts';
+
+export const invitationLifetimeMs = 168 * 3_600_000;
+export const maxPendingInvitations = 500;
+
+const view = (row: InvitationsTable) => ({
+  id: row.id,
+  email: row.email,
+  role: row.role,
+  createdAt: row.created_at,
+  expiresAt: row.expires_at,
+});
+
+export async function listInvitations(ctx: HubContext, orgId: string) {
+  const rows = await ctx.database.db
+    .selectFrom('invitations')
+    .selectAll()
+    .where('org_id', '=', orgId)
+    .where('accepted_at', 'is', null)
+    .where('expires_at', '>', iso(ctx.clock.now()))
+    .orderBy('created_at', 'desc')
+    .execute();
+  return rows.map(view);
+}
+
+/**
+ * Invites an e-mail address with a role. The invitation token (`bni_…`) is returned once, to hand over out of
+ * band; a newer invitation for the same address replaces a pending one.
+ */
+export async function invite(
+  ctx: HubContext,
+  principal: Principal,
+  input: { email: string; role: Role },
+  ip: string,
+) {
+  const email = input.email.trim().toLowerCase();
+  const { db } = ctx.database;
+  const member = await db
+    .selectFrom('memberships')
+    .innerJoin('users', 'users.id', 'memberships.user_id')
+    .select('users.id')
+    .where('memberships.org_id', '=', principal.orgId)
+    .where((eb) => eb(eb.fn('lower', ['users.email']), '=', email))
+    .executeTakeFirst();
+  if (member) throw new AppError('conflict', `${email} is already a member of this organization`);
+  if ((await listInvitations(ctx, principal.orgId)).length >= maxPendingInvitations) {
+    throw new AppError(
+      'conflict',
+      `this organization already has ${maxPendingInvitations} pending invitations`,
+    );
+  }
+  const now = ctx.clock.now();
+  const minted = mintToken('bni');
+  const row: InvitationsTable = {
+    id: randomUUID(),
+    org_id: principal.orgId,
+    email,
+    role: input.role,
+    token_hash: minted.hash,
+    created_by: principal.user.id,
+    created_at: iso(now),
+    expires_at: iso(later(now, invitationLifetimeMs)),
+    accepted_at: null,
+    accepted_by: null,
+  };
+  await db.transaction().execute(async (tx) => {
+    await tx
+      .deleteFrom('invitations')
+      .where('org_id', '=', principal.orgId)
+      .where('email', '=', email)
+      .where('accepted_at', 'is', null)
+      .execute();
+    await tx.insertInto('invitations').values(row).execute();
+  });
+  await ctx.audit.act(
+    principal,
+    ip,
+    'invitation.create',
+    { type: 'invitation', id: row.id },
+    { email, role: input.role },
+  );
+  return { ...view(row), token: minted.token };
+}
+
+export async function revokeInvitation(ctx: HubContext, principal: Principal, id: string, ip: string) {
+  const result = await ctx.database.db
+    .deleteFrom('invitations')
+    .where('id', '=', id)
+    .where('org_id', '=', principal.orgId)
+    .where('accepted_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(result.numDeletedRows) === 0) throw notFound(`invitation ${id} not found`);
+  await ctx.audit.act(principal, ip, 'invitation.revoke', { type: 'invitation', id });
+}
+
+/**
+ * Accepts an invitation for the signed-in user, whose e-mail must be the invited one. The session then acts in
+ * the new organization.
+ */
+export async function acceptInvitation(ctx: HubContext, principal: Principal, token: string, ip: string) {
+  const gone = notFound('invitation not found, already used or expired');
+  if (!wellFormed('bni', token)) throw gone;
+  const { db } = ctx.database;
+  const now = ctx.clock.now();
+  const row = await db
+    .selectFrom('invitations')
+    .selectAll()
+    .where('token_hash', '=', hashSecret(token))
+    .executeTakeFirst();
+  if (!row || row.accepted_at || now.getTime() >= Date.parse(row.expires_at)) throw gone;
+  if (row.email !== principal.user.email.toLowerCase())
+    throw new AppError('forbidden', 'this invitation is for another e-mail address');
+  if (await roleIn(db, row.org_id, principal.user.id))
+    throw new AppError('conflict', 'you are already a member of that organization');
+  await db.transaction().execute(async (tx) => {
+    const claimed = await tx
+      .updateTable('invitations')
+      .set({ accepted_at: iso(now), accepted_by: principal.user.id })
+      .where('id', '=', row.id)
+      .where('accepted_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) === 0) throw gone;
+    await addMember(tx, row.org_id, principal.user.id, row.role, iso(now));
+  });
+  if (principal.session) await ctx.sessions.switchOrg(principal.session.idHash, row.org_id);
+  await ctx.audit.record({
+    orgId: row.org_id,
+    actor: principal,
+    action: 'invitation.accept',
+    target: { type: 'invitation', id: row.id },
+    detail: { email: row.email, role: row.role },
+    ip,
+  });
+  return { orgId: row.org_id, role: row.role };
+}

@@ -1,0 +1,77 @@
+import { AppError, notFound } from '@binnacle/common/server';
+import type { FastifyRequest } from 'fastify';
+import type { HubApp, HubContext } from '../context.ts';
+import { roleIn } from '../db/directory.ts';
+import { authenticate } from './authenticate.ts';
+import { atLeast, type Principal } from './principal.ts';
+
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+const forbidden = (message: string) => new AppError('forbidden', message);
+
+/**
+ * The one place where hub routes are gated (docs/api/roles.md): every route declares `config.access`; this
+ * hook authenticates, applies CSRF protection to cookie-authenticated writes (bearer requests carry no
+ * ambient credential, so they need none), scopes `{org_id}` to the
+ * caller's memberships (another organization's id is 404, never 403, so ids leak nothing) and checks the
+ * role. A route without a declaration is refused: access fails closed.
+ */
+export function registerAccessControl(app: HubApp, ctx: HubContext): void {
+  const hubOrigin = new URL(ctx.config.publicUrl).origin;
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.routeOptions.url) return; // no route matched: the 404 handler answers
+    const access = request.routeOptions.config.access;
+    if (!access) throw forbidden('this route declares no access rule');
+    const unsafe = !safeMethods.has(request.method);
+    if (access.minRole === 'public') {
+      // Sign-in from a foreign page is refused too (login CSRF); callers without a browser send no Origin.
+      if (unsafe && request.headers.origin !== undefined && request.headers.origin !== hubOrigin) {
+        throw new AppError(
+          'origin_rejected',
+          `requests from ${request.headers.origin} are not accepted; the hub is at ${hubOrigin}`,
+        );
+      }
+      return;
+    }
+    let principal = await authenticate(ctx, request, reply);
+    if (access.session && principal.via !== 'session') {
+      throw forbidden(
+        `${request.method} ${request.routeOptions.url} needs a browser session; a personal access token cannot do this`,
+      );
+    }
+    if (principal.via === 'session' && unsafe) requireSameOrigin(request, hubOrigin);
+    principal = await scopeToOrg(ctx, principal, (request.params as { org_id?: string }).org_id);
+    if (!atLeast(principal.role, access.minRole)) {
+      throw forbidden(
+        `this needs the ${access.minRole} role; you are ${principal.role} in this organization`,
+      );
+    }
+    request.principal = principal;
+  });
+}
+
+/**
+ * Cookie-authenticated writes must come from the hub's own pages: `Origin` equal to the hub, or, where a
+ * browser sends no Origin, `Sec-Fetch-Site: same-origin`. SameSite=Lax on the cookie is defence in depth only.
+ */
+function requireSameOrigin(request: FastifyRequest, hubOrigin: string): void {
+  const origin = request.headers.origin;
+  if (origin === hubOrigin) return;
+  if (origin === undefined && request.headers['sec-fetch-site'] === 'same-origin') return;
+  throw new AppError(
+    'origin_rejected',
+    'a cookie-authenticated write must come from the hub page (Origin header missing or foreign); scripts use a PAT',
+  );
+}
+
+async function scopeToOrg(
+  ctx: HubContext,
+  principal: Principal,
+  orgId: string | undefined,
+): Promise<Principal> {
+  if (orgId === undefined || orgId === principal.orgId) return principal;
+  // A PAT is pinned to one organization; a session may act in any organization its user belongs to.
+  const role =
+    principal.via === 'session' ? await roleIn(ctx.database.db, orgId, principal.user.id) : undefined;
+  if (!role) throw notFound(`organization ${orgId} not found`);
+  return { ...principal, orgId, role };
+}

@@ -1,0 +1,47 @@
+import type { Role } from '../context.ts';
+import type { UserRow } from '../db/directory.ts';
+import type { SessionMethod } from '../features/sessions/store.ts';
+
+/** Who is calling, in which organization, with which role, and by which credential. */
+export interface Principal {
+  user: UserRow;
+  /** The session's current organization, or the organization a PAT is pinned to. */
+  orgId: string;
+  /** The role in `orgId`, read at every request (a demotion applies at once). */
+  role: Role;
+  via: 'session' | 'pat';
+  session?: { idHash: string; method: SessionMethod; expiresAt: Date };
+  patId?: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal?: Principal;
+  }
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+}
+
+/**
+ * What a route requires: `public`, or a minimum role in the organization concerned; `session` routes also
+ * refuse PATs (minting PATs, switching organization, signing out need a person at a browser).
+ */
+export interface Access {
+  minRole: Role | 'public';
+  session?: boolean;
+}
+
+const rank: Record<Role, number> = { viewer: 0, member: 1, owner: 2 };
+export const atLeast = (role: Role, min: Role) => rank[role] >= rank[min];
+
+/** The route option that declares access; every hub route passes one (a static check enforces it). */
+export const access = (minRole: Access['minRole'], options: { session?: boolean } = {}) => ({
+  access: { minRole, session: options.session ?? false } satisfies Access,
+});
+
+/** The principal of a request that passed the access hook (routes that are not public). */
+export function principalOf(request: { principal?: Principal }): Principal {
+  if (!request.principal) throw new Error('route without access control reached principalOf');
+  return request.principal;
+}

@@ -1,0 +1,174 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { type Credential, startTestHub, type TestHub, testBreakGlass } from '@binnacle/testkit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Role, roles } from '../context.ts';
+
+interface Row {
+  method: string;
+  path: string;
+  credentials: 'public' | 'session' | 'session or PAT';
+  allowed: Record<Role, boolean>;
+}
+
+/** The role matrix as docs/api/roles.md states it. */
+function documentedMatrix(): Row[] {
+  const doc = readFileSync(resolve(import.meta.dirname, '../../../../docs/api/roles.md'), 'utf8');
+  return doc
+    .split('\n')
+    .filter((line) => /^\| (GET|POST|PUT|PATCH|DELETE) \|/.test(line))
+    .map((line) => {
+      const [method, path, credentials, owner, member, viewer] = line
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim());
+      return {
+        method,
+        path,
+        credentials,
+        allowed: { owner: owner === '✓', member: member === '✓', viewer: viewer === '✓' },
+      } as Row;
+    });
+}
+
+let t: TestHub;
+let owner: { cookie: string; orgId: string };
+let otherOrgId: string;
+let serial = 0;
+
+beforeAll(async () => {
+  t = await startTestHub();
+  owner = await t.signInBreakGlass();
+  const created = await t.request('POST', '/api/orgs', {
+    as: { cookie: owner.cookie },
+    body: { name: 'second' },
+  });
+  otherOrgId = created.json<{ id: string }>().id;
+  await t.request('PATCH', '/api/account', {
+    as: { cookie: owner.cookie },
+    body: { currentOrgId: owner.orgId },
+  });
+});
+afterAll(() => t.close());
+
+/** A fresh user with the role, a session and a PAT (minted as member through the API, then given the role). */
+async function principal(role: Role) {
+  const email = `user${++serial}@example.com`;
+  const user = await t.addUser(email, 'member', owner.orgId);
+  const minted = await t.request('POST', '/api/pats', {
+    as: { cookie: user.cookie },
+    body: { name: 'matrix' },
+  });
+  expect(minted.status).toBe(201);
+  const pat = minted.json<{ id: string; token: string }>();
+  await t.hub.ctx.database.db
+    .updateTable('memberships')
+    .set({ role })
+    .where('user_id', '=', user.userId)
+    .execute();
+  return { email, ...user, pat };
+}
+
+const asOwner = { cookie: '' } as { cookie: string };
+
+/** A concrete request for a documented route: real ids of the caller's organization and a valid body. */
+async function concrete(row: Row, caller: Awaited<ReturnType<typeof principal>>) {
+  asOwner.cookie = owner.cookie;
+  const ids: Record<string, string> = { org_id: owner.orgId };
+  let body: unknown;
+  const key = `${row.method} ${row.path}`;
+  if (row.path.includes('{user_id}'))
+    ids.user_id = (await t.addUser(`target${++serial}@example.com`, 'member', owner.orgId)).userId;
+  if (row.path.startsWith('/api/clusters/')) {
+    ids.id = (
+      await t.request('POST', '/api/clusters', { as: asOwner, body: { name: `c${++serial}` } })
+    ).json<{ id: string }>().id;
+  }
+  if (row.path.startsWith('/api/orgs/{org_id}/invitations/')) {
+    ids.id = (
+      await t.request('POST', `/api/orgs/${owner.orgId}/invitations`, {
+        as: asOwner,
+        body: { email: `inv${++serial}@example.com`, role: 'viewer' },
+      })
+    ).json<{ id: string }>().id;
+  }
+  if (row.path === '/api/pats/{id}') ids.id = caller.pat.id;
+  switch (key) {
+    case 'POST /api/auth/break-glass/login':
+      body = testBreakGlass;
+      break;
+    case 'PATCH /api/account':
+      body = { currentOrgId: owner.orgId };
+      break;
+    case 'PATCH /api/preferences':
+      body = { theme: 'dark' };
+      break;
+    case 'POST /api/orgs':
+    case 'PATCH /api/orgs/{org_id}':
+      body = { name: `org ${++serial}` };
+      break;
+    case 'PATCH /api/orgs/{org_id}/members/{user_id}':
+      body = { role: 'viewer' };
+      break;
+    case 'POST /api/orgs/{org_id}/invitations':
+      body = { email: `new${++serial}@example.com`, role: 'member' };
+      break;
+    case 'POST /api/invitations/accept': {
+      const invited = await t.request('POST', `/api/orgs/${otherOrgId}/invitations`, {
+        as: asOwner,
+        body: { email: caller.email, role: 'viewer' },
+      });
+      body = { token: invited.json<{ token: string }>().token };
+      break;
+    }
+    case 'POST /api/pats':
+      body = { name: 'another' };
+      break;
+    case 'POST /api/clusters':
+    case 'PATCH /api/clusters/{id}':
+      body = { name: `cluster-${++serial}` };
+      break;
+  }
+  const path = row.path.replace(/\{(\w+)\}/g, (_, name: string) => ids[name] ?? `missing-${name}`);
+  return { path, body };
+}
+
+describe('the role matrix in docs/api/roles.md', () => {
+  const matrix = documentedMatrix();
+
+  it('lists every route of the OpenAPI document, and nothing else', async () => {
+    const doc = (await t.request('GET', '/api/openapi.json')).json<{
+      paths: Record<string, Record<string, unknown>>;
+    }>();
+    const served = Object.entries(doc.paths)
+      .flatMap(([path, operations]) =>
+        Object.keys(operations)
+          .filter((m) => m !== 'head')
+          .map((m) => `${m.toUpperCase()} ${path}`),
+      )
+      .sort();
+    expect(matrix.map((row) => `${row.method} ${row.path}`).sort()).toEqual(served);
+  });
+
+  for (const row of matrix) {
+    for (const role of roles) {
+      for (const via of ['session', 'PAT'] as const) {
+        const expected =
+          row.credentials === 'public' ||
+          (row.allowed[role] && (via === 'session' || row.credentials === 'session or PAT'));
+        it(`${row.method} ${row.path} as ${role} with a ${via}: ${expected ? 'allowed' : 'forbidden'}`, async () => {
+          const caller = await principal(role);
+          const { path, body } = await concrete(row, caller);
+          const as: Credential = via === 'session' ? { cookie: caller.cookie } : { pat: caller.pat.token };
+          const answer = await t.request(row.method, path, { as, body });
+          if (expected) {
+            expect(answer.status, answer.body).toBeLessThan(300);
+          } else {
+            expect(answer.status, answer.body).toBe(403);
+            expect(answer.json().code).toBe('forbidden');
+          }
+        });
+      }
+    }
+  }
+});

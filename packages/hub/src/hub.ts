@@ -1,0 +1,75 @@
+import type { FastifyBaseLogger } from 'fastify';
+import packageJson from '../package.json' with { type: 'json' };
+import type { HubConfig } from './config/hub-config.ts';
+import { loadSecretKey } from './config/secret-key.ts';
+import type { HubApp, HubContext } from './context.ts';
+import { countOf } from './db/count.ts';
+import { openDatabase } from './db/database.ts';
+import { AuditLog } from './features/audit/service.ts';
+import { createMetrics } from './features/metrics/registry.ts';
+import { SessionStore } from './features/sessions/store.ts';
+import { BreakGlass } from './security/break-glass.ts';
+import { type Clock, systemClock } from './security/clock.ts';
+import { FailureThrottle } from './security/failure-throttle.ts';
+import { buildHubServer } from './server.ts';
+
+export const hubVersion = packageJson.version;
+const sweepEveryMs = 15 * 60_000;
+
+export interface Hub {
+  ctx: HubContext;
+  app: HubApp;
+  listen(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/**
+ * Wires one hub from a validated configuration: database (migrated), key, sessions, break-glass admin and
+ * the HTTP app. The CLI and the tests build hubs here, so tests run what users run.
+ */
+export async function createHub(
+  config: HubConfig,
+  options: { log: FastifyBaseLogger; clock?: Clock },
+): Promise<Hub> {
+  const clock = options.clock ?? systemClock;
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const secretKey = loadSecretKey(config.secretKey, config.dataDir);
+  const admin = new BreakGlass(config.breakGlassEmail, config.breakGlassPassword, secretKey);
+  const sessions = new SessionStore(
+    database.db,
+    clock,
+    { lifetimeMs: config.sessionLifetimeMs, maxInactiveMs: config.maxInactiveMs },
+    admin.version,
+  );
+  const countClusters = async () => {
+    const row = await countOf(database.db.selectFrom('clusters'));
+    return row;
+  };
+  const ctx: HubContext = {
+    version: hubVersion,
+    config,
+    database,
+    clock,
+    secretKey,
+    sessions,
+    breakGlass: { admin, throttle: new FailureThrottle(clock) },
+    audit: new AuditLog(database.db, clock),
+    metrics: createMetrics({ activeSessions: () => sessions.countActive(), clusters: countClusters }),
+    log: options.log,
+  };
+  const app = await buildHubServer(ctx, { logRequests: config.debugRequests });
+  const sweeper = setInterval(() => {
+    sessions.sweep().catch((error: unknown) => options.log.warn({ err: error }, 'session sweep failed'));
+  }, sweepEveryMs);
+  sweeper.unref();
+  return {
+    ctx,
+    app,
+    listen: () => app.listen({ port: config.port, host: config.listenAddress }),
+    async close() {
+      clearInterval(sweeper);
+      await app.close();
+      await database.close();
+    },
+  };
+}

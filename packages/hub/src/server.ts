@@ -1,0 +1,51 @@
+import { createApp } from '@binnacle/common/server';
+import cookie from '@fastify/cookie';
+import type { HubApp, HubContext } from './context.ts';
+import { accountRoutes } from './features/account/routes.ts';
+import { auditRoutes } from './features/audit/routes.ts';
+import { authRoutes } from './features/auth/routes.ts';
+import { clusterRoutes } from './features/clusters/routes.ts';
+import { healthRoutes } from './features/health/routes.ts';
+import { invitationRoutes } from './features/invitations/routes.ts';
+import { memberRoutes } from './features/members/routes.ts';
+import { metricsRoutes } from './features/metrics/routes.ts';
+import { orgRoutes } from './features/orgs/routes.ts';
+import { patRoutes } from './features/pats/routes.ts';
+import { preferenceRoutes } from './features/preferences/routes.ts';
+import { registerAccessControl } from './http/access-hook.ts';
+import { access } from './http/principal.ts';
+
+/**
+ * The hub's HTTP app: the shared conventions (errors, no-store, OpenAPI), cookies, the access hook that gates
+ * every route by docs/api/roles.md, then one register call per feature.
+ */
+export async function buildHubServer(
+  ctx: HubContext,
+  options: { logRequests?: boolean } = {},
+): Promise<HubApp> {
+  const app = (await createApp({
+    logger: ctx.log,
+    logRequests: options.logRequests,
+    builtInRouteConfig: access('public'),
+    openapi: {
+      title: 'Binnacle hub API',
+      version: ctx.version,
+      description:
+        'The hub fronts many agents. Errors are { error, code } (docs/api/errors.md); every response carries Cache-Control: no-store; roles per route are in docs/api/roles.md.',
+    },
+  })) as unknown as HubApp;
+  await app.register(cookie);
+  registerAccessControl(app, ctx);
+  metricsRoutes(app, ctx);
+  healthRoutes(app, ctx);
+  authRoutes(app, ctx);
+  orgRoutes(app, ctx);
+  memberRoutes(app, ctx);
+  invitationRoutes(app, ctx);
+  auditRoutes(app, ctx);
+  patRoutes(app, ctx);
+  clusterRoutes(app, ctx);
+  accountRoutes(app, ctx);
+  preferenceRoutes(app, ctx);
+  return app;
+}
