@@ -22,6 +22,11 @@ export const errorCodes = {
     description:
       'The hub session ended (lifetime, inactivity, sign-out, removal from the organization, new break-glass password); sign in again.',
   },
+  sign_in_failed: {
+    status: 401,
+    description:
+      'OIDC sign-in did not complete: the IdP refused it (e.g. invalid_scope), or the code, state or ID token did not check out.',
+  },
   invalid_credentials: {
     status: 401,
     description: 'The sign-in e-mail or password is wrong (the answer does not say which).',
@@ -72,6 +77,16 @@ export const errorCodes = {
   too_many_streams: {
     status: 503,
     description: 'The agent already serves its maximum of concurrent streams of this kind; retry later.',
+  },
+  idp_unavailable: {
+    status: 503,
+    description:
+      'The identity provider did not answer (down, 429, 5xx or timeout); the session is kept, retry shortly.',
+  },
+  oidc_client_misconfigured: {
+    status: 503,
+    description:
+      "The identity provider refused the hub's own client credentials (invalid_client); an administrator must fix the OIDC settings.",
   },
   cluster_unreachable: { status: 503, description: 'The Kubernetes API server cannot be reached.' },
   cluster_timeout: { status: 504, description: 'The Kubernetes API server did not answer in time.' },

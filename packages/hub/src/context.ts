@@ -10,7 +10,9 @@ import type { HubConfig } from './config/hub-config.ts';
 import type { HubDatabase } from './db/database.ts';
 import type { AuditLog } from './features/audit/service.ts';
 
+import type { OidcClient } from './features/auth/oidc-client.ts';
 import type { HubMetrics } from './features/metrics/registry.ts';
+import type { SessionRefresher } from './features/sessions/refresh.ts';
 import type { SessionStore } from './features/sessions/store.ts';
 import type { BreakGlass } from './security/break-glass.ts';
 import type { Clock } from './security/clock.ts';
@@ -29,6 +31,11 @@ export interface HubContext {
   audit: AuditLog;
   metrics: HubMetrics;
   log: FastifyBaseLogger;
+  /** OIDC sign-in, when configured. */
+  oidc?: OidcClient;
+  refresher?: SessionRefresher;
+  /** Logs a warning once per process (conditions that hold for many sessions). */
+  warnOnce(key: string, message: string): void;
 }
 
 /** The fastify instance with TypeBox types on every route. */

@@ -6,11 +6,14 @@ import type { HubApp, HubContext } from './context.ts';
 import { countOf } from './db/count.ts';
 import { openDatabase } from './db/database.ts';
 import { AuditLog } from './features/audit/service.ts';
+import { OidcClient } from './features/auth/oidc-client.ts';
 import { createMetrics } from './features/metrics/registry.ts';
+import { SessionRefresher } from './features/sessions/refresh.ts';
 import { SessionStore } from './features/sessions/store.ts';
 import { BreakGlass } from './security/break-glass.ts';
 import { type Clock, systemClock } from './security/clock.ts';
 import { FailureThrottle } from './security/failure-throttle.ts';
+import { Sealer } from './security/sealed.ts';
 import { buildHubServer } from './server.ts';
 
 export const hubVersion = packageJson.version;
@@ -40,11 +43,28 @@ export async function createHub(
     clock,
     { lifetimeMs: config.sessionLifetimeMs, maxInactiveMs: config.maxInactiveMs },
     admin.version,
+    new Sealer(secretKey, 'session refresh tokens'),
   );
   const countClusters = async () => {
     const row = await countOf(database.db.selectFrom('clusters'));
     return row;
   };
+  const oidc = config.oidcIssuer
+    ? new OidcClient(
+        {
+          issuer: config.oidcIssuer,
+          clientId: config.oidcClientId as string,
+          clientSecret: config.oidcClientSecret as string,
+          scopes: config.oidcScopes
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean),
+          publicUrl: config.publicUrl,
+        },
+        options.log,
+      )
+    : undefined;
+  const warned = new Set<string>();
   const ctx: HubContext = {
     version: hubVersion,
     config,
@@ -56,6 +76,21 @@ export async function createHub(
     audit: new AuditLog(database.db, clock),
     metrics: createMetrics({ activeSessions: () => sessions.countActive(), clusters: countClusters }),
     log: options.log,
+    oidc,
+    refresher: oidc
+      ? new SessionRefresher({
+          sessions,
+          client: oidc,
+          clock,
+          groupsClaim: config.oidcGroupsClaim,
+          log: options.log,
+        })
+      : undefined,
+    warnOnce(key, message) {
+      if (warned.has(key)) return;
+      warned.add(key);
+      options.log.warn({ warning: key }, message);
+    },
   };
   const app = await buildHubServer(ctx, { logRequests: config.debugRequests });
   const sweeper = setInterval(() => {

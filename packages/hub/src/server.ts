@@ -3,6 +3,7 @@ import cookie from '@fastify/cookie';
 import type { HubApp, HubContext } from './context.ts';
 import { accountRoutes } from './features/account/routes.ts';
 import { auditRoutes } from './features/audit/routes.ts';
+import { oidcRoutes } from './features/auth/oidc-routes.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { clusterRoutes } from './features/clusters/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
@@ -35,10 +36,19 @@ export async function buildHubServer(
     },
   })) as unknown as HubApp;
   await app.register(cookie);
+  // The IdP's back-channel logout posts a form.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(body as string)));
+    },
+  );
   registerAccessControl(app, ctx);
   metricsRoutes(app, ctx);
   healthRoutes(app, ctx);
   authRoutes(app, ctx);
+  oidcRoutes(app, ctx);
   orgRoutes(app, ctx);
   memberRoutes(app, ctx);
   invitationRoutes(app, ctx);

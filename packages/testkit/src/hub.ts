@@ -15,6 +15,7 @@ import {
   validateHubConfig,
 } from '@binnacle/hub';
 import { inject } from 'vitest';
+import { signInAtIdp, type TestIdp } from './idp.ts';
 import { createDatabase } from './postgres.ts';
 
 export const testBreakGlass = { email: 'admin@example.com', password: 'correct horse battery staple' };
@@ -52,6 +53,12 @@ export interface TestHub {
     options?: { as?: Credential; body?: unknown; origin?: string | null; headers?: Record<string, string> },
   ): Promise<HttpAnswer>;
   signInBreakGlass(): Promise<{ cookie: string; orgId: string; userId: string }>;
+  /** Signs `user` in through the IdP as a browser would: hub login redirect, the IdP's forms, the hub callback. */
+  signInOidc(
+    idp: TestIdp,
+    user: string,
+    returnTo?: string,
+  ): Promise<{ cookie: string; callback: HttpAnswer }>;
   /** A user with a role in an organization and a signed-in session, made through the hub's own directory and session store. */
   addUser(email: string, role: Role, orgId: string): Promise<{ userId: string; cookie: string }>;
   createOrg(name: string): Promise<string>;
@@ -96,7 +103,8 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
   const request: TestHub['request'] = async (method, path, requestOptions = {}) => {
     const headers: Record<string, string> = { ...requestOptions.headers };
     const as = requestOptions.as;
-    if (as && 'cookie' in as) headers.cookie = `${cookieName}=${as.cookie}`;
+    if (as && 'cookie' in as)
+      headers.cookie = [headers.cookie, `${cookieName}=${as.cookie}`].filter(Boolean).join('; ');
     if (as && 'pat' in as) headers.authorization = `Bearer ${as.pat}`;
     if (requestOptions.origin !== null && method !== 'GET') headers.origin = requestOptions.origin ?? origin;
     const answer = await hub.app.inject({
@@ -136,6 +144,19 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
         throw new Error(`break-glass sign-in failed: ${answer.status} ${answer.body}`);
       const body = answer.json<{ orgId: string; user: { id: string } }>();
       return { cookie: cookieFrom(answer), orgId: body.orgId, userId: body.user.id };
+    },
+    async signInOidc(idp, user, returnTo) {
+      const login = await request(
+        'GET',
+        `/api/auth/oidc/login${returnTo ? `?returnTo=${encodeURIComponent(returnTo)}` : ''}`,
+      );
+      if (login.status !== 302) throw new Error(`OIDC login did not redirect: ${login.status} ${login.body}`);
+      const loginCookie = [login.headers['set-cookie'] ?? []].flat().map(String)[0]?.split(';')[0] as string;
+      const callbackUrl = new URL(await signInAtIdp(idp, String(login.headers.location), user));
+      const callback = await request('GET', `${callbackUrl.pathname}${callbackUrl.search}`, {
+        headers: { cookie: loginCookie },
+      });
+      return { cookie: callback.status === 302 ? cookieFrom(callback) : '', callback };
     },
     async addUser(email, role, orgId) {
       const at = clock.now().toISOString();

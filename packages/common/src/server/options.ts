@@ -26,6 +26,8 @@ export interface OptionSpec<Config> {
   type: OptionType;
   /** Bounds of an integer option. */
   range?: [number, number];
+  /** An empty value is a setting of its own (e.g. an empty claim name turns a feature off). */
+  emptyAllowed?: boolean;
   /** Allowed values of an enum option. */
   values?: readonly string[];
   placeholder?: string;
@@ -44,7 +46,10 @@ function convert(
     throw new UsageError(`${source}: "${raw}" is not a boolean (true or false)`);
   }
   const text = String(raw);
-  if (text === '') throw new UsageError(`${source} needs a value`);
+  if (text === '') {
+    if (spec.emptyAllowed) return text;
+    throw new UsageError(`${source} needs a value`);
+  }
   switch (spec.type) {
     case 'port': {
       const port = Number(text);

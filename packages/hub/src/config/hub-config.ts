@@ -4,10 +4,17 @@ import { join } from 'node:path';
 import { formatDuration, parseDuration } from '@binnacle/common';
 import { type OptionSpec, parseOptions, resolveOptions, UsageError } from '@binnacle/common/server';
 import { parse as parseYaml } from 'yaml';
+import {
+  type OidcSettings,
+  oidcClientSecretEnv,
+  oidcDefaults,
+  oidcOptions,
+  validateOidc,
+} from './oidc-config.ts';
 import { decodeKey } from './secret-key.ts';
 
 /** The hub's settings after flags > BINNACLE_* env > config file > defaults, checked at boot. */
-export interface HubConfig {
+export interface HubConfig extends OidcSettings {
   port: number;
   listenAddress: string;
   /** The hub's public base URL (cookies, same-origin checks, redirect URIs). */
@@ -37,6 +44,7 @@ export const hubDefaults = (): Partial<HubConfig> => ({
   sessionLifetimeMs: parseDuration('168h', 'sessionLifetime'),
   maxInactiveMs: parseDuration('24h', 'maxInactive'),
   debugRequests: false,
+  ...oidcDefaults,
 });
 
 export const minInactiveMs = 20 * 60_000;
@@ -140,12 +148,14 @@ export const hubOptions: OptionSpec<HubConfig>[] = [
     type: 'boolean',
     help: 'log every request',
   },
+  ...(oidcOptions as OptionSpec<HubConfig>[]),
 ];
 
 /** Settings that may only come from the environment or the config file, never from a flag (they are secrets). */
 export const secretSettings = {
   breakGlassPassword: 'BINNACLE_BREAK_GLASS_PASSWORD',
   secretKey: 'BINNACLE_SECRET_KEY',
+  oidcClientSecret: oidcClientSecretEnv,
 } as const;
 
 export function readConfigFile(path: string | undefined): Record<string, unknown> {
@@ -238,7 +248,10 @@ export function validateHubConfig(config: HubConfig, env: NodeJS.ProcessEnv): Hu
           : 'secretKeyFile',
     );
   }
-  return { ...config, publicUrl: publicUrl.origin, breakGlassPassword: password, secretKey };
+  return validateOidc(
+    { ...config, publicUrl: publicUrl.origin, breakGlassPassword: password, secretKey },
+    env,
+  );
 }
 
 /**
@@ -264,7 +277,12 @@ export function loadHubConfig(
   return {
     help: false,
     config: validateHubConfig(
-      { ...resolved, breakGlassPassword: fromFile('breakGlassPassword'), secretKey: fromFile('secretKey') },
+      {
+        ...resolved,
+        breakGlassPassword: fromFile('breakGlassPassword'),
+        secretKey: fromFile('secretKey'),
+        oidcClientSecret: fromFile('oidcClientSecret'),
+      },
       env,
     ),
   };

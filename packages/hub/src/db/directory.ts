@@ -97,3 +97,15 @@ export async function ownerCount(db: Db, orgId: string): Promise<number> {
   );
   return row;
 }
+
+/** The first organization ever created: where the break-glass admin and new users land on a one-org hub. */
+export async function oldestOrg(db: Db): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('orgs')
+    .select('id')
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id;
+}

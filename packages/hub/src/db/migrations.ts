@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
+import { oidcMigration } from './migration-0002-oidc.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -113,5 +114,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    '0002_oidc': oidcMigration,
   };
 }

@@ -38,6 +38,33 @@ export interface SessionsTable {
   last_seen_at: Timestamp;
   /** For break-glass sessions: which password they were opened with (an HMAC); a new password ends them. */
   credential_version: string | null;
+  /** OIDC sessions: the last ID token (for id_token_hint) and when it expires. */
+  id_token: string | null;
+  id_token_expires_at: Timestamp | null;
+  /** JSON array of the forwardable IdP groups, already normalized; `[]` for none. */
+  groups: Generated<string>;
+  /** AES-256-GCM sealed refresh token (additional data: id_hash). */
+  refresh_token_enc: string | null;
+  /** The IdP session id (`sid`), for back-channel logout. */
+  idp_sid: string | null;
+  /** While a replica refreshes this session's tokens, others wait instead of refreshing too. */
+  refresh_lease_until: Timestamp | null;
+}
+
+export interface OidcLoginsTable {
+  /** SHA-256 of the `state` sent to the IdP. */
+  state_hash: string;
+  /** SHA-256 of the value of this sign-in's browser cookie, which binds the callback to the browser that started it. */
+  binding_hash: string;
+  nonce: string;
+  code_verifier: string;
+  return_to: string;
+  expires_at: Timestamp;
+}
+
+export interface LogoutTokensTable {
+  jti: string;
+  expires_at: Timestamp;
 }
 
 export interface PatsTable {
@@ -111,4 +138,6 @@ export interface HubSchema {
   invitations: InvitationsTable;
   audit_events: AuditTable;
   preferences: PreferencesTable;
+  oidc_logins: OidcLoginsTable;
+  logout_tokens: LogoutTokensTable;
 }

@@ -1,8 +1,9 @@
 import { AppError } from '@binnacle/common/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { HubContext } from '../context.ts';
+import { idpUnavailable } from '../features/auth/oidc-client.ts';
 import { sessionCookie } from '../features/sessions/cookie.ts';
-import { activityGranularityMs } from '../features/sessions/store.ts';
+import { type ActiveSession, activityGranularityMs, type EndReason } from '../features/sessions/store.ts';
 import { iso } from '../security/clock.ts';
 import { hashSecret, wellFormed } from '../security/tokens.ts';
 import type { Principal } from './principal.ts';
@@ -28,19 +29,51 @@ export async function authenticate(
     reply.clearCookie(cookie.name, cookie.clear());
     throw unauthenticated('the session is not known; sign in again');
   }
-  if (found.state === 'ended') {
+  const ended = (reason: EndReason) => {
     reply.clearCookie(cookie.name, cookie.clear());
-    ctx.metrics.sessionsEnded.inc({ reason: found.reason });
-    throw new AppError('session_ended', `the session ended (${endMessages[found.reason]}); sign in again`);
-  }
+    ctx.metrics.sessionsEnded.inc({ reason });
+    return new AppError('session_ended', `the session ended (${endMessages[reason]}); sign in again`);
+  };
+  if (found.state === 'ended') throw ended(found.reason);
   const { session } = found;
   return {
     user: session.user,
     orgId: session.orgId,
     role: session.role,
     via: 'session',
-    session: { idHash: session.idHash, method: session.method, expiresAt: session.expiresAt },
+    groups: await currentGroups(ctx, session, ended),
+    session: {
+      idHash: session.idHash,
+      method: session.method,
+      expiresAt: session.expiresAt,
+      idToken: session.idToken,
+    },
   };
+}
+
+/**
+ * The session's groups, refreshing its ID token first when it is about to expire (DESIGN §6.2): a rejection
+ * ends the session; while the IdP is unavailable the request proceeds as long as the old ID token is valid,
+ * and fails with 503 (session kept) once it is not.
+ */
+async function currentGroups(
+  ctx: HubContext,
+  session: ActiveSession,
+  ended: (reason: EndReason) => AppError,
+): Promise<string[]> {
+  if (!ctx.refresher?.due(session)) return session.groups;
+  const outcome = await ctx.refresher.refresh(session);
+  if (outcome.state === 'fresh') return outcome.groups;
+  if (outcome.state === 'rejected') throw ended('idp_rejected');
+  const stillValid = (session.idTokenExpiresAt?.getTime() ?? 0) > ctx.clock.now().getTime();
+  if (stillValid) return session.groups;
+  if (outcome.state === 'client_misconfigured') {
+    throw new AppError(
+      'oidc_client_misconfigured',
+      'the identity provider refused the hub client credentials; an administrator must fix the OIDC settings',
+    );
+  }
+  throw idpUnavailable('token refresh');
 }
 
 const endMessages = {
@@ -48,6 +81,8 @@ const endMessages = {
   inactivity: 'it was unused for too long',
   membership: 'you are no longer a member of the organization',
   credential: 'the break-glass password changed',
+  id_token_expired: 'its ID token expired and no refresh token is in use',
+  idp_rejected: 'the identity provider refused to refresh it',
 } as const;
 
 async function authenticatePat(ctx: HubContext, header: string): Promise<Principal> {
@@ -89,6 +124,7 @@ async function authenticatePat(ctx: HubContext, header: string): Promise<Princip
     orgId: row.org_id,
     role: row.role,
     via: 'pat',
+    groups: [],
     patId: row.id,
   };
 }

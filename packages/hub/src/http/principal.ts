@@ -10,7 +10,9 @@ export interface Principal {
   /** The role in `orgId`, read at every request (a demotion applies at once). */
   role: Role;
   via: 'session' | 'pat';
-  session?: { idHash: string; method: SessionMethod; expiresAt: Date };
+  /** Forwardable IdP groups: OIDC sessions only, never PATs. */
+  groups: string[];
+  session?: { idHash: string; method: SessionMethod; expiresAt: Date; idToken: string | null };
   patId?: string;
 }
 

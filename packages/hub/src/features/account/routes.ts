@@ -2,6 +2,7 @@ import { errorResponses, notFound, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { membershipsOf, roleIn } from '../../db/directory.ts';
+import { clusterIdentity } from '../../http/cluster-identity.ts';
 import { access, type Principal, principalOf } from '../../http/principal.ts';
 import { RoleSchema } from '../orgs/schemas.ts';
 
@@ -15,6 +16,13 @@ const Account = Type.Object({
     expiresAt: Type.Optional(Type.String({ format: 'date-time' })),
     patId: Type.Optional(Type.String()),
   }),
+  idpGroups: Type.Array(Type.String(), {
+    description: 'the forwardable IdP groups of this session (none for PATs)',
+  }),
+  clusterIdentity: Type.Object(
+    { user: Type.String(), groups: Type.Array(Type.String()) },
+    { description: 'the user and groups connected clusters see for you (impersonated by the agent)' },
+  ),
 });
 
 async function account(ctx: HubContext, principal: Principal) {
@@ -32,7 +40,15 @@ async function account(ctx: HubContext, principal: Principal) {
           expiresAt: principal.session.expiresAt.toISOString(),
         }
       : { via: 'pat' as const, patId: principal.patId };
-  return { user: principal.user, currentOrg: current, orgs, credential };
+  const idpGroups = principal.via === 'pat' ? [] : principal.groups;
+  return {
+    user: principal.user,
+    currentOrg: current,
+    orgs,
+    credential,
+    idpGroups,
+    clusterIdentity: clusterIdentity(principal),
+  };
 }
 
 export function accountRoutes(app: HubApp, ctx: HubContext): void {

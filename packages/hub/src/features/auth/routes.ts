@@ -54,16 +54,32 @@ export function authRoutes(app: HubApp, ctx: HubContext): void {
     {
       config: access('viewer', { session: true }),
       schema: {
-        summary: 'End the session and clear its cookie',
+        summary:
+          "End the session and clear its cookie; for OIDC sessions, also the IdP's logout URL when the IdP advertises end_session_endpoint",
         tags: ['auth'],
         querystring: Query({}),
-        response: { 200: Type.Object({ signedOut: Type.Literal(true) }), ...errorResponses },
+        response: {
+          200: Type.Object({
+            signedOut: Type.Literal(true),
+            logoutUrl: Type.Optional(
+              Type.String({
+                description: 'the IdP logout page, with id_token_hint; open it to end the IdP session too',
+              }),
+            ),
+          }),
+          ...errorResponses,
+        },
       },
     },
     async (request, reply) => {
-      await signOut(ctx, principalOf(request), request.ip);
+      const principal = principalOf(request);
+      await signOut(ctx, principal, request.ip);
       reply.clearCookie(cookie.name, cookie.clear());
-      return { signedOut: true as const };
+      const logoutUrl =
+        principal.session?.method === 'oidc'
+          ? await ctx.oidc?.endSessionUrl(principal.session.idToken)
+          : undefined;
+      return logoutUrl ? { signedOut: true as const, logoutUrl } : { signedOut: true as const };
     },
   );
 }

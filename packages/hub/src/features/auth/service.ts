@@ -1,8 +1,16 @@
 import { AppError } from '@binnacle/common/server';
 import type { HubContext } from '../../context.ts';
-import { addMember, breakGlassIssuer, createOrg, membershipsOf, upsertUser } from '../../db/directory.ts';
+import {
+  addMember,
+  breakGlassIssuer,
+  createOrg,
+  membershipsOf,
+  oldestOrg,
+  upsertUser,
+} from '../../db/directory.ts';
 import type { Principal } from '../../http/principal.ts';
 import { iso } from '../../security/clock.ts';
+import { recordSignIn } from './sign-in.ts';
 
 /**
  * Break-glass sign-in: checks the configured e-mail and password (throttled per IP and e-mail), makes sure
@@ -45,14 +53,7 @@ export async function signInBreakGlass(
     const owned = memberships.find((m) => m.role === 'owner');
     if (owned) return { user, orgId: owned.id, role: owned.role };
     // The break-glass admin is always an owner: of the first organization, or of a new one on a fresh hub.
-    const first = await tx
-      .selectFrom('orgs')
-      .select('id')
-      .orderBy('created_at')
-      .orderBy('id')
-      .limit(1)
-      .executeTakeFirst();
-    const orgId = first?.id ?? (await createOrg(tx, email.split('@')[1] ?? 'Organization', at));
+    const orgId = (await oldestOrg(tx)) ?? (await createOrg(tx, email.split('@')[1] ?? 'Organization', at));
     if (memberships.some((m) => m.id === orgId)) {
       await tx
         .updateTable('memberships')
@@ -66,15 +67,7 @@ export async function signInBreakGlass(
     return { user, orgId, role: 'owner' as const };
   });
   const session = await ctx.sessions.open({ userId: user.id, orgId, method: 'break-glass' });
-  ctx.metrics.signIns.inc({ method: 'break-glass', result: 'ok' });
-  await ctx.audit.record({
-    orgId,
-    actor: { user, via: 'session' },
-    action: 'auth.sign_in',
-    target: { type: 'user', id: user.id },
-    detail: { method: 'break-glass' },
-    ip: input.ip,
-  });
+  await recordSignIn(ctx, { user, orgId, method: 'break-glass', ip: input.ip });
   return { user, orgId, role, ...session };
 }
 

@@ -1,15 +1,34 @@
+import type { Selectable } from 'kysely';
 import type { Role } from '../../context.ts';
 import { countOf } from '../../db/count.ts';
 import type { Db, UserRow } from '../../db/directory.ts';
 import type { SessionsTable } from '../../db/schema.ts';
 import { type Clock, iso, later } from '../../security/clock.ts';
+import type { Sealer } from '../../security/sealed.ts';
 import { hashSecret, newSessionId } from '../../security/tokens.ts';
 
 /** Activity is written at most this often, so a busy session costs one write per 10 minutes, not per request. */
 export const activityGranularityMs = 10 * 60_000;
 
 export type SessionMethod = SessionsTable['method'];
-export type EndReason = 'lifetime' | 'inactivity' | 'membership' | 'credential';
+export type EndReason =
+  | 'lifetime'
+  | 'inactivity'
+  | 'membership'
+  | 'credential'
+  | 'id_token_expired'
+  | 'idp_rejected';
+
+/** What an OIDC sign-in adds to a session. */
+export interface OidcTokens {
+  idToken: string;
+  idTokenExpiresAt: Date;
+  /** Forwardable IdP groups, normalized. */
+  groups: string[];
+  refreshToken?: string;
+  /** The IdP session id, for back-channel logout. */
+  sid?: string;
+}
 
 export interface ActiveSession {
   idHash: string;
@@ -19,6 +38,11 @@ export interface ActiveSession {
   method: SessionMethod;
   createdAt: string;
   expiresAt: Date;
+  groups: string[];
+  idToken: string | null;
+  idTokenExpiresAt: Date | null;
+  /** The refresh token, unsealed; undefined when none is kept. */
+  refreshToken: string | undefined;
 }
 
 export type SessionLookup =
@@ -42,23 +66,34 @@ export class SessionStore {
   readonly #clock: Clock;
   readonly #limits: SessionLimits;
   readonly #breakGlassVersion: string | undefined;
+  readonly #sealer: Sealer;
 
-  constructor(db: Db, clock: Clock, limits: SessionLimits, breakGlassVersion: string | undefined) {
+  constructor(
+    db: Db,
+    clock: Clock,
+    limits: SessionLimits,
+    breakGlassVersion: string | undefined,
+    sealer: Sealer,
+  ) {
     this.#db = db;
     this.#clock = clock;
     this.#limits = limits;
     this.#breakGlassVersion = breakGlassVersion;
+    this.#sealer = sealer;
   }
 
   /** A new session with a new id (never one the client offered). Returns the cookie value: shown once. */
-  async open(input: { userId: string; orgId: string; method: SessionMethod }) {
+  async open(input: { userId: string; orgId: string; method: SessionMethod; oidc?: OidcTokens }) {
     const now = this.#clock.now();
     const cookieValue = newSessionId();
+    const idHash = hashSecret(cookieValue);
     const expiresAt = later(now, this.#limits.lifetimeMs);
     await this.#db
       .insertInto('sessions')
       .values({
-        id_hash: hashSecret(cookieValue),
+        ...(input.oidc ? this.#tokenColumns(idHash, input.oidc) : {}),
+        idp_sid: input.oidc?.sid ?? null,
+        id_hash: idHash,
         user_id: input.userId,
         org_id: input.orgId,
         method: input.method,
@@ -69,6 +104,85 @@ export class SessionStore {
       })
       .execute();
     return { cookieValue, expiresAt };
+  }
+
+  #tokenColumns(idHash: string, tokens: Omit<OidcTokens, 'sid'>) {
+    return {
+      id_token: tokens.idToken,
+      id_token_expires_at: iso(tokens.idTokenExpiresAt),
+      groups: JSON.stringify(tokens.groups),
+      refresh_token_enc: tokens.refreshToken ? this.#sealer.seal(tokens.refreshToken, idHash) : null,
+    };
+  }
+
+  /** Stores refreshed tokens; a refresh that returned no new refresh token keeps the old one (RFC 6749 §6). */
+  async storeRefreshed(idHash: string, tokens: Omit<OidcTokens, 'sid'>): Promise<void> {
+    const columns = this.#tokenColumns(idHash, tokens);
+    await this.#db
+      .updateTable('sessions')
+      .set({
+        ...columns,
+        refresh_token_enc: columns.refresh_token_enc ?? undefined,
+        refresh_lease_until: null,
+      })
+      .where('id_hash', '=', idHash)
+      .execute();
+  }
+
+  /**
+   * Takes the right to refresh this session for `ms` (one replica at a time); false while another holds it.
+   * The lease is released by storeRefreshed or releaseLease, or lapses.
+   */
+  async takeRefreshLease(idHash: string, ms: number): Promise<boolean> {
+    const now = this.#clock.now();
+    const result = await this.#db
+      .updateTable('sessions')
+      .set({ refresh_lease_until: iso(later(now, ms)) })
+      .where('id_hash', '=', idHash)
+      .where((eb) =>
+        eb.or([eb('refresh_lease_until', 'is', null), eb('refresh_lease_until', '<=', iso(now))]),
+      )
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** The token part of a session row (another replica may have refreshed it); undefined once it is gone. */
+  async tokenState(idHash: string): Promise<{ idTokenExpiresAt: Date | null; groups: string[] } | undefined> {
+    const row = await this.#db
+      .selectFrom('sessions')
+      .select(['id_token_expires_at', 'groups'])
+      .where('id_hash', '=', idHash)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      idTokenExpiresAt: row.id_token_expires_at ? new Date(row.id_token_expires_at) : null,
+      groups: JSON.parse(row.groups) as string[],
+    };
+  }
+
+  async releaseLease(idHash: string): Promise<void> {
+    await this.#db
+      .updateTable('sessions')
+      .set({ refresh_lease_until: null })
+      .where('id_hash', '=', idHash)
+      .execute();
+  }
+
+  /** Back-channel logout: the sessions of one IdP session (`sid`), else every session of the IdP user. */
+  async endForIdpUser(issuer: string, subject: string | undefined, sid: string | undefined): Promise<number> {
+    let query = this.#db.deleteFrom('sessions').where('method', '=', 'oidc');
+    if (sid) query = query.where('idp_sid', '=', sid);
+    if (subject) {
+      query = query.where('user_id', 'in', (eb) =>
+        eb
+          .selectFrom('users')
+          .select('id')
+          .where('idp_issuer', '=', issuer)
+          .where('idp_subject', '=', subject),
+      );
+    }
+    const result = await query.executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /** Resolves a cookie value; ends the session when a rule says so, else records activity (throttled). */
@@ -111,16 +225,30 @@ export class SessionStore {
         method: row.method,
         createdAt: row.created_at,
         expiresAt: new Date(row.absolute_expires_at),
+        groups: JSON.parse(row.groups) as string[],
+        idToken: row.id_token,
+        idTokenExpiresAt: row.id_token_expires_at ? new Date(row.id_token_expires_at) : null,
+        refreshToken: row.refresh_token_enc ? this.#sealer.open(row.refresh_token_enc, idHash) : undefined,
       },
     };
   }
 
-  #endReason(row: SessionsTable, role: Role | null, now: Date): EndReason | undefined {
+  #endReason(row: Selectable<SessionsTable>, role: Role | null, now: Date): EndReason | undefined {
     if (now.getTime() >= Date.parse(row.absolute_expires_at)) return 'lifetime';
     if (now.getTime() >= Date.parse(row.last_seen_at) + this.#limits.maxInactiveMs) return 'inactivity';
     if (!role) return 'membership';
     if (row.method === 'break-glass' && row.credential_version !== (this.#breakGlassVersion ?? null))
       return 'credential';
+    // Groups are valid only as long as the ID token; without a refresh token the session cannot outlive it.
+    const carriesGroups = row.groups !== '[]';
+    if (
+      carriesGroups &&
+      !row.refresh_token_enc &&
+      row.id_token_expires_at &&
+      now.getTime() >= Date.parse(row.id_token_expires_at)
+    ) {
+      return 'id_token_expired';
+    }
     return undefined;
   }
 

@@ -1,0 +1,136 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { type OptionSpec, UsageError } from '@binnacle/common/server';
+import type { Role } from '../context.ts';
+
+/** The spec's OIDC settings (`auth.oidc.*` in the chart), as the hub reads them. */
+export interface OidcSettings {
+  oidcIssuer?: string;
+  oidcClientId?: string;
+  oidcClientSecret?: string;
+  oidcClientSecretFile?: string;
+  /** Role of users who join after the first; `member` by default. */
+  oidcDefaultRole: Role;
+  /** Extra scopes, comma-separated (e.g. `offline_access` for hosted IdPs, `groups` for a mapper on an optional scope). */
+  oidcScopes: string;
+  /** Claim holding the IdP groups; `""` turns group forwarding off. */
+  oidcGroupsClaim: string;
+  oidcUseRefreshToken: 'true' | 'false' | boolean;
+  /** How clusters installed from the connect page grant access: `idp` (bindings to IdP groups only) or `roles`. */
+  oidcClusterAccess?: 'idp' | 'roles';
+}
+
+export const oidcDefaults: OidcSettings = {
+  oidcDefaultRole: 'member',
+  oidcScopes: '',
+  oidcGroupsClaim: 'groups',
+  oidcUseRefreshToken: 'true',
+};
+
+export const oidcOptions: OptionSpec<OidcSettings>[] = [
+  {
+    flag: 'oidc-issuer',
+    key: 'oidcIssuer',
+    env: 'BINNACLE_OIDC_ISSUER',
+    type: 'url',
+    placeholder: 'URL',
+    help: 'OIDC issuer URL (auth.oidc.issuer); OIDC sign-in is off without it',
+  },
+  {
+    flag: 'oidc-client-id',
+    key: 'oidcClientId',
+    env: 'BINNACLE_OIDC_CLIENT_ID',
+    type: 'string',
+    placeholder: 'ID',
+    help: 'OIDC client id (auth.oidc.clientID)',
+  },
+  {
+    flag: 'oidc-client-secret-file',
+    key: 'oidcClientSecretFile',
+    env: 'BINNACLE_OIDC_CLIENT_SECRET_FILE',
+    type: 'path',
+    placeholder: 'PATH',
+    help: "file holding the client secret (the existing secret's client-secret key); or set BINNACLE_OIDC_CLIENT_SECRET",
+  },
+  {
+    flag: 'oidc-default-role',
+    key: 'oidcDefaultRole',
+    env: 'BINNACLE_OIDC_DEFAULT_ROLE',
+    type: 'enum',
+    values: ['owner', 'member', 'viewer'],
+    placeholder: 'ROLE',
+    help: 'role of users who join after the first (default member)',
+  },
+  {
+    flag: 'oidc-scopes',
+    key: 'oidcScopes',
+    env: 'BINNACLE_OIDC_SCOPES',
+    type: 'string',
+    emptyAllowed: true,
+    placeholder: 'LIST',
+    help: 'extra scopes, comma-separated (default none; hosted IdPs need offline_access for refresh)',
+  },
+  {
+    flag: 'oidc-groups-claim',
+    key: 'oidcGroupsClaim',
+    env: 'BINNACLE_OIDC_GROUPS_CLAIM',
+    type: 'string',
+    emptyAllowed: true,
+    placeholder: 'CLAIM',
+    help: 'ID-token claim with the IdP groups (default groups; "" turns group forwarding off)',
+  },
+  {
+    flag: 'oidc-use-refresh-token',
+    key: 'oidcUseRefreshToken',
+    env: 'BINNACLE_OIDC_USE_REFRESH_TOKEN',
+    type: 'enum',
+    values: ['true', 'false'],
+    placeholder: 'BOOL',
+    help: 'refresh ID tokens with the refresh token (default true)',
+  },
+  {
+    flag: 'oidc-cluster-access',
+    key: 'oidcClusterAccess',
+    env: 'BINNACLE_OIDC_CLUSTER_ACCESS',
+    type: 'enum',
+    values: ['idp', 'roles'],
+    placeholder: 'MODE',
+    help: 'access mode of clusters installed from the connect page (default idp while group forwarding is on, else roles)',
+  },
+];
+
+export const oidcClientSecretEnv = 'BINNACLE_OIDC_CLIENT_SECRET';
+
+/** The OIDC part of the boot checks; returns the settings with the secret resolved and the defaults applied. */
+export function validateOidc<T extends OidcSettings>(config: T, env: NodeJS.ProcessEnv): T {
+  const forwarding = config.oidcGroupsClaim !== '';
+  const clusterAccess = config.oidcClusterAccess ?? (config.oidcIssuer && forwarding ? 'idp' : 'roles');
+  const useRefreshToken = config.oidcUseRefreshToken === true || config.oidcUseRefreshToken === 'true';
+  if (clusterAccess === 'idp' && !config.oidcIssuer) {
+    throw new UsageError(
+      'oidcClusterAccess: "idp" needs oidcIssuer (cluster access by IdP groups needs OIDC sign-in)',
+    );
+  }
+  if (clusterAccess === 'idp' && !forwarding) {
+    throw new UsageError('oidcClusterAccess: "idp" needs group forwarding, but oidcGroupsClaim is ""');
+  }
+  if (!config.oidcIssuer)
+    return { ...config, oidcClusterAccess: clusterAccess, oidcUseRefreshToken: useRefreshToken };
+  if (!config.oidcClientId) throw new UsageError('oidcClientId: required with oidcIssuer');
+  const fromFile = config.oidcClientSecretFile;
+  if (fromFile && !existsSync(fromFile))
+    throw new UsageError(`oidcClientSecretFile: ${fromFile} does not exist`);
+  const secret =
+    env[oidcClientSecretEnv] ??
+    (fromFile ? readFileSync(fromFile, 'utf8').trim() : undefined) ??
+    config.oidcClientSecret;
+  if (!secret)
+    throw new UsageError(
+      `oidcClientSecret: required with oidcIssuer: set ${oidcClientSecretEnv} or oidcClientSecretFile`,
+    );
+  return {
+    ...config,
+    oidcClientSecret: secret,
+    oidcClusterAccess: clusterAccess,
+    oidcUseRefreshToken: useRefreshToken,
+  };
+}

@@ -1,0 +1,158 @@
+import { randomBytes } from 'node:crypto';
+import { AppError, badRequest } from '@binnacle/common/server';
+import * as oidc from 'openid-client';
+import type { HubContext } from '../../context.ts';
+import { upsertUser } from '../../db/directory.ts';
+import { iso, later } from '../../security/clock.ts';
+import { hashSecret, sameSecret } from '../../security/tokens.ts';
+import { forwardableGroups } from './groups.ts';
+import { idpUnavailable, isIdpUnavailable, type OidcClient } from './oidc-client.ts';
+import { safeReturnTo } from './return-to.ts';
+import { placeMember, recordSignIn } from './sign-in.ts';
+
+const loginTtlMs = 10 * 60_000;
+
+/** A sign-in's browser cookie is named after its state, so parallel sign-ins in one browser never overwrite each other. */
+export function loginCookieName(publicUrl: string, state: string): string {
+  const prefix = publicUrl.startsWith('https:') ? '__Host-' : '';
+  return `${prefix}binnacle_oidc_${hashSecret(state).slice(0, 16)}`;
+}
+
+export function oidcClientOf(ctx: HubContext): OidcClient {
+  if (!ctx.oidc)
+    throw new AppError('not_found', 'OIDC sign-in is not configured on this hub (see docs/sso.md)');
+  return ctx.oidc;
+}
+
+/** Starts the authorization-code flow (PKCE S256, state, nonce); the pending sign-in lives server-side for 10 minutes. */
+export async function startOidcLogin(ctx: HubContext, returnTo: string | undefined) {
+  const client = oidcClientOf(ctx);
+  const checks = {
+    state: oidc.randomState(),
+    nonce: oidc.randomNonce(),
+    codeVerifier: oidc.randomPKCECodeVerifier(),
+  };
+  const url = await client.authorizationUrl(checks);
+  const binding = randomBytes(32).toString('base64url');
+  const now = ctx.clock.now();
+  await ctx.database.db
+    .insertInto('oidc_logins')
+    .values({
+      state_hash: hashSecret(checks.state),
+      binding_hash: hashSecret(binding),
+      nonce: checks.nonce,
+      code_verifier: checks.codeVerifier,
+      return_to: safeReturnTo(returnTo, ctx.config.publicUrl),
+      expires_at: iso(later(now, loginTtlMs)),
+    })
+    .execute();
+  await ctx.database.db.deleteFrom('oidc_logins').where('expires_at', '<=', iso(now)).execute();
+  return {
+    url: url.toString(),
+    cookie: {
+      name: loginCookieName(ctx.config.publicUrl, checks.state),
+      value: binding,
+      maxAgeSeconds: loginTtlMs / 1000,
+    },
+  };
+}
+
+/**
+ * Completes a sign-in at the callback: the pending sign-in is taken once (replays fail), must belong to this
+ * browser, and the code exchange checks PKCE, nonce and the ID token. Then the user is found or created by
+ * (issuer, subject), placed in an organization, and a new session opened with the groups kept server-side.
+ */
+export async function finishOidcLogin(
+  ctx: HubContext,
+  input: {
+    query: Record<string, string | undefined>;
+    rawQuery: string;
+    cookies: Record<string, string | undefined>;
+    ip: string;
+  },
+) {
+  const client = oidcClientOf(ctx);
+  const { state, error } = input.query;
+  if (error) {
+    ctx.metrics.signIns.inc({ method: 'oidc', result: 'refused' });
+    throw new AppError(
+      'sign_in_failed',
+      `the identity provider refused the sign-in: ${error}${input.query.error_description ? ` (${input.query.error_description})` : ''}`,
+    );
+  }
+  if (!state || !input.query.code) throw badRequest('the callback needs code and state');
+  const cookieName = loginCookieName(ctx.config.publicUrl, state);
+  const pending = await ctx.database.db
+    .deleteFrom('oidc_logins')
+    .where('state_hash', '=', hashSecret(state))
+    .returningAll()
+    .executeTakeFirst();
+  const binding = input.cookies[cookieName];
+  if (!pending || Date.parse(pending.expires_at) <= ctx.clock.now().getTime())
+    throw badRequest('unknown, used or expired sign-in state; start the sign-in again');
+  if (!binding || !sameSecret(Buffer.from(hashSecret(binding)), Buffer.from(pending.binding_hash))) {
+    throw badRequest('this sign-in was started in another browser; start it again here');
+  }
+  let tokens: Awaited<ReturnType<OidcClient['exchange']>>;
+  try {
+    tokens = await client.exchange(input.rawQuery, {
+      state,
+      nonce: pending.nonce,
+      codeVerifier: pending.code_verifier,
+    });
+  } catch (failure) {
+    ctx.metrics.signIns.inc({ method: 'oidc', result: 'failed' });
+    if (isIdpUnavailable(failure)) throw idpUnavailable('token endpoint');
+    ctx.log.warn({ err: failure }, 'OIDC code exchange failed');
+    throw new AppError(
+      'sign_in_failed',
+      'the sign-in could not be completed (code, PKCE, nonce or ID token check failed); start it again',
+    );
+  }
+  const claims = tokens.claims();
+  if (!claims || !tokens.id_token)
+    throw new AppError('sign_in_failed', 'the identity provider returned no ID token');
+  const groups = forwardableGroups(claims, ctx.config.oidcGroupsClaim);
+  if (groups.overage)
+    ctx.log.warn(
+      { sub: claims.sub },
+      'the IdP left groups out of the token (group overage); they are not forwarded',
+    );
+  const email = String(claims.email ?? claims.preferred_username ?? claims.sub);
+  const at = iso(ctx.clock.now());
+  const { user, orgId, role } = await ctx.database.db.transaction().execute(async (tx) => {
+    const user = await upsertUser(
+      tx,
+      { issuer: claims.iss, subject: claims.sub, email, name: String(claims.name ?? email) },
+      at,
+    );
+    return { user, ...(await placeMember(tx, ctx, user, ctx.config.oidcDefaultRole)) };
+  });
+  const keepRefresh = ctx.config.oidcUseRefreshToken === true && tokens.refresh_token;
+  if (groups.groups.length > 0 && !keepRefresh) {
+    ctx.warnOnce(
+      'sessions-shortened',
+      'sessions that carry IdP groups end when their ID token expires: no refresh token is in use (useRefreshToken off, or the IdP issued none)',
+    );
+  }
+  const session = await ctx.sessions.open({
+    userId: user.id,
+    orgId,
+    method: 'oidc',
+    oidc: {
+      idToken: tokens.id_token,
+      idTokenExpiresAt: new Date(claims.exp * 1000),
+      groups: groups.groups,
+      refreshToken: keepRefresh ? tokens.refresh_token : undefined,
+      sid: typeof claims.sid === 'string' ? claims.sid : undefined,
+    },
+  });
+  await recordSignIn(ctx, {
+    user,
+    orgId,
+    method: 'oidc',
+    ip: input.ip,
+    detail: { groups: groups.groups.length, groupsDropped: groups.dropped },
+  });
+  return { ...session, role, returnTo: pending.return_to, loginCookie: cookieName };
+}

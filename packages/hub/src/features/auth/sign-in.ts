@@ -1,0 +1,67 @@
+import type { HubContext, Role } from '../../context.ts';
+import { addMember, createOrg, type Db, membershipsOf, oldestOrg, type UserRow } from '../../db/directory.ts';
+import { iso } from '../../security/clock.ts';
+
+/**
+ * Where a person who just signed in acts: an organization they already belong to; else one a pending
+ * invitation for their e-mail names (with its role); else — on a fresh hub — a new organization they own
+ * (the first user bootstraps it); else the first organization with the default role.
+ */
+export async function placeMember(
+  tx: Db,
+  ctx: HubContext,
+  user: UserRow,
+  defaultRole: Role,
+): Promise<{ orgId: string; role: Role }> {
+  const memberships = await membershipsOf(tx, user.id);
+  const first = memberships[0];
+  if (first) return { orgId: first.id, role: first.role };
+  const at = iso(ctx.clock.now());
+  const invitation = await tx
+    .selectFrom('invitations')
+    .selectAll()
+    .where('email', '=', user.email.toLowerCase())
+    .where('accepted_at', 'is', null)
+    .where('expires_at', '>', at)
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  if (invitation) {
+    await tx
+      .updateTable('invitations')
+      .set({ accepted_at: at, accepted_by: user.id })
+      .where('id', '=', invitation.id)
+      .execute();
+    await addMember(tx, invitation.org_id, user.id, invitation.role, at);
+    return { orgId: invitation.org_id, role: invitation.role };
+  }
+  const oldest = await oldestOrg(tx);
+  if (!oldest) {
+    const orgId = await createOrg(tx, user.email.split('@')[1] ?? 'Organization', at);
+    await addMember(tx, orgId, user.id, 'owner', at);
+    return { orgId, role: 'owner' };
+  }
+  await addMember(tx, oldest, user.id, defaultRole, at);
+  return { orgId: oldest, role: defaultRole };
+}
+
+/** Counts and audits a successful sign-in in the organization the person landed in. */
+export async function recordSignIn(
+  ctx: HubContext,
+  signIn: {
+    user: UserRow;
+    orgId: string;
+    method: 'break-glass' | 'oidc';
+    ip: string;
+    detail?: Record<string, number>;
+  },
+) {
+  ctx.metrics.signIns.inc({ method: signIn.method, result: 'ok' });
+  await ctx.audit.record({
+    orgId: signIn.orgId,
+    actor: { user: signIn.user, via: 'session' },
+    action: 'auth.sign_in',
+    target: { type: 'user', id: signIn.user.id },
+    detail: { method: signIn.method, ...signIn.detail },
+    ip: signIn.ip,
+  });
+}

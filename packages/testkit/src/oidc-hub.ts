@@ -1,0 +1,32 @@
+import { type HubConfig, ManualClock } from '@binnacle/hub';
+import { startTestHub, type TestHub } from './hub.ts';
+import { startTestIdp, type TestIdp, type TestIdpOptions } from './idp.ts';
+
+export const testHubUrl = 'https://hub.binnacle.test';
+
+/**
+ * A real IdP on loopback and a hub signing people in through it. The hub's clock starts at the real time,
+ * as the IdP's tokens do; `close` stops both.
+ */
+export async function startOidcTestHub(
+  options: { idp?: Partial<TestIdpOptions>; config?: Partial<HubConfig> } = {},
+) {
+  const idp: TestIdp = await startTestIdp({ hubUrl: testHubUrl, idTokenTtl: 300, ...options.idp });
+  const t: TestHub = await startTestHub({
+    clock: new ManualClock(new Date()),
+    config: {
+      oidcIssuer: idp.issuer,
+      oidcClientId: idp.clientId,
+      oidcClientSecret: idp.clientSecret,
+      ...options.config,
+    },
+  });
+  return {
+    idp,
+    t,
+    async close() {
+      await t.close();
+      await idp.close();
+    },
+  };
+}
