@@ -10,6 +10,7 @@ import type { HubConfig } from './config/hub-config.ts';
 import type { HubDatabase } from './db/database.ts';
 import type { AuditLog } from './features/audit/service.ts';
 
+import type { HostedIdp } from './features/auth/hosted-idp.ts';
 import type { OidcClient } from './features/auth/oidc-client.ts';
 import type { HubMetrics } from './features/metrics/registry.ts';
 import type { SessionRefresher } from './features/sessions/refresh.ts';
@@ -34,6 +35,8 @@ export interface HubContext {
   /** OIDC sign-in, when configured. */
   oidc?: OidcClient;
   refresher?: SessionRefresher;
+  /** The hosted identity provider, when configured. */
+  hosted?: HostedIdp;
   /** Logs a warning once per process (conditions that hold for many sessions). */
   warnOnce(key: string, message: string): void;
 }

@@ -6,6 +6,7 @@ import type { HubApp, HubContext } from './context.ts';
 import { countOf } from './db/count.ts';
 import { openDatabase } from './db/database.ts';
 import { AuditLog } from './features/audit/service.ts';
+import { HostedIdp } from './features/auth/hosted-idp.ts';
 import { OidcClient } from './features/auth/oidc-client.ts';
 import { createMetrics } from './features/metrics/registry.ts';
 import { SessionRefresher } from './features/sessions/refresh.ts';
@@ -82,16 +83,30 @@ export async function createHub(
           sessions,
           client: oidc,
           clock,
-          groupsClaim: config.oidcGroupsClaim,
+          groupsClaim: config.groupForwarding ? config.oidcGroupsClaim : '',
           log: options.log,
         })
       : undefined,
+    hosted:
+      config.hostedIdpJwksUrl && config.hostedIdpIssuer
+        ? new HostedIdp({
+            jwksUrl: config.hostedIdpJwksUrl,
+            issuer: config.hostedIdpIssuer,
+            cookie: config.hostedIdpCookie,
+          })
+        : undefined,
     warnOnce(key, message) {
       if (warned.has(key)) return;
       warned.add(key);
       options.log.warn({ warning: key }, message);
     },
   };
+  if (config.oidcIssuer && config.hostedIdpJwksUrl) {
+    ctx.warnOnce(
+      'hosted-and-oidc',
+      'both OIDC and the hosted identity provider are configured: IdP groups of OIDC sessions are not forwarded to clusters',
+    );
+  }
   const app = await buildHubServer(ctx, { logRequests: config.debugRequests });
   const sweeper = setInterval(() => {
     sessions.sweep().catch((error: unknown) => options.log.warn({ err: error }, 'session sweep failed'));

@@ -13,6 +13,7 @@ import { metricsRoutes } from './features/metrics/routes.ts';
 import { orgRoutes } from './features/orgs/routes.ts';
 import { patRoutes } from './features/pats/routes.ts';
 import { preferenceRoutes } from './features/preferences/routes.ts';
+import { ssoRoutes } from './features/sso/routes.ts';
 import { registerAccessControl } from './http/access-hook.ts';
 import { access } from './http/principal.ts';
 
@@ -57,5 +58,6 @@ export async function buildHubServer(
   clusterRoutes(app, ctx);
   accountRoutes(app, ctx);
   preferenceRoutes(app, ctx);
+  ssoRoutes(app, ctx);
   return app;
 }

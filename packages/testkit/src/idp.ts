@@ -37,6 +37,11 @@ export interface TestIdp {
   idTokenTtl: number;
   /** Requests the token endpoint received (code exchanges and refreshes). */
   tokenRequests: number;
+  /** A JWT signed with the IdP's own key (access tokens, or a hosted provider's session token in tests). */
+  signJwt(
+    claims: Record<string, unknown>,
+    options?: { issuer?: string; audience?: string; typ?: string },
+  ): Promise<string>;
   /** A back-channel logout token signed with the IdP's own key (the IdP would POST it to the hub). */
   signLogoutToken(claims: {
     sub?: string;
@@ -134,19 +139,23 @@ export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
     tokenFault: 'none',
     tokenRequests: 0,
     idTokenTtl: options.idTokenTtl ?? 120,
-    async signLogoutToken(claims) {
-      const { audience, events, ...rest } = claims;
-      return new SignJWT({
-        events: events ?? { 'http://schemas.openid.net/event/backchannel-logout': {} },
-        ...rest,
-      })
-        .setProtectedHeader({ alg: 'RS256', kid: signingKey.kid, typ: 'logout+jwt' })
-        .setIssuer(issuer)
-        .setAudience(audience ?? clientId)
+    signJwt(claims, options = {}) {
+      const { exp, ...rest } = claims;
+      return new SignJWT(rest)
+        .setProtectedHeader({ alg: 'RS256', kid: signingKey.kid, typ: options.typ ?? 'JWT' })
+        .setIssuer(options.issuer ?? issuer)
+        .setAudience(options.audience ?? clientId)
         .setIssuedAt()
-        .setExpirationTime('2m')
-        .setJti(claims.jti ?? randomUUID())
+        .setExpirationTime(typeof exp === 'number' ? exp : '2m')
+        .setJti(randomUUID())
         .sign(privateKey);
+    },
+    signLogoutToken(claims) {
+      const { audience, events, ...rest } = claims;
+      return idp.signJwt(
+        { events: events ?? { 'http://schemas.openid.net/event/backchannel-logout': {} }, ...rest },
+        { audience, typ: 'logout+jwt' },
+      );
     },
     async stop() {
       server.closeAllConnections();

@@ -4,12 +4,15 @@ import { startTestIdp, type TestIdp, type TestIdpOptions } from './idp.ts';
 
 export const testHubUrl = 'https://hub.binnacle.test';
 
+/** Hub settings, or a function of the started IdP for settings that name it. */
+export type OidcTestHubConfig = Partial<HubConfig> | ((idp: TestIdp) => Partial<HubConfig>);
+
 /**
  * A real IdP on loopback and a hub signing people in through it. The hub's clock starts at the real time,
  * as the IdP's tokens do; `close` stops both.
  */
 export async function startOidcTestHub(
-  options: { idp?: Partial<TestIdpOptions>; config?: Partial<HubConfig> } = {},
+  options: { idp?: Partial<TestIdpOptions>; config?: OidcTestHubConfig } = {},
 ) {
   const idp: TestIdp = await startTestIdp({ hubUrl: testHubUrl, idTokenTtl: 300, ...options.idp });
   const t: TestHub = await startTestHub({
@@ -18,7 +21,7 @@ export async function startOidcTestHub(
       oidcIssuer: idp.issuer,
       oidcClientId: idp.clientId,
       oidcClientSecret: idp.clientSecret,
-      ...options.config,
+      ...(typeof options.config === 'function' ? options.config(idp) : options.config),
     },
   });
   return {

@@ -17,6 +17,12 @@ export interface OidcSettings {
   oidcUseRefreshToken: 'true' | 'false' | boolean;
   /** How clusters installed from the connect page grant access: `idp` (bindings to IdP groups only) or `roles`. */
   oidcClusterAccess?: 'idp' | 'roles';
+  /** The hosted identity provider: its session cookie is a JWT signed by keys published here. */
+  hostedIdpJwksUrl?: string;
+  hostedIdpIssuer?: string;
+  hostedIdpCookie: string;
+  /** Derived at boot: IdP groups are forwarded (a groups claim is set and no hosted IdP is configured). */
+  groupForwarding?: boolean;
 }
 
 export const oidcDefaults: OidcSettings = {
@@ -24,6 +30,7 @@ export const oidcDefaults: OidcSettings = {
   oidcScopes: '',
   oidcGroupsClaim: 'groups',
   oidcUseRefreshToken: 'true',
+  hostedIdpCookie: '__session',
 };
 
 export const oidcOptions: OptionSpec<OidcSettings>[] = [
@@ -96,15 +103,48 @@ export const oidcOptions: OptionSpec<OidcSettings>[] = [
     placeholder: 'MODE',
     help: 'access mode of clusters installed from the connect page (default idp while group forwarding is on, else roles)',
   },
+  {
+    flag: 'hosted-idp-jwks-url',
+    key: 'hostedIdpJwksUrl',
+    env: 'BINNACLE_HOSTED_IDP_JWKS_URL',
+    type: 'url',
+    placeholder: 'URL',
+    help: 'JWKS of the hosted identity provider whose session cookie the hub also accepts',
+  },
+  {
+    flag: 'hosted-idp-issuer',
+    key: 'hostedIdpIssuer',
+    env: 'BINNACLE_HOSTED_IDP_ISSUER',
+    type: 'string',
+    placeholder: 'ISS',
+    help: 'issuer (iss) of the hosted identity provider session tokens',
+  },
+  {
+    flag: 'hosted-idp-cookie',
+    key: 'hostedIdpCookie',
+    env: 'BINNACLE_HOSTED_IDP_COOKIE',
+    type: 'string',
+    placeholder: 'NAME',
+    help: 'name of the hosted identity provider session cookie (default __session)',
+  },
 ];
 
 export const oidcClientSecretEnv = 'BINNACLE_OIDC_CLIENT_SECRET';
 
 /** The OIDC part of the boot checks; returns the settings with the secret resolved and the defaults applied. */
 export function validateOidc<T extends OidcSettings>(config: T, env: NodeJS.ProcessEnv): T {
-  const forwarding = config.oidcGroupsClaim !== '';
+  const hosted = Boolean(config.hostedIdpJwksUrl);
+  if (hosted && !config.hostedIdpIssuer)
+    throw new UsageError('hostedIdpIssuer: required with hostedIdpJwksUrl');
+  // With the hosted IdP also configured, OIDC-session groups are not forwarded (spec: Group forwarding 8).
+  const forwarding = config.oidcGroupsClaim !== '' && !hosted;
   const clusterAccess = config.oidcClusterAccess ?? (config.oidcIssuer && forwarding ? 'idp' : 'roles');
   const useRefreshToken = config.oidcUseRefreshToken === true || config.oidcUseRefreshToken === 'true';
+  if (clusterAccess === 'idp' && hosted) {
+    throw new UsageError(
+      'oidcClusterAccess: "idp" needs group forwarding, which cannot work while the hosted identity provider (hostedIdpJwksUrl) is configured',
+    );
+  }
   if (clusterAccess === 'idp' && !config.oidcIssuer) {
     throw new UsageError(
       'oidcClusterAccess: "idp" needs oidcIssuer (cluster access by IdP groups needs OIDC sign-in)',
@@ -113,8 +153,12 @@ export function validateOidc<T extends OidcSettings>(config: T, env: NodeJS.Proc
   if (clusterAccess === 'idp' && !forwarding) {
     throw new UsageError('oidcClusterAccess: "idp" needs group forwarding, but oidcGroupsClaim is ""');
   }
-  if (!config.oidcIssuer)
-    return { ...config, oidcClusterAccess: clusterAccess, oidcUseRefreshToken: useRefreshToken };
+  const derived = {
+    oidcClusterAccess: clusterAccess,
+    oidcUseRefreshToken: useRefreshToken,
+    groupForwarding: forwarding && Boolean(config.oidcIssuer),
+  };
+  if (!config.oidcIssuer) return { ...config, ...derived };
   if (!config.oidcClientId) throw new UsageError('oidcClientId: required with oidcIssuer');
   const fromFile = config.oidcClientSecretFile;
   if (fromFile && !existsSync(fromFile))
@@ -127,10 +171,5 @@ export function validateOidc<T extends OidcSettings>(config: T, env: NodeJS.Proc
     throw new UsageError(
       `oidcClientSecret: required with oidcIssuer: set ${oidcClientSecretEnv} or oidcClientSecretFile`,
     );
-  return {
-    ...config,
-    oidcClientSecret: secret,
-    oidcClusterAccess: clusterAccess,
-    oidcUseRefreshToken: useRefreshToken,
-  };
+  return { ...config, ...derived, oidcClientSecret: secret };
 }

@@ -22,7 +22,11 @@ export interface Identity {
 }
 
 /** Finds the user for an identity, creating it at first sight; e-mail and name follow the identity provider. */
-export async function upsertUser(db: Db, identity: Identity, at: string): Promise<UserRow> {
+export async function upsertUser(
+  db: Db,
+  identity: Identity,
+  at: string,
+): Promise<UserRow & { created: boolean }> {
   const existing = await db
     .selectFrom('users')
     .select(['id', 'email', 'name'])
@@ -35,7 +39,7 @@ export async function upsertUser(db: Db, identity: Identity, at: string): Promis
       .set({ email: identity.email, name: identity.name, last_sign_in_at: at })
       .where('id', '=', existing.id)
       .execute();
-    return { id: existing.id, email: identity.email, name: identity.name };
+    return { id: existing.id, email: identity.email, name: identity.name, created: false };
   }
   const user = { id: randomUUID(), email: identity.email, name: identity.name };
   await db
@@ -48,7 +52,7 @@ export async function upsertUser(db: Db, identity: Identity, at: string): Promis
       last_sign_in_at: at,
     })
     .execute();
-  return user;
+  return { ...user, created: true };
 }
 
 export async function createOrg(db: Db, name: string, at: string): Promise<string> {

@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { HubApp, HubContext } from '../context.ts';
 import { roleIn } from '../db/directory.ts';
 import { authenticate } from './authenticate.ts';
-import { atLeast, type Principal } from './principal.ts';
+import { atLeast, cookieBased, type Principal } from './principal.ts';
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 const forbidden = (message: string) => new AppError('forbidden', message);
@@ -33,12 +33,12 @@ export function registerAccessControl(app: HubApp, ctx: HubContext): void {
       return;
     }
     let principal = await authenticate(ctx, request, reply);
-    if (access.session && principal.via !== 'session') {
+    if (access.session && !cookieBased(principal)) {
       throw forbidden(
         `${request.method} ${request.routeOptions.url} needs a browser session; a personal access token cannot do this`,
       );
     }
-    if (principal.via === 'session' && unsafe) requireSameOrigin(request, hubOrigin);
+    if (cookieBased(principal) && unsafe) requireSameOrigin(request, hubOrigin);
     principal = await scopeToOrg(ctx, principal, (request.params as { org_id?: string }).org_id);
     if (!atLeast(principal.role, access.minRole)) {
       throw forbidden(
@@ -69,9 +69,8 @@ async function scopeToOrg(
   orgId: string | undefined,
 ): Promise<Principal> {
   if (orgId === undefined || orgId === principal.orgId) return principal;
-  // A PAT is pinned to one organization; a session may act in any organization its user belongs to.
-  const role =
-    principal.via === 'session' ? await roleIn(ctx.database.db, orgId, principal.user.id) : undefined;
+  // A PAT is pinned to one organization; other credentials may act in any organization of their user.
+  const role = principal.via !== 'pat' ? await roleIn(ctx.database.db, orgId, principal.user.id) : undefined;
   if (!role) throw notFound(`organization ${orgId} not found`);
   return { ...principal, orgId, role };
 }

@@ -6,13 +6,15 @@ import { sessionCookie } from '../features/sessions/cookie.ts';
 import { type ActiveSession, activityGranularityMs, type EndReason } from '../features/sessions/store.ts';
 import { iso } from '../security/clock.ts';
 import { hashSecret, wellFormed } from '../security/tokens.ts';
+import { authenticateAccessToken, authenticateHosted } from './external-identity.ts';
 import type { Principal } from './principal.ts';
 
 const unauthenticated = (message: string) => new AppError('unauthenticated', message);
 
 /**
- * Resolves the caller from `Authorization: Bearer bnp_…` (a PAT) or the session cookie. A bearer header, when
- * present, is the only credential considered. Tokens in query strings are never read.
+ * Resolves the caller from `Authorization: Bearer …` (a PAT `bnp_…`, or an IdP access token for AI agents),
+ * else the hub's session cookie, else the hosted identity provider's cookie. A bearer header, when present,
+ * is the only credential considered. Tokens in query strings are never read.
  */
 export async function authenticate(
   ctx: HubContext,
@@ -20,9 +22,17 @@ export async function authenticate(
   reply: FastifyReply,
 ): Promise<Principal> {
   const header = request.headers.authorization;
-  if (header !== undefined) return authenticatePat(ctx, header);
+  if (header !== undefined) return authenticateBearer(ctx, header);
   const cookie = sessionCookie(ctx.config.publicUrl);
   const value = request.cookies[cookie.name];
+  const hostedToken = ctx.hosted ? request.cookies[ctx.hosted.cookie] : undefined;
+  if (!value && hostedToken) {
+    const hosted = await authenticateHosted(ctx, hostedToken);
+    if (hosted) return hosted;
+    throw unauthenticated(
+      'the hosted sign-in is not valid (expired or not signed by the configured provider); sign in again',
+    );
+  }
   if (!value) throw unauthenticated('sign in first (no session cookie or bearer token)');
   const found = await ctx.sessions.lookup(value);
   if (found.state === 'unknown') {
@@ -85,10 +95,15 @@ const endMessages = {
   idp_rejected: 'the identity provider refused to refresh it',
 } as const;
 
-async function authenticatePat(ctx: HubContext, header: string): Promise<Principal> {
+async function authenticateBearer(ctx: HubContext, header: string): Promise<Principal> {
   const match = /^Bearer (\S+)$/.exec(header);
   if (!match) throw unauthenticated('the Authorization header must be "Bearer bnp_…"');
   const token = match[1] as string;
+  if (/^[\w-]+\.[\w-]+\.[\w-]+$/.test(token)) return authenticateAccessToken(ctx, token);
+  return authenticatePat(ctx, token);
+}
+
+async function authenticatePat(ctx: HubContext, token: string): Promise<Principal> {
   // Shape and checksum first: a typo or a foreign token is refused without touching the database.
   if (!wellFormed('bnp', token))
     throw unauthenticated('the bearer token is not a Binnacle personal access token');

@@ -9,7 +9,8 @@ export interface Principal {
   orgId: string;
   /** The role in `orgId`, read at every request (a demotion applies at once). */
   role: Role;
-  via: 'session' | 'pat';
+  /** session: the hub's cookie; hosted: the hosted IdP's cookie; pat; oauth: an IdP access token (AI agents). */
+  via: 'session' | 'hosted' | 'pat' | 'oauth';
   /** Forwardable IdP groups: OIDC sessions only, never PATs. */
   groups: string[];
   session?: { idHash: string; method: SessionMethod; expiresAt: Date; idToken: string | null };
@@ -47,3 +48,7 @@ export function principalOf(request: { principal?: Principal }): Principal {
   if (!request.principal) throw new Error('route without access control reached principalOf');
   return request.principal;
 }
+
+/** Credentials a browser sends by itself (cookies): they need CSRF protection, and they are "a person at a browser". */
+export const cookieBased = (principal: Pick<Principal, 'via'>) =>
+  principal.via === 'session' || principal.via === 'hosted';

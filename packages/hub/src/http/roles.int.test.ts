@@ -149,6 +149,9 @@ async function concrete(row: Row, caller: Awaited<ReturnType<typeof principal>>)
       body = { token: invited.json<{ token: string }>().token };
       break;
     }
+    case 'POST /api/orgs/{org_id}/sso/setup':
+      body = { issuer: idp.issuer, clientId: 'hub', clientSecret: 'secret' };
+      break;
     case 'POST /api/pats':
       body = { name: 'another' };
       break;

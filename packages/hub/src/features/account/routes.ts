@@ -11,7 +11,12 @@ const Account = Type.Object({
   currentOrg: Type.Object({ id: Type.String(), name: Type.String(), role: RoleSchema }),
   orgs: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), role: RoleSchema })),
   credential: Type.Object({
-    via: Type.Union([Type.Literal('session'), Type.Literal('pat')]),
+    via: Type.Union([
+      Type.Literal('session'),
+      Type.Literal('hosted'),
+      Type.Literal('pat'),
+      Type.Literal('oauth'),
+    ]),
     method: Type.Optional(Type.String({ description: 'how the session signed in: break-glass or oidc' })),
     expiresAt: Type.Optional(Type.String({ format: 'date-time' })),
     patId: Type.Optional(Type.String()),
@@ -28,18 +33,17 @@ const Account = Type.Object({
 async function account(ctx: HubContext, principal: Principal) {
   const memberships = await membershipsOf(ctx.database.db, principal.user.id);
   const orgs = memberships
-    .filter((m) => principal.via === 'session' || m.id === principal.orgId)
+    .filter((m) => principal.via !== 'pat' || m.id === principal.orgId)
     .map((m) => ({ id: m.id, name: m.name, role: m.role }));
   const current = orgs.find((o) => o.id === principal.orgId);
   if (!current) throw notFound('the current organization no longer exists');
-  const credential =
-    principal.via === 'session' && principal.session
-      ? {
-          via: 'session' as const,
-          method: principal.session.method,
-          expiresAt: principal.session.expiresAt.toISOString(),
-        }
-      : { via: 'pat' as const, patId: principal.patId };
+  const credential = principal.session
+    ? {
+        via: principal.via,
+        method: principal.session.method,
+        expiresAt: principal.session.expiresAt.toISOString(),
+      }
+    : { via: principal.via, ...(principal.patId ? { patId: principal.patId } : {}) };
   const idpGroups = principal.via === 'pat' ? [] : principal.groups;
   return {
     user: principal.user,

@@ -134,16 +134,20 @@ export class OidcClient {
     return oidc.buildEndSessionUrl(config, parameters).toString();
   }
 
-  /** Verifies a JWT the IdP signed (back-channel logout tokens) against its published keys. */
-  async verifyIdpJwt(token: string, options: { typ?: string } = {}): Promise<JWTPayload> {
+  /** The audience of access tokens issued for the hub (DESIGN §6.2.8: its MCP resource URL). */
+  get accessTokenAudience(): string {
+    return `${this.settings.publicUrl}/mcp`;
+  }
+
+  /** Verifies a JWT the IdP signed (logout tokens; access tokens with their audience) against its published keys. */
+  async verifyIdpJwt(token: string, options: { audience?: string } = {}): Promise<JWTPayload> {
     const config = await this.configuration();
     const jwksUri = config.serverMetadata().jwks_uri;
     if (!jwksUri) throw idpUnavailable('the IdP publishes no jwks_uri');
     this.#jwks ??= createRemoteJWKSet(new URL(jwksUri));
     const { payload } = await jwtVerify(token, this.#jwks, {
       issuer: config.serverMetadata().issuer,
-      audience: this.settings.clientId,
-      typ: options.typ,
+      audience: options.audience ?? this.settings.clientId,
     });
     return payload;
   }

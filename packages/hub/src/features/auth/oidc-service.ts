@@ -112,7 +112,7 @@ export async function finishOidcLogin(
   const claims = tokens.claims();
   if (!claims || !tokens.id_token)
     throw new AppError('sign_in_failed', 'the identity provider returned no ID token');
-  const groups = forwardableGroups(claims, ctx.config.oidcGroupsClaim);
+  const groups = forwardableGroups(claims, ctx.config.groupForwarding ? ctx.config.oidcGroupsClaim : '');
   if (groups.overage)
     ctx.log.warn(
       { sub: claims.sub },

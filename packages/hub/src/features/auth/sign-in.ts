@@ -1,16 +1,18 @@
+import { AppError } from '@binnacle/common/server';
 import type { HubContext, Role } from '../../context.ts';
 import { addMember, createOrg, type Db, membershipsOf, oldestOrg, type UserRow } from '../../db/directory.ts';
 import { iso } from '../../security/clock.ts';
 
 /**
  * Where a person who just signed in acts: an organization they already belong to; else one a pending
- * invitation for their e-mail names (with its role); else — on a fresh hub — a new organization they own
- * (the first user bootstraps it); else the first organization with the default role.
+ * invitation for their e-mail names (with its role); else, at their first sign-in, a new organization they
+ * own on a fresh hub (the first user bootstraps it) or the first organization with the default role. Someone
+ * known but removed from every organization is refused until invited again: removal must stick.
  */
 export async function placeMember(
   tx: Db,
   ctx: HubContext,
-  user: UserRow,
+  user: UserRow & { created: boolean },
   defaultRole: Role,
 ): Promise<{ orgId: string; role: Role }> {
   const memberships = await membershipsOf(tx, user.id);
@@ -33,6 +35,12 @@ export async function placeMember(
       .execute();
     await addMember(tx, invitation.org_id, user.id, invitation.role, at);
     return { orgId: invitation.org_id, role: invitation.role };
+  }
+  if (!user.created) {
+    throw new AppError(
+      'forbidden',
+      'you are not a member of any organization on this hub; ask an owner to invite you',
+    );
   }
   const oldest = await oldestOrg(tx);
   if (!oldest) {

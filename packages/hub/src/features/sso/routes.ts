@@ -1,0 +1,82 @@
+import { errorResponses, Query } from '@binnacle/common/server';
+import { Type } from 'typebox';
+import type { HubApp, HubContext } from '../../context.ts';
+import { access, principalOf } from '../../http/principal.ts';
+import { OrgParams } from '../orgs/schemas.ts';
+import { ssoSettings, ssoSetup } from './service.ts';
+
+const Nullable = (schema: ReturnType<typeof Type.String>) => Type.Union([schema, Type.Null()]);
+const ClusterAccess = Type.Union([Type.Literal('idp'), Type.Literal('roles')]);
+
+export function ssoRoutes(app: HubApp, ctx: HubContext): void {
+  app.get(
+    '/api/orgs/:org_id/sso',
+    {
+      config: access('viewer'),
+      schema: {
+        summary: 'The SSO settings in force, read-only (the chart values are the source of truth)',
+        tags: ['sso'],
+        params: OrgParams,
+        querystring: Query({}),
+        response: {
+          200: Type.Object({
+            oidcEnabled: Type.Boolean(),
+            issuer: Nullable(Type.String()),
+            clientId: Nullable(Type.String()),
+            redirectUri: Type.String({ description: 'register this at the IdP' }),
+            groupsClaim: Type.String(),
+            groupForwarding: Type.Boolean(),
+            clusterAccess: ClusterAccess,
+            scopes: Type.Array(Type.String()),
+            useRefreshToken: Type.Boolean(),
+            hostedIdp: Type.Boolean(),
+            breakGlass: Type.Boolean(),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    () => ssoSettings(ctx),
+  );
+  app.post(
+    '/api/orgs/:org_id/sso/setup',
+    {
+      config: access('owner'),
+      schema: {
+        summary: 'Generate the chart values and commands that configure OIDC (owner); nothing is stored',
+        tags: ['sso'],
+        params: OrgParams,
+        body: Type.Object(
+          {
+            issuer: Type.String({ pattern: '^https?://\\S+$', maxLength: 2048 }),
+            clientId: Type.String({ minLength: 1, maxLength: 256 }),
+            clientSecret: Type.String({ minLength: 1, maxLength: 1024 }),
+            groupsClaim: Type.Optional(
+              Type.String({ maxLength: 256, description: '"" turns group forwarding off' }),
+            ),
+            scopes: Type.Optional(Type.Array(Type.String({ pattern: '^[!#-\\[\\]-~]+$' }), { maxItems: 20 })),
+            clusterAccess: Type.Optional(ClusterAccess),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            redirectUri: Type.String(),
+            signOutRedirectUri: Type.String(),
+            grantTypes: Type.Array(Type.String()),
+            values: Type.Record(Type.String(), Type.Unknown()),
+            valuesYaml: Type.String(),
+            commands: Type.Array(Type.String()),
+            discovery: Type.Object({
+              ok: Type.Boolean(),
+              error: Type.Optional(Type.String()),
+              endSessionEndpoint: Type.Optional(Type.Boolean()),
+            }),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => ssoSetup(ctx, principalOf(request), request.body, request.ip),
+  );
+}

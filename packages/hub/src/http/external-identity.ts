@@ -1,0 +1,72 @@
+import { AppError } from '@binnacle/common/server';
+import type { JWTPayload } from 'jose';
+import type { HubContext } from '../context.ts';
+import { membershipsOf, upsertUser } from '../db/directory.ts';
+import { forwardableGroups } from '../features/auth/groups.ts';
+import { placeMember } from '../features/auth/sign-in.ts';
+import { iso } from '../security/clock.ts';
+import type { Principal } from './principal.ts';
+
+const unauthenticated = (message: string) => new AppError('unauthenticated', message);
+
+async function knownMember(ctx: HubContext, claims: JWTPayload & { sub: string }) {
+  const user = await ctx.database.db
+    .selectFrom('users')
+    .select(['id', 'email', 'name'])
+    .where('idp_issuer', '=', claims.iss as string)
+    .where('idp_subject', '=', claims.sub)
+    .executeTakeFirst();
+  const membership = user ? (await membershipsOf(ctx.database.db, user.id))[0] : undefined;
+  return user && membership ? { user, orgId: membership.id, role: membership.role } : undefined;
+}
+
+/**
+ * An OAuth access token the IdP issued for the hub (AI agents): signature, issuer, expiry and audience (the
+ * hub's MCP resource URL) are checked; groups come from the same claim as for browser sessions. The person
+ * must have signed in to the hub before; they act in their first organization.
+ */
+export async function authenticateAccessToken(ctx: HubContext, token: string): Promise<Principal> {
+  const client = ctx.oidc;
+  if (!client) throw unauthenticated('the bearer token is not a Binnacle personal access token');
+  let claims: JWTPayload;
+  try {
+    claims = await client.verifyIdpJwt(token, { audience: client.accessTokenAudience });
+  } catch {
+    throw unauthenticated(
+      'the access token is not valid for this hub (signature, issuer, audience or expiry)',
+    );
+  }
+  if (!claims.sub) throw unauthenticated('the access token names no subject');
+  const member = await knownMember(ctx, claims as JWTPayload & { sub: string });
+  if (!member)
+    throw unauthenticated(
+      'the access token belongs to nobody who signed in to this hub; sign in with a browser first',
+    );
+  const { groups } = forwardableGroups(claims, ctx.config.groupForwarding ? ctx.config.oidcGroupsClaim : '');
+  return { ...member, via: 'oauth', groups };
+}
+
+/**
+ * The hosted identity provider's session cookie. A first visit signs the person in (user created, placed in
+ * an organization); later visits only read. Hosted sessions never carry IdP groups.
+ */
+export async function authenticateHosted(ctx: HubContext, token: string): Promise<Principal | undefined> {
+  const claims = await ctx.hosted?.verify(token);
+  if (!claims) return undefined;
+  const member = await knownMember(ctx, claims);
+  if (member) return { ...member, via: 'hosted', groups: [] };
+  const email = String(claims.email ?? claims.sub);
+  const at = iso(ctx.clock.now());
+  const placed = await ctx.database.db.transaction().execute(async (tx) => {
+    const user = await upsertUser(
+      tx,
+      { issuer: claims.iss as string, subject: claims.sub, email, name: String(claims.name ?? email) },
+      at,
+    );
+    return {
+      user: { id: user.id, email: user.email, name: user.name },
+      ...(await placeMember(tx, ctx, user, ctx.config.oidcDefaultRole)),
+    };
+  });
+  return { ...placed, via: 'hosted', groups: [] };
+}
