@@ -16,7 +16,7 @@ export { readState } from './cluster/state.ts';
 export { waitUntil } from './cluster/wait.ts';
 export { type Credential, type HttpAnswer, startTestHub, type TestHub, testBreakGlass } from './hub.ts';
 export { signInAtIdp, startTestIdp, type TestIdp, type TestIdpOptions, type TokenFault } from './idp.ts';
-export { type OidcTestHubConfig, startOidcTestHub, testHubUrl } from './oidc-hub.ts';
+export { type OidcTestHubConfig, oidcHubPerTest, startOidcTestHub, testHubUrl } from './oidc-hub.ts';
 export { createDatabase, type PostgresServer, startPostgres } from './postgres.ts';
 export { openSse, type SseClient, type SseEvent } from './sse-client.ts';
 export { openTerminal, type TerminalClient, type TerminalFrame } from './terminal-client.ts';

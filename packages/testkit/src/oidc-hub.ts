@@ -1,4 +1,5 @@
 import { type HubConfig, ManualClock } from '@binnacle/hub';
+import { afterEach } from 'vitest';
 import { startTestHub, type TestHub } from './hub.ts';
 import { startTestIdp, type TestIdp, type TestIdpOptions } from './idp.ts';
 
@@ -31,5 +32,21 @@ export async function startOidcTestHub(
       await t.close();
       await idp.close();
     },
+  };
+}
+
+/**
+ * For a test file: `setup({ idp, config })` starts an IdP and a hub for the current test; both are closed
+ * after each test.
+ */
+export function oidcHubPerTest() {
+  const opened: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const started of opened.splice(0).reverse()) await started.close();
+  });
+  return async (options: { idp?: Partial<TestIdpOptions>; config?: OidcTestHubConfig } = {}) => {
+    const started = await startOidcTestHub(options);
+    opened.push(started);
+    return started;
   };
 }

@@ -1,21 +1,7 @@
-import {
-  type OidcTestHubConfig,
-  startOidcTestHub,
-  type TestIdp,
-  type TestIdpOptions,
-  testHubUrl,
-} from '@binnacle/testkit';
-import { afterEach, describe, expect, it } from 'vitest';
+import { oidcHubPerTest, type TestIdp, testHubUrl } from '@binnacle/testkit';
+import { describe, expect, it } from 'vitest';
 
-const opened: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const thing of opened.splice(0).reverse()) await thing.close();
-});
-async function setup(config: OidcTestHubConfig = {}, idp: Partial<TestIdpOptions> = {}) {
-  const started = await startOidcTestHub({ idp, config });
-  opened.push(started);
-  return started;
-}
+const setup = oidcHubPerTest();
 
 const hostedIssuer = 'https://hosted.binnacle.test';
 type Account = { credential: { via: string }; idpGroups: string[]; currentOrg: { role: string } };
@@ -67,7 +53,7 @@ describe('the hosted identity provider cookie', () => {
   });
 
   it('signs the person in from a valid cookie, refuses forged or expired ones, and is CSRF-protected', async () => {
-    const { idp, t } = await setup(hostedConfig);
+    const { idp, t } = await setup({ config: hostedConfig });
     const cookie = async (claims: Record<string, unknown>) =>
       `__session=${await idp.signJwt({ sub: 'user_1', email: 'hana@example.com', ...claims }, { issuer: hostedIssuer, audience: 'hosted' })}`;
     const first = await t.request('GET', '/api/account', { headers: { cookie: await cookie({}) } });
@@ -99,7 +85,7 @@ describe('the hosted identity provider cookie', () => {
   });
 
   it('with OIDC also configured: OIDC-session groups are not forwarded, and one warning is logged at boot', async () => {
-    const { idp, t } = await setup(hostedConfig);
+    const { idp, t } = await setup({ config: hostedConfig });
     expect(t.logs.filter((line) => line.includes('hosted-and-oidc'))).toHaveLength(1);
     idp.groups.set('ian', ['/platform-admins']);
     const { cookie } = await t.signInOidc(idp, 'ian');

@@ -1,23 +1,7 @@
-import {
-  startOidcTestHub,
-  startTestHub,
-  type TestHub,
-  type TestIdpOptions,
-  testHubUrl,
-} from '@binnacle/testkit';
-import { afterEach, describe, expect, it } from 'vitest';
+import { oidcHubPerTest, startTestHub, type TestHub, testHubUrl } from '@binnacle/testkit';
+import { describe, expect, it } from 'vitest';
 
-const opened: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const thing of opened.splice(0).reverse()) await thing.close();
-});
-
-/** A real IdP on loopback and a hub using it; the hub's clock starts at the real time, as the IdP's tokens do. */
-async function setup(idp: Partial<TestIdpOptions> = {}, config: Record<string, unknown> = {}) {
-  const started = await startOidcTestHub({ idp, config });
-  opened.push(started);
-  return started;
-}
+const setup = oidcHubPerTest();
 
 const account = (t: TestHub, cookie: string) => t.request('GET', '/api/account', { as: { cookie } });
 type Account = {
@@ -105,8 +89,11 @@ describe('OIDC sign-in', () => {
 
   it('answers 404 when OIDC is not configured', async () => {
     const t = await startTestHub();
-    opened.push(t);
-    expect((await t.request('GET', '/api/auth/oidc/login')).status).toBe(404);
+    try {
+      expect((await t.request('GET', '/api/auth/oidc/login')).status).toBe(404);
+    } finally {
+      await t.close();
+    }
   });
 });
 
@@ -123,7 +110,7 @@ describe('OIDC sign-out', () => {
   });
 
   it('sign-out without end_session_endpoint returns no logout URL', async () => {
-    const { idp, t } = await setup({ endSession: false });
+    const { idp, t } = await setup({ idp: { endSession: false } });
     const { cookie } = await t.signInOidc(idp, 'frank');
     const out = await t.request('POST', '/api/auth/signout', { as: { cookie } });
     expect(out.json()).toEqual({ signedOut: true });

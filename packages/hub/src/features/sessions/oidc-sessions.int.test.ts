@@ -1,17 +1,8 @@
-import { startOidcTestHub, type TestHub, type TestIdp, type TestIdpOptions } from '@binnacle/testkit';
-import { afterEach, describe, expect, it } from 'vitest';
+import { oidcHubPerTest, type TestHub, type TestIdp } from '@binnacle/testkit';
+import { describe, expect, it } from 'vitest';
 
 const ttlSeconds = 300;
-const opened: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  for (const thing of opened.splice(0).reverse()) await thing.close();
-});
-
-async function setup(idp: Partial<TestIdpOptions> = {}, config: Record<string, unknown> = {}) {
-  const started = await startOidcTestHub({ idp, config });
-  opened.push(started);
-  return started;
-}
+const setup = oidcHubPerTest();
 
 const groupsOf = async (t: TestHub, cookie: string) =>
   (await t.request('GET', '/api/account', { as: { cookie } })).json<{ idpGroups: string[] }>().idpGroups;
@@ -109,7 +100,7 @@ describe('OIDC session states', () => {
   });
 
   it('active → ended: no refresh token and the session carries groups → ends at ID-token expiry, one warning logged', async () => {
-    const { idp, t } = await setup({ refreshTokens: false });
+    const { idp, t } = await setup({ idp: { refreshTokens: false } });
     idp.groups.set('erin', ['/ops']);
     idp.groups.set('fred', ['/ops']);
     const erin = await t.signInOidc(idp, 'erin');
@@ -126,7 +117,7 @@ describe('OIDC session states', () => {
   });
 
   it('sessions without groups keep the full lifetime when no refresh token is available', async () => {
-    const { idp, t } = await setup({ refreshTokens: false });
+    const { idp, t } = await setup({ idp: { refreshTokens: false } });
     const { cookie } = await t.signInOidc(idp, 'gina');
     t.clock.advance(20 * 3_600_000);
     expect((await t.request('GET', '/api/account', { as: { cookie } })).status).toBe(200);
@@ -134,7 +125,7 @@ describe('OIDC session states', () => {
   });
 
   it('useRefreshToken off: the refresh token is not kept, so a session with groups ends at ID-token expiry', async () => {
-    const { idp, t } = await setup({}, { oidcUseRefreshToken: 'false' });
+    const { idp, t } = await setup({ config: { oidcUseRefreshToken: 'false' } });
     idp.groups.set('hank', ['/ops']);
     const { cookie } = await t.signInOidc(idp, 'hank');
     t.clock.advance((ttlSeconds + 20) * 1000);
@@ -177,7 +168,7 @@ describe('group forwarding at sign-in', () => {
     idp.groups.set('kim', '/eng/sre');
     expect(await groupsOf(t, (await t.signInOidc(idp, 'kim')).cookie)).toEqual(['/eng/sre']);
     expect(await groupsOf(t, (await t.signInOidc(idp, 'lee')).cookie)).toEqual([]);
-    const { idp: other, t: wrongClaim } = await setup({}, { oidcGroupsClaim: 'roles' });
+    const { idp: other, t: wrongClaim } = await setup({ config: { oidcGroupsClaim: 'roles' } });
     other.groups.set('max', ['/ops']);
     expect(await groupsOf(wrongClaim, (await wrongClaim.signInOidc(other, 'max')).cookie)).toEqual([]);
   });
