@@ -37,6 +37,8 @@ export interface TestIdp {
   idTokenTtl: number;
   /** Requests the token endpoint received (code exchanges and refreshes). */
   tokenRequests: number;
+  /** Revokes a refresh token (and its grant) at the IdP's revocation endpoint, as an administrator would. */
+  revoke(refreshToken: string): Promise<void>;
   /** A JWT signed with the IdP's own key (access tokens, or a hosted provider's session token in tests). */
   signJwt(
     claims: Record<string, unknown>,
@@ -109,6 +111,7 @@ export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
         features: {
           devInteractions: { enabled: true },
           backchannelLogout: { enabled: true },
+          revocation: { enabled: true },
           rpInitiatedLogout: { enabled: options.endSession !== false },
         },
         findAccount(_ctx, sub) {
@@ -139,6 +142,17 @@ export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
     tokenFault: 'none',
     tokenRequests: 0,
     idTokenTtl: options.idTokenTtl ?? 120,
+    async revoke(refreshToken) {
+      const response = await fetch(`${issuer}/token/revocation`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}`,
+        },
+        body: new URLSearchParams({ token: refreshToken, token_type_hint: 'refresh_token' }).toString(),
+      });
+      if (!response.ok) throw new Error(`revocation answered ${response.status}: ${await response.text()}`);
+    },
     signJwt(claims, options = {}) {
       const { exp, ...rest } = claims;
       return new SignJWT(rest)

@@ -99,6 +99,19 @@ describe('OIDC session states', () => {
     expect((await t.request('GET', '/api/account', { as: { cookie } })).json().code).toBe('unauthenticated');
   });
 
+  it('active → ended: the grant is revoked at the IdP → the session ends at the next refresh', async () => {
+    const { idp, t } = await setup();
+    const { cookie } = await t.signInOidc(idp, 'uma');
+    const found = await t.hub.ctx.sessions.lookup(cookie);
+    if (found.state !== 'active' || !found.session.refreshToken) throw new Error('no refresh token kept');
+    await idp.revoke(found.session.refreshToken);
+    expect((await t.request('GET', '/api/account', { as: { cookie } })).status).toBe(200); // not refreshed yet
+    nearExpiry(t, idp);
+    const answer = await t.request('GET', '/api/account', { as: { cookie } });
+    expect(answer.status).toBe(401);
+    expect(answer.json().code).toBe('session_ended');
+  });
+
   it('active → ended: no refresh token and the session carries groups → ends at ID-token expiry, one warning logged', async () => {
     const { idp, t } = await setup({ idp: { refreshTokens: false } });
     idp.groups.set('erin', ['/ops']);
