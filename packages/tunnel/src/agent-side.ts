@@ -1,0 +1,92 @@
+import http, { type IncomingHttpHeaders } from 'node:http';
+import http2, { type IncomingHttpHeaders as Http2Headers, type ServerHttp2Stream } from 'node:http2';
+import net from 'node:net';
+import { createWebSocketStream, type WebSocket } from 'ws';
+
+/** Headers that belong to one hop and must not be forwarded (RFC 9110 §7.6.1), plus HTTP/2 pseudo-headers. */
+const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
+  'http2-settings',
+  'host',
+]);
+
+export function forwardableHeaders(
+  headers: Http2Headers | IncomingHttpHeaders,
+): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || name.startsWith(':') || hopByHop.has(name)) continue;
+    out[name] = value as string | string[];
+  }
+  return out;
+}
+
+export interface LocalTarget {
+  host: string;
+  port: number;
+}
+
+/**
+ * The agent's end of a tunnel: HTTP/2 served over the WebSocket byte stream (the hub is the HTTP/2 client).
+ * Each stream becomes a request to the agent's own listener on loopback, so tunneled requests run through
+ * exactly the routes direct ones do; CONNECT streams carry raw bytes (WebSocket upgrades for exec and
+ * terminals). Every stream and socket has an error handler: a dropped tunnel must never crash the agent.
+ */
+export function serveOverWebSocket(ws: WebSocket, target: LocalTarget): http2.ServerHttp2Session {
+  const duplex = createWebSocketStream(ws);
+  duplex.on('error', () => duplex.destroy());
+  const session = http2.performServerHandshake(duplex, { peerMaxConcurrentStreams: 256 });
+  session.on('error', () => session.destroy());
+  session.on('stream', (stream, headers) => {
+    stream.on('error', () => stream.destroy());
+    if (headers[':method'] === 'CONNECT') pipeRaw(stream, target);
+    else forwardRequest(stream, headers, target);
+  });
+  ws.on('close', () => session.destroy());
+  return session;
+}
+
+function forwardRequest(stream: ServerHttp2Stream, headers: Http2Headers, target: LocalTarget): void {
+  const upstream = http.request({
+    host: target.host,
+    port: target.port,
+    method: headers[':method'],
+    path: headers[':path'],
+    headers: forwardableHeaders(headers),
+  });
+  upstream.on('response', (response) => {
+    if (stream.destroyed) return response.destroy();
+    stream.respond({ ':status': response.statusCode ?? 502, ...forwardableHeaders(response.headers) });
+    response.pipe(stream);
+    response.on('error', () => stream.destroy());
+  });
+  upstream.on('error', () => {
+    if (stream.destroyed) return;
+    if (!stream.headersSent)
+      stream.respond({ ':status': 502, 'content-type': 'application/json', 'cache-control': 'no-store' });
+    stream.end(
+      JSON.stringify({ error: 'the agent did not answer its own request', code: 'cluster_disconnected' }),
+    );
+  });
+  // The hub cancelling the stream (client gone) cancels the local request: SSE and log streams end here too.
+  stream.on('close', () => upstream.destroy());
+  stream.pipe(upstream);
+}
+
+function pipeRaw(stream: ServerHttp2Stream, target: LocalTarget): void {
+  const socket = net.connect(target.port, target.host);
+  socket.on('error', () => stream.destroy());
+  socket.on('connect', () => {
+    stream.respond({ ':status': 200 });
+    socket.pipe(stream);
+    stream.pipe(socket);
+  });
+  stream.on('close', () => socket.destroy());
+  socket.on('close', () => stream.destroy());
+}

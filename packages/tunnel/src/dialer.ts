@@ -1,0 +1,92 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WebSocket } from 'ws';
+import { type LocalTarget, serveOverWebSocket } from './agent-side.ts';
+
+export const minBackoffMs = 1_000;
+export const maxBackoffMs = 30_000;
+const healthyAfterMs = 60_000;
+const silentHubMs = 60_000;
+
+export type TunnelState = 'connecting' | 'connected' | 'disconnected';
+
+export interface DialOptions {
+  /** The hub's base URL (https:// or http:// for development). */
+  hubUrl: string;
+  clusterToken: string;
+  agentVersion: string;
+  target: LocalTarget;
+  onState?: (state: TunnelState, detail?: string) => void;
+}
+
+/** Jittered exponential backoff: about 1 s, 2 s, 4 s … capped at 30 s, each ±20 %, so agents never reconnect in lockstep. */
+export function backoffDelay(attempt: number, random = Math.random): number {
+  const base = Math.min(maxBackoffMs, minBackoffMs * 2 ** attempt);
+  return Math.min(maxBackoffMs, Math.max(minBackoffMs, Math.round(base * (0.8 + 0.4 * random()))));
+}
+
+/**
+ * Keeps the agent's tunnel to the hub up: dials `wss://<hub>/api/agents/connect` with the cluster token,
+ * serves HTTP/2 over it, and redials with backoff whenever it drops (the backoff resets after a minute of
+ * health). A hub silent for a minute (no ping) counts as dropped.
+ */
+export function dialHub(options: DialOptions): { close(): Promise<void> } {
+  let stopped = false;
+  let current: WebSocket | undefined;
+  let wake: (() => void) | undefined;
+  const url = `${options.hubUrl.replace(/^http/, 'ws').replace(/\/$/, '')}/api/agents/connect`;
+  const loop = async () => {
+    let attempt = 0;
+    while (!stopped) {
+      options.onState?.('connecting');
+      const openedAt = Date.now();
+      const reason = await new Promise<string>((done) => {
+        const ws = new WebSocket(url, {
+          headers: {
+            authorization: `Bearer ${options.clusterToken}`,
+            'x-binnacle-agent-version': options.agentVersion,
+          },
+          perMessageDeflate: false,
+          maxPayload: 1024 * 1024,
+          handshakeTimeout: 10_000,
+        });
+        current = ws;
+        let silence: NodeJS.Timeout | undefined;
+        const quiet = () => {
+          clearTimeout(silence);
+          silence = setTimeout(() => ws.terminate(), silentHubMs);
+          silence.unref();
+        };
+        ws.on('open', () => {
+          options.onState?.('connected');
+          quiet();
+          serveOverWebSocket(ws, options.target);
+        });
+        ws.on('ping', quiet);
+        ws.on('unexpected-response', (_request, response) => {
+          done(`the hub refused the tunnel (${response.statusCode})`);
+          ws.terminate();
+        });
+        ws.on('error', (error) => done(error.message));
+        ws.on('close', (code, why) => {
+          clearTimeout(silence);
+          done(`closed (${code}${why.length ? ` ${why.toString()}` : ''})`);
+        });
+      });
+      options.onState?.('disconnected', reason);
+      if (stopped) return;
+      attempt = Date.now() - openedAt > healthyAfterMs ? 0 : attempt + 1;
+      const waited = new AbortController();
+      wake = () => waited.abort();
+      await sleep(backoffDelay(attempt), undefined, { signal: waited.signal }).catch(() => undefined);
+    }
+  };
+  const running = loop();
+  return {
+    async close() {
+      stopped = true;
+      wake?.();
+      current?.close(1001, 'agent stopping');
+      await running;
+    },
+  };
+}

@@ -1,0 +1,17 @@
+export { forwardableHeaders, type LocalTarget, serveOverWebSocket } from './agent-side.ts';
+export {
+  backoffDelay,
+  type DialOptions,
+  dialHub,
+  maxBackoffMs,
+  minBackoffMs,
+  type TunnelState,
+} from './dialer.ts';
+export { TunnelClient } from './hub-side.ts';
+export {
+  type ForwardedIdentity,
+  identityHeader,
+  identityKey,
+  signIdentity,
+  verifyIdentity,
+} from './identity.ts';
