@@ -1,4 +1,7 @@
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { UsageError } from '@binnacle/common/server';
+import { dialHub } from '@binnacle/tunnel';
 import type { FastifyBaseLogger } from 'fastify';
 import packageJson from '../package.json' with { type: 'json' };
 import {
@@ -18,6 +21,7 @@ import { SqliteTimelineStore } from './features/timeline/store/sqlite-store.ts';
 import type { TimelineStore } from './features/timeline/types.ts';
 import { TopologyService } from './features/topology/service.ts';
 import { SessionRegistry } from './http/sessions.ts';
+import { AccessReviewer } from './kube/access-review.ts';
 import { Cluster } from './kube/cluster.ts';
 import type { ClusterTarget } from './kube/kubeconfig.ts';
 import { buildServer } from './server.ts';
@@ -58,6 +62,12 @@ export async function createAgent(
     namespace: config.namespace,
     log: (level, message, detail) => log[level](detail ?? {}, message),
   });
+  if (Boolean(config.cloudUrl) !== Boolean(config.clusterToken)) {
+    throw new UsageError(
+      'cloud mode needs both --cloud-url and --cluster-token (BINNACLE_CLOUD_URL, BINNACLE_CLUSTER_TOKEN)',
+    );
+  }
+  let clusterId: string | undefined;
   const ctx: AgentContext = {
     version: agentVersion,
     startedAt: new Date(),
@@ -71,8 +81,14 @@ export async function createAgent(
     timeline: new ChangeRecorder(cluster.cache, await openTimelineStore(config)),
     topology: new TopologyService(),
     sessions: new SessionRegistry(),
+    access: new AccessReviewer(cluster.client),
+    cloud:
+      config.cloudUrl && config.clusterToken
+        ? { hubUrl: config.cloudUrl, clusterToken: config.clusterToken, clusterId: () => clusterId }
+        : undefined,
     log,
   };
+  let tunnel: { close(): Promise<void> } | undefined;
   // Subscribed before the cluster starts, so the first lists of every kind reach the timeline.
   ctx.timeline.start();
   const app = await buildServer(ctx, { logger: log, logRequests: config.debugEvents });
@@ -81,9 +97,28 @@ export async function createAgent(
     app,
     async listen() {
       const address = await app.listen({ port: config.port, host: config.listenAddress });
+      if (ctx.cloud) {
+        // Tunneled requests reach this listener on loopback, through exactly the routes direct ones use.
+        const { port } = app.server.address() as AddressInfo;
+        const host = ['0.0.0.0', '::'].includes(config.listenAddress) ? '127.0.0.1' : config.listenAddress;
+        tunnel = dialHub({
+          hubUrl: ctx.cloud.hubUrl,
+          clusterToken: ctx.cloud.clusterToken,
+          agentVersion,
+          target: { host, port },
+          onState: (state, detail) => {
+            if (state === 'connected') clusterId = detail;
+            log[state === 'disconnected' ? 'warn' : 'info'](
+              { tunnel: state, detail: state === 'connected' ? undefined : detail },
+              `hub tunnel ${state}`,
+            );
+          },
+        });
+      }
       return address;
     },
     async close() {
+      await tunnel?.close();
       ctx.sessions.closeAll();
       await Promise.allSettled([app.close(), cluster.stop()]);
       await ctx.timeline.stop();

@@ -13,6 +13,7 @@ import type { ReleaseChecker } from './features/health/version-check.ts';
 import type { ChangeRecorder } from './features/timeline/recorder.ts';
 import type { TopologyService } from './features/topology/service.ts';
 import type { SessionRegistry } from './http/sessions.ts';
+import type { AccessReviewer } from './kube/access-review.ts';
 import type { Cluster } from './kube/cluster.ts';
 
 export type DeploymentMode = 'local' | 'in-cluster';
@@ -31,6 +32,10 @@ export interface AgentContext {
   timeline: ChangeRecorder;
   topology: TopologyService;
   sessions: SessionRegistry;
+  /** SubjectAccessReviews for tunneled callers. */
+  access: AccessReviewer;
+  /** Cloud mode: the hub this agent dials and the cluster id the hub gave it. */
+  cloud?: { hubUrl: string; clusterToken: string; clusterId: () => string | undefined };
   log: FastifyBaseLogger;
 }
 

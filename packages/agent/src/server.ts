@@ -14,6 +14,7 @@ import { resourceRoutes } from './features/resources/routes.ts';
 import { sessionRoutes } from './features/sessions/routes.ts';
 import { timelineRoutes } from './features/timeline/routes.ts';
 import { topologyRoutes } from './features/topology/routes.ts';
+import { registerCallerIdentity } from './http/caller.ts';
 
 export interface ServerOptions {
   logger: FastifyBaseLogger;
@@ -36,6 +37,7 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
         'The agent serves one cluster. Errors are { error, code } (docs/api/errors.md); every response carries Cache-Control: no-store.',
     },
   })) as unknown as App;
+  registerCallerIdentity(app, ctx);
   // Before any route, so WebSocket routes can take their upgrades.
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
   healthRoutes(app, ctx);
@@ -49,6 +51,7 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   execRoutes(app, ctx);
   portForwardRoutes(app, ctx);
   sessionRoutes(app, ctx);
-  debugRoutes(app, ctx);
+  // Cloud mode removes every debug route (DESIGN §5): they answer 404, directly and through the tunnel.
+  if (!ctx.cloud) debugRoutes(app, ctx);
   return app;
 }

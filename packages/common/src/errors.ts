@@ -72,6 +72,10 @@ export const errorCodes = {
     description:
       "The Kubernetes API server rejected the agent's own credentials (expired token, revoked certificate).",
   },
+  cluster_disconnected: {
+    status: 502,
+    description: "The cluster's tunnel dropped before its agent answered; retry.",
+  },
   cluster_error: { status: 502, description: 'The Kubernetes API server failed (5xx).' },
   not_ready: { status: 503, description: 'The data is still loading (informers syncing); retry shortly.' },
   too_many_streams: {
@@ -87,6 +91,10 @@ export const errorCodes = {
     status: 503,
     description:
       "The identity provider refused the hub's own client credentials (invalid_client); an administrator must fix the OIDC settings.",
+  },
+  cluster_offline: {
+    status: 503,
+    description: 'The cluster is registered but its agent is not connected to the hub right now.',
   },
   cluster_unreachable: { status: 503, description: 'The Kubernetes API server cannot be reached.' },
   cluster_timeout: { status: 504, description: 'The Kubernetes API server did not answer in time.' },

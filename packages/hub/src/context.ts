@@ -15,6 +15,7 @@ import type { OidcClient } from './features/auth/oidc-client.ts';
 import type { HubMetrics } from './features/metrics/registry.ts';
 import type { SessionRefresher } from './features/sessions/refresh.ts';
 import type { SessionStore } from './features/sessions/store.ts';
+import type { TunnelRegistry } from './features/tunnel/registry.ts';
 import type { BreakGlass } from './security/break-glass.ts';
 import type { Clock } from './security/clock.ts';
 import type { FailureThrottle } from './security/failure-throttle.ts';
@@ -37,6 +38,8 @@ export interface HubContext {
   refresher?: SessionRefresher;
   /** The hosted identity provider, when configured. */
   hosted?: HostedIdp;
+  /** Agents connected to this hub process. */
+  tunnels: TunnelRegistry;
   /** Logs a warning once per process (conditions that hold for many sessions). */
   warnOnce(key: string, message: string): void;
 }

@@ -11,6 +11,7 @@ import { OidcClient } from './features/auth/oidc-client.ts';
 import { createMetrics } from './features/metrics/registry.ts';
 import { SessionRefresher } from './features/sessions/refresh.ts';
 import { SessionStore } from './features/sessions/store.ts';
+import { TunnelRegistry } from './features/tunnel/registry.ts';
 import { BreakGlass } from './security/break-glass.ts';
 import { type Clock, systemClock } from './security/clock.ts';
 import { FailureThrottle } from './security/failure-throttle.ts';
@@ -95,6 +96,7 @@ export async function createHub(
             cookie: config.hostedIdpCookie,
           })
         : undefined,
+    tunnels: new TunnelRegistry(),
     warnOnce(key, message) {
       if (warned.has(key)) return;
       warned.add(key);

@@ -14,6 +14,7 @@ import { orgRoutes } from './features/orgs/routes.ts';
 import { patRoutes } from './features/pats/routes.ts';
 import { preferenceRoutes } from './features/preferences/routes.ts';
 import { ssoRoutes } from './features/sso/routes.ts';
+import { tunnelRoutes } from './features/tunnel/routes.ts';
 import { registerAccessControl } from './http/access-hook.ts';
 import { access } from './http/principal.ts';
 
@@ -59,5 +60,6 @@ export async function buildHubServer(
   accountRoutes(app, ctx);
   preferenceRoutes(app, ctx);
   ssoRoutes(app, ctx);
+  tunnelRoutes(app, ctx);
   return app;
 }

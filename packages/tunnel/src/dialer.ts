@@ -15,6 +15,7 @@ export interface DialOptions {
   clusterToken: string;
   agentVersion: string;
   target: LocalTarget;
+  /** `connected` comes with the cluster id the hub assigned; `disconnected` with the reason. */
   onState?: (state: TunnelState, detail?: string) => void;
 }
 
@@ -56,8 +57,12 @@ export function dialHub(options: DialOptions): { close(): Promise<void> } {
           silence = setTimeout(() => ws.terminate(), silentHubMs);
           silence.unref();
         };
+        let clusterId: string | undefined;
+        ws.on('upgrade', (response) => {
+          clusterId = String(response.headers['x-binnacle-cluster-id'] ?? '') || undefined;
+        });
         ws.on('open', () => {
-          options.onState?.('connected');
+          options.onState?.('connected', clusterId);
           quiet();
           serveOverWebSocket(ws, options.target);
         });

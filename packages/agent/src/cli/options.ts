@@ -141,6 +141,22 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     placeholder: 'N',
     help: 'concurrent /api/events/stream clients before 503 (default 200)',
   },
+  {
+    flag: 'cloud-url',
+    key: 'cloudUrl',
+    env: 'BINNACLE_CLOUD_URL',
+    type: 'url',
+    placeholder: 'URL',
+    help: 'cloud mode: dial this hub and serve through its tunnel (needs --cluster-token)',
+  },
+  {
+    flag: 'cluster-token',
+    key: 'clusterToken',
+    env: 'BINNACLE_CLUSTER_TOKEN',
+    type: 'string',
+    placeholder: 'TOKEN',
+    help: "cloud mode: this cluster's token (bnc_…) from the hub; prefer the variable",
+  },
 ];
 
 export function parseAgentArgs(argv: string[], env: NodeJS.ProcessEnv = process.env) {

@@ -87,11 +87,14 @@ export interface AgentConfig {
   maxEventStreams: number;
   debugImage: string;
   disableLocalTerminal: boolean;
+  /** Cloud mode: the hub's URL and this cluster's token (`bnc_…`). */
+  cloudUrl?: string;
+  clusterToken?: string;
 }
 
 export const configDefaults = (): Omit<
   AgentConfig,
-  'kubeconfig' | 'context' | 'namespace' | 'timelineDb'
+  'kubeconfig' | 'context' | 'namespace' | 'timelineDb' | 'cloudUrl' | 'clusterToken'
 > => ({
   timelineStorage: 'memory',
   historyLimit: 10_000,

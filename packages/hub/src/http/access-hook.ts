@@ -2,6 +2,7 @@ import { AppError, notFound } from '@binnacle/common/server';
 import type { FastifyRequest } from 'fastify';
 import type { HubApp, HubContext } from '../context.ts';
 import { roleIn } from '../db/directory.ts';
+import { sessionCookie } from '../features/sessions/cookie.ts';
 import { authenticate } from './authenticate.ts';
 import { atLeast, cookieBased, type Principal } from './principal.ts';
 
@@ -32,7 +33,10 @@ export function registerAccessControl(app: HubApp, ctx: HubContext): void {
       }
       return;
     }
-    let principal = await authenticate(ctx, request, reply);
+    const cookie = sessionCookie(ctx.config.publicUrl);
+    let principal = await authenticate(ctx, request, () => {
+      reply.clearCookie(cookie.name, cookie.clear());
+    });
     if (access.session && !cookieBased(principal)) {
       throw forbidden(
         `${request.method} ${request.routeOptions.url} needs a browser session; a personal access token cannot do this`,

@@ -1,5 +1,4 @@
 import { AppError } from '@binnacle/common/server';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { HubContext } from '../context.ts';
 import { idpUnavailable } from '../features/auth/oidc-client.ts';
 import { sessionCookie } from '../features/sessions/cookie.ts';
@@ -8,6 +7,12 @@ import { iso } from '../security/clock.ts';
 import { hashSecret, wellFormed } from '../security/tokens.ts';
 import { authenticateAccessToken, authenticateHosted } from './external-identity.ts';
 import type { Principal } from './principal.ts';
+
+/** What a request offers as credentials: its headers and parsed cookies (plain HTTP requests and upgrades alike). */
+export interface Credentials {
+  headers: Record<string, string | string[] | undefined>;
+  cookies: Record<string, string | undefined>;
+}
 
 const unauthenticated = (message: string) => new AppError('unauthenticated', message);
 
@@ -18,11 +23,11 @@ const unauthenticated = (message: string) => new AppError('unauthenticated', mes
  */
 export async function authenticate(
   ctx: HubContext,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: Credentials,
+  clearSessionCookie: () => void,
 ): Promise<Principal> {
   const header = request.headers.authorization;
-  if (header !== undefined) return authenticateBearer(ctx, header);
+  if (header !== undefined) return authenticateBearer(ctx, String(header));
   const cookie = sessionCookie(ctx.config.publicUrl);
   const value = request.cookies[cookie.name];
   const hostedToken = ctx.hosted ? request.cookies[ctx.hosted.cookie] : undefined;
@@ -36,11 +41,11 @@ export async function authenticate(
   if (!value) throw unauthenticated('sign in first (no session cookie or bearer token)');
   const found = await ctx.sessions.lookup(value);
   if (found.state === 'unknown') {
-    reply.clearCookie(cookie.name, cookie.clear());
+    clearSessionCookie();
     throw unauthenticated('the session is not known; sign in again');
   }
   const ended = (reason: EndReason) => {
-    reply.clearCookie(cookie.name, cookie.clear());
+    clearSessionCookie();
     ctx.metrics.sessionsEnded.inc({ reason });
     return new AppError('session_ended', `the session ended (${endMessages[reason]}); sign in again`);
   };

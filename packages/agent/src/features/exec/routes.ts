@@ -3,6 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type WebSocket from 'ws';
 import type { AgentContext, App } from '../../context.ts';
+import { agentOnly } from '../../http/caller.ts';
 import { StreamLimit } from '../../http/sse.ts';
 import { podAndContainer } from '../../kube/pods.ts';
 import { addDebugContainer } from './debug-container.ts';
@@ -49,6 +50,7 @@ export function execRoutes(app: App, ctx: AgentContext): void {
   const terminalLimit = new StreamLimit('the local terminal', sessionLimits.terminal);
 
   app.route({
+    config: agentOnly,
     method: 'GET',
     url: '/api/pods/:namespace/:name/exec',
     schema: {
@@ -113,6 +115,7 @@ export function execRoutes(app: App, ctx: AgentContext): void {
   });
 
   app.route({
+    config: agentOnly,
     method: 'GET',
     url: '/api/local-terminal',
     schema: {
@@ -147,6 +150,7 @@ export function execRoutes(app: App, ctx: AgentContext): void {
   app.post(
     '/api/pods/:namespace/:name/debug',
     {
+      config: agentOnly,
       schema: {
         tags,
         summary: 'Add an ephemeral debug container to a running pod',
@@ -197,6 +201,7 @@ export function execRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/pods/:namespace/:name/files',
     {
+      config: agentOnly,
       schema: {
         tags,
         summary: 'List a directory in a container (through exec)',
@@ -233,6 +238,7 @@ export function execRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/pods/:namespace/:name/files/download',
     {
+      config: agentOnly,
       schema: {
         tags,
         summary: 'A tar of a file or directory in a container, streamed as tar produces it',

@@ -1,6 +1,7 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
+import { callerAware } from '../../http/caller.ts';
 import { clusterInfo } from './cluster-info.ts';
 import { diagnostics, diagnosticsMarkdown } from './diagnostics.ts';
 import { healthReport } from './health.ts';
@@ -86,6 +87,7 @@ export function healthRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/health',
     {
+      config: callerAware,
       schema: {
         tags,
         summary: 'Status, per-tier sync progress and runtime figures',
@@ -99,6 +101,7 @@ export function healthRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/version-check',
     {
+      config: callerAware,
       schema: {
         tags,
         summary: 'Whether a newer release exists (never fails when the feed is down)',
@@ -133,19 +136,29 @@ export function healthRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/auth/me',
     {
+      config: callerAware,
       schema: {
         tags,
-        summary: 'The current user (authentication is off in local mode)',
+        summary: 'The current user: the person a hub tunnel forwards (cloud mode), else none (local mode)',
         querystring: Query({}),
         response: { 200: AuthMe, ...errorResponses },
       },
     },
-    () => ({ authEnabled: false, authMode: 'none' }),
+    (request) =>
+      request.caller
+        ? {
+            authEnabled: true,
+            authMode: 'cloud',
+            username: request.caller.user,
+            groups: [...request.caller.groups],
+          }
+        : { authEnabled: false, authMode: ctx.cloud ? 'cloud' : 'none' },
   );
 
   app.get(
     '/api/cluster-info',
     {
+      config: callerAware,
       schema: {
         tags,
         summary: 'Context, platform, version and counts of the cluster',
@@ -159,6 +172,7 @@ export function healthRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/capabilities',
     {
+      config: callerAware,
       schema: {
         tags,
         summary: 'Features available given RBAC (self access reviews) and flags',
@@ -166,6 +180,6 @@ export function healthRoutes(app: App, ctx: AgentContext): void {
         response: { 200: Capabilities, ...errorResponses },
       },
     },
-    (request) => ctx.capabilities.capabilities(ctx, request.query.namespace),
+    (request) => ctx.capabilities.capabilities(ctx, request.query.namespace, request.caller),
   );
 }

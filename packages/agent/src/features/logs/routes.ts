@@ -2,6 +2,7 @@ import { parseDuration } from '@binnacle/common';
 import { badRequest, errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
+import { agentOnly } from '../../http/caller.ts';
 import { StreamLimit } from '../../http/sse.ts';
 import { podAndContainer } from '../../kube/pods.ts';
 import { quickReadLimits, readPodLog } from './service.ts';
@@ -42,6 +43,7 @@ export function logRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/pods/:namespace/:name/logs',
     {
+      config: agentOnly,
       schema: {
         tags,
         summary: 'The last lines of a container at once: at most 10 000 lines and 5 MiB',
@@ -79,6 +81,7 @@ export function logRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/pods/:namespace/:name/logs/stream',
     {
+      config: agentOnly,
       schema: {
         tags,
         summary:
@@ -114,6 +117,7 @@ export function logRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/workloads/:kind/:namespace/:name/logs/stream',
     {
+      config: agentOnly,
       schema: {
         tags,
         summary:

@@ -1,6 +1,7 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
+import { agentOnly } from '../../http/caller.ts';
 import { findObject, podPorts, servicePorts } from './ports.ts';
 import { PortForwards } from './service.ts';
 
@@ -42,6 +43,7 @@ export function portForwardRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/portforwards',
     {
+      config: agentOnly,
       schema: {
         tags,
         summary: 'Port-forwards and their state',
@@ -55,6 +57,7 @@ export function portForwardRoutes(app: App, ctx: AgentContext): void {
   app.post(
     '/api/portforwards',
     {
+      config: agentOnly,
       schema: {
         tags,
         summary: 'Forward a local port (127.0.0.1, picked when localPort is left out) to a pod or a service',
@@ -78,6 +81,7 @@ export function portForwardRoutes(app: App, ctx: AgentContext): void {
   app.delete(
     '/api/portforwards/:id',
     {
+      config: agentOnly,
       schema: {
         tags,
         summary: 'Stop a port-forward (its connections close)',
@@ -92,6 +96,7 @@ export function portForwardRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/portforwards/available/:type/:namespace/:name',
     {
+      config: agentOnly,
       schema: {
         tags,
         summary: 'The ports a pod or a service offers to forward',

@@ -1,6 +1,7 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
+import { callerAware, requireAccess } from '../../http/caller.ts';
 import { KubeObjectSchema } from '../../http/schemas.ts';
 import { clusterScoped, scopeOf } from '../../kube/discovery.ts';
 import { applyAt, applyDocuments } from './apply.ts';
@@ -70,6 +71,7 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/resources/:kind',
     {
+      config: callerAware,
       schema: {
         tags,
         summary: 'List objects of a kind (from the cache; kinds the agent does not cache are listed live)',
@@ -92,9 +94,18 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
         response: { 200: ListResult, ...errorResponses },
       },
     },
-    (request) => {
+    async (request) => {
       const q = request.query;
       const nsList = csv(q.namespaces) ?? (q.namespace ? [q.namespace] : undefined);
+      const resource = ctx.cluster.resolve(request.params.kind, q.group);
+      for (const namespace of resource.namespaced && nsList ? nsList : [undefined]) {
+        await requireAccess(ctx, request.caller, {
+          verb: 'list',
+          group: resource.group,
+          resource: resource.plural,
+          namespace,
+        });
+      }
       return listResources(ctx, {
         kind: request.params.kind,
         group: q.group,
@@ -110,6 +121,7 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/resources/:kind/:namespace/:name',
     {
+      config: callerAware,
       schema: {
         tags,
         summary: `One object; cluster-scoped objects use \`${clusterScoped}\` as namespace`,
@@ -120,6 +132,13 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
     },
     async (request) => {
       const { kind, namespace, name } = request.params;
+      const resource = ctx.cluster.resolve(kind, request.query.group);
+      await requireAccess(ctx, request.caller, {
+        verb: 'get',
+        group: resource.group,
+        resource: resource.plural,
+        namespace: scopeOf(resource, namespace),
+      });
       return { resource: await getResource(ctx, kind, namespace, name, request.query.group) };
     },
   );
@@ -127,6 +146,7 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
   app.put(
     '/api/resources/:kind/:namespace/:name',
     {
+      config: callerAware,
       bodyLimit: applyBodyLimit,
       schema: {
         tags,
@@ -157,6 +177,7 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
         {
           force: request.query.force,
           dryRun: request.query.dryRun,
+          as: request.caller,
         },
       );
       return { resource: object, result };
@@ -166,6 +187,7 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
   app.delete(
     '/api/resources/:kind/:namespace/:name',
     {
+      config: callerAware,
       schema: {
         tags,
         summary: 'Delete the object',
@@ -191,13 +213,14 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
     (request) => {
       const { kind, namespace, name } = request.params;
       const { group, ...options } = request.query;
-      return deleteResource(ctx, kind, namespace, name, group, options);
+      return deleteResource(ctx, kind, namespace, name, group, { ...options, as: request.caller });
     },
   );
 
   app.post(
     '/api/resources/apply',
     {
+      config: callerAware,
       bodyLimit: applyBodyLimit,
       schema: {
         tags,
@@ -219,7 +242,9 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
         response: { 200: Type.Object({ results: Type.Array(ApplyResult) }), ...errorResponses },
       },
     },
-    async (request) => ({ results: await applyDocuments(ctx, text(request.body), request.query) }),
+    async (request) => ({
+      results: await applyDocuments(ctx, text(request.body), { ...request.query, as: request.caller }),
+    }),
   );
 
   app.get(

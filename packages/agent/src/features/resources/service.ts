@@ -1,5 +1,6 @@
 import { AppError, badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
+import type { Impersonation } from '../../kube/client.ts';
 import { type ApiResource, apiVersionOf, collectionPath, objectPath, scopeOf } from '../../kube/discovery.ts';
 import type { KubeList, KubeObject } from '../../kube/objects.ts';
 import { stripObject } from '../../kube/objects.ts';
@@ -138,6 +139,8 @@ export async function getResource(
 }
 
 export interface DeleteOptions {
+  /** Delete as this caller (impersonated), so the cluster's RBAC decides. */
+  as?: Impersonation;
   propagationPolicy?: 'Background' | 'Foreground' | 'Orphan';
   gracePeriodSeconds?: number;
   dryRun?: boolean;
@@ -162,6 +165,7 @@ export async function deleteResource(
   const namespace = scopeOf(resource, segment);
   const answer = await ctx.cluster.client.request<KubeObject & { kind?: string }>({
     method: 'DELETE',
+    as: options.as,
     path: objectPath(resource, name, namespace),
     query: { dryRun: options.dryRun ? 'All' : undefined },
     body: {

@@ -14,6 +14,9 @@ const Cluster = Type.Object({
     description: 'last time its agent connected',
   }),
   agentVersion: Type.Union([Type.String(), Type.Null()]),
+  connected: Type.Optional(
+    Type.Boolean({ description: 'its agent holds a tunnel to this hub now (in lists)' }),
+  ),
 });
 const WithToken = Type.Intersect([
   Cluster,

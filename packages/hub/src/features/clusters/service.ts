@@ -19,6 +19,7 @@ const view = (row: ClustersTable) => ({
   agentVersion: row.agent_version,
 });
 
+/** Whether each cluster's agent holds a tunnel to this hub right now. */
 export async function listClusters(ctx: HubContext, orgId: string) {
   const rows = await ctx.database.db
     .selectFrom('clusters')
@@ -26,7 +27,7 @@ export async function listClusters(ctx: HubContext, orgId: string) {
     .where('org_id', '=', orgId)
     .orderBy('name')
     .execute();
-  return rows.map(view);
+  return rows.map((row) => ({ ...view(row), connected: Boolean(ctx.tunnels.get(row.id)) }));
 }
 
 async function clusterIn(ctx: HubContext, orgId: string, id: string): Promise<ClustersTable> {
@@ -94,6 +95,7 @@ export async function renameCluster(
 export async function deleteCluster(ctx: HubContext, principal: Principal, id: string, ip: string) {
   const row = await clusterIn(ctx, principal.orgId, id);
   await ctx.database.db.deleteFrom('clusters').where('id', '=', id).execute();
+  ctx.tunnels.disconnect(id, 'cluster deleted');
   await ctx.audit.act(principal, ip, 'cluster.delete', { type: 'cluster', id }, { name: row.name });
 }
 
@@ -107,6 +109,8 @@ export async function rotateClusterToken(ctx: HubContext, principal: Principal, 
     .set({ token_hash: minted.hash, token_hint: minted.hint, token_rotated_at: rotatedAt })
     .where('id', '=', id)
     .execute();
+  // The live tunnel was authenticated with the old token: it ends now, and the agent must redial with the new one.
+  ctx.tunnels.disconnect(id, 'cluster token rotated');
   await ctx.audit.act(principal, ip, 'cluster.rotate_token', { type: 'cluster', id }, { name: row.name });
   return { ...view({ ...row, token_hint: minted.hint, token_rotated_at: rotatedAt }), token: minted.token };
 }

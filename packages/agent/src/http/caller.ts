@@ -1,0 +1,69 @@
+import { AppError } from '@binnacle/common/server';
+import { identityHeader, identityKey, verifyIdentity } from '@binnacle/tunnel';
+import type { AgentContext, App } from '../context.ts';
+import type { AccessAttributes } from '../kube/access-review.ts';
+import type { Impersonation } from '../kube/client.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The person a tunneled request acts for (cloud mode); undefined for the agent's own identity. */
+    caller?: Impersonation;
+  }
+  interface FastifyContextConfig {
+    /** The route filters or impersonates per caller itself; others need cluster-wide read access. */
+    callerAware?: boolean;
+    /** The route acts with the agent's own identity (exec, files, port-forwards, logs): never for tunneled callers. */
+    agentOnly?: boolean;
+  }
+}
+
+export const callerAware = { callerAware: true } as const;
+export const agentOnly = { agentOnly: true } as const;
+
+/** Whether the caller may do something; 403 naming who and what when not. Without a caller, the agent acts as itself. */
+export async function requireAccess(
+  ctx: AgentContext,
+  caller: Impersonation | undefined,
+  attributes: AccessAttributes,
+): Promise<void> {
+  if (!caller) return;
+  if (await ctx.access.allowed(caller, attributes)) return;
+  const where = attributes.namespace ? ` in namespace ${attributes.namespace}` : ' cluster-wide';
+  const what = attributes.group ? `${attributes.resource}.${attributes.group}` : attributes.resource;
+  throw new AppError('forbidden', `${caller.user} cannot ${attributes.verb} ${what}${where}`);
+}
+
+/**
+ * Cloud mode: a request carrying the hub's signed identity acts as that person (DESIGN §6.3). A header that
+ * does not verify — not signed with this cluster's token, for another cluster, expired, or sent straight to
+ * the agent's port — is ignored. `system:` principals are refused. Routes that serve cluster-wide views from
+ * the cache without per-caller filtering answer only GETs of callers who may list namespaces cluster-wide;
+ * routes that act with the agent's own identity refuse tunneled callers.
+ */
+export function registerCallerIdentity(app: App, ctx: AgentContext): void {
+  const cloud = ctx.cloud;
+  if (!cloud) return;
+  const key = identityKey(cloud.clusterToken);
+  app.addHook('onRequest', async (request) => {
+    const header = request.headers[identityHeader];
+    delete request.headers[identityHeader];
+    const clusterId = cloud.clusterId();
+    if (typeof header !== 'string' || !clusterId) return;
+    const identity = verifyIdentity(key, header, clusterId, Date.now());
+    if (!identity) return;
+    if ([identity.user, ...identity.groups].some((subject) => subject.startsWith('system:'))) {
+      throw new AppError('forbidden', 'system: users and groups cannot be forwarded into the cluster');
+    }
+    request.caller = { user: identity.user, groups: identity.groups };
+    if (!request.routeOptions.url) return; // no route: the 404 answer needs no access check
+    const config = request.routeOptions.config;
+    if (config.callerAware) return;
+    if (config.agentOnly || request.method !== 'GET') {
+      throw new AppError(
+        'forbidden',
+        `${request.method} ${request.routeOptions.url ?? request.url} runs with the agent's own identity and is not available through the hub yet`,
+      );
+    }
+    await requireAccess(ctx, request.caller, { verb: 'list', group: '', resource: 'namespaces' });
+  });
+}

@@ -1,0 +1,60 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { TunnelClient } from '@binnacle/tunnel';
+import type { WebSocketServer } from 'ws';
+import type { HubContext } from '../../context.ts';
+import { iso } from '../../security/clock.ts';
+import { hashSecret } from '../../security/tokens.ts';
+import { clusterForToken } from '../clusters/service.ts';
+
+export const agentConnectPath = '/api/agents/connect';
+
+/** Answers a refused upgrade with a plain HTTP error in the `{error, code}` shape, then closes the socket. */
+export function refuseUpgrade(socket: Duplex, status: number, code: string, error: string): void {
+  const body = JSON.stringify({ error, code });
+  socket.end(
+    `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : status === 404 ? 'Not Found' : 'Service Unavailable'}\r\n` +
+      `content-type: application/json\r\ncache-control: no-store\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * An agent dials in with `Authorization: Bearer bnc_…`. The cluster is derived from the token only, never from
+ * anything else the agent sends. The tunnel replaces any older one of the same cluster, and the cluster's
+ * last-seen time and agent version are recorded.
+ */
+export async function acceptAgent(
+  ctx: HubContext,
+  wss: WebSocketServer,
+  request: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+) {
+  const match = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '');
+  const token = match?.[1];
+  const cluster = token ? await clusterForToken(ctx, token) : undefined;
+  if (!cluster || !token)
+    return refuseUpgrade(socket, 401, 'unauthenticated', 'a valid cluster token (Bearer bnc_…) is required');
+  const agentVersion = String(request.headers['x-binnacle-agent-version'] ?? '').slice(0, 64) || null;
+  (request as { binnacleClusterId?: string }).binnacleClusterId = cluster.id;
+  wss.handleUpgrade(request, socket, head, (ws) => {
+    const client = new TunnelClient(ws);
+    ctx.tunnels.add({
+      client,
+      clusterId: cluster.id,
+      tokenHash: hashSecret(token),
+      agentVersion,
+      connectedAt: ctx.clock.now(),
+    });
+    const seen = () =>
+      ctx.database.db
+        .updateTable('clusters')
+        .set({ last_seen_at: iso(ctx.clock.now()), agent_version: agentVersion })
+        .where('id', '=', cluster.id)
+        .execute()
+        .catch((error: unknown) => ctx.log.warn({ err: error }, 'could not record the agent connection'));
+    void seen();
+    void client.closed.then(seen);
+    ctx.log.info({ cluster: cluster.id, agentVersion }, 'agent connected');
+  });
+}

@@ -1,0 +1,61 @@
+import { once } from 'node:events';
+import type { IncomingMessage } from 'node:http';
+import { PassThrough, type Readable } from 'node:stream';
+import { AppError } from '@binnacle/common/server';
+import { forwardableHeaders } from '@binnacle/tunnel';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { HubContext } from '../../context.ts';
+import { principalOf } from '../../http/principal.ts';
+import { agentRequestHeaders, tunnelFor } from './cluster-access.ts';
+
+/** The agent path of a tunneled URL: everything after `/c/<cluster_id>`, query string included. */
+export function agentPath(url: string, clusterId: string): string {
+  const rest = url.slice(`/c/${clusterId}`.length);
+  return rest.startsWith('/') ? rest : `/${rest}`;
+}
+
+/**
+ * `{hub}/c/{cluster_id}/…`: the request goes to the cluster's agent as an HTTP/2 stream over its tunnel, with
+ * the caller's identity signed for that cluster; the answer (JSON, SSE, downloads) streams back as it comes.
+ * A tunnel that drops before the agent answers is a 502 `cluster_disconnected`; a client that goes away
+ * cancels the stream, which ends the request at the agent.
+ */
+export async function proxyRequest(
+  ctx: HubContext,
+  request: FastifyRequest<{ Params: { cluster_id: string } }>,
+  reply: FastifyReply,
+) {
+  const { tunnel, identity } = await tunnelFor(ctx, principalOf(request), request.params.cluster_id);
+  const upload = request.body as Readable | undefined;
+  const hasBody = upload !== undefined && !['GET', 'HEAD'].includes(request.method);
+  const stream = tunnel.client.request(
+    {
+      ':method': request.method,
+      ':path': agentPath(request.url, request.params.cluster_id),
+      ...agentRequestHeaders(request.headers, identity),
+    },
+    { endStream: !hasBody },
+  );
+  if (hasBody) upload.pipe(stream);
+  const answered = once(stream, 'response') as Promise<
+    [Record<string, string | string[] | number | undefined>]
+  >;
+  const dropped = once(stream, 'close').then(() => undefined);
+  const response = await Promise.race([answered, dropped]);
+  if (!response)
+    throw new AppError(
+      'cluster_disconnected',
+      'the tunnel to the cluster dropped before its agent answered; retry',
+    );
+  const [headers] = response;
+  const { 'set-cookie': _dropped, ...passed } = forwardableHeaders(headers as IncomingMessage['headers']);
+  // A readable-only copy for fastify, which judges the end of a duplex HTTP/2 stream as premature.
+  const answer = new PassThrough();
+  stream.pipe(answer);
+  stream.on('error', (error) => answer.destroy(error));
+  reply.raw.on('close', () => stream.close());
+  return reply
+    .code(Number(headers[':status']))
+    .headers({ ...passed, 'cache-control': 'no-store' })
+    .send(answer);
+}

@@ -1,0 +1,71 @@
+import type { Readable } from 'node:stream';
+import { errorResponses } from '@binnacle/common/server';
+import { Type } from 'typebox';
+import { WebSocketServer } from 'ws';
+import type { HubApp, HubContext } from '../../context.ts';
+import { access } from '../../http/principal.ts';
+import { acceptAgent, agentConnectPath, refuseUpgrade } from './agent-connect.ts';
+import { proxyRequest } from './proxy.ts';
+import { proxyUpgrade } from './upgrade.ts';
+
+const tunneledPath = /^\/c\/([^/?#]+)(?:[/?#]|$)/;
+const clusterIdHeader = 'x-binnacle-cluster-id';
+
+/**
+ * The tunnel's two doors: agents dial `/api/agents/connect` (WebSocket), and people reach any agent route at
+ * `/c/{cluster_id}/…` — plain requests through a fastify route (so the access hook and metrics apply),
+ * WebSocket upgrades through the server's upgrade event.
+ */
+export function tunnelRoutes(app: HubApp, ctx: HubContext): void {
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 1024 * 1024 });
+  // The agent learns its cluster id from the handshake answer: forwarded identities name it.
+  wss.on('headers', (headers, request) => {
+    const clusterId = (request as { binnacleClusterId?: string }).binnacleClusterId;
+    if (clusterId) headers.push(`${clusterIdHeader}: ${clusterId}`);
+  });
+  app.server.on('upgrade', (request, socket, head) => {
+    const url = request.url ?? '/';
+    const tunneled = tunneledPath.exec(url);
+    let handled: Promise<void>;
+    if (url.split('?')[0] === agentConnectPath) handled = acceptAgent(ctx, wss, request, socket, head);
+    else if (tunneled?.[1])
+      handled = proxyUpgrade(
+        ctx,
+        request,
+        socket,
+        head,
+        { headers: request.headers, cookies: app.parseCookie(request.headers.cookie ?? '') },
+        tunneled[1],
+      );
+    else return refuseUpgrade(socket, 404, 'route_not_found', `no WebSocket route at ${url.split('?')[0]}`);
+    handled.catch((error: unknown) => {
+      ctx.log.error({ err: error }, 'upgrade failed');
+      socket.destroy();
+    });
+  });
+  app.addHook('onClose', (_instance, done) => {
+    ctx.tunnels.closeAll();
+    wss.close();
+    done();
+  });
+
+  app.register((scope, _options, registered) => {
+    // Bodies travel to the agent untouched, whatever their type.
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload as Readable));
+    scope.route({
+      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+      url: '/c/:cluster_id/*',
+      config: access('viewer'),
+      schema: {
+        summary:
+          "Any route of the cluster's agent, as the signed-in user; the cluster's RBAC decides (every hub role may call)",
+        tags: ['tunnel'],
+        params: Type.Object({ cluster_id: Type.String({ minLength: 1, maxLength: 64 }), '*': Type.String() }),
+        response: errorResponses,
+      },
+      handler: (request, reply) => proxyRequest(ctx, request as never, reply),
+    });
+    registered();
+  });
+}

@@ -1,0 +1,70 @@
+import { once } from 'node:events';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { AppError } from '@binnacle/common/server';
+import type { HubContext } from '../../context.ts';
+import { authenticate, type Credentials } from '../../http/authenticate.ts';
+import { cookieBased } from '../../http/principal.ts';
+import { refuseUpgrade } from './agent-connect.ts';
+import { agentRequestHeaders, tunnelFor } from './cluster-access.ts';
+import { agentPath } from './proxy.ts';
+
+const websocketHeaders = ['sec-websocket-key', 'sec-websocket-version', 'sec-websocket-protocol'];
+
+/**
+ * A WebSocket route of an agent (exec, terminal) through `{hub}/c/{cluster_id}/…`: authenticated like any hub
+ * request, refused from foreign pages when a cookie carries it (cross-site WebSocket hijacking), then a raw
+ * CONNECT stream carries a rebuilt HTTP/1.1 upgrade — only the WebSocket handshake headers and the signed
+ * identity reach the agent — and the bytes flow both ways.
+ */
+export async function proxyUpgrade(
+  ctx: HubContext,
+  request: IncomingMessage,
+  socket: Duplex,
+  head: Buffer,
+  credentials: Credentials,
+  clusterId: string,
+) {
+  socket.on('error', () => socket.destroy());
+  try {
+    const principal = await authenticate(ctx, credentials, () => undefined);
+    const hubOrigin = new URL(ctx.config.publicUrl).origin;
+    if (cookieBased(principal) && request.headers.origin !== hubOrigin) {
+      throw new AppError(
+        'origin_rejected',
+        'a WebSocket opened with the session cookie must come from the hub page',
+      );
+    }
+    const { tunnel, identity } = await tunnelFor(ctx, principal, clusterId);
+    const stream = tunnel.client.connect();
+    const answered = await Promise.race([
+      once(stream, 'response').then(() => true),
+      once(stream, 'close').then(() => false),
+    ]);
+    if (!answered) throw new AppError('cluster_disconnected', 'the tunnel to the cluster dropped; retry');
+    const headers = {
+      ...agentRequestHeaders(request.headers, identity),
+      host: 'agent.tunnel',
+      connection: 'Upgrade',
+      upgrade: 'websocket',
+    };
+    for (const name of websocketHeaders) {
+      const value = request.headers[name];
+      if (typeof value === 'string') headers[name as keyof typeof headers] = value;
+    }
+    const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
+    stream.write(`GET ${agentPath(request.url ?? '/', clusterId)} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
+    if (head.length) stream.write(head);
+    stream.pipe(socket);
+    socket.pipe(stream);
+    stream.on('close', () => socket.destroy());
+    socket.on('close', () => stream.destroy());
+  } catch (error) {
+    const failure =
+      error instanceof AppError
+        ? error
+        : new AppError('internal_error', 'internal error; see the server log');
+    if (!(error instanceof AppError)) ctx.log.error({ err: error }, 'tunnel upgrade failed');
+    refuseUpgrade(socket, failure.status, failure.code, failure.message);
+  }
+}

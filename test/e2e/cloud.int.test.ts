@@ -1,0 +1,228 @@
+import {
+  openSse,
+  startOidcTestHub,
+  startTestAgent,
+  type TestAgent,
+  testCluster,
+  waitUntil,
+} from '@binnacle/testkit';
+import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * Every part real: the local control plane, an agent in cloud mode dialing a hub over its tunnel, the hub
+ * signing people in through a real IdP. Access inside the cluster is decided by the cluster's RBAC for the
+ * forwarded subjects (binnacle:user:…, binnacle:role:…, binnacle:idp:…).
+ */
+const cluster = testCluster();
+const admin = cluster.kubeConfig('admin');
+const core = admin.makeApiClient(CoreV1Api);
+const rbac = admin.makeApiClient(RbacAuthorizationV1Api);
+let started: Awaited<ReturnType<typeof startOidcTestHub>>;
+let agent: TestAgent;
+let hubUrl: string;
+let clusterId: string;
+let namespace: { name: string; remove(): Promise<void> };
+let ada: string;
+let adaPat: string;
+const bindingName = 'platform-admins-read-secrets';
+const ownersView = `binnacle-owners-view-${process.pid}`;
+
+async function hub(
+  path: string,
+  init: { cookie?: string; pat?: string; method?: string; headers?: Record<string, string> } = {},
+) {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.cookie) headers.cookie = `__Host-binnacle_session=${init.cookie}`;
+  if (init.pat) headers.authorization = `Bearer ${init.pat}`;
+  if (init.method && init.method !== 'GET') headers.origin = 'https://hub.binnacle.test';
+  return fetch(`${hubUrl}${path}`, { method: init.method ?? 'GET', headers });
+}
+
+const bindGroup = () =>
+  rbac.createNamespacedRoleBinding({
+    namespace: namespace.name,
+    body: {
+      metadata: { name: bindingName },
+      subjects: [
+        { kind: 'Group', name: 'binnacle:idp:/platform-admins', apiGroup: 'rbac.authorization.k8s.io' },
+      ],
+      roleRef: { kind: 'Role', name: 'read-secrets', apiGroup: 'rbac.authorization.k8s.io' },
+    },
+  });
+
+beforeAll(async () => {
+  started = await startOidcTestHub({ config: { listenAddress: '127.0.0.1' } });
+  hubUrl = await started.t.hub.listen();
+  started.idp.groups.set('ada', ['/platform-admins']);
+  ada = (await started.t.signInOidc(started.idp, 'ada')).cookie;
+  const created = await started.t.request('POST', '/api/clusters', {
+    as: { cookie: ada },
+    body: { name: 'e2e' },
+  });
+  const registered = created.json<{ id: string; token: string }>();
+  clusterId = registered.id;
+  adaPat = (
+    await started.t.request('POST', '/api/pats', { as: { cookie: ada }, body: { name: 'script' } })
+  ).json<{ token: string }>().token;
+  namespace = await cluster.namespace('tunnel');
+  await core.createNamespacedSecret({
+    namespace: namespace.name,
+    body: { metadata: { name: 'db-password' }, stringData: { password: 'x' } },
+  });
+  await rbac.createNamespacedRole({
+    namespace: namespace.name,
+    body: {
+      metadata: { name: 'read-secrets' },
+      rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list'] }],
+    },
+  });
+  await bindGroup();
+  agent = await startTestAgent({ config: { cloudUrl: hubUrl, clusterToken: registered.token } });
+  await waitUntil(
+    'the agent to connect to the hub',
+    () =>
+      Promise.resolve(
+        Boolean(started.t.hub.ctx.tunnels.get(clusterId)) && Boolean(agent.agent.ctx.cloud?.clusterId()),
+      ),
+    { timeoutMs: 15_000, intervalMs: 50 },
+  );
+});
+
+afterAll(async () => {
+  await agent?.close();
+  await started?.close();
+  await namespace?.remove();
+  await rbac.deleteClusterRoleBinding({ name: ownersView }).catch(() => undefined);
+});
+
+const secretsPath = () => `/c/${clusterId}/api/resources/secrets?namespaces=${namespace.name}`;
+
+describe('cloud mode through the hub tunnel', () => {
+  it('a user whose IdP groups include /platform-admins reads Secrets only while a RoleBinding names binnacle:idp:/platform-admins', async () => {
+    const allowed = await hub(secretsPath(), { cookie: ada });
+    expect(allowed.status, await allowed.clone().text()).toBe(200);
+    expect(JSON.stringify(await allowed.json())).toContain('db-password');
+    await rbac.deleteNamespacedRoleBinding({ name: bindingName, namespace: namespace.name });
+    await waitUntil(
+      'the removed binding to take effect',
+      async () => (await hub(secretsPath(), { cookie: ada })).status === 403,
+      { timeoutMs: 15_000, intervalMs: 500 },
+    );
+    const refused = await hub(secretsPath(), { cookie: ada });
+    expect(await refused.json()).toMatchObject({
+      code: 'forbidden',
+      error: expect.stringContaining('binnacle:user:ada@example.com cannot list secrets'),
+    });
+    await bindGroup();
+    await waitUntil(
+      'the binding to take effect again',
+      async () => (await hub(secretsPath(), { cookie: ada })).status === 200,
+      { timeoutMs: 15_000, intervalMs: 500 },
+    );
+  });
+
+  it('the same user through a PAT does not get the IdP group', async () => {
+    const viaPat = await hub(secretsPath(), { pat: adaPat });
+    expect(viaPat.status).toBe(403);
+    const me = await (await hub(`/c/${clusterId}/api/auth/me`, { pat: adaPat })).json();
+    expect(me).toEqual({
+      authEnabled: true,
+      authMode: 'cloud',
+      username: 'binnacle:user:ada@example.com',
+      groups: ['binnacle:role:owner'],
+    });
+  });
+
+  it('strips client-supplied identity headers: only the hub identity reaches the agent', async () => {
+    const me = await (
+      await hub(`/c/${clusterId}/api/auth/me`, {
+        cookie: ada,
+        headers: {
+          'impersonate-group': 'system:masters',
+          'x-binnacle-identity': 'forged.value',
+          'x-forwarded-user': 'root',
+        },
+      })
+    ).json();
+    expect(me).toMatchObject({
+      username: 'binnacle:user:ada@example.com',
+      groups: ['binnacle:role:owner', 'binnacle:idp:/platform-admins'],
+    });
+    const direct = await agent.request('/api/auth/me', {
+      headers: { 'x-binnacle-identity': 'forged.value' },
+    });
+    expect(await direct.json()).toEqual({ authEnabled: false, authMode: 'cloud' });
+  });
+
+  it('streams SSE (/api/events/stream) through the tunnel, for a role bound to cluster-wide view', async () => {
+    // As the agent chart's default bindings do for hub roles (binnacle:role:owner → a cluster-wide role).
+    await rbac.createClusterRoleBinding({
+      body: {
+        metadata: { name: ownersView },
+        subjects: [{ kind: 'Group', name: 'binnacle:role:owner', apiGroup: 'rbac.authorization.k8s.io' }],
+        roleRef: { kind: 'ClusterRole', name: 'view', apiGroup: 'rbac.authorization.k8s.io' },
+      },
+    });
+    const stream = await openSse(`${hubUrl}/c/${clusterId}/api/events/stream`, {
+      cookie: `__Host-binnacle_session=${ada}`,
+    });
+    try {
+      const first = await stream.next(() => true);
+      expect(first.event).toBeTruthy();
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('removes debug routes in cloud mode: 404 directly and through the tunnel', async () => {
+    expect((await agent.request('/api/debug/informers')).status).toBe(404);
+    expect((await hub(`/c/${clusterId}/api/debug/informers`, { cookie: ada })).status).toBe(404);
+  });
+
+  it("answers 404 for another organization's cluster id and 503 for a cluster whose agent is offline", async () => {
+    const other = await started.t.request('POST', '/api/clusters', {
+      as: { cookie: ada },
+      body: { name: 'offline' },
+    });
+    const offline = await hub(`/c/${other.json<{ id: string }>().id}/api/health`, { cookie: ada });
+    expect(offline.status).toBe(503);
+    expect(((await offline.json()) as { code: string }).code).toBe('cluster_offline');
+    expect((await hub('/c/00000000-0000-0000-0000-000000000000/api/health', { cookie: ada })).status).toBe(
+      404,
+    );
+  });
+
+  it('shows the connection on GET /api/clusters, and a user removed from the hub is cut off at once', async () => {
+    const listed = (await started.t.request('GET', '/api/clusters', { as: { cookie: ada } })).json<{
+      items: { id: string; connected: boolean; agentVersion: string | null }[];
+    }>();
+    expect(listed.items.find((c) => c.id === clusterId)).toMatchObject({
+      connected: true,
+      agentVersion: expect.any(String),
+    });
+    const bob = await started.t.addUser(
+      'bob@example.com',
+      'member',
+      (await started.t.request('GET', '/api/account', { as: { cookie: ada } })).json<{
+        currentOrg: { id: string };
+      }>().currentOrg.id,
+    );
+    expect((await hub(`/c/${clusterId}/api/health`, { cookie: bob.cookie })).status).toBe(200);
+    const orgId = (await started.t.request('GET', '/api/account', { as: { cookie: ada } })).json<{
+      currentOrg: { id: string };
+    }>().currentOrg.id;
+    await started.t.request('DELETE', `/api/orgs/${orgId}/members/${bob.userId}`, { as: { cookie: ada } });
+    expect((await hub(`/c/${clusterId}/api/health`, { cookie: bob.cookie })).status).toBe(401);
+  });
+
+  it('rotating the token closes the live tunnel; the agent with the old token is refused', async () => {
+    await started.t.request('POST', `/api/clusters/${clusterId}/rotate-token`, { as: { cookie: ada } });
+    await waitUntil('the tunnel to close', () => Promise.resolve(!started.t.hub.ctx.tunnels.get(clusterId)), {
+      timeoutMs: 5_000,
+      intervalMs: 50,
+    });
+    const offline = await hub(`/c/${clusterId}/api/health`, { cookie: ada });
+    expect(offline.status).toBe(503);
+  });
+});
