@@ -1,5 +1,6 @@
 import {
   openSse,
+  openTerminal,
   startOidcTestHub,
   startTestAgent,
   type TestAgent,
@@ -74,10 +75,18 @@ beforeAll(async () => {
     namespace: namespace.name,
     body: {
       metadata: { name: 'read-secrets' },
-      rules: [{ apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list'] }],
+      rules: [
+        { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list'] },
+        { apiGroups: [''], resources: ['pods'], verbs: ['get'] },
+        { apiGroups: [''], resources: ['pods/exec'], verbs: ['create', 'get'] },
+      ],
     },
   });
   await bindGroup();
+  await core.createNamespacedPod({
+    namespace: namespace.name,
+    body: { metadata: { name: 'shell' }, spec: { containers: [{ name: 'main', image: 'busybox:1.37' }] } },
+  });
   agent = await startTestAgent({ config: { cloudUrl: hubUrl, clusterToken: registered.token } });
   await waitUntil(
     'the agent to connect to the hub',
@@ -173,6 +182,27 @@ describe('cloud mode through the hub tunnel', () => {
     } finally {
       stream.close();
     }
+  });
+
+  it('runs exec (a WebSocket route) through the tunnel as the caller, and refuses a foreign page', async () => {
+    await waitUntil(
+      'the pod to run',
+      async () => {
+        const pod = await core.readNamespacedPod({ name: 'shell', namespace: namespace.name });
+        return pod.status?.phase === 'Running';
+      },
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
+    const url = `${hubUrl}/c/${clusterId}/api/pods/${namespace.name}/shell/exec`;
+    const cookie = `__Host-binnacle_session=${ada}`;
+    const term = await openTerminal(url, { cookie, origin: 'https://hub.binnacle.test' });
+    term.input('echo through-$((40+2))\r');
+    await term.next(() => term.output().includes('through-42'));
+    term.input('exit 0\r');
+    expect((await term.next((frame) => frame.type === 'exit')).code).toBe(0);
+    await expect(openTerminal(url, { cookie, origin: 'https://evil.example' })).rejects.toThrow(/403/);
+    // A PAT carries no IdP group, so the cluster refuses it the exec.
+    await expect(openTerminal(url, { authorization: `Bearer ${adaPat}` })).rejects.toThrow(/403.*pods\/exec/);
   });
 
   it('removes debug routes in cloud mode: 404 directly and through the tunnel', async () => {

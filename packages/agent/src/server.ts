@@ -37,9 +37,10 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
         'The agent serves one cluster. Errors are { error, code } (docs/api/errors.md); every response carries Cache-Control: no-store.',
     },
   })) as unknown as App;
-  registerCallerIdentity(app, ctx);
   // Before any route, so WebSocket routes can take their upgrades.
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
+  // After the WebSocket plugin: its own hooks must see refused upgrades, or their sockets would linger.
+  registerCallerIdentity(app, ctx);
   healthRoutes(app, ctx);
   configRoutes(app, ctx);
   resourceRoutes(app, ctx);

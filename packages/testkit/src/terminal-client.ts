@@ -25,8 +25,8 @@ export interface TerminalClient {
  * A client of the agent's terminal WebSockets (exec, local terminal) speaking their JSON frames. A refused
  * upgrade rejects with the HTTP status and the `{error, code}` body.
  */
-export function openTerminal(url: string): Promise<TerminalClient> {
-  const ws = new WebSocket(url.replace(/^http/, 'ws'));
+export function openTerminal(url: string, headers: Record<string, string> = {}): Promise<TerminalClient> {
+  const ws = new WebSocket(url.replace(/^http/, 'ws'), { headers });
   const received = new Received<TerminalFrame>((frames) => JSON.stringify(frames.slice(-5)));
   const frames = received.items;
   const closed = new Promise<number>((resolveClosed) => ws.on('close', (code) => resolveClosed(code)));
@@ -47,19 +47,21 @@ export function openTerminal(url: string): Promise<TerminalClient> {
         close: () => ws.close(),
       }),
     );
-    ws.once('unexpected-response', (_req, res) => {
+    ws.once('unexpected-response', (req, res) => {
       let body = '';
       res.on('data', (chunk: Buffer) => {
         body += chunk.toString();
       });
-      res.on('end', () =>
+      res.on('end', () => {
+        // A refused upgrade leaves a keep-alive connection behind; the test is done with it.
+        req.destroy();
         reject(
           Object.assign(new Error(`upgrade refused: ${res.statusCode} ${body}`), {
             status: res.statusCode,
             body: JSON.parse(body || '{}'),
           }),
-        ),
-      );
+        );
+      });
     });
     ws.once('error', reject);
   });

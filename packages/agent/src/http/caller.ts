@@ -14,6 +14,8 @@ declare module 'fastify' {
     callerAware?: boolean;
     /** The route acts with the agent's own identity (exec, files, port-forwards, logs): never for tunneled callers. */
     agentOnly?: boolean;
+    /** What a tunneled caller must be allowed before the route runs (checked by the identity hook). */
+    callerAccess?: (request: FastifyRequest) => AccessAttributes;
   }
 }
 
@@ -29,7 +31,10 @@ export async function requireAccess(
   if (!caller) return;
   if (await ctx.access.allowed(caller, attributes)) return;
   const where = attributes.namespace ? ` in namespace ${attributes.namespace}` : ' cluster-wide';
-  const what = attributes.group ? `${attributes.resource}.${attributes.group}` : attributes.resource;
+  const resource = attributes.subresource
+    ? `${attributes.resource}/${attributes.subresource}`
+    : attributes.resource;
+  const what = attributes.group ? `${resource}.${attributes.group}` : resource;
   throw new AppError('forbidden', `${caller.user} cannot ${attributes.verb} ${what}${where}`);
 }
 
@@ -57,6 +62,7 @@ export function registerCallerIdentity(app: App, ctx: AgentContext): void {
     request.caller = { user: identity.user, groups: identity.groups };
     if (!request.routeOptions.url) return; // no route: the 404 answer needs no access check
     const config = request.routeOptions.config;
+    if (config.callerAccess) await requireAccess(ctx, request.caller, config.callerAccess(request));
     if (config.callerAware) return;
     if (config.agentOnly || request.method !== 'GET') {
       throw new AppError(

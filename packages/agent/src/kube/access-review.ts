@@ -4,6 +4,7 @@ export interface AccessAttributes {
   verb: string;
   group: string;
   resource: string;
+  subresource?: string;
   namespace?: string;
 }
 

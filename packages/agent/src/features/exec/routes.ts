@@ -50,7 +50,17 @@ export function execRoutes(app: App, ctx: AgentContext): void {
   const terminalLimit = new StreamLimit('the local terminal', sessionLimits.terminal);
 
   app.route({
-    config: agentOnly,
+    // Through the hub, the exec runs as the caller: the API server's RBAC decides (pods/exec).
+    config: {
+      callerAware: true,
+      callerAccess: (request) => ({
+        verb: 'create',
+        group: '',
+        resource: 'pods',
+        subresource: 'exec',
+        namespace: (request.params as { namespace: string }).namespace,
+      }),
+    },
     method: 'GET',
     url: '/api/pods/:namespace/:name/exec',
     schema: {
@@ -89,6 +99,7 @@ export function execRoutes(app: App, ctx: AgentContext): void {
         { kind: 'exec', target: `${namespace}/${name}/${container}` },
         async (sink) => {
           const proc = await execInPod(ctx, namespace, name, container, command, {
+            as: request.caller,
             tty: true,
             stdin: true,
             onStdout: (data) => sink.output(data),
