@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { agentStartup } from './agent-startup.ts';
 import { hubAuth } from './hub-auth.ts';
 import { topologySse } from './topology-sse.ts';
+import { tunnel } from './tunnel.ts';
 
 export interface BenchResult {
   name: string;
@@ -29,6 +30,11 @@ const benchmarks: Record<string, { about: string; run: (args: string[]) => Promi
     about:
       'hub requests per second and p50/p99 with a session cookie and with a PAT (and unauthenticated), SQLite and PostgreSQL',
     run: hubAuth,
+  },
+  tunnel: {
+    about:
+      'tunnel overhead (added p50/p99, throughput ratio) against calling the agent directly, and hub RSS with 200 agents',
+    run: tunnel,
   },
 };
 

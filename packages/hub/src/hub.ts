@@ -20,6 +20,7 @@ import { buildHubServer } from './server.ts';
 
 export const hubVersion = packageJson.version;
 const sweepEveryMs = 15 * 60_000;
+const closeGraceMs = 5_000;
 
 export interface Hub {
   ctx: HubContext;
@@ -120,7 +121,12 @@ export async function createHub(
     listen: () => app.listen({ port: config.port, host: config.listenAddress }),
     async close() {
       clearInterval(sweeper);
+      // Requests in flight get a grace period; connections still open after it (a client holding a
+      // keep-alive or stream open) are cut, so stopping never waits on a client.
+      const force = setTimeout(() => app.server.closeAllConnections(), closeGraceMs);
+      force.unref();
       await app.close();
+      clearTimeout(force);
       await database.close();
     },
   };

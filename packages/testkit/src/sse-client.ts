@@ -14,6 +14,8 @@ export interface SseClient {
   events: SseEvent[];
   /** Resolves with the first event (already received or still to come) that matches; rejects after `timeoutMs`. */
   next(match: (event: SseEvent) => boolean, timeoutMs?: number): Promise<SseEvent>;
+  /** True once the server ended the stream or the connection broke. */
+  ended(): boolean;
   close(): void;
 }
 
@@ -29,6 +31,7 @@ export async function openSse(url: string, headers: Record<string, string> = {})
   });
   const received = new Received<SseEvent>((events) => events.map((e) => e.event).join(', '));
   const push = (event: SseEvent) => received.push(event);
+  let ended = !res.body;
   if (res.body) {
     void (async () => {
       const decoder = new StringDecoder('utf8');
@@ -57,12 +60,14 @@ export async function openSse(url: string, headers: Record<string, string> = {})
       } catch {
         // Closed by the test or the server.
       }
+      ended = true;
     })();
   }
   return {
     status: res.status,
     events: received.items,
     next: (match, timeoutMs = 20_000) => received.next(match, timeoutMs),
+    ended: () => ended,
     close: () => abort.abort(),
   };
 }

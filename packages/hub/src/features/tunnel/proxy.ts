@@ -52,7 +52,10 @@ export async function proxyRequest(
   // A readable-only copy for fastify, which judges the end of a duplex HTTP/2 stream as premature.
   const answer = new PassThrough();
   stream.pipe(answer);
-  stream.on('error', (error) => answer.destroy(error));
+  // A tunnel that drops mid-answer (agent gone, hub stopping) cuts the answer too, so the client sees the end.
+  stream.on('close', () => {
+    if (!answer.writableEnded) answer.destroy();
+  });
   reply.raw.on('close', () => stream.close());
   return reply
     .code(Number(headers[':status']))

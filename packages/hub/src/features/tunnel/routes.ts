@@ -43,7 +43,8 @@ export function tunnelRoutes(app: HubApp, ctx: HubContext): void {
       socket.destroy();
     });
   });
-  app.addHook('onClose', (_instance, done) => {
+  // Before the server waits for its connections: tunneled streams (SSE, logs) must end for it to close.
+  app.addHook('preClose', (done) => {
     ctx.tunnels.closeAll();
     wss.close();
     done();

@@ -1,0 +1,107 @@
+import {
+  freePort,
+  openSse,
+  startTestAgent,
+  startTestHub,
+  type TestAgent,
+  type TestHub,
+  testCluster,
+  waitUntil,
+} from '@binnacle/testkit';
+import { RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../packages/hub/src/security/clock.ts';
+
+/** The hub going away under live streams, and coming back: nothing hangs, the agent redials by itself. */
+const cluster = testCluster();
+const rbac = cluster.kubeConfig('admin').makeApiClient(RbacAuthorizationV1Api);
+const ownersView = `binnacle-owners-view-resilience-${process.pid}`;
+let port: number;
+let hub: TestHub;
+let agent: TestAgent;
+let cookie: string;
+let clusterId: string;
+
+const hubOnPort = (database?: TestHub['database']) =>
+  startTestHub({
+    clock: new ManualClock(new Date()),
+    database,
+    config: { port, listenAddress: '127.0.0.1' },
+  });
+const through = (path: string) =>
+  fetch(`http://127.0.0.1:${port}/c/${clusterId}${path}`, {
+    headers: { cookie: `__Host-binnacle_session=${cookie}` },
+  });
+const connected = (t: TestHub) =>
+  waitUntil('the agent to (re)connect', () => Promise.resolve(Boolean(t.hub.ctx.tunnels.get(clusterId))), {
+    timeoutMs: 30_000,
+    intervalMs: 100,
+  });
+
+beforeAll(async () => {
+  port = await freePort();
+  hub = await hubOnPort();
+  await hub.hub.listen();
+  const admin = await hub.signInBreakGlass();
+  cookie = admin.cookie;
+  const created = (
+    await hub.request('POST', '/api/clusters', { as: { cookie }, body: { name: 'resilient' } })
+  ).json<{ id: string; token: string }>();
+  clusterId = created.id;
+  await rbac.createClusterRoleBinding({
+    body: {
+      metadata: { name: ownersView },
+      subjects: [{ kind: 'Group', name: 'binnacle:role:owner', apiGroup: 'rbac.authorization.k8s.io' }],
+      roleRef: { kind: 'ClusterRole', name: 'view', apiGroup: 'rbac.authorization.k8s.io' },
+    },
+  });
+  agent = await startTestAgent({
+    config: { cloudUrl: `http://127.0.0.1:${port}`, clusterToken: created.token },
+  });
+  await connected(hub);
+});
+
+afterAll(async () => {
+  await agent?.close();
+  await hub?.close();
+  await rbac.deleteClusterRoleBinding({ name: ownersView }).catch(() => undefined);
+});
+
+describe('tunnel resilience', () => {
+  it('a dropped tunnel ends live streams instead of hanging them; the agent redials within seconds', async () => {
+    const stream = await openSse(`http://127.0.0.1:${port}/c/${clusterId}/api/events/stream`, {
+      cookie: `__Host-binnacle_session=${cookie}`,
+    });
+    await stream.next(() => true);
+    const dropped = Date.now();
+    hub.hub.ctx.tunnels.disconnect(clusterId, 'test drop');
+    await waitUntil('the SSE stream to end', () => Promise.resolve(stream.ended()), {
+      timeoutMs: 10_000,
+      intervalMs: 50,
+    });
+    const offline = await through('/api/health');
+    expect([200, 503]).toContain(offline.status); // 503 cluster_offline until the agent is back
+    await connected(hub);
+    expect(Date.now() - dropped).toBeLessThan(30_000);
+    expect((await through('/api/health')).status).toBe(200);
+  });
+
+  it('killing the hub mid-stream ends the stream; the agent is connected again within 30 s of its return', async () => {
+    const stream = await openSse(`http://127.0.0.1:${port}/c/${clusterId}/api/events/stream`, {
+      cookie: `__Host-binnacle_session=${cookie}`,
+    });
+    await stream.next(() => true);
+    const database = hub.database;
+    await hub.hub.close();
+    await waitUntil('the SSE stream to end', () => Promise.resolve(stream.ended()), {
+      timeoutMs: 10_000,
+      intervalMs: 50,
+    });
+    hub = await hubOnPort(database);
+    await hub.hub.listen();
+    const back = Date.now();
+    await connected(hub);
+    expect(Date.now() - back).toBeLessThan(30_000);
+    expect((await through('/api/health')).status).toBe(200);
+  });
+});
