@@ -1,0 +1,125 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { helmBinary, repoRoot, testCluster, waitUntil } from '@binnacle/testkit';
+import { AppsV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+
+const chart = resolve(repoRoot, 'charts/binnacle-agent');
+const run = promisify(execFile);
+const token = `bnc_${'A'.repeat(49)}`;
+const cloud = ['cloud.url=https://hub.example.com', `cloud.clusterToken=${token}`];
+
+interface Rendered {
+  kind: string;
+  metadata: { name: string };
+  subjects?: { kind: string; name: string }[];
+  roleRef?: { name: string };
+  rules?: { resources: string[]; verbs: string[] }[];
+}
+
+async function template(sets: string[]): Promise<Rendered[] | string> {
+  try {
+    const { stdout } = await run(await helmBinary(), [
+      'template',
+      'edge',
+      chart,
+      ...sets.flatMap((s) => ['--set', s]),
+    ]);
+    return parseAllDocuments(stdout)
+      .map((d) => d.toJS() as Rendered)
+      .filter(Boolean);
+  } catch (error) {
+    return String((error as { stderr?: string }).stderr ?? error);
+  }
+}
+
+const roleBindings = (objects: Rendered[]) =>
+  objects
+    .filter((o) => o.kind === 'ClusterRoleBinding' && o.subjects?.[0]?.kind === 'Group')
+    .map((o) => `${o.subjects?.[0]?.name} → ${o.roleRef?.name}`)
+    .sort();
+
+describe('the binnacle-agent chart', () => {
+  it("renders the agent's RBAC: read everything, impersonate users and groups, create access reviews", async () => {
+    const objects = await template([]);
+    if (typeof objects === 'string') throw new Error(objects);
+    const role = objects.find((o) => o.kind === 'ClusterRole');
+    expect(role?.rules).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ resources: ['*'], verbs: ['get', 'list', 'watch'] }),
+        expect.objectContaining({ resources: ['users', 'groups'], verbs: ['impersonate'] }),
+        expect.objectContaining({
+          resources: ['subjectaccessreviews', 'selfsubjectaccessreviews'],
+          verbs: ['create'],
+        }),
+      ]),
+    );
+    expect(roleBindings(objects)).toEqual([]); // standalone: no hub roles
+  });
+
+  it('binds binnacle:role:owner|member|viewer to admin|edit|view in cloud mode, unless defaultRbac.create=false', async () => {
+    const objects = await template(cloud);
+    if (typeof objects === 'string') throw new Error(objects);
+    expect(roleBindings(objects)).toEqual([
+      'binnacle:role:member → edit',
+      'binnacle:role:owner → admin',
+      'binnacle:role:viewer → view',
+    ]);
+    const idpMode = await template([...cloud, 'cloud.defaultRbac.create=false']);
+    if (typeof idpMode === 'string') throw new Error(idpMode);
+    expect(roleBindings(idpMode)).toEqual([]);
+  });
+
+  it('refuses a hub URL without a token, and a malformed token', async () => {
+    expect(await template(['cloud.url=https://hub.example.com'])).toMatch(/existingSecret|clusterToken/);
+    expect(await template(['cloud.url=https://hub.example.com', 'cloud.clusterToken=not-a-token'])).toMatch(
+      /clusterToken/,
+    );
+  });
+
+  it('installs into the local control plane: bindings created, the agent Deployment rolled out', async () => {
+    const cluster = testCluster();
+    const namespace = await cluster.namespace('agent-chart');
+    const release = `agent-${namespace.name.slice(-6)}`;
+    const kubeconfig = cluster.kubeconfigPath('admin');
+    try {
+      await run(await helmBinary(), [
+        'install',
+        release,
+        chart,
+        '--namespace',
+        namespace.name,
+        '--kubeconfig',
+        kubeconfig,
+        ...cloud.flatMap((s) => ['--set', s]),
+      ]);
+      const rbac = cluster.kubeConfig('admin').makeApiClient(RbacAuthorizationV1Api);
+      const owner = await rbac.readClusterRoleBinding({ name: `${release}-binnacle-agent-owner` });
+      expect(owner.subjects?.[0]).toMatchObject({ kind: 'Group', name: 'binnacle:role:owner' });
+      const apps = cluster.kubeConfig('admin').makeApiClient(AppsV1Api);
+      await waitUntil(
+        'the agent Deployment to have a ready replica',
+        async () =>
+          ((
+            await apps.readNamespacedDeployment({
+              name: `${release}-binnacle-agent`,
+              namespace: namespace.name,
+            })
+          ).status?.readyReplicas ?? 0) >= 1,
+        { timeoutMs: 60_000, intervalMs: 500 },
+      );
+    } finally {
+      await run(await helmBinary(), [
+        'uninstall',
+        release,
+        '--namespace',
+        namespace.name,
+        '--kubeconfig',
+        kubeconfig,
+      ]).catch(() => undefined);
+      await namespace.remove();
+    }
+  });
+});
