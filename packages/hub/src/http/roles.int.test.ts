@@ -162,6 +162,7 @@ async function concrete(row: Row, caller: Awaited<ReturnType<typeof principal>>)
       body = { name: 'another' };
       break;
     case 'POST /api/clusters':
+    case 'POST /api/clusters/connect':
     case 'PATCH /api/clusters/{id}':
       body = { name: `cluster-${++serial}` };
       break;

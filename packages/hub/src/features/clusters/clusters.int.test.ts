@@ -1,4 +1,4 @@
-import { startTestHub, type TestHub } from '@binnacle/testkit';
+import { startOidcTestHub, startTestHub, type TestHub } from '@binnacle/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterForToken } from './service.ts';
 
@@ -60,5 +60,61 @@ describe('clusters', () => {
     expect(await clusterForToken(t.hub.ctx, cluster.token)).toBeUndefined();
     expect((await t.request('DELETE', `/api/clusters/${cluster.id}`, { as })).status).toBe(404);
     expect((await t.request('POST', '/api/clusters/nope/rotate-token', { as })).status).toBe(404);
+  });
+});
+
+describe('the connect page', () => {
+  type Connect = {
+    cluster: { id: string; token: string };
+    clusterAccess: string;
+    values: { cloud: Record<string, unknown> };
+    commands: string[];
+  };
+
+  it('registers the cluster and generates the agent install; roles mode keeps the default bindings', async () => {
+    const before = (await t.request('GET', '/api/clusters', { as })).json<{ items: unknown[] }>().items;
+    const answer = await t.request('POST', '/api/clusters/connect', { as, body: { name: 'fresh' } });
+    expect(answer.status, answer.body).toBe(201);
+    const connect = answer.json<Connect>();
+    expect(connect.clusterAccess).toBe('roles');
+    expect(connect.values.cloud).toEqual({
+      url: t.origin,
+      existingSecret: 'binnacle-agent-token',
+      defaultRbac: { create: true },
+    });
+    expect(connect.commands.join('\n')).toContain(connect.cluster.token);
+    expect(connect.commands.at(-1)).toContain('--set cloud.defaultRbac.create=true');
+    const after = (await t.request('GET', '/api/clusters', { as })).json<{ items: unknown[] }>().items;
+    expect(after).toEqual(expect.arrayContaining(before)); // existing clusters are never changed
+  });
+
+  it('"already running in this cluster" upgrades with the existing values, keeping their bindings', async () => {
+    const connect = (
+      await t.request('POST', '/api/clusters/connect', {
+        as,
+        body: { name: 'existing', alreadyRunning: true },
+      })
+    ).json<Connect>();
+    expect(connect.values.cloud).not.toHaveProperty('defaultRbac');
+    expect(connect.commands.at(-1)).toMatch(/helm upgrade .* --reuse-values/);
+    expect(connect.commands.at(-1)).not.toContain('defaultRbac');
+  });
+
+  it('in clusterAccess idp mode, a fresh install gets cloud.defaultRbac.create=false', async () => {
+    const oidc = await startOidcTestHub();
+    try {
+      const owner = (await oidc.t.signInOidc(oidc.idp, 'owner')).cookie;
+      const connect = (
+        await oidc.t.request('POST', '/api/clusters/connect', {
+          as: { cookie: owner },
+          body: { name: 'idp-mode' },
+        })
+      ).json<Connect>();
+      expect(connect.clusterAccess).toBe('idp');
+      expect(connect.values.cloud).toMatchObject({ defaultRbac: { create: false } });
+      expect(connect.commands.at(-1)).toContain('--set cloud.defaultRbac.create=false');
+    } finally {
+      await oidc.close();
+    }
   });
 });

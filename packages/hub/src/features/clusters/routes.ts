@@ -2,6 +2,7 @@ import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access, principalOf } from '../../http/principal.ts';
+import { connectCluster } from './connect.ts';
 import { createCluster, deleteCluster, listClusters, renameCluster, rotateClusterToken } from './service.ts';
 
 const Cluster = Type.Object({
@@ -59,6 +60,41 @@ export function clusterRoutes(app: HubApp, ctx: HubContext): void {
     async (request, reply) => {
       reply.code(201);
       return createCluster(ctx, principalOf(request), request.body.name, request.ip);
+    },
+  );
+  app.post(
+    '/api/clusters/connect',
+    {
+      config: access('owner'),
+      schema: {
+        summary:
+          'Connect page: register a cluster and get the install values and commands for its agent (owner)',
+        tags: ['clusters'],
+        body: Type.Object(
+          {
+            name: ClusterName,
+            alreadyRunning: Type.Optional(
+              Type.Boolean({
+                description: 'the agent already runs in that cluster: keep its values and bindings',
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          201: Type.Object({
+            cluster: WithToken,
+            clusterAccess: Type.Union([Type.Literal('idp'), Type.Literal('roles')]),
+            values: Type.Record(Type.String(), Type.Unknown()),
+            commands: Type.Array(Type.String()),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request, reply) => {
+      reply.code(201);
+      return connectCluster(ctx, principalOf(request), request.body, request.ip);
     },
   );
   app.patch(
