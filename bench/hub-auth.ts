@@ -1,48 +1,27 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { cpus, platform, release, tmpdir, totalmem } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHub, type HubConfig, hubDefaults, hubLogger, validateHubConfig } from '@binnacle/hub';
 import { startPostgres } from '@binnacle/testkit';
 import { Pool } from 'undici';
 import { type LoadFigures, type LoadOptions, load } from './http-load.ts';
+import { send, signInOwner } from './hub-owner.ts';
+import { breakGlass } from './hub-process.ts';
+import { machine } from './machine.ts';
 import type { BenchResult } from './run.ts';
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 const publicUrl = 'https://hub.binnacle.test';
-const breakGlass = { email: 'admin@example.com', password: 'bench horse battery staple' };
 const numberArg = (args: string[], name: string, fallback: number) =>
   Number(args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
 
 type Figures = { health: LoadFigures; cookie: LoadFigures; pat: LoadFigures };
 type Plan = Omit<LoadOptions, 'path' | 'headers'>;
 
-async function send(
-  pool: Pool,
-  method: 'GET' | 'POST',
-  path: string,
-  headers: Record<string, string>,
-  body?: unknown,
-) {
-  const res = await pool.request({
-    method,
-    path,
-    headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
-}
-
 /** A session cookie and a PAT obtained the way a person gets them: break-glass sign-in, then minting over HTTP. */
 async function credentials(pool: Pool): Promise<{ cookie: string; pat: string }> {
   // The hub's same-origin checks want its public origin, whatever address the request reaches it on.
-  const origin = new URL(publicUrl).origin;
-  const signIn = await send(pool, 'POST', '/api/auth/break-glass/login', { origin }, breakGlass);
-  if (signIn.status !== 200) throw new Error(`break-glass sign-in answered ${signIn.status}: ${signIn.text}`);
-  const cookie = [signIn.headers['set-cookie'] ?? []]
-    .flat()
-    .map((c) => c.split(';')[0] as string)
-    .find((c) => /^(__Host-)?binnacle_session=/.test(c));
-  if (!cookie) throw new Error(`break-glass sign-in set no session cookie: ${signIn.text}`);
+  const { cookie, origin } = await signInOwner(pool, publicUrl);
   const minted = await send(pool, 'POST', '/api/pats', { origin, cookie }, { name: 'bench' });
   if (minted.status !== 201) throw new Error(`minting a PAT answered ${minted.status}: ${minted.text}`);
   const pat = (JSON.parse(minted.text) as { token: string }).token;
@@ -144,19 +123,13 @@ export async function hubAuth(args: string[]): Promise<BenchResult> {
   const cell = (f: LoadFigures) => `${f.perSecond} req/s (p50 ${f.p50Ms} / p99 ${f.p99Ms} ms)`;
   const line = (label: string, f: Figures) =>
     `${label}: health ${cell(f.health)}, cookie ${cell(f.cookie)}, PAT ${cell(f.pat)}`;
-  const cpu = cpus();
   return {
     name: 'hub-auth',
     summary:
       `${plan.concurrency} keep-alive connections, ${plan.durationMs / 1000} s each, GET /api/account; ` +
       `${line('SQLite', sqlite)}; ${line('PostgreSQL', postgres)}`,
     data: {
-      machine: {
-        cpu: cpu[0]?.model,
-        cores: cpu.length,
-        memoryGB: Math.round(totalmem() / 1024 ** 3),
-        os: `${platform()} ${release()}`,
-      },
+      machine: machine(),
       plan,
       sqlite,
       postgres,

@@ -7,7 +7,7 @@ export interface Owner {
   origin: string;
 }
 
-async function send(
+export async function send(
   pool: Pool,
   method: 'GET' | 'POST',
   path: string,

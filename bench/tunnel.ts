@@ -1,8 +1,9 @@
-import { cpus, platform, release, totalmem } from 'node:os';
+import { cpus } from 'node:os';
 import { Pool } from 'undici';
 import { dialAgent, type StandIn, startStandIn } from './agent-stand-in.ts';
 import { type LoadFigures, type LoadOptions, load } from './http-load.ts';
 import { createCluster } from './hub-owner.ts';
+import { machine } from './machine.ts';
 import type { BenchResult } from './run.ts';
 import { type FleetFigures, measureFleet } from './tunnel-fleet.ts';
 import { awaitConnected, withHub } from './tunnel-hub.ts';
@@ -137,12 +138,7 @@ export async function tunnel(args: string[]): Promise<BenchResult> {
       `${fleet.agents} agents connected in ${fleet.connectMs} ms: hub (after a full GC) RSS ${m.before.rssMB} → ${m.after.rssMB} MB ` +
       `(+${fleet.perAgentKB.rss} KB/agent; JS heap + external +${fleet.perAgentKB.heap} KB/agent), ${fleet.probes.ok}/${fleet.probes.sent} probes via 5 random tunnels OK`,
     data: {
-      machine: {
-        cpu: cpu[0]?.model,
-        cores: cpu.length,
-        memoryGB: Math.round(totalmem() / 1024 ** 3),
-        os: `${platform()} ${release()}`,
-      },
+      machine: machine(),
       plan: { busy, sequential, agents },
       overhead,
       fleet,

@@ -205,6 +205,12 @@ describe('cloud mode through the hub tunnel', () => {
     await expect(openTerminal(url, { authorization: `Bearer ${adaPat}` })).rejects.toThrow(/403.*pods\/exec/);
   });
 
+  it('never shows the cluster token: GET /api/config says only that one is set', async () => {
+    const text = await (await agent.request('/api/config')).text();
+    expect(text).not.toContain('bnc_');
+    expect(JSON.parse(text).effective).toMatchObject({ cloudUrl: hubUrl, clusterTokenSet: true });
+  });
+
   it('removes debug routes in cloud mode: 404 directly and through the tunnel', async () => {
     expect((await agent.request('/api/debug/informers')).status).toBe(404);
     expect((await hub(`/c/${clusterId}/api/debug/informers`, { cookie: ada })).status).toBe(404);

@@ -1,10 +1,9 @@
 import { AppError, notFound } from '@binnacle/common/server';
 import type { FastifyRequest } from 'fastify';
 import type { HubApp, HubContext } from '../context.ts';
-import { roleIn } from '../db/directory.ts';
 import { sessionCookie } from '../features/sessions/cookie.ts';
 import { authenticate } from './authenticate.ts';
-import { atLeast, cookieBased, type Principal } from './principal.ts';
+import { atLeast, cookieBased, type Principal, roleInOrg } from './principal.ts';
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 const forbidden = (message: string) => new AppError('forbidden', message);
@@ -72,9 +71,8 @@ async function scopeToOrg(
   principal: Principal,
   orgId: string | undefined,
 ): Promise<Principal> {
-  if (orgId === undefined || orgId === principal.orgId) return principal;
-  // A PAT is pinned to one organization; other credentials may act in any organization of their user.
-  const role = principal.via !== 'pat' ? await roleIn(ctx.database.db, orgId, principal.user.id) : undefined;
+  if (orgId === undefined) return principal;
+  const role = await roleInOrg(ctx.database.db, principal, orgId);
   if (!role) throw notFound(`organization ${orgId} not found`);
   return { ...principal, orgId, role };
 }

@@ -1,5 +1,5 @@
 import type { Role } from '../context.ts';
-import type { UserRow } from '../db/directory.ts';
+import { type Db, roleIn, type UserRow } from '../db/directory.ts';
 import type { SessionMethod } from '../features/sessions/store.ts';
 
 /** Who is calling, in which organization, with which role, and by which credential. */
@@ -52,3 +52,12 @@ export function principalOf(request: { principal?: Principal }): Principal {
 /** Credentials a browser sends by itself (cookies): they need CSRF protection, and they are "a person at a browser". */
 export const cookieBased = (principal: Pick<Principal, 'via'>) =>
   principal.via === 'session' || principal.via === 'hosted';
+
+/**
+ * The caller's role in an organization: their own for the one they act in; for another, their membership
+ * there — except a PAT, which is pinned to its organization. Undefined means "not theirs" (answered 404).
+ */
+export async function roleInOrg(db: Db, principal: Principal, orgId: string): Promise<Role | undefined> {
+  if (orgId === principal.orgId) return principal.role;
+  return principal.via === 'pat' ? undefined : roleIn(db, orgId, principal.user.id);
+}

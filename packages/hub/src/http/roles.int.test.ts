@@ -199,6 +199,9 @@ describe('the role matrix in docs/api/roles.md', () => {
           const { path, body, headers } = await concrete(row, caller);
           const as: Credential = via === 'session' ? { cookie: caller.cookie } : { pat: caller.pat.token };
           const answer = await t.request(row.method, path, { as, body, headers });
+          // DESIGN §4: every answer, allowed or refused, is no-store; every error is { error, code }.
+          expect(answer.headers['cache-control']).toBe('no-store');
+          if (answer.status >= 400) expect(Object.keys(answer.json()).sort()).toEqual(['code', 'error']);
           if (expected) {
             // 2xx, or the redirects of the OIDC routes; through the tunnel, past the gate: no agent is connected.
             if (row.path.startsWith('/c/')) expect(answer.json().code, answer.body).toBe('cluster_offline');

@@ -5,12 +5,18 @@ export interface ConfigView {
   /** What `<data-dir>/config.json` holds. */
   file: ConfigFile;
   /** What the agent runs with now (flags > BINNACLE_* > file > defaults). */
-  effective: Omit<AgentConfig, 'dataDir'> & { dataDir: string };
+  effective: Omit<AgentConfig, 'dataDir' | 'clusterToken'> & { dataDir: string; clusterTokenSet: boolean };
   path: string;
 }
 
 export async function readConfig(ctx: AgentContext): Promise<ConfigView> {
-  return { file: await ctx.configFile.read(), effective: ctx.config, path: ctx.configFile.path };
+  // The cluster token is a credential: the answer says whether one is set, never what it is.
+  const { clusterToken, ...effective } = ctx.config;
+  return {
+    file: await ctx.configFile.read(),
+    effective: { ...effective, clusterTokenSet: Boolean(clusterToken) },
+    path: ctx.configFile.path,
+  };
 }
 
 /** Replaces the config file (validated by the route schema); it takes effect at the next start. */

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { TunnelClient } from '@binnacle/tunnel';
 import type { WebSocketServer } from 'ws';
@@ -13,7 +13,7 @@ export const agentConnectPath = '/api/agents/connect';
 export function refuseUpgrade(socket: Duplex, status: number, code: string, error: string): void {
   const body = JSON.stringify({ error, code });
   socket.end(
-    `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : status === 403 ? 'Forbidden' : status === 404 ? 'Not Found' : 'Service Unavailable'}\r\n` +
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
       `content-type: application/json\r\ncache-control: no-store\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }

@@ -1,9 +1,8 @@
 import { AppError, notFound } from '@binnacle/common/server';
 import { identityHeader, signIdentity } from '@binnacle/tunnel';
-import type { HubContext, Role } from '../../context.ts';
-import { roleIn } from '../../db/directory.ts';
+import type { HubContext } from '../../context.ts';
 import { clusterIdentity } from '../../http/cluster-identity.ts';
-import type { Principal } from '../../http/principal.ts';
+import { type Principal, roleInOrg } from '../../http/principal.ts';
 import type { LiveTunnel } from './registry.ts';
 
 /** Forwarded identities live a minute: long enough for one request, useless if captured later. */
@@ -24,10 +23,7 @@ export async function tunnelFor(
     .select(['id', 'org_id', 'name'])
     .where('id', '=', clusterId)
     .executeTakeFirst();
-  let role: Role | undefined;
-  if (cluster && cluster.org_id === principal.orgId) role = principal.role;
-  else if (cluster && principal.via !== 'pat')
-    role = await roleIn(ctx.database.db, cluster.org_id, principal.user.id);
+  const role = cluster ? await roleInOrg(ctx.database.db, principal, cluster.org_id) : undefined;
   if (!cluster || !role) throw notFound(`cluster ${clusterId} not found`);
   const tunnel = ctx.tunnels.get(cluster.id);
   if (!tunnel) {
