@@ -47,10 +47,15 @@ const headerValue = (value: string) => Buffer.from(value, 'utf8').toString('lati
 export class KubeClient {
   readonly target: ClusterTarget;
   readonly #dispatcher: Dispatcher;
+  /**
+   * Impersonated requests go over HTTP/1.1: over HTTP/2, undici folds repeated headers into one comma-joined
+   * value, and the API server would see the groups as a single group named "a, b".
+   */
+  readonly #impersonating: Dispatcher;
 
   constructor(target: ClusterTarget) {
     this.target = target;
-    this.#dispatcher = new Agent({
+    const options: Agent.Options = {
       connect: {
         ca: target.tls.ca,
         cert: target.tls.cert,
@@ -61,7 +66,9 @@ export class KubeClient {
       keepAliveTimeout: 30_000,
       // Watches hold a connection each; do not let them starve ordinary requests.
       connections: null,
-    });
+    };
+    this.#dispatcher = new Agent(options);
+    this.#impersonating = new Agent({ ...options, allowH2: false });
   }
 
   url(path: string, query?: Record<string, QueryValue>): URL {
@@ -113,7 +120,7 @@ export class KubeClient {
         method: req.method ?? 'GET',
         headers: await this.#headers(req),
         body,
-        dispatcher: this.#dispatcher,
+        dispatcher: req.as ? this.#impersonating : this.#dispatcher,
         signal: req.signal,
         headersTimeout: req.timeoutMs ?? defaultTimeoutMs,
         bodyTimeout: 0,
@@ -150,6 +157,6 @@ export class KubeClient {
   }
 
   async close(): Promise<void> {
-    await this.#dispatcher.destroy();
+    await Promise.all([this.#dispatcher.destroy(), this.#impersonating.destroy()]);
   }
 }
