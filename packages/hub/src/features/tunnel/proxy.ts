@@ -51,8 +51,14 @@ export async function proxyRequest(
   const { 'set-cookie': _dropped, ...passed } = forwardableHeaders(headers as IncomingMessage['headers']);
   // A readable-only copy for fastify, which judges the end of a duplex HTTP/2 stream as premature.
   const answer = new PassThrough();
-  stream.pipe(answer);
+  stream.pipe(answer, { end: false });
   // A tunnel that drops mid-answer (agent gone, hub stopping) cuts the answer too, so the client sees the end.
+  // Node ends a stream of a destroyed session as if it were complete: only an end while the tunnel is still
+  // up is the agent's; otherwise a short answer would look whole, or leave a client told a length waiting.
+  stream.on('end', () => {
+    if (tunnel.client.open) answer.end();
+    else answer.destroy();
+  });
   stream.on('close', () => {
     if (!answer.writableEnded) answer.destroy();
   });

@@ -1,0 +1,214 @@
+import { EventEmitter } from 'node:events';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { startTestHub, type TestHub, waitUntil } from '@binnacle/testkit';
+import { dialHub, type TunnelState } from '@binnacle/tunnel';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/**
+ * The hub's tunnel proxy when the tunnel drops under a request in flight: the real hub (listening on
+ * loopback), the real agent end of the tunnel (`dialHub`), and a plain HTTP server standing in for the agent's
+ * own listener. A request the agent has not answered yet becomes a 502 `cluster_disconnected`; an answer
+ * already streaming is cut at the client (an error, never a clean end). Neither ever hangs, and the
+ * request at the agent is cancelled too.
+ */
+const boundMs = 5_000;
+let t: TestHub;
+let hubUrl: string;
+let cookie: string;
+let clusterId: string;
+let clusterToken: string;
+
+/** What reached the stand-in agent: the request and the response it holds open. */
+interface Arrival {
+  request: IncomingMessage;
+  response: ServerResponse;
+}
+const arrivals = new EventEmitter<{ arrived: [Arrival] }>();
+const agent = http.createServer((request, response) => {
+  if (request.url === '/api/ping') {
+    response.writeHead(200, { 'content-type': 'text/plain' }).end('pong');
+    return;
+  }
+  // /api/slow never answers; /api/partial answers its head (announcing ?length= bytes, else chunked) and
+  // part of the body, then stalls.
+  const url = new URL(request.url ?? '/', 'http://agent');
+  if (url.pathname === '/api/partial') {
+    const length = url.searchParams.get('length');
+    response.writeHead(200, {
+      'content-type': 'text/plain; charset=utf-8',
+      ...(length ? { 'content-length': length } : {}),
+    });
+    response.write('first part\n');
+  }
+  arrivals.emit('arrived', { request, response });
+});
+
+/** Settles with `promise`, or fails naming `what` after `ms`: no wait in this file is unbounded. */
+async function within<T>(promise: Promise<T>, what: string, ms = boundMs): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The next request that reaches the stand-in agent (listen before sending it). */
+const nextArrival = () => new Promise<Arrival>((resolve) => arrivals.once('arrived', resolve));
+
+/** Resolves when the stand-in agent's side of a request is gone: the tunnel's drop reached it. */
+const closedAtAgent = ({ request }: Arrival) =>
+  new Promise<void>((resolve) => request.socket.once('close', () => resolve()));
+
+const through = (path: string) =>
+  fetch(`${hubUrl}/c/${clusterId}${path}`, {
+    headers: { cookie: `${t.cookieName}=${cookie}` },
+    signal: AbortSignal.timeout(15_000),
+  });
+
+/** Dials the hub as the agent does and waits until the hub holds the tunnel and proxies through it. */
+async function connectAgent() {
+  await waitUntil(
+    'the previous tunnel to be gone',
+    () => Promise.resolve(!t.hub.ctx.tunnels.get(clusterId)),
+    { timeoutMs: boundMs, intervalMs: 20 },
+  );
+  const states: string[] = [];
+  const address = agent.address() as AddressInfo;
+  const dialer = dialHub({
+    hubUrl,
+    clusterToken,
+    agentVersion: 'proxy-test',
+    target: { host: '127.0.0.1', port: address.port },
+    onState: (state: TunnelState, detail?: string) => states.push(detail ? `${state} ${detail}` : state),
+  });
+  try {
+    await waitUntil(
+      'the agent to connect',
+      () =>
+        Promise.resolve(
+          states.includes(`connected ${clusterId}`) && Boolean(t.hub.ctx.tunnels.get(clusterId)),
+        ),
+      { timeoutMs: boundMs, intervalMs: 20 },
+    );
+    const ping = await within(through('/api/ping'), 'a request through the fresh tunnel');
+    expect(ping.status).toBe(200);
+    expect(await ping.text()).toBe('pong');
+  } catch (error) {
+    await dialer.close();
+    throw new Error(`the agent did not connect (states: ${states.join(', ')})`, { cause: error });
+  }
+  return dialer;
+}
+
+type Dialer = Awaited<ReturnType<typeof connectAgent>>;
+
+/** The two ends a tunnel drops from: the agent closing its side, the hub cutting it (token rotated, replaced). */
+const drops: { from: string; drop: (dialer: Dialer) => Promise<void> }[] = [
+  { from: 'the agent closes the tunnel', drop: (dialer) => dialer.close() },
+  {
+    from: 'the hub cuts the tunnel',
+    drop: () => Promise.resolve(t.hub.ctx.tunnels.disconnect(clusterId, 'test drop')),
+  },
+];
+/** Answers cut mid-body: streamed in chunks (SSE, logs), or with a Content-Length (JSON, downloads). */
+const cutAnswers = drops.flatMap((drop) => [
+  { ...drop, answer: 'chunked', path: '/api/partial' },
+  { ...drop, answer: 'content-length 1000', path: '/api/partial?length=1000' },
+]);
+
+beforeAll(async () => {
+  agent.listen(0, '127.0.0.1');
+  await within(
+    new Promise<void>((resolve) => agent.once('listening', resolve)),
+    'the stand-in agent to listen',
+  );
+  t = await startTestHub({ config: { port: 0, listenAddress: '127.0.0.1' } });
+  await t.hub.listen();
+  hubUrl = `http://127.0.0.1:${(t.hub.app.server.address() as AddressInfo).port}`;
+  cookie = (await t.signInBreakGlass()).cookie;
+  const created = await t.request('POST', '/api/clusters', { as: { cookie }, body: { name: 'flaky' } });
+  expect(created.status, created.body).toBe(201);
+  ({ id: clusterId, token: clusterToken } = created.json<{ id: string; token: string }>());
+});
+
+afterAll(async () => {
+  await t?.close();
+  agent.closeAllConnections();
+  await new Promise<void>((resolve) => agent.close(() => resolve()));
+});
+
+describe('the tunnel proxy when the tunnel drops mid-request', () => {
+  it.each(drops)('before the agent answers: 502 cluster_disconnected at once ($from)', async ({ drop }) => {
+    const dialer = await connectAgent();
+    try {
+      const arrived = nextArrival();
+      const answer = through('/api/slow?wait=forever');
+      const arrival = await within(arrived, 'the request reaching the agent');
+      expect(arrival.request.url).toBe('/api/slow?wait=forever');
+      const cancelled = closedAtAgent(arrival);
+
+      const droppedAt = performance.now();
+      await drop(dialer);
+      const response = await within(answer, 'the 502');
+      const body: unknown = await within(response.json(), 'the 502 body');
+      const tookMs = performance.now() - droppedAt;
+
+      expect(response.status).toBe(502);
+      expect(response.headers.get('cache-control')).toBe('no-store');
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(body).toStrictEqual({ error: expect.any(String), code: 'cluster_disconnected' });
+      expect(tookMs).toBeLessThan(boundMs);
+      await within(cancelled, "the agent's own request to be cancelled"); // nothing lingers there
+    } finally {
+      await dialer.close();
+    }
+  });
+
+  it.each(cutAnswers)(
+    'mid-answer ($answer): the client sees it cut, not hang ($from)',
+    async ({ drop, path }) => {
+      const dialer = await connectAgent();
+      try {
+        const arrived = nextArrival();
+        const response = await within(through(path), 'the head of the answer');
+        const cancelled = closedAtAgent(await within(arrived, 'the request reaching the agent'));
+        expect(response.status).toBe(200);
+        expect(response.headers.get('cache-control')).toBe('no-store');
+        const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+        const decoder = new TextDecoder();
+        const first = await within(reader.read(), 'the first part of the body');
+        expect(decoder.decode(first.value)).toBe('first part\n');
+
+        const droppedAt = performance.now();
+        await drop(dialer);
+        const rest = async (): Promise<{ ended: 'rejected' | 'done'; text: string }> => {
+          let text = '';
+          try {
+            for (;;) {
+              const { done, value } = await reader.read();
+              if (done) return { ended: 'done', text };
+              text += decoder.decode(value, { stream: true });
+            }
+          } catch {
+            return { ended: 'rejected', text };
+          }
+        };
+        const end = await within(rest(), 'the end of the cut answer');
+        const tookMs = performance.now() - droppedAt;
+
+        // Cut, not ended: a clean end would pass a truncated answer off as whole.
+        expect(end).toStrictEqual({ ended: 'rejected', text: '' });
+        expect(tookMs).toBeLessThan(boundMs);
+        await within(cancelled, "the agent's own request to be cancelled");
+      } finally {
+        await dialer.close();
+      }
+    },
+  );
+});
