@@ -1,6 +1,11 @@
+import { execFile } from 'node:child_process';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
 import {
+  helmBinary,
   openSse,
   openTerminal,
+  repoRoot,
   startOidcTestHub,
   startTestAgent,
   type TestAgent,
@@ -12,9 +17,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * Every part real: the local control plane, an agent in cloud mode dialing a hub over its tunnel, the hub
- * signing people in through a real IdP. Access inside the cluster is decided by the cluster's RBAC for the
- * forwarded subjects (binnacle:user:…, binnacle:role:…, binnacle:idp:…).
+ * signing people in through a real IdP. The agent chart is installed (idp mode: no default bindings) and the
+ * agent runs as the chart's ServiceAccount, so the chart's RBAC is all it has. Access inside the cluster is
+ * decided by the cluster's RBAC for the forwarded subjects (binnacle:user:…, binnacle:role:…, binnacle:idp:…).
  */
+const run = promisify(execFile);
 const cluster = testCluster();
 const admin = cluster.kubeConfig('admin');
 const core = admin.makeApiClient(CoreV1Api);
@@ -24,6 +31,8 @@ let agent: TestAgent;
 let hubUrl: string;
 let clusterId: string;
 let namespace: { name: string; remove(): Promise<void> };
+let agentNamespace: { name: string; remove(): Promise<void> };
+let release: string;
 let ada: string;
 let adaPat: string;
 const bindingName = 'platform-admins-read-secrets';
@@ -39,6 +48,15 @@ async function hub(
   if (init.method && init.method !== 'GET') headers.origin = 'https://hub.binnacle.test';
   return fetch(`${hubUrl}${path}`, { method: init.method ?? 'GET', headers });
 }
+
+const helm = async (...args: string[]) =>
+  run(await helmBinary(), [
+    ...args,
+    '--namespace',
+    agentNamespace.name,
+    '--kubeconfig',
+    cluster.kubeconfigPath('admin'),
+  ]);
 
 const bindGroup = () =>
   rbac.createNamespacedRoleBinding({
@@ -77,8 +95,9 @@ beforeAll(async () => {
       metadata: { name: 'read-secrets' },
       rules: [
         { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list'] },
-        { apiGroups: [''], resources: ['pods'], verbs: ['get'] },
+        { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] },
         { apiGroups: [''], resources: ['pods/exec'], verbs: ['create', 'get'] },
+        { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
       ],
     },
   });
@@ -87,7 +106,21 @@ beforeAll(async () => {
     namespace: namespace.name,
     body: { metadata: { name: 'shell' }, spec: { containers: [{ name: 'main', image: 'busybox:1.37' }] } },
   });
-  agent = await startTestAgent({ config: { cloudUrl: hubUrl, clusterToken: registered.token } });
+  agentNamespace = await cluster.namespace('binnacle-agent');
+  release = `e2e-${agentNamespace.name.slice(-6)}`;
+  await helm(
+    'install',
+    release,
+    resolve(repoRoot, 'charts/binnacle-agent'),
+    '--set',
+    `cloud.url=${hubUrl}`,
+    '--set',
+    `cloud.clusterToken=${registered.token}`,
+    '--set',
+    'cloud.defaultRbac.create=false',
+  );
+  const kubeconfig = await cluster.serviceAccountKubeconfig(agentNamespace.name, `${release}-binnacle-agent`);
+  agent = await startTestAgent({ config: { kubeconfig, cloudUrl: hubUrl, clusterToken: registered.token } });
   await waitUntil(
     'the agent to connect to the hub',
     () =>
@@ -102,12 +135,24 @@ afterAll(async () => {
   await agent?.close();
   await started?.close();
   await namespace?.remove();
+  if (release) await helm('uninstall', release);
+  await agentNamespace?.remove();
   await rbac.deleteClusterRoleBinding({ name: ownersView }).catch(() => undefined);
 });
 
 const secretsPath = () => `/c/${clusterId}/api/resources/secrets?namespaces=${namespace.name}`;
 
 describe('cloud mode through the hub tunnel', () => {
+  it("runs as the agent chart's ServiceAccount: reads everything, writes nothing as itself", async () => {
+    const user = `system:serviceaccount:${agentNamespace.name}:${release}-binnacle-agent`;
+    expect((await agent.request(`/api/resources/secrets?namespaces=${namespace.name}`)).status).toBe(200);
+    const write = await agent.request(`/api/resources/secrets/${namespace.name}/db-password`, {
+      method: 'DELETE',
+    });
+    expect(write.status).toBe(403);
+    expect(((await write.json()) as { error: string }).error).toContain(user);
+  });
+
   it('a user whose IdP groups include /platform-admins reads Secrets only while a RoleBinding names binnacle:idp:/platform-admins', async () => {
     const allowed = await hub(secretsPath(), { cookie: ada });
     expect(allowed.status, await allowed.clone().text()).toBe(200);
@@ -162,6 +207,61 @@ describe('cloud mode through the hub tunnel', () => {
       headers: { 'x-binnacle-identity': 'forged.value' },
     });
     expect(await direct.json()).toEqual({ authEnabled: false, authMode: 'cloud' });
+  });
+
+  it('shows a namespace-scoped user only its namespaces in cluster-wide views', async () => {
+    const json = async <T>(path: string) => {
+      const answer = await hub(`/c/${clusterId}${path}`, { cookie: ada });
+      expect(answer.status, `${path}: ${await answer.clone().text()}`).toBe(200);
+      return (await answer.json()) as T;
+    };
+    const namespaces = await json<{ items: { name: string }[] }>('/api/namespaces');
+    expect(namespaces.items.map((n) => n.name)).toEqual([namespace.name]);
+    const pods = await json<{ items: { metadata: { namespace: string; name: string } }[] }>(
+      '/api/resources/pods',
+    );
+    expect(pods.items.map((p) => `${p.metadata.namespace}/${p.metadata.name}`)).toEqual([
+      `${namespace.name}/shell`,
+    ]);
+    // No right to list ConfigMaps anywhere: the documented empty list, not the cluster's ConfigMaps.
+    expect((await json<{ items: unknown[] }>('/api/resources/configmaps')).items).toEqual([]);
+    const topology = await json<{ nodes: { namespace?: string }[] }>('/api/topology');
+    expect(topology.nodes.length).toBeGreaterThan(0);
+    expect(new Set(topology.nodes.map((n) => n.namespace))).toEqual(new Set([namespace.name]));
+    const changes = await json<{ events: { namespace?: string }[] }>('/api/changes?preset=all&limit=500');
+    expect(changes.events.length).toBeGreaterThan(0);
+    expect(changes.events.every((e) => e.namespace === namespace.name)).toBe(true);
+    const dashboard = await json<{ counts: { nodes: { total: number }; pods: { total: number } } }>(
+      '/api/dashboard',
+    );
+    expect(dashboard.counts.nodes.total).toBe(0); // Nodes are cluster-scoped and ada may not list them
+    expect(dashboard.counts.pods.total).toBe(1);
+    const nodes = await hub(`/c/${clusterId}/api/resources/nodes`, { cookie: ada });
+    expect(nodes.status).toBe(403);
+    const otherNamespace = await hub(`/c/${clusterId}/api/resources/pods?namespaces=kube-system`, {
+      cookie: ada,
+    });
+    expect(otherNamespace.status).toBe(403);
+    // Directly on the agent's port (its own users), the whole cluster shows.
+    const all = await agent.json<{ items: unknown[] }>('/api/namespaces');
+    expect(all.items.length).toBeGreaterThan(1);
+  });
+
+  it('reads logs through the tunnel as the caller (pods/log), and refuses a PAT without the group', async () => {
+    await waitUntil(
+      'the pod to run',
+      async () =>
+        (await core.readNamespacedPod({ name: 'shell', namespace: namespace.name })).status?.phase ===
+        'Running',
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
+    const path = `/c/${clusterId}/api/pods/${namespace.name}/shell/logs?tail=5`;
+    const logs = await hub(path, { cookie: ada });
+    expect(logs.status, await logs.clone().text()).toBe(200);
+    expect(await logs.json()).toMatchObject({ pod: 'shell', container: 'main', lines: expect.any(Array) });
+    const viaPat = await hub(path, { pat: adaPat });
+    expect(viaPat.status).toBe(403);
+    expect(((await viaPat.json()) as { error: string }).error).toContain('cannot get pods/log');
   });
 
   it('streams SSE (/api/events/stream) through the tunnel, for a role bound to cluster-wide view', async () => {

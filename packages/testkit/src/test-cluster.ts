@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { inject } from 'vitest';
 import type { ClusterState } from './cluster/state.ts';
@@ -14,6 +17,11 @@ export interface TestCluster {
   kubeConfig(identity?: ClusterIdentity): KubeConfig;
   /** Creates a uniquely named namespace; returns its name and a function that deletes it. */
   namespace(prefix: string): Promise<{ name: string; remove: () => Promise<void> }>;
+  /**
+   * A kubeconfig file that authenticates as a ServiceAccount (a bound token from the TokenRequest API, valid
+   * an hour): what a pod of that ServiceAccount would run as, so its RBAC is the only thing that grants access.
+   */
+  serviceAccountKubeconfig(namespace: string, serviceAccount: string): Promise<string>;
 }
 
 /**
@@ -43,6 +51,28 @@ export function testCluster(): TestCluster {
       const name = `${prefix}-${randomBytes(3).toString('hex')}`;
       await core.createNamespace({ body: { metadata: { name, labels: { 'binnacle.dev/test': 'true' } } } });
       return { name, remove: async () => void (await core.deleteNamespace({ name })) };
+    },
+    async serviceAccountKubeconfig(namespace, serviceAccount) {
+      const admin = kubeConfig('admin');
+      const { status } = await admin.makeApiClient(CoreV1Api).createNamespacedServiceAccountToken({
+        namespace,
+        name: serviceAccount,
+        body: { spec: { audiences: [], expirationSeconds: 3600 } },
+      });
+      const cluster = admin.getCurrentCluster();
+      if (!status?.token || !cluster)
+        throw new Error(`no token for ServiceAccount ${namespace}/${serviceAccount}`);
+      const kc = new KubeConfig();
+      const user = `system:serviceaccount:${namespace}:${serviceAccount}`;
+      kc.loadFromOptions({
+        clusters: [cluster],
+        users: [{ name: user, token: status.token }],
+        contexts: [{ name: user, cluster: cluster.name, user }],
+        currentContext: user,
+      });
+      const path = join(await mkdtemp(join(tmpdir(), 'binnacle-sa-')), 'kubeconfig');
+      await writeFile(path, kc.exportConfig(), { mode: 0o600 });
+      return path;
     },
   };
 }

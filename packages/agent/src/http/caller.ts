@@ -1,5 +1,6 @@
 import { AppError } from '@binnacle/common/server';
 import { identityHeader, identityKey, verifyIdentity } from '@binnacle/tunnel';
+import type { FastifyRequest } from 'fastify';
 import type { AgentContext, App } from '../context.ts';
 import type { AccessAttributes } from '../kube/access-review.ts';
 import type { Impersonation } from '../kube/client.ts';
@@ -12,7 +13,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route filters or impersonates per caller itself; others need cluster-wide read access. */
     callerAware?: boolean;
-    /** The route acts with the agent's own identity (exec, files, port-forwards, logs): never for tunneled callers. */
+    /** The route acts with the agent's own identity or machine (port-forwards, the local terminal): never for tunneled callers. */
     agentOnly?: boolean;
     /** What a tunneled caller must be allowed before the route runs (checked by the identity hook). */
     callerAccess?: (request: FastifyRequest) => AccessAttributes;
@@ -21,6 +22,21 @@ declare module 'fastify' {
 
 export const callerAware = { callerAware: true } as const;
 export const agentOnly = { agentOnly: true } as const;
+
+/**
+ * A pod subresource route that acts as the caller (exec, logs, files, debug containers): the API server's RBAC
+ * decides each impersonated call, and this review up front turns a refusal into a clear 403 before any work.
+ */
+export const asCallerOnPod = (verb: string, subresource: string) => ({
+  callerAware: true,
+  callerAccess: (request: FastifyRequest): AccessAttributes => ({
+    verb,
+    group: '',
+    resource: 'pods',
+    subresource,
+    namespace: (request.params as { namespace: string }).namespace,
+  }),
+});
 
 /** Whether the caller may do something; 403 naming who and what when not. Without a caller, the agent acts as itself. */
 export async function requireAccess(
@@ -67,7 +83,7 @@ export function registerCallerIdentity(app: App, ctx: AgentContext): void {
     if (config.agentOnly || request.method !== 'GET') {
       throw new AppError(
         'forbidden',
-        `${request.method} ${request.routeOptions.url ?? request.url} runs with the agent's own identity and is not available through the hub yet`,
+        `${request.method} ${request.routeOptions.url ?? request.url} acts with the agent's own machine and identity; it is not served through the hub`,
       );
     }
     await requireAccess(ctx, request.caller, { verb: 'list', group: '', resource: 'namespaces' });

@@ -1,6 +1,8 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
+import { callerAware } from '../../http/caller.ts';
+import { callerView } from '../../http/caller-view.ts';
 import { crdCounts, dashboard } from './service.ts';
 
 const Counted = (fields: string[]) => Type.Object(Object.fromEntries(fields.map((f) => [f, Type.Integer()])));
@@ -59,6 +61,7 @@ export function dashboardRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/dashboard',
     {
+      config: callerAware,
       schema: {
         tags: ['dashboard'],
         summary: 'Cluster, health, problems, counts and recent events',
@@ -74,12 +77,16 @@ export function dashboardRoutes(app: App, ctx: AgentContext): void {
         response: { 200: Dashboard, ...errorResponses },
       },
     },
-    (request) => dashboard(ctx, request.query.namespace),
+    async (request) => {
+      const { namespace } = request.query;
+      return dashboard(ctx, await callerView(ctx, request.caller, namespace ? [namespace] : undefined));
+    },
   );
 
   app.get(
     '/api/dashboard/crds',
     {
+      config: callerAware,
       schema: {
         tags: ['dashboard'],
         summary: 'Custom resource kinds and their object counts, most used first',
@@ -102,6 +109,6 @@ export function dashboardRoutes(app: App, ctx: AgentContext): void {
         },
       },
     },
-    () => crdCounts(ctx),
+    async (request) => crdCounts(ctx, await callerView(ctx, request.caller)),
   );
 }

@@ -1,4 +1,5 @@
 import type { AgentContext } from '../../context.ts';
+import { type CallerView, countInView } from '../../http/caller-view.ts';
 import { resourceKey } from '../../kube/discovery.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import { tierOf } from '../../kube/tiers.ts';
@@ -29,9 +30,10 @@ const eventTime = (e: KubeObject) =>
 /**
  * The first screen: which cluster, what is broken, how much of everything, what just happened. Built from the
  * cache; kinds still loading are named in `loading` and count as zero until they arrive. With a namespace,
- * namespaced kinds are counted in it only (nodes stay cluster-wide).
+ * namespaced kinds are counted in it only (nodes stay cluster-wide). A tunneled caller sees only its view:
+ * namespaces where it may list pods, kinds it may list.
  */
-export function dashboard(ctx: AgentContext, namespace?: string, now = Date.now()) {
+export function dashboard(ctx: AgentContext, view: CallerView, now = Date.now()) {
   const { cluster } = ctx;
   // Answers 503 until the cluster is connected, instead of a dashboard of zeros.
   cluster.resources();
@@ -44,7 +46,11 @@ export function dashboard(ctx: AgentContext, namespace?: string, now = Date.now(
       if (informer?.state !== 'forbidden') loading.push(resourceKey(resource));
       return [];
     }
-    return resource.namespaced ? informer.list(namespace ?? ctx.config.namespace) : informer.list();
+    if (view.hiddenKinds.includes(resource.kind)) return [];
+    if (!resource.namespaced) return informer.list();
+    return view.namespaces
+      ? view.namespaces.flatMap((ns) => informer.list(ns))
+      : informer.list(ctx.config.namespace);
   };
   const pods = get('', 'Pod');
   const deployments = get('apps', 'Deployment');
@@ -172,12 +178,12 @@ export interface CrdCount {
   count: number;
 }
 
-/** Custom resource kinds with their object counts, most used first. */
-export function crdCounts(ctx: AgentContext): { items: CrdCount[]; loading: boolean } {
+/** Custom resource kinds with their object counts (in the caller's view), most used first. */
+export function crdCounts(ctx: AgentContext, view: CallerView): { items: CrdCount[]; loading: boolean } {
   const items: CrdCount[] = [];
   let loading = false;
   for (const resource of ctx.cluster.resources()) {
-    if (tierOf(resource) === 'custom') {
+    if (tierOf(resource) === 'custom' && !view.hiddenKinds.includes(resource.kind)) {
       const informer = ctx.cluster.cache.informer(resource);
       if (!informer?.synced) loading = true;
       items.push({
@@ -186,7 +192,7 @@ export function crdCounts(ctx: AgentContext): { items: CrdCount[]; loading: bool
         name: resource.plural,
         version: resource.version,
         namespaced: resource.namespaced,
-        count: informer?.synced ? informer.size : 0,
+        count: informer?.synced ? countInView(informer, resource.namespaced, view) : 0,
       });
     }
   }

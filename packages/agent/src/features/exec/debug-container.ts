@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AgentContext } from '../../context.ts';
+import type { Impersonation } from '../../kube/client.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import { podAndContainer } from '../../kube/pods.ts';
 
@@ -20,6 +21,7 @@ export async function addDebugContainer(
   namespace: string,
   name: string,
   request: DebugRequest,
+  as?: Impersonation,
 ) {
   // Without a target, the debugger joins the pod's default container (its processes, its view of the pod).
   const { container: target } = podAndContainer(ctx.cluster, namespace, name, request.targetContainer);
@@ -29,6 +31,7 @@ export async function addDebugContainer(
     method: 'PATCH',
     path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}/ephemeralcontainers`,
     contentType: 'application/strategic-merge-patch+json',
+    as,
     body: {
       spec: {
         ephemeralContainers: [

@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { AppError, badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
+import type { Impersonation } from '../../kube/client.ts';
 import { execInPod, runInPod } from './pod-exec.ts';
 
 export const fileLimits = { maxEntries: 10_000, listBytes: 8 * 1024 * 1024, firstChunkBytes: 64 * 1024 };
@@ -70,6 +71,7 @@ export async function listFiles(
   pod: string,
   container: string,
   path: string,
+  as?: Impersonation,
 ) {
   let run = await runInPod(
     ctx,
@@ -78,6 +80,7 @@ export async function listFiles(
     container,
     ['find', path, '-mindepth', '1', '-maxdepth', '1', '-printf', findFormat],
     fileLimits.listBytes,
+    as,
   );
   let entries: FileEntry[];
   if (run.exitCode !== 0 && /unknown predicate|unrecognized: -printf|invalid predicate/i.test(run.stderr)) {
@@ -88,6 +91,7 @@ export async function listFiles(
       container,
       ['sh', '-c', statScript, 'sh', path],
       fileLimits.listBytes,
+      as,
     );
     if (run.exitCode !== 0) throw commandError(run.stderr, run.message, path);
     entries = run.stdout
@@ -138,6 +142,7 @@ export async function downloadFiles(
   pod: string,
   container: string,
   path: string,
+  as?: Impersonation,
 ): Promise<Readable> {
   const dir = path === '/' ? '/' : posix.dirname(path);
   const base = path === '/' ? '.' : posix.basename(path);
@@ -157,6 +162,7 @@ export async function downloadFiles(
     out.on('drain', () => proc?.resume());
     out.on('close', () => proc?.close());
     execInPod(ctx, namespace, pod, container, ['tar', 'cf', '-', '-C', dir, base], {
+      as,
       tty: false,
       stdin: false,
       onStdout(data) {

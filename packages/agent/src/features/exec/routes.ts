@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type WebSocket from 'ws';
 import type { AgentContext, App } from '../../context.ts';
-import { agentOnly } from '../../http/caller.ts';
+import { agentOnly, asCallerOnPod } from '../../http/caller.ts';
 import { StreamLimit } from '../../http/sse.ts';
 import { podAndContainer } from '../../kube/pods.ts';
 import { addDebugContainer } from './debug-container.ts';
@@ -50,17 +50,7 @@ export function execRoutes(app: App, ctx: AgentContext): void {
   const terminalLimit = new StreamLimit('the local terminal', sessionLimits.terminal);
 
   app.route({
-    // Through the hub, the exec runs as the caller: the API server's RBAC decides (pods/exec).
-    config: {
-      callerAware: true,
-      callerAccess: (request) => ({
-        verb: 'create',
-        group: '',
-        resource: 'pods',
-        subresource: 'exec',
-        namespace: (request.params as { namespace: string }).namespace,
-      }),
-    },
+    config: asCallerOnPod('create', 'exec'),
     method: 'GET',
     url: '/api/pods/:namespace/:name/exec',
     schema: {
@@ -161,7 +151,7 @@ export function execRoutes(app: App, ctx: AgentContext): void {
   app.post(
     '/api/pods/:namespace/:name/debug',
     {
-      config: agentOnly,
+      config: asCallerOnPod('patch', 'ephemeralcontainers'),
       schema: {
         tags,
         summary: 'Add an ephemeral debug container to a running pod',
@@ -204,6 +194,7 @@ export function execRoutes(app: App, ctx: AgentContext): void {
         request.params.namespace,
         request.params.name,
         request.body ?? {},
+        request.caller,
       );
       return reply.code(201).send(answer);
     },
@@ -212,7 +203,7 @@ export function execRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/pods/:namespace/:name/files',
     {
-      config: agentOnly,
+      config: asCallerOnPod('create', 'exec'),
       schema: {
         tags,
         summary: 'List a directory in a container (through exec)',
@@ -242,14 +233,14 @@ export function execRoutes(app: App, ctx: AgentContext): void {
       const { namespace, name } = request.params;
       const path = safePath(request.query.path);
       const { container } = podAndContainer(ctx.cluster, namespace, name, request.query.container);
-      return listFiles(ctx, namespace, name, container, path);
+      return listFiles(ctx, namespace, name, container, path, request.caller);
     },
   );
 
   app.get(
     '/api/pods/:namespace/:name/files/download',
     {
-      config: agentOnly,
+      config: asCallerOnPod('create', 'exec'),
       schema: {
         tags,
         summary: 'A tar of a file or directory in a container, streamed as tar produces it',
@@ -263,7 +254,7 @@ export function execRoutes(app: App, ctx: AgentContext): void {
       const { namespace, name } = request.params;
       const path = safePath(request.query.path);
       const { container } = podAndContainer(ctx.cluster, namespace, name, request.query.container);
-      const stream = await downloadFiles(ctx, namespace, name, container, path);
+      const stream = await downloadFiles(ctx, namespace, name, container, path, request.caller);
       const file = `${path === '/' ? 'root' : path.split('/').pop()}.tar`;
       const session = ctx.sessions.open('download', `${namespace}/${name}:${path}`, () => stream.destroy());
       stream.on('close', () => session.end());

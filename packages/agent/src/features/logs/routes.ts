@@ -2,7 +2,7 @@ import { parseDuration } from '@binnacle/common';
 import { badRequest, errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
-import { agentOnly } from '../../http/caller.ts';
+import { asCallerOnPod } from '../../http/caller.ts';
 import { StreamLimit } from '../../http/sse.ts';
 import { podAndContainer } from '../../kube/pods.ts';
 import { quickReadLimits, readPodLog } from './service.ts';
@@ -35,6 +35,8 @@ const sinceSeconds = (since: string | undefined) => {
   }
 };
 
+// Through the hub, logs are read as the caller: `get pods/log` in the namespace.
+const readLogs = asCallerOnPod('get', 'log');
 const sseResponse = { 200: Type.String({ description: 'text/event-stream' }), ...errorResponses };
 
 export function logRoutes(app: App, ctx: AgentContext): void {
@@ -43,7 +45,7 @@ export function logRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/pods/:namespace/:name/logs',
     {
-      config: agentOnly,
+      config: readLogs,
       schema: {
         tags,
         summary: 'The last lines of a container at once: at most 10 000 lines and 5 MiB',
@@ -74,6 +76,7 @@ export function logRoutes(app: App, ctx: AgentContext): void {
         tail: q.tail,
         sinceSeconds: sinceSeconds(q.since),
         previous: q.previous,
+        as: request.caller,
       });
     },
   );
@@ -81,7 +84,7 @@ export function logRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/pods/:namespace/:name/logs/stream',
     {
-      config: agentOnly,
+      config: readLogs,
       schema: {
         tags,
         summary:
@@ -110,6 +113,7 @@ export function logRoutes(app: App, ctx: AgentContext): void {
         sinceSeconds: sinceSeconds(q.since),
         previous: q.previous,
         timestamps: q.timestamps ?? true,
+        as: request.caller,
       });
     },
   );
@@ -117,7 +121,7 @@ export function logRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/workloads/:kind/:namespace/:name/logs/stream',
     {
-      config: agentOnly,
+      config: readLogs,
       schema: {
         tags,
         summary:
@@ -145,6 +149,7 @@ export function logRoutes(app: App, ctx: AgentContext): void {
         tail: q.tail,
         sinceSeconds: sinceSeconds(q.since),
         timestamps: q.timestamps ?? true,
+        as: request.caller,
       });
     },
   );

@@ -1,4 +1,5 @@
 import type { AgentContext } from '../../context.ts';
+import type { Impersonation } from '../../kube/client.ts';
 import { containersOf, podAndContainer } from '../../kube/pods.ts';
 import type { LogLine } from './lines.ts';
 import { openPodLog } from './pod-log.ts';
@@ -20,7 +21,7 @@ export async function readPodLog(
   ctx: AgentContext,
   namespace: string,
   name: string,
-  query: { container?: string; tail?: number; sinceSeconds?: number; previous?: boolean },
+  query: { container?: string; tail?: number; sinceSeconds?: number; previous?: boolean; as?: Impersonation },
 ): Promise<QuickLog> {
   const { pod, container } = podAndContainer(ctx.cluster, namespace, name, query.container);
   const lines: LogLine[] = [];
@@ -36,6 +37,7 @@ export async function readPodLog(
       sinceSeconds: query.sinceSeconds,
       previous: query.previous,
       limitBytes: quickReadLimits.maxBytes,
+      as: query.as,
     },
     (line) => {
       bytes += line.line.length + 1;

@@ -2,6 +2,7 @@ import { AppError, badRequest } from '@binnacle/common/server';
 import type { FastifyReply } from 'fastify';
 import type { AgentContext } from '../../context.ts';
 import type { StreamLimit } from '../../http/sse.ts';
+import type { Impersonation } from '../../kube/client.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import { type LabelSelector, selectorMatcher } from '../../kube/selectors.ts';
 import { LogSession, logLimits } from './stream.ts';
@@ -28,6 +29,7 @@ export interface WorkloadLogOptions {
   tail?: number;
   sinceSeconds?: number;
   timestamps: boolean;
+  as?: Impersonation;
 }
 
 /**
@@ -67,7 +69,13 @@ export function streamWorkloadLogs(
     ctx,
     reply,
     namespace,
-    { follow: true, tail: options.tail, sinceSeconds: options.sinceSeconds, timestamps: options.timestamps },
+    {
+      follow: true,
+      tail: options.tail,
+      sinceSeconds: options.sinceSeconds,
+      timestamps: options.timestamps,
+      as: options.as,
+    },
     limit,
     `${resource.kind} ${namespace}/${name}`,
   );

@@ -1,4 +1,5 @@
 import type { AgentContext } from '../../context.ts';
+import { type CallerView, countInView } from '../../http/caller-view.ts';
 import { resourceKey } from '../../kube/discovery.ts';
 
 export interface ApiResourceView {
@@ -37,9 +38,11 @@ export interface NamespaceView {
   createdAt?: string;
 }
 
-export function namespaces(ctx: AgentContext): NamespaceView[] {
+export function namespaces(ctx: AgentContext, view: CallerView): NamespaceView[] {
+  const shown = view.namespaces && new Set(view.namespaces);
   return ctx.cluster.cache
     .list(ctx.cluster.resolve('namespaces'))
+    .filter((ns) => !shown || shown.has(ns.metadata?.name ?? ''))
     .map((ns) => ({
       name: ns.metadata?.name ?? '',
       status: String(ns.status?.phase ?? 'Active'),
@@ -57,10 +60,13 @@ export interface ResourceCount {
   count: number;
 }
 
-/** Object counts per cached kind (optionally in one namespace); kinds still loading are listed apart. */
+/**
+ * Object counts per cached kind in the caller's view (with namespaces: namespaced kinds only, counted in
+ * them); kinds still loading are listed apart.
+ */
 export function resourceCounts(
   ctx: AgentContext,
-  namespace?: string,
+  view: CallerView,
 ): { counts: ResourceCount[]; loading: string[] } {
   const counts: ResourceCount[] = [];
   const loading: string[] = [];
@@ -71,13 +77,13 @@ export function resourceCounts(
       if (informer?.state !== 'forbidden') loading.push(resourceKey(resource));
       continue;
     }
-    if (namespace && !resource.namespaced) continue;
+    if (view.hiddenKinds.includes(resource.kind) || (view.namespaces && !resource.namespaced)) continue;
     counts.push({
       kind: resource.kind,
       group: resource.group,
       name: resource.plural,
       namespaced: resource.namespaced,
-      count: namespace ? informer.list(namespace).length : informer.size,
+      count: countInView(informer, resource.namespaced, view),
     });
   }
   return { counts, loading };

@@ -2,6 +2,7 @@ import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { callerAware, requireAccess } from '../../http/caller.ts';
+import { callerView, visibleNamespaces } from '../../http/caller-view.ts';
 import { KubeObjectSchema } from '../../http/schemas.ts';
 import { clusterScoped, scopeOf } from '../../kube/discovery.ts';
 import { applyAt, applyDocuments } from './apply.ts';
@@ -96,20 +97,21 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
     },
     async (request) => {
       const q = request.query;
-      const nsList = csv(q.namespaces) ?? (q.namespace ? [q.namespace] : undefined);
+      const requested = csv(q.namespaces) ?? (q.namespace ? [q.namespace] : undefined);
       const resource = ctx.cluster.resolve(request.params.kind, q.group);
-      for (const namespace of resource.namespaced && nsList ? nsList : [undefined]) {
-        await requireAccess(ctx, request.caller, {
-          verb: 'list',
-          group: resource.group,
-          resource: resource.plural,
-          namespace,
-        });
-      }
+      const listing = { verb: 'list', group: resource.group, resource: resource.plural };
+      // Named namespaces (or a cluster-scoped kind) the caller may not list are a 403; without names, a
+      // namespaced kind is listed in the namespaces the caller may list it in (possibly none: an empty list).
+      let namespaces = requested;
+      if (!resource.namespaced) await requireAccess(ctx, request.caller, listing);
+      else if (requested) {
+        for (const namespace of requested)
+          await requireAccess(ctx, request.caller, { ...listing, namespace });
+      } else namespaces = await visibleNamespaces(ctx, request.caller, listing, undefined);
       return listResources(ctx, {
         kind: request.params.kind,
         group: q.group,
-        namespaces: nsList,
+        namespaces,
         labelSelector: q.labelSelector,
         summary: q.summary,
         limit: q.limit,
@@ -250,6 +252,7 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/namespaces',
     {
+      config: callerAware,
       schema: {
         tags,
         summary: 'Namespaces',
@@ -269,12 +272,13 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
         },
       },
     },
-    () => ({ items: namespaces(ctx) }),
+    async (request) => ({ items: namespaces(ctx, await callerView(ctx, request.caller)) }),
   );
 
   app.get(
     '/api/api-resources',
     {
+      config: callerAware,
       schema: {
         tags,
         summary: 'Every kind the cluster serves, and whether the agent caches it',
@@ -306,6 +310,7 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/resource-counts',
     {
+      config: callerAware,
       schema: {
         tags,
         summary: 'Object counts per cached kind',
@@ -327,6 +332,9 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
         },
       },
     },
-    (request) => resourceCounts(ctx, request.query.namespace),
+    async (request) => {
+      const { namespace } = request.query;
+      return resourceCounts(ctx, await callerView(ctx, request.caller, namespace ? [namespace] : undefined));
+    },
   );
 }

@@ -67,7 +67,7 @@ function page(
 
 async function liveList(ctx: AgentContext, resource: ApiResource, query: ListQuery): Promise<ListResult> {
   const limit = query.limit ?? listLimit.default;
-  const namespaces = resource.namespaced && query.namespaces?.length ? query.namespaces : [undefined];
+  const namespaces = resource.namespaced && query.namespaces ? query.namespaces : [undefined];
   const token = query.continue ? decodeToken(query.continue).kube : undefined;
   if (namespaces.length > 1 && token)
     throw badRequest('query parameter "continue" cannot be used with several namespaces');
@@ -102,7 +102,7 @@ export async function listResources(ctx: AgentContext, query: ListQuery): Promis
   const resource = ctx.cluster.resolve(query.kind, query.group);
   if (!resource.verbs.includes('list')) throw badRequest(`${resource.plural} cannot be listed`);
   if (!ctx.cluster.cache.caches(resource)) return liveList(ctx, resource, query);
-  const namespaces = resource.namespaced && query.namespaces?.length ? query.namespaces : undefined;
+  const namespaces = resource.namespaced && query.namespaces ? query.namespaces : undefined;
   let items = namespaces
     ? namespaces.flatMap((ns) => ctx.cluster.cache.list(resource, ns))
     : ctx.cluster.cache.list(resource);

@@ -1,9 +1,12 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
+import { callerAware } from '../../http/caller.ts';
+import { callerView, requireVisible } from '../../http/caller-view.ts';
 import { KubeObjectSchema } from '../../http/schemas.ts';
 import { scopeOf } from '../../kube/discovery.ts';
 import { changes, changesLimit, childChanges, kubeEvents, type Preset, presets } from './service.ts';
+import { matches } from './store/filter.ts';
 import { ChangeStreams } from './stream.ts';
 
 const tags = ['timeline'];
@@ -60,6 +63,7 @@ export function timelineRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/events',
     {
+      config: callerAware,
       schema: {
         tags,
         summary: 'Kubernetes Events from the cache, newest first',
@@ -81,10 +85,15 @@ export function timelineRoutes(app: App, ctx: AgentContext): void {
         },
       },
     },
-    (request) => {
+    async (request) => {
       const q = request.query;
+      const view = await callerView(
+        ctx,
+        request.caller,
+        csv(q.namespaces) ?? (q.namespace ? [q.namespace] : undefined),
+      );
       return kubeEvents(ctx, {
-        namespaces: csv(q.namespaces) ?? (q.namespace ? [q.namespace] : undefined),
+        namespaces: view.namespaces,
         type: q.type,
         kind: q.kind,
         name: q.name,
@@ -96,6 +105,7 @@ export function timelineRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/changes',
     {
+      config: callerAware,
       schema: {
         tags,
         summary:
@@ -137,8 +147,13 @@ export function timelineRoutes(app: App, ctx: AgentContext): void {
     },
     async (request, reply) => {
       const q = request.query;
+      const view = await callerView(
+        ctx,
+        request.caller,
+        csv(q.namespaces) ?? (q.namespace ? [q.namespace] : undefined),
+      );
       const page = await changes(ctx.timeline, {
-        namespaces: csv(q.namespaces) ?? (q.namespace ? [q.namespace] : undefined),
+        ...view,
         kinds: csv(q.kind),
         name: q.name,
         since: q.since,
@@ -155,6 +170,7 @@ export function timelineRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/changes/:kind/:namespace/:name/children',
     {
+      config: callerAware,
       schema: {
         tags,
         summary: "Changes of an object's descendants through owner references (also those already deleted)",
@@ -182,23 +198,37 @@ export function timelineRoutes(app: App, ctx: AgentContext): void {
         },
       },
     },
-    (request) => {
+    async (request) => {
       const { kind, namespace, name } = request.params;
       const resource = ctx.cluster.resolve(kind);
-      return childChanges(
+      const scope = scopeOf(resource, namespace);
+      const view = await callerView(ctx, request.caller, scope ? [scope] : undefined);
+      requireVisible(request.caller, view, resource.kind, scope);
+      const found = await childChanges(
         ctx,
         ctx.timeline,
         kind,
-        scopeOf(resource, namespace),
+        scope,
         name,
         request.query.limit ?? changesLimit.default,
       );
+      return {
+        ...found,
+        events: found.events.filter(
+          matches({
+            namespaces: view.namespaces,
+            excludeKinds: view.hiddenKinds,
+            limit: found.events.length,
+          }),
+        ),
+      };
     },
   );
 
   app.get(
     '/api/events/stream',
     {
+      config: callerAware,
       schema: {
         tags,
         summary: `SSE: "hello", a "topology" snapshot, then "change" events as they are recorded, fresh "topology" when it changed, "heartbeat" every 30 s; at most 100 clients. Resume with Last-Event-ID.`,
@@ -219,7 +249,7 @@ export function timelineRoutes(app: App, ctx: AgentContext): void {
     async (request, reply) => {
       const header = request.headers['last-event-id'];
       await streams.open(reply, {
-        namespaces: csv(request.query.namespaces),
+        ...(await callerView(ctx, request.caller, csv(request.query.namespaces))),
         preset: (request.query.preset ?? 'default') as Preset,
         lastEventId: (Array.isArray(header) ? header[0] : header) ?? request.query.lastEventId,
       });

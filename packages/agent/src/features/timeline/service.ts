@@ -12,7 +12,15 @@ export type Preset = (typeof presets)[number];
 const workloadKinds = ['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'Service', 'Ingress'];
 
 /** What each preset adds to a query. */
-export function presetQuery(preset: Preset): Partial<TimelineQuery> {
+/** The query of a preset; kinds the caller may not see (see callerView) are left out on top. */
+export function presetQuery(preset: Preset, hiddenKinds: readonly string[] = []): Partial<TimelineQuery> {
+  const query = presetBase(preset);
+  return hiddenKinds.length
+    ? { ...query, excludeKinds: [...(query.excludeKinds ?? []), ...hiddenKinds] }
+    : query;
+}
+
+function presetBase(preset: Preset): Partial<TimelineQuery> {
   switch (preset) {
     case 'all':
       return {};
@@ -41,7 +49,9 @@ export function parseSince(since: string | undefined, now = Date.now()): string 
 }
 
 export interface ChangesRequest {
+  /** Undefined: every namespace; empty: none. */
   namespaces?: string[];
+  hiddenKinds?: string[];
   kinds?: string[];
   name?: string;
   since?: string;
@@ -70,7 +80,7 @@ export async function changes(recorder: ChangeRecorder, request: ChangesRequest)
     (request.sinceSeq !== undefined && stats.count > 0 && request.sinceSeq < stats.oldestSeq - 1);
   const delta = request.sinceSeq !== undefined && !stale;
   const events = await recorder.store.query({
-    ...presetQuery(request.preset ?? 'default'),
+    ...presetQuery(request.preset ?? 'default', request.hiddenKinds),
     ...(request.kinds ? { kinds: request.kinds } : {}),
     namespaces: request.namespaces,
     name: request.name,
@@ -147,7 +157,7 @@ export function kubeEvents(
   query: { namespaces?: string[]; type?: string; kind?: string; name?: string; limit: number },
 ) {
   const resource = ctx.cluster.resolve('events');
-  const all = query.namespaces?.length
+  const all = query.namespaces
     ? query.namespaces.flatMap((ns) => ctx.cluster.cache.list(resource, ns))
     : ctx.cluster.cache.list(resource);
   const time = (e: KubeObject) =>

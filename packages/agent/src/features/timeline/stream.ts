@@ -16,7 +16,10 @@ export const streamLimits = {
 };
 
 export interface StreamRequest {
+  /** Undefined: every namespace; empty: none. */
   namespaces?: string[];
+  /** Kinds the caller may not see (callerView). */
+  hiddenKinds?: string[];
   preset: Preset;
   /** `<epoch>:<seq>` of the last event the client saw (Last-Event-ID). */
   lastEventId?: string;
@@ -130,7 +133,7 @@ export class ChangeStreams {
     const stats = await this.#ctx.timeline.store.stats();
     this.#epoch = stats.epoch;
     const query = {
-      ...presetQuery(request.preset),
+      ...presetQuery(request.preset, request.hiddenKinds),
       namespaces: request.namespaces,
       limit: streamLimits.replay,
     };

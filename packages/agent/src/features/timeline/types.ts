@@ -46,6 +46,7 @@ export interface TimelineEvent {
 export type NewTimelineEvent = Omit<TimelineEvent, 'seq'> & { key: string };
 
 export interface TimelineQuery {
+  /** Undefined: every namespace; empty: none. */
   namespaces?: string[];
   kinds?: string[];
   name?: string;

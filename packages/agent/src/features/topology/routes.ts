@@ -1,6 +1,8 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
+import { callerAware } from '../../http/caller.ts';
+import { callerView } from '../../http/caller-view.ts';
 import { defaultTopologyOptions } from './builder.ts';
 
 const Topology = Type.Object({
@@ -33,6 +35,7 @@ export function topologyRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/topology',
     {
+      config: callerAware,
       schema: {
         tags: ['topology'],
         summary:
@@ -64,17 +67,18 @@ export function topologyRoutes(app: App, ctx: AgentContext): void {
         response: { 200: Topology, ...errorResponses },
       },
     },
-    (request) => {
+    async (request) => {
       const q = request.query;
-      const namespaces =
+      const requested =
         q.namespaces
           ?.split(',')
           .map((n) => n.trim())
           .filter(Boolean) ?? (q.namespace ? [q.namespace] : undefined);
+      const view = await callerView(ctx, request.caller, requested);
       return ctx.topology.get(ctx, {
-        namespaces,
+        namespaces: view.namespaces,
         includeReplicaSets: q.replicaSets,
-        includeSecrets: q.secrets,
+        includeSecrets: q.secrets && !view.hiddenKinds.includes('Secret'),
         maxIndividualPods: q.podGroupThreshold,
       });
     },

@@ -2,7 +2,7 @@ import type { TimelineEvent, TimelineQuery } from '../types.ts';
 
 /** The query as a predicate over one event; the memory store uses it, the SQLite store mirrors it in SQL. */
 export function matches(query: TimelineQuery): (event: TimelineEvent) => boolean {
-  const namespaces = query.namespaces?.length ? new Set(query.namespaces) : undefined;
+  const namespaces = query.namespaces ? new Set(query.namespaces) : undefined;
   const kinds = query.kinds?.length ? new Set(query.kinds.map((k) => k.toLowerCase())) : undefined;
   const uids = query.uids?.length ? new Set(query.uids) : undefined;
   const ownerUids = query.ownerUids?.length ? new Set(query.ownerUids) : undefined;

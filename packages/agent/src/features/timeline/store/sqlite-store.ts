@@ -191,7 +191,10 @@ export class SqliteTimelineStore implements TimelineStore {
     let q = this.#db.selectFrom('timeline_events').select(['seq', 'body']);
     if (query.sinceSeq !== undefined) q = q.where('seq', '>', query.sinceSeq);
     if (query.since) q = q.where('ts', '>=', Date.parse(query.since));
-    if (query.namespaces?.length) q = q.where('namespace', 'in', query.namespaces);
+    if (query.namespaces) {
+      if (query.namespaces.length === 0) return [];
+      q = q.where('namespace', 'in', query.namespaces);
+    }
     if (query.kinds?.length)
       q = q.where(
         sql<string>`lower(kind)`,

@@ -1,0 +1,100 @@
+import { AppError } from '@binnacle/common/server';
+import type { AgentContext } from '../context.ts';
+import type { Impersonation } from '../kube/client.ts';
+
+/** What a tunneled caller may see of the cache's cluster-wide views (topology, timeline, dashboard …). */
+export interface CallerView {
+  /** The namespaces to show; undefined: every namespace. Empty: none (never "no filter"). */
+  namespaces?: string[];
+  /** Kinds left out: Secrets the caller may not list, and cluster-scoped kinds it may not list. */
+  hiddenKinds: string[];
+}
+
+const reviewsAtOnce = 16;
+
+async function filterInParallel<T>(items: readonly T[], keep: (item: T) => Promise<boolean>): Promise<T[]> {
+  const kept = new Array<boolean>(items.length).fill(false);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      kept[index] = await keep(items[index] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(reviewsAtOnce, items.length) }, worker));
+  return items.filter((_, index) => kept[index]);
+}
+
+const cachedNamespaces = (ctx: AgentContext) =>
+  ctx.cluster.cache.list(ctx.cluster.resolve('namespaces')).map((ns) => ns.metadata?.name ?? '');
+
+/**
+ * The namespaces in which the caller may list a resource: undefined when it may list it cluster-wide (then the
+ * requested namespaces, if any, stand), else the requested (or all known) namespaces it may list it in, each
+ * asked of the API server's authorizer (SubjectAccessReview, cached a few seconds).
+ */
+export async function visibleNamespaces(
+  ctx: AgentContext,
+  caller: Impersonation | undefined,
+  resource: { group: string; resource: string },
+  requested: string[] | undefined,
+): Promise<string[] | undefined> {
+  if (!caller) return requested;
+  const may = (namespace?: string) => ctx.access.allowed(caller, { verb: 'list', ...resource, namespace });
+  if (await may()) return requested;
+  return filterInParallel(requested ?? cachedNamespaces(ctx), may);
+}
+
+/**
+ * The view of a tunneled caller, at namespace granularity as Kubernetes dashboards do it: a namespace is shown
+ * when the caller may list its pods; Secrets only when it may list them wherever it looks; cluster-scoped kinds
+ * only when it may list them. Without a caller (the agent's own users) everything requested is shown.
+ */
+export async function callerView(
+  ctx: AgentContext,
+  caller: Impersonation | undefined,
+  requested?: string[],
+): Promise<CallerView> {
+  if (!caller) return { namespaces: requested, hiddenKinds: [] };
+  const namespaces = await visibleNamespaces(ctx, caller, { group: '', resource: 'pods' }, requested);
+  const secrets = await visibleNamespaces(ctx, caller, { group: '', resource: 'secrets' }, namespaces);
+  const secretsHidden =
+    namespaces === undefined ? secrets !== undefined : (secrets?.length ?? 0) < namespaces.length;
+  const clusterScoped = ctx.cluster.cache.resources.filter((r) => !r.namespaced);
+  const unlisted = await filterInParallel(
+    clusterScoped,
+    async (r) => !(await ctx.access.allowed(caller, { verb: 'list', group: r.group, resource: r.plural })),
+  );
+  return {
+    namespaces,
+    hiddenKinds: [...(secretsHidden ? ['Secret'] : []), ...unlisted.map((r) => r.kind)],
+  };
+}
+
+/** A 403 naming who and what when an object of this kind and namespace is outside the caller's view. */
+export function requireVisible(
+  caller: Impersonation | undefined,
+  view: CallerView,
+  kind: string,
+  namespace: string | undefined,
+): void {
+  if (!caller) return;
+  const outside =
+    view.hiddenKinds.includes(kind) ||
+    (namespace !== undefined && view.namespaces !== undefined && !view.namespaces.includes(namespace));
+  if (outside)
+    throw new AppError(
+      'forbidden',
+      `${caller.user} may not see ${kind} objects${namespace ? ` in namespace ${namespace}` : ' cluster-wide'}`,
+    );
+}
+
+/** How many objects of a synced informer the view shows. */
+export function countInView(
+  informer: { size: number; list(namespace?: string): unknown[] },
+  namespaced: boolean,
+  view: CallerView,
+): number {
+  if (!namespaced || !view.namespaces) return informer.size;
+  return view.namespaces.reduce((sum, ns) => sum + informer.list(ns).length, 0);
+}
