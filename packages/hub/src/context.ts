@@ -15,6 +15,7 @@ import type { OidcClient } from './features/auth/oidc-client.ts';
 import type { HubMetrics } from './features/metrics/registry.ts';
 import type { SessionRefresher } from './features/sessions/refresh.ts';
 import type { SessionStore } from './features/sessions/store.ts';
+import type { LiveStreams } from './features/tunnel/live-streams.ts';
 import type { TunnelRegistry } from './features/tunnel/registry.ts';
 import type { BreakGlass } from './security/break-glass.ts';
 import type { Clock } from './security/clock.ts';
@@ -40,6 +41,8 @@ export interface HubContext {
   hosted?: HostedIdp;
   /** Agents connected to this hub process. */
   tunnels: TunnelRegistry;
+  /** Tunneled requests in flight and who they act for: cut when that access ends. */
+  liveStreams: LiveStreams;
   /** Logs a warning once per process (conditions that hold for many sessions). */
   warnOnce(key: string, message: string): void;
 }

@@ -11,6 +11,7 @@ import { OidcClient } from './features/auth/oidc-client.ts';
 import { createMetrics } from './features/metrics/registry.ts';
 import { SessionRefresher } from './features/sessions/refresh.ts';
 import { SessionStore } from './features/sessions/store.ts';
+import { LiveStreams } from './features/tunnel/live-streams.ts';
 import { TunnelRegistry } from './features/tunnel/registry.ts';
 import { BreakGlass } from './security/break-glass.ts';
 import { type Clock, systemClock } from './security/clock.ts';
@@ -98,6 +99,7 @@ export async function createHub(
           })
         : undefined,
     tunnels: new TunnelRegistry(),
+    liveStreams: new LiveStreams(database),
     warnOnce(key, message) {
       if (warned.has(key)) return;
       warned.add(key);

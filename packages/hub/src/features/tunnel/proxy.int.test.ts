@@ -1,10 +1,13 @@
+import { createHash } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import type { Duplex } from 'node:stream';
 import { startTestHub, type TestHub, waitUntil } from '@binnacle/testkit';
 import { dialHub, type TunnelState } from '@binnacle/tunnel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
 
 /**
  * The hub's tunnel proxy when the tunnel drops under a request in flight: the real hub (listening on
@@ -43,6 +46,18 @@ const agent = http.createServer((request, response) => {
     response.write('first part\n');
   }
   arrivals.emit('arrived', { request, response });
+});
+// WebSocket routes (exec, terminal) of the stand-in agent: accept the upgrade and hold the socket open.
+const upgraded = new Set<Duplex>();
+agent.on('upgrade', (request: IncomingMessage, socket: Duplex) => {
+  const accept = createHash('sha1')
+    .update(`${request.headers['sec-websocket-key']}258EAFA5-E914-47DA-95CA-C5AB0DC85B11`)
+    .digest('base64');
+  socket.on('error', () => socket.destroy());
+  upgraded.add(socket);
+  socket.write(
+    `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
+  );
 });
 
 /** Settles with `promise`, or fails naming `what` after `ms`: no wait in this file is unbounded. */
@@ -140,6 +155,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
   agent.closeAllConnections();
+  for (const socket of upgraded) socket.destroy();
   await new Promise<void>((resolve) => agent.close(() => resolve()));
 });
 
@@ -211,4 +227,125 @@ describe('the tunnel proxy when the tunnel drops mid-request', () => {
       }
     },
   );
+});
+
+describe('tunneled streams live only as long as the access they were opened with', () => {
+  let orgId: string;
+  beforeAll(async () => {
+    orgId = (await t.request('GET', '/api/account', { as: { cookie } })).json<{
+      currentOrg: { id: string };
+    }>().currentOrg.id;
+  });
+
+  /** Opens a never-ending answer through the tunnel with these headers; resolves how its body ends. */
+  async function openStream(headers: Record<string, string>) {
+    const arrived = nextArrival();
+    const response = await within(
+      fetch(`${hubUrl}/c/${clusterId}/api/partial`, { headers, signal: AbortSignal.timeout(15_000) }),
+      'the head of the stream',
+    );
+    await within(arrived, 'the stream reaching the agent');
+    expect(response.status).toBe(200);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await within(reader.read(), 'the first part of the stream');
+    let settled: 'open' | 'cut' | 'ended' = 'open';
+    const ended = (async () => {
+      try {
+        while (!(await reader.read()).done);
+        settled = 'ended';
+      } catch {
+        settled = 'cut';
+      }
+    })();
+    return { state: () => settled, ended, cancel: () => reader.cancel().catch(() => undefined) };
+  }
+
+  const cookieOf = (value: string) => ({ cookie: `${t.cookieName}=${value}` });
+  const withAgent = async (test: () => Promise<void>) => {
+    const dialer = await connectAgent();
+    try {
+      await test();
+    } finally {
+      await dialer.close();
+    }
+  };
+  /** The change's answer came back: the stream must be cut already, or within a moment. */
+  const expectCut = async (stream: { ended: Promise<void>; state(): string }, what: string) => {
+    await within(stream.ended, what, 1_000);
+    expect(stream.state()).toBe('cut');
+  };
+
+  it('removing a member cuts their live stream before the answer to the removal', async () => {
+    await withAgent(async () => {
+      const bob = await t.addUser(`bob-${Date.now()}@example.com`, 'member', orgId);
+      const stream = await openStream(cookieOf(bob.cookie));
+      const other = await t.request('POST', '/api/clusters', { as: { cookie }, body: { name: 'unrelated' } });
+      expect(other.status).toBe(201); // a change that leaves bob's access alone leaves his stream alone
+      expect(stream.state()).toBe('open');
+      const removed = await t.request('DELETE', `/api/orgs/${orgId}/members/${bob.userId}`, {
+        as: { cookie },
+      });
+      expect(removed.status).toBe(204);
+      await expectCut(stream, 'the cut of the removed member’s stream');
+    });
+  });
+
+  it('removing a member closes their WebSocket (an exec shell) through the tunnel', async () => {
+    await withAgent(async () => {
+      const dave = await t.addUser(`dave-${Date.now()}@example.com`, 'member', orgId);
+      const socket = new WebSocket(`${hubUrl.replace('http', 'ws')}/c/${clusterId}/api/pods/ns/pod/exec`, {
+        headers: { ...cookieOf(dave.cookie), origin: new URL(t.hub.ctx.config.publicUrl).origin },
+      });
+      socket.on('error', () => undefined);
+      const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+      await within(
+        new Promise((resolve, reject) => {
+          socket.once('open', resolve);
+          socket.once('unexpected-response', (_request, response) =>
+            reject(new Error(`${response.statusCode}`)),
+          );
+        }),
+        'the WebSocket to open through the tunnel',
+      );
+      const removed = await t.request('DELETE', `/api/orgs/${orgId}/members/${dave.userId}`, {
+        as: { cookie },
+      });
+      expect(removed.status).toBe(204);
+      await within(closed, 'the removed member’s WebSocket to close', 1_000);
+    });
+  });
+
+  it("changing a member's role cuts their live stream (it carried the old role into the cluster)", async () => {
+    await withAgent(async () => {
+      const carol = await t.addUser(`carol-${Date.now()}@example.com`, 'member', orgId);
+      const stream = await openStream(cookieOf(carol.cookie));
+      const demoted = await t.request('PATCH', `/api/orgs/${orgId}/members/${carol.userId}`, {
+        as: { cookie },
+        body: { role: 'viewer' },
+      });
+      expect(demoted.status).toBe(204);
+      await expectCut(stream, 'the cut of the demoted member’s stream');
+    });
+  });
+
+  it('revoking a PAT cuts the live streams opened with it; signing out cuts the session’s', async () => {
+    await withAgent(async () => {
+      const minted = (
+        await t.request('POST', '/api/pats', { as: { cookie }, body: { name: 'stream' } })
+      ).json<{
+        id: string;
+        token: string;
+      }>();
+      const viaPat = await openStream({ authorization: `Bearer ${minted.token}` });
+      const session = await t.signInBreakGlass();
+      const viaSession = await openStream(cookieOf(session.cookie));
+      expect((await t.request('DELETE', `/api/pats/${minted.id}`, { as: { cookie } })).status).toBe(204);
+      await within(viaPat.ended, 'the cut of the PAT’s stream', 1_000);
+      expect([viaPat.state(), viaSession.state()]).toEqual(['cut', 'open']);
+      const signedOut = await t.request('POST', '/api/auth/signout', { as: { cookie: session.cookie } });
+      expect(signedOut.status).toBeLessThan(300);
+      await expectCut(viaSession, 'the cut of the signed-out session’s stream');
+      expect(t.hub.ctx.liveStreams.size).toBe(0);
+    });
+  });
 });

@@ -25,7 +25,8 @@ export async function proxyRequest(
   request: FastifyRequest<{ Params: { cluster_id: string } }>,
   reply: FastifyReply,
 ) {
-  const { tunnel, identity } = await tunnelFor(ctx, principalOf(request), request.params.cluster_id);
+  const principal = principalOf(request);
+  const { tunnel, identity } = await tunnelFor(ctx, principal, request.params.cluster_id);
   const upload = request.body as Readable | undefined;
   const hasBody = upload !== undefined && !['GET', 'HEAD'].includes(request.method);
   const stream = tunnel.client.request(
@@ -62,7 +63,11 @@ export async function proxyRequest(
   stream.on('close', () => {
     if (!answer.writableEnded) answer.destroy();
   });
-  reply.raw.on('close', () => stream.close());
+  const untrack = ctx.liveStreams.track(principal, () => answer.destroy());
+  reply.raw.on('close', () => {
+    untrack();
+    stream.close();
+  });
   return reply
     .code(Number(headers[':status']))
     .headers({ ...passed, 'cache-control': 'no-store' })

@@ -10,6 +10,7 @@ import { proxyUpgrade } from './upgrade.ts';
 
 const tunneledPath = /^\/c\/([^/?#]+)(?:[/?#]|$)/;
 const clusterIdHeader = 'x-binnacle-cluster-id';
+const recheckEveryMs = 15_000;
 
 /**
  * The tunnel's two doors: agents dial `/api/agents/connect` (WebSocket), and people reach any agent route at
@@ -43,8 +44,22 @@ export function tunnelRoutes(app: HubApp, ctx: HubContext): void {
       socket.destroy();
     });
   });
+  // A change the hub makes (a member removed or demoted, a PAT revoked, a sign-out …) cuts the tunneled
+  // streams it ends before its answer goes out; the periodic recheck covers expiry and other replicas.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const changes = !['GET', 'HEAD', 'OPTIONS'].includes(request.method) && reply.statusCode < 400;
+    if (changes && !tunneledPath.test(request.url)) await ctx.liveStreams.recheck();
+    return payload;
+  });
+  const recheck = setInterval(() => {
+    ctx.liveStreams
+      .recheck()
+      .catch((error: unknown) => ctx.log.warn({ err: error }, 'rechecking tunneled streams failed'));
+  }, recheckEveryMs);
+  recheck.unref();
   // Before the server waits for its connections: tunneled streams (SSE, logs) must end for it to close.
   app.addHook('preClose', (done) => {
+    clearInterval(recheck);
     ctx.tunnels.closeAll();
     wss.close();
     done();

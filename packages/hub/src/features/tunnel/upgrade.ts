@@ -57,8 +57,12 @@ export async function proxyUpgrade(
     if (head.length) stream.write(head);
     stream.pipe(socket);
     socket.pipe(stream);
+    const untrack = ctx.liveStreams.track(principal, () => socket.destroy());
     stream.on('close', () => socket.destroy());
-    socket.on('close', () => stream.destroy());
+    socket.on('close', () => {
+      untrack();
+      stream.destroy();
+    });
   } catch (error) {
     const failure =
       error instanceof AppError

@@ -1,0 +1,105 @@
+import type { HubDatabase } from '../../db/database.ts';
+import type { Principal } from '../../http/principal.ts';
+
+interface Holder {
+  userId: string;
+  orgId: string;
+  role: string;
+  /** The session's forwarded groups when the stream opened (a refresh that changes them changes the identity). */
+  groups: string;
+  sessionIdHash?: string;
+  patId?: string;
+  close(): void;
+}
+
+const batch = 500;
+
+function chunks<T>(items: T[]): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += batch) out.push(items.slice(i, i + batch));
+  return out;
+}
+
+/**
+ * The tunneled requests in flight (answers, SSE streams, WebSockets) and who they act for. A stream lives
+ * only as long as the access it was opened with: `recheck` cuts every stream whose member was removed or had
+ * their role changed, whose session ended (sign-out, removal, refresh rejected, back-channel logout) or whose
+ * groups changed, or whose PAT was revoked. The hub rechecks after every change it makes and periodically,
+ * which also covers changes made by another replica.
+ */
+export class LiveStreams {
+  readonly #database: HubDatabase;
+  readonly #holders = new Set<Holder>();
+
+  constructor(database: HubDatabase) {
+    this.#database = database;
+  }
+
+  get size(): number {
+    return this.#holders.size;
+  }
+
+  /** Registers a stream; the returned function forgets it (call it when the stream ends). */
+  track(principal: Principal, close: () => void): () => void {
+    const holder: Holder = {
+      userId: principal.user.id,
+      orgId: principal.orgId,
+      role: principal.role,
+      groups: JSON.stringify(principal.groups),
+      sessionIdHash: principal.via === 'session' ? principal.session?.idHash : undefined,
+      patId: principal.patId,
+      close,
+    };
+    this.#holders.add(holder);
+    return () => this.#holders.delete(holder);
+  }
+
+  /** Cuts the streams whose access is gone or changed; returns how many. */
+  async recheck(): Promise<number> {
+    if (this.#holders.size === 0) return 0;
+    const holders = [...this.#holders];
+    const { db } = this.#database;
+    const roles = new Map<string, string>();
+    for (const users of chunks([...new Set(holders.map((h) => h.userId))])) {
+      const rows = await db
+        .selectFrom('memberships')
+        .select(['user_id', 'org_id', 'role'])
+        .where('user_id', 'in', users)
+        .execute();
+      for (const row of rows) roles.set(`${row.user_id} ${row.org_id}`, row.role);
+    }
+    const sessions = new Map<string, string>();
+    const idHashes = holders.flatMap((h) => (h.sessionIdHash ? [h.sessionIdHash] : []));
+    for (const some of chunks([...new Set(idHashes)])) {
+      const rows = await db
+        .selectFrom('sessions')
+        .select(['id_hash', 'org_id', 'groups'])
+        .where('id_hash', 'in', some)
+        .execute();
+      for (const row of rows) sessions.set(row.id_hash, `${row.org_id} ${row.groups}`);
+    }
+    const pats = new Set<string>();
+    const patIds = holders.flatMap((h) => (h.patId ? [h.patId] : []));
+    for (const some of chunks([...new Set(patIds)])) {
+      const rows = await db.selectFrom('pats').select('id').where('id', 'in', some).execute();
+      for (const row of rows) pats.add(row.id);
+    }
+    let cut = 0;
+    for (const holder of holders) {
+      const gone =
+        roles.get(`${holder.userId} ${holder.orgId}`) !== holder.role ||
+        (holder.sessionIdHash !== undefined &&
+          sessions.get(holder.sessionIdHash) !== `${holder.orgId} ${holder.groups}`) ||
+        (holder.patId !== undefined && !pats.has(holder.patId));
+      if (!gone || !this.#holders.delete(holder)) continue;
+      cut++;
+      holder.close();
+    }
+    return cut;
+  }
+
+  closeAll(): void {
+    for (const holder of this.#holders) holder.close();
+    this.#holders.clear();
+  }
+}
