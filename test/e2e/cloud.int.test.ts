@@ -293,7 +293,8 @@ describe('cloud mode through the hub tunnel', () => {
       },
       { timeoutMs: 30_000, intervalMs: 200 },
     );
-    const url = `${hubUrl}/c/${clusterId}/api/pods/${namespace.name}/shell/exec`;
+    // kwok runs exec on this machine: plain sh, so no login script of the host (pyenv …) delays the shell.
+    const url = `${hubUrl}/c/${clusterId}/api/pods/${namespace.name}/shell/exec?command=sh`;
     const cookie = `__Host-binnacle_session=${ada}`;
     const term = await openTerminal(url, { cookie, origin: 'https://hub.binnacle.test' });
     term.input('echo through-$((40+2))\r');

@@ -1,6 +1,11 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   freePort,
+  hubProcessBreakGlass,
   openSse,
+  spawnHub,
   startTestAgent,
   startTestHub,
   type TestAgent,
@@ -86,7 +91,7 @@ describe('tunnel resilience', () => {
     expect((await through('/api/health')).status).toBe(200);
   });
 
-  it('killing the hub mid-stream ends the stream; the agent is connected again within 30 s of its return', async () => {
+  it('stopping the hub mid-stream ends the stream; the agent is connected again within 30 s of its return', async () => {
     const stream = await openSse(`http://127.0.0.1:${port}/c/${clusterId}/api/events/stream`, {
       cookie: `__Host-binnacle_session=${cookie}`,
     });
@@ -103,5 +108,60 @@ describe('tunnel resilience', () => {
     await connected(hub);
     expect(Date.now() - back).toBeLessThan(30_000);
     expect((await through('/api/health')).status).toBe(200);
+  });
+});
+
+describe('a hub killed outright (SIGKILL), in its own process', () => {
+  it('ends the live stream through it at once; the agent is back within 30 s of a new process on the port', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'binnacle-killed-hub-'));
+    let killable = await spawnHub({ dataDir });
+    let killedAgent: TestAgent | undefined;
+    try {
+      const origin = new URL(killable.publicUrl).origin;
+      const signIn = await fetch(`${killable.url}/api/auth/break-glass/login`, {
+        method: 'POST',
+        headers: { origin, 'content-type': 'application/json' },
+        body: JSON.stringify(hubProcessBreakGlass),
+      });
+      expect(signIn.status).toBe(200);
+      const session =
+        (signIn.headers.getSetCookie().find((c) => c.startsWith('binnacle_session=')) ?? '').split(';')[0] ??
+        '';
+      const created = await fetch(`${killable.url}/api/clusters`, {
+        method: 'POST',
+        headers: { origin, cookie: session, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'killed-hub' }),
+      });
+      const { id, token } = (await created.json()) as { id: string; token: string };
+      killedAgent = await startTestAgent({ config: { cloudUrl: killable.url, clusterToken: token } });
+      const health = () =>
+        fetch(`${killable.url}/c/${id}/api/health`, { headers: { cookie: session } })
+          .then((answer) => answer.status)
+          .catch(() => 0);
+      await waitUntil('the agent to connect', async () => (await health()) === 200, {
+        timeoutMs: 15_000,
+        intervalMs: 100,
+      });
+      const stream = await openSse(`${killable.url}/c/${id}/api/events/stream`, { cookie: session });
+      await stream.next(() => true);
+
+      await killable.kill();
+      await waitUntil('the SSE stream to end', () => Promise.resolve(stream.ended()), {
+        timeoutMs: 5_000,
+        intervalMs: 20,
+      });
+
+      killable = await spawnHub({ dataDir, port: killable.port });
+      const back = Date.now();
+      await waitUntil('the agent to reconnect to the new hub process', async () => (await health()) === 200, {
+        timeoutMs: 30_000,
+        intervalMs: 100,
+      });
+      expect(Date.now() - back).toBeLessThan(30_000);
+    } finally {
+      await killedAgent?.close();
+      await killable.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });

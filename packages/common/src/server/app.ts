@@ -31,6 +31,17 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');
   });
+  // Answers still going out once the server is closing end their keep-alive connection, so closing does not
+  // wait out a client that got its answer and keeps the connection (only idle ones are closed at the start).
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (closing) reply.header('connection', 'close');
+    return payload;
+  });
   registerErrorHandling(app);
   await registerOpenApi(app, options.openapi);
   openApiRoute(app, options.builtInRouteConfig);

@@ -229,6 +229,55 @@ describe('the tunnel proxy when the tunnel drops mid-request', () => {
   );
 });
 
+describe('a hub stopping under a request in flight', () => {
+  it('answers the unanswered request 502 cluster_disconnected before it goes', async () => {
+    const stopping = await startTestHub({ config: { port: 0, listenAddress: '127.0.0.1' } });
+    await stopping.hub.listen();
+    const url = `http://127.0.0.1:${(stopping.hub.app.server.address() as AddressInfo).port}`;
+    const owner = (await stopping.signInBreakGlass()).cookie;
+    const created = await stopping.request('POST', '/api/clusters', {
+      as: { cookie: owner },
+      body: { name: 'x' },
+    });
+    const { id, token } = created.json<{ id: string; token: string }>();
+    const dialer = dialHub({
+      hubUrl: url,
+      clusterToken: token,
+      agentVersion: 'proxy-test',
+      target: { host: '127.0.0.1', port: (agent.address() as AddressInfo).port },
+    });
+    try {
+      await waitUntil(
+        'the agent to connect',
+        () => Promise.resolve(Boolean(stopping.hub.ctx.tunnels.get(id))),
+        {
+          timeoutMs: boundMs,
+          intervalMs: 20,
+        },
+      );
+      const arrived = nextArrival();
+      const answer = fetch(`${url}/c/${id}/api/slow`, {
+        headers: { cookie: `${stopping.cookieName}=${owner}` },
+        signal: AbortSignal.timeout(15_000),
+      });
+      await within(arrived, 'the request reaching the agent');
+      const closed = stopping.close();
+      const response = await within(answer, 'the answer of the stopping hub');
+      expect(response.status).toBe(502);
+      expect(await response.json()).toStrictEqual({
+        error: expect.any(String),
+        code: 'cluster_disconnected',
+      });
+      const stopAt = performance.now();
+      await within(closed, 'the hub to stop');
+      // Well inside the 5 s grace: the client that got its 502 does not hold the hub open.
+      expect(performance.now() - stopAt).toBeLessThan(2_000);
+    } finally {
+      await dialer.close();
+    }
+  });
+});
+
 describe('tunneled streams live only as long as the access they were opened with', () => {
   let orgId: string;
   beforeAll(async () => {

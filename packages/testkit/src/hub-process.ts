@@ -1,0 +1,129 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { repoRoot } from './cluster/paths.ts';
+import { freePort } from './cluster/ports.ts';
+
+export const hubProcessBreakGlass = { email: 'admin@example.com', password: 'bench horse battery staple' };
+
+export interface HubProcessOptions {
+  /** Default: a free port. A hub started again on the same port and data dir is the same hub, restarted. */
+  port?: number;
+  /** Default: a fresh temporary directory, removed when the hub stops. A given one is kept. */
+  dataDir?: string;
+  /** Node options before the script (e.g. `--expose-gc`). */
+  nodeArgs?: string[];
+}
+
+export interface HubProcess {
+  /** Where this process reaches the hub (loopback). */
+  url: string;
+  /** The hub's public URL: its same-origin checks and cookie name follow it. */
+  publicUrl: string;
+  pid: number;
+  port: number;
+  /** Lines the hub logged (warnings and worse, plus its start banner). */
+  logTail(): string;
+  /** SIGTERM, then the time it took to exit (SIGKILL after 15 s). */
+  stop(): Promise<{ exitMs: number; code: number | null; killed: boolean }>;
+  /** SIGKILL: the hub gets no chance to close anything (a crash, an OOM kill). */
+  kill(): Promise<void>;
+}
+
+async function awaitListening(child: ChildProcess, url: string, tail: () => string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the hub exited with ${child.exitCode}:\n${tail()}`);
+    const res = await fetch(`${url}/api/health`).catch(() => undefined);
+    await res?.arrayBuffer();
+    if (res?.status === 200) return;
+    await sleep(50);
+  }
+  throw new Error(`the hub did not answer /api/health within 30 s:\n${tail()}`);
+}
+
+/**
+ * `binnacle hub` as its own process, on SQLite in a data dir, on 127.0.0.1 with an http://localhost public
+ * URL (cookie `binnacle_session`; writes need that Origin), with the break-glass admin
+ * `hubProcessBreakGlass`. Benchmarks measure it alone; tests kill it for real.
+ */
+export async function spawnHub(options: HubProcessOptions = {}): Promise<HubProcess> {
+  const port = options.port ?? (await freePort());
+  const ownDataDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'binnacle-hub-process-')));
+  const publicUrl = `http://localhost:${port}`;
+  const url = `http://127.0.0.1:${port}`;
+  // Settings of the shell running the tests must not leak into the hub.
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('BINNACLE_')),
+  );
+  const child = spawn(
+    process.execPath,
+    [
+      ...(options.nodeArgs ?? []),
+      resolve(repoRoot, 'packages/cli/src/binnacle.ts'),
+      'hub',
+      '--port',
+      String(port),
+      '--listen-address',
+      '127.0.0.1',
+      '--data-dir',
+      dataDir,
+      '--public-url',
+      publicUrl,
+    ],
+    {
+      env: {
+        ...env,
+        BINNACLE_BREAK_GLASS_EMAIL: hubProcessBreakGlass.email,
+        BINNACLE_BREAK_GLASS_PASSWORD: hubProcessBreakGlass.password,
+        BINNACLE_SECRET_KEY: 'b'.repeat(64),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let log = '';
+  const keep = (chunk: Buffer) => {
+    log = (log + chunk.toString()).slice(-8000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const cleanUp = async () => {
+    if (ownDataDir) await rm(dataDir, { recursive: true, force: true });
+  };
+  const stop = async () => {
+    const started = performance.now();
+    let killed = false;
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    const forced = setTimeout(() => {
+      killed = true;
+      child.kill('SIGKILL');
+    }, 15_000);
+    const code = await exited;
+    clearTimeout(forced);
+    await cleanUp();
+    return { exitMs: Math.round(performance.now() - started), code, killed };
+  };
+  try {
+    await awaitListening(child, url, () => log);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    url,
+    publicUrl,
+    pid: child.pid as number,
+    port,
+    logTail: () => log,
+    stop,
+    async kill() {
+      child.kill('SIGKILL');
+      await exited;
+      await cleanUp();
+    },
+  };
+}
