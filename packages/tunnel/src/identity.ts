@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 
 /** The header carrying the caller's identity from the hub to an agent, signed for that cluster. */
 export const identityHeader = 'x-binnacle-identity';
@@ -20,8 +20,22 @@ export interface ForwardedIdentity {
  */
 export const identityKey = (clusterToken: string) => createHash('sha256').update(clusterToken).digest('hex');
 
+/** Key objects per key: building one from bytes costs more than the HMAC of a short header. */
+const keys = new Map<string, KeyObject>();
+const maxKeys = 10_000;
+
+function keyObject(keyHex: string): KeyObject {
+  let key = keys.get(keyHex);
+  if (!key) {
+    if (keys.size >= maxKeys) keys.clear();
+    key = createSecretKey(Buffer.from(keyHex, 'hex'));
+    keys.set(keyHex, key);
+  }
+  return key;
+}
+
 const mac = (keyHex: string, payload: string) =>
-  createHmac('sha256', Buffer.from(keyHex, 'hex')).update(payload).digest('base64url');
+  createHmac('sha256', keyObject(keyHex)).update(payload).digest('base64url');
 
 export function signIdentity(keyHex: string, identity: ForwardedIdentity): string {
   const payload = Buffer.from(JSON.stringify(identity)).toString('base64url');
