@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { helmBinary, repoRoot, testCluster, waitUntil } from '@binnacle/testkit';
+import { helmBinary, hubRoleBindingsLock, repoRoot, testCluster, waitUntil } from '@binnacle/testkit';
 import { AppsV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
@@ -84,6 +84,8 @@ describe('the binnacle-agent chart', () => {
     const namespace = await cluster.namespace('agent-chart');
     const release = `agent-${namespace.name.slice(-6)}`;
     const kubeconfig = cluster.kubeconfigPath('admin');
+    // The default bindings give every hub role cluster-wide rights while installed.
+    const unlock = await cluster.lock(hubRoleBindingsLock);
     try {
       await run(await helmBinary(), [
         'install',
@@ -119,6 +121,7 @@ describe('the binnacle-agent chart', () => {
         '--kubeconfig',
         kubeconfig,
       ]).catch(() => undefined);
+      await unlock();
       await namespace.remove();
     }
   });

@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import {
   helmBinary,
+  hubRoleBindingsLock,
   openSse,
   openTerminal,
   repoRoot,
@@ -70,7 +71,12 @@ const bindGroup = () =>
     },
   });
 
+// Whether the hub's role groups are bound cluster-wide decides what this file sees: another file installing
+// the agent chart (default bindings) must not do so meanwhile.
+let releaseRoleBindings: (() => Promise<void>) | undefined;
+
 beforeAll(async () => {
+  releaseRoleBindings = await cluster.lock(hubRoleBindingsLock);
   started = await startOidcTestHub({ config: { listenAddress: '127.0.0.1' } });
   hubUrl = await started.t.hub.listen();
   started.idp.groups.set('ada', ['/platform-admins']);
@@ -138,6 +144,7 @@ afterAll(async () => {
   if (release) await helm('uninstall', release);
   await agentNamespace?.remove();
   await rbac.deleteClusterRoleBinding({ name: ownersView }).catch(() => undefined);
+  await releaseRoleBindings?.();
 });
 
 const secretsPath = () => `/c/${clusterId}/api/resources/secrets?namespaces=${namespace.name}`;
@@ -242,9 +249,12 @@ describe('cloud mode through the hub tunnel', () => {
       cookie: ada,
     });
     expect(otherNamespace.status).toBe(403);
+    // Helm releases live in Secrets: ada may list Secrets only in her namespace, which has none.
+    expect((await json<{ total: number }>('/api/dashboard/pkgmgr')).total).toBe(0);
     // Directly on the agent's port (its own users), the whole cluster shows.
     const all = await agent.json<{ items: unknown[] }>('/api/namespaces');
     expect(all.items.length).toBeGreaterThan(1);
+    expect((await agent.json<{ total: number }>('/api/dashboard/pkgmgr')).total).toBeGreaterThan(0);
   });
 
   it('reads logs through the tunnel as the caller (pods/log), and refuses a PAT without the group', async () => {

@@ -10,17 +10,12 @@ import {
   startTestHub,
   type TestAgent,
   type TestHub,
-  testCluster,
   waitUntil,
 } from '@binnacle/testkit';
-import { RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../packages/hub/src/security/clock.ts';
 
 /** The hub going away under live streams, and coming back: nothing hangs, the agent redials by itself. */
-const cluster = testCluster();
-const rbac = cluster.kubeConfig('admin').makeApiClient(RbacAuthorizationV1Api);
-const ownersView = `binnacle-owners-view-resilience-${process.pid}`;
 let port: number;
 let hub: TestHub;
 let agent: TestAgent;
@@ -53,13 +48,6 @@ beforeAll(async () => {
     await hub.request('POST', '/api/clusters', { as: { cookie }, body: { name: 'resilient' } })
   ).json<{ id: string; token: string }>();
   clusterId = created.id;
-  await rbac.createClusterRoleBinding({
-    body: {
-      metadata: { name: ownersView },
-      subjects: [{ kind: 'Group', name: 'binnacle:role:owner', apiGroup: 'rbac.authorization.k8s.io' }],
-      roleRef: { kind: 'ClusterRole', name: 'view', apiGroup: 'rbac.authorization.k8s.io' },
-    },
-  });
   agent = await startTestAgent({
     config: { cloudUrl: `http://127.0.0.1:${port}`, clusterToken: created.token },
   });
@@ -69,7 +57,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await agent?.close();
   await hub?.close();
-  await rbac.deleteClusterRoleBinding({ name: ownersView }).catch(() => undefined);
 });
 
 describe('tunnel resilience', () => {

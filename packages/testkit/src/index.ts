@@ -21,4 +21,4 @@ export { type OidcTestHubConfig, oidcHubPerTest, startOidcTestHub, testHubUrl } 
 export { createDatabase, type PostgresServer, startPostgres } from './postgres.ts';
 export { openSse, type SseClient, type SseEvent } from './sse-client.ts';
 export { openTerminal, type TerminalClient, type TerminalFrame } from './terminal-client.ts';
-export { type ClusterIdentity, type TestCluster, testCluster } from './test-cluster.ts';
+export { type ClusterIdentity, hubRoleBindingsLock, type TestCluster, testCluster } from './test-cluster.ts';

@@ -1,10 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { inject } from 'vitest';
 import type { ClusterState } from './cluster/state.ts';
+
+/** The lock of files that bind the hub's role groups (binnacle:role:…) cluster-wide or depend on them not being bound. */
+export const hubRoleBindingsLock = 'hub-role-bindings';
+
+const processExists = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 export type ClusterIdentity = 'admin' | 'restricted';
 
@@ -22,6 +35,12 @@ export interface TestCluster {
    * an hour): what a pod of that ServiceAccount would run as, so its RBAC is the only thing that grants access.
    */
   serviceAccountKubeconfig(namespace: string, serviceAccount: string): Promise<string>;
+  /**
+   * Holds a named lock across the test files running at once against this cluster (a file created
+   * exclusively in its state dir; one left by a dead process is taken over). For cluster-wide state some files
+   * change and others depend on, such as bindings for the hub's role groups. Resolves with the release.
+   */
+  lock(name: string, timeoutMs?: number): Promise<() => Promise<void>>;
 }
 
 /**
@@ -51,6 +70,24 @@ export function testCluster(): TestCluster {
       const name = `${prefix}-${randomBytes(3).toString('hex')}`;
       await core.createNamespace({ body: { metadata: { name, labels: { 'binnacle.dev/test': 'true' } } } });
       return { name, remove: async () => void (await core.deleteNamespace({ name })) };
+    },
+    async lock(name, timeoutMs = 90_000) {
+      const dir = join(state.stateDir, 'locks');
+      await mkdir(dir, { recursive: true });
+      const path = join(dir, name);
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        try {
+          await writeFile(path, String(process.pid), { flag: 'wx' });
+          return () => rm(path, { force: true });
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        }
+        const holder = Number(await readFile(path, 'utf8').catch(() => '0'));
+        if (holder && !processExists(holder)) await rm(path, { force: true });
+        if (Date.now() > deadline) throw new Error(`the cluster lock ${name} is still held by pid ${holder}`);
+        await sleep(100);
+      }
     },
     async serviceAccountKubeconfig(namespace, serviceAccount) {
       const admin = kubeConfig('admin');

@@ -1,6 +1,8 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
+import { callerAware } from '../../http/caller.ts';
+import { visibleNamespaces } from '../../http/caller-view.ts';
 import { ReleaseDecoder } from './releases.ts';
 import { pkgmgrDashboard } from './service.ts';
 
@@ -21,6 +23,7 @@ export function pkgmgrRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/dashboard/pkgmgr',
     {
+      config: callerAware,
       schema: {
         tags: ['dashboard', 'pkgmgr'],
         summary: 'Helm releases (newest revision each), decoded from their Secrets in the cache',
@@ -38,6 +41,11 @@ export function pkgmgrRoutes(app: App, ctx: AgentContext): void {
         },
       },
     },
-    () => pkgmgrDashboard(ctx, decoder),
+    async (request) =>
+      pkgmgrDashboard(
+        ctx,
+        decoder,
+        await visibleNamespaces(ctx, request.caller, { group: '', resource: 'secrets' }, undefined),
+      ),
   );
 }

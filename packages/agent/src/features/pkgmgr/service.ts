@@ -9,9 +9,19 @@ export interface PkgmgrDashboard {
   unreadable: { namespace: string; name: string; error: string }[];
 }
 
-/** Helm releases (newest revision each) decoded natively from their Secrets in the cache. */
-export function pkgmgrDashboard(ctx: AgentContext, decoder: ReleaseDecoder): PkgmgrDashboard {
-  const secrets = ctx.cluster.cache.list(ctx.cluster.resolve('secrets'));
+/**
+ * Helm releases (newest revision each) decoded natively from their Secrets in the cache; with namespaces,
+ * only those in them (a tunneled caller's: where it may list Secrets).
+ */
+export function pkgmgrDashboard(
+  ctx: AgentContext,
+  decoder: ReleaseDecoder,
+  namespaces?: string[],
+): PkgmgrDashboard {
+  const resource = ctx.cluster.resolve('secrets');
+  const secrets = namespaces
+    ? namespaces.flatMap((ns) => ctx.cluster.cache.list(resource, ns))
+    : ctx.cluster.cache.list(resource);
   const releases: ReleaseSummary[] = [];
   const unreadable: PkgmgrDashboard['unreadable'] = [];
   for (const secret of latestRevisions(secrets)) {

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { callerAware, requireAccess } from '../../http/caller.ts';
 import { callerView, visibleNamespaces } from '../../http/caller-view.ts';
+import { requestedNamespaces } from '../../http/query.ts';
 import { KubeObjectSchema } from '../../http/schemas.ts';
 import { clusterScoped, scopeOf } from '../../kube/discovery.ts';
 import { applyAt, applyDocuments } from './apply.ts';
@@ -56,11 +57,6 @@ const ApplyResult = Type.Object({
 });
 
 const text = (body: unknown) => (typeof body === 'string' ? body : JSON.stringify(body));
-const csv = (value: string | undefined) =>
-  value
-    ?.split(',')
-    .map((v) => v.trim())
-    .filter(Boolean);
 
 export function resourceRoutes(app: App, ctx: AgentContext): void {
   app.addContentTypeParser(
@@ -97,7 +93,7 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
     },
     async (request) => {
       const q = request.query;
-      const requested = csv(q.namespaces) ?? (q.namespace ? [q.namespace] : undefined);
+      const requested = requestedNamespaces(q);
       const resource = ctx.cluster.resolve(request.params.kind, q.group);
       const listing = { verb: 'list', group: resource.group, resource: resource.plural };
       // Named namespaces (or a cluster-scoped kind) the caller may not list are a 403; without names, a

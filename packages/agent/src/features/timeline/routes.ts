@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView, requireVisible } from '../../http/caller-view.ts';
+import { csv, requestedNamespaces } from '../../http/query.ts';
 import { KubeObjectSchema } from '../../http/schemas.ts';
 import { scopeOf } from '../../kube/discovery.ts';
 import { changes, changesLimit, childChanges, kubeEvents, type Preset, presets } from './service.ts';
@@ -10,11 +11,6 @@ import { matches } from './store/filter.ts';
 import { ChangeStreams } from './stream.ts';
 
 const tags = ['timeline'];
-const csv = (value: string | undefined) =>
-  value
-    ?.split(',')
-    .map((v) => v.trim())
-    .filter(Boolean);
 const Namespace = Type.String({ minLength: 1, maxLength: 63 });
 const Limit = Type.Integer({ minimum: 1, maximum: changesLimit.max, default: changesLimit.default });
 
@@ -87,11 +83,7 @@ export function timelineRoutes(app: App, ctx: AgentContext): void {
     },
     async (request) => {
       const q = request.query;
-      const view = await callerView(
-        ctx,
-        request.caller,
-        csv(q.namespaces) ?? (q.namespace ? [q.namespace] : undefined),
-      );
+      const view = await callerView(ctx, request.caller, requestedNamespaces(q));
       return kubeEvents(ctx, {
         namespaces: view.namespaces,
         type: q.type,
@@ -147,11 +139,7 @@ export function timelineRoutes(app: App, ctx: AgentContext): void {
     },
     async (request, reply) => {
       const q = request.query;
-      const view = await callerView(
-        ctx,
-        request.caller,
-        csv(q.namespaces) ?? (q.namespace ? [q.namespace] : undefined),
-      );
+      const view = await callerView(ctx, request.caller, requestedNamespaces(q));
       const page = await changes(ctx.timeline, {
         ...view,
         kinds: csv(q.kind),

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
+import { requestedNamespaces } from '../../http/query.ts';
 import { defaultTopologyOptions } from './builder.ts';
 
 const Topology = Type.Object({
@@ -69,12 +70,7 @@ export function topologyRoutes(app: App, ctx: AgentContext): void {
     },
     async (request) => {
       const q = request.query;
-      const requested =
-        q.namespaces
-          ?.split(',')
-          .map((n) => n.trim())
-          .filter(Boolean) ?? (q.namespace ? [q.namespace] : undefined);
-      const view = await callerView(ctx, request.caller, requested);
+      const view = await callerView(ctx, request.caller, requestedNamespaces(q));
       return ctx.topology.get(ctx, {
         namespaces: view.namespaces,
         includeReplicaSets: q.replicaSets,
