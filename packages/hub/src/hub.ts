@@ -99,7 +99,7 @@ export async function createHub(
           })
         : undefined,
     tunnels: new TunnelRegistry(),
-    liveStreams: new LiveStreams(database),
+    liveStreams: new LiveStreams(database, sessions, clock),
     warnOnce(key, message) {
       if (warned.has(key)) return;
       warned.add(key);

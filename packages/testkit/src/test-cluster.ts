@@ -10,15 +10,6 @@ import type { ClusterState } from './cluster/state.ts';
 /** The lock of files that bind the hub's role groups (binnacle:role:…) cluster-wide or depend on them not being bound. */
 export const hubRoleBindingsLock = 'hub-role-bindings';
 
-const processExists = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
-
 export type ClusterIdentity = 'admin' | 'restricted';
 
 export interface TestCluster {
@@ -37,8 +28,8 @@ export interface TestCluster {
   serviceAccountKubeconfig(namespace: string, serviceAccount: string): Promise<string>;
   /**
    * Holds a named lock across the test files running at once against this cluster (a file created
-   * exclusively in its state dir; one left by a dead process is taken over). For cluster-wide state some files
-   * change and others depend on, such as bindings for the hub's role groups. Resolves with the release.
+   * exclusively in its state dir, which the global setup empties before a run). For cluster-wide state some
+   * files change and others depend on, such as bindings for the hub's role groups. Resolves with the release.
    */
   lock(name: string, timeoutMs?: number): Promise<() => Promise<void>>;
 }
@@ -83,9 +74,10 @@ export function testCluster(): TestCluster {
         } catch (error) {
           if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
         }
-        const holder = Number(await readFile(path, 'utf8').catch(() => '0'));
-        if (holder && !processExists(holder)) await rm(path, { force: true });
-        if (Date.now() > deadline) throw new Error(`the cluster lock ${name} is still held by pid ${holder}`);
+        if (Date.now() > deadline) {
+          const holder = await readFile(path, 'utf8').catch(() => '?');
+          throw new Error(`the cluster lock ${name} is still held (by pid ${holder}) after ${timeoutMs} ms`);
+        }
         await sleep(100);
       }
     },

@@ -18,10 +18,9 @@ export interface HubDatabase {
 export class DatabaseError extends Error {}
 
 /**
- * Opens the hub database — PostgreSQL when a URL is given, else SQLite in the data dir — and runs the
- * migrations it has not run yet. A database that cannot be reached or migrated stops the hub with a message.
+ * Prepared statements kept, least recently used out first. The hub's own queries are a few dozen texts; each
+ * length of an `in (…)` list is one more, and those rare ones are what falls out.
  */
-/** Prepared statements kept per SQL text; the hub runs a few dozen distinct queries, so this bounds nothing real. */
 const keptStatements = 256;
 
 /**
@@ -44,6 +43,10 @@ function reusingStatements(sqlite: Database.Database) {
   };
 }
 
+/**
+ * Opens the hub database — PostgreSQL when a URL is given, else SQLite in the data dir — and runs the
+ * migrations it has not run yet. A database that cannot be reached or migrated stops the hub with a message.
+ */
 export async function openDatabase(options: { databaseUrl?: string; dataDir: string }): Promise<HubDatabase> {
   let db: Kysely<HubSchema>;
   let dialect: Dialect;

@@ -146,5 +146,6 @@ async function authenticatePat(ctx: HubContext, token: string): Promise<Principa
     via: 'pat',
     groups: [],
     patId: row.id,
+    expiresAt: row.expires_at ? new Date(row.expires_at) : undefined,
   };
 }

@@ -9,6 +9,8 @@ import type { Principal } from './principal.ts';
 
 const unauthenticated = (message: string) => new AppError('unauthenticated', message);
 
+const expiryOf = (claims: JWTPayload) => (claims.exp ? new Date(claims.exp * 1000) : undefined);
+
 async function knownMember(ctx: HubContext, claims: JWTPayload & { sub: string }) {
   const user = await ctx.database.db
     .selectFrom('users')
@@ -43,7 +45,7 @@ export async function authenticateAccessToken(ctx: HubContext, token: string): P
       'the access token belongs to nobody who signed in to this hub; sign in with a browser first',
     );
   const { groups } = forwardableGroups(claims, ctx.config.groupForwarding ? ctx.config.oidcGroupsClaim : '');
-  return { ...member, via: 'oauth', groups };
+  return { ...member, via: 'oauth', groups, expiresAt: expiryOf(claims) };
 }
 
 /**
@@ -54,7 +56,7 @@ export async function authenticateHosted(ctx: HubContext, token: string): Promis
   const claims = await ctx.hosted?.verify(token);
   if (!claims) return undefined;
   const member = await knownMember(ctx, claims);
-  if (member) return { ...member, via: 'hosted', groups: [] };
+  if (member) return { ...member, via: 'hosted', groups: [], expiresAt: expiryOf(claims) };
   const email = String(claims.email ?? claims.sub);
   const at = iso(ctx.clock.now());
   const placed = await ctx.database.db.transaction().execute(async (tx) => {
@@ -68,5 +70,5 @@ export async function authenticateHosted(ctx: HubContext, token: string): Promis
       ...(await placeMember(tx, ctx, user, ctx.config.oidcDefaultRole)),
     };
   });
-  return { ...placed, via: 'hosted', groups: [] };
+  return { ...placed, via: 'hosted', groups: [], expiresAt: expiryOf(claims) };
 }

@@ -15,6 +15,8 @@ export interface Principal {
   groups: string[];
   session?: { idHash: string; method: SessionMethod; expiresAt: Date; idToken: string | null };
   patId?: string;
+  /** When a token credential ends by itself (a PAT's expiry, an IdP token's `exp`); sessions have their own rules. */
+  expiresAt?: Date;
 }
 
 declare module 'fastify' {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { ApiException, CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testCluster } from '../test-cluster.ts';
+import { hubRoleBindingsLock, testCluster } from '../test-cluster.ts';
 import { waitUntil } from './wait.ts';
 
 const cluster = testCluster();
@@ -55,7 +55,11 @@ function impersonated(
 const listSecrets = (groups: string[]) =>
   impersonated('GET', `/api/v1/namespaces/${namespace.name}/secrets`, groups);
 
+// binnacle:role:member must not be bound cluster-wide meanwhile (the agent chart's default bindings do).
+let unlock: (() => Promise<void>) | undefined;
+
 beforeAll(async () => {
+  unlock = await cluster.lock(hubRoleBindingsLock);
   namespace = await cluster.namespace('rbac');
   await rbac.createNamespacedRole({
     namespace: namespace.name,
@@ -68,6 +72,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await namespace?.remove();
+  await unlock?.();
 });
 
 describe('RBAC on the local control plane is real', () => {

@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { clusterDown, clusterUp } from '../cluster/control-plane.ts';
@@ -19,6 +20,8 @@ export async function setup(project: TestProject): Promise<() => Promise<void>> 
   const stateDir = process.env.BINNACLE_TEST_CLUSTER_DIR ?? join(repoRoot, '.cluster/test');
   const log = (line: string) => process.stderr.write(`[cluster] ${line}\n`);
   const state = await clusterUp({ stateDir, log });
+  // Locks a killed earlier run may have left (see TestCluster.lock): nothing of this run holds one yet.
+  await rm(join(stateDir, 'locks'), { recursive: true, force: true });
   await seedCluster(state, log);
   project.provide('binnacleCluster', state);
   return async () => {

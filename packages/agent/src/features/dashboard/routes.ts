@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
+import { requestedNamespaces } from '../../http/query.ts';
 import { crdCounts, dashboard } from './service.ts';
 
 const Counted = (fields: string[]) => Type.Object(Object.fromEntries(fields.map((f) => [f, Type.Integer()])));
@@ -78,8 +79,7 @@ export function dashboardRoutes(app: App, ctx: AgentContext): void {
       },
     },
     async (request) => {
-      const { namespace } = request.query;
-      return dashboard(ctx, await callerView(ctx, request.caller, namespace ? [namespace] : undefined));
+      return dashboard(ctx, await callerView(ctx, request.caller, requestedNamespaces(request.query)));
     },
   );
 

@@ -329,8 +329,7 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
       },
     },
     async (request) => {
-      const { namespace } = request.query;
-      return resourceCounts(ctx, await callerView(ctx, request.caller, namespace ? [namespace] : undefined));
+      return resourceCounts(ctx, await callerView(ctx, request.caller, requestedNamespaces(request.query)));
     },
   );
 }

@@ -11,7 +11,6 @@ export const presets = ['default', 'all', 'warnings-only', 'workloads'] as const
 export type Preset = (typeof presets)[number];
 const workloadKinds = ['Deployment', 'StatefulSet', 'DaemonSet', 'Job', 'CronJob', 'Service', 'Ingress'];
 
-/** What each preset adds to a query. */
 /** The query of a preset; kinds the caller may not see (see callerView) are left out on top. */
 export function presetQuery(preset: Preset, hiddenKinds: readonly string[] = []): Partial<TimelineQuery> {
   const query = presetBase(preset);
@@ -20,6 +19,7 @@ export function presetQuery(preset: Preset, hiddenKinds: readonly string[] = [])
     : query;
 }
 
+/** What each preset adds to a query. */
 function presetBase(preset: Preset): Partial<TimelineQuery> {
   switch (preset) {
     case 'all':

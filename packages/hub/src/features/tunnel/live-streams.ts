@@ -1,5 +1,7 @@
 import type { HubDatabase } from '../../db/database.ts';
 import type { Principal } from '../../http/principal.ts';
+import type { Clock } from '../../security/clock.ts';
+import type { SessionStore } from '../sessions/store.ts';
 
 interface Holder {
   userId: string;
@@ -9,6 +11,8 @@ interface Holder {
   groups: string;
   sessionIdHash?: string;
   patId?: string;
+  /** A token credential's own end (ms), if any. */
+  expiresAt?: number;
   close(): void;
 }
 
@@ -23,16 +27,21 @@ function chunks<T>(items: T[]): T[][] {
 /**
  * The tunneled requests in flight (answers, SSE streams, WebSockets) and who they act for. A stream lives
  * only as long as the access it was opened with: `recheck` cuts every stream whose member was removed or had
- * their role changed, whose session ended (sign-out, removal, refresh rejected, back-channel logout) or whose
- * groups changed, or whose PAT was revoked. The hub rechecks after every change it makes and periodically,
- * which also covers changes made by another replica.
+ * their role changed, whose session is no longer active by the session rules (sign-out, removal, refresh
+ * rejected, back-channel logout, lifetime, inactivity) or whose groups changed, whose PAT was revoked, or
+ * whose token expired. The hub rechecks after every change it makes and periodically, which also covers
+ * expiry and changes made by another replica.
  */
 export class LiveStreams {
   readonly #database: HubDatabase;
+  readonly #sessions: SessionStore;
+  readonly #clock: Clock;
   readonly #holders = new Set<Holder>();
 
-  constructor(database: HubDatabase) {
+  constructor(database: HubDatabase, sessions: SessionStore, clock: Clock) {
     this.#database = database;
+    this.#sessions = sessions;
+    this.#clock = clock;
   }
 
   get size(): number {
@@ -48,6 +57,7 @@ export class LiveStreams {
       groups: JSON.stringify(principal.groups),
       sessionIdHash: principal.via === 'session' ? principal.session?.idHash : undefined,
       patId: principal.patId,
+      expiresAt: principal.expiresAt?.getTime(),
       close,
     };
     this.#holders.add(holder);
@@ -71,12 +81,7 @@ export class LiveStreams {
     const sessions = new Map<string, string>();
     const idHashes = holders.flatMap((h) => (h.sessionIdHash ? [h.sessionIdHash] : []));
     for (const some of chunks([...new Set(idHashes)])) {
-      const rows = await db
-        .selectFrom('sessions')
-        .select(['id_hash', 'org_id', 'groups'])
-        .where('id_hash', 'in', some)
-        .execute();
-      for (const row of rows) sessions.set(row.id_hash, `${row.org_id} ${row.groups}`);
+      for (const [idHash, state] of await this.#sessions.activeAmong(some)) sessions.set(idHash, state);
     }
     const pats = new Set<string>();
     const patIds = holders.flatMap((h) => (h.patId ? [h.patId] : []));
@@ -84,9 +89,11 @@ export class LiveStreams {
       const rows = await db.selectFrom('pats').select('id').where('id', 'in', some).execute();
       for (const row of rows) pats.add(row.id);
     }
+    const now = this.#clock.now().getTime();
     let cut = 0;
     for (const holder of holders) {
       const gone =
+        (holder.expiresAt !== undefined && holder.expiresAt <= now) ||
         roles.get(`${holder.userId} ${holder.orgId}`) !== holder.role ||
         (holder.sessionIdHash !== undefined &&
           sessions.get(holder.sessionIdHash) !== `${holder.orgId} ${holder.groups}`) ||
@@ -96,10 +103,5 @@ export class LiveStreams {
       holder.close();
     }
     return cut;
-  }
-
-  closeAll(): void {
-    for (const holder of this.#holders) holder.close();
-    this.#holders.clear();
   }
 }

@@ -397,4 +397,43 @@ describe('tunneled streams live only as long as the access they were opened with
       expect(t.hub.ctx.liveStreams.size).toBe(0);
     });
   });
+  it('a client that leaves before the agent answers leaves nothing behind: the agent request ends, untracked', async () => {
+    await withAgent(async () => {
+      const arrived = nextArrival();
+      const abort = new AbortController();
+      const pending = fetch(`${hubUrl}/c/${clusterId}/api/slow`, {
+        headers: cookieOf(cookie),
+        signal: abort.signal,
+      }).catch(() => undefined);
+      const cancelled = closedAtAgent(await within(arrived, 'the request reaching the agent'));
+      expect(t.hub.ctx.liveStreams.size).toBe(1);
+      abort.abort();
+      await pending;
+      await within(cancelled, "the agent's request to be cancelled");
+      await waitUntil('the stream to be forgotten', () => Promise.resolve(t.hub.ctx.liveStreams.size === 0), {
+        timeoutMs: boundMs,
+        intervalMs: 20,
+      });
+    });
+  });
+
+  // Last in the file: it moves the hub's clock a day on, which ends every session.
+  it('expiry ends streams too: a PAT past its expiry, a session past its inactivity window (periodic recheck)', async () => {
+    await withAgent(async () => {
+      const minted = (
+        await t.request('POST', '/api/pats', { as: { cookie }, body: { name: 'short', expiresIn: '1h' } })
+      ).json<{ token: string }>();
+      const viaPat = await openStream({ authorization: `Bearer ${minted.token}` });
+      const idle = await t.signInBreakGlass();
+      const viaIdleSession = await openStream(cookieOf(idle.cookie));
+      expect(await t.hub.ctx.liveStreams.recheck()).toBe(0);
+      t.clock.advance(61 * 60_000);
+      expect(await t.hub.ctx.liveStreams.recheck()).toBe(1);
+      await expectCut(viaPat, 'the cut of the expired PAT’s stream');
+      expect(viaIdleSession.state()).toBe('open');
+      t.clock.advance(24 * 60 * 60_000);
+      expect(await t.hub.ctx.liveStreams.recheck()).toBe(1);
+      await expectCut(viaIdleSession, 'the cut of the idle session’s stream');
+    });
+  });
 });

@@ -38,11 +38,31 @@ export async function proxyRequest(
     { endStream: !hasBody },
   );
   if (hasBody) upload.pipe(stream);
+  // Whoever ends first ends the rest: the client going away, the access the request was made with ending
+  // (LiveStreams), the tunnel dropping. Tracked from the start, so nothing slips between the checks.
+  const answer = new PassThrough();
+  let accessEnded = false;
+  const untrack = ctx.liveStreams.track(principal, () => {
+    accessEnded = true;
+    answer.destroy();
+    stream.close();
+  });
+  const clientGone = () => {
+    untrack();
+    stream.close();
+  };
+  reply.raw.on('close', clientGone);
+  if (request.raw.destroyed) clientGone();
   const answered = once(stream, 'response') as Promise<
     [Record<string, string | string[] | number | undefined>]
   >;
   const dropped = once(stream, 'close').then(() => undefined);
   const response = await Promise.race([answered, dropped]);
+  if (!response && accessEnded)
+    throw new AppError(
+      'forbidden',
+      'the access this request was made with ended or changed (removal, role change, sign-out, revoked token)',
+    );
   if (!response)
     throw new AppError(
       'cluster_disconnected',
@@ -50,8 +70,7 @@ export async function proxyRequest(
     );
   const [headers] = response;
   const { 'set-cookie': _dropped, ...passed } = forwardableHeaders(headers as IncomingMessage['headers']);
-  // A readable-only copy for fastify, which judges the end of a duplex HTTP/2 stream as premature.
-  const answer = new PassThrough();
+  // `answer` is a readable-only copy for fastify, which judges the end of a duplex HTTP/2 stream as premature.
   stream.pipe(answer, { end: false });
   // A tunnel that drops mid-answer (agent gone, hub stopping) cuts the answer too, so the client sees the end.
   // Node ends a stream of a destroyed session as if it were complete: only an end while the tunnel is still
@@ -62,11 +81,6 @@ export async function proxyRequest(
   });
   stream.on('close', () => {
     if (!answer.writableEnded) answer.destroy();
-  });
-  const untrack = ctx.liveStreams.track(principal, () => answer.destroy());
-  reply.raw.on('close', () => {
-    untrack();
-    stream.close();
   });
   return reply
     .code(Number(headers[':status']))

@@ -48,7 +48,11 @@ export function tunnelRoutes(app: HubApp, ctx: HubContext): void {
   // streams it ends before its answer goes out; the periodic recheck covers expiry and other replicas.
   app.addHook('onSend', async (request, reply, payload) => {
     const changes = !['GET', 'HEAD', 'OPTIONS'].includes(request.method) && reply.statusCode < 400;
-    if (changes && !tunneledPath.test(request.url)) await ctx.liveStreams.recheck();
+    // The change is made: a failed recheck must not turn its answer into an error (the periodic one retries).
+    if (changes && !tunneledPath.test(request.url))
+      await ctx.liveStreams
+        .recheck()
+        .catch((error: unknown) => ctx.log.warn({ err: error }, 'rechecking tunneled streams failed'));
     return payload;
   });
   const recheck = setInterval(() => {

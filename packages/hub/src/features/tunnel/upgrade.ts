@@ -37,6 +37,14 @@ export async function proxyUpgrade(
     }
     const { tunnel, identity } = await tunnelFor(ctx, principal, clusterId);
     const stream = tunnel.client.connect();
+    // Tracked from the start: the access ending (LiveStreams) or the client leaving ends the other side.
+    const untrack = ctx.liveStreams.track(principal, () => socket.destroy());
+    const clientGone = () => {
+      untrack();
+      stream.destroy();
+    };
+    socket.on('close', clientGone);
+    if (socket.destroyed) clientGone();
     const answered = await Promise.race([
       once(stream, 'response').then(() => true),
       once(stream, 'close').then(() => false),
@@ -57,12 +65,7 @@ export async function proxyUpgrade(
     if (head.length) stream.write(head);
     stream.pipe(socket);
     socket.pipe(stream);
-    const untrack = ctx.liveStreams.track(principal, () => socket.destroy());
     stream.on('close', () => socket.destroy());
-    socket.on('close', () => {
-      untrack();
-      stream.destroy();
-    });
   } catch (error) {
     const failure =
       error instanceof AppError
