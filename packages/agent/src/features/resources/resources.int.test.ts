@@ -88,6 +88,35 @@ describe('GET /api/resources/{kind}', () => {
     expect(leases.items.map((l) => l.metadata.name)).toEqual(['kwok-node-0', 'kwok-node-1', 'kwok-node-2']);
   });
 
+  it('pages a live list across several namespaces: every object once, in namespace order', async () => {
+    const namespaces = ['kube-system', 'kube-node-lease'];
+    const expected: string[] = [];
+    for (const namespace of namespaces) {
+      const whole = await agent.json<List>(`/api/resources/leases?namespace=${namespace}`);
+      expected.push(...whole.items.map((l) => `${namespace}/${l.metadata.name}`));
+    }
+    expect(expected.length).toBeGreaterThan(3);
+    const seen: string[] = [];
+    let token: string | undefined;
+    for (let pages = 0; pages < 20; pages++) {
+      const page = await agent.json<List & { continue?: string }>(
+        `/api/resources/leases?namespaces=${namespaces.join(',')}&limit=2${token ? `&continue=${token}` : ''}`,
+      );
+      expect(page.items.length).toBeLessThanOrEqual(2);
+      seen.push(...page.items.map((l) => `${l.metadata.namespace}/${l.metadata.name}`));
+      token = page.continue;
+      if (!token) break;
+    }
+    expect(token).toBeUndefined();
+    expect(seen).toEqual(expected);
+    const foreign = await agent.request(
+      `/api/resources/leases?namespaces=default&continue=${Buffer.from(
+        JSON.stringify({ namespace: 'kube-system' }),
+      ).toString('base64url')}`,
+    );
+    expect(foreign.status).toBe(400);
+  });
+
   it('projects summaries: no annotations, Secrets and ConfigMaps carry keys instead of values', async () => {
     const secrets = await agent.json<List>('/api/resources/secrets?namespace=demo-shop&summary=true');
     const credentials = secrets.items.find((s) => s.metadata.name === 'storefront-credentials');

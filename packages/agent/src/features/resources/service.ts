@@ -32,9 +32,15 @@ export interface ListResult {
 }
 
 const encodeToken = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-function decodeToken(token: string): { offset?: number; kube?: string } {
+/** Where the next page starts: an offset in the cache's list, or (live) a namespace and the API server's token. */
+interface PageToken {
+  offset?: number;
+  namespace?: string;
+  kube?: string;
+}
+function decodeToken(token: string): PageToken {
   try {
-    return JSON.parse(Buffer.from(token, 'base64url').toString()) as { offset?: number; kube?: string };
+    return JSON.parse(Buffer.from(token, 'base64url').toString()) as PageToken;
   } catch {
     throw badRequest('query parameter "continue" is not a token from an earlier page');
   }
@@ -67,24 +73,35 @@ function page(
 
 async function liveList(ctx: AgentContext, resource: ApiResource, query: ListQuery): Promise<ListResult> {
   const limit = query.limit ?? listLimit.default;
-  const namespaces = resource.namespaced && query.namespaces ? query.namespaces : [undefined];
-  const token = query.continue ? decodeToken(query.continue).kube : undefined;
-  if (namespaces.length > 1 && token)
-    throw badRequest('query parameter "continue" cannot be used with several namespaces');
+  const namespaces: (string | undefined)[] =
+    resource.namespaced && query.namespaces ? query.namespaces : [undefined];
+  // Several namespaces are listed one after the other; a page's token names the namespace to go on in.
+  const token = query.continue ? decodeToken(query.continue) : undefined;
+  const first = token?.namespace === undefined ? 0 : namespaces.indexOf(token.namespace);
+  if (first < 0) throw badRequest('query parameter "continue" is from a list of other namespaces');
   const items: KubeObject[] = [];
-  let next: string | undefined;
-  for (const namespace of namespaces) {
+  let next: PageToken | undefined;
+  for (let index = first; index < namespaces.length; index++) {
+    const namespace = namespaces[index];
     const list = await ctx.cluster.client.request<KubeList>({
       path: collectionPath(resource, namespace),
-      query: { limit: limit - items.length, continue: token, labelSelector: query.labelSelector },
+      query: {
+        limit: limit - items.length,
+        continue: index === first ? token?.kube : undefined,
+        labelSelector: query.labelSelector,
+      },
     });
     items.push(
       ...(list.items ?? []).map((item) =>
         stripObject({ apiVersion: apiVersionOf(resource), kind: resource.kind, ...item }),
       ),
     );
-    next = list.metadata?.continue || undefined;
-    if (items.length >= limit) break;
+    // The API server stops a list early only at the limit asked, so either way this page is full.
+    const more = list.metadata?.continue || undefined;
+    if (more) next = { namespace, kube: more };
+    else if (items.length >= limit && index + 1 < namespaces.length)
+      next = { namespace: namespaces[index + 1] };
+    if (next || items.length >= limit) break;
   }
   return {
     kind: resource.kind,
@@ -93,7 +110,7 @@ async function liveList(ctx: AgentContext, resource: ApiResource, query: ListQue
     namespaced: resource.namespaced,
     source: 'live',
     items: query.summary ? items.map(summarize) : items,
-    continue: next && namespaces.length === 1 ? encodeToken({ kube: next }) : undefined,
+    continue: next ? encodeToken(next) : undefined,
   };
 }
 
