@@ -1,48 +1,33 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { isListening, testCluster, waitUntil } from '@binnacle/testkit';
+import { join } from 'node:path';
+import {
+  type BinnacleRun,
+  isListening,
+  killBinnacles,
+  runBinnacle,
+  testCluster,
+  waitUntil,
+} from '@binnacle/testkit';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 
-const cli = resolve(import.meta.dirname, 'binnacle.ts');
 const cluster = testCluster();
 const dataDir = await mkdtemp(join(tmpdir(), 'binnacle-cli-'));
-const started: ChildProcess[] = [];
-afterEach(() => {
-  // A failed assertion must not leave an agent holding the port for the next run.
-  for (const child of started.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
+// A failed assertion must not leave an agent holding the port for the next run.
+afterEach(killBinnacles);
 afterAll(() => rm(dataDir, { recursive: true, force: true }));
+// After a signal the agent closes its server and watches (at most 10 s by its own rule).
+const stopsWithinMs = 15_000;
 
-interface Run {
-  child: ChildProcess;
-  stderr: () => string;
-  exited: Promise<number>;
-}
-
-function binnacle(args: string[], env: NodeJS.ProcessEnv = {}): Run {
-  const child = spawn(process.execPath, [cli, ...args], {
-    env: {
-      ...process.env,
-      HOME: dataDir,
-      KUBECONFIG: cluster.kubeconfigPath(),
-      BINNACLE_DATA_DIR: dataDir,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+const binnacle = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+  runBinnacle(args, {
+    HOME: dataDir,
+    KUBECONFIG: cluster.kubeconfigPath(),
+    BINNACLE_DATA_DIR: dataDir,
+    ...env,
   });
-  started.push(child);
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  child.stdout?.resume();
-  const exited = new Promise<number>((resolveExit) => child.on('exit', (code) => resolveExit(code ?? -1)));
-  return { child, stderr: () => stderr, exited };
-}
 
-async function serves(port: number, run: Run): Promise<void> {
+async function serves(port: number, run: BinnacleRun): Promise<void> {
   await waitUntil(
     `binnacle agent on port ${port}`,
     async () => {
@@ -67,7 +52,7 @@ describe('binnacle agent', () => {
     );
     expect(run.stderr()).toMatch(/core tier synced \(\d+ kinds, \d+ ms\)/);
     run.child.kill('SIGTERM');
-    expect(await run.exited).toBe(0);
+    expect(await run.exit(stopsWithinMs)).toBe(0);
     expect(await isListening(9391)).toBe(false);
   });
 
@@ -75,31 +60,27 @@ describe('binnacle agent', () => {
     const run = binnacle(['agent']);
     await serves(9280, run);
     run.child.kill('SIGINT');
-    expect(await run.exited).toBe(0);
+    expect(await run.exit(stopsWithinMs)).toBe(0);
   });
 
   it('exits 2 naming a bad flag, and 1 naming a missing kubeconfig', async () => {
     const badFlag = binnacle(['agent', '--port', 'eighty']);
-    expect(await badFlag.exited).toBe(2);
+    expect(await badFlag.exit()).toBe(2);
     expect(badFlag.stderr()).toBe(
       'binnacle agent: --port: "eighty" is not a port number (1-65535)\nrun "binnacle agent --help" for the flags\n',
     );
     const noCluster = binnacle(['agent', '--kubeconfig', join(dataDir, 'missing')]);
-    expect(await noCluster.exited).toBe(1);
+    expect(await noCluster.exit()).toBe(1);
     expect(noCluster.stderr()).toBe(
       `binnacle agent: kubeconfig ${join(dataDir, 'missing')} does not exist\n`,
     );
     const unknownCommand = binnacle(['agnet']);
-    expect(await unknownCommand.exited).toBe(2);
+    expect(await unknownCommand.exit()).toBe(2);
   });
 
   it('prints --help with exit 0', async () => {
-    const child = spawn(process.execPath, [cli, 'agent', '--help']);
-    let out = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString();
-    });
-    expect(await new Promise((r) => child.on('exit', r))).toBe(0);
-    expect(out).toMatch(/^usage: binnacle agent \[flags\]/);
+    const help = binnacle(['agent', '--help']);
+    expect(await help.exit()).toBe(0);
+    expect(help.stdout()).toMatch(/^usage: binnacle agent \[flags\]/);
   });
 });

@@ -1,4 +1,5 @@
 export { startTestAgent, type TestAgent, type TestAgentOptions } from './agent.ts';
+export { type BinnacleRun, killBinnacles, runBinnacle } from './binnacle-process.ts';
 export {
   clusterDown,
   clusterUp,

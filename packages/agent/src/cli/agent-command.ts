@@ -1,6 +1,6 @@
-import { UsageError } from '@binnacle/common/server';
+import { exitOnSignal, UsageError } from '@binnacle/common/server';
 import pino from 'pino';
-import { type Agent, agentVersion, createAgent } from '../agent.ts';
+import { agentVersion, createAgent } from '../agent.ts';
 import { ConfigFileSchema, configDefaults, configFilePath } from '../config/agent-config.ts';
 import { InvalidFileError, JsonFile } from '../config/json-file.ts';
 import { KubeconfigError, resolveTarget } from '../kube/kubeconfig.ts';
@@ -8,37 +8,10 @@ import { openBrowser } from './open-browser.ts';
 import { agentHelp, effectiveConfig, parseAgentArgs } from './options.ts';
 import { showSyncProgress } from './progress.ts';
 
-const shutdownGraceMs = 10_000;
-
 const fail = (message: string, code: number) => {
   process.stderr.write(`binnacle agent: ${message}\n`);
   return code;
 };
-
-/** Stops on SIGINT/SIGTERM: closes the server and the cluster watches; a second signal exits at once. */
-function untilSignal(agent: Agent, stopProgress: () => void): Promise<number> {
-  return new Promise<number>((resolveExit) => {
-    let stopping = false;
-    const shutdown = (signal: string) => {
-      if (stopping) {
-        process.stderr.write(`binnacle agent: ${signal} again, exiting now\n`);
-        resolveExit(1);
-        return;
-      }
-      stopping = true;
-      stopProgress();
-      process.stderr.write(`\nbinnacle agent: ${signal}, shutting down\n`);
-      const forced = setTimeout(() => resolveExit(1), shutdownGraceMs);
-      forced.unref();
-      void agent.close().then(() => {
-        clearTimeout(forced);
-        resolveExit(0);
-      });
-    };
-    process.on('SIGINT', () => shutdown('SIGINT'));
-    process.on('SIGTERM', () => shutdown('SIGTERM'));
-  });
-}
 
 /** `binnacle agent`: resolves config and cluster, serves, shows sync progress, shuts down cleanly on a signal. */
 export async function runAgent(argv: string[]): Promise<number> {
@@ -89,5 +62,13 @@ export async function runAgent(argv: string[]): Promise<number> {
   const stopProgress = showSyncProgress(agent.ctx.cluster.cache);
   void agent.ctx.cluster.start();
   if (process.stdout.isTTY && !config.noBrowser) openBrowser(url);
-  return untilSignal(agent, stopProgress);
+  // The progress line is left open (carriage returns): end it before the shutdown message.
+  return exitOnSignal(
+    'agent',
+    () => agent.close(),
+    () => {
+      stopProgress();
+      process.stderr.write('\n');
+    },
+  );
 }

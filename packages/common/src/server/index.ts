@@ -12,3 +12,4 @@ export {
   UsageError,
 } from './options.ts';
 export { ErrorSchema, errorResponses, Query } from './schemas.ts';
+export { exitOnSignal } from './shutdown.ts';

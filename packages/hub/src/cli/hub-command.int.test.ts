@@ -1,65 +1,23 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { freePort, waitUntil } from '@binnacle/testkit';
+import { join } from 'node:path';
+import { freePort, killBinnacles, runBinnacle, waitUntil } from '@binnacle/testkit';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { hubOptions } from '../config/hub-config.ts';
 
 // The hub through the real `binnacle` command: only SQLite is needed, so it runs the same in both hub projects.
-const cli = resolve(import.meta.dirname, '../../../cli/src/binnacle.ts');
 const home = await mkdtemp(join(tmpdir(), 'binnacle-hub-cli-'));
 const password = 'correct horse battery staple';
-const exitWithinMs = 10_000;
 
-const started: ChildProcess[] = [];
-afterEach(() => {
-  // A failed assertion must not leave a hub holding its port or its SQLite file.
-  for (const child of started.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
-});
+// A failed assertion must not leave a hub holding its port or its SQLite file.
+afterEach(killBinnacles);
 afterAll(() => rm(home, { recursive: true, force: true }));
 
-interface Run {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  /** The exit code, or a rejection naming the command when it runs longer than `ms`. */
-  exit: (ms?: number) => Promise<number | null>;
-}
-
 let runs = 0;
-function binnacle(args: string[], env: NodeJS.ProcessEnv = {}): Run {
+const binnacle = (args: string[], env: NodeJS.ProcessEnv = {}) => {
   runs += 1;
-  // The developer's own BINNACLE_* settings must not leak into the hub under test.
-  const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !name.startsWith('BINNACLE_')),
-  );
-  const child = spawn(process.execPath, [cli, ...args], {
-    env: { ...inherited, HOME: home, BINNACLE_HUB_DATA_DIR: join(home, `data-${runs}`), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  started.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolveExit) => child.on('exit', (code) => resolveExit(code)));
-  const exit = (ms = exitWithinMs) => {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`binnacle ${args.join(' ')} still running after ${ms} ms:\n${stderr}`)),
-        ms,
-      );
-    });
-    return Promise.race([exited, late]).finally(() => clearTimeout(timer));
-  };
-  return { child, stdout: () => stdout, stderr: () => stderr, exit };
-}
+  return runBinnacle(args, { HOME: home, BINNACLE_HUB_DATA_DIR: join(home, `data-${runs}`), ...env });
+};
 
 describe('binnacle hub', () => {
   it.each([

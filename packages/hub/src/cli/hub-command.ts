@@ -1,10 +1,8 @@
-import { optionsHelp, UsageError } from '@binnacle/common/server';
+import { exitOnSignal, optionsHelp, UsageError } from '@binnacle/common/server';
 import { type HubConfig, hubOptions, loadHubConfig } from '../config/hub-config.ts';
 import { DatabaseError } from '../db/database.ts';
 import { createHub, hubVersion } from '../hub.ts';
 import { hubLogger } from './logger.ts';
-
-const shutdownGraceMs = 10_000;
 
 export function hubHelp(): string {
   return `usage: binnacle hub [flags]
@@ -57,20 +55,5 @@ export async function runHub(argv: string[], env: NodeJS.ProcessEnv = process.en
   process.stderr.write(
     `binnacle hub ${hubVersion}: serving ${config.publicUrl} on ${config.listenAddress}:${config.port} (${hub.ctx.database.dialect} ${hub.ctx.database.location}); break-glass ${hub.ctx.breakGlass.admin.enabled ? 'on' : 'off'}\n`,
   );
-  return new Promise<number>((resolveExit) => {
-    let stopping = false;
-    const shutdown = (signal: string) => {
-      if (stopping) return resolveExit(1);
-      stopping = true;
-      process.stderr.write(`binnacle hub: ${signal}, shutting down\n`);
-      const forced = setTimeout(() => resolveExit(1), shutdownGraceMs);
-      forced.unref();
-      void hub.close().then(() => {
-        clearTimeout(forced);
-        resolveExit(0);
-      });
-    };
-    process.on('SIGINT', () => shutdown('SIGINT'));
-    process.on('SIGTERM', () => shutdown('SIGTERM'));
-  });
+  return exitOnSignal('hub', () => hub.close());
 }

@@ -95,11 +95,8 @@ export async function membershipsOf(db: Db, userId: string) {
     .execute();
 }
 
-export async function ownerCount(db: Db, orgId: string): Promise<number> {
-  const row = await countOf(
-    db.selectFrom('memberships').where('org_id', '=', orgId).where('role', '=', 'owner'),
-  );
-  return row;
+export function ownerCount(db: Db, orgId: string): Promise<number> {
+  return countOf(db.selectFrom('memberships').where('org_id', '=', orgId).where('role', '=', 'owner'));
 }
 
 /** The first organization ever created: where the break-glass admin and new users land on a one-org hub. */

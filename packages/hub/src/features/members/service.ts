@@ -34,6 +34,12 @@ export async function listMembers(ctx: HubContext, orgId: string, page: { limit:
   };
 }
 
+/** An organization always keeps an owner: the last one can be neither demoted nor removed. */
+async function keepAnOwner(db: Db, orgId: string, role: Role) {
+  if (role === 'owner' && (await ownerCount(db, orgId)) <= 1)
+    throw conflict('this is the last owner of the organization; promote someone else first');
+}
+
 async function memberOf(db: Db, orgId: string, userId: string) {
   const row = await db
     .selectFrom('memberships')
@@ -60,9 +66,7 @@ export async function changeRole(
   const member = await memberOf(db, principal.orgId, userId);
   if (member.role === role) return;
   await db.transaction().execute(async (tx) => {
-    if (member.role === 'owner' && (await ownerCount(tx, principal.orgId)) <= 1) {
-      throw conflict('this is the last owner of the organization; promote someone else first');
-    }
+    await keepAnOwner(tx, principal.orgId, member.role);
     await tx
       .updateTable('memberships')
       .set({ role })
@@ -87,9 +91,7 @@ export async function removeMember(ctx: HubContext, principal: Principal, userId
   const { db } = ctx.database;
   const member = await memberOf(db, principal.orgId, userId);
   await db.transaction().execute(async (tx) => {
-    if (member.role === 'owner' && (await ownerCount(tx, principal.orgId)) <= 1) {
-      throw conflict('this is the last owner of the organization; promote someone else first');
-    }
+    await keepAnOwner(tx, principal.orgId, member.role);
     await tx
       .deleteFrom('memberships')
       .where('org_id', '=', principal.orgId)

@@ -1,0 +1,64 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { repoRoot } from './cluster/paths.ts';
+
+export interface BinnacleRun {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** The exit code (null after a signal), or a rejection naming the command when it runs longer than `ms`. */
+  exit(ms?: number): Promise<number | null>;
+}
+
+const running = new Set<ChildProcess>();
+const defaultExitMs = 10_000;
+
+/**
+ * `binnacle <args>` as its own process, as a person runs it. The BINNACLE_* settings of the shell running the
+ * tests are left out (pass the ones a test wants in `env`), so a developer's own settings never leak in.
+ */
+export function runBinnacle(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  nodeArgs: string[] = [],
+): BinnacleRun {
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith('BINNACLE_')),
+  );
+  const child = spawn(
+    process.execPath,
+    [...nodeArgs, resolve(repoRoot, 'packages/cli/src/binnacle.ts'), ...args],
+    { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  running.add(child);
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolveExit) =>
+    child.once('exit', (code) => {
+      running.delete(child);
+      resolveExit(code);
+    }),
+  );
+  const exit = (ms = defaultExitMs) => {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`binnacle ${args.join(' ')} still running after ${ms} ms:\n${stderr}`)),
+        ms,
+      );
+    });
+    return Promise.race([exited, late]).finally(() => clearTimeout(timer));
+  };
+  return { child, stdout: () => stdout, stderr: () => stderr, exit };
+}
+
+/** SIGKILL for every `binnacle` a test started and left running (a failed assertion must not leave a port held). */
+export function killBinnacles(): void {
+  for (const child of running) child.kill('SIGKILL');
+}
