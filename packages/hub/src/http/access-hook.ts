@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import type { HubApp, HubContext } from '../context.ts';
 import { sessionCookie } from '../features/sessions/cookie.ts';
 import { authenticate } from './authenticate.ts';
-import { atLeast, cookieBased, type Principal, roleInOrg } from './principal.ts';
+import { atLeast, cookieBased, inOrg, type Principal } from './principal.ts';
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 const forbidden = (message: string) => new AppError('forbidden', message);
@@ -72,7 +72,7 @@ async function scopeToOrg(
   orgId: string | undefined,
 ): Promise<Principal> {
   if (orgId === undefined) return principal;
-  const role = await roleInOrg(ctx.database.db, principal, orgId);
-  if (!role) throw notFound(`organization ${orgId} not found`);
-  return { ...principal, orgId, role };
+  const scoped = await inOrg(ctx.database.db, principal, orgId);
+  if (!scoped) throw notFound(`organization ${orgId} not found`);
+  return scoped;
 }

@@ -55,6 +55,7 @@ const probes = () =>
     ['PATCH', `/api/clusters/${b.clusterId}`, { name: 'mine' }],
     ['DELETE', `/api/clusters/${b.clusterId}`],
     ['POST', `/api/clusters/${b.clusterId}/rotate-token`],
+    ['GET', `/c/${b.clusterId}/api/health`],
     ['DELETE', `/api/pats/${b.patId}`],
     ['PATCH', '/api/account', { currentOrgId: b.orgId }],
   ] as const;
@@ -136,5 +137,9 @@ describe('cross-organization isolation', () => {
     );
     expect((await t.request('GET', `/api/orgs/${b.orgId}`, { as: { pat } })).status).toBe(404);
     expect((await t.request('GET', `/api/orgs/${b.orgId}/audit`, { as: { pat } })).status).toBe(404);
+    // Through the tunnel door too: the session may reach B's cluster (offline here: 503), the pinned PAT not.
+    const tunneled = `/c/${b.clusterId}/api/health`;
+    expect((await t.request('GET', tunneled, { as: { cookie: both.cookie } })).status).toBe(503);
+    expect((await t.request('GET', tunneled, { as: { pat } })).status).toBe(404);
   });
 });

@@ -63,3 +63,9 @@ export async function roleInOrg(db: Db, principal: Principal, orgId: string): Pr
   if (orgId === principal.orgId) return principal.role;
   return principal.via === 'pat' ? undefined : roleIn(db, orgId, principal.user.id);
 }
+
+/** The caller acting in another organization (its role there), or undefined when it is not theirs. */
+export async function inOrg(db: Db, principal: Principal, orgId: string): Promise<Principal | undefined> {
+  const role = await roleInOrg(db, principal, orgId);
+  return role && { ...principal, orgId, role };
+}

@@ -202,14 +202,14 @@ export class SessionStore {
 
   /**
    * Which of these sessions are still active by the same rules as `lookup` (without ending or touching any):
-   * each active one with its organization and forwarded groups, as `<org id> <groups JSON>`.
+   * each active one with its forwarded groups (JSON).
    */
   async activeAmong(idHashes: string[]): Promise<Map<string, string>> {
     const active = new Map<string, string>();
     if (idHashes.length === 0) return active;
     const now = this.#clock.now();
     for (const row of await this.#withRole().where('sessions.id_hash', 'in', idHashes).execute()) {
-      if (!this.#endReason(row, row.role, now)) active.set(row.id_hash, `${row.org_id} ${row.groups}`);
+      if (!this.#endReason(row, row.role, now)) active.set(row.id_hash, row.groups);
     }
     return active;
   }

@@ -1,5 +1,6 @@
 import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { AppError } from '@binnacle/common/server';
 import { TunnelClient } from '@binnacle/tunnel';
 import type { WebSocketServer } from 'ws';
 import type { HubContext } from '../../context.ts';
@@ -10,8 +11,9 @@ import { clusterForToken } from '../clusters/service.ts';
 export const agentConnectPath = '/api/agents/connect';
 
 /** Answers a refused upgrade with a plain HTTP error in the `{error, code}` shape, then closes the socket. */
-export function refuseUpgrade(socket: Duplex, status: number, code: string, error: string): void {
-  const body = JSON.stringify({ error, code });
+export function refuseUpgrade(socket: Duplex, failure: AppError): void {
+  const { status } = failure;
+  const body = JSON.stringify(failure.toBody());
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n` +
       `content-type: application/json\r\ncache-control: no-store\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
@@ -34,7 +36,10 @@ export async function acceptAgent(
   const token = match?.[1];
   const cluster = token ? await clusterForToken(ctx, token) : undefined;
   if (!cluster || !token)
-    return refuseUpgrade(socket, 401, 'unauthenticated', 'a valid cluster token (Bearer bnc_…) is required');
+    return refuseUpgrade(
+      socket,
+      new AppError('unauthenticated', 'a valid cluster token (Bearer bnc_…) is required'),
+    );
   const agentVersion = String(request.headers['x-binnacle-agent-version'] ?? '').slice(0, 64) || null;
   (request as { binnacleClusterId?: string }).binnacleClusterId = cluster.id;
   wss.handleUpgrade(request, socket, head, (ws) => {

@@ -5,6 +5,7 @@ import type { SessionStore } from '../sessions/store.ts';
 
 interface Holder {
   userId: string;
+  /** The organization of the cluster the stream goes to: the role the cluster saw is the role there. */
   orgId: string;
   role: string;
   /** The session's forwarded groups when the stream opened (a refresh that changes them changes the identity). */
@@ -78,10 +79,11 @@ export class LiveStreams {
         .execute();
       for (const row of rows) roles.set(`${row.user_id} ${row.org_id}`, row.role);
     }
-    const sessions = new Map<string, string>();
+    const sessionGroups = new Map<string, string>();
     const idHashes = holders.flatMap((h) => (h.sessionIdHash ? [h.sessionIdHash] : []));
     for (const some of chunks([...new Set(idHashes)])) {
-      for (const [idHash, state] of await this.#sessions.activeAmong(some)) sessions.set(idHash, state);
+      for (const [idHash, groups] of await this.#sessions.activeAmong(some))
+        sessionGroups.set(idHash, groups);
     }
     const pats = new Set<string>();
     const patIds = holders.flatMap((h) => (h.patId ? [h.patId] : []));
@@ -95,8 +97,7 @@ export class LiveStreams {
       const gone =
         (holder.expiresAt !== undefined && holder.expiresAt <= now) ||
         roles.get(`${holder.userId} ${holder.orgId}`) !== holder.role ||
-        (holder.sessionIdHash !== undefined &&
-          sessions.get(holder.sessionIdHash) !== `${holder.orgId} ${holder.groups}`) ||
+        (holder.sessionIdHash !== undefined && sessionGroups.get(holder.sessionIdHash) !== holder.groups) ||
         (holder.patId !== undefined && !pats.has(holder.patId));
       if (!gone || !this.#holders.delete(holder)) continue;
       cut++;

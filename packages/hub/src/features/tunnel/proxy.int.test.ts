@@ -229,6 +229,52 @@ describe('the tunnel proxy when the tunnel drops mid-request', () => {
   );
 });
 
+/** A WebSocket the hub refuses: its status, cache header and body. */
+function refusedUpgrade(url: string, headers: Record<string, string>) {
+  return within(
+    new Promise<{ status?: number; cacheControl?: string; body: unknown }>((resolve, reject) => {
+      const socket = new WebSocket(url, { headers });
+      socket.on('error', () => undefined);
+      socket.once('open', () => reject(new Error(`${url} was accepted`)));
+      socket.once('unexpected-response', (_request, response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => {
+          text += chunk.toString();
+        });
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode,
+            cacheControl: response.headers['cache-control'],
+            body: JSON.parse(text) as unknown,
+          }),
+        );
+      });
+    }),
+    `the refusal of ${url}`,
+  );
+}
+
+describe('the tunnel door', () => {
+  it('refuses a rotated cluster token at once, and unknown WebSocket routes, with {error, code}', async () => {
+    const created = await t.request('POST', '/api/clusters', { as: { cookie }, body: { name: 'rotating' } });
+    const { id, token } = created.json<{ id: string; token: string }>();
+    expect((await t.request('POST', `/api/clusters/${id}/rotate-token`, { as: { cookie } })).status).toBe(
+      200,
+    );
+    const door = `${hubUrl.replace('http', 'ws')}/api/agents/connect`;
+    expect(await refusedUpgrade(door, { authorization: `Bearer ${token}` })).toStrictEqual({
+      status: 401,
+      cacheControl: 'no-store',
+      body: { error: expect.stringContaining('cluster token'), code: 'unauthenticated' },
+    });
+    expect(await refusedUpgrade(`${hubUrl.replace('http', 'ws')}/api/nowhere`, {})).toStrictEqual({
+      status: 404,
+      cacheControl: 'no-store',
+      body: { error: expect.stringContaining('/api/nowhere'), code: 'route_not_found' },
+    });
+  });
+});
+
 describe('a hub stopping under a request in flight', () => {
   it('answers the unanswered request 502 cluster_disconnected before it goes', async () => {
     const stopping = await startTestHub({ config: { port: 0, listenAddress: '127.0.0.1' } });
@@ -287,10 +333,10 @@ describe('tunneled streams live only as long as the access they were opened with
   });
 
   /** Opens a never-ending answer through the tunnel with these headers; resolves how its body ends. */
-  async function openStream(headers: Record<string, string>) {
+  async function openStream(headers: Record<string, string>, cluster = clusterId) {
     const arrived = nextArrival();
     const response = await within(
-      fetch(`${hubUrl}/c/${clusterId}/api/partial`, { headers, signal: AbortSignal.timeout(15_000) }),
+      fetch(`${hubUrl}/c/${cluster}/api/partial`, { headers, signal: AbortSignal.timeout(15_000) }),
       'the head of the stream',
     );
     await within(arrived, 'the stream reaching the agent');
@@ -362,6 +408,43 @@ describe('tunneled streams live only as long as the access they were opened with
       expect(removed.status).toBe(204);
       await within(closed, 'the removed member’s WebSocket to close', 1_000);
     });
+  });
+
+  it("leaving the cluster's organization cuts the stream, though the session acts in another one", async () => {
+    const orgB = await t.createOrg('second');
+    const boss = await t.addUser(`boss-${Date.now()}@example.com`, 'owner', orgB);
+    const created = await t.request('POST', '/api/clusters', {
+      as: { cookie: boss.cookie },
+      body: { name: 'b' },
+    });
+    const clusterB = created.json<{ id: string; token: string }>();
+    const email = `erin-${Date.now()}@example.com`;
+    const erin = await t.addUser(email, 'member', orgId); // her session acts in the first organization
+    await t.addUser(email, 'viewer', orgB);
+    const dialer = dialHub({
+      hubUrl,
+      clusterToken: clusterB.token,
+      agentVersion: 'proxy-test',
+      target: { host: '127.0.0.1', port: (agent.address() as AddressInfo).port },
+    });
+    try {
+      await waitUntil(
+        'the second agent to connect',
+        () => Promise.resolve(Boolean(t.hub.ctx.tunnels.get(clusterB.id))),
+        {
+          timeoutMs: boundMs,
+          intervalMs: 20,
+        },
+      );
+      const stream = await openStream(cookieOf(erin.cookie), clusterB.id);
+      const removed = await t.request('DELETE', `/api/orgs/${orgB}/members/${erin.userId}`, {
+        as: { cookie: boss.cookie },
+      });
+      expect(removed.status).toBe(204);
+      await expectCut(stream, 'the cut of the stream to the organization she left');
+    } finally {
+      await dialer.close();
+    }
   });
 
   it("changing a member's role cuts their live stream (it carried the old role into the cluster)", async () => {

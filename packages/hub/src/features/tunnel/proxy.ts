@@ -25,8 +25,11 @@ export async function proxyRequest(
   request: FastifyRequest<{ Params: { cluster_id: string } }>,
   reply: FastifyReply,
 ) {
-  const principal = principalOf(request);
-  const { tunnel, identity } = await tunnelFor(ctx, principal, request.params.cluster_id);
+  const { tunnel, identity, principal } = await tunnelFor(
+    ctx,
+    principalOf(request),
+    request.params.cluster_id,
+  );
   const upload = request.body as Readable | undefined;
   const hasBody = upload !== undefined && !['GET', 'HEAD'].includes(request.method);
   const stream = tunnel.client.request(

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { errorResponses } from '@binnacle/common/server';
+import { AppError, errorResponses } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import { WebSocketServer } from 'ws';
 import type { HubApp, HubContext } from '../../context.ts';
@@ -38,7 +38,11 @@ export function tunnelRoutes(app: HubApp, ctx: HubContext): void {
         { headers: request.headers, cookies: app.parseCookie(request.headers.cookie ?? '') },
         tunneled[1],
       );
-    else return refuseUpgrade(socket, 404, 'route_not_found', `no WebSocket route at ${url.split('?')[0]}`);
+    else
+      return refuseUpgrade(
+        socket,
+        new AppError('route_not_found', `no WebSocket route at ${url.split('?')[0]}`),
+      );
     handled.catch((error: unknown) => {
       ctx.log.error({ err: error }, 'upgrade failed');
       socket.destroy();

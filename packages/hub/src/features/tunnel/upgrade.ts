@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { AppError } from '@binnacle/common/server';
+import { AppError, toAppError } from '@binnacle/common/server';
 import type { HubContext } from '../../context.ts';
 import { authenticate, type Credentials } from '../../http/authenticate.ts';
 import { cookieBased } from '../../http/principal.ts';
@@ -35,10 +35,10 @@ export async function proxyUpgrade(
         'a WebSocket opened with the session cookie must come from the hub page',
       );
     }
-    const { tunnel, identity } = await tunnelFor(ctx, principal, clusterId);
+    const { tunnel, identity, principal: inCluster } = await tunnelFor(ctx, principal, clusterId);
     const stream = tunnel.client.connect();
     // Tracked from the start: the access ending (LiveStreams) or the client leaving ends the other side.
-    const untrack = ctx.liveStreams.track(principal, () => socket.destroy());
+    const untrack = ctx.liveStreams.track(inCluster, () => socket.destroy());
     const clientGone = () => {
       untrack();
       stream.destroy();
@@ -67,11 +67,8 @@ export async function proxyUpgrade(
     socket.pipe(stream);
     stream.on('close', () => socket.destroy());
   } catch (error) {
-    const failure =
-      error instanceof AppError
-        ? error
-        : new AppError('internal_error', 'internal error; see the server log');
-    if (!(error instanceof AppError)) ctx.log.error({ err: error }, 'tunnel upgrade failed');
-    refuseUpgrade(socket, failure.status, failure.code, failure.message);
+    const failure = toAppError(error);
+    if (failure.code === 'internal_error') ctx.log.error({ err: error }, 'tunnel upgrade failed');
+    refuseUpgrade(socket, failure);
   }
 }
