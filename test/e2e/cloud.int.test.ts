@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import {
@@ -13,6 +14,7 @@ import {
   testCluster,
   waitUntil,
 } from '@binnacle/testkit';
+import { signIdentity } from '@binnacle/tunnel';
 import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -104,6 +106,7 @@ beforeAll(async () => {
         { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] },
         { apiGroups: [''], resources: ['pods/exec'], verbs: ['create', 'get'] },
         { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
+        { apiGroups: [''], resources: ['configmaps'], verbs: ['delete'] },
       ],
     },
   });
@@ -323,8 +326,61 @@ describe('cloud mode through the hub tunnel', () => {
   });
 
   it('removes debug routes in cloud mode: 404 directly and through the tunnel', async () => {
-    expect((await agent.request('/api/debug/informers')).status).toBe(404);
-    expect((await hub(`/c/${clusterId}/api/debug/informers`, { cookie: ada })).status).toBe(404);
+    for (const path of ['/api/debug/informers', '/debug/pprof/heap']) {
+      expect((await agent.request(path)).status, path).toBe(404);
+      expect((await hub(`/c/${clusterId}${path}`, { cookie: ada })).status, path).toBe(404);
+    }
+  });
+
+  it('writes through the tunnel as the caller: the API server decides, not the agent (which cannot write)', async () => {
+    await core.createNamespacedConfigMap({
+      namespace: namespace.name,
+      body: { metadata: { name: 'doomed' } },
+    });
+    const path = `/c/${clusterId}/api/resources/configmaps/${namespace.name}/doomed`;
+    const viaPat = await hub(path, { pat: adaPat, method: 'DELETE' });
+    expect(viaPat.status).toBe(403);
+    expect(((await viaPat.json()) as { error: string }).error).toMatch(
+      /User "binnacle:user:ada@example\.com" cannot delete resource "configmaps"/,
+    );
+    const viaGroup = await hub(path, { cookie: ada, method: 'DELETE' });
+    expect(viaGroup.status, await viaGroup.clone().text()).toBe(200);
+    await expect(
+      core.readNamespacedConfigMap({ name: 'doomed', namespace: namespace.name }),
+    ).rejects.toThrow();
+  });
+
+  it('believes an identity only through the tunnel, and never a system: one', async () => {
+    const live = started.t.hub.ctx.tunnels.get(clusterId);
+    if (!live) throw new Error('the agent is not connected');
+    const signed = (groups: string[]) =>
+      signIdentity(live.tokenHash, {
+        user: 'binnacle:user:ada@example.com',
+        groups,
+        aud: clusterId,
+        exp: Math.floor(Date.now() / 1000) + 60,
+      });
+    // Correctly signed, but sent straight to the agent's port: not the hub's, so ignored.
+    const direct = await agent.request('/api/auth/me', {
+      headers: { 'x-binnacle-identity': signed(['binnacle:role:owner']) },
+    });
+    expect(await direct.json()).toEqual({ authEnabled: false, authMode: 'cloud' });
+    // Through the tunnel itself (as if the hub signed it): a system: group is refused outright.
+    const stream = live.client.request(
+      { ':method': 'GET', ':path': '/api/auth/me', 'x-binnacle-identity': signed(['system:masters']) },
+      { endStream: true },
+    );
+    const [headers] = (await once(stream, 'response')) as [Record<string, unknown>];
+    let text = '';
+    stream.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+    });
+    await once(stream, 'end');
+    expect(headers[':status']).toBe(403);
+    expect(JSON.parse(text)).toEqual({
+      code: 'forbidden',
+      error: 'system: users and groups cannot be forwarded into the cluster',
+    });
   });
 
   it("answers 404 for another organization's cluster id and 503 for a cluster whose agent is offline", async () => {

@@ -13,7 +13,6 @@ import {
 } from './config/agent-config.ts';
 import { JsonFile } from './config/json-file.ts';
 import type { AgentContext, App } from './context.ts';
-import { CapabilityChecker } from './features/health/capabilities.ts';
 import { ReleaseChecker } from './features/health/version-check.ts';
 import { ChangeRecorder } from './features/timeline/recorder.ts';
 import { MemoryTimelineStore } from './features/timeline/store/memory-store.ts';
@@ -77,14 +76,18 @@ export async function createAgent(
     configFile: new JsonFile(configFilePath(config.dataDir), ConfigFileSchema, () => ({})),
     settingsFile: new JsonFile(settingsFilePath(config.dataDir), SettingsSchema, () => ({})),
     releases: new ReleaseChecker(agentVersion, config.releaseFeedUrl),
-    capabilities: new CapabilityChecker(),
     timeline: new ChangeRecorder(cluster.cache, await openTimelineStore(config)),
     topology: new TopologyService(),
     sessions: new SessionRegistry(),
     access: new AccessReviewer(cluster.client),
     cloud:
       config.cloudUrl && config.clusterToken
-        ? { hubUrl: config.cloudUrl, clusterToken: config.clusterToken, clusterId: () => clusterId }
+        ? {
+            hubUrl: config.cloudUrl,
+            clusterToken: config.clusterToken,
+            clusterId: () => clusterId,
+            tunnelPorts: new Set<number>(),
+          }
         : undefined,
     log,
   };
@@ -105,7 +108,7 @@ export async function createAgent(
           hubUrl: ctx.cloud.hubUrl,
           clusterToken: ctx.cloud.clusterToken,
           agentVersion,
-          target: { host, port },
+          target: { host, port, tunnelPorts: ctx.cloud.tunnelPorts },
           onState: (state, detail) => {
             if (state === 'connected') clusterId = detail;
             log[state === 'disconnected' ? 'warn' : 'info'](

@@ -8,7 +8,6 @@ import type {
 } from 'fastify';
 import type { AgentConfig, ConfigFile, Settings } from './config/agent-config.ts';
 import type { JsonFile } from './config/json-file.ts';
-import type { CapabilityChecker } from './features/health/capabilities.ts';
 import type { ReleaseChecker } from './features/health/version-check.ts';
 import type { ChangeRecorder } from './features/timeline/recorder.ts';
 import type { TopologyService } from './features/topology/service.ts';
@@ -28,14 +27,19 @@ export interface AgentContext {
   configFile: JsonFile<ConfigFile>;
   settingsFile: JsonFile<Settings>;
   releases: ReleaseChecker;
-  capabilities: CapabilityChecker;
   timeline: ChangeRecorder;
   topology: TopologyService;
   sessions: SessionRegistry;
   /** SubjectAccessReviews for tunneled callers. */
   access: AccessReviewer;
   /** Cloud mode: the hub this agent dials and the cluster id the hub gave it. */
-  cloud?: { hubUrl: string; clusterToken: string; clusterId: () => string | undefined };
+  cloud?: {
+    hubUrl: string;
+    clusterToken: string;
+    clusterId: () => string | undefined;
+    /** Source ports of the tunnel's open loopback connections: only requests from them come through the hub. */
+    tunnelPorts: Set<number>;
+  };
   log: FastifyBaseLogger;
 }
 

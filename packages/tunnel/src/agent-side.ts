@@ -30,6 +30,29 @@ export function forwardableHeaders(
 export interface LocalTarget {
   host: string;
   port: number;
+  /**
+   * Filled with the local ports of the loopback connections the tunnel opens to the target, while they are
+   * open: the agent tells tunneled requests from direct ones by their source port, so an identity header is
+   * only believed on a request that came through the tunnel.
+   */
+  tunnelPorts?: Set<number>;
+}
+
+const tracked = new WeakSet<net.Socket>();
+
+/** Records a loopback connection as the tunnel's from the moment it connects (before it carries a byte). */
+function trackTunnelPort(socket: net.Socket, target: LocalTarget): void {
+  const ports = target.tunnelPorts;
+  if (!ports || tracked.has(socket)) return; // kept-alive connections come back for the next request
+  tracked.add(socket);
+  const record = () => {
+    const port = socket.localPort;
+    if (port === undefined) return;
+    ports.add(port);
+    socket.once('close', () => ports.delete(port));
+  };
+  if (socket.connecting) socket.once('connect', record);
+  else record();
 }
 
 /**
@@ -43,23 +66,35 @@ export function serveOverWebSocket(ws: WebSocket, target: LocalTarget): http2.Se
   duplex.on('error', () => duplex.destroy());
   const session = http2.performServerHandshake(duplex, { peerMaxConcurrentStreams: 256 });
   session.on('error', () => session.destroy());
+  const pool = new http.Agent({ keepAlive: true });
   session.on('stream', (stream, headers) => {
     stream.on('error', () => stream.destroy());
     if (headers[':method'] === 'CONNECT') pipeRaw(stream, target);
-    else forwardRequest(stream, headers, target);
+    else forwardRequest(stream, headers, target, pool);
   });
-  ws.on('close', () => session.destroy());
+  ws.on('close', () => {
+    session.destroy();
+    pool.destroy();
+  });
   return session;
 }
 
-function forwardRequest(stream: ServerHttp2Stream, headers: Http2Headers, target: LocalTarget): void {
+function forwardRequest(
+  stream: ServerHttp2Stream,
+  headers: Http2Headers,
+  target: LocalTarget,
+  pool: http.Agent,
+): void {
   const upstream = http.request({
     host: target.host,
     port: target.port,
     method: headers[':method'],
     path: headers[':path'],
     headers: forwardableHeaders(headers),
+    // The tunnel's own pool: every connection the target sees from it is known to be the tunnel's.
+    agent: pool,
   });
+  upstream.on('socket', (socket) => trackTunnelPort(socket as net.Socket, target));
   upstream.on('response', (response) => {
     if (stream.destroyed) return response.destroy();
     stream.respond({ ':status': response.statusCode ?? 502, ...forwardableHeaders(response.headers) });
@@ -81,6 +116,7 @@ function forwardRequest(stream: ServerHttp2Stream, headers: Http2Headers, target
 
 function pipeRaw(stream: ServerHttp2Stream, target: LocalTarget): void {
   const socket = net.connect(target.port, target.host);
+  trackTunnelPort(socket, target);
   socket.on('error', () => stream.destroy());
   socket.on('connect', () => {
     stream.respond({ ':status': 200 });

@@ -56,11 +56,17 @@ export async function requireAccess(
 
 /**
  * Cloud mode: a request carrying the hub's signed identity acts as that person (DESIGN §6.3). A header that
- * does not verify — not signed with this cluster's token, for another cluster, expired, or sent straight to
- * the agent's port — is ignored. `system:` principals are refused. Routes that serve cluster-wide views from
+ * did not come through the tunnel (sent straight to the agent's port, even correctly signed) or does not
+ * verify — not signed with this cluster's token, for another cluster, expired — is ignored. `system:` principals are refused. Routes that serve cluster-wide views from
  * the cache without per-caller filtering answer only GETs of callers who may list namespaces cluster-wide;
  * routes that act with the agent's own identity refuse tunneled callers.
  */
+const loopback = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/** Whether a request reached this listener on one of the tunnel's own loopback connections. */
+const cameThroughTunnel = (request: FastifyRequest, tunnelPorts: Set<number>) =>
+  loopback.has(request.socket.remoteAddress ?? '') && tunnelPorts.has(request.socket.remotePort ?? -1);
+
 export function registerCallerIdentity(app: App, ctx: AgentContext): void {
   const cloud = ctx.cloud;
   if (!cloud) return;
@@ -69,7 +75,7 @@ export function registerCallerIdentity(app: App, ctx: AgentContext): void {
     const header = request.headers[identityHeader];
     delete request.headers[identityHeader];
     const clusterId = cloud.clusterId();
-    if (typeof header !== 'string' || !clusterId) return;
+    if (typeof header !== 'string' || !clusterId || !cameThroughTunnel(request, cloud.tunnelPorts)) return;
     const identity = verifyIdentity(key, header, clusterId, Date.now());
     if (!identity) return;
     if ([identity.user, ...identity.groups].some((subject) => subject.startsWith('system:'))) {

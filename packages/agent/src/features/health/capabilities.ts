@@ -1,12 +1,6 @@
 import type { AgentContext } from '../../context.ts';
-import type { Impersonation, KubeClient } from '../../kube/client.ts';
-
-interface Check {
-  verb: string;
-  resource: string;
-  group?: string;
-  subresource?: string;
-}
+import type { AccessAttributes } from '../../kube/access-review.ts';
+import type { Impersonation } from '../../kube/client.ts';
 
 const checks = {
   exec: { verb: 'create', resource: 'pods', subresource: 'exec' },
@@ -18,7 +12,7 @@ const checks = {
   daemonSets: { verb: 'patch', resource: 'daemonsets', group: 'apps' },
   nodes: { verb: 'patch', resource: 'nodes' },
   debugContainers: { verb: 'patch', resource: 'pods', subresource: 'ephemeralcontainers' },
-} satisfies Record<string, Check>;
+} satisfies Record<string, Omit<AccessAttributes, 'group' | 'namespace'> & { group?: string }>;
 
 type CheckName = keyof typeof checks;
 
@@ -36,82 +30,40 @@ export interface Capabilities {
   namespace?: string;
 }
 
-const ttlMs = 60_000;
-
-interface Review {
-  status?: { allowed?: boolean };
-}
-
-/** One SelfSubjectAccessReview; a failed review counts as not allowed (fail closed). */
-async function allowed(
-  client: KubeClient,
-  check: Check,
-  namespace: string | undefined,
-  as?: Impersonation,
-): Promise<boolean> {
-  try {
-    const review = await client.request<Review>({
-      method: 'POST',
-      path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
-      body: {
-        apiVersion: 'authorization.k8s.io/v1',
-        kind: 'SelfSubjectAccessReview',
-        spec: {
-          resourceAttributes: {
-            namespace,
-            verb: check.verb,
-            group: check.group ?? '',
-            resource: check.resource,
-            subresource: check.subresource,
-          },
-        },
-      },
-      as,
-    });
-    return review.status?.allowed === true;
-  } catch {
-    return false;
-  }
-}
-
 /**
- * What the UI may offer, from self access reviews (cached 60 s per identity and namespace) and the agent's
- * mode: port-forward listens on the agent's host, so it is off in a cluster; so is the local terminal.
+ * What the UI may offer, from access reviews (the agent's own, or a tunneled caller's; see AccessReviewer) and
+ * the agent's mode: port-forward listens on the agent's host, so it is off in a cluster, as is the local
+ * terminal; neither is served to tunneled callers.
  */
-export class CapabilityChecker {
-  readonly #cache = new Map<string, { value: Capabilities; until: number }>();
-
-  async capabilities(ctx: AgentContext, namespace?: string, as?: Impersonation): Promise<Capabilities> {
-    const key = JSON.stringify([as?.user, as?.groups, namespace]);
-    const hit = this.#cache.get(key);
-    if (hit && hit.until > Date.now()) return hit.value;
-    const names = Object.keys(checks) as CheckName[];
-    const results = await Promise.all(
-      names.map((name) => allowed(ctx.cluster.client, checks[name], namespace, as)),
-    );
-    const can = Object.fromEntries(names.map((name, i) => [name, results[i] === true])) as Record<
-      CheckName,
-      boolean
-    >;
-    const local = ctx.mode === 'local';
-    const value: Capabilities = {
-      exec: can.exec,
-      logs: can.logs,
-      portForward: can.portForward && local,
-      secrets: can.secrets,
-      debugContainers: can.debugContainers,
-      workloadWrites: {
-        deployments: can.deployments,
-        statefulSets: can.statefulSets,
-        daemonSets: can.daemonSets,
-      },
-      nodeWrites: can.nodes,
-      localTerminal: local,
-      authEnabled: false,
-      deployment: { mode: ctx.mode },
-      namespace,
-    };
-    this.#cache.set(key, { value, until: Date.now() + ttlMs });
-    return value;
-  }
+export async function capabilities(
+  ctx: AgentContext,
+  namespace?: string,
+  as?: Impersonation,
+): Promise<Capabilities> {
+  const names = Object.keys(checks) as CheckName[];
+  const results = await Promise.all(
+    names.map((name) => ctx.access.allowed(as, { group: '', ...checks[name], namespace })),
+  );
+  const can = Object.fromEntries(names.map((name, i) => [name, results[i] === true])) as Record<
+    CheckName,
+    boolean
+  >;
+  const local = ctx.mode === 'local' && !as;
+  return {
+    exec: can.exec,
+    logs: can.logs,
+    portForward: can.portForward && local,
+    secrets: can.secrets,
+    debugContainers: can.debugContainers,
+    workloadWrites: {
+      deployments: can.deployments,
+      statefulSets: can.statefulSets,
+      daemonSets: can.daemonSets,
+    },
+    nodeWrites: can.nodes,
+    localTerminal: local,
+    authEnabled: Boolean(as),
+    deployment: { mode: ctx.mode },
+    namespace,
+  };
 }

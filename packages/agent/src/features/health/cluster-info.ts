@@ -1,4 +1,5 @@
 import type { AgentContext } from '../../context.ts';
+import type { CallerView } from '../../http/caller-view.ts';
 import { detectPlatform, type Platform } from './platform.ts';
 
 export interface ClusterInfo {
@@ -12,12 +13,13 @@ export interface ClusterInfo {
   namespaceCount: number;
 }
 
-/** Which cluster this is, read from the cache (counts are of what the agent may see). */
-export function clusterInfo(ctx: AgentContext): ClusterInfo {
+/** Which cluster this is, read from the cache; counts are of the caller's view (see callerView). */
+export function clusterInfo(ctx: AgentContext, view: CallerView): ClusterInfo {
   const { cluster } = ctx;
   const resources = cluster.resources();
-  const count = (group: string, kind: string) => cluster.cache.peek(cluster.find(group, kind)).length;
   const nodes = cluster.cache.peek(cluster.find('', 'Node'));
+  const pods = cluster.cache.peek(cluster.find('', 'Pod'));
+  const shown = view.namespaces && new Set(view.namespaces);
   return {
     context: cluster.target.contextName,
     cluster: cluster.target.clusterName,
@@ -29,8 +31,8 @@ export function clusterInfo(ctx: AgentContext): ClusterInfo {
       groups: [...new Set(resources.map((r) => r.group))],
     }),
     kubernetesVersion: cluster.version?.gitVersion,
-    nodeCount: nodes.length,
-    podCount: count('', 'Pod'),
-    namespaceCount: count('', 'Namespace'),
+    nodeCount: view.hiddenKinds.includes('Node') ? 0 : nodes.length,
+    podCount: shown ? pods.filter((pod) => shown.has(pod.metadata?.namespace ?? '')).length : pods.length,
+    namespaceCount: shown ? shown.size : cluster.cache.peek(cluster.find('', 'Namespace')).length,
   };
 }

@@ -2,6 +2,8 @@ import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
+import { callerView } from '../../http/caller-view.ts';
+import { capabilities } from './capabilities.ts';
 import { clusterInfo } from './cluster-info.ts';
 import { diagnostics, diagnosticsMarkdown } from './diagnostics.ts';
 import { healthReport } from './health.ts';
@@ -166,7 +168,7 @@ export function healthRoutes(app: App, ctx: AgentContext): void {
         response: { 200: ClusterInfo, ...errorResponses },
       },
     },
-    () => clusterInfo(ctx),
+    async (request) => clusterInfo(ctx, await callerView(ctx, request.caller)),
   );
 
   app.get(
@@ -180,6 +182,6 @@ export function healthRoutes(app: App, ctx: AgentContext): void {
         response: { 200: Capabilities, ...errorResponses },
       },
     },
-    (request) => ctx.capabilities.capabilities(ctx, request.query.namespace, request.caller),
+    (request) => capabilities(ctx, request.query.namespace, request.caller),
   );
 }
