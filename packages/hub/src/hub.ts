@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import packageJson from '../package.json' with { type: 'json' };
 import type { HubConfig } from './config/hub-config.ts';
+import { splitScopes } from './config/oidc-config.ts';
 import { loadSecretKey } from './config/secret-key.ts';
 import type { HubApp, HubContext } from './context.ts';
 import { countOf } from './db/count.ts';
@@ -59,10 +60,7 @@ export async function createHub(
           issuer: config.oidcIssuer,
           clientId: config.oidcClientId as string,
           clientSecret: config.oidcClientSecret as string,
-          scopes: config.oidcScopes
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean),
+          scopes: splitScopes(config.oidcScopes),
           publicUrl: config.publicUrl,
         },
         options.log,

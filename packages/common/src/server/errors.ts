@@ -51,6 +51,8 @@ export class AppError extends Error {
 
 export const badRequest = (message: string) => new AppError('invalid_request', message);
 export const notFound = (message: string) => new AppError('not_found', message);
+export const unauthenticated = (message: string) => new AppError('unauthenticated', message);
+export const forbidden = (message: string) => new AppError('forbidden', message);
 export const notReady = (message: string) =>
   new AppError('not_ready', message, { headers: { 'Retry-After': '2' } });
 

@@ -1,6 +1,14 @@
 export { type AppOptions, createApp } from './app.ts';
 export { describeValidation, registerErrorHandling, toAppError } from './error-handler.ts';
-export { AppError, badRequest, internal, notFound, notReady } from './errors.ts';
+export {
+  AppError,
+  badRequest,
+  forbidden,
+  internal,
+  notFound,
+  notReady,
+  unauthenticated,
+} from './errors.ts';
 export { openApiRoute, registerOpenApi } from './openapi.ts';
 export {
   type OptionSpec,

@@ -11,7 +11,7 @@ import {
   oidcOptions,
   validateOidc,
 } from './oidc-config.ts';
-import { decodeKey } from './secret-key.ts';
+import { decodeKey, secretFile } from './secret-key.ts';
 
 /** The hub's settings after flags > BINNACLE_* env > config file > defaults, checked at boot. */
 export interface HubConfig extends OidcSettings {
@@ -171,11 +171,6 @@ export function readConfigFile(path: string | undefined): Record<string, unknown
   }
   return value as Record<string, unknown>;
 }
-
-const secretFile = (path: string, setting: string) => {
-  if (!existsSync(path)) throw new UsageError(`${setting}: ${path} does not exist`);
-  return readFileSync(path, 'utf8').trim();
-};
 
 /**
  * The checks that stop the hub at boot, each naming the setting: inactivity below 20 minutes, a public URL

@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { type OptionSpec, UsageError } from '@binnacle/common/server';
 import type { Role } from '../context.ts';
+import { secretFile } from './secret-key.ts';
 
 /** The spec's OIDC settings (`auth.oidc.*` in the chart), as the hub reads them. */
 export interface OidcSettings {
@@ -161,11 +161,9 @@ export function validateOidc<T extends OidcSettings>(config: T, env: NodeJS.Proc
   if (!config.oidcIssuer) return { ...config, ...derived };
   if (!config.oidcClientId) throw new UsageError('oidcClientId: required with oidcIssuer');
   const fromFile = config.oidcClientSecretFile;
-  if (fromFile && !existsSync(fromFile))
-    throw new UsageError(`oidcClientSecretFile: ${fromFile} does not exist`);
   const secret =
     env[oidcClientSecretEnv] ??
-    (fromFile ? readFileSync(fromFile, 'utf8').trim() : undefined) ??
+    (fromFile ? secretFile(fromFile, 'oidcClientSecretFile') : undefined) ??
     config.oidcClientSecret;
   if (!secret)
     throw new UsageError(
@@ -173,3 +171,13 @@ export function validateOidc<T extends OidcSettings>(config: T, env: NodeJS.Proc
     );
   return { ...config, ...derived, oidcClientSecret: secret };
 }
+
+/** Where the IdP sends people back after sign-in: register exactly this at the IdP. */
+export const oidcRedirectUri = (publicUrl: string) => `${publicUrl}/api/auth/oidc/callback`;
+
+/** The `oidcScopes` setting (comma-separated) as a list. */
+export const splitScopes = (scopes: string) =>
+  scopes
+    .split(',')
+    .map((scope) => scope.trim())
+    .filter(Boolean);

@@ -3,6 +3,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { UsageError } from '@binnacle/common/server';
 
+/** The trimmed content of a secret file a setting names; a missing file stops the hub naming the setting. */
+export function secretFile(path: string, setting: string): string {
+  if (!existsSync(path)) throw new UsageError(`${setting}: ${path} does not exist`);
+  return readFileSync(path, 'utf8').trim();
+}
+
 /** Reads a key written as hex or base64; it must hold at least 32 bytes. */
 export function decodeKey(text: string, setting: string): Buffer {
   const trimmed = text.trim();

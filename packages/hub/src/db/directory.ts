@@ -21,18 +21,23 @@ export interface Identity {
   name: string;
 }
 
+/** The user an identity provider's subject is, if they have signed in before. */
+export function findUser(db: Db, issuer: string, subject: string): Promise<UserRow | undefined> {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'name'])
+    .where('idp_issuer', '=', issuer)
+    .where('idp_subject', '=', subject)
+    .executeTakeFirst();
+}
+
 /** Finds the user for an identity, creating it at first sight; e-mail and name follow the identity provider. */
 export async function upsertUser(
   db: Db,
   identity: Identity,
   at: string,
 ): Promise<UserRow & { created: boolean }> {
-  const existing = await db
-    .selectFrom('users')
-    .select(['id', 'email', 'name'])
-    .where('idp_issuer', '=', identity.issuer)
-    .where('idp_subject', '=', identity.subject)
-    .executeTakeFirst();
+  const existing = await findUser(db, identity.issuer, identity.subject);
   if (existing) {
     await db
       .updateTable('users')
@@ -60,6 +65,10 @@ export async function createOrg(db: Db, name: string, at: string): Promise<strin
   await db.insertInto('orgs').values({ id, name, created_at: at }).execute();
   return id;
 }
+
+/** The first organization of a fresh hub, named after the domain of the person who creates it. */
+export const createFirstOrg = (db: Db, email: string, at: string) =>
+  createOrg(db, email.split('@')[1] ?? 'Organization', at);
 
 export async function addMember(
   db: Db,

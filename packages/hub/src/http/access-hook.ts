@@ -1,4 +1,4 @@
-import { AppError, notFound } from '@binnacle/common/server';
+import { AppError, forbidden, notFound } from '@binnacle/common/server';
 import type { FastifyRequest } from 'fastify';
 import type { HubApp, HubContext } from '../context.ts';
 import { sessionCookie } from '../features/sessions/cookie.ts';
@@ -6,7 +6,6 @@ import { authenticate } from './authenticate.ts';
 import { atLeast, cookieBased, inOrg, type Principal } from './principal.ts';
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
-const forbidden = (message: string) => new AppError('forbidden', message);
 
 /**
  * The one place where hub routes are gated (docs/api/roles.md): every route declares `config.access`; this

@@ -1,4 +1,4 @@
-import { AppError } from '@binnacle/common/server';
+import { AppError, unauthenticated } from '@binnacle/common/server';
 import type { HubContext } from '../context.ts';
 import { idpUnavailable } from '../features/auth/oidc-client.ts';
 import { sessionCookie } from '../features/sessions/cookie.ts';
@@ -13,8 +13,6 @@ export interface Credentials {
   headers: Record<string, string | string[] | undefined>;
   cookies: Record<string, string | undefined>;
 }
-
-const unauthenticated = (message: string) => new AppError('unauthenticated', message);
 
 /**
  * Resolves the caller from `Authorization: Bearer …` (a PAT `bnp_…`, or an IdP access token for AI agents),

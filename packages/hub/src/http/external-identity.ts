@@ -1,23 +1,16 @@
-import { AppError } from '@binnacle/common/server';
+import { unauthenticated } from '@binnacle/common/server';
 import type { JWTPayload } from 'jose';
 import type { HubContext } from '../context.ts';
-import { membershipsOf, upsertUser } from '../db/directory.ts';
+import { findUser, membershipsOf, upsertUser } from '../db/directory.ts';
 import { forwardableGroups } from '../features/auth/groups.ts';
 import { placeMember } from '../features/auth/sign-in.ts';
 import { iso } from '../security/clock.ts';
 import type { Principal } from './principal.ts';
 
-const unauthenticated = (message: string) => new AppError('unauthenticated', message);
-
 const expiryOf = (claims: JWTPayload) => (claims.exp ? new Date(claims.exp * 1000) : undefined);
 
 async function knownMember(ctx: HubContext, claims: JWTPayload & { sub: string }) {
-  const user = await ctx.database.db
-    .selectFrom('users')
-    .select(['id', 'email', 'name'])
-    .where('idp_issuer', '=', claims.iss as string)
-    .where('idp_subject', '=', claims.sub)
-    .executeTakeFirst();
+  const user = await findUser(ctx.database.db, claims.iss as string, claims.sub);
   const membership = user ? (await membershipsOf(ctx.database.db, user.id))[0] : undefined;
   return user && membership ? { user, orgId: membership.id, role: membership.role } : undefined;
 }

@@ -214,4 +214,26 @@ describe('the role matrix in docs/api/roles.md', () => {
       }
     }
   }
+
+  // DESIGN §4: strict schemas — an unknown query parameter is an error, not dropped. Except where others set
+  // the query: the tunnel's goes to the agent, whose routes judge it; the IdP adds its own to the callback
+  // (iss, session_state …); Prometheus scrape configs may add `params` to /metrics.
+  const othersSetTheQuery = (r: Row) =>
+    r.path.startsWith('/c/') || r.path === '/api/auth/oidc/callback' || r.path === '/metrics';
+  for (const row of matrix.filter((r) => !othersSetTheQuery(r))) {
+    it(`${row.method} ${row.path} refuses an unknown query parameter`, async () => {
+      const caller = await principal('owner');
+      const { path, body, headers } = await concrete(row, caller);
+      const answer = await t.request(row.method, `${path}${path.includes('?') ? '&' : '?'}unexpected=1`, {
+        as: { cookie: caller.cookie },
+        body,
+        headers,
+      });
+      expect(answer.status, answer.body).toBe(400);
+      expect(answer.json()).toEqual({
+        code: 'invalid_request',
+        error: expect.stringContaining('unexpected'),
+      });
+    });
+  }
 });

@@ -74,6 +74,7 @@ export function accountRoutes(app: HubApp, ctx: HubContext): void {
     {
       config: access('viewer', { session: true }),
       schema: {
+        querystring: Query({}),
         summary: 'Switch the organization your session acts in',
         tags: ['account'],
         body: Type.Object(

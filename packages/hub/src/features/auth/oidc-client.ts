@@ -2,6 +2,7 @@ import { AppError } from '@binnacle/common/server';
 import type { FastifyBaseLogger } from 'fastify';
 import { createRemoteJWKSet, type JWTPayload, jwtVerify } from 'jose';
 import * as oidc from 'openid-client';
+import { oidcRedirectUri } from '../../config/oidc-config.ts';
 
 /** Seconds the hub waits for the IdP (discovery, token endpoint) before treating it as unavailable. */
 export const idpTimeoutSeconds = 5;
@@ -41,7 +42,7 @@ export class OidcClient {
   }
 
   get redirectUri(): string {
-    return `${this.settings.publicUrl}/api/auth/oidc/callback`;
+    return oidcRedirectUri(this.settings.publicUrl);
   }
 
   async configuration(): Promise<oidc.Configuration> {

@@ -20,6 +20,7 @@ export function authRoutes(app: HubApp, ctx: HubContext): void {
     {
       config: access('public'),
       schema: {
+        querystring: Query({}),
         summary: 'Sign in as the break-glass admin (always available); sets the session cookie',
         tags: ['auth'],
         body: Type.Object(

@@ -3,7 +3,8 @@ import type { HubContext } from '../../context.ts';
 import {
   addMember,
   breakGlassIssuer,
-  createOrg,
+  createFirstOrg,
+  findUser,
   membershipsOf,
   oldestOrg,
   upsertUser,
@@ -53,7 +54,7 @@ export async function signInBreakGlass(
     const owned = memberships.find((m) => m.role === 'owner');
     if (owned) return { user, orgId: owned.id, role: owned.role };
     // The break-glass admin is always an owner: of the first organization, or of a new one on a fresh hub.
-    const orgId = (await oldestOrg(tx)) ?? (await createOrg(tx, email.split('@')[1] ?? 'Organization', at));
+    const orgId = (await oldestOrg(tx)) ?? (await createFirstOrg(tx, email, at));
     if (memberships.some((m) => m.id === orgId)) {
       await tx
         .updateTable('memberships')
@@ -75,12 +76,7 @@ export async function signInBreakGlass(
 async function auditFailure(ctx: HubContext, email: string, ip: string) {
   if (email !== ctx.breakGlass.admin.email) return;
   const { db } = ctx.database;
-  const user = await db
-    .selectFrom('users')
-    .select('id')
-    .where('idp_issuer', '=', breakGlassIssuer)
-    .where('idp_subject', '=', email)
-    .executeTakeFirst();
+  const user = await findUser(db, breakGlassIssuer, email);
   if (!user) return;
   for (const membership of await membershipsOf(db, user.id)) {
     await ctx.audit.record({

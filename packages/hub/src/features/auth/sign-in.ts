@@ -1,6 +1,13 @@
 import { AppError } from '@binnacle/common/server';
 import type { HubContext, Role } from '../../context.ts';
-import { addMember, createOrg, type Db, membershipsOf, oldestOrg, type UserRow } from '../../db/directory.ts';
+import {
+  addMember,
+  createFirstOrg,
+  type Db,
+  membershipsOf,
+  oldestOrg,
+  type UserRow,
+} from '../../db/directory.ts';
 import { iso } from '../../security/clock.ts';
 
 /**
@@ -44,7 +51,7 @@ export async function placeMember(
   }
   const oldest = await oldestOrg(tx);
   if (!oldest) {
-    const orgId = await createOrg(tx, user.email.split('@')[1] ?? 'Organization', at);
+    const orgId = await createFirstOrg(tx, user.email, at);
     await addMember(tx, orgId, user.id, 'owner', at);
     return { orgId, role: 'owner' };
   }

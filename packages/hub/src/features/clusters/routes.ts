@@ -51,6 +51,7 @@ export function clusterRoutes(app: HubApp, ctx: HubContext): void {
     {
       config: access('owner'),
       schema: {
+        querystring: Query({}),
         summary: 'Register a cluster and mint its agent token (owner)',
         tags: ['clusters'],
         body: ClusterBody,
@@ -67,6 +68,7 @@ export function clusterRoutes(app: HubApp, ctx: HubContext): void {
     {
       config: access('owner'),
       schema: {
+        querystring: Query({}),
         summary:
           'Connect page: register a cluster and get the install values and commands for its agent (owner)',
         tags: ['clusters'],
@@ -102,6 +104,7 @@ export function clusterRoutes(app: HubApp, ctx: HubContext): void {
     {
       config: access('owner'),
       schema: {
+        querystring: Query({}),
         summary: 'Rename a cluster (owner)',
         tags: ['clusters'],
         params: ClusterParams,

@@ -33,6 +33,7 @@ export function invitationRoutes(app: HubApp, ctx: HubContext): void {
     {
       config: access('owner'),
       schema: {
+        querystring: Query({}),
         summary:
           'Invite an e-mail address with a role (owner); the invitation token is shown once, valid 168h',
         tags: ['members'],
@@ -83,6 +84,7 @@ export function invitationRoutes(app: HubApp, ctx: HubContext): void {
     {
       config: access('viewer', { session: true }),
       schema: {
+        querystring: Query({}),
         summary: 'Accept an invitation addressed to your e-mail; your session switches to that organization',
         tags: ['members'],
         body: Type.Object(

@@ -45,6 +45,7 @@ export function memberRoutes(app: HubApp, ctx: HubContext): void {
     {
       config: access('owner'),
       schema: {
+        querystring: Query({}),
         summary: "Change a member's role (owner); the last owner cannot be demoted",
         tags: ['members'],
         params: MemberParams,

@@ -26,6 +26,7 @@ export function orgRoutes(app: HubApp, ctx: HubContext): void {
     {
       config: access('viewer', { session: true }),
       schema: {
+        querystring: Query({}),
         summary: 'Create an organization; the caller becomes its owner',
         tags: ['orgs'],
         body: OrgBody,
@@ -56,6 +57,7 @@ export function orgRoutes(app: HubApp, ctx: HubContext): void {
     {
       config: access('owner'),
       schema: {
+        querystring: Query({}),
         summary: 'Rename an organization (owner)',
         tags: ['orgs'],
         params: OrgParams,

@@ -34,6 +34,7 @@ export function patRoutes(app: HubApp, ctx: HubContext): void {
     {
       config: access('member', { session: true }),
       schema: {
+        querystring: Query({}),
         summary: 'Mint a personal access token for yourself, pinned to the current organization; shown once',
         tags: ['pats'],
         body: Type.Object(

@@ -53,6 +53,7 @@ export function preferenceRoutes(app: HubApp, ctx: HubContext): void {
     {
       config: access('viewer'),
       schema: {
+        querystring: Query({}),
         summary: 'Change some of your UI preferences (fields left out keep their value)',
         tags: ['account'],
         body: Type.Partial(Preferences),

@@ -43,6 +43,7 @@ export function ssoRoutes(app: HubApp, ctx: HubContext): void {
     {
       config: access('owner'),
       schema: {
+        querystring: Query({}),
         summary: 'Generate the chart values and commands that configure OIDC (owner); nothing is stored',
         tags: ['sso'],
         params: OrgParams,

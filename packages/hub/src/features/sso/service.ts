@@ -1,3 +1,4 @@
+import { oidcRedirectUri, splitScopes } from '../../config/oidc-config.ts';
 import type { HubContext } from '../../context.ts';
 import type { Principal } from '../../http/principal.ts';
 import { idpTimeoutSeconds } from '../auth/oidc-client.ts';
@@ -11,7 +12,7 @@ export function ssoSettings(ctx: HubContext) {
     oidcEnabled: Boolean(config.oidcIssuer),
     issuer: config.oidcIssuer ?? null,
     clientId: config.oidcClientId ?? null,
-    redirectUri: `${config.publicUrl}/api/auth/oidc/callback`,
+    redirectUri: oidcRedirectUri(config.publicUrl),
     groupsClaim: config.oidcGroupsClaim,
     groupForwarding: config.groupForwarding === true,
     clusterAccess: config.oidcClusterAccess ?? 'roles',
@@ -21,12 +22,6 @@ export function ssoSettings(ctx: HubContext) {
     breakGlass: ctx.breakGlass.admin.enabled,
   };
 }
-
-export const splitScopes = (scopes: string) =>
-  scopes
-    .split(',')
-    .map((scope) => scope.trim())
-    .filter(Boolean);
 
 export interface SsoSetupInput {
   issuer: string;
@@ -82,7 +77,7 @@ export async function ssoSetup(ctx: HubContext, principal: Principal, input: Sso
     clientId: input.clientId,
   });
   return {
-    redirectUri: `${ctx.config.publicUrl}/api/auth/oidc/callback`,
+    redirectUri: oidcRedirectUri(ctx.config.publicUrl),
     signOutRedirectUri: ctx.config.publicUrl,
     grantTypes: ['authorization_code', 'refresh_token'],
     values: { auth: { oidc } },
