@@ -6,7 +6,8 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import Provider from 'oidc-provider';
 
 /** How the IdP's token endpoint misbehaves, to exercise the hub's refresh error handling. */
-export type TokenFault = 'none' | '429' | '503' | 'hang';
+/** What the token endpoint answers instead of tokens: busy, down, silent, or refusing the hub's client. */
+export type TokenFault = 'none' | '429' | '503' | 'hang' | 'invalid_client';
 
 export interface TestIdpOptions {
   /** The hub's public URL: its callback is the client's redirect URI. */
@@ -188,8 +189,12 @@ export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
     if (request.url?.startsWith('/token')) idp.tokenRequests++;
     if (request.url?.startsWith('/token') && idp.tokenFault !== 'none') {
       if (idp.tokenFault === 'hang') return; // never answers; the hub's timeout must fire
-      response.writeHead(idp.tokenFault === '429' ? 429 : 503, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ error: 'temporarily_unavailable' }));
+      const [status, error] =
+        idp.tokenFault === 'invalid_client'
+          ? [401, 'invalid_client']
+          : [idp.tokenFault === '429' ? 429 : 503, 'temporarily_unavailable'];
+      response.writeHead(status, { 'content-type': 'application/json' });
+      response.end(JSON.stringify({ error }));
       return;
     }
     void callback(request, response);

@@ -36,6 +36,14 @@ describe('OIDC sign-in', () => {
     });
   });
 
+  it('later users join with the configured default role (oidcDefaultRole)', async () => {
+    const { idp, t } = await setup({ config: { oidcDefaultRole: 'viewer' } });
+    const first = await t.signInOidc(idp, 'olga');
+    expect((await account(t, first.cookie)).json<Account>().currentOrg.role).toBe('owner');
+    const later = await t.signInOidc(idp, 'pete');
+    expect((await account(t, later.cookie)).json<Account>().currentOrg.role).toBe('viewer');
+  });
+
   it('never redirects off the hub after sign-in (open redirect)', async () => {
     const { idp, t } = await setup();
     for (const hostile of ['//evil.example/x', 'https://evil.example', '/\\evil.example']) {

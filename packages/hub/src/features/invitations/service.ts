@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, notFound } from '@binnacle/common/server';
 import type { HubContext, Role } from '../../context.ts';
+import { countOf } from '../../db/count.ts';
 import { addMember, roleIn } from '../../db/directory.ts';
 import type { InvitationsTable } from '../../db/schema.ts';
 import type { Principal } from '../../http/principal.ts';
@@ -18,15 +19,16 @@ const view = (row: InvitationsTable) => ({
   expiresAt: row.expires_at,
 });
 
-export async function listInvitations(ctx: HubContext, orgId: string) {
-  const rows = await ctx.database.db
+/** The invitations of an organization still waiting to be accepted. */
+const pendingIn = (ctx: HubContext, orgId: string) =>
+  ctx.database.db
     .selectFrom('invitations')
-    .selectAll()
     .where('org_id', '=', orgId)
     .where('accepted_at', 'is', null)
-    .where('expires_at', '>', iso(ctx.clock.now()))
-    .orderBy('created_at', 'desc')
-    .execute();
+    .where('expires_at', '>', iso(ctx.clock.now()));
+
+export async function listInvitations(ctx: HubContext, orgId: string) {
+  const rows = await pendingIn(ctx, orgId).selectAll().orderBy('created_at', 'desc').execute();
   return rows.map(view);
 }
 
@@ -50,7 +52,7 @@ export async function invite(
     .where((eb) => eb(eb.fn('lower', ['users.email']), '=', email))
     .executeTakeFirst();
   if (member) throw new AppError('conflict', `${email} is already a member of this organization`);
-  if ((await listInvitations(ctx, principal.orgId)).length >= maxPendingInvitations) {
+  if ((await countOf(pendingIn(ctx, principal.orgId))) >= maxPendingInvitations) {
     throw new AppError(
       'conflict',
       `this organization already has ${maxPendingInvitations} pending invitations`,

@@ -1,5 +1,6 @@
 import { oidcHubPerTest, type TestHub, type TestIdp } from '@binnacle/testkit';
 import { describe, expect, it } from 'vitest';
+import { hashSecret } from '../../security/tokens.ts';
 
 const ttlSeconds = 300;
 const setup = oidcHubPerTest();
@@ -59,6 +60,30 @@ describe('OIDC session states', () => {
       expect((await t.request('GET', '/api/account', { as: { cookie } })).status).toBe(200);
     });
   }
+
+  it('active → active: the IdP refuses the hub client (invalid_client) → 503 oidc_client_misconfigured, session kept, logged as an error', async () => {
+    const { idp, t } = await setup();
+    idp.groups.set('cleo', ['/ops']);
+    const { cookie } = await t.signInOidc(idp, 'cleo');
+    idp.tokenFault = 'invalid_client';
+    t.clock.advance((ttlSeconds + 20) * 1000);
+    const refused = await t.request('GET', '/api/account', { as: { cookie } });
+    expect(refused.status).toBe(503);
+    expect(refused.json().code).toBe('oidc_client_misconfigured');
+    expect(t.logs.some((line) => line.includes('"level":50') && line.includes('invalid_client'))).toBe(true);
+    idp.tokenFault = 'none';
+    expect((await t.request('GET', '/api/account', { as: { cookie } })).status).toBe(200);
+  });
+
+  it('keeps the refresh token sealed at rest: no session row holds it in clear', async () => {
+    const { idp, t } = await setup();
+    const { cookie } = await t.signInOidc(idp, 'sam');
+    const found = await t.hub.ctx.sessions.lookup(cookie);
+    if (found.state !== 'active' || !found.session.refreshToken) throw new Error('no refresh token kept');
+    const rows = await t.hub.ctx.database.db.selectFrom('sessions').selectAll().execute();
+    expect(rows.some((row) => row.refresh_token_enc)).toBe(true);
+    expect(JSON.stringify(rows)).not.toContain(found.session.refreshToken);
+  });
 
   it('refreshes once for 20 parallel requests at ID-token expiry (single flight)', async () => {
     const { idp, t } = await setup();
@@ -245,5 +270,30 @@ describe('back-channel logout', () => {
       expect((await post(bad)).status).toBe(400);
     }
     expect((await t.request('GET', '/api/account', { as: { cookie: other.cookie } })).status).toBe(200);
+  });
+
+  it('with a sid, ends only the sessions of that IdP session', async () => {
+    const { idp, t } = await setup();
+    const first = await t.signInOidc(idp, 'rae');
+    const second = await t.signInOidc(idp, 'rae');
+    const sids = await t.hub.ctx.database.db.selectFrom('sessions').select('idp_sid').execute();
+    const [sidOfFirst, sidOfSecond] = sids.map((row) => row.idp_sid);
+    expect(sidOfFirst).toBeTruthy();
+    expect(sidOfSecond).not.toBe(sidOfFirst); // two browsers, two IdP sessions
+    const firstSid = (
+      await t.hub.ctx.database.db
+        .selectFrom('sessions')
+        .select('idp_sid')
+        .where('id_hash', '=', hashSecret(first.cookie))
+        .executeTakeFirstOrThrow()
+    ).idp_sid as string;
+    const ended = await t.request('POST', '/api/auth/oidc/backchannel-logout', {
+      body: `logout_token=${await idp.signLogoutToken({ sid: firstSid, jti: 'logout-sid' })}`,
+      origin: null,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    expect(ended.json()).toEqual({ ended: 1 });
+    expect((await t.request('GET', '/api/account', { as: { cookie: first.cookie } })).status).toBe(401);
+    expect((await t.request('GET', '/api/account', { as: { cookie: second.cookie } })).status).toBe(200);
   });
 });
