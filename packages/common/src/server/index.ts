@@ -19,5 +19,5 @@ export {
   resolveOptions,
   UsageError,
 } from './options.ts';
-export { ErrorSchema, errorResponses, Query } from './schemas.ts';
+export { ErrorSchema, errorResponses, Nullable, Query } from './schemas.ts';
 export { exitOnSignal } from './shutdown.ts';

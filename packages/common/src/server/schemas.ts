@@ -21,3 +21,6 @@ export const errorResponses = {
 export function Query<T extends Record<string, TSchema>>(properties: T) {
   return Type.Object(properties, { additionalProperties: false });
 }
+
+/** A value or null (a setting that may be unset). */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);

@@ -1,10 +1,9 @@
-import { errorResponses, notFound, Query } from '@binnacle/common/server';
+import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
-import { membershipsOf, roleIn } from '../../db/directory.ts';
-import { clusterIdentity } from '../../http/cluster-identity.ts';
-import { access, type Principal, principalOf } from '../../http/principal.ts';
+import { access, principalOf } from '../../http/principal.ts';
 import { RoleSchema } from '../orgs/schemas.ts';
+import { describeAccount, switchOrg } from './service.ts';
 
 const Account = Type.Object({
   user: Type.Object({ id: Type.String(), email: Type.String(), name: Type.String() }),
@@ -30,31 +29,6 @@ const Account = Type.Object({
   ),
 });
 
-async function account(ctx: HubContext, principal: Principal) {
-  const memberships = await membershipsOf(ctx.database.db, principal.user.id);
-  const orgs = memberships
-    .filter((m) => principal.via !== 'pat' || m.id === principal.orgId)
-    .map((m) => ({ id: m.id, name: m.name, role: m.role }));
-  const current = orgs.find((o) => o.id === principal.orgId);
-  if (!current) throw notFound('the current organization no longer exists');
-  const credential = principal.session
-    ? {
-        via: principal.via,
-        method: principal.session.method,
-        expiresAt: principal.session.expiresAt.toISOString(),
-      }
-    : { via: principal.via, ...(principal.patId ? { patId: principal.patId } : {}) };
-  const idpGroups = principal.via === 'pat' ? [] : principal.groups;
-  return {
-    user: principal.user,
-    currentOrg: current,
-    orgs,
-    credential,
-    idpGroups,
-    clusterIdentity: clusterIdentity(principal),
-  };
-}
-
 export function accountRoutes(app: HubApp, ctx: HubContext): void {
   app.get(
     '/api/account',
@@ -67,7 +41,7 @@ export function accountRoutes(app: HubApp, ctx: HubContext): void {
         response: { 200: Account, ...errorResponses },
       },
     },
-    async (request) => account(ctx, principalOf(request)),
+    async (request) => describeAccount(ctx, principalOf(request)),
   );
   app.patch(
     '/api/account',
@@ -84,13 +58,6 @@ export function accountRoutes(app: HubApp, ctx: HubContext): void {
         response: { 200: Account, ...errorResponses },
       },
     },
-    async (request) => {
-      const principal = principalOf(request);
-      const orgId = request.body.currentOrgId;
-      const role = await roleIn(ctx.database.db, orgId, principal.user.id);
-      if (!role || !principal.session) throw notFound(`organization ${orgId} not found`);
-      await ctx.sessions.switchOrg(principal.session.idHash, orgId);
-      return account(ctx, { ...principal, orgId, role });
-    },
+    async (request) => switchOrg(ctx, principalOf(request), request.body.currentOrgId),
   );
 }

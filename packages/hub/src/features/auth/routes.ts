@@ -34,13 +34,11 @@ export function authRoutes(app: HubApp, ctx: HubContext): void {
       },
     },
     async (request, reply) => {
-      // A session cookie offered at sign-in is ended, never reused: every sign-in gets a new id.
-      const offered = request.cookies[cookie.name];
-      if (offered) {
-        const previous = await ctx.sessions.lookup(offered);
-        if (previous.state === 'active') await ctx.sessions.end(previous.session.idHash);
-      }
-      const signedIn = await signInBreakGlass(ctx, { ...request.body, ip: request.ip });
+      const signedIn = await signInBreakGlass(ctx, {
+        ...request.body,
+        ip: request.ip,
+        offeredSession: request.cookies[cookie.name],
+      });
       reply.setCookie(cookie.name, signedIn.cookieValue, cookie.set(signedIn.expiresAt, ctx.clock.now()));
       return {
         user: signedIn.user,

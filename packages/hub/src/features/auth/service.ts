@@ -19,8 +19,10 @@ import { recordSignIn } from './sign-in.ts';
  */
 export async function signInBreakGlass(
   ctx: HubContext,
-  input: { email: string; password: string; ip: string },
+  input: { email: string; password: string; ip: string; offeredSession?: string },
 ) {
+  // A session cookie offered at sign-in is ended, never reused: every sign-in gets a new id.
+  if (input.offeredSession) await ctx.sessions.endByCookie(input.offeredSession);
   const email = input.email.trim().toLowerCase();
   const throttleKey = `${input.ip}|${email}`;
   const waitMs = ctx.breakGlass.throttle.retryAfterMs(throttleKey);

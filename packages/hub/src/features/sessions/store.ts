@@ -269,6 +269,11 @@ export class SessionStore {
     return undefined;
   }
 
+  /** Ends the session a cookie value names, whatever its state (a sign-in never reuses the one offered). */
+  endByCookie(cookieValue: string): Promise<void> {
+    return this.end(hashSecret(cookieValue));
+  }
+
   async end(idHash: string): Promise<void> {
     await this.#db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
   }

@@ -1,11 +1,10 @@
-import { errorResponses, Query } from '@binnacle/common/server';
+import { errorResponses, Nullable, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access, principalOf } from '../../http/principal.ts';
 import { OrgParams } from '../orgs/schemas.ts';
 import { ssoSettings, ssoSetup } from './service.ts';
 
-const Nullable = (schema: ReturnType<typeof Type.String>) => Type.Union([schema, Type.Null()]);
 const ClusterAccess = Type.Union([Type.Literal('idp'), Type.Literal('roles')]);
 
 export function ssoRoutes(app: HubApp, ctx: HubContext): void {
