@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHub, type HubConfig, hubDefaults, hubLogger, validateHubConfig } from '@binnacle/hub';
-import { startPostgres } from '@binnacle/testkit';
+import { signInOwner, startPostgres } from '@binnacle/testkit';
 import { Pool } from 'undici';
 import { type LoadFigures, type LoadOptions, load } from './http-load.ts';
-import { send, signInOwner } from './hub-owner.ts';
+import { send } from './hub-owner.ts';
 import { breakGlass } from './hub-process.ts';
 import { machine } from './machine.ts';
 import type { BenchResult } from './run.ts';
@@ -19,9 +19,9 @@ type Figures = { health: LoadFigures; cookie: LoadFigures; pat: LoadFigures };
 type Plan = Omit<LoadOptions, 'path' | 'headers'>;
 
 /** A session cookie and a PAT obtained the way a person gets them: break-glass sign-in, then minting over HTTP. */
-async function credentials(pool: Pool): Promise<{ cookie: string; pat: string }> {
+async function credentials(pool: Pool, url: string): Promise<{ cookie: string; pat: string }> {
   // The hub's same-origin checks want its public origin, whatever address the request reaches it on.
-  const { cookie, origin } = await signInOwner(pool, publicUrl);
+  const { cookie, origin } = await signInOwner({ url, publicUrl });
   const minted = await send(pool, 'POST', '/api/pats', { origin, cookie }, { name: 'bench' });
   if (minted.status !== 201) throw new Error(`minting a PAT answered ${minted.status}: ${minted.text}`);
   const pat = (JSON.parse(minted.text) as { token: string }).token;
@@ -73,7 +73,7 @@ async function measureHub(
       const url = await hub.listen();
       const pool = new Pool(url, { connections: plan.concurrency, pipelining: 1 });
       try {
-        const { cookie, pat } = await credentials(pool);
+        const { cookie, pat } = await credentials(pool, url);
         const run = async (label: string, path: string, headers?: Record<string, string>) => {
           const figures = await load(pool, { ...plan, path, headers });
           log(`  ${label}: ${figures.perSecond} req/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms`);

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { createCluster } from '@binnacle/testkit';
 import { type Agent, dialAgent, startStandIn } from './agent-stand-in.ts';
-import { createCluster } from './hub-owner.ts';
 import type { HubMemory } from './hub-process.ts';
 import { awaitConnected, type HubSession, withHub } from './tunnel-hub.ts';
 
@@ -76,7 +76,7 @@ export async function measureFleet(count: number): Promise<FleetFigures> {
       const clusters: { id: string; token: string }[] = [];
       for (let i = 0; i < count; i += 1) {
         const cluster = await createCluster(
-          session.pool,
+          session.hub,
           session.owner,
           `bench-agent-${String(i).padStart(4, '0')}`,
         );

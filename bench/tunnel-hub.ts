@@ -1,12 +1,13 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { type HubOwner, signInOwner } from '@binnacle/testkit';
 import { Pool } from 'undici';
-import { connectedClusters, type Owner, signInOwner } from './hub-owner.ts';
+import { connectedClusters } from './hub-owner.ts';
 import { type HubProcess, startHubProcess } from './hub-process.ts';
 
 export interface HubSession {
   hub: HubProcess;
   pool: Pool;
-  owner: Owner;
+  owner: HubOwner;
 }
 
 /** A fresh hub process with the owner signed in; the pool, the process and its data dir are gone afterwards. */
@@ -19,7 +20,7 @@ export async function withHub<T>(
   try {
     const pool = new Pool(hub.url, { connections, pipelining: 1 });
     try {
-      result = await body({ hub, pool, owner: await signInOwner(pool, hub.publicUrl) });
+      result = await body({ hub, pool, owner: await signInOwner(hub) });
     } finally {
       await pool.close();
     }

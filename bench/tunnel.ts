@@ -1,8 +1,8 @@
 import { cpus } from 'node:os';
+import { createCluster } from '@binnacle/testkit';
 import { Pool } from 'undici';
 import { dialAgent, type StandIn, startStandIn } from './agent-stand-in.ts';
 import { type LoadFigures, type LoadOptions, load } from './http-load.ts';
-import { createCluster } from './hub-owner.ts';
 import { machine } from './machine.ts';
 import type { BenchResult } from './run.ts';
 import { type FleetFigures, measureFleet } from './tunnel-fleet.ts';
@@ -46,7 +46,7 @@ async function measureOverhead(busy: Plan, sequential: Plan) {
   const standIn = await startStandIn();
   try {
     return await withHub(busy.concurrency, async (session) => {
-      const cluster = await createCluster(session.pool, session.owner, 'bench-overhead');
+      const cluster = await createCluster(session.hub, session.owner, 'bench-overhead');
       standIn.trust(cluster.id, cluster.token);
       const agent = await dialAgent(session.hub.url, cluster.token, standIn.port, 10_000);
       const direct = new Pool(`http://127.0.0.1:${standIn.port}`, {

@@ -2,9 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  createCluster,
   freePort,
-  hubProcessBreakGlass,
   openSse,
+  signInOwner,
   spawnHub,
   startTestAgent,
   startTestHub,
@@ -104,22 +105,9 @@ describe('a hub killed outright (SIGKILL), in its own process', () => {
     let killable = await spawnHub({ dataDir });
     let killedAgent: TestAgent | undefined;
     try {
-      const origin = new URL(killable.publicUrl).origin;
-      const signIn = await fetch(`${killable.url}/api/auth/break-glass/login`, {
-        method: 'POST',
-        headers: { origin, 'content-type': 'application/json' },
-        body: JSON.stringify(hubProcessBreakGlass),
-      });
-      expect(signIn.status).toBe(200);
-      const session =
-        (signIn.headers.getSetCookie().find((c) => c.startsWith('binnacle_session=')) ?? '').split(';')[0] ??
-        '';
-      const created = await fetch(`${killable.url}/api/clusters`, {
-        method: 'POST',
-        headers: { origin, cookie: session, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: 'killed-hub' }),
-      });
-      const { id, token } = (await created.json()) as { id: string; token: string };
+      const owner = await signInOwner(killable);
+      const session = owner.cookie;
+      const { id, token } = await createCluster(killable, owner, 'killed-hub');
       killedAgent = await startTestAgent({ config: { cloudUrl: killable.url, clusterToken: token } });
       const health = () =>
         fetch(`${killable.url}/c/${id}/api/health`, { headers: { cookie: session } })

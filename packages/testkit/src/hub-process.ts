@@ -2,9 +2,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { repoRoot } from './cluster/paths.ts';
 import { freePort } from './cluster/ports.ts';
+import { waitUntil } from './cluster/wait.ts';
 
 export const hubProcessBreakGlass = { email: 'admin@example.com', password: 'bench horse battery staple' };
 
@@ -32,16 +32,17 @@ export interface HubProcess {
   kill(): Promise<void>;
 }
 
-async function awaitListening(child: ChildProcess, url: string, tail: () => string): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the hub exited with ${child.exitCode}:\n${tail()}`);
-    const res = await fetch(`${url}/api/health`).catch(() => undefined);
-    await res?.arrayBuffer();
-    if (res?.status === 200) return;
-    await sleep(50);
-  }
-  throw new Error(`the hub did not answer /api/health within 30 s:\n${tail()}`);
+function awaitListening(child: ChildProcess, url: string, tail: () => string): Promise<void> {
+  return waitUntil(
+    `the hub at ${url}`,
+    async () => {
+      if (child.exitCode !== null) throw new Error(`the hub exited with ${child.exitCode}:\n${tail()}`);
+      const res = await fetch(`${url}/api/health`);
+      await res.arrayBuffer();
+      return res.status === 200;
+    },
+    { timeoutMs: 30_000, intervalMs: 50 },
+  );
 }
 
 /**
@@ -126,4 +127,47 @@ export async function spawnHub(options: HubProcessOptions = {}): Promise<HubProc
       await cleanUp();
     },
   };
+}
+
+/** The break-glass admin signed in over HTTP: the cookie (`name=value`) and the Origin the hub wants on writes. */
+export interface HubOwner {
+  cookie: string;
+  origin: string;
+}
+
+/**
+ * Signs the break-glass admin (`hubProcessBreakGlass`) in as a browser would, reaching the hub at `url` while
+ * it serves `publicUrl`: `binnacle_session` on an http://localhost public URL, `__Host-binnacle_session` on https.
+ */
+export async function signInOwner(hub: { url: string; publicUrl: string }): Promise<HubOwner> {
+  const origin = new URL(hub.publicUrl).origin;
+  const answer = await fetch(`${hub.url}/api/auth/break-glass/login`, {
+    method: 'POST',
+    headers: { origin, 'content-type': 'application/json' },
+    body: JSON.stringify(hubProcessBreakGlass),
+  });
+  const text = await answer.text();
+  if (answer.status !== 200) throw new Error(`break-glass sign-in answered ${answer.status}: ${text}`);
+  const cookie = answer.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0] as string)
+    .find((c) => /^(__Host-)?binnacle_session=/.test(c));
+  if (!cookie) throw new Error(`break-glass sign-in set no session cookie: ${text}`);
+  return { cookie, origin };
+}
+
+/** Registers a cluster through the API, as an owner does, for its `bnc_` agent token. */
+export async function createCluster(
+  hub: { url: string },
+  owner: HubOwner,
+  name: string,
+): Promise<{ id: string; token: string }> {
+  const answer = await fetch(`${hub.url}/api/clusters`, {
+    method: 'POST',
+    headers: { ...owner, 'content-type': 'application/json' },
+    body: JSON.stringify({ name }),
+  });
+  const text = await answer.text();
+  if (answer.status !== 201) throw new Error(`creating cluster ${name} answered ${answer.status}: ${text}`);
+  return JSON.parse(text) as { id: string; token: string };
 }

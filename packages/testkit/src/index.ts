@@ -16,7 +16,15 @@ export type { ClusterState } from './cluster/state.ts';
 export { readState } from './cluster/state.ts';
 export { waitUntil } from './cluster/wait.ts';
 export { type Credential, type HttpAnswer, startTestHub, type TestHub, testBreakGlass } from './hub.ts';
-export { type HubProcess, type HubProcessOptions, hubProcessBreakGlass, spawnHub } from './hub-process.ts';
+export {
+  createCluster,
+  type HubOwner,
+  type HubProcess,
+  type HubProcessOptions,
+  hubProcessBreakGlass,
+  signInOwner,
+  spawnHub,
+} from './hub-process.ts';
 export { signInAtIdp, startTestIdp, type TestIdp, type TestIdpOptions, type TokenFault } from './idp.ts';
 export { type OidcTestHubConfig, oidcHubPerTest, startOidcTestHub, testHubUrl } from './oidc-hub.ts';
 export { createDatabase, type PostgresServer, startPostgres } from './postgres.ts';

@@ -4,11 +4,10 @@ import { rmSync, statSync } from 'node:fs';
 import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort } from './cluster/ports.ts';
-import { groupAlive, isAlive, type ManagedProcess, startProcess } from './cluster/processes.ts';
+import { type ManagedProcess, signalGroup, startProcess, stopProcesses } from './cluster/processes.ts';
 import { waitUntil } from './cluster/wait.ts';
 import { postgresBinaries } from './postgres-binaries.ts';
 
@@ -81,23 +80,8 @@ function accepts(url: string): () => Promise<boolean> {
   };
 }
 
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // Already gone.
-  }
-}
-
-async function stopGroup(proc: ManagedProcess): Promise<void> {
-  const running = () => isAlive(proc) || groupAlive(proc.pid);
-  // SIGINT is PostgreSQL's fast shutdown: it disconnects clients, where SIGTERM would wait for them to leave.
-  signalGroup(proc.pid, 'SIGINT');
-  for (const deadline = Date.now() + 10_000; running() && Date.now() < deadline; ) await sleep(50);
-  if (!running()) return;
-  signalGroup(proc.pid, 'SIGKILL');
-  for (const deadline = Date.now() + 5000; running() && Date.now() < deadline; ) await sleep(50);
-}
+// SIGINT is PostgreSQL's fast shutdown: it disconnects clients, where SIGTERM would wait for them to leave.
+const stopGroup = (proc: ManagedProcess) => stopProcesses([proc], 10_000, 'SIGINT');
 
 /**
  * A throwaway PostgreSQL server on a free 127.0.0.1 port, tuned for tests (no fsync) and in its own process group,

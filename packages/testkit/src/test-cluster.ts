@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { inject } from 'vitest';
 import type { ClusterState } from './cluster/state.ts';
+import { waitUntil } from './cluster/wait.ts';
 
 /** The lock of files that bind the hub's role groups (binnacle:role:…) cluster-wide or depend on them not being bound. */
 export const hubRoleBindingsLock = 'hub-role-bindings';
@@ -66,20 +66,17 @@ export function testCluster(): TestCluster {
       const dir = join(state.stateDir, 'locks');
       await mkdir(dir, { recursive: true });
       const path = join(dir, name);
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
+      const taken = async () => {
         try {
           await writeFile(path, String(process.pid), { flag: 'wx' });
-          return () => rm(path, { force: true });
+          return true;
         } catch (error) {
-          if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+          if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+          throw error;
         }
-        if (Date.now() > deadline) {
-          const holder = await readFile(path, 'utf8').catch(() => '?');
-          throw new Error(`the cluster lock ${name} is still held (by pid ${holder}) after ${timeoutMs} ms`);
-        }
-        await sleep(100);
-      }
+      };
+      await waitUntil(`the cluster lock ${name}`, taken, { timeoutMs, intervalMs: 100 });
+      return () => rm(path, { force: true });
     },
     async serviceAccountKubeconfig(namespace, serviceAccount) {
       const admin = kubeConfig('admin');

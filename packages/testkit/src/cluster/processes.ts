@@ -58,7 +58,7 @@ export function isAlive(proc: Pick<ManagedProcess, 'pid' | 'binary'>): boolean {
   }
 }
 
-function signalGroup(pid: number, signal: NodeJS.Signals): void {
+export function signalGroup(pid: number, signal: NodeJS.Signals): void {
   try {
     process.kill(-pid, signal);
   } catch {
@@ -76,17 +76,25 @@ export function groupAlive(pgid: number): boolean {
   return false;
 }
 
-/** Stops processes in reverse start order: SIGTERM to the whole group, SIGKILL after the grace period. */
-export async function stopProcesses(procs: readonly ManagedProcess[], graceMs = 10_000): Promise<void> {
+/**
+ * Stops processes in reverse start order: `signal` (SIGTERM unless a program wants another for a fast stop)
+ * to the whole group, SIGKILL after the grace period.
+ */
+export async function stopProcesses(
+  procs: readonly ManagedProcess[],
+  graceMs = 10_000,
+  signal: NodeJS.Signals = 'SIGTERM',
+): Promise<void> {
   for (const proc of [...procs].reverse()) {
-    if (!isAlive(proc) && !groupAlive(proc.pid)) continue;
-    signalGroup(proc.pid, 'SIGTERM');
+    const running = () => isAlive(proc) || groupAlive(proc.pid);
+    if (!running()) continue;
+    signalGroup(proc.pid, signal);
     const deadline = Date.now() + graceMs;
-    while (Date.now() < deadline && (isAlive(proc) || groupAlive(proc.pid))) await sleep(100);
-    if (isAlive(proc) || groupAlive(proc.pid)) {
+    while (Date.now() < deadline && running()) await sleep(50);
+    if (running()) {
       signalGroup(proc.pid, 'SIGKILL');
       const killDeadline = Date.now() + 5000;
-      while (Date.now() < killDeadline && isAlive(proc)) await sleep(50);
+      while (Date.now() < killDeadline && running()) await sleep(50);
     }
   }
 }
