@@ -99,6 +99,7 @@ describe('the binnacle-hub chart', () => {
     expect(hubEnv(rendered.objects)).toMatchObject({
       BINNACLE_OIDC_USE_REFRESH_TOKEN: 'true',
       BINNACLE_MAX_INACTIVE: '24h',
+      BINNACLE_SESSION_LIFETIME: '168h',
       BINNACLE_OIDC_GROUPS_CLAIM: 'groups',
     });
   });
@@ -115,6 +116,7 @@ describe('the binnacle-hub chart', () => {
       BINNACLE_OIDC_ISSUER: 'https://idp.example.com/realms/acme',
       BINNACLE_OIDC_CLUSTER_ACCESS: 'idp',
       BINNACLE_OIDC_SCOPES: 'groups,offline_access',
+      BINNACLE_OIDC_DEFAULT_ROLE: 'member',
     });
     expect(container.env.find((e) => e.name === 'BINNACLE_OIDC_CLIENT_SECRET')?.valueFrom).toEqual({
       secretKeyRef: { name: 'binnacle-oidc', key: 'client-secret' },

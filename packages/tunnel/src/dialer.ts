@@ -2,6 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { WebSocket } from 'ws';
 import { type LocalTarget, serveOverWebSocket } from './agent-side.ts';
 
+/** The agent names its version when it dials; the hub answers the handshake with the cluster id it derived. */
+export const agentVersionHeader = 'x-binnacle-agent-version';
+export const clusterIdHeader = 'x-binnacle-cluster-id';
+
 export const minBackoffMs = 1_000;
 export const maxBackoffMs = 30_000;
 const healthyAfterMs = 60_000;
@@ -44,7 +48,7 @@ export function dialHub(options: DialOptions): { close(): Promise<void> } {
         const ws = new WebSocket(url, {
           headers: {
             authorization: `Bearer ${options.clusterToken}`,
-            'x-binnacle-agent-version': options.agentVersion,
+            [agentVersionHeader]: options.agentVersion,
           },
           perMessageDeflate: false,
           maxPayload: 1024 * 1024,
@@ -59,7 +63,7 @@ export function dialHub(options: DialOptions): { close(): Promise<void> } {
         };
         let clusterId: string | undefined;
         ws.on('upgrade', (response) => {
-          clusterId = String(response.headers['x-binnacle-cluster-id'] ?? '') || undefined;
+          clusterId = String(response.headers[clusterIdHeader] ?? '') || undefined;
         });
         ws.on('open', () => {
           options.onState?.('connected', clusterId);

@@ -1,6 +1,8 @@
 export { forwardableHeaders, type LocalTarget, serveOverWebSocket } from './agent-side.ts';
 export {
+  agentVersionHeader,
   backoffDelay,
+  clusterIdHeader,
   type DialOptions,
   dialHub,
   maxBackoffMs,

@@ -1,11 +1,10 @@
 import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AppError } from '@binnacle/common/server';
-import { TunnelClient } from '@binnacle/tunnel';
+import { agentVersionHeader, identityKey, TunnelClient } from '@binnacle/tunnel';
 import type { WebSocketServer } from 'ws';
 import type { HubContext } from '../../context.ts';
 import { iso } from '../../security/clock.ts';
-import { hashSecret } from '../../security/tokens.ts';
 import { clusterForToken } from '../clusters/service.ts';
 
 export const agentConnectPath = '/api/agents/connect';
@@ -40,14 +39,14 @@ export async function acceptAgent(
       socket,
       new AppError('unauthenticated', 'a valid cluster token (Bearer bnc_…) is required'),
     );
-  const agentVersion = String(request.headers['x-binnacle-agent-version'] ?? '').slice(0, 64) || null;
+  const agentVersion = String(request.headers[agentVersionHeader] ?? '').slice(0, 64) || null;
   (request as { binnacleClusterId?: string }).binnacleClusterId = cluster.id;
   wss.handleUpgrade(request, socket, head, (ws) => {
     const client = new TunnelClient(ws);
     ctx.tunnels.add({
       client,
       clusterId: cluster.id,
-      tokenHash: hashSecret(token),
+      tokenHash: identityKey(token),
       agentVersion,
       connectedAt: ctx.clock.now(),
     });

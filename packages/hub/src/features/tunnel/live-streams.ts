@@ -1,3 +1,4 @@
+import type { HubApp, HubContext } from '../../context.ts';
 import type { HubDatabase } from '../../db/database.ts';
 import type { Principal } from '../../http/principal.ts';
 import type { Clock } from '../../security/clock.ts';
@@ -18,6 +19,7 @@ interface Holder {
 }
 
 const batch = 500;
+const recheckEveryMs = 15_000;
 
 function chunks<T>(items: T[]): T[][] {
   const out: T[][] = [];
@@ -105,4 +107,28 @@ export class LiveStreams {
     }
     return cut;
   }
+}
+
+/**
+ * When the hub rechecks: after every change it answers (a member removed or demoted, a PAT revoked, a
+ * sign-out …), before that answer goes out, so the streams the change ends are cut by then; and every 15 s,
+ * for expiry and changes made by another replica. Tunneled requests (`tunneled(url)`) change nothing here.
+ */
+export function recheckAfterChanges(app: HubApp, ctx: HubContext, tunneled: (url: string) => boolean): void {
+  const recheck = () =>
+    ctx.liveStreams
+      .recheck()
+      .catch((error: unknown) => ctx.log.warn({ err: error }, 'rechecking tunneled streams failed'));
+  app.addHook('onSend', async (request, reply, payload) => {
+    const changes = !['GET', 'HEAD', 'OPTIONS'].includes(request.method) && reply.statusCode < 400;
+    // The change is made: a failed recheck must not turn its answer into an error (the periodic one retries).
+    if (changes && !tunneled(request.url)) await recheck();
+    return payload;
+  });
+  const timer = setInterval(() => void recheck(), recheckEveryMs);
+  timer.unref();
+  app.addHook('preClose', (done) => {
+    clearInterval(timer);
+    done();
+  });
 }

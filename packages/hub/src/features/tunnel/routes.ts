@@ -1,16 +1,16 @@
 import type { Readable } from 'node:stream';
 import { AppError, errorResponses } from '@binnacle/common/server';
+import { clusterIdHeader } from '@binnacle/tunnel';
 import { Type } from 'typebox';
 import { WebSocketServer } from 'ws';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access } from '../../http/principal.ts';
 import { acceptAgent, agentConnectPath, refuseUpgrade } from './agent-connect.ts';
+import { recheckAfterChanges } from './live-streams.ts';
 import { proxyRequest } from './proxy.ts';
 import { proxyUpgrade } from './upgrade.ts';
 
 const tunneledPath = /^\/c\/([^/?#]+)(?:[/?#]|$)/;
-const clusterIdHeader = 'x-binnacle-cluster-id';
-const recheckEveryMs = 15_000;
 
 /**
  * The tunnel's two doors: agents dial `/api/agents/connect` (WebSocket), and people reach any agent route at
@@ -48,26 +48,9 @@ export function tunnelRoutes(app: HubApp, ctx: HubContext): void {
       socket.destroy();
     });
   });
-  // A change the hub makes (a member removed or demoted, a PAT revoked, a sign-out …) cuts the tunneled
-  // streams it ends before its answer goes out; the periodic recheck covers expiry and other replicas.
-  app.addHook('onSend', async (request, reply, payload) => {
-    const changes = !['GET', 'HEAD', 'OPTIONS'].includes(request.method) && reply.statusCode < 400;
-    // The change is made: a failed recheck must not turn its answer into an error (the periodic one retries).
-    if (changes && !tunneledPath.test(request.url))
-      await ctx.liveStreams
-        .recheck()
-        .catch((error: unknown) => ctx.log.warn({ err: error }, 'rechecking tunneled streams failed'));
-    return payload;
-  });
-  const recheck = setInterval(() => {
-    ctx.liveStreams
-      .recheck()
-      .catch((error: unknown) => ctx.log.warn({ err: error }, 'rechecking tunneled streams failed'));
-  }, recheckEveryMs);
-  recheck.unref();
+  recheckAfterChanges(app, ctx, (url) => tunneledPath.test(url));
   // Before the server waits for its connections: tunneled streams (SSE, logs) must end for it to close.
   app.addHook('preClose', (done) => {
-    clearInterval(recheck);
     ctx.tunnels.closeAll();
     wss.close();
     done();
