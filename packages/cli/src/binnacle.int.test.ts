@@ -63,6 +63,36 @@ describe('binnacle agent', () => {
     expect(await run.exit(stopsWithinMs)).toBe(0);
   });
 
+  it('in cloud mode, never writes the cluster token to its log (a hub that cannot be reached, every request logged)', async () => {
+    const token = `bnc_${'Q'.repeat(43)}abcdef`;
+    const run = binnacle([
+      'agent',
+      '--port',
+      '9392',
+      '--no-browser',
+      '--debug-events',
+      '--cloud-url',
+      'http://127.0.0.1:9',
+      '--cluster-token',
+      token,
+    ]);
+    await serves(9392, run);
+    await waitUntil(
+      'the tunnel to report its failed dial',
+      () => Promise.resolve(run.stderr().includes('hub tunnel')),
+      {
+        timeoutMs: 10_000,
+      },
+    );
+    expect((await fetch('http://127.0.0.1:9392/api/config')).status).toBe(200); // logged, with --debug-events
+    run.child.kill('SIGTERM');
+    expect(await run.exit(stopsWithinMs)).toBe(0);
+    for (const output of [run.stderr(), run.stdout()]) {
+      expect(output).not.toContain(token);
+      expect(output).not.toContain(token.slice(4, 24));
+    }
+  });
+
   it('exits 2 naming a bad flag, and 1 naming a missing kubeconfig', async () => {
     const badFlag = binnacle(['agent', '--port', 'eighty']);
     expect(await badFlag.exit()).toBe(2);
