@@ -1,6 +1,8 @@
 import { AppError } from '@binnacle/common/server';
 import type { AgentContext } from '../context.ts';
 import type { Impersonation } from '../kube/client.ts';
+import type { ApiResource } from '../kube/discovery.ts';
+import { requireAccess } from './caller.ts';
 
 /** What a tunneled caller may see of the cache's cluster-wide views (topology, timeline, dashboard …). */
 export interface CallerView {
@@ -43,6 +45,25 @@ export async function visibleNamespaces(
   const may = (namespace?: string) => ctx.access.allowed(caller, { verb: 'list', ...resource, namespace });
   if (await may()) return requested;
   return filterInParallel(requested ?? cachedNamespaces(ctx), may);
+}
+
+/**
+ * The namespaces a list of a kind covers for the caller. Named namespaces (or a cluster-scoped kind) the
+ * caller may not list are a 403; without names, a namespaced kind is listed in the namespaces the caller may
+ * list it in (possibly none: an empty list).
+ */
+export async function namespacesToList(
+  ctx: AgentContext,
+  caller: Impersonation | undefined,
+  resource: ApiResource,
+  requested: string[] | undefined,
+): Promise<string[] | undefined> {
+  const listing = { verb: 'list', group: resource.group, resource: resource.plural };
+  if (!resource.namespaced) await requireAccess(ctx, caller, listing);
+  else if (requested) {
+    await Promise.all(requested.map((namespace) => requireAccess(ctx, caller, { ...listing, namespace })));
+  } else return visibleNamespaces(ctx, caller, listing, undefined);
+  return requested;
 }
 
 /**

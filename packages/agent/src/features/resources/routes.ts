@@ -2,7 +2,7 @@ import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { callerAware, requireAccess } from '../../http/caller.ts';
-import { callerView, visibleNamespaces } from '../../http/caller-view.ts';
+import { callerView, namespacesToList } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
 import { KubeObjectSchema } from '../../http/schemas.ts';
 import { clusterScoped, scopeOf } from '../../kube/discovery.ts';
@@ -93,21 +93,11 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
     },
     async (request) => {
       const q = request.query;
-      const requested = requestedNamespaces(q);
       const resource = ctx.cluster.resolve(request.params.kind, q.group);
-      const listing = { verb: 'list', group: resource.group, resource: resource.plural };
-      // Named namespaces (or a cluster-scoped kind) the caller may not list are a 403; without names, a
-      // namespaced kind is listed in the namespaces the caller may list it in (possibly none: an empty list).
-      let namespaces = requested;
-      if (!resource.namespaced) await requireAccess(ctx, request.caller, listing);
-      else if (requested) {
-        for (const namespace of requested)
-          await requireAccess(ctx, request.caller, { ...listing, namespace });
-      } else namespaces = await visibleNamespaces(ctx, request.caller, listing, undefined);
       return listResources(ctx, {
         kind: request.params.kind,
         group: q.group,
-        namespaces,
+        namespaces: await namespacesToList(ctx, request.caller, resource, requestedNamespaces(q)),
         labelSelector: q.labelSelector,
         summary: q.summary,
         limit: q.limit,

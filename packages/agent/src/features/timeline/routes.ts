@@ -7,7 +7,6 @@ import { csv, requestedNamespaces } from '../../http/query.ts';
 import { KubeObjectSchema } from '../../http/schemas.ts';
 import { scopeOf } from '../../kube/discovery.ts';
 import { changes, changesLimit, childChanges, kubeEvents, type Preset, presets } from './service.ts';
-import { matches } from './store/filter.ts';
 import { ChangeStreams } from './stream.ts';
 
 const tags = ['timeline'];
@@ -192,24 +191,15 @@ export function timelineRoutes(app: App, ctx: AgentContext): void {
       const scope = scopeOf(resource, namespace);
       const view = await callerView(ctx, request.caller, scope ? [scope] : undefined);
       requireVisible(request.caller, view, resource.kind, scope);
-      const found = await childChanges(
+      return childChanges(
         ctx,
         ctx.timeline,
         kind,
         scope,
         name,
         request.query.limit ?? changesLimit.default,
+        view,
       );
-      return {
-        ...found,
-        events: found.events.filter(
-          matches({
-            namespaces: view.namespaces,
-            excludeKinds: view.hiddenKinds,
-            limit: found.events.length,
-          }),
-        ),
-      };
     },
   );
 

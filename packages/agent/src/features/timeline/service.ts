@@ -1,6 +1,7 @@
 import { parseDuration } from '@binnacle/common';
 import { badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
+import type { CallerView } from '../../http/caller-view.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import { defaultExcludedKinds, defaultExcludedNames } from './noise.ts';
 import type { ChangeRecorder } from './recorder.ts';
@@ -103,6 +104,7 @@ export async function childChanges(
   namespace: string | undefined,
   name: string,
   limit: number,
+  view: CallerView,
 ) {
   const resource = ctx.cluster.resolve(kind);
   const object = ctx.cluster.cache.caches(resource)
@@ -148,7 +150,16 @@ export async function childChanges(
     if (owners.size === before) break;
   }
   owners.delete(rootUid);
-  const events = owners.size === 0 ? [] : await recorder.store.query({ uids: [...owners], limit });
+  // Only what the caller's view shows (a Node's Pods span namespaces).
+  const events =
+    owners.size === 0
+      ? []
+      : await recorder.store.query({
+          uids: [...owners],
+          namespaces: view.namespaces,
+          excludeKinds: view.hiddenKinds,
+          limit,
+        });
   return { root: { kind: resource.kind, namespace, name, uid: rootUid }, events };
 }
 
