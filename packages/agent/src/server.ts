@@ -14,6 +14,7 @@ import { resourceRoutes } from './features/resources/routes.ts';
 import { sessionRoutes } from './features/sessions/routes.ts';
 import { timelineRoutes } from './features/timeline/routes.ts';
 import { topologyRoutes } from './features/topology/routes.ts';
+import { workloadRoutes } from './features/workloads/routes.ts';
 import { registerCallerIdentity } from './http/caller.ts';
 
 export interface ServerOptions {
@@ -52,6 +53,7 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   execRoutes(app, ctx);
   portForwardRoutes(app, ctx);
   sessionRoutes(app, ctx);
+  workloadRoutes(app, ctx);
   // Cloud mode removes every debug route (DESIGN §5): they answer 404, directly and through the tunnel.
   if (!ctx.cloud) debugRoutes(app, ctx);
   return app;

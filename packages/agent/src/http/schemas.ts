@@ -9,3 +9,23 @@ export const KubeObjectSchema = Type.Object(
   },
   { additionalProperties: true, description: 'A Kubernetes object' },
 );
+
+const dnsLabel = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
+
+/** A namespace in a path (a DNS-1123 label). */
+export const NamespaceParam = Type.String({ minLength: 1, maxLength: 63, pattern: `^${dnsLabel}$` });
+
+/** The name of an object whose kind requires a DNS-1123 subdomain: workloads, CronJobs, Pods, Nodes. */
+export const ObjectNameParam = Type.String({
+  minLength: 1,
+  maxLength: 253,
+  pattern: `^${dnsLabel}(\\.${dnsLabel})*$`,
+});
+
+/** What every action answers: what was done, in words, to which object. */
+export const actionAnswer = {
+  message: Type.String(),
+  kind: Type.String(),
+  namespace: Type.Optional(Type.String()),
+  name: Type.String(),
+};

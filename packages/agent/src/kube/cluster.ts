@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError, notReady } from '@binnacle/common/server';
-import { KubeClient } from './client.ts';
+import { type Impersonation, KubeClient } from './client.ts';
 import { type ApiResource, discover, resolveKind } from './discovery.ts';
 import { InformerCache, type InformerCacheOptions } from './informer-cache.ts';
 import type { ClusterTarget } from './kubeconfig.ts';
@@ -27,6 +27,7 @@ export class Cluster {
   connectedAt?: Date;
   version?: ServerVersion;
   readonly #abort = new AbortController();
+  #identity?: Promise<Impersonation>;
 
   constructor(target: ClusterTarget, options: InformerCacheOptions = {}) {
     this.target = target;
@@ -81,6 +82,28 @@ export class Cluster {
   /** The resource for a group and kind, if served (used by features that know what they look for). */
   find(group: string, kind: string): ApiResource | undefined {
     return this.cache.resources.find((r) => r.group === group && r.kind === kind);
+  }
+
+  /**
+   * Who the agent itself is to the API server (a SelfSubjectReview, asked once): the actor of changes made
+   * without a forwarded caller. When the review is refused, the kubeconfig's context stands in for it.
+   */
+  identity(): Promise<Impersonation> {
+    this.#identity ??= this.client
+      .request<{ status?: { userInfo?: { username?: string; groups?: string[] } } }>({
+        method: 'POST',
+        path: '/apis/authentication.k8s.io/v1/selfsubjectreviews',
+        body: { apiVersion: 'authentication.k8s.io/v1', kind: 'SelfSubjectReview' },
+      })
+      .then((review) => ({
+        user: review.status?.userInfo?.username ?? `kubeconfig context ${this.target.contextName}`,
+        groups: review.status?.userInfo?.groups ?? [],
+      }))
+      .catch(() => {
+        this.#identity = undefined;
+        return { user: `kubeconfig context ${this.target.contextName}`, groups: [] };
+      });
+    return this.#identity;
   }
 
   async stop(): Promise<void> {

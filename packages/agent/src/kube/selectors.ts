@@ -9,6 +9,9 @@ export interface LabelSelector {
   matchExpressions?: { key: string; operator: string; values?: string[] }[];
 }
 
+const unknownOperator = (operator: string) =>
+  badRequest(`label selector operator "${operator}" is not one of In, NotIn, Exists, DoesNotExist`);
+
 function requirement(key: string, operator: string, values: string[]): LabelMatcher {
   switch (operator) {
     case 'In':
@@ -20,7 +23,7 @@ function requirement(key: string, operator: string, values: string[]): LabelMatc
     case 'DoesNotExist':
       return (labels) => labels?.[key] === undefined;
     default:
-      throw badRequest(`label selector operator "${operator}" is not one of In, NotIn, Exists, DoesNotExist`);
+      throw unknownOperator(operator);
   }
 }
 
@@ -38,6 +41,24 @@ export function selectorMatcher(selector: LabelSelector | undefined | null): Lab
   for (const expr of selector.matchExpressions ?? [])
     matchers.push(requirement(expr.key, expr.operator, expr.values ?? []));
   return all(matchers);
+}
+
+const queryOperators: Record<string, (key: string, values: string[]) => string> = {
+  In: (key, values) => `${key} in (${values.join(',')})`,
+  NotIn: (key, values) => `${key} notin (${values.join(',')})`,
+  Exists: (key) => key,
+  DoesNotExist: (key) => `!${key}`,
+};
+
+/** A LabelSelector object in the query form the API server takes (`labelSelector=`), for live lists. */
+export function selectorQuery(selector: LabelSelector): string {
+  const parts = Object.entries(selector.matchLabels ?? {}).map(([key, value]) => `${key}=${value}`);
+  for (const expr of selector.matchExpressions ?? []) {
+    const format = queryOperators[expr.operator];
+    if (!format) throw unknownOperator(expr.operator);
+    parts.push(format(expr.key, expr.values ?? []));
+  }
+  return parts.join(',');
 }
 
 /** A Service-style selector (a plain map); an empty map matches nothing, as Services do. */

@@ -132,6 +132,15 @@ export class ChangeRecorder {
     }
   }
 
+  /**
+   * Records an entry that did not come from a watch (an action a person took through Binnacle) and resolves
+   * once it is stored and streamed, so the answer to the action and the timeline agree.
+   */
+  record(entry: NewTimelineEvent): Promise<void> {
+    this.#enqueue(entry);
+    return this.flush();
+  }
+
   #enqueue(entry: NewTimelineEvent): void {
     this.#queue.push(entry);
     if (this.#queue.length >= maxBatch) void this.flush();

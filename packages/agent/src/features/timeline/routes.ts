@@ -17,7 +17,7 @@ const TimelineEvent = Type.Object(
   {
     seq: Type.Integer(),
     timestamp: Type.String(),
-    source: Type.Enum(['informer', 'k8s_event', 'historical']),
+    source: Type.Enum(['informer', 'k8s_event', 'historical', 'action']),
     eventType: Type.Enum(['add', 'update', 'delete', 'Normal', 'Warning']),
     kind: Type.String(),
     group: Type.String(),
@@ -43,6 +43,12 @@ const TimelineEvent = Type.Object(
       Type.Object({ kind: Type.String(), name: Type.String(), uid: Type.Optional(Type.String()) }),
     ),
     count: Type.Optional(Type.Integer()),
+    actor: Type.Optional(
+      Type.Object(
+        { user: Type.String(), groups: Type.Optional(Type.Array(Type.String())) },
+        { description: 'who made an `action` entry: the forwarded person, or the agent itself' },
+      ),
+    ),
   },
   { $id: 'TimelineEvent' },
 );

@@ -1,4 +1,5 @@
-export type TimelineSource = 'informer' | 'k8s_event' | 'historical';
+/** `action`: something a person did through Binnacle (restart, scale, drain …), recorded with who did it. */
+export type TimelineSource = 'informer' | 'k8s_event' | 'historical' | 'action';
 export type TimelineEventType = 'add' | 'update' | 'delete' | 'Normal' | 'Warning';
 
 import type { Health } from '../../kube/health.ts';
@@ -14,6 +15,12 @@ export interface FieldChange {
 export interface Diff {
   fields: FieldChange[];
   summary: string;
+}
+
+/** Who made a change through Binnacle: the forwarded person, or the agent's own identity. */
+export interface Actor {
+  user: string;
+  groups?: string[];
 }
 
 export interface OwnerRef {
@@ -40,6 +47,8 @@ export interface TimelineEvent {
   health?: Health;
   owner?: OwnerRef;
   count?: number;
+  /** For `action` entries: who did it. */
+  actor?: Actor;
 }
 
 /** An event before the store numbers it; `key` makes recording idempotent (restarts, replays). */

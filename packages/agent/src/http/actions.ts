@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { type AppError, toAppError } from '@binnacle/common/server';
+import type { AgentContext } from '../context.ts';
+import type { Impersonation } from '../kube/client.ts';
+
+/** The object an action is about. */
+export interface ActionTarget {
+  kind: string;
+  group: string;
+  namespace?: string;
+  name: string;
+  uid?: string;
+}
+
+export interface ActionOutcome {
+  /** What happened, in words: the answer's message and the timeline entry's. */
+  message: string;
+  /**
+   * Set when the action changed something but could not finish (a drain that left pods behind): it is recorded
+   * as a warning, logged as partial, and then thrown as the answer.
+   */
+  incomplete?: AppError;
+  /** The uid of the object, once the work has seen it (it ties the timeline entry to the object's history). */
+  uid?: string;
+}
+
+type Outcome = 'succeeded' | 'partial' | 'failed';
+
+const reasonOf = (action: string) =>
+  action.replace(/(^|-)([a-z])/g, (_match, _dash: string, letter: string) => letter.toUpperCase());
+
+/**
+ * Runs a change a person asked for (restart, scale, drain …) and leaves two traces of it: one structured audit
+ * log line whatever happened (who, what, outcome, error code), and — when something changed — a timeline entry
+ * naming who did it. The actor is the forwarded caller, or the agent's own identity when nobody is forwarded.
+ */
+export async function performAction<T extends ActionOutcome>(
+  ctx: AgentContext,
+  caller: Impersonation | undefined,
+  action: string,
+  target: ActionTarget,
+  work: () => Promise<T>,
+): Promise<Omit<T, 'incomplete' | 'uid'>> {
+  const actor = caller ?? (await ctx.cluster.identity());
+  const audit = (outcome: Outcome, detail: { code?: string; message: string }) =>
+    ctx.log.info(
+      {
+        audit: {
+          action,
+          user: actor.user,
+          groups: actor.groups,
+          kind: target.kind,
+          group: target.group,
+          namespace: target.namespace,
+          name: target.name,
+          outcome,
+          ...detail,
+        },
+      },
+      `audit: ${action} ${target.kind} ${target.namespace ? `${target.namespace}/` : ''}${target.name} by ${actor.user}: ${outcome}`,
+    );
+  let outcome: T;
+  try {
+    outcome = await work();
+  } catch (error) {
+    const failure = toAppError(error);
+    audit('failed', { code: failure.code, message: failure.message });
+    throw error;
+  }
+  const { incomplete, uid, ...answer } = outcome;
+  audit(incomplete ? 'partial' : 'succeeded', {
+    code: incomplete?.code,
+    message: incomplete?.message ?? outcome.message,
+  });
+  await ctx.timeline.record({
+    key: `action:${randomUUID()}`,
+    timestamp: new Date().toISOString(),
+    source: 'action',
+    eventType: incomplete ? 'Warning' : 'Normal',
+    kind: target.kind,
+    group: target.group,
+    namespace: target.namespace,
+    name: target.name,
+    uid: uid ?? target.uid,
+    reason: reasonOf(action),
+    message: incomplete?.message ?? outcome.message,
+    actor: { user: actor.user, groups: [...actor.groups] },
+  });
+  if (incomplete) throw incomplete;
+  return answer;
+}
+
+/**
+ * Route hook for actions whose body fields are all optional: no body at all means `{}`, so `curl -X POST` works
+ * while the schema still refuses unknown fields.
+ */
+export function bodyMayBeEmpty(request: { body: unknown }, _reply: unknown, done: () => void): void {
+  request.body ??= {};
+  done();
+}
