@@ -3,11 +3,13 @@ import websocket from '@fastify/websocket';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AgentContext, App } from './context.ts';
 import { configRoutes } from './features/config/routes.ts';
+import { cronJobRoutes } from './features/cronjobs/routes.ts';
 import { dashboardRoutes } from './features/dashboard/routes.ts';
 import { debugRoutes } from './features/debug/routes.ts';
 import { execRoutes } from './features/exec/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { logRoutes } from './features/logs/routes.ts';
+import { nodeRoutes } from './features/nodes/routes.ts';
 import { pkgmgrRoutes } from './features/pkgmgr/routes.ts';
 import { portForwardRoutes } from './features/portforward/routes.ts';
 import { resourceRoutes } from './features/resources/routes.ts';
@@ -54,6 +56,8 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   portForwardRoutes(app, ctx);
   sessionRoutes(app, ctx);
   workloadRoutes(app, ctx);
+  cronJobRoutes(app, ctx);
+  nodeRoutes(app, ctx);
   // Cloud mode removes every debug route (DESIGN §5): they answer 404, directly and through the tunnel.
   if (!ctx.cloud) debugRoutes(app, ctx);
   return app;

@@ -48,6 +48,11 @@ export const errorCodes = {
       'The change conflicts with the current state (field manager conflict, stale resourceVersion, object being deleted).',
   },
   already_exists: { status: 409, description: 'An object with that name already exists.' },
+  drain_incomplete: {
+    status: 409,
+    description:
+      'A node drain stopped before the node was empty (a PodDisruptionBudget, a pod that needs a drain switch, the timeout); the node stays cordoned and the answer lists every pod.',
+  },
   resource_version_expired: {
     status: 410,
     description: 'The requested resourceVersion is too old; list again.',

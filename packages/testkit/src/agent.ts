@@ -12,6 +12,8 @@ export interface TestAgentOptions {
   config?: Partial<AgentConfig>;
   /** Start the cluster connection (default true). With false, requests see an agent that has not connected yet. */
   start?: boolean;
+  /** The agent's logger (default: errors to stderr), e.g. to read the audit lines it writes. */
+  log?: Parameters<typeof createAgent>[2];
 }
 
 export interface TestAgent {
@@ -43,7 +45,11 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
     ...options.config,
   };
   const target = await resolveTarget({ kubeconfig: config.kubeconfig, context: config.context });
-  const agent = await createAgent(config, target, pino({ level: 'error' }, pino.destination(2)));
+  const agent = await createAgent(
+    config,
+    target,
+    options.log ?? pino({ level: 'error' }, pino.destination(2)),
+  );
   const url = await agent.listen();
   if (options.start ?? true) {
     void agent.ctx.cluster.start();

@@ -33,6 +33,7 @@ const reasonOf = (action: string) =>
  * Runs a change a person asked for (restart, scale, drain …) and leaves two traces of it: one structured audit
  * log line whatever happened (who, what, outcome, error code), and — when something changed — a timeline entry
  * naming who did it. The actor is the forwarded caller, or the agent's own identity when nobody is forwarded.
+ * The answer is the work's, with the target's kind, namespace and name.
  */
 export async function performAction<T extends ActionOutcome>(
   ctx: AgentContext,
@@ -40,7 +41,7 @@ export async function performAction<T extends ActionOutcome>(
   action: string,
   target: ActionTarget,
   work: () => Promise<T>,
-): Promise<Omit<T, 'incomplete' | 'uid'>> {
+): Promise<Omit<T, 'incomplete' | 'uid'> & { kind: string; namespace?: string; name: string }> {
   const actor = caller ?? (await ctx.cluster.identity());
   const audit = (outcome: Outcome, detail: { code?: string; message: string }) =>
     ctx.log.info(
@@ -87,7 +88,7 @@ export async function performAction<T extends ActionOutcome>(
     actor: { user: actor.user, groups: [...actor.groups] },
   });
   if (incomplete) throw incomplete;
-  return answer;
+  return { ...answer, kind: target.kind, namespace: target.namespace, name: target.name };
 }
 
 /**

@@ -1,3 +1,4 @@
+import { mapConcurrently } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { AgentContext } from '../context.ts';
 import type { Impersonation } from '../kube/client.ts';
@@ -15,15 +16,7 @@ export interface CallerView {
 const reviewsAtOnce = 16;
 
 async function filterInParallel<T>(items: readonly T[], keep: (item: T) => Promise<boolean>): Promise<T[]> {
-  const kept = new Array<boolean>(items.length).fill(false);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      kept[index] = await keep(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(reviewsAtOnce, items.length) }, worker));
+  const kept = await mapConcurrently(items, reviewsAtOnce, keep);
   return items.filter((_, index) => kept[index]);
 }
 

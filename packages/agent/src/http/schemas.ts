@@ -29,3 +29,11 @@ export const actionAnswer = {
   namespace: Type.Optional(Type.String()),
   name: Type.String(),
 };
+
+/** A container image reference, for the images of debug containers and pods. */
+export const ImageRef = Type.String({
+  minLength: 1,
+  maxLength: 512,
+  pattern: '^[A-Za-z0-9][A-Za-z0-9./:@_-]*$',
+  description: 'default: --debug-image',
+});

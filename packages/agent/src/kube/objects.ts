@@ -12,7 +12,14 @@ export interface KubeObject {
     deletionTimestamp?: string;
     labels?: Record<string, string>;
     annotations?: Record<string, string>;
-    ownerReferences?: { apiVersion: string; kind: string; name: string; uid: string; controller?: boolean }[];
+    ownerReferences?: {
+      apiVersion: string;
+      kind: string;
+      name: string;
+      uid: string;
+      controller?: boolean;
+      blockOwnerDeletion?: boolean;
+    }[];
     managedFields?: unknown[];
     [key: string]: unknown;
   };
@@ -48,3 +55,11 @@ export const objectKey = (object: KubeObject) =>
   object.metadata?.namespace
     ? `${object.metadata.namespace}/${object.metadata.name}`
     : (object.metadata?.name ?? '');
+
+/**
+ * A generated name: `base` shortened so `base + suffix` fits in `max` characters (63 for names that become label
+ * values, such as Jobs' and Pods'), never ending the shortened part on a dash or dot.
+ */
+export function nameWithSuffix(base: string, suffix: string, max = 63): string {
+  return `${base.slice(0, max - suffix.length).replace(/[-.]+$/, '')}${suffix}`;
+}

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import type WebSocket from 'ws';
 import type { AgentContext, App } from '../../context.ts';
 import { agentOnly, asCallerOnPod } from '../../http/caller.ts';
+import { ImageRef } from '../../http/schemas.ts';
 import { StreamLimit } from '../../http/sse.ts';
 import { podAndContainer } from '../../kube/pods.ts';
 import { addDebugContainer } from './debug-container.ts';
@@ -159,14 +160,7 @@ export function execRoutes(app: App, ctx: AgentContext): void {
         querystring: Query({}),
         body: Type.Object(
           {
-            image: Type.Optional(
-              Type.String({
-                minLength: 1,
-                maxLength: 512,
-                pattern: '^[A-Za-z0-9][A-Za-z0-9./:@_-]*$',
-                description: 'default: --debug-image',
-              }),
-            ),
+            image: Type.Optional(ImageRef),
             targetContainer: Type.Optional(Container),
             command: Type.Optional(
               Type.Array(Type.String({ minLength: 1, maxLength: 4096 }), { maxItems: 64 }),

@@ -54,10 +54,7 @@ export function workloadRoutes(app: App, ctx: AgentContext): void {
   ) => {
     const w = workloadOf(request);
     const target = { kind: w.resource.kind, group: w.resource.group, namespace: w.namespace, name: w.name };
-    return performAction(ctx, request.caller, action, target, async () => ({
-      ...(await work(w)),
-      ...target,
-    }));
+    return performAction(ctx, request.caller, action, target, () => work(w));
   };
   const noQuery = Query({});
 
