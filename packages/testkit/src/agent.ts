@@ -24,6 +24,8 @@ export interface TestAgent {
   request(path: string, init?: RequestInit): Promise<Response>;
   /** GET a JSON route, failing the test on a non-2xx answer. */
   json<T = Record<string, unknown>>(path: string): Promise<T>;
+  /** POST to a route, with a JSON body when one is given (none at all otherwise). */
+  post(path: string, body?: unknown): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -74,6 +76,13 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
       if (!res.ok) throw new Error(`GET ${path} answered ${res.status}: ${body}`);
       return JSON.parse(body) as T;
     },
+    post: (path, body) =>
+      request(path, {
+        method: 'POST',
+        ...(body === undefined
+          ? {}
+          : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+      }),
     async close() {
       await agent.close();
       await rm(dataDir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ export {
   nodeCountFromEnv,
   restartApiServer,
 } from './cluster/control-plane.ts';
+export { simulatedNode } from './cluster/nodes.ts';
 export { clusterBinaries, defaultStateDir, helmBinary, repoRoot } from './cluster/paths.ts';
 export { identities } from './cluster/pki.ts';
 export { freePort, isListening } from './cluster/ports.ts';
@@ -30,4 +31,10 @@ export { type OidcTestHubConfig, oidcHubPerTest, startOidcTestHub, testHubUrl } 
 export { createDatabase, type PostgresServer, startPostgres } from './postgres.ts';
 export { openSse, type SseClient, type SseEvent } from './sse-client.ts';
 export { openTerminal, type TerminalClient, type TerminalFrame } from './terminal-client.ts';
-export { type ClusterIdentity, hubRoleBindingsLock, type TestCluster, testCluster } from './test-cluster.ts';
+export {
+  type ClusterIdentity,
+  clusterNodesLock,
+  hubRoleBindingsLock,
+  type TestCluster,
+  testCluster,
+} from './test-cluster.ts';

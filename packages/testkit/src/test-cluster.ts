@@ -9,6 +9,8 @@ import { waitUntil } from './cluster/wait.ts';
 
 /** The lock of files that bind the hub's role groups (binnacle:role:…) cluster-wide or depend on them not being bound. */
 export const hubRoleBindingsLock = 'hub-role-bindings';
+/** The lock of files that add Nodes to the shared cluster or count its Nodes. */
+export const clusterNodesLock = 'cluster-nodes';
 
 export type ClusterIdentity = 'admin' | 'restricted';
 

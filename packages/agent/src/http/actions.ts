@@ -24,7 +24,7 @@ export interface ActionOutcome {
   uid?: string;
 }
 
-type Outcome = 'succeeded' | 'partial' | 'failed';
+type Outcome = 'succeeded' | 'partial' | 'failed' | 'dry-run';
 
 const reasonOf = (action: string) =>
   action.replace(/(^|-)([a-z])/g, (_match, _dash: string, letter: string) => letter.toUpperCase());
@@ -41,6 +41,7 @@ export async function performAction<T extends ActionOutcome>(
   action: string,
   target: ActionTarget,
   work: () => Promise<T>,
+  options: { dryRun?: boolean } = {},
 ): Promise<Omit<T, 'incomplete' | 'uid'> & { kind: string; namespace?: string; name: string }> {
   const actor = caller ?? (await ctx.cluster.identity());
   const audit = (outcome: Outcome, detail: { code?: string; message: string }) =>
@@ -69,24 +70,26 @@ export async function performAction<T extends ActionOutcome>(
     throw error;
   }
   const { incomplete, uid, ...answer } = outcome;
-  audit(incomplete ? 'partial' : 'succeeded', {
+  audit(options.dryRun ? 'dry-run' : incomplete ? 'partial' : 'succeeded', {
     code: incomplete?.code,
     message: incomplete?.message ?? outcome.message,
   });
-  await ctx.timeline.record({
-    key: `action:${randomUUID()}`,
-    timestamp: new Date().toISOString(),
-    source: 'action',
-    eventType: incomplete ? 'Warning' : 'Normal',
-    kind: target.kind,
-    group: target.group,
-    namespace: target.namespace,
-    name: target.name,
-    uid: uid ?? target.uid,
-    reason: reasonOf(action),
-    message: incomplete?.message ?? outcome.message,
-    actor: { user: actor.user, groups: [...actor.groups] },
-  });
+  // A dry run is audited (someone asked) but changed nothing, so the timeline does not show it.
+  if (!options.dryRun)
+    await ctx.timeline.record({
+      key: `action:${randomUUID()}`,
+      timestamp: new Date().toISOString(),
+      source: 'action',
+      eventType: incomplete ? 'Warning' : 'Normal',
+      kind: target.kind,
+      group: target.group,
+      namespace: target.namespace,
+      name: target.name,
+      uid: uid ?? target.uid,
+      reason: reasonOf(action),
+      message: incomplete?.message ?? outcome.message,
+      actor: { user: actor.user, groups: [...actor.groups] },
+    });
   if (incomplete) throw incomplete;
   return { ...answer, kind: target.kind, namespace: target.namespace, name: target.name };
 }

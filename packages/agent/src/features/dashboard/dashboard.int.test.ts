@@ -1,10 +1,12 @@
-import { startTestAgent, type TestAgent, testCluster, waitUntil } from '@binnacle/testkit';
+import { clusterNodesLock, startTestAgent, type TestAgent, testCluster, waitUntil } from '@binnacle/testkit';
 import { CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const cluster = testCluster();
 let agent: TestAgent;
 let ns: { name: string; remove: () => Promise<void> };
+// The node counts below hold while no other file adds Nodes.
+let unlockNodes: (() => Promise<void>) | undefined;
 
 interface Dashboard {
   cluster: { platform: string; version: string; connected: boolean };
@@ -16,10 +18,12 @@ interface Dashboard {
 }
 
 beforeAll(async () => {
+  unlockNodes = await cluster.lock(clusterNodesLock);
   [agent, ns] = await Promise.all([startTestAgent(), cluster.namespace('dashboard')]);
 });
 afterAll(async () => {
   await Promise.all([agent?.close(), ns?.remove()]);
+  await unlockNodes?.();
 });
 
 describe('GET /api/dashboard', () => {

@@ -1,15 +1,19 @@
 import { createServer, type Server } from 'node:http';
-import { startTestAgent, type TestAgent } from '@binnacle/testkit';
+import { clusterNodesLock, startTestAgent, type TestAgent, testCluster } from '@binnacle/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 let agent: TestAgent;
 let restricted: TestAgent;
+// The node count below holds while no other file adds Nodes.
+let unlockNodes: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
+  unlockNodes = await testCluster().lock(clusterNodesLock);
   [agent, restricted] = await Promise.all([startTestAgent(), startTestAgent({ identity: 'restricted' })]);
 });
 afterAll(async () => {
   await Promise.all([agent?.close(), restricted?.close()]);
+  await unlockNodes?.();
 });
 
 /** A release feed on loopback: the real network boundary of /api/version-check. */

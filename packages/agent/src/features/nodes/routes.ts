@@ -76,8 +76,20 @@ function whileClientWaits(reply: FastifyReply): AbortSignal {
 }
 
 export function nodeRoutes(app: App, ctx: AgentContext): void {
-  const act = <T extends ActionOutcome>(request: Request, action: string, work: () => Promise<T>) =>
-    performAction(ctx, request.caller, action, { kind: 'Node', group: '', name: request.params.name }, work);
+  const act = <T extends ActionOutcome>(
+    request: Request,
+    action: string,
+    work: () => Promise<T>,
+    options?: { dryRun?: boolean },
+  ) =>
+    performAction(
+      ctx,
+      request.caller,
+      action,
+      { kind: 'Node', group: '', name: request.params.name },
+      work,
+      options,
+    );
   const schema = (summary: string, answer: TSchema) => ({
     tags,
     summary,
@@ -127,8 +139,11 @@ export function nodeRoutes(app: App, ctx: AgentContext): void {
       },
     },
     (request, reply) =>
-      act(request, request.body.dryRun ? 'drain-dry-run' : 'drain', () =>
-        drainNode(ctx, request.params.name, request.body, whileClientWaits(reply), request.caller),
+      act(
+        request,
+        'drain',
+        () => drainNode(ctx, request.params.name, request.body, whileClientWaits(reply), request.caller),
+        { dryRun: request.body.dryRun },
       ),
   );
 

@@ -1,6 +1,12 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { clusterBinaries, startTestAgent, type TestAgent, testCluster } from '@binnacle/testkit';
+import {
+  clusterBinaries,
+  clusterNodesLock,
+  startTestAgent,
+  type TestAgent,
+  testCluster,
+} from '@binnacle/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
@@ -8,6 +14,8 @@ const cluster = testCluster();
 let agent: TestAgent;
 let restricted: TestAgent;
 let ns: { name: string; remove: () => Promise<void> };
+// The node leases below hold while no other file adds Nodes.
+let unlockNodes: (() => Promise<void>) | undefined;
 
 interface List {
   kind: string;
@@ -43,6 +51,7 @@ const configMap = (name: string, data: Record<string, string>, namespace = ns.na
     .join('\n')}\n`;
 
 beforeAll(async () => {
+  unlockNodes = await cluster.lock(clusterNodesLock);
   [agent, restricted, ns] = await Promise.all([
     startTestAgent(),
     startTestAgent({ identity: 'restricted' }),
@@ -51,6 +60,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await Promise.all([agent?.close(), restricted?.close(), ns?.remove()]);
+  await unlockNodes?.();
 });
 
 describe('GET /api/resources/{kind}', () => {

@@ -30,13 +30,6 @@ interface Revision {
   source: { kind: string; name: string };
 }
 
-const post = (who: TestAgent, path: string, body?: unknown) =>
-  who.request(path, {
-    method: 'POST',
-    ...(body === undefined
-      ? {}
-      : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
 const template = (app: string, image: string): V1PodTemplateSpec => ({
   metadata: { labels: { app } },
   spec: { containers: [{ name: 'main', image }] },
@@ -66,7 +59,9 @@ const waitForRevisions = (kind: string, name: string, count: number, current?: n
     `${count} revisions of ${kind} ${name}`,
     async () => {
       const list = await revisions(kind, name);
-      return list.length >= count && (current === undefined || list[0]?.revision === current);
+      return (
+        list.length >= count && (current === undefined || (list[0]?.revision === current && list[0].current))
+      );
     },
     { timeoutMs: 20_000, intervalMs: 200 },
   );
@@ -98,7 +93,7 @@ afterAll(async () => {
 describe('POST /api/workloads/{kind}/{namespace}/{name}/restart', () => {
   it('sets the restartedAt pod-template annotation, records who did it and writes an audit line', async () => {
     await createDeployment('restart-me');
-    const res = await post(agent, `/api/workloads/deployments/${ns.name}/restart-me/restart`);
+    const res = await agent.post(`/api/workloads/deployments/${ns.name}/restart-me/restart`);
     expect(res.status).toBe(200);
     const answer = (await res.json()) as Answer;
     expect(answer).toMatchObject({ kind: 'Deployment', namespace: ns.name, name: 'restart-me' });
@@ -147,8 +142,8 @@ describe('POST /api/workloads/{kind}/{namespace}/{name}/restart', () => {
         spec: { selector: selector('agent'), template: template('agent', 'fluentbit:3') },
       },
     });
-    expect((await post(agent, `/api/workloads/sts/${ns.name}/db/restart`)).status).toBe(200);
-    expect((await post(agent, `/api/workloads/DaemonSet/${ns.name}/agent/restart`)).status).toBe(200);
+    expect((await agent.post(`/api/workloads/sts/${ns.name}/db/restart`)).status).toBe(200);
+    expect((await agent.post(`/api/workloads/DaemonSet/${ns.name}/agent/restart`)).status).toBe(200);
     const sts = await apps.readNamespacedStatefulSet({ name: 'db', namespace: ns.name });
     const ds = await apps.readNamespacedDaemonSet({ name: 'agent', namespace: ns.name });
     expect(sts.spec?.template.metadata?.annotations?.['kubectl.kubernetes.io/restartedAt']).toBeTruthy();
@@ -162,7 +157,7 @@ describe('POST /api/workloads/{kind}/{namespace}/{name}/restart', () => {
       namespace: ns.name,
       body: [{ op: 'add', path: '/spec/paused', value: true }],
     });
-    const res = await post(agent, `/api/workloads/deployments/${ns.name}/paused/restart`);
+    const res = await agent.post(`/api/workloads/deployments/${ns.name}/paused/restart`);
     expect(res.status).toBe(409);
     expect(await res.json()).toMatchObject({ code: 'conflict', error: expect.stringContaining('paused') });
   });
@@ -171,7 +166,7 @@ describe('POST /api/workloads/{kind}/{namespace}/{name}/restart', () => {
 describe('POST /api/workloads/{kind}/{namespace}/{name}/scale', () => {
   it('sets the replicas through the scale subresource and warns about an autoscaler', async () => {
     await createDeployment('scale-me');
-    const res = await post(agent, `/api/workloads/deployments/${ns.name}/scale-me/scale`, { replicas: 3 });
+    const res = await agent.post(`/api/workloads/deployments/${ns.name}/scale-me/scale`, { replicas: 3 });
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ replicas: 3, previous: 1 });
     const live = await apps.readNamespacedDeployment({ name: 'scale-me', namespace: ns.name });
@@ -198,7 +193,7 @@ describe('POST /api/workloads/{kind}/{namespace}/{name}/scale', () => {
       'the autoscaler in the cache',
       async () => {
         const answer = (await (
-          await post(agent, `/api/workloads/deployments/${ns.name}/scale-me/scale`, { replicas: 0 })
+          await agent.post(`/api/workloads/deployments/${ns.name}/scale-me/scale`, { replicas: 0 })
         ).json()) as Answer;
         return String(answer.warning).includes('HorizontalPodAutoscaler scale-me');
       },
@@ -216,7 +211,7 @@ describe('POST /api/workloads/{kind}/{namespace}/{name}/scale', () => {
     [{}, 'replicas'],
     [{ replicas: 1, extra: true }, 'extra'],
   ])('answers 400 to %j, naming %s', async (body, field) => {
-    const res = await post(agent, `/api/workloads/deployments/${ns.name}/scale-me/scale`, body);
+    const res = await agent.post(`/api/workloads/deployments/${ns.name}/scale-me/scale`, body);
     expect(res.status).toBe(400);
     expect(await res.json()).toMatchObject({
       code: 'invalid_request',
@@ -225,7 +220,7 @@ describe('POST /api/workloads/{kind}/{namespace}/{name}/scale', () => {
   });
 
   it('refuses to scale a DaemonSet', async () => {
-    const res = await post(agent, `/api/workloads/daemonsets/${ns.name}/agent/scale`, { replicas: 2 });
+    const res = await agent.post(`/api/workloads/daemonsets/${ns.name}/agent/scale`, { replicas: 2 });
     expect(res.status).toBe(400);
     expect(((await res.json()) as ApiError).error).toContain('DaemonSets cannot be scaled');
   });
@@ -243,7 +238,7 @@ describe('rollback and revisions', () => {
       [1, false, ['nginx:1.26.0'], 'ReplicaSet'],
     ]);
 
-    const res = await post(agent, `/api/workloads/deploy/${ns.name}/roll-me/rollback`);
+    const res = await agent.post(`/api/workloads/deploy/${ns.name}/roll-me/rollback`);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ revision: 1, changed: true });
     const live = await apps.readNamespacedDeployment({ name: 'roll-me', namespace: ns.name });
@@ -252,11 +247,11 @@ describe('rollback and revisions', () => {
     // The controller renumbers the old ReplicaSet as the newest revision, as after kubectl rollout undo.
     await waitForRevisions('deployments', 'roll-me', 2, 3);
 
-    const again = await post(agent, `/api/workloads/deployments/${ns.name}/roll-me/rollback`, {
+    const again = await agent.post(`/api/workloads/deployments/${ns.name}/roll-me/rollback`, {
       revision: 3,
     });
     expect(await again.json()).toMatchObject({ revision: 3, changed: false });
-    const back = await post(agent, `/api/workloads/deployments/${ns.name}/roll-me/rollback`, { revision: 2 });
+    const back = await agent.post(`/api/workloads/deployments/${ns.name}/roll-me/rollback`, { revision: 2 });
     expect(await back.json()).toMatchObject({ revision: 2, changed: true });
     const after = await apps.readNamespacedDeployment({ name: 'roll-me', namespace: ns.name });
     expect(after.spec?.template.spec?.containers[0]?.image).toBe('nginx:1.27.0');
@@ -268,7 +263,7 @@ describe('rollback and revisions', () => {
   });
 
   it('answers 404 naming the history for a revision that does not exist', async () => {
-    const res = await post(agent, `/api/workloads/deployments/${ns.name}/roll-me/rollback`, { revision: 99 });
+    const res = await agent.post(`/api/workloads/deployments/${ns.name}/roll-me/rollback`, { revision: 99 });
     expect(res.status).toBe(404);
     const body = (await res.json()) as ApiError;
     expect(body.code).toBe('not_found');
@@ -301,7 +296,7 @@ describe('rollback and revisions', () => {
         images: [second],
         source: { kind: 'ControllerRevision' },
       });
-      const res = await post(agent, `/api/workloads/${plural}/${ns.name}/${name}/rollback`);
+      const res = await agent.post(`/api/workloads/${plural}/${ns.name}/${name}/rollback`);
       expect(res.status).toBe(200);
       expect(await res.json()).toMatchObject({ changed: true, revision: history[1]?.revision });
       const live =
@@ -372,18 +367,16 @@ describe('Argo Rollouts (the CRD is installed)', () => {
       }) as Promise<{ spec: { restartAt?: string; replicas: number; template: V1PodTemplateSpec } }>;
 
     const restart = (await (
-      await post(agent, `/api/workloads/rollouts/${ns.name}/canary/restart`)
+      await agent.post(`/api/workloads/rollouts/${ns.name}/canary/restart`)
     ).json()) as Answer;
     expect((await read()).spec.restartAt).toBe(restart.restartedAt);
-    expect((await post(agent, `/api/workloads/ro/${ns.name}/canary/scale`, { replicas: 4 })).status).toBe(
-      200,
-    );
+    expect((await agent.post(`/api/workloads/ro/${ns.name}/canary/scale`, { replicas: 4 })).status).toBe(200);
     expect((await read()).spec.replicas).toBe(4);
     expect((await revisions('rollouts', 'canary')).map((r) => [r.revision, r.current])).toEqual([
       [2, true],
       [1, false],
     ]);
-    const back = await post(agent, `/api/workloads/rollouts/${ns.name}/canary/rollback`, { revision: 1 });
+    const back = await agent.post(`/api/workloads/rollouts/${ns.name}/canary/rollback`, { revision: 1 });
     expect(back.status).toBe(200);
     const live = await read();
     expect(live.spec.template.spec?.containers[0]?.image).toBe('app:1');
@@ -411,7 +404,7 @@ describe('GET /api/workloads/{kind}/{namespace}/{name}/pods', () => {
 describe('bad input and refusals', () => {
   it('answers 400 naming the allowed kinds for a kind that is not a workload', async () => {
     for (const kind of ['pods', 'configmaps', 'nosuchkind']) {
-      const res = await post(agent, `/api/workloads/${kind}/${ns.name}/x/restart`);
+      const res = await agent.post(`/api/workloads/${kind}/${ns.name}/x/restart`);
       expect(res.status).toBe(400);
       const body = (await res.json()) as ApiError;
       expect(body.code).toBe('unknown_kind');
@@ -420,7 +413,7 @@ describe('bad input and refusals', () => {
   });
 
   it('answers 404 for a workload that does not exist', async () => {
-    const res = await post(agent, `/api/workloads/deployments/${ns.name}/nope/restart`);
+    const res = await agent.post(`/api/workloads/deployments/${ns.name}/nope/restart`);
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ code: 'not_found' });
   });
@@ -431,7 +424,7 @@ describe('bad input and refusals', () => {
       ['scale', { replicas: 2 }],
       ['rollback', {}],
     ] as const) {
-      const res = await post(restricted, `/api/workloads/deployments/${ns.name}/restart-me/${path}`, body);
+      const res = await restricted.post(`/api/workloads/deployments/${ns.name}/restart-me/${path}`, body);
       expect(res.status).toBe(403);
       const answer = (await res.json()) as ApiError;
       expect(answer.code).toBe('forbidden');
