@@ -15,7 +15,7 @@ import {
   waitUntil,
 } from '@binnacle/testkit';
 import { signIdentity } from '@binnacle/tunnel';
-import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -43,13 +43,21 @@ const ownersView = `binnacle-owners-view-${process.pid}`;
 
 async function hub(
   path: string,
-  init: { cookie?: string; pat?: string; method?: string; headers?: Record<string, string> } = {},
+  init: {
+    cookie?: string;
+    pat?: string;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: unknown;
+  } = {},
 ) {
   const headers: Record<string, string> = { ...init.headers };
   if (init.cookie) headers.cookie = `__Host-binnacle_session=${init.cookie}`;
   if (init.pat) headers.authorization = `Bearer ${init.pat}`;
   if (init.method && init.method !== 'GET') headers.origin = 'https://hub.binnacle.test';
-  return fetch(`${hubUrl}${path}`, { method: init.method ?? 'GET', headers });
+  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  const body = init.body === undefined ? undefined : JSON.stringify(init.body);
+  return fetch(`${hubUrl}${path}`, { method: init.method ?? 'GET', headers, body });
 }
 
 const helm = async (...args: string[]) =>
@@ -107,6 +115,7 @@ beforeAll(async () => {
         { apiGroups: [''], resources: ['pods/exec'], verbs: ['create', 'get'] },
         { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
         { apiGroups: [''], resources: ['configmaps'], verbs: ['delete'] },
+        { apiGroups: ['apps'], resources: ['deployments', 'deployments/scale'], verbs: ['get', 'patch'] },
       ],
     },
   });
@@ -348,6 +357,50 @@ describe('cloud mode through the hub tunnel', () => {
     await expect(
       core.readNamespacedConfigMap({ name: 'doomed', namespace: namespace.name }),
     ).rejects.toThrow();
+  });
+
+  it('scales a Deployment through the tunnel as the caller, and the timeline names who did it', async () => {
+    await admin.makeApiClient(AppsV1Api).createNamespacedDeployment({
+      namespace: namespace.name,
+      body: {
+        metadata: { name: 'web' },
+        spec: {
+          replicas: 1,
+          selector: { matchLabels: { app: 'web' } },
+          template: {
+            metadata: { labels: { app: 'web' } },
+            spec: { containers: [{ name: 'web', image: 'web:1' }] },
+          },
+        },
+      },
+    });
+    const path = `/c/${clusterId}/api/workloads/deployments/${namespace.name}/web/scale`;
+    const viaPat = await hub(path, { pat: adaPat, method: 'POST', body: { replicas: 2 } });
+    expect(viaPat.status).toBe(403);
+    expect(((await viaPat.json()) as { error: string }).error).toMatch(
+      /User "binnacle:user:ada@example\.com" cannot (get|patch) resource "deployments\/scale"/,
+    );
+    const viaGroup = await hub(path, { cookie: ada, method: 'POST', body: { replicas: 2 } });
+    expect(viaGroup.status, await viaGroup.clone().text()).toBe(200);
+    expect(await viaGroup.json()).toMatchObject({ replicas: 2, previous: 1 });
+    const live = await admin
+      .makeApiClient(AppsV1Api)
+      .readNamespacedDeployment({ name: 'web', namespace: namespace.name });
+    expect(live.spec?.replicas).toBe(2);
+    const changes = await hub(
+      `/c/${clusterId}/api/changes?namespace=${namespace.name}&kind=Deployment&name=web&preset=all`,
+      { cookie: ada },
+    );
+    const events = (
+      (await changes.json()) as { events: { source: string; reason: string; actor?: unknown }[] }
+    ).events;
+    expect(events.find((e) => e.source === 'action')).toMatchObject({
+      reason: 'Scale',
+      actor: {
+        user: 'binnacle:user:ada@example.com',
+        groups: expect.arrayContaining(['binnacle:idp:/platform-admins']),
+      },
+    });
   });
 
   it('believes an identity only through the tunnel, and never a system: one', async () => {
