@@ -57,6 +57,28 @@ describe('the binnacle-agent chart', () => {
       ]),
     );
     expect(roleBindings(objects)).toEqual([]); // standalone: no hub roles
+    expect(role?.rules?.some((rule) => rule.verbs.includes('patch'))).toBe(false);
+  });
+
+  it('grants the agent day-2 operations as itself only with rbac.operations=true', async () => {
+    const objects = await template(['rbac.operations=true']);
+    if (typeof objects === 'string') throw new Error(objects);
+    const rules = objects.find((o) => o.kind === 'ClusterRole')?.rules ?? [];
+    const may = (verb: string, resource: string) =>
+      rules.some((rule) => rule.verbs.includes(verb) && rule.resources.includes(resource));
+    for (const [verb, resource] of [
+      ['patch', 'deployments'],
+      ['patch', 'statefulsets/scale'],
+      ['patch', 'rollouts'],
+      ['patch', 'cronjobs'],
+      ['create', 'jobs'],
+      ['patch', 'nodes'],
+      ['create', 'pods/eviction'],
+      ['delete', 'pods'],
+    ]) {
+      expect(may(verb as string, resource as string), `${verb} ${resource}`).toBe(true);
+    }
+    expect(await template(['rbac.operations=yes'])).toMatch(/operations/);
   });
 
   it('binds binnacle:role:owner|member|viewer to admin|edit|view in cloud mode, unless defaultRbac.create=false', async () => {
