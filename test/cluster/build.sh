@@ -1,20 +1,28 @@
 #!/usr/bin/env bash
-# Builds the local control plane (kube-apiserver, kube-controller-manager, kube-scheduler, kubectl, etcd) and kwok
-# from the committed Go wrapper modules, once per go.sum: the binaries land in
-# ~/.cache/binnacle/cluster-<hash>/bin and the path is printed on stdout.
+# Builds the local control plane (kube-apiserver, kube-controller-manager, kube-scheduler, kubectl, etcd), kwok and
+# metrics-server from the committed Go wrapper modules. Each module is built once per go.mod/go.sum into
+# ~/.cache/binnacle/go-<module>-<hash>, so bumping one never rebuilds the others; ~/.cache/binnacle/cluster-<hash>/bin
+# links them all together and its path is printed on stdout.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 cache_root=${BINNACLE_CACHE_DIR:-$HOME/.cache/binnacle}
 k8s_version=$(sed -n 's/^require k8s.io\/kubernetes \(v[0-9.]*\).*/\1/p' "$here/go/k8s/go.mod")
 [ -n "$k8s_version" ] || { echo "build.sh: cannot read the k8s.io/kubernetes version from go/k8s/go.mod" >&2; exit 1; }
-# Bump recipe when the build flags below change, so cached binaries are rebuilt.
-recipe=1
-key=$( (echo "$recipe"; cat "$here/go/k8s/go.sum" "$here/go/kwok/go.sum" "$here/go/k8s/go.mod" "$here/go/kwok/go.mod") | sha256sum | cut -c1-16)
-bin="$cache_root/cluster-$key/bin"
-tools="kube-apiserver kube-controller-manager kube-scheduler kubectl etcd kwok"
-
-complete() { for t in $tools; do [ -x "$bin/$t" ] || return 1; done; [ -d "$bin/kwok-stages" ]; }
-if complete; then echo "$bin"; exit 0; fi
+# Bump a module's recipe when its build steps below change, so its cached build is redone.
+declare -A recipe=([k8s]=1 [kwok]=2 [metrics-server]=1)
+modules="k8s kwok metrics-server"
+declare -A tools=(
+  [k8s]="kube-apiserver kube-controller-manager kube-scheduler kubectl etcd"
+  [kwok]="kwok kwok-stages"
+  [metrics-server]="metrics-server"
+)
+module_dir() {
+  echo "$cache_root/go-$1-$( (echo "${recipe[$1]}"; cat "$here/go/$1/go.mod" "$here/go/$1/go.sum") | sha256sum | cut -c1-16)"
+}
+built() { for t in ${tools[$1]}; do [ -e "$2/$t" ] || return 1; done; }
+bin="$cache_root/cluster-$(for m in $modules; do module_dir "$m"; done | sha256sum | cut -c1-16)/bin"
+all_built() { for m in $modules; do built "$m" "$bin" || return 1; done; }
+if all_built; then echo "$bin"; exit 0; fi
 
 # Go 1.26+: the machine's, else the official toolchain module from the Go module proxy (the same zip
 # GOTOOLCHAIN downloads), unpacked once into the cache.
@@ -34,28 +42,55 @@ if ! go_ok; then
   export PATH="$go_root/go/bin:$PATH"
 fi
 export GOTOOLCHAIN=local GOFLAGS=-mod=mod CGO_ENABLED=0
-mkdir -p "$bin.partial"
-start=$(date +%s)
 minor=$(echo "$k8s_version" | cut -d. -f2)
 stamp="-s -w -X k8s.io/component-base/version.gitVersion=$k8s_version -X k8s.io/component-base/version.gitMajor=1"
 stamp="$stamp -X k8s.io/component-base/version.gitMinor=$minor -X k8s.io/component-base/version.gitTreeState=clean"
 stamp="$stamp -X k8s.io/component-base/version.buildDate=1970-01-01T00:00:00Z -X k8s.io/client-go/pkg/version.gitVersion=$k8s_version"
-echo "build.sh: building Kubernetes $k8s_version control plane into $bin (first run takes 10-25 minutes)" >&2
-(cd "$here/go/k8s" && go build -trimpath -ldflags "$stamp" -o "$bin.partial/" \
-  k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager \
-  k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl)
-(cd "$here/go/k8s" && go build -trimpath -ldflags "-s -w" -o "$bin.partial/etcd" go.etcd.io/etcd/server/v3)
-(cd "$here/go/kwok" && go build -trimpath -ldflags "-s -w" -o "$bin.partial/kwok" sigs.k8s.io/kwok/cmd/kwok)
-# kwok 0.8 needs its Stage documents in its config; keep the ones of the pinned release beside the binary.
-kwok_src=$(cd "$here/go/kwok" && go list -m -f '{{.Dir}}' sigs.k8s.io/kwok)
-mkdir -p "$bin.partial/kwok-stages"
-cp "$kwok_src"/kustomize/stage/node/fast/node-initialize.yaml \
-   "$kwok_src"/kustomize/stage/node/heartbeat-with-lease/node-heartbeat-with-lease.yaml \
-   "$kwok_src"/kustomize/stage/pod/fast/pod-ready.yaml "$kwok_src"/kustomize/stage/pod/fast/pod-complete.yaml \
-   "$kwok_src"/kustomize/stage/pod/fast/pod-delete.yaml "$kwok_src"/kustomize/stage/volume/fast/pvc-provision.yaml \
-   "$kwok_src"/kustomize/stage/volume/fast/pv-bind.yaml "$kwok_src"/kustomize/stage/volume/fast/pv-delete.yaml \
-   "$kwok_src"/kustomize/stage/volume/fast/pvc-delete.yaml "$bin.partial/kwok-stages/"
-chmod -R u+w "$bin.partial/kwok-stages"
+
+build_k8s() {
+  echo "build.sh: building the Kubernetes $k8s_version control plane (first run takes 10-25 minutes)" >&2
+  (cd "$here/go/k8s" && go build -trimpath -ldflags "$stamp" -o "$1/" \
+    k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager \
+    k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl)
+  (cd "$here/go/k8s" && go build -trimpath -ldflags "-s -w" -o "$1/etcd" go.etcd.io/etcd/server/v3)
+}
+
+build_kwok() {
+  echo "build.sh: building kwok" >&2
+  (cd "$here/go/kwok" && go build -trimpath -ldflags "-s -w" -o "$1/kwok" sigs.k8s.io/kwok/cmd/kwok)
+  # kwok 0.8 needs its Stage documents in its config; keep the ones of the pinned release beside the binary, with
+  # the Metric that serves kubelet-style /metrics/resource for metrics-server.
+  local src
+  src=$(cd "$here/go/kwok" && go list -m -f '{{.Dir}}' sigs.k8s.io/kwok)
+  mkdir -p "$1/kwok-stages"
+  cp "$src"/kustomize/stage/node/fast/node-initialize.yaml \
+     "$src"/kustomize/stage/node/heartbeat-with-lease/node-heartbeat-with-lease.yaml \
+     "$src"/kustomize/stage/pod/fast/pod-ready.yaml "$src"/kustomize/stage/pod/fast/pod-complete.yaml \
+     "$src"/kustomize/stage/pod/fast/pod-delete.yaml "$src"/kustomize/stage/volume/fast/pvc-provision.yaml \
+     "$src"/kustomize/stage/volume/fast/pv-bind.yaml "$src"/kustomize/stage/volume/fast/pv-delete.yaml \
+     "$src"/kustomize/stage/volume/fast/pvc-delete.yaml "$src"/kustomize/metrics/resource/metrics-resource.yaml \
+     "$1/kwok-stages/"
+  chmod -R u+w "$1/kwok-stages"
+}
+
+build_metrics-server() {
+  echo "build.sh: building metrics-server" >&2
+  (cd "$here/go/metrics-server" && go build -trimpath -ldflags "-s -w" -o "$1/metrics-server" \
+    sigs.k8s.io/metrics-server/cmd/metrics-server)
+}
+
+for m in $modules; do
+  dir=$(module_dir "$m")
+  built "$m" "$dir" && continue
+  start=$(date +%s)
+  rm -rf "$dir.partial" && mkdir -p "$dir.partial"
+  "build_$m" "$dir.partial"
+  rm -rf "$dir" && mv "$dir.partial" "$dir"
+  echo "build.sh: $m built in $(( $(date +%s) - start ))s" >&2
+done
+rm -rf "$bin.partial" && mkdir -p "$bin.partial"
+for m in $modules; do
+  for t in ${tools[$m]}; do ln -s "$(module_dir "$m")/$t" "$bin.partial/$t"; done
+done
 rm -rf "$bin" && mv "$bin.partial" "$bin"
-echo "build.sh: built in $(( $(date +%s) - start ))s" >&2
 echo "$bin"

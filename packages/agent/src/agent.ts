@@ -14,6 +14,8 @@ import {
 import { JsonFile } from './config/json-file.ts';
 import type { AgentContext, App } from './context.ts';
 import { ReleaseChecker } from './features/health/version-check.ts';
+import { MetricsAvailability } from './features/metrics/api.ts';
+import { MetricsPoller } from './features/metrics/poller.ts';
 import { ChangeRecorder } from './features/timeline/recorder.ts';
 import { MemoryTimelineStore } from './features/timeline/store/memory-store.ts';
 import { SqliteTimelineStore } from './features/timeline/store/sqlite-store.ts';
@@ -67,6 +69,7 @@ export async function createAgent(
     );
   }
   let clusterId: string | undefined;
+  const availability = new MetricsAvailability(cluster.client);
   const ctx: AgentContext = {
     version: agentVersion,
     startedAt: new Date(),
@@ -79,6 +82,15 @@ export async function createAgent(
     timeline: new ChangeRecorder(cluster.cache, await openTimelineStore(config)),
     topology: new TopologyService(),
     sessions: new SessionRegistry(),
+    metrics: {
+      availability,
+      poller: new MetricsPoller(cluster, availability, {
+        intervalMs: config.metricsPollMs,
+        capacity: config.metricsHistory,
+        namespace: config.namespace,
+        log: (message, detail) => log.warn(detail, message),
+      }),
+    },
     access: new AccessReviewer(cluster.client),
     cloud:
       config.cloudUrl && config.clusterToken
@@ -94,6 +106,7 @@ export async function createAgent(
   let tunnel: { close(): Promise<void> } | undefined;
   // Subscribed before the cluster starts, so the first lists of every kind reach the timeline.
   ctx.timeline.start();
+  ctx.metrics.poller.start();
   const app = await buildServer(ctx, { logger: log, logRequests: config.debugEvents });
   return {
     ctx,
@@ -123,7 +136,7 @@ export async function createAgent(
     async close() {
       await tunnel?.close();
       ctx.sessions.closeAll();
-      await Promise.allSettled([app.close(), cluster.stop()]);
+      await Promise.allSettled([app.close(), cluster.stop(), ctx.metrics.poller.stop()]);
       await ctx.timeline.stop();
       await ctx.timeline.store.close();
     },

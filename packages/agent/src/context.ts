@@ -9,6 +9,8 @@ import type {
 import type { AgentConfig, ConfigFile, Settings } from './config/agent-config.ts';
 import type { JsonFile } from './config/json-file.ts';
 import type { ReleaseChecker } from './features/health/version-check.ts';
+import type { MetricsAvailability } from './features/metrics/api.ts';
+import type { MetricsPoller } from './features/metrics/poller.ts';
 import type { ChangeRecorder } from './features/timeline/recorder.ts';
 import type { TopologyService } from './features/topology/service.ts';
 import type { SessionRegistry } from './http/sessions.ts';
@@ -30,6 +32,8 @@ export interface AgentContext {
   timeline: ChangeRecorder;
   topology: TopologyService;
   sessions: SessionRegistry;
+  /** metrics.k8s.io: whether it is served, and the poller that keeps the usage history. */
+  metrics: { availability: MetricsAvailability; poller: MetricsPoller };
   /** SubjectAccessReviews for tunneled callers. */
   access: AccessReviewer;
   /** Cloud mode: the hub this agent dials and the cluster id the hub gave it. */

@@ -9,6 +9,7 @@ import { debugRoutes } from './features/debug/routes.ts';
 import { execRoutes } from './features/exec/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { logRoutes } from './features/logs/routes.ts';
+import { metricsRoutes } from './features/metrics/routes.ts';
 import { nodeRoutes } from './features/nodes/routes.ts';
 import { pkgmgrRoutes } from './features/pkgmgr/routes.ts';
 import { portForwardRoutes } from './features/portforward/routes.ts';
@@ -58,6 +59,7 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   workloadRoutes(app, ctx);
   cronJobRoutes(app, ctx);
   nodeRoutes(app, ctx);
+  metricsRoutes(app, ctx);
   // Cloud mode removes every debug route (DESIGN §5): they answer 404, directly and through the tunnel.
   if (!ctx.cloud) debugRoutes(app, ctx);
   return app;

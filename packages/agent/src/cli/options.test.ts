@@ -84,6 +84,16 @@ describe('binnacle agent flags', () => {
     );
   });
 
+  it('reads the metrics history settings and keeps the poll interval within 1s to 1h', () => {
+    const { overrides } = parseAgentArgs(['--metrics-poll-interval', '15s', '--metrics-history', '240'], {});
+    expect(effectiveConfig(overrides, {})).toMatchObject({ metricsPollMs: 15_000, metricsHistory: 240 });
+    expect(effectiveConfig({}, {})).toMatchObject({ metricsPollMs: 30_000, metricsHistory: 120 });
+    expect(() => parseAgentArgs(['--metrics-poll-interval', '500ms'], {})).toThrow(
+      '--metrics-poll-interval: "500ms" is outside 1s to 1h',
+    );
+    expect(() => effectiveConfig({}, { metricsHistory: 1 })).toThrow(/metricsHistory/);
+  });
+
   it('documents every flag and its variable in --help', () => {
     const help = agentHelp();
     for (const option of agentOptions) {

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { sizePattern } from '@binnacle/common';
 import { type Static, Type } from 'typebox';
 
 export const defaultReleaseFeed = 'https://api.github.com/repos/binnacle-dev/binnacle/releases/latest';
@@ -55,9 +56,22 @@ export const ConfigFileSchema = Type.Object(
         description: 'Concurrent event-stream clients before 503',
       }),
     ),
+    metricsPollInterval: Type.Optional(
+      Type.String({
+        pattern: '^[0-9hms.]+$',
+        description: 'How often the CPU and memory history polls metrics.k8s.io, e.g. 30s',
+      }),
+    ),
+    metricsHistory: Type.Optional(
+      Type.Integer({
+        minimum: 2,
+        maximum: 10_000,
+        description: 'Samples the history keeps per pod and node',
+      }),
+    ),
     timelineMaxSize: Type.Optional(
       Type.String({
-        pattern: '^[0-9.]+([KMGT]i?)?$',
+        pattern: sizePattern,
         description: 'Size cap of the SQLite timeline, e.g. 512Mi',
       }),
     ),
@@ -85,6 +99,10 @@ export interface AgentConfig {
   /** Bytes (parsed from a quantity at load). */
   timelineMaxBytes: number;
   maxEventStreams: number;
+  /** Milliseconds between polls of metrics.k8s.io for the history. */
+  metricsPollMs: number;
+  /** Samples kept per pod (container) and node. */
+  metricsHistory: number;
   debugImage: string;
   disableLocalTerminal: boolean;
   /** Cloud mode: the hub's URL and this cluster's token (`bnc_…`). */
@@ -101,6 +119,8 @@ export const configDefaults = (): Omit<
   timelineRetentionMs: 168 * 3_600_000,
   timelineMaxBytes: 512 * 1024 * 1024,
   maxEventStreams: 200,
+  metricsPollMs: 30_000,
+  metricsHistory: 120,
   debugImage: 'busybox:1.37',
   disableLocalTerminal: false,
   port: 9280,

@@ -1,10 +1,9 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { KubeClient } from './client.ts';
+import type { KubeClient } from './client.ts';
 import type { ApiResource } from './discovery.ts';
+import { type FakeHandler, fakeApiServer as startFakeApiServer } from './fake-api-server.ts';
 import { type CacheEvent, Informer } from './informer.ts';
 import { InformerCache } from './informer-cache.ts';
-import type { ClusterTarget } from './kubeconfig.ts';
 
 // A fake API server on loopback: the real one cannot be made to expire a watch (410) on demand.
 const configmaps: ApiResource = {
@@ -30,31 +29,17 @@ const cm = (name: string, rv: string, data: Record<string, string> = {}) => ({
   data,
 });
 
-type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => void;
-let server: Server | undefined;
+let close: (() => Promise<void>) | undefined;
 
-async function fakeApiServer(handler: Handler): Promise<KubeClient> {
-  server = createServer((req, res) => handler(req, res, new URL(req.url ?? '/', 'http://x')));
-  await new Promise<void>((resolveListen) => server?.listen(0, '127.0.0.1', resolveListen));
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : 0;
-  const target: ClusterTarget = {
-    source: 'kubeconfig',
-    kubeconfigFiles: [],
-    contextName: 'fake',
-    clusterName: 'fake',
-    server: new URL(`http://127.0.0.1:${port}`),
-    authMethod: 'none',
-    tls: { rejectUnauthorized: true },
-    authHeaders: () => Promise.resolve({}),
-    contexts: [],
-  };
-  return new KubeClient(target);
+async function fakeApiServer(handler: FakeHandler): Promise<KubeClient> {
+  const fake = await startFakeApiServer(handler);
+  close = fake.close;
+  return fake.client;
 }
 
 afterEach(async () => {
-  server?.closeAllConnections();
-  await new Promise((resolveClose) => server?.close(resolveClose));
+  await close?.();
+  close = undefined;
 });
 
 const waitFor = async (check: () => boolean) => {

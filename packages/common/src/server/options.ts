@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parseDuration } from '../durations.ts';
+import { formatDuration, parseDuration } from '../durations.ts';
 import { parseSize } from '../sizes.ts';
 
 /** A bad flag, variable or config-file value; the message names it. The CLIs exit 2 on it. */
@@ -24,7 +24,7 @@ export interface OptionSpec<Config> {
   fileKey?: string;
   env: string;
   type: OptionType;
-  /** Bounds of an integer option. */
+  /** Bounds of an integer option, or of a duration (milliseconds) or size (bytes) option. */
   range?: [number, number];
   /** An empty value is a setting of its own (e.g. an empty claim name turns a feature off). */
   emptyAllowed?: boolean;
@@ -75,12 +75,20 @@ function convert(
         throw new UsageError(`${source}: "${text}" is not one of ${spec.values?.join(', ')}`);
       return text;
     case 'duration':
-    case 'size':
+    case 'size': {
+      let value: number;
       try {
-        return spec.type === 'duration' ? parseDuration(text, source) : parseSize(text, source);
+        value = spec.type === 'duration' ? parseDuration(text, source) : parseSize(text, source);
       } catch (error) {
         throw new UsageError((error as Error).message);
       }
+      const [min, max] = spec.range ?? [0, Number.MAX_SAFE_INTEGER];
+      if (value < min || value > max) {
+        const shown = spec.type === 'duration' ? [formatDuration(min), formatDuration(max)] : [min, max];
+        throw new UsageError(`${source}: "${text}" is outside ${shown[0]} to ${shown[1]}`);
+      }
+      return value;
+    }
     default:
       return text;
   }

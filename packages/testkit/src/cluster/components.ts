@@ -1,5 +1,5 @@
 import type { ClusterBinaries } from './paths.ts';
-import type { ClusterPki } from './pki.ts';
+import { type ClusterPki, identities } from './pki.ts';
 import type { ClusterPorts } from './state.ts';
 
 /** Command lines of the control-plane components, all bound to loopback. */
@@ -10,6 +10,8 @@ export interface ComponentArgs {
   etcdDataDir: string;
   adminKubeconfig: string;
   kwokConfig: string;
+  /** Where metrics-server keeps the self-signed serving certificate it generates. */
+  metricsServerCertDir: string;
 }
 
 export function etcdArgs({ ports, etcdDataDir }: ComponentArgs): string[] {
@@ -47,8 +49,15 @@ export function apiserverArgs({ pki, ports }: ComponentArgs): string[] {
     '--authorization-mode=Node,RBAC',
     '--allow-privileged=true',
     '--kubelet-preferred-address-types=Hostname,InternalIP',
+    // The aggregation layer: requests for metrics.k8s.io reach metrics-server with the caller in X-Remote-*
+    // headers, vouched for by this client certificate.
     `--proxy-client-cert-file=${pki.admin.cert}`,
     `--proxy-client-key-file=${pki.admin.key}`,
+    `--requestheader-client-ca-file=${pki.ca.cert}`,
+    `--requestheader-allowed-names=${identities.admin.user}`,
+    '--requestheader-username-headers=X-Remote-User',
+    '--requestheader-group-headers=X-Remote-Group',
+    '--requestheader-extra-headers-prefix=X-Remote-Extra-',
     '--profiling=false',
   ];
 }
@@ -93,5 +102,23 @@ export function kwokArgs({ adminKubeconfig, ports, kwokConfig }: ComponentArgs):
     `--server-address=127.0.0.1:${ports.kwok}`,
     '--cidr=10.244.0.0/16',
     '--node-lease-duration-seconds=40',
+  ];
+}
+
+export function metricsServerArgs({ adminKubeconfig, ports, metricsServerCertDir }: ComponentArgs): string[] {
+  return [
+    `--kubeconfig=${adminKubeconfig}`,
+    `--authentication-kubeconfig=${adminKubeconfig}`,
+    `--authorization-kubeconfig=${adminKubeconfig}`,
+    '--bind-address=127.0.0.1',
+    `--secure-port=${ports.metricsServer}`,
+    `--cert-dir=${metricsServerCertDir}`,
+    // Every node's kubelet is kwok's server on loopback (its status port), with a self-signed certificate.
+    '--kubelet-preferred-address-types=InternalIP',
+    '--kubelet-use-node-status-port',
+    '--kubelet-insecure-tls',
+    // The shortest scrape period metrics-server allows; it must exceed the kubelet request timeout.
+    '--metric-resolution=10s',
+    '--kubelet-request-timeout=5s',
   ];
 }

@@ -8,9 +8,11 @@ import {
   controllerManagerArgs,
   etcdArgs,
   kwokArgs,
+  metricsServerArgs,
   schedulerArgs,
 } from './components.ts';
 import { writeKwokConfig } from './kwok-config.ts';
+import { registerMetricsApi } from './metrics-api.ts';
 import { simulatedNode } from './nodes.ts';
 import { clusterBinaries, defaultStateDir, repoRoot } from './paths.ts';
 import { generatePki, identities, writeKubeconfig } from './pki.ts';
@@ -18,7 +20,7 @@ import { criLine } from './pod-sim.ts';
 import { freePort } from './ports.ts';
 import { healthy } from './probe.ts';
 import { isAlive, startProcess, stopProcesses } from './processes.ts';
-import { type ClusterState, readState, removeState, writeState } from './state.ts';
+import { type ClusterState, readState, removeState, stateVersion, writeState } from './state.ts';
 import { waitUntil } from './wait.ts';
 
 export interface ClusterUpOptions {
@@ -58,13 +60,16 @@ async function etcdDataDir(stateDir: string): Promise<string> {
 /** True when the state dir describes a cluster whose processes all still run. */
 export function isRunning(state: ClusterState | undefined): state is ClusterState {
   return Boolean(
-    state?.ready && state.processes.length > 0 && state.processes.every((proc) => isAlive(proc)),
+    state?.ready &&
+      state.version === stateVersion &&
+      state.processes.length > 0 &&
+      state.processes.every((proc) => isAlive(proc)),
   );
 }
 
 /**
- * Starts etcd, kube-apiserver, kube-controller-manager, kube-scheduler and kwok on 127.0.0.1 with fresh PKI,
- * then simulated nodes, and waits until every piece answers. Idempotent: a running cluster is returned as is.
+ * Starts etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok and metrics-server (registered as
+ * metrics.k8s.io) on 127.0.0.1 with fresh PKI, then simulated nodes, and waits until every piece answers. Idempotent: a running cluster is returned as is.
  */
 export async function clusterUp(options: ClusterUpOptions = {}): Promise<ClusterState> {
   const stateDir = options.stateDir ?? defaultStateDir();
@@ -92,6 +97,7 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
     scheduler: await freePort(),
     kwok: await freePort(),
     podSim: await freePort(),
+    metricsServer: await freePort(),
   };
   const pki = await generatePki(join(stateDir, 'pki'));
   const server = `https://127.0.0.1:${ports.apiserver}`;
@@ -124,7 +130,7 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
   });
 
   const state: ClusterState = {
-    version: 1,
+    version: stateVersion,
     stateDir,
     server,
     kubernetesVersion: await kubernetesVersion(),
@@ -144,6 +150,7 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
     etcdDataDir: state.etcdDataDir,
     adminKubeconfig: kubeconfigs.admin,
     kwokConfig,
+    metricsServerCertDir: join(stateDir, 'metrics-server'),
   };
   const launch = async (name: string, binary: string, argv: string[]) => {
     const proc = startProcess(name, binary, argv, join(logsDir, `${name}.log`));
@@ -177,6 +184,7 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
       logsFile,
     ]);
     const kwok = await launch('kwok', bin.kwok, kwokArgs(args));
+    const metricsServer = await launch('metrics-server', bin.metricsServer, metricsServerArgs(args));
     await Promise.all([
       waitUntil('kube-controller-manager', healthy(`https://127.0.0.1:${ports.controllerManager}/healthz`), {
         timeoutMs: componentTimeoutMs,
@@ -194,8 +202,13 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
         timeoutMs: componentTimeoutMs,
         process: kwok,
       }),
+      waitUntil('metrics-server', healthy(`https://127.0.0.1:${ports.metricsServer}/livez`), {
+        timeoutMs: componentTimeoutMs,
+        process: metricsServer,
+      }),
     ]);
-    log('controller-manager, scheduler and kwok ready');
+    await registerMetricsApi(kubeconfigs.admin, ports.metricsServer);
+    log('controller-manager, scheduler, kwok and metrics-server ready');
     state.nodes = await createNodes(kubeconfigs.admin, nodeCount, state.kubernetesVersion, kwok);
     state.ready = true;
     await writeState(state);

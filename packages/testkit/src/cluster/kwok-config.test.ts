@@ -11,7 +11,7 @@ afterEach(async () => {
 });
 
 describe('writeKwokConfig', () => {
-  it('joins the release stages with logs, exec and port-forward rules for every pod', async () => {
+  it('joins the release stages with logs, exec, usage and port-forward rules for every pod', async () => {
     dir = await mkdtemp(join(tmpdir(), 'kwok-config-'));
     await writeFile(
       join(dir, 'b-stage.yaml'),
@@ -35,12 +35,16 @@ describe('writeKwokConfig', () => {
       'Stage/b',
       'ClusterLogs/binnacle-all-pods',
       'ClusterExec/binnacle-all-pods',
+      'ClusterResourceUsage/binnacle-all-pods',
       'ClusterPortForward/binnacle-all-pods',
     ]);
+    expect(docs[4].spec.usages[0].usage.cpu.expression).toBe(
+      '"kwok.x-k8s.io/usage-cpu" in pod.metadata.annotations ? Quantity(pod.metadata.annotations["kwok.x-k8s.io/usage-cpu"]) : Quantity("2m")',
+    );
     expect(docs[2].spec.logs).toEqual([
       { logsFile: '/x/current.log', previousLogsFile: '/x/previous.log', follow: true },
     ]);
-    expect(docs[4].spec.forwards).toEqual([
+    expect(docs[5].spec.forwards).toEqual([
       { ports: [80, 8080], target: { address: '127.0.0.1', port: 4242 } },
       { command: ['cat'] },
     ]);

@@ -14,9 +14,15 @@ export interface KwokSimulation {
 
 const apiVersion = 'kwok.x-k8s.io/v1alpha1';
 
+const usageExpression = (resource: 'cpu' | 'memory', idle: string) => {
+  const annotation = `"kwok.x-k8s.io/usage-${resource}"`;
+  return `${annotation} in pod.metadata.annotations ? Quantity(pod.metadata.annotations[${annotation}]) : Quantity("${idle}")`;
+};
+
 /**
- * kwok's config: the Stage documents of the pinned release (node and pod lifecycles, volume provisioning)
- * plus cluster-wide Logs, Exec and PortForward rules that make every simulated pod answer like a real one.
+ * kwok's config: the documents of the pinned release (node and pod lifecycle Stages, volume provisioning, the
+ * kubelet resource Metric) plus cluster-wide Logs, Exec, ResourceUsage and PortForward rules that make every
+ * simulated pod answer like a real one.
  */
 export async function writeKwokConfig(path: string, stagesDir: string, sim: KwokSimulation): Promise<void> {
   const stageFiles = (await readdir(stagesDir)).filter((file) => file.endsWith('.yaml')).sort();
@@ -33,6 +39,23 @@ export async function writeKwokConfig(path: string, stagesDir: string, sim: Kwok
       kind: 'ClusterExec',
       metadata: { name: 'binnacle-all-pods' },
       spec: { execs: [{ local: { workDir: sim.execWorkDir } }] },
+    },
+    {
+      // What the simulated containers use, as metrics-server reads it through the Metric served on every node's
+      // /metrics/resource: a pod's `kwok.x-k8s.io/usage-cpu` / `-memory` annotations, else a small idle figure.
+      apiVersion,
+      kind: 'ClusterResourceUsage',
+      metadata: { name: 'binnacle-all-pods' },
+      spec: {
+        usages: [
+          {
+            usage: {
+              cpu: { expression: usageExpression('cpu', '2m') },
+              memory: { expression: usageExpression('memory', '24Mi') },
+            },
+          },
+        ],
+      },
     },
     {
       apiVersion,

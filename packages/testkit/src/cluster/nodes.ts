@@ -18,7 +18,12 @@ export function simulatedNode(name: string, index: number, kubeletVersion: strin
         'topology.kubernetes.io/zone': zones[index % zones.length] ?? 'zone-a',
         type: 'kwok',
       },
-      annotations: { 'kwok.x-k8s.io/node': 'fake', 'node.alpha.kubernetes.io/ttl': '0' },
+      annotations: {
+        'kwok.x-k8s.io/node': 'fake',
+        'node.alpha.kubernetes.io/ttl': '0',
+        // metrics-server scrapes this path on the node's kubelet port, which is kwok's server for every node.
+        'metrics.k8s.io/resource-metrics-path': `/metrics/nodes/${name}/metrics/resource`,
+      },
     },
     spec: { podCIDR: `10.244.${index}.0/24` },
     status: {

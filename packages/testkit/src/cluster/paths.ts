@@ -22,6 +22,7 @@ export interface ClusterBinaries {
   etcd: string;
   kwok: string;
   kwokStagesDir: string;
+  metricsServer: string;
 }
 
 /** Builds the Go binaries on first use (cached by go.sum) and returns their paths. */
@@ -42,6 +43,7 @@ export async function clusterBinaries(): Promise<ClusterBinaries> {
     etcd: join(dir, 'etcd'),
     kwok: join(dir, 'kwok'),
     kwokStagesDir: join(dir, 'kwok-stages'),
+    metricsServer: join(dir, 'metrics-server'),
   };
   for (const path of Object.values(binaries)) {
     if (!existsSync(path)) throw new Error(`test/cluster/build.sh reported ${dir}, but ${path} is missing`);

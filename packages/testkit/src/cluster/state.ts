@@ -11,11 +11,13 @@ export interface ClusterPorts {
   scheduler: number;
   kwok: number;
   podSim: number;
+  metricsServer: number;
 }
 
 /** What `cluster:up` leaves in `<stateDir>/state.json`, so `down`, `status` and tests can find the cluster. */
 export interface ClusterState {
-  version: 1;
+  /** Bumped when the processes a cluster runs change; a running cluster of another version is replaced. */
+  version: typeof stateVersion;
   stateDir: string;
   server: string;
   kubernetesVersion: string;
@@ -28,6 +30,9 @@ export interface ClusterState {
   startedAt: string;
   ready: boolean;
 }
+
+/** 2: metrics-server joined the control plane. */
+export const stateVersion = 2;
 
 export const stateFile = (stateDir: string) => join(stateDir, 'state.json');
 
