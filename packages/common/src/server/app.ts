@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import { registerErrorHandling } from './error-handler.ts';
+import { registerErrorHandling, sendError } from './error-handler.ts';
+import { answerClientError, maxPathSegment } from './framework-errors.ts';
 import { openApiRoute, registerOpenApi } from './openapi.ts';
 
 export interface AppOptions {
@@ -23,7 +24,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     loggerInstance: options.logger,
     logController: new LogController({ disableRequestLogging: !options.logRequests }),
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxPathSegment },
+    frameworkErrors: sendError,
+    clientErrorHandler: answerClientError,
     ajv: {
       customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },
     },

@@ -1,0 +1,156 @@
+import { connect } from 'node:net';
+import {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  errorCodes as fastifyErrorCodes,
+  type InjectOptions,
+} from 'fastify';
+import { Type } from 'typebox';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorCodes } from '../errors.ts';
+import { createApp } from './app.ts';
+import { toAppError } from './error-handler.ts';
+import { Query } from './schemas.ts';
+
+const silent: FastifyBaseLogger = {
+  level: 'silent',
+  fatal: () => undefined,
+  error: () => undefined,
+  warn: () => undefined,
+  info: () => undefined,
+  debug: () => undefined,
+  trace: () => undefined,
+  silent: () => undefined,
+  child: () => silent,
+};
+
+let app: FastifyInstance;
+beforeAll(async () => {
+  app = await createApp({
+    logger: silent,
+    bodyLimit: 1024,
+    openapi: { title: 'test', version: '0', description: 'test' },
+  });
+  app.get(
+    '/items/:name',
+    { schema: { params: Type.Object({ name: Type.String() }), querystring: Query({}) } },
+    (request) => ({ name: (request.params as { name: string }).name }),
+  );
+  app.post(
+    '/items',
+    {
+      schema: {
+        querystring: Query({}),
+        body: Type.Object({ name: Type.String() }, { additionalProperties: false }),
+      },
+    },
+    (request) => request.body,
+  );
+  await app.listen({ port: 0, host: '127.0.0.1' });
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const long = (length: number) => 'a'.repeat(length);
+const json = { 'content-type': 'application/json' };
+
+/** What the server answers to bytes sent as they are, past any client's own checks. */
+function rawRequest(request: string): Promise<string> {
+  const { port } = app.server.address() as { port: number };
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
+    let answer = '';
+    socket.on('data', (chunk) => {
+      answer += chunk.toString();
+    });
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+describe('errors fastify raises itself leave in the {error, code} shape with our codes', () => {
+  const cases: [string, InjectOptions, number, string][] = [
+    ['a path segment over the limit', { url: `/items/${long(254)}` }, 414, 'uri_too_long'],
+    ['a stray %-escape in the path', { url: '/items/%zz' }, 400, 'invalid_request'],
+    [
+      'a body type the route does not parse',
+      { method: 'POST', url: '/items', headers: { 'content-type': 'image/png' }, payload: 'x' },
+      415,
+      'unsupported_media_type',
+    ],
+    [
+      'a body over the limit',
+      { method: 'POST', url: '/items', headers: json, payload: JSON.stringify({ name: long(2048) }) },
+      413,
+      'payload_too_large',
+    ],
+    [
+      'malformed JSON',
+      { method: 'POST', url: '/items', headers: json, payload: '{"name":' },
+      400,
+      'invalid_request',
+    ],
+    [
+      'an empty JSON body',
+      { method: 'POST', url: '/items', headers: json, payload: '' },
+      400,
+      'invalid_request',
+    ],
+    [
+      'a body that fails its schema',
+      { method: 'POST', url: '/items', headers: json, payload: '{"name":1,"x":2}' },
+      400,
+      'invalid_request',
+    ],
+    ['an unknown query parameter', { url: '/items/a?x=1' }, 400, 'invalid_request'],
+    ['an unknown path', { url: '/nowhere' }, 404, 'route_not_found'],
+  ];
+
+  it.each(cases)('%s', async (_label, request, status, code) => {
+    const res = await app.inject(request);
+    expect(res.statusCode).toBe(status);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body).not.toContain('FST_');
+    expect(res.json()).toEqual({ error: expect.any(String), code });
+  });
+
+  it('lets a path segment as long as the longest Kubernetes name through', async () => {
+    const res = await app.inject({ url: `/items/${long(253)}` });
+    expect(res.json()).toEqual({ name: long(253) });
+  });
+
+  it.each([
+    [
+      'headers over the limit',
+      `GET /items/a HTTP/1.1\r\nHost: x\r\nX-Big: ${long(20_000)}\r\n\r\n`,
+      431,
+      'headers_too_large',
+    ],
+    [
+      'a malformed header line',
+      'GET /items/a HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n',
+      400,
+      'invalid_request',
+    ],
+    ['a malformed request line', 'NOT HTTP\r\n\r\n', 400, 'invalid_request'],
+  ])('answers HTTP the parser refuses (%s) in the same shape', async (_label, request, status, code) => {
+    const answer = await rawRequest(request);
+    const [head = '', body = ''] = answer.split('\r\n\r\n');
+    expect(head).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+    expect(head).toMatch(/\r\nCache-Control: no-store\r\n/i);
+    expect(JSON.parse(body)).toEqual({ error: expect.any(String), code });
+  });
+
+  it('maps every error fastify defines to a code of ours with the same status class', () => {
+    for (const [name, FastifyErrorType] of Object.entries(fastifyErrorCodes)) {
+      const error = new FastifyErrorType('a', 'b', 'c');
+      const answer = toAppError(error);
+      expect(Object.keys(errorCodes), name).toContain(answer.code);
+      const status = error.statusCode ?? 500;
+      expect(answer.status, name).toBe(Math.min(status, 500));
+      expect(JSON.stringify(answer.toBody()), name).not.toContain('FST_');
+    }
+  });
+});
