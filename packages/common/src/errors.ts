@@ -41,7 +41,11 @@ export const errorCodes = {
       'A cookie-authenticated write came from another origin (CSRF protection); send it from the hub page or use a PAT.',
   },
   not_found: { status: 404, description: 'The object does not exist.' },
-  route_not_found: { status: 404, description: 'No route matches the method and path.' },
+  route_not_found: { status: 404, description: 'No route matches the path.' },
+  method_not_allowed: {
+    status: 405,
+    description: 'The path exists but not with this method; the Allow header lists the methods it takes.',
+  },
   conflict: {
     status: 409,
     description:

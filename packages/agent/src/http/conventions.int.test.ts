@@ -78,6 +78,17 @@ describe('conventions on every route of /api/openapi.json', () => {
     expect(await res.json()).toEqual({ error: 'no route for GET /api/not-a-route', code: 'route_not_found' });
   });
 
+  it('answers a known path with an undeclared method 405 method_not_allowed, listing the methods in Allow', async () => {
+    const res = await agent.request('/api/settings', { method: 'DELETE' });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, HEAD, PUT');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.json()).toEqual({
+      error: 'DELETE is not allowed on /api/settings; use GET, HEAD, PUT',
+      code: 'method_not_allowed',
+    });
+  });
+
   it('answers a wrong content type with 415 and a body that is too large with 413', async () => {
     const wrongType = await agent.request('/api/resources/apply', {
       method: 'POST',

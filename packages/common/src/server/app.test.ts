@@ -46,6 +46,7 @@ beforeAll(async () => {
     },
     (request) => request.body,
   );
+  app.get('/files/*', { schema: { querystring: Query({}) } }, () => ({}));
   await app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
@@ -152,5 +153,30 @@ describe('errors fastify raises itself leave in the {error, code} shape with our
       expect(answer.status, name).toBe(Math.min(status, 500));
       expect(JSON.stringify(answer.toBody()), name).not.toContain('FST_');
     }
+  });
+});
+
+describe('a known path with a method it does not declare', () => {
+  it.each([
+    ['DELETE', '/items/a', 'GET, HEAD'],
+    ['PUT', '/items/', 'POST'],
+    ['POST', '/api/openapi.json', 'GET, HEAD'],
+    ['PATCH', '/files/a/b.txt', 'GET, HEAD'],
+  ])('answers %s %s with 405 method_not_allowed and Allow: %s', async (method, url, allow) => {
+    const res = await app.inject({ method: method as 'GET', url });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe(allow);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.json()).toEqual({
+      error: `${method} is not allowed on ${url}; use ${allow}`,
+      code: 'method_not_allowed',
+    });
+  });
+
+  it('keeps 404 route_not_found for a path no route declares', async () => {
+    const res = await app.inject({ method: 'DELETE', url: '/items/a/b?x=1' });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers.allow).toBeUndefined();
+    expect(res.json()).toEqual({ error: 'no route for DELETE /items/a/b', code: 'route_not_found' });
   });
 });

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { trackAllowedMethods } from './allowed-methods.ts';
 import { AppError, internal } from './errors.ts';
 import { fromFramework } from './framework-errors.ts';
 
@@ -70,12 +71,19 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
 }
 
 export function registerErrorHandling(app: FastifyInstance): void {
+  const allowedMethods = trackAllowedMethods(app);
   app.setErrorHandler(sendError);
-  app.setNotFoundHandler((request, reply) => {
-    const error = new AppError(
-      'route_not_found',
-      `no route for ${request.method} ${request.url.split('?')[0]}`,
-    );
-    void reply.code(error.status).send(error.toBody());
+  // Thrown rather than sent, so the error handler answers these like any other failure.
+  app.setNotFoundHandler((request) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = allowedMethods(path);
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
+      throw new AppError(
+        'method_not_allowed',
+        `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`,
+        { headers: { Allow: allowed.join(', ') } },
+      );
+    }
+    throw new AppError('route_not_found', `no route for ${request.method} ${path}`);
   });
 }
