@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { type Static, Type } from 'typebox';
+import { NamespaceParam } from '../http/schemas.ts';
 
 export const defaultReleaseFeed = 'https://api.github.com/repos/binnacle-dev/binnacle/releases/latest';
 
@@ -116,7 +117,7 @@ export const settingsFilePath = (dataDir: string) => join(dataDir, 'settings.jso
 
 export const AuditSettingsSchema = Type.Object(
   {
-    ignoredNamespaces: Type.Array(Type.String({ minLength: 1, maxLength: 63 }), { maxItems: 1000 }),
+    ignoredNamespaces: Type.Array(NamespaceParam, { maxItems: 1000 }),
     disabledChecks: Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { maxItems: 1000 }),
   },
   { additionalProperties: false },

@@ -33,15 +33,30 @@ beforeAll(async () => {
   });
   app.get(
     '/items/:name',
-    { schema: { params: Type.Object({ name: Type.String() }), querystring: Query({}) } },
-    (request) => ({ name: (request.params as { name: string }).name }),
+    {
+      schema: {
+        params: Type.Object({ name: Type.String() }),
+        querystring: Query({
+          limit: Type.Optional(Type.Integer()),
+          tags: Type.Optional(Type.Array(Type.String())),
+        }),
+      },
+    },
+    (request) => ({ ...(request.params as object), ...(request.query as object) }),
   );
   app.post(
     '/items',
     {
       schema: {
         querystring: Query({}),
-        body: Type.Object({ name: Type.String() }, { additionalProperties: false }),
+        body: Type.Object(
+          {
+            name: Type.String(),
+            count: Type.Optional(Type.Integer()),
+            tags: Type.Optional(Type.Array(Type.String())),
+          },
+          { additionalProperties: false },
+        ),
       },
     },
     (request) => request.body,
@@ -178,5 +193,28 @@ describe('a known path with a method it does not declare', () => {
     expect(res.statusCode).toBe(404);
     expect(res.headers.allow).toBeUndefined();
     expect(res.json()).toEqual({ error: 'no route for DELETE /items/a/b', code: 'route_not_found' });
+  });
+});
+
+describe('types of input', () => {
+  it('coerces query parameters, which arrive as text', async () => {
+    const res = await app.inject({ url: '/items/a?limit=5&tags=x' });
+    expect(res.json()).toEqual({ name: 'a', limit: 5, tags: ['x'] });
+  });
+
+  it.each([
+    [{ name: 'a', count: '3' }, 'body field "count" must be integer'],
+    [{ name: 'a', tags: [false] }, 'body field "tags.0" must be string'],
+    [{ name: 'a', tags: 'x' }, 'body field "tags" must be array'],
+    [{ name: 5 }, 'body field "name" must be string'],
+  ])('takes a JSON body as typed: %j is refused', async (payload, error) => {
+    const res = await app.inject({ method: 'POST', url: '/items', payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error, code: 'invalid_request' });
+  });
+
+  it('accepts a body of the right types as sent', async () => {
+    const payload = { name: 'a', count: 3, tags: ['x'] };
+    expect((await app.inject({ method: 'POST', url: '/items', payload })).json()).toEqual(payload);
   });
 });

@@ -2,12 +2,15 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { trackAllowedMethods } from './allowed-methods.ts';
 import { AppError, internal } from './errors.ts';
 import { fromFramework } from './framework-errors.ts';
+import { explainPattern } from './pattern-errors.ts';
 
 interface ValidationIssue {
   keyword: string;
   instancePath: string;
   message?: string;
   params?: Record<string, unknown>;
+  /** The refused value (ajv's `verbose`). */
+  data?: unknown;
 }
 
 const where: Record<string, string> = {
@@ -28,6 +31,10 @@ export function describeValidation(context: string | undefined, issue: Validatio
   if (issue.keyword === 'required') {
     const missing = String(issue.params?.missingProperty);
     return `missing ${kind} "${path ? `${path}.` : ''}${missing}"`;
+  }
+  if (issue.keyword === 'pattern') {
+    const explained = explainPattern(issue.params?.pattern, issue.data, `${kind} "${path}"`);
+    if (explained) return explained;
   }
   if (issue.keyword === 'enum' && Array.isArray(issue.params?.allowedValues)) {
     return `${kind} "${path}" must be one of: ${issue.params.allowedValues.join(', ')}`;

@@ -1,0 +1,13 @@
+import { dnsLabelPattern } from '../kube-names.ts';
+
+/** For patterns whose regex tells a person little: the refusal, in words, naming the field and the value. */
+const explainers: Record<string, (value: string, field: string) => string> = {
+  [dnsLabelPattern]: (value, field) =>
+    `${field}: "${value}" is not a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit)`,
+};
+
+/** Why `value` does not match `pattern`, when the pattern is one we have words for. */
+export function explainPattern(pattern: unknown, value: unknown, field: string): string | undefined {
+  const explain = typeof pattern === 'string' ? explainers[pattern] : undefined;
+  return explain && typeof value === 'string' ? explain(value, field) : undefined;
+}
