@@ -1,5 +1,14 @@
 export { mapConcurrently } from './concurrency.ts';
-export { DurationError, formatDuration, parseDuration } from './durations.ts';
+export {
+  DurationError,
+  durationPattern,
+  formatDuration,
+  parseDuration,
+  parseTime,
+  parseTimeOrDuration,
+  rfc3339Pattern,
+  timeOrDurationPattern,
+} from './durations.ts';
 export { type ErrorBody, type ErrorCode, errorCodes, errorTableMarkdown, statusOf } from './errors.ts';
 export { dnsLabelPattern, dnsSubdomainPattern } from './kube-names.ts';
 export { parseSize, SizeError } from './sizes.ts';

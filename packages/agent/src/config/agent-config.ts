@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { Duration } from '@binnacle/common/server';
 import { type Static, Type } from 'typebox';
 import { NamespaceParam } from '../http/schemas.ts';
 
@@ -38,8 +39,7 @@ export const ConfigFileSchema = Type.Object(
       Type.Integer({ minimum: 100, maximum: 1_000_000, description: 'Entries the in-memory timeline keeps' }),
     ),
     timelineRetention: Type.Optional(
-      Type.String({
-        pattern: '^[0-9hms.]+$',
+      Duration({
         description: 'How long the SQLite timeline keeps entries, e.g. 168h',
       }),
     ),

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorCodes } from '../errors.ts';
 import { createApp } from './app.ts';
 import { toAppError } from './error-handler.ts';
-import { Query } from './schemas.ts';
+import { Duration, Query, TimeOrDuration } from './schemas.ts';
 
 const silent: FastifyBaseLogger = {
   level: 'silent',
@@ -62,6 +62,15 @@ beforeAll(async () => {
     (request) => request.body,
   );
   app.get('/files/*', { schema: { querystring: Query({}) } }, () => ({}));
+  app.get(
+    '/changes',
+    {
+      schema: {
+        querystring: Query({ timeout: Type.Optional(Duration()), since: Type.Optional(TimeOrDuration()) }),
+      },
+    },
+    (request) => request.query,
+  );
   await app.listen({ port: 0, host: '127.0.0.1' });
 });
 afterAll(async () => {
@@ -216,5 +225,31 @@ describe('types of input', () => {
   it('accepts a body of the right types as sent', async () => {
     const payload = { name: 'a', count: 3, tags: ['x'] };
     expect((await app.inject({ method: 'POST', url: '/items', payload })).json()).toEqual(payload);
+  });
+});
+
+describe('durations and times in a query', () => {
+  it('takes what the parsers take', async () => {
+    const res = await app.inject({ url: '/changes?timeout=1h30m&since=2026-11-20T10:00:00Z' });
+    expect(res.json()).toEqual({ timeout: '1h30m', since: '2026-11-20T10:00:00Z' });
+  });
+
+  it.each([
+    [
+      'timeout=7d',
+      'query parameter "timeout": "7d" is not a duration like 168h, 20m, 90s or 1h30m (days are not accepted: write 168h)',
+    ],
+    [
+      'since=2026-11-20',
+      'query parameter "since": "2026-11-20" is not an RFC 3339 time like 2026-11-20T10:00:00Z',
+    ],
+    [
+      'since=soon',
+      'query parameter "since": "soon" is not a duration like 168h, 20m, 90s or 1h30m, or an RFC 3339 time',
+    ],
+  ])('refuses %s in the words of the parser', async (query, error) => {
+    const res = await app.inject({ url: `/changes?${query}` });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error, code: 'invalid_request' });
   });
 });

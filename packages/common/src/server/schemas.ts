@@ -1,4 +1,5 @@
-import { type TSchema, Type } from 'typebox';
+import { type TSchema, type TStringOptions, Type } from 'typebox';
+import { durationPattern, timeOrDurationPattern } from '../durations.ts';
 
 /** `{ error, code }` — the shape of every error response. */
 export const ErrorSchema = Type.Object(
@@ -24,3 +25,11 @@ export function Query<T extends Record<string, TSchema>>(properties: T) {
 
 /** A value or null (a setting that may be unset). */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** A duration in hours form (`90s`, `5m`, `1h30m`), checked with the pattern its parser uses. */
+export const Duration = (options: TStringOptions = {}) =>
+  Type.String({ ...options, pattern: durationPattern });
+
+/** An RFC 3339 time or a duration back from now (`since`), checked with the pattern its parser uses. */
+export const TimeOrDuration = (options: TStringOptions = {}) =>
+  Type.String({ ...options, pattern: timeOrDurationPattern });
