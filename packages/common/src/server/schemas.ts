@@ -12,11 +12,14 @@ export const ErrorSchema = Type.Object(
   },
 );
 
-/** Error responses every route declares, so the OpenAPI document shows them. */
-export const errorResponses = {
-  '4xx': Type.Ref('Error'),
-  '5xx': Type.Ref('Error'),
+const errorResponse = {
+  description: 'An error: { error, code } (docs/api/errors.md)',
+  // Stated, because a route that produces another type (a stream, a file) still fails in JSON.
+  content: { 'application/json': { schema: Type.Ref('Error') } },
 };
+
+/** Error responses every route declares, so the OpenAPI document shows them. */
+export const errorResponses = { '4xx': errorResponse, '5xx': errorResponse };
 
 /** A query schema that rejects unknown parameters (every route has one, even with no parameters). */
 export function Query<T extends Record<string, TSchema>>(properties: T) {
