@@ -62,6 +62,11 @@ beforeAll(async () => {
     (request) => request.body,
   );
   app.get('/files/*', { schema: { querystring: Query({}) } }, () => ({}));
+  // Routes in an encapsulated plugin, as the hub's tunnel registers them.
+  await app.register((scope, _options, done) => {
+    scope.put('/scoped/:id', { schema: { querystring: Query({}) } }, () => ({}));
+    done();
+  });
   app.get(
     '/changes',
     {
@@ -186,6 +191,7 @@ describe('a known path with a method it does not declare', () => {
     ['PUT', '/items/', 'POST'],
     ['POST', '/api/openapi.json', 'GET, HEAD'],
     ['PATCH', '/files/a/b.txt', 'GET, HEAD'],
+    ['GET', '/scoped/1', 'PUT'],
   ])('answers %s %s with 405 method_not_allowed and Allow: %s', async (method, url, allow) => {
     const res = await app.inject({ method: method as 'GET', url });
     expect(res.statusCode).toBe(405);
