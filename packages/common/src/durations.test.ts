@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatDuration, parseDuration } from './durations.ts';
+import {
+  durationPattern,
+  formatDuration,
+  parseDuration,
+  parseTime,
+  parseTimeOrDuration,
+  rfc3339Pattern,
+  timeOrDurationPattern,
+} from './durations.ts';
 
 describe('parseDuration', () => {
   it.each([
@@ -34,5 +42,108 @@ describe('formatDuration', () => {
     [250, '250ms'],
   ])('writes %d as %s', (ms, text) => {
     expect(formatDuration(ms)).toBe(text);
+  });
+});
+
+const accepts = (parse: () => unknown) => {
+  try {
+    parse();
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** Each sample with whether it is valid, for it.each. */
+const samples = (valid: string[], invalid: string[]): [string, boolean][] => [
+  ...valid.map((text): [string, boolean] => [text, true]),
+  ...invalid.map((text): [string, boolean] => [text, false]),
+];
+
+const durations = {
+  valid: ['168h', '20m', '90s', '1h30m', '1h0m10s', '1.5h', '250ms', '2m30s', '1m5ms', '0s'],
+  invalid: [
+    '',
+    '10',
+    'h',
+    '1x',
+    '1m1h',
+    '-5m',
+    '5 m',
+    ' 5m',
+    '5m ',
+    '7d',
+    '1.5ms',
+    'ms',
+    '5mss',
+    '1h 30m',
+    '.5h',
+  ],
+};
+const times = {
+  valid: [
+    '2026-11-20T10:00:00Z',
+    '2026-11-20t10:00:00z',
+    '2026-11-20T10:00:00.123456+02:00',
+    '2026-11-20T23:59:59-05:30',
+    '2024-02-29T00:00:00Z',
+  ],
+  invalid: [
+    '2026-11-20',
+    '2026-11-20 10:00:00Z',
+    '2026-11-20T10:00Z',
+    '2026-11-20T10:00:00',
+    '2026-11-20T10:00:00+0200',
+    '2026-13-01T00:00:00Z',
+    '2026-00-10T00:00:00Z',
+    '2026-11-20T24:00:00Z',
+    '2026-11-20T10:60:00Z',
+    '20261120T100000Z',
+    'yesterday',
+  ],
+};
+// Calendar days that do not exist pass the pattern (a regex cannot count leap years); the parser refuses them.
+const missingDays = ['2026-02-29T00:00:00Z', '2026-02-31T00:00:00Z', '2026-04-31T12:00:00Z'];
+
+describe('the patterns the OpenAPI document carries, against their parsers', () => {
+  it.each(samples(durations.valid, durations.invalid))('duration %j: both say %s', (text, valid) => {
+    expect(new RegExp(durationPattern).test(text)).toBe(valid);
+    expect(accepts(() => parseDuration(text, 'x'))).toBe(valid);
+  });
+
+  it.each(samples(times.valid, times.invalid))('RFC 3339 time %j: both say %s', (text, valid) => {
+    expect(new RegExp(rfc3339Pattern).test(text)).toBe(valid);
+    expect(accepts(() => parseTime(text, 'x'))).toBe(valid);
+  });
+
+  it.each(samples([...durations.valid, ...times.valid], [...durations.invalid, ...times.invalid]))(
+    'time or duration %j: both say %s',
+    (text, valid) => {
+      expect(new RegExp(timeOrDurationPattern).test(text)).toBe(valid);
+      expect(accepts(() => parseTimeOrDuration(text, 'x', Date.now()))).toBe(valid);
+    },
+  );
+
+  it.each(missingDays)('refuses %s, a day the month does not have, in the parser only', (text) => {
+    expect(new RegExp(rfc3339Pattern).test(text)).toBe(true);
+    expect(() => parseTime(text, 'since')).toThrow(
+      `since: "${text}" is not an RFC 3339 time like 2026-11-20T10:00:00Z`,
+    );
+  });
+});
+
+describe('parseTime and parseTimeOrDuration', () => {
+  it('reads a time with its zone', () => {
+    expect(parseTime('2026-11-20T11:00:00.5+01:00', 'x')).toBe(Date.UTC(2026, 10, 20, 10, 0, 0, 500));
+  });
+
+  it('counts a duration back from now', () => {
+    expect(parseTimeOrDuration('90m', 'since', 10_000_000)).toBe(10_000_000 - 5_400_000);
+  });
+
+  it('names both forms when neither fits', () => {
+    expect(() => parseTimeOrDuration('7d', 'since', 0)).toThrow(
+      'since: "7d" is not a duration like 168h, 20m, 90s or 1h30m (days are not accepted: write 168h), or an RFC 3339 time',
+    );
   });
 });

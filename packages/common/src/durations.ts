@@ -1,19 +1,34 @@
 /**
  * Durations are written in hours form — `168h`, `20m`, `90s`, `1h30m`, `250ms` — never in days, so `7d`
- * is rejected with a message that names the setting.
+ * is rejected with a message that names the setting. Times are RFC 3339. The patterns below are the parsers' own
+ * and are also what the OpenAPI document declares, so a client can check a value before sending it.
  */
 const unitMs = { h: 3_600_000, m: 60_000, s: 1000, ms: 1 } as const;
-const pattern = /^(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m(?!s))?(?:(\d+(?:\.\d+)?)s)?(?:(\d+)ms)?$/;
+const number = '(\\d+(?:\\.\\d+)?)';
+// The lookahead refuses the empty string, where every part is optional.
+const duration = `(?=\\d)(?:${number}h)?(?:${number}m)?(?:${number}s)?(?:(\\d+)ms)?`;
+const time =
+  '\\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\\d|3[01])[Tt](?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:[Zz]|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)';
 
+/** A duration in hours form, as a JSON Schema pattern. */
+export const durationPattern = `^${duration}$`;
+/** An RFC 3339 date-time with a zone (`2026-11-20T10:00:00Z`, `2026-11-20T11:00:00.5+01:00`). */
+export const rfc3339Pattern = `^${time}$`;
+/** A point in time as an RFC 3339 time or as a duration back from now (`since=90m`). */
+export const timeOrDurationPattern = `^(?:${time}|${duration})$`;
+
+const durationRegex = new RegExp(durationPattern);
+const timeRegex = new RegExp(rfc3339Pattern);
+
+/** A duration or a time that does not parse; the message names the setting. */
 export class DurationError extends Error {}
 
 /** Parses a duration to milliseconds; `setting` names the flag or field in the error. */
 export function parseDuration(value: string, setting: string): number {
-  const text = value.trim();
-  const match = pattern.exec(text);
-  if (!text || !match || match.slice(1).every((part) => part === undefined)) {
-    const hint = /^\d+(\.\d+)?d$/.test(text)
-      ? ` (days are not accepted: write ${Number.parseFloat(text) * 24}h)`
+  const match = durationRegex.exec(value);
+  if (!match) {
+    const hint = /^\d+(\.\d+)?d$/.test(value)
+      ? ` (days are not accepted: write ${Number.parseFloat(value) * 24}h)`
       : '';
     throw new DurationError(`${setting}: "${value}" is not a duration like 168h, 20m, 90s or 1h30m${hint}`);
   }
@@ -24,6 +39,27 @@ export function parseDuration(value: string, setting: string): number {
     Number(s ?? 0) * unitMs.s +
     Number(ms ?? 0) * unitMs.ms;
   return Math.round(total);
+}
+
+/** Parses an RFC 3339 time to epoch milliseconds; a day the month does not have (`02-31`) is refused too. */
+export function parseTime(value: string, setting: string): number {
+  const at = timeRegex.test(value) ? Date.parse(value) : Number.NaN;
+  const [year, month, day] = value.slice(0, 10).split('-').map(Number) as [number, number, number];
+  // Date.parse rolls 2026-02-31 over into March; the calendar day must survive the round trip.
+  if (Number.isNaN(at) || new Date(Date.UTC(year, month - 1, day)).getUTCDate() !== day) {
+    throw new DurationError(`${setting}: "${value}" is not an RFC 3339 time like 2026-11-20T10:00:00Z`);
+  }
+  return at;
+}
+
+/** Parses an RFC 3339 time, or a duration counted back from `now`, to epoch milliseconds. */
+export function parseTimeOrDuration(value: string, setting: string, now: number): number {
+  if (/^\d{4}-/.test(value)) return parseTime(value, setting);
+  try {
+    return now - parseDuration(value, setting);
+  } catch (error) {
+    throw new DurationError(`${(error as Error).message}, or an RFC 3339 time`);
+  }
 }
 
 /** Formats milliseconds in the same form (`1h30m`, `45s`, `0s`). */

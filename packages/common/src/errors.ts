@@ -41,7 +41,11 @@ export const errorCodes = {
       'A cookie-authenticated write came from another origin (CSRF protection); send it from the hub page or use a PAT.',
   },
   not_found: { status: 404, description: 'The object does not exist.' },
-  route_not_found: { status: 404, description: 'No route matches the method and path.' },
+  route_not_found: { status: 404, description: 'No route matches the path.' },
+  method_not_allowed: {
+    status: 405,
+    description: 'The path exists but not with this method; the Allow header lists the methods it takes.',
+  },
   conflict: {
     status: 409,
     description:
@@ -53,11 +57,19 @@ export const errorCodes = {
     description:
       'A node drain stopped before the node was empty (a PodDisruptionBudget, a pod that needs a drain switch, the timeout); the node stays cordoned and the answer lists every pod.',
   },
+  request_timeout: {
+    status: 408,
+    description: 'The request did not arrive in full in time; the connection is closed.',
+  },
   resource_version_expired: {
     status: 410,
     description: 'The requested resourceVersion is too old; list again.',
   },
   payload_too_large: { status: 413, description: 'The body exceeds the size limit.' },
+  uri_too_long: {
+    status: 414,
+    description: 'A path segment is longer than 253 characters (the longest Kubernetes name).',
+  },
   upgrade_required: {
     status: 426,
     description: 'The endpoint speaks WebSocket only; connect with `Upgrade: websocket`.',
@@ -68,6 +80,10 @@ export const errorCodes = {
     description: 'Kubernetes rejected the object as invalid; the message carries its field errors.',
   },
   rate_limited: { status: 429, description: 'Too many requests; retry after the Retry-After header.' },
+  headers_too_large: {
+    status: 431,
+    description: 'The request headers exceed the size limit; the connection is closed.',
+  },
   internal_error: {
     status: 500,
     description: 'An unexpected failure inside Binnacle; details are in its log, never in the answer.',

@@ -1,5 +1,15 @@
 export { mapConcurrently } from './concurrency.ts';
-export { DurationError, formatDuration, parseDuration } from './durations.ts';
+export {
+  DurationError,
+  durationPattern,
+  formatDuration,
+  parseDuration,
+  parseTime,
+  parseTimeOrDuration,
+  rfc3339Pattern,
+  timeOrDurationPattern,
+} from './durations.ts';
 export { type ErrorBody, type ErrorCode, errorCodes, errorTableMarkdown, statusOf } from './errors.ts';
+export { dnsLabelPattern, dnsSubdomainPattern } from './kube-names.ts';
 export { parseQuantity } from './quantities.ts';
 export { parseSize, SizeError, sizePattern } from './sizes.ts';

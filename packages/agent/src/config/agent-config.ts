@@ -1,7 +1,9 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { sizePattern } from '@binnacle/common';
+import { Duration } from '@binnacle/common/server';
 import { type Static, Type } from 'typebox';
+import { NamespaceParam } from '../http/schemas.ts';
 
 export const defaultReleaseFeed = 'https://api.github.com/repos/binnacle-dev/binnacle/releases/latest';
 
@@ -38,8 +40,7 @@ export const ConfigFileSchema = Type.Object(
       Type.Integer({ minimum: 100, maximum: 1_000_000, description: 'Entries the in-memory timeline keeps' }),
     ),
     timelineRetention: Type.Optional(
-      Type.String({
-        pattern: '^[0-9hms.]+$',
+      Duration({
         description: 'How long the SQLite timeline keeps entries, e.g. 168h',
       }),
     ),
@@ -57,10 +58,7 @@ export const ConfigFileSchema = Type.Object(
       }),
     ),
     metricsPollInterval: Type.Optional(
-      Type.String({
-        pattern: '^[0-9hms.]+$',
-        description: 'How often the CPU and memory history polls metrics.k8s.io, e.g. 30s',
-      }),
+      Duration({ description: 'How often the CPU and memory history polls metrics.k8s.io, e.g. 30s' }),
     ),
     metricsHistory: Type.Optional(
       Type.Integer({
@@ -136,7 +134,7 @@ export const settingsFilePath = (dataDir: string) => join(dataDir, 'settings.jso
 
 export const AuditSettingsSchema = Type.Object(
   {
-    ignoredNamespaces: Type.Array(Type.String({ minLength: 1, maxLength: 63 }), { maxItems: 1000 }),
+    ignoredNamespaces: Type.Array(NamespaceParam, { maxItems: 1000 }),
     disabledChecks: Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { maxItems: 1000 }),
   },
   { additionalProperties: false },

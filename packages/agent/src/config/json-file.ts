@@ -1,5 +1,6 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { explainPattern } from '@binnacle/common/server';
 import type { TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 
@@ -26,6 +27,13 @@ export function firstIssue(schema: TSchema, value: unknown): string | undefined 
   const issue = issues.find((i) => i.keyword !== 'boolean') ?? issues[0];
   if (!issue) return 'is invalid';
   const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+  if (issue.keyword === 'pattern') {
+    const refused = path
+      .split('.')
+      .reduce<unknown>((at, key) => (at as Record<string, unknown>)?.[key], value);
+    const explained = explainPattern(issue.params.pattern, refused, `field "${path}"`);
+    if (explained) return explained;
+  }
   const allowed = issue.keyword === 'enum' ? `: ${(issue.params.allowedValues as unknown[]).join(', ')}` : '';
   return path ? `field "${path}" ${issue.message}${allowed}` : `${issue.message}${allowed}`;
 }

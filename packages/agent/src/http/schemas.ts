@@ -1,3 +1,4 @@
+import { dnsLabelPattern, dnsSubdomainPattern } from '@binnacle/common';
 import { Type } from 'typebox';
 
 /** A Kubernetes object as the API returns it (validated by Kubernetes, not here). */
@@ -10,16 +11,14 @@ export const KubeObjectSchema = Type.Object(
   { additionalProperties: true, description: 'A Kubernetes object' },
 );
 
-const dnsLabel = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
-
-/** A namespace in a path (a DNS-1123 label). */
-export const NamespaceParam = Type.String({ minLength: 1, maxLength: 63, pattern: `^${dnsLabel}$` });
+/** A namespace name, in a path or a body (a DNS-1123 label). */
+export const NamespaceParam = Type.String({ minLength: 1, maxLength: 63, pattern: dnsLabelPattern });
 
 /** The name of an object whose kind requires a DNS-1123 subdomain: workloads, CronJobs, Pods, Nodes. */
 export const ObjectNameParam = Type.String({
   minLength: 1,
   maxLength: 253,
-  pattern: `^${dnsLabel}(\\.${dnsLabel})*$`,
+  pattern: dnsSubdomainPattern,
 });
 
 /** What every action answers: what was done, in words, to which object. */

@@ -1,7 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import { registerErrorHandling } from './error-handler.ts';
+import { registerErrorHandling, sendError } from './error-handler.ts';
+import { answerClientError, maxPathSegment } from './framework-errors.ts';
 import { openApiRoute, registerOpenApi } from './openapi.ts';
+import { buildValidator } from './validators.ts';
 
 export interface AppOptions {
   logger: FastifyBaseLogger;
@@ -15,18 +17,29 @@ export interface AppOptions {
 
 /**
  * A fastify app with the conventions every Binnacle server follows (DESIGN §4): `Cache-Control: no-store` on
- * every answer, `{error, code}` for every failure, strict schemas (unknown fields are errors, not dropped), and
- * the OpenAPI document at /api/openapi.json. Routes are added by the caller.
+ * every answer, `{error, code}` for every failure, strict schemas (unknown fields are errors, not dropped; JSON
+ * bodies are taken as typed, see validators.ts), and the OpenAPI document at /api/openapi.json. Routes are
+ * added by the caller.
  */
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: options.logger,
     logController: new LogController({ disableRequestLogging: !options.logRequests }),
     bodyLimit: options.bodyLimit ?? 1024 * 1024,
-    routerOptions: { ignoreTrailingSlash: true },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxPathSegment },
+    frameworkErrors: sendError,
+    clientErrorHandler: answerClientError,
     ajv: {
-      customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true, allErrors: false },
+      // verbose: refusals carry the value, so a message can name it (pattern-errors.ts).
+      customOptions: {
+        removeAdditional: false,
+        coerceTypes: 'array',
+        useDefaults: true,
+        allErrors: false,
+        verbose: true,
+      },
     },
+    schemaController: { compilersFactory: { buildValidator } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');

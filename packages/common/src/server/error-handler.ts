@@ -1,11 +1,16 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { trackAllowedMethods } from './allowed-methods.ts';
 import { AppError, internal } from './errors.ts';
+import { fromFramework } from './framework-errors.ts';
+import { explainPattern } from './pattern-errors.ts';
 
 interface ValidationIssue {
   keyword: string;
   instancePath: string;
   message?: string;
   params?: Record<string, unknown>;
+  /** The refused value (ajv's `verbose`). */
+  data?: unknown;
 }
 
 const where: Record<string, string> = {
@@ -27,6 +32,10 @@ export function describeValidation(context: string | undefined, issue: Validatio
     const missing = String(issue.params?.missingProperty);
     return `missing ${kind} "${path ? `${path}.` : ''}${missing}"`;
   }
+  if (issue.keyword === 'pattern') {
+    const explained = explainPattern(issue.params?.pattern, issue.data, `${kind} "${path}"`);
+    if (explained) return explained;
+  }
   if (issue.keyword === 'enum' && Array.isArray(issue.params?.allowedValues)) {
     return `${kind} "${path}" must be one of: ${issue.params.allowedValues.join(', ')}`;
   }
@@ -34,48 +43,54 @@ export function describeValidation(context: string | undefined, issue: Validatio
   return `${kind} "${path}" ${issue.message ?? 'is invalid'}`;
 }
 
-const fastifyCodes: Record<string, (error: FastifyError) => AppError> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: (e) => new AppError('unsupported_media_type', e.message),
-  FST_ERR_CTP_BODY_TOO_LARGE: () => new AppError('payload_too_large', 'request body is too large'),
-  FST_ERR_CTP_INVALID_JSON_BODY: () => new AppError('invalid_request', 'request body is not valid JSON'),
-  FST_ERR_CTP_EMPTY_JSON_BODY: () =>
-    new AppError('invalid_request', 'request body is empty but Content-Type is JSON'),
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: () =>
-    new AppError('invalid_request', 'Content-Length does not match the body'),
-};
-
-/** Maps anything thrown to the `{error, code}` body; only 5xx are logged, and their details never leave. */
+/** Maps anything thrown to the error it is answered with. */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const fe = error as FastifyError & { validation?: ValidationIssue[]; validationContext?: string };
   if (fe.validation?.[0])
     return new AppError('invalid_request', describeValidation(fe.validationContext, fe.validation[0]));
-  const mapped = fe.code ? fastifyCodes[fe.code] : undefined;
-  if (mapped) return mapped(fe);
+  const framework = fromFramework(fe);
+  if (framework) return framework;
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
     return new AppError('invalid_request', fe.message);
   }
   return internal(error);
 }
 
+/**
+ * Answers a failure as `{error, code}`; only 5xx are logged, and their details never leave. Also fastify's
+ * `frameworkErrors` handler: those answers skip the onRequest hooks, so no-store is set here as well.
+ */
+export function sendError(error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+  const appError = toAppError(error);
+  if (appError.code === 'internal_error') {
+    request.log.error({ err: appError.cause ?? error, code: appError.code }, appError.message);
+  } else if (appError.status >= 500) {
+    // The cluster is unreachable or still loading: expected states, reported without a stack.
+    request.log.warn({ code: appError.code, detail: appError.detail }, appError.message);
+  } else if (appError.detail) {
+    request.log.debug({ code: appError.code, detail: appError.detail }, appError.message);
+  }
+  void reply
+    .code(appError.status)
+    .headers({ 'Cache-Control': 'no-store', ...appError.headers })
+    .send(appError.toBody());
+}
+
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
-    const appError = toAppError(error);
-    if (appError.code === 'internal_error') {
-      request.log.error({ err: appError.cause ?? error, code: appError.code }, appError.message);
-    } else if (appError.status >= 500) {
-      // The cluster is unreachable or still loading: expected states, reported without a stack.
-      request.log.warn({ code: appError.code, detail: appError.detail }, appError.message);
-    } else if (appError.detail) {
-      request.log.debug({ code: appError.code, detail: appError.detail }, appError.message);
+  const allowedMethods = trackAllowedMethods(app);
+  app.setErrorHandler(sendError);
+  // Thrown rather than sent, so the error handler answers these like any other failure.
+  app.setNotFoundHandler((request) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const allowed = allowedMethods(path);
+    if (allowed.length > 0 && !allowed.includes(request.method)) {
+      throw new AppError(
+        'method_not_allowed',
+        `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`,
+        { headers: { Allow: allowed.join(', ') } },
+      );
     }
-    void reply.code(appError.status).headers(appError.headers).send(appError.toBody());
-  });
-  app.setNotFoundHandler((request, reply) => {
-    const error = new AppError(
-      'route_not_found',
-      `no route for ${request.method} ${request.url.split('?')[0]}`,
-    );
-    void reply.code(error.status).send(error.toBody());
+    throw new AppError('route_not_found', `no route for ${request.method} ${path}`);
   });
 }

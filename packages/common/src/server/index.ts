@@ -19,5 +19,13 @@ export {
   resolveOptions,
   UsageError,
 } from './options.ts';
-export { ErrorSchema, errorResponses, Nullable, Query } from './schemas.ts';
+export { explainPattern } from './pattern-errors.ts';
+export {
+  Duration,
+  ErrorSchema,
+  errorResponses,
+  Nullable,
+  Query,
+  TimeOrDuration,
+} from './schemas.ts';
 export { exitOnSignal } from './shutdown.ts';

@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { ErrorSchema, Query } from './schemas.ts';
+import { ErrorSchema, errorResponses, Query } from './schemas.ts';
 
 /** Registers the OpenAPI generator; call before any route so every route lands in the document. */
 export async function registerOpenApi(
@@ -29,7 +29,7 @@ export function openApiRoute(app: FastifyInstance, config: Record<string, unknow
         tags: ['meta'],
         summary: 'This OpenAPI document',
         querystring: Query({}),
-        response: { 200: Type.Object({}, { additionalProperties: true }) },
+        response: { 200: Type.Object({}, { additionalProperties: true }), ...errorResponses },
       },
     },
     () => app.swagger(),

@@ -1,4 +1,5 @@
-import { type TSchema, Type } from 'typebox';
+import { type TSchema, type TStringOptions, Type } from 'typebox';
+import { durationPattern, timeOrDurationPattern } from '../durations.ts';
 
 /** `{ error, code }` — the shape of every error response. */
 export const ErrorSchema = Type.Object(
@@ -11,11 +12,14 @@ export const ErrorSchema = Type.Object(
   },
 );
 
-/** Error responses every route declares, so the OpenAPI document shows them. */
-export const errorResponses = {
-  '4xx': Type.Ref('Error'),
-  '5xx': Type.Ref('Error'),
+const errorResponse = {
+  description: 'An error: { error, code } (docs/api/errors.md)',
+  // Stated, because a route that produces another type (a stream, a file) still fails in JSON.
+  content: { 'application/json': { schema: Type.Ref('Error') } },
 };
+
+/** Error responses every route declares, so the OpenAPI document shows them. */
+export const errorResponses = { '4xx': errorResponse, '5xx': errorResponse };
 
 /** A query schema that rejects unknown parameters (every route has one, even with no parameters). */
 export function Query<T extends Record<string, TSchema>>(properties: T) {
@@ -24,3 +28,11 @@ export function Query<T extends Record<string, TSchema>>(properties: T) {
 
 /** A value or null (a setting that may be unset). */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** A duration in hours form (`90s`, `5m`, `1h30m`), checked with the pattern its parser uses. */
+export const Duration = (options: TStringOptions = {}) =>
+  Type.String({ ...options, pattern: durationPattern });
+
+/** An RFC 3339 time or a duration back from now (`since`), checked with the pattern its parser uses. */
+export const TimeOrDuration = (options: TStringOptions = {}) =>
+  Type.String({ ...options, pattern: timeOrDurationPattern });

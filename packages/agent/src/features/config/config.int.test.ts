@@ -114,4 +114,41 @@ describe('GET/PUT /api/settings and /api/settings/audit', () => {
       code: 'invalid_request',
     });
   });
+
+  it('takes JSON as typed and refuses namespace names Kubernetes would refuse, naming the entry', async () => {
+    const before = await agent.json('/api/settings');
+    const cases: [string, unknown, string][] = [
+      [
+        '/api/settings',
+        { audit: { ignoredNamespaces: [false], disabledChecks: [] } },
+        'body field "audit.ignoredNamespaces.0" must be string',
+      ],
+      [
+        '/api/settings/audit',
+        { ignoredNamespaces: [false], disabledChecks: [] },
+        'body field "ignoredNamespaces.0" must be string',
+      ],
+      [
+        '/api/settings/audit',
+        { ignoredNamespaces: 'kube-system', disabledChecks: [] },
+        'body field "ignoredNamespaces" must be array',
+      ],
+      [
+        '/api/settings/audit',
+        { ignoredNamespaces: ['kube-system', 'Kube_System'], disabledChecks: [] },
+        'body field "ignoredNamespaces.1": "Kube_System" is not a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit)',
+      ],
+      [
+        '/api/settings/audit',
+        { ignoredNamespaces: ['x'.repeat(64)], disabledChecks: [] },
+        'body field "ignoredNamespaces.0" must NOT have more than 63 characters',
+      ],
+    ];
+    for (const [path, body, error] of cases) {
+      const res = await put(path, body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(await res.json()).toEqual({ error, code: 'invalid_request' });
+    }
+    expect(await agent.json('/api/settings')).toEqual(before);
+  });
 });

@@ -121,7 +121,16 @@ export function healthRoutes(app: App, ctx: AgentContext): void {
         tags,
         summary: 'A sanitized report to paste into a bug (JSON, or Markdown with format=markdown)',
         querystring: Query({ format: Type.Optional(Type.Enum(['json', 'markdown'])) }),
-        response: { 200: Type.Object({}, { additionalProperties: true }), ...errorResponses },
+        response: {
+          200: {
+            description: 'The report',
+            content: {
+              'application/json': { schema: Type.Object({}, { additionalProperties: true }) },
+              'text/markdown': { schema: Type.String({ description: 'with format=markdown' }) },
+            },
+          },
+          ...errorResponses,
+        },
       },
     },
     (request, reply) => {

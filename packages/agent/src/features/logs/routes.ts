@@ -1,5 +1,5 @@
 import { parseDuration } from '@binnacle/common';
-import { badRequest, errorResponses, Query } from '@binnacle/common/server';
+import { badRequest, Duration, errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { asCallerOnPod } from '../../http/caller.ts';
@@ -13,11 +13,7 @@ const tags = ['logs'];
 const Namespace = Type.String({ minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' });
 const Name = Type.String({ minLength: 1, maxLength: 253, pattern: '^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$' });
 const Container = Type.String({ minLength: 1, maxLength: 63 });
-const Since = Type.String({
-  minLength: 1,
-  maxLength: 32,
-  description: 'only lines newer than this: 90s, 10m, 1h',
-});
+const Since = Duration({ maxLength: 32, description: 'only lines newer than this: 90s, 10m, 1h' });
 const Tail = (fallback: number) =>
   Type.Integer({
     minimum: 0,

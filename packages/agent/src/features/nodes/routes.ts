@@ -1,4 +1,4 @@
-import { errorResponses, Query } from '@binnacle/common/server';
+import { Duration, errorResponses, Query } from '@binnacle/common/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
@@ -45,8 +45,7 @@ const DrainBody = Type.Object(
       Type.Integer({ minimum: 0, maximum: 86_400, description: "default: each pod's own" }),
     ),
     timeout: Type.Optional(
-      Type.String({
-        minLength: 2,
+      Duration({
         maxLength: 16,
         description: `how long to keep evicting and waiting, e.g. 90s or 5m (default ${drainTimeout.default})`,
       }),

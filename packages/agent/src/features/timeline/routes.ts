@@ -1,4 +1,4 @@
-import { errorResponses, Query } from '@binnacle/common/server';
+import { errorResponses, Query, TimeOrDuration } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
@@ -113,8 +113,8 @@ export function timelineRoutes(app: App, ctx: AgentContext): void {
           kind: Type.Optional(Type.String({ minLength: 1, description: 'comma-separated kinds' })),
           name: Type.Optional(Type.String({ minLength: 1, maxLength: 253 })),
           since: Type.Optional(
-            Type.String({
-              minLength: 1,
+            TimeOrDuration({
+              maxLength: 64,
               description: 'RFC 3339 time, or a duration back from now (90m, 24h)',
             }),
           ),

@@ -1,4 +1,4 @@
-import { parseDuration } from '@binnacle/common';
+import { parseTimeOrDuration } from '@binnacle/common';
 import { badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import type { CallerView } from '../../http/caller-view.ts';
@@ -37,15 +37,10 @@ function presetBase(preset: Preset): Partial<TimelineQuery> {
 /** `since` is an RFC 3339 time or a duration back from now (`90m`, `24h`). */
 export function parseSince(since: string | undefined, now = Date.now()): string | undefined {
   if (since === undefined) return undefined;
-  if (/^\d{4}-\d{2}-\d{2}T/.test(since)) {
-    const at = Date.parse(since);
-    if (Number.isNaN(at)) throw badRequest(`query parameter "since": "${since}" is not an RFC 3339 time`);
-    return new Date(at).toISOString();
-  }
   try {
-    return new Date(now - parseDuration(since, 'query parameter "since"')).toISOString();
+    return new Date(parseTimeOrDuration(since, 'query parameter "since"', now)).toISOString();
   } catch (error) {
-    throw badRequest(`${(error as Error).message}, or an RFC 3339 time`);
+    throw badRequest((error as Error).message);
   }
 }
 

@@ -208,6 +208,8 @@ describe('POST /api/workloads/{kind}/{namespace}/{name}/scale', () => {
     [{ replicas: 10_001 }, 'replicas'],
     [{ replicas: -1 }, 'replicas'],
     [{ replicas: 2.5 }, 'replicas'],
+    // JSON bodies are taken as typed: a number in a string is not coerced.
+    [{ replicas: '3' }, 'replicas'],
     [{}, 'replicas'],
     [{ replicas: 1, extra: true }, 'extra'],
   ])('answers 400 to %j, naming %s', async (body, field) => {

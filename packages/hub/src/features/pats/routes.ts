@@ -1,4 +1,4 @@
-import { errorResponses, Query } from '@binnacle/common/server';
+import { Duration, errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access, principalOf } from '../../http/principal.ts';
@@ -41,7 +41,7 @@ export function patRoutes(app: HubApp, ctx: HubContext): void {
           {
             name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' }),
             expiresIn: Type.Optional(
-              Type.String({
+              Duration({
                 description: 'lifetime in hours form, e.g. 720h; at most 8760h; none when left out',
               }),
             ),

@@ -82,7 +82,8 @@ describe('hub session states', () => {
   it('active → ended on POST /api/auth/signout, which clears the cookie; the old cookie is refused afterwards', async () => {
     const t = await hub();
     const { cookie } = await t.signInBreakGlass();
-    expect((await t.request('GET', '/api/auth/signout', { as: { cookie } })).status).toBe(404);
+    const wrongMethod = await t.request('GET', '/api/auth/signout', { as: { cookie } });
+    expect([wrongMethod.status, wrongMethod.headers.allow]).toEqual([405, 'POST']);
     const out = await t.request('POST', '/api/auth/signout', { as: { cookie } });
     expect(out.status, out.body).toBe(200);
     const cleared = String(out.headers['set-cookie']);
