@@ -11,6 +11,7 @@ import { healthRoutes } from './features/health/routes.ts';
 import { logRoutes } from './features/logs/routes.ts';
 import { metricsRoutes } from './features/metrics/routes.ts';
 import { nodeRoutes } from './features/nodes/routes.ts';
+import { packagesRoutes } from './features/packages/routes.ts';
 import { pkgmgrRoutes } from './features/pkgmgr/routes.ts';
 import { portForwardRoutes } from './features/portforward/routes.ts';
 import { resourceRoutes } from './features/resources/routes.ts';
@@ -50,6 +51,7 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   resourceRoutes(app, ctx);
   dashboardRoutes(app, ctx);
   pkgmgrRoutes(app, ctx);
+  packagesRoutes(app, ctx);
   timelineRoutes(app, ctx);
   topologyRoutes(app, ctx);
   logRoutes(app, ctx);

@@ -2,7 +2,8 @@ import { mapConcurrently } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { AgentContext } from '../context.ts';
 import type { Impersonation } from '../kube/client.ts';
-import type { ApiResource } from '../kube/discovery.ts';
+import { type ApiResource, resourceKey } from '../kube/discovery.ts';
+import type { KubeObject } from '../kube/objects.ts';
 import { requireAccess } from './caller.ts';
 
 /** What a tunneled caller may see of the cache's cluster-wide views (topology, timeline, dashboard …). */
@@ -111,4 +112,28 @@ export function countInView(
 ): number {
   if (!namespaced || !view.namespaces) return informer.size;
   return view.namespaces.reduce((sum, ns) => sum + informer.list(ns).length, 0);
+}
+
+/**
+ * Reads the cache through a caller's view for aggregate pages (dashboard, packages): `get` answers the cached
+ * objects of a kind the view shows, and an empty list for a kind not served, hidden, or still loading — those
+ * still loading are named in `loading` (as `plural.group`), so a page can say what it is waiting for.
+ */
+export function viewReader(ctx: AgentContext, view: CallerView) {
+  const loading: string[] = [];
+  const get = (group: string, kind: string): KubeObject[] => {
+    const resource = ctx.cluster.find(group, kind);
+    if (!resource) return [];
+    const informer = ctx.cluster.cache.informer(resource);
+    if (!informer?.synced) {
+      if (informer?.state !== 'forbidden') loading.push(resourceKey(resource));
+      return [];
+    }
+    if (view.hiddenKinds.includes(resource.kind)) return [];
+    if (!resource.namespaced) return informer.list();
+    return view.namespaces
+      ? view.namespaces.flatMap((ns) => informer.list(ns))
+      : informer.list(ctx.config.namespace);
+  };
+  return { get, loading };
 }

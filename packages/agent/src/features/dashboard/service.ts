@@ -1,6 +1,5 @@
 import type { AgentContext } from '../../context.ts';
-import { type CallerView, countInView } from '../../http/caller-view.ts';
-import { resourceKey } from '../../kube/discovery.ts';
+import { type CallerView, countInView, viewReader } from '../../http/caller-view.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import { tierOf } from '../../kube/tiers.ts';
 import { detectPlatform } from '../health/platform.ts';
@@ -37,21 +36,7 @@ export function dashboard(ctx: AgentContext, view: CallerView, now = Date.now())
   const { cluster } = ctx;
   // Answers 503 until the cluster is connected, instead of a dashboard of zeros.
   cluster.resources();
-  const loading: string[] = [];
-  const get = (group: string, kind: string): KubeObject[] => {
-    const resource = cluster.find(group, kind);
-    if (!resource) return [];
-    const informer = cluster.cache.informer(resource);
-    if (!informer?.synced) {
-      if (informer?.state !== 'forbidden') loading.push(resourceKey(resource));
-      return [];
-    }
-    if (view.hiddenKinds.includes(resource.kind)) return [];
-    if (!resource.namespaced) return informer.list();
-    return view.namespaces
-      ? view.namespaces.flatMap((ns) => informer.list(ns))
-      : informer.list(ctx.config.namespace);
-  };
+  const { get, loading } = viewReader(ctx, view);
   const pods = get('', 'Pod');
   const deployments = get('apps', 'Deployment');
   const statefulSets = get('apps', 'StatefulSet');

@@ -81,7 +81,7 @@ beforeAll(async () => {
   await waitUntil(
     'pod metrics from metrics-server',
     async () => {
-      // The seed runs 10 pods: storefront, checkout and billing (2 each), postgres, node-exporter (one per node).
+      // The seed runs 11 pods: storefront (3), checkout and billing (2 each), postgres, node-exporter (1 per node).
       const top = await agent.json<TopPods>('/api/metrics/top/pods');
       if (!top.available || top.total < 10) throw new Error(JSON.stringify(top));
       return true;
