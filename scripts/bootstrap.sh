@@ -3,6 +3,7 @@
 # machine with nothing but the system Node/npm. Each step is skipped when its result is already there.
 #   sh scripts/bootstrap.sh            dependencies only
 #   sh scripts/bootstrap.sh cluster    also the local control plane binaries and helm
+#   sh scripts/bootstrap.sh test       also Chromium for the browser tests
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -21,7 +22,18 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
   printf '%s' "$lock_hash" > "$stamp"
 fi
 
-# 2. System tools the control plane and the hub's PostgreSQL tests need (Debian package names).
+# 2. The web UI the agent serves (packages/web/dist), built with the pinned Node and rebuilt only when its sources
+#    or the lockfile change.
+web_hash=$( (cat package-lock.json; find packages/web -path packages/web/dist -prune -o -path packages/web/node_modules \
+  -prune -o -type f -print | LC_ALL=C sort | xargs cat) | sha256sum | cut -c1-64)
+web_stamp=packages/web/dist/.source-hash
+if [ ! -f "$web_stamp" ] || [ "$(cat "$web_stamp")" != "$web_hash" ]; then
+  say "building the web UI"
+  (cd packages/web && ../../node_modules/.bin/node ../../node_modules/vite/bin/vite.js build --logLevel warn)
+  printf '%s' "$web_hash" > "$web_stamp"
+fi
+
+# 3. System tools the control plane and the hub's PostgreSQL tests need (Debian package names).
 # Debian keeps initdb out of PATH, under /usr/lib/postgresql/<version>/bin; the harness looks in the same places.
 have_postgres() {
   [ -n "${BINNACLE_PG_BINDIR:-}" ] && [ -x "$BINNACLE_PG_BINDIR/initdb" ] && return 0
@@ -34,6 +46,7 @@ missing=""
 command -v openssl >/dev/null 2>&1 || missing="$missing openssl"
 command -v python3 >/dev/null 2>&1 || missing="$missing python3"
 have_postgres || missing="$missing postgresql"
+if [ "${1:-}" = test ] && ! command -v chromium >/dev/null 2>&1; then missing="$missing chromium"; fi
 if [ -n "$missing" ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     say "installing Debian packages:$missing"
@@ -44,8 +57,8 @@ if [ -n "$missing" ]; then
   fi
 fi
 
-# 3. The local control plane (Go builds cached under ~/.cache/binnacle) and helm.
-if [ "${1:-}" = cluster ]; then
+# 4. The local control plane (Go builds cached under ~/.cache/binnacle) and helm.
+if [ "${1:-}" = cluster ] || [ "${1:-}" = test ]; then
   bash test/cluster/build.sh >/dev/null
   bash test/cluster/helm.sh >/dev/null
 fi

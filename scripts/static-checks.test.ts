@@ -23,6 +23,12 @@ describe('static checks', () => {
     expect(result.code).toBe(0);
   });
 
+  it('type-checks the web UI (tsc, strict, DOM)', async () => {
+    const result = await check(bin('tsc'), ['-p', 'packages/web/tsconfig.json']);
+    expect(result.output).toBe('');
+    expect(result.code).toBe(0);
+  });
+
   it('is formatted and passes Biome', async () => {
     const result = await check(bin('biome'), [
       'check',

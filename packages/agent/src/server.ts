@@ -20,6 +20,7 @@ import { timelineRoutes } from './features/timeline/routes.ts';
 import { topologyRoutes } from './features/topology/routes.ts';
 import { workloadRoutes } from './features/workloads/routes.ts';
 import { registerCallerIdentity } from './http/caller.ts';
+import { registerWebAssets, webPage } from './http/web-ui.ts';
 
 export interface ServerOptions {
   logger: FastifyBaseLogger;
@@ -35,6 +36,7 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   const app = (await createApp({
     logger: options.logger,
     logRequests: options.logRequests,
+    page: webPage(),
     openapi: {
       title: 'Binnacle agent API',
       version: ctx.version,
@@ -46,6 +48,7 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
   // After the WebSocket plugin: its own hooks must see refused upgrades, or their sockets would linger.
   registerCallerIdentity(app, ctx);
+  await registerWebAssets(app);
   healthRoutes(app, ctx);
   configRoutes(app, ctx);
   resourceRoutes(app, ctx);

@@ -99,6 +99,10 @@ export const errorCodes = {
   },
   cluster_error: { status: 502, description: 'The Kubernetes API server failed (5xx).' },
   not_ready: { status: 503, description: 'The data is still loading (informers syncing); retry shortly.' },
+  ui_not_built: {
+    status: 503,
+    description: 'The web UI has not been built; `sh scripts/bootstrap.sh` (run by `npm start`) builds it.',
+  },
   too_many_streams: {
     status: 503,
     description: 'The agent already serves its maximum of concurrent streams of this kind; retry later.',

@@ -1,6 +1,13 @@
 export { startTestAgent, type TestAgent, type TestAgentOptions } from './agent.ts';
 export { type BinnacleRun, killBinnacles, runBinnacle } from './binnacle-process.ts';
 export {
+  type AxeViolation,
+  chromiumPath,
+  docsScreenshot,
+  launchBrowser,
+  seriousA11yViolations,
+} from './browser.ts';
+export {
   clusterDown,
   clusterUp,
   isRunning,

@@ -4,8 +4,10 @@ import {
   errorsDoc,
   openApiSnapshot,
   serializeOpenApi,
+  webApiTypes,
   withErrorTable,
 } from '../../../../scripts/api-docs.ts';
+import { webApiTypesSource } from '../../../web/scripts/api-types.ts';
 import { agentOpenApiDocument } from './openapi-document.ts';
 
 const hint = 'run `npm run api:docs` and commit the result';
@@ -13,6 +15,11 @@ const hint = 'run `npm run api:docs` and commit the result';
 describe('API reference files', () => {
   it(`docs/api/agent-openapi.json is the document the routes generate (${hint})`, async () => {
     expect(serializeOpenApi(await agentOpenApiDocument())).toBe(await readFile(openApiSnapshot, 'utf8'));
+  });
+
+  it(`the web UI's client types are those of the agent's document (${hint})`, async () => {
+    const doc = JSON.parse(await readFile(openApiSnapshot, 'utf8'));
+    expect(await webApiTypesSource(doc)).toBe(await readFile(webApiTypes, 'utf8'));
   });
 
   it(`docs/api/errors.md lists exactly the codes of @binnacle/common (${hint})`, async () => {

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
-import { registerErrorHandling, sendError } from './error-handler.ts';
+import { type PageFallback, registerErrorHandling, sendError } from './error-handler.ts';
 import { answerClientError, maxPathSegment } from './framework-errors.ts';
 import { openApiRoute, registerOpenApi } from './openapi.ts';
 import { buildValidator } from './validators.ts';
@@ -13,6 +13,8 @@ export interface AppOptions {
   openapi: { title: string; version: string; description: string };
   /** Route config of the app's own routes (the OpenAPI document), e.g. the hub's access declaration. */
   builtInRouteConfig?: Record<string, unknown>;
+  /** Answers a GET for a path no route has outside /api/ (the web UI's deep links); without it, a 404. */
+  page?: PageFallback;
 }
 
 /**
@@ -55,7 +57,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     if (closing) reply.header('connection', 'close');
     return payload;
   });
-  registerErrorHandling(app);
+  registerErrorHandling(app, options.page);
   await registerOpenApi(app, options.openapi);
   openApiRoute(app, options.builtInRouteConfig);
   return app;

@@ -77,12 +77,19 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
     .send(appError.toBody());
 }
 
-export function registerErrorHandling(app: FastifyInstance): void {
+/** The page a browser gets for a path of the web UI (a deep link), e.g. index.html. */
+export type PageFallback = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
+
+const isPageRequest = (method: string, path: string) =>
+  (method === 'GET' || method === 'HEAD') && path !== '/api' && !path.startsWith('/api/');
+
+export function registerErrorHandling(app: FastifyInstance, page?: PageFallback): void {
   const allowedMethods = trackAllowedMethods(app);
   app.setErrorHandler(sendError);
   // Thrown rather than sent, so the error handler answers these like any other failure.
-  app.setNotFoundHandler((request) => {
+  app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
+    if (page && isPageRequest(request.method, path)) return page(request, reply);
     const allowed = allowedMethods(path);
     if (allowed.length > 0 && !allowed.includes(request.method)) {
       throw new AppError(

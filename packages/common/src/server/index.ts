@@ -1,5 +1,5 @@
 export { type AppOptions, createApp } from './app.ts';
-export { describeValidation, registerErrorHandling, toAppError } from './error-handler.ts';
+export { describeValidation, type PageFallback, registerErrorHandling, toAppError } from './error-handler.ts';
 export {
   AppError,
   badRequest,

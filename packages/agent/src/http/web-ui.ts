@@ -1,0 +1,48 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { AppError, type PageFallback } from '@binnacle/common/server';
+import fastifyStatic from '@fastify/static';
+import type { App } from '../context.ts';
+
+/** Where the bootstrap builds packages/web (`vite build`). */
+export const webDist = resolve(import.meta.dirname, '../../../web/dist');
+
+/**
+ * The web UI's hashed assets under /assets/: their names change with their content, so browsers may keep them
+ * for a year (the one exception to no-store, ADR 0016). Not registered when the UI is not built.
+ */
+export async function registerWebAssets(app: App, dist = webDist): Promise<void> {
+  const assets = join(dist, 'assets');
+  if (!existsSync(assets)) return;
+  await app.register(fastifyStatic, {
+    root: assets,
+    prefix: '/assets/',
+    immutable: true,
+    maxAge: '365d',
+    index: false,
+    wildcard: true,
+  });
+}
+
+/**
+ * index.html for every page path (deep links), with `<base href>` naming where the UI lives, so its relative
+ * asset URLs and its router resolve from there. Kept fresh (no-store): it names the current assets.
+ */
+export function webPage(dist = webDist): PageFallback {
+  let index: Promise<string> | undefined;
+  return async (request, reply) => {
+    // A missing asset stays a 404: a page in its place would break the script that asked for it.
+    if (request.url.startsWith('/assets/'))
+      throw new AppError('not_found', `no asset ${request.url.split('?')[0]}`);
+    index ??= readFile(join(dist, 'index.html'), 'utf8').catch(() => {
+      index = undefined;
+      throw new AppError(
+        'ui_not_built',
+        `the web UI is not built (no ${join(dist, 'index.html')}); run sh scripts/bootstrap.sh`,
+      );
+    });
+    const html = (await index).replace('<head>', '<head>\n    <base href="/" />');
+    return reply.type('text/html; charset=utf-8').send(html);
+  };
+}

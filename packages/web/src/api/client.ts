@@ -1,0 +1,56 @@
+import type { paths } from './agent-api.ts';
+
+/** What every failed request answers: `{error, code}` (docs/api/errors.md). */
+export class ApiError extends Error {
+  readonly code: string;
+  readonly status: number;
+
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+type GetPaths = {
+  [P in keyof paths]: paths[P] extends { get: { responses: { 200: unknown } } } ? P : never;
+}[keyof paths];
+type JsonOf<R> = R extends { content: { 'application/json': infer J } } ? J : never;
+/** The 200 answer of a GET route, as the agent's OpenAPI document declares it. */
+export type Answer<P extends GetPaths> = paths[P] extends { get: { responses: { 200: infer R } } }
+  ? JsonOf<R>
+  : never;
+
+/**
+ * Where the UI lives: `/` against an agent, `/c/<cluster_id>/` through the hub. The server writes it into
+ * `<base href>`, so every API path is resolved against it and the same build works in both places.
+ */
+export const baseUrl = new URL('.', document.baseURI);
+export const basePath = baseUrl.pathname.replace(/\/$/, '');
+
+/** The URL of an agent route (`/api/...`), with query parameters that are set. */
+export function apiUrl(path: string, query: Record<string, string | number | undefined> = {}): string {
+  const url = new URL(path.replace(/^\//, ''), baseUrl);
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
+  return url.toString();
+}
+
+async function answer<T>(res: Response): Promise<T> {
+  const text = await res.text();
+  const body = text ? (JSON.parse(text) as unknown) : undefined;
+  if (!res.ok) {
+    const error = (body ?? {}) as { error?: string; code?: string };
+    throw new ApiError(res.status, error.code ?? 'http_error', error.error ?? `HTTP ${res.status}`);
+  }
+  return body as T;
+}
+
+/** GET a route typed by the agent's document: `get('/api/dashboard', {namespace})`. */
+export async function get<P extends GetPaths>(
+  path: P,
+  query?: Record<string, string | number | undefined>,
+  signal?: AbortSignal,
+): Promise<Answer<P>> {
+  return answer(await fetch(apiUrl(path, query), { credentials: 'same-origin', signal }));
+}

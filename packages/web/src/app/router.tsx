@@ -1,0 +1,32 @@
+import { createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
+import { basePath } from '../api/client.ts';
+import { DashboardPage } from '../features/dashboard/DashboardPage.tsx';
+import { NotFound } from '../features/shell/NotFound.tsx';
+import { Shell } from '../features/shell/Shell.tsx';
+
+/** Every page takes the namespace filter from the URL, so a link keeps what the reader was looking at. */
+export interface ScopeSearch {
+  namespace?: string;
+}
+const scopeSearch = (search: Record<string, unknown>): ScopeSearch =>
+  typeof search.namespace === 'string' && search.namespace !== '' ? { namespace: search.namespace } : {};
+
+const rootRoute = createRootRoute({
+  component: Shell,
+  notFoundComponent: NotFound,
+  validateSearch: scopeSearch,
+});
+
+const dashboardRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: DashboardPage });
+
+export const router = createRouter({
+  routeTree: rootRoute.addChildren([dashboardRoute]),
+  basepath: basePath || '/',
+  defaultPreload: 'intent',
+});
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}

@@ -1,0 +1,59 @@
+import type { Dashboard } from './DashboardPage.tsx';
+
+type Counts = Dashboard['counts'];
+
+/** Each kind's total and the part of it that needs a look. */
+function rows(c: Counts): [string, number, string?][] {
+  return [
+    ['Nodes', c.nodes.total, c.nodes.notReady ? `${c.nodes.notReady} not ready` : undefined],
+    [
+      'Pods',
+      c.pods.total,
+      c.pods.pending || c.pods.failed ? `${c.pods.pending} pending · ${c.pods.failed} failed` : undefined,
+    ],
+    [
+      'Deployments',
+      c.deployments.total,
+      c.deployments.unavailable ? `${c.deployments.unavailable} unavailable` : undefined,
+    ],
+    [
+      'StatefulSets',
+      c.statefulSets.total,
+      c.statefulSets.ready < c.statefulSets.total
+        ? `${c.statefulSets.total - c.statefulSets.ready} not ready`
+        : undefined,
+    ],
+    [
+      'DaemonSets',
+      c.daemonSets.total,
+      c.daemonSets.ready < c.daemonSets.total
+        ? `${c.daemonSets.total - c.daemonSets.ready} not ready`
+        : undefined,
+    ],
+    ['Jobs', c.jobs.total, c.jobs.failed ? `${c.jobs.failed} failed` : undefined],
+    ['CronJobs', c.cronJobs.total, c.cronJobs.suspended ? `${c.cronJobs.suspended} suspended` : undefined],
+    ['PVCs', c.pvcs.total, c.pvcs.pending ? `${c.pvcs.pending} pending` : undefined],
+    ['Services', c.services],
+    ['Ingresses', c.ingresses],
+    ['ConfigMaps', c.configMaps],
+    ['Secrets', c.secrets],
+    ['Namespaces', c.namespaces],
+  ];
+}
+
+export function CountsGrid({ counts }: { counts: Counts }) {
+  return (
+    <section aria-label="Resource counts" className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7">
+      {rows(counts).map(([label, total, note]) => (
+        <div
+          key={label}
+          className="rounded-md border border-slate-200 bg-white px-3 py-2 dark:border-slate-800 dark:bg-slate-900"
+        >
+          <p className="text-xs text-slate-600 dark:text-slate-400">{label}</p>
+          <p className="text-lg font-semibold tabular-nums">{total}</p>
+          {note && <p className="text-xs text-amber-800 dark:text-amber-300">{note}</p>}
+        </div>
+      ))}
+    </section>
+  );
+}

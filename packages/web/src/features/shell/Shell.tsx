@@ -1,0 +1,77 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, Outlet } from '@tanstack/react-router';
+import { get } from '../../api/client.ts';
+import { ConnectionBadge } from './ConnectionBadge.tsx';
+import { NamespacePicker } from './NamespacePicker.tsx';
+import { ThemeToggle } from './ThemeToggle.tsx';
+
+const areas = [{ to: '/', label: 'Dashboard' }] as const;
+
+/** The frame of every page: which cluster and whether it is reachable, the namespace in view, the areas. */
+export function Shell() {
+  const info = useQuery({
+    queryKey: ['cluster-info'],
+    queryFn: ({ signal }) => get('/api/cluster-info', {}, signal),
+  });
+  return (
+    <div className="flex h-full bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
+      <a
+        href="#main"
+        className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-white focus:px-3 focus:py-2 focus:text-slate-900"
+      >
+        Skip to content
+      </a>
+      <nav
+        aria-label="Areas"
+        className="flex w-56 shrink-0 flex-col border-r border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+      >
+        <div className="flex items-center gap-2 px-4 py-4 text-lg font-semibold tracking-tight">
+          <span
+            aria-hidden="true"
+            className="inline-block h-6 w-6 rounded-full bg-teal-700 text-center text-sm leading-6 text-white"
+          >
+            ◆
+          </span>
+          Binnacle
+        </div>
+        <ul className="flex flex-col gap-0.5 px-2">
+          {areas.map((area) => (
+            <li key={area.to}>
+              <Link
+                to={area.to}
+                search={(prev) => ({ namespace: prev.namespace })}
+                className="block rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+                activeProps={{
+                  className: 'bg-teal-50 font-medium text-teal-900 dark:bg-teal-950 dark:text-teal-100',
+                }}
+                activeOptions={{ exact: true, includeSearch: false }}
+              >
+                {area.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="flex min-w-0 flex-1 flex-col">
+        <header className="flex items-center gap-4 border-b border-slate-200 bg-white px-6 py-3 dark:border-slate-800 dark:bg-slate-900">
+          <div className="min-w-0">
+            <p className="text-xs uppercase tracking-wide text-slate-600 dark:text-slate-400">Cluster</p>
+            <p className="truncate font-medium" title={info.data?.server}>
+              {info.data ? info.data.cluster : info.isError ? 'unknown' : 'connecting…'}
+            </p>
+          </div>
+          <ConnectionBadge />
+          <div className="ml-auto flex items-center gap-3">
+            <NamespacePicker />
+            <ThemeToggle />
+          </div>
+        </header>
+        {/* Focusable so keyboard users can scroll the page (axe: scrollable-region-focusable). */}
+        {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling region must take keyboard focus. */}
+        <main id="main" tabIndex={0} className="min-h-0 flex-1 overflow-auto px-6 py-5 focus:outline-none">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from '@tanstack/react-router';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ApiError } from './api/client.ts';
+import { router } from './app/router.tsx';
+import { applyTheme, storedTheme } from './features/shell/theme.ts';
+import './styles.css';
+
+applyTheme(storedTheme());
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      staleTime: 5_000,
+      // A 4xx will not change by asking again; a 503 (still loading, cluster unreachable) may.
+      retry: (count, error) => count < 3 && !(error instanceof ApiError && error.status < 500),
+    },
+  },
+});
+
+const root = document.getElementById('root');
+if (root) {
+  createRoot(root).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </StrictMode>,
+  );
+}

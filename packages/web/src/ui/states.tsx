@@ -1,0 +1,62 @@
+import { ApiError } from '../api/client.ts';
+
+/** What is happening while data is on its way, in words. */
+export function Loading({ what }: { what: string }) {
+  return (
+    <p role="status" className="py-8 text-center text-sm text-slate-600 dark:text-slate-400">
+      Loading {what}…
+    </p>
+  );
+}
+
+/** A failed request: the server's own message and code, never a blank page. */
+export function ErrorMessage({ error, what }: { error: unknown; what: string }) {
+  const message = error instanceof Error ? error.message : String(error);
+  const code = error instanceof ApiError ? error.code : undefined;
+  const denied = error instanceof ApiError && error.status === 403;
+  return (
+    <div
+      role="alert"
+      className="rounded-md border border-red-300 bg-red-50 p-4 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
+    >
+      <p className="font-medium">{denied ? `You may not see ${what}` : `Could not load ${what}`}</p>
+      <p className="mt-1">{message}</p>
+      {code && <p className="mt-1 font-mono text-xs">code: {code}</p>}
+    </div>
+  );
+}
+
+export function Empty({ children }: { children: React.ReactNode }) {
+  return <p className="py-6 text-center text-sm text-slate-600 dark:text-slate-400">{children}</p>;
+}
+
+export function Card({
+  title,
+  children,
+  aside,
+}: {
+  title: string;
+  children: React.ReactNode;
+  aside?: React.ReactNode;
+}) {
+  return (
+    <section
+      aria-label={title}
+      className="rounded-lg border border-slate-200 bg-white shadow-sm dark:border-slate-800 dark:bg-slate-900"
+    >
+      <div className="flex items-center justify-between border-b border-slate-200 px-4 py-2.5 dark:border-slate-800">
+        <h2 className="text-sm font-semibold">{title}</h2>
+        {aside}
+      </div>
+      <div className="p-4">{children}</div>
+    </section>
+  );
+}
+
+/** Seconds as the largest unit kubectl would show (`45s`, `12m`, `3h`, `5d`). */
+export function age(seconds: number): string {
+  if (seconds < 120) return `${Math.max(0, Math.round(seconds))}s`;
+  if (seconds < 7200) return `${Math.round(seconds / 60)}m`;
+  if (seconds < 172_800) return `${Math.round(seconds / 3600)}h`;
+  return `${Math.round(seconds / 86_400)}d`;
+}
