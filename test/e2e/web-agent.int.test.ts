@@ -4,18 +4,23 @@ import {
   seriousA11yViolations,
   startTestAgent,
   type TestAgent,
+  testCluster,
 } from '@binnacle/testkit';
+import { CoreV1Api } from '@kubernetes/client-node';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+const cluster = testCluster();
+const core = cluster.kubeConfig('admin').makeApiClient(CoreV1Api);
 let agent: TestAgent;
 let browser: Browser;
+let ns: { name: string; remove: () => Promise<void> };
 
 beforeAll(async () => {
-  [agent, browser] = await Promise.all([startTestAgent(), launchBrowser()]);
+  [agent, browser, ns] = await Promise.all([startTestAgent(), launchBrowser(), cluster.namespace('web')]);
 });
 afterAll(async () => {
-  await Promise.all([browser?.close(), agent?.close()]);
+  await Promise.all([browser?.close(), agent?.close(), ns?.remove()]);
 });
 
 async function open(path: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
@@ -51,6 +56,36 @@ describe('the web UI served by the agent', () => {
     await docsScreenshot(fresh, 'dashboard-dark');
     await page.context().close();
     await fresh.context().close();
+  });
+
+  it('shows changes on the timeline as they happen, each with its field diff', async () => {
+    const page = await open(`/timeline?namespace=${ns.name}`);
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
+    await core.createNamespacedConfigMap({
+      namespace: ns.name,
+      body: { metadata: { name: 'web-settings' }, data: { mode: 'calm' } },
+    });
+    const rows = page.getByRole('list', { name: 'Changes' }).getByRole('button');
+    await rows.filter({ hasText: 'web-settings' }).first().waitFor();
+    const live = await core.readNamespacedConfigMap({ namespace: ns.name, name: 'web-settings' });
+    await core.replaceNamespacedConfigMap({
+      namespace: ns.name,
+      name: 'web-settings',
+      body: { ...live, data: { mode: 'busy' } },
+    });
+    const update = rows.filter({ hasText: 'update' }).filter({ hasText: 'web-settings' });
+    await update.waitFor();
+    await update.click();
+    const diff = page.getByRole('table', { name: 'Changed fields' });
+    // ConfigMap values never reach the timeline in clear: the agent records that the key changed.
+    await diff.getByRole('cell', { name: 'data.mode' }).waitFor();
+    expect(await diff.getByRole('cell', { name: '(changed)' }).count()).toBe(1);
+    expect(await page.getByText('calm').count()).toBe(0);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, 'timeline');
+    await page.reload();
+    await rows.filter({ hasText: 'web-settings' }).first().waitFor();
+    await page.context().close();
   });
 
   it('answers a page path with the UI and an unknown API path with a JSON 404', async () => {

@@ -3,6 +3,7 @@ import { basePath } from '../api/client.ts';
 import { DashboardPage } from '../features/dashboard/DashboardPage.tsx';
 import { NotFound } from '../features/shell/NotFound.tsx';
 import { Shell } from '../features/shell/Shell.tsx';
+import { changeTypes, TimelinePage, type TimelineSearch } from '../features/timeline/TimelinePage.tsx';
 
 /** Every page takes the namespace filter from the URL, so a link keeps what the reader was looking at. */
 export interface ScopeSearch {
@@ -19,8 +20,19 @@ const rootRoute = createRootRoute({
 
 const dashboardRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: DashboardPage });
 
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+const timelineRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/timeline',
+  component: TimelinePage,
+  validateSearch: (search: Record<string, unknown>): TimelineSearch => {
+    const type = changeTypes.find((t) => t === search.type);
+    return { kind: text(search.kind), name: text(search.name), ...(type ? { type } : {}) };
+  },
+});
+
 export const router = createRouter({
-  routeTree: rootRoute.addChildren([dashboardRoute]),
+  routeTree: rootRoute.addChildren([dashboardRoute, timelineRoute]),
   basepath: basePath || '/',
   defaultPreload: 'intent',
 });

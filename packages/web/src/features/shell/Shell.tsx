@@ -5,7 +5,10 @@ import { ConnectionBadge } from './ConnectionBadge.tsx';
 import { NamespacePicker } from './NamespacePicker.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
 
-const areas = [{ to: '/', label: 'Dashboard' }] as const;
+const areas = [
+  { to: '/', label: 'Dashboard' },
+  { to: '/timeline', label: 'Timeline' },
+] as const;
 
 /** The frame of every page: which cluster and whether it is reachable, the namespace in view, the areas. */
 export function Shell() {

@@ -1,0 +1,100 @@
+import type { Change } from './use-live-changes.ts';
+
+const badge: Record<string, string> = {
+  add: 'bg-emerald-100 text-emerald-900 dark:bg-emerald-900 dark:text-emerald-100',
+  update: 'bg-sky-100 text-sky-900 dark:bg-sky-900 dark:text-sky-100',
+  delete: 'bg-slate-200 text-slate-900 dark:bg-slate-700 dark:text-slate-100',
+  Warning: 'bg-amber-100 text-amber-900 dark:bg-amber-900 dark:text-amber-100',
+  Normal: 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300',
+};
+
+const show = (value: unknown) =>
+  value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value);
+
+/** One change: when, what, to which object, by whom; its field diff opens in place. */
+export function ChangeRow({
+  change,
+  open,
+  onToggle,
+}: {
+  change: Change;
+  open: boolean;
+  onToggle: () => void;
+}) {
+  const time = new Date(change.timestamp);
+  const fields = change.diff?.fields ?? [];
+  const label = change.source === 'action' ? 'action' : change.eventType;
+  return (
+    <li className="px-4 py-2.5 text-sm">
+      <button
+        type="button"
+        className="flex w-full items-start gap-3 text-left"
+        aria-expanded={open}
+        onClick={onToggle}
+      >
+        <time
+          dateTime={change.timestamp}
+          className="w-20 shrink-0 pt-0.5 font-mono text-xs text-slate-600 dark:text-slate-400"
+          title={time.toISOString()}
+        >
+          {time.toLocaleTimeString()}
+        </time>
+        <span
+          className={`shrink-0 rounded px-1.5 py-0.5 text-xs font-medium ${badge[change.eventType] ?? badge.Normal}`}
+        >
+          {label}
+        </span>
+        <span className="min-w-0 flex-1">
+          <span className="font-medium">{change.kind}</span>{' '}
+          <span className="font-mono text-xs">
+            {change.namespace ? `${change.namespace}/` : ''}
+            {change.name}
+          </span>
+          {change.reason && <span className="ml-2 text-slate-700 dark:text-slate-300">{change.reason}</span>}
+          <span className="block truncate text-xs text-slate-600 dark:text-slate-400">
+            {change.diff?.summary ?? change.message ?? ''}
+            {change.actor && ` · by ${change.actor.user}`}
+          </span>
+        </span>
+      </button>
+      {open && (
+        <div className="mt-2 ml-23 rounded-md bg-slate-50 p-3 dark:bg-slate-950">
+          {change.message && change.message !== change.diff?.summary && (
+            <p className="mb-2 text-xs">{change.message}</p>
+          )}
+          {fields.length > 0 ? (
+            <table className="w-full text-left font-mono text-xs">
+              <caption className="sr-only">Changed fields</caption>
+              <thead className="text-slate-600 dark:text-slate-400">
+                <tr>
+                  <th scope="col" className="pb-1 font-medium">
+                    Field
+                  </th>
+                  <th scope="col" className="pb-1 font-medium">
+                    Before
+                  </th>
+                  <th scope="col" className="pb-1 font-medium">
+                    After
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {fields.map((f) => (
+                  <tr key={f.path} className="align-top">
+                    <td className="py-0.5 pr-3">{f.path}</td>
+                    <td className="py-0.5 pr-3 text-red-800 dark:text-red-300">{show(f.old)}</td>
+                    <td className="py-0.5 text-emerald-800 dark:text-emerald-300">{show(f.new)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          ) : (
+            <p className="text-xs text-slate-600 dark:text-slate-400">
+              No field diff recorded for this entry.
+            </p>
+          )}
+        </div>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,123 @@
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useState } from 'react';
+import { Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { ChangeRow } from './ChangeRow.tsx';
+import { type Change, useLiveChanges } from './use-live-changes.ts';
+
+export interface TimelineSearch {
+  kind?: string;
+  name?: string;
+  type?: ChangeType;
+}
+export const changeTypes = ['changes', 'warnings', 'events', 'actions'] as const;
+export type ChangeType = (typeof changeTypes)[number];
+
+const ofType: Record<ChangeType, (c: Change) => boolean> = {
+  changes: (c) => c.source === 'informer' || c.source === 'historical',
+  warnings: (c) => c.eventType === 'Warning',
+  events: (c) => c.source === 'k8s_event',
+  actions: (c) => c.source === 'action',
+};
+
+const streamLabel = { open: 'Live', connecting: 'Connecting…', reconnecting: 'Reconnecting…' } as const;
+
+/** What changed in the cluster, newest first, arriving live; filters live in the URL. */
+export function TimelinePage() {
+  const search = useSearch({ strict: false }) as TimelineSearch & { namespace?: string };
+  const navigate = useNavigate();
+  const { changes, stream } = useLiveChanges({
+    namespace: search.namespace,
+    kind: search.kind,
+    name: search.name,
+  });
+  const [open, setOpen] = useState<number | undefined>();
+  const setFilter = (patch: Partial<TimelineSearch>) =>
+    void navigate({ to: '.', search: (prev) => ({ ...prev, ...patch }), replace: true });
+  const rows = (changes.data?.events ?? []).filter((c) => !search.type || ofType[search.type](c));
+  return (
+    <div className="mx-auto flex max-w-7xl flex-col gap-4">
+      <div className="flex flex-wrap items-end gap-3">
+        <h1 className="mr-auto text-xl font-semibold">Timeline</h1>
+        <FilterInput
+          label="Kind"
+          value={search.kind}
+          placeholder="Deployment,Pod"
+          onChange={(kind) => setFilter({ kind })}
+        />
+        <FilterInput
+          label="Name"
+          value={search.name}
+          placeholder="exact name"
+          onChange={(name) => setFilter({ name })}
+        />
+        <label className="flex flex-col text-xs text-slate-600 dark:text-slate-400">
+          Type
+          <select
+            className="mt-1 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm text-slate-900 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-100"
+            value={search.type ?? ''}
+            onChange={(e) => setFilter({ type: (e.target.value || undefined) as ChangeType | undefined })}
+          >
+            <option value="">Everything</option>
+            <option value="changes">Object changes</option>
+            <option value="warnings">Warnings</option>
+            <option value="events">Kubernetes events</option>
+            <option value="actions">Actions by people</option>
+          </select>
+        </label>
+        <span
+          role="status"
+          className="rounded-full border border-slate-200 px-3 py-1 text-xs dark:border-slate-700"
+        >
+          <span
+            aria-hidden="true"
+            className={`mr-1.5 inline-block h-2 w-2 rounded-full ${stream === 'open' ? 'bg-emerald-500' : 'bg-amber-500'}`}
+          />
+          {streamLabel[stream]}
+        </span>
+      </div>
+      {changes.isPending ? (
+        <Loading what="the timeline" />
+      ) : changes.isError ? (
+        <ErrorMessage error={changes.error} what="the timeline" />
+      ) : rows.length === 0 ? (
+        <Empty>No changes match. New ones appear here as they happen.</Empty>
+      ) : (
+        <ol
+          aria-label="Changes"
+          className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900"
+        >
+          {rows.map((change) => (
+            <ChangeRow
+              key={change.seq}
+              change={change}
+              open={open === change.seq}
+              onToggle={() => setOpen(open === change.seq ? undefined : change.seq)}
+            />
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}
+
+function FilterInput(props: {
+  label: string;
+  value?: string;
+  placeholder: string;
+  onChange: (value?: string) => void;
+}) {
+  return (
+    <label className="flex flex-col text-xs text-slate-600 dark:text-slate-400">
+      {props.label}
+      <input
+        className="mt-1 w-44 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm text-slate-900 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-100"
+        defaultValue={props.value ?? ''}
+        placeholder={props.placeholder}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') props.onChange(e.currentTarget.value.trim() || undefined);
+        }}
+        onBlur={(e) => props.onChange(e.currentTarget.value.trim() || undefined)}
+      />
+    </label>
+  );
+}

@@ -1,0 +1,62 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { type Answer, get } from '../../api/client.ts';
+import { type StreamState, subscribe } from '../../api/events.ts';
+
+export type Change = Answer<'/api/changes'>['events'][number];
+export interface ChangeFilter {
+  namespace?: string;
+  kind?: string;
+  name?: string;
+}
+
+const kept = 500;
+
+const matches = (change: Change, filter: ChangeFilter) =>
+  (!filter.namespace || change.namespace === filter.namespace) &&
+  (!filter.kind ||
+    filter.kind.split(',').some((k) => k.trim().toLowerCase() === change.kind.toLowerCase())) &&
+  (!filter.name || change.name === filter.name);
+
+/**
+ * The newest changes that match the filter: one page from /api/changes, then every matching `change` the
+ * agent streams, merged into the same query cache (newest first, deduplicated by seq, at most 500 kept).
+ */
+export function useLiveChanges(filter: ChangeFilter) {
+  const queryClient = useQueryClient();
+  const queryKey = ['changes', filter.namespace, filter.kind, filter.name];
+  const [stream, setStream] = useState<StreamState>('connecting');
+  const changes = useQuery({
+    queryKey,
+    queryFn: ({ signal }) =>
+      get(
+        '/api/changes',
+        { namespace: filter.namespace, kind: filter.kind, name: filter.name, limit: 200 },
+        signal,
+      ),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key is derived from the filter fields listed.
+  useEffect(
+    () =>
+      subscribe(
+        '/api/events/stream',
+        { namespaces: filter.namespace },
+        {
+          onState: setStream,
+          onEvent: (_type, data) => {
+            const change = data as Change;
+            if (!matches(change, filter)) return;
+            queryClient.setQueryData<Answer<'/api/changes'>>(queryKey, (page) =>
+              page && !page.events.some((e) => e.seq === change.seq)
+                ? { ...page, events: [change, ...page.events].slice(0, kept) }
+                : page,
+            );
+          },
+        },
+        ['change'],
+      ),
+    [filter.namespace, filter.kind, filter.name, queryClient],
+  );
+  return { changes, stream };
+}
