@@ -88,6 +88,58 @@ describe('the web UI served by the agent', () => {
     await page.context().close();
   });
 
+  it('lists a kind in a table with its kubectl columns and opens an object with its YAML and events', async () => {
+    const page = await open('/resources/pods?namespace=demo-shop');
+    const table = page.getByRole('region', { name: 'Pod objects' });
+    await table
+      .getByRole('link', { name: /^storefront-/ })
+      .first()
+      .waitFor();
+    expect(await table.getByRole('columnheader').allTextContents()).toEqual([
+      'Name',
+      'Namespace',
+      'Status',
+      'Ready',
+      'Restarts',
+      'Node',
+      'Age',
+    ]);
+    expect(await table.getByRole('row').filter({ hasText: 'Running' }).count()).toBe(5);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, 'resources');
+    await page.getByLabel('Filter by name').fill('checkout');
+    await page.getByLabel('Filter by name').press('Enter');
+    await page.waitForURL(/q=checkout/);
+    expect(await table.getByRole('link').count()).toBe(2);
+    await table.getByRole('link').first().click();
+    await page.getByRole('heading', { name: /Pod demo-shop\/checkout-/ }).waitFor();
+    const yaml = await page.getByLabel('Object YAML').textContent();
+    expect(yaml).toMatch(/^kind: Pod$/m);
+    expect(yaml).not.toContain('managedFields');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, 'resource-detail');
+    const link = new URL(page.url());
+    const fresh = await open(link.pathname + link.search);
+    expect(await fresh.getByLabel('Object YAML').textContent()).toMatch(/^kind: Pod$/m);
+    await fresh.context().close();
+    await page.context().close();
+  });
+
+  it('explains a 403 instead of showing an empty page', async () => {
+    const restricted = await startTestAgent({ identity: 'restricted' });
+    try {
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(`${restricted.url}/resources/secrets/demo-shop/storefront-credentials`);
+      const alert = page.getByRole('alert');
+      await alert.getByText('You may not see secrets demo-shop/storefront-credentials').waitFor();
+      expect(await alert.textContent()).toContain('code: forbidden');
+      await context.close();
+    } finally {
+      await restricted.close();
+    }
+  });
+
   it('answers a page path with the UI and an unknown API path with a JSON 404', async () => {
     const page = await open('/no/such/page');
     await page.getByRole('heading', { name: 'No such page' }).waitFor();

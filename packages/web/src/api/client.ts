@@ -29,7 +29,7 @@ export const baseUrl = new URL('.', document.baseURI);
 export const basePath = baseUrl.pathname.replace(/\/$/, '');
 
 /** The URL of an agent route (`/api/...`), with query parameters that are set. */
-export function apiUrl(path: string, query: Record<string, string | number | undefined> = {}): string {
+export function apiUrl(path: string, query: Query = {}): string {
   const url = new URL(path.replace(/^\//, ''), baseUrl);
   for (const [key, value] of Object.entries(query))
     if (value !== undefined && value !== '') url.searchParams.set(key, String(value));
@@ -46,11 +46,18 @@ async function answer<T>(res: Response): Promise<T> {
   return body as T;
 }
 
-/** GET a route typed by the agent's document: `get('/api/dashboard', {namespace})`. */
+type Query = Record<string, string | number | undefined>;
+
+/** Puts path parameters into a route's template: `/api/resources/{kind}` + `{kind: 'pods'}`. */
+function fill(path: string, params: Record<string, string> = {}): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+}
+
+/** GET a route typed by the agent's document: `get('/api/resources/{kind}', {params: {kind}, query})`. */
 export async function get<P extends GetPaths>(
   path: P,
-  query?: Record<string, string | number | undefined>,
-  signal?: AbortSignal,
+  options: { params?: Record<string, string>; query?: Query; signal?: AbortSignal } = {},
 ): Promise<Answer<P>> {
-  return answer(await fetch(apiUrl(path, query), { credentials: 'same-origin', signal }));
+  const url = apiUrl(fill(path, options.params), options.query);
+  return answer(await fetch(url, { credentials: 'same-origin', signal: options.signal }));
 }

@@ -1,6 +1,8 @@
 import { createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
 import { basePath } from '../api/client.ts';
 import { DashboardPage } from '../features/dashboard/DashboardPage.tsx';
+import { ResourceDetailPage } from '../features/resources/ResourceDetailPage.tsx';
+import { ResourcesPage, type ResourcesSearch } from '../features/resources/ResourcesPage.tsx';
 import { NotFound } from '../features/shell/NotFound.tsx';
 import { Shell } from '../features/shell/Shell.tsx';
 import { changeTypes, TimelinePage, type TimelineSearch } from '../features/timeline/TimelinePage.tsx';
@@ -31,8 +33,24 @@ const timelineRoute = createRoute({
   },
 });
 
+const resourcesRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/resources/$kind',
+  component: ResourcesPage,
+  validateSearch: (search: Record<string, unknown>): ResourcesSearch => ({
+    q: text(search.q),
+    labelSelector: text(search.labelSelector),
+  }),
+});
+
+const resourceDetailRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/resources/$kind/$namespace/$name',
+  component: ResourceDetailPage,
+});
+
 export const router = createRouter({
-  routeTree: rootRoute.addChildren([dashboardRoute, timelineRoute]),
+  routeTree: rootRoute.addChildren([dashboardRoute, resourcesRoute, resourceDetailRoute, timelineRoute]),
   basepath: basePath || '/',
   defaultPreload: 'intent',
 });

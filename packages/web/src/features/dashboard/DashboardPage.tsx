@@ -15,7 +15,7 @@ export function DashboardPage() {
   const { namespace } = useSearch({ strict: false });
   const dashboard = useQuery({
     queryKey: ['dashboard', namespace],
-    queryFn: ({ signal }) => get('/api/dashboard', { namespace }, signal),
+    queryFn: ({ signal }) => get('/api/dashboard', { query: { namespace }, signal }),
     refetchInterval: 10_000,
   });
   if (dashboard.isPending) return <Loading what="the dashboard" />;

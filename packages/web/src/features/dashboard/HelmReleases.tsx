@@ -11,7 +11,7 @@ const statusLook: Record<string, string> = {
 export function HelmReleases({ namespace }: { namespace: string | undefined }) {
   const releases = useQuery({
     queryKey: ['pkgmgr'],
-    queryFn: ({ signal }) => get('/api/dashboard/pkgmgr', {}, signal),
+    queryFn: ({ signal }) => get('/api/dashboard/pkgmgr', { signal }),
     refetchInterval: 30_000,
   });
   const rows = releases.data?.releases.filter((r) => !namespace || r.namespace === namespace) ?? [];

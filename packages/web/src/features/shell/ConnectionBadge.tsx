@@ -12,7 +12,7 @@ const looks = {
 export function ConnectionBadge() {
   const health = useQuery({
     queryKey: ['health'],
-    queryFn: ({ signal }) => get('/api/health', {}, signal),
+    queryFn: ({ signal }) => get('/api/health', { signal }),
     refetchInterval: 5_000,
   });
   const [dot, label] = health.isError

@@ -8,7 +8,7 @@ export function NamespacePicker() {
   const navigate = useNavigate();
   const namespaces = useQuery({
     queryKey: ['namespaces'],
-    queryFn: ({ signal }) => get('/api/namespaces', {}, signal),
+    queryFn: ({ signal }) => get('/api/namespaces', { signal }),
   });
   return (
     <label className="flex items-center gap-2 text-sm">

@@ -1,20 +1,24 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, Outlet } from '@tanstack/react-router';
+import { Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { get } from '../../api/client.ts';
 import { ConnectionBadge } from './ConnectionBadge.tsx';
 import { NamespacePicker } from './NamespacePicker.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
 
-const areas = [
-  { to: '/', label: 'Dashboard' },
-  { to: '/timeline', label: 'Timeline' },
-] as const;
+const linkLook = (active: boolean) =>
+  `block rounded-md px-3 py-2 text-sm ${
+    active
+      ? 'bg-teal-50 font-medium text-teal-900 dark:bg-teal-950 dark:text-teal-100'
+      : 'text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800'
+  }`;
 
 /** The frame of every page: which cluster and whether it is reachable, the namespace in view, the areas. */
 export function Shell() {
+  const path = useRouterState({ select: (state) => state.location.pathname });
+  const keepNamespace = (prev: { namespace?: string }) => ({ namespace: prev.namespace });
   const info = useQuery({
     queryKey: ['cluster-info'],
-    queryFn: ({ signal }) => get('/api/cluster-info', {}, signal),
+    queryFn: ({ signal }) => get('/api/cluster-info', { signal }),
   });
   return (
     <div className="flex h-full bg-slate-50 text-slate-900 dark:bg-slate-950 dark:text-slate-100">
@@ -38,21 +42,26 @@ export function Shell() {
           Binnacle
         </div>
         <ul className="flex flex-col gap-0.5 px-2">
-          {areas.map((area) => (
-            <li key={area.to}>
-              <Link
-                to={area.to}
-                search={(prev) => ({ namespace: prev.namespace })}
-                className="block rounded-md px-3 py-2 text-sm text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
-                activeProps={{
-                  className: 'bg-teal-50 font-medium text-teal-900 dark:bg-teal-950 dark:text-teal-100',
-                }}
-                activeOptions={{ exact: true, includeSearch: false }}
-              >
-                {area.label}
-              </Link>
-            </li>
-          ))}
+          <li>
+            <Link to="/" search={keepNamespace} className={linkLook(path === '/')}>
+              Dashboard
+            </Link>
+          </li>
+          <li>
+            <Link
+              to="/resources/$kind"
+              params={{ kind: 'pods' }}
+              search={keepNamespace}
+              className={linkLook(path.startsWith('/resources'))}
+            >
+              Resources
+            </Link>
+          </li>
+          <li>
+            <Link to="/timeline" search={keepNamespace} className={linkLook(path.startsWith('/timeline'))}>
+              Timeline
+            </Link>
+          </li>
         </ul>
       </nav>
       <div className="flex min-w-0 flex-1 flex-col">

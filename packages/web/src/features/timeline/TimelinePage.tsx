@@ -1,6 +1,7 @@
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { TextFilter } from '../../ui/TextFilter.tsx';
 import { ChangeRow } from './ChangeRow.tsx';
 import { type Change, useLiveChanges } from './use-live-changes.ts';
 
@@ -38,13 +39,13 @@ export function TimelinePage() {
     <div className="mx-auto flex max-w-7xl flex-col gap-4">
       <div className="flex flex-wrap items-end gap-3">
         <h1 className="mr-auto text-xl font-semibold">Timeline</h1>
-        <FilterInput
+        <TextFilter
           label="Kind"
           value={search.kind}
           placeholder="Deployment,Pod"
           onChange={(kind) => setFilter({ kind })}
         />
-        <FilterInput
+        <TextFilter
           label="Name"
           value={search.name}
           placeholder="exact name"
@@ -97,27 +98,5 @@ export function TimelinePage() {
         </ol>
       )}
     </div>
-  );
-}
-
-function FilterInput(props: {
-  label: string;
-  value?: string;
-  placeholder: string;
-  onChange: (value?: string) => void;
-}) {
-  return (
-    <label className="flex flex-col text-xs text-slate-600 dark:text-slate-400">
-      {props.label}
-      <input
-        className="mt-1 w-44 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm text-slate-900 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-100"
-        defaultValue={props.value ?? ''}
-        placeholder={props.placeholder}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') props.onChange(e.currentTarget.value.trim() || undefined);
-        }}
-        onBlur={(e) => props.onChange(e.currentTarget.value.trim() || undefined)}
-      />
-    </label>
   );
 }

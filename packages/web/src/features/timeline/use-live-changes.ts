@@ -29,11 +29,10 @@ export function useLiveChanges(filter: ChangeFilter) {
   const changes = useQuery({
     queryKey,
     queryFn: ({ signal }) =>
-      get(
-        '/api/changes',
-        { namespace: filter.namespace, kind: filter.kind, name: filter.name, limit: 200 },
+      get('/api/changes', {
+        query: { namespace: filter.namespace, kind: filter.kind, name: filter.name, limit: 200 },
         signal,
-      ),
+      }),
     staleTime: Number.POSITIVE_INFINITY,
   });
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key is derived from the filter fields listed.

@@ -1,0 +1,130 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams, useSearch } from '@tanstack/react-router';
+import { stringify } from 'yaml';
+import { get } from '../../api/client.ts';
+import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { ageOf, type KubeObject } from './objects.ts';
+
+interface EventObject {
+  type?: string;
+  reason?: string;
+  message?: string;
+  count?: number;
+  lastTimestamp?: string;
+  metadata?: { uid?: string };
+}
+
+/** One object: what it is, who owns it, its labels, its events, and its YAML. */
+export function ResourceDetailPage() {
+  const { kind, namespace, name } = useParams({ strict: false }) as {
+    kind: string;
+    namespace: string;
+    name: string;
+  };
+  const { namespace: filter } = useSearch({ strict: false });
+  const scope = namespace === '_' ? undefined : namespace;
+  const object = useQuery({
+    queryKey: ['resource', kind, namespace, name],
+    queryFn: ({ signal }) =>
+      get('/api/resources/{kind}/{namespace}/{name}', { params: { kind, namespace, name }, signal }),
+    refetchInterval: 10_000,
+  });
+  const resource = object.data?.resource as KubeObject | undefined;
+  const events = useQuery({
+    queryKey: ['events', resource?.kind, scope, name],
+    enabled: Boolean(resource?.kind),
+    queryFn: ({ signal }) =>
+      get('/api/events', { query: { kind: resource?.kind, namespace: scope, name }, signal }),
+  });
+  const back = (
+    <Link
+      to="/resources/$kind"
+      params={{ kind }}
+      search={{ namespace: filter }}
+      className="text-sm text-teal-800 hover:underline dark:text-teal-300"
+    >
+      ← all {kind}
+    </Link>
+  );
+  if (object.isPending) return <Loading what={`${kind} ${name}`} />;
+  if (object.isError)
+    return (
+      <div className="mx-auto flex max-w-6xl flex-col gap-3">
+        {back}
+        <ErrorMessage error={object.error} what={`${kind} ${scope ? `${scope}/` : ''}${name}`} />
+      </div>
+    );
+  const meta = resource?.metadata ?? {};
+  const { managedFields: _, ...shownMeta } = meta as Record<string, unknown>;
+  const yaml = stringify({ ...resource, metadata: shownMeta });
+  const eventItems = (events.data?.items ?? []) as EventObject[];
+  return (
+    <div className="mx-auto flex max-w-6xl flex-col gap-4">
+      {back}
+      <h1 className="text-xl font-semibold">
+        <span className="text-slate-600 dark:text-slate-400">{resource?.kind}</span>{' '}
+        {scope ? `${scope}/` : ''}
+        {name}
+      </h1>
+      <Card title="Summary">
+        <dl className="grid grid-cols-[10rem_1fr] gap-x-4 gap-y-2 text-sm">
+          <dt className="text-slate-600 dark:text-slate-400">API version</dt>
+          <dd className="font-mono text-xs">{resource?.apiVersion}</dd>
+          <dt className="text-slate-600 dark:text-slate-400">Age</dt>
+          <dd>
+            {resource ? ageOf(resource) : '—'} (created {meta.creationTimestamp ?? 'unknown'})
+          </dd>
+          <dt className="text-slate-600 dark:text-slate-400">Owners</dt>
+          <dd>{(meta.ownerReferences ?? []).map((o) => `${o.kind}/${o.name}`).join(', ') || 'none'}</dd>
+          <dt className="text-slate-600 dark:text-slate-400">Labels</dt>
+          <dd className="flex flex-wrap gap-1">
+            {Object.entries(meta.labels ?? {}).map(([k, v]) => (
+              <span
+                key={k}
+                className="rounded bg-slate-100 px-1.5 py-0.5 font-mono text-xs dark:bg-slate-800"
+              >
+                {k}={v}
+              </span>
+            ))}
+            {Object.keys(meta.labels ?? {}).length === 0 && 'none'}
+          </dd>
+        </dl>
+      </Card>
+      <Card title="Events">
+        {events.isError ? (
+          <ErrorMessage error={events.error} what="its events" />
+        ) : eventItems.length === 0 ? (
+          <Empty>No events for this object.</Empty>
+        ) : (
+          <ul className="divide-y divide-slate-100 text-sm dark:divide-slate-800">
+            {eventItems.map((e) => (
+              <li key={e.metadata?.uid} className="py-1.5">
+                <span
+                  className={
+                    e.type === 'Warning' ? 'font-medium text-amber-800 dark:text-amber-300' : 'font-medium'
+                  }
+                >
+                  {e.reason}
+                </span>{' '}
+                {e.message}
+                {(e.count ?? 1) > 1 && (
+                  <span className="text-xs text-slate-600 dark:text-slate-400"> ×{e.count}</span>
+                )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Card>
+      <Card title="YAML">
+        <section
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling YAML must take keyboard focus.
+          tabIndex={0}
+          aria-label="Object YAML"
+          className="max-h-[60vh] overflow-auto rounded bg-slate-50 p-3 dark:bg-slate-950"
+        >
+          <pre className="font-mono text-xs leading-5">{yaml}</pre>
+        </section>
+      </Card>
+    </div>
+  );
+}

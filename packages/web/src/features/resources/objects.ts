@@ -1,0 +1,28 @@
+import { age } from '../../ui/states.tsx';
+
+/** A Kubernetes object as the resources routes answer it (only what the pages read is typed). */
+export interface KubeObject {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    uid?: string;
+    creationTimestamp?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    ownerReferences?: { kind: string; name: string; uid?: string; controller?: boolean }[];
+  };
+  spec?: Record<string, unknown>;
+  status?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export const nameOf = (o: KubeObject) => o.metadata?.name ?? '';
+export const namespaceOf = (o: KubeObject) => o.metadata?.namespace;
+
+/** Age the way kubectl prints it, from creationTimestamp. */
+export function ageOf(o: KubeObject, now = Date.now()): string {
+  const created = Date.parse(o.metadata?.creationTimestamp ?? '');
+  return Number.isNaN(created) ? '—' : age((now - created) / 1000);
+}

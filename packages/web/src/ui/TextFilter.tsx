@@ -1,0 +1,22 @@
+/** A labelled text filter that commits on Enter or when focus leaves (so typing does not reload per key). */
+export function TextFilter(props: {
+  label: string;
+  value?: string;
+  placeholder?: string;
+  onChange: (value?: string) => void;
+}) {
+  return (
+    <label className="flex flex-col text-xs text-slate-600 dark:text-slate-400">
+      {props.label}
+      <input
+        className="mt-1 w-48 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm text-slate-900 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-100"
+        defaultValue={props.value ?? ''}
+        placeholder={props.placeholder}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') props.onChange(e.currentTarget.value.trim() || undefined);
+        }}
+        onBlur={(e) => props.onChange(e.currentTarget.value.trim() || undefined)}
+      />
+    </label>
+  );
+}
