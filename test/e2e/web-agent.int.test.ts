@@ -125,6 +125,33 @@ describe('the web UI served by the agent', () => {
     await page.context().close();
   });
 
+  it('finds a pod by name with the command palette (Ctrl-K) and opens it', async () => {
+    const page = await open('/');
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await page.keyboard.press('Control+k');
+    const palette = page.getByRole('dialog', { name: 'Go to a kind or object' });
+    await palette.getByRole('combobox').fill('postgres');
+    // The StatefulSet and the Service named postgres match exactly and come first; then the pod.
+    await palette.getByRole('option', { name: /postgres-0.*Pod · demo-data/ }).waitFor();
+    expect((await palette.getByRole('option').allTextContents()).slice(0, 3)).toEqual([
+      'postgresStatefulSet · demo-data',
+      'postgresService · demo-data',
+      'postgres-0Pod · demo-data',
+    ]);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, 'palette');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Pod demo-data/postgres-0' }).waitFor();
+    expect(new URL(page.url()).pathname).toBe('/resources/pods/demo-data/postgres-0');
+    await page.keyboard.press('Control+k');
+    await palette.getByRole('combobox').fill('Deployment');
+    await palette.getByRole('combobox').press('Enter');
+    await page.getByRole('region', { name: 'Deployment objects' }).waitFor();
+    await page.context().close();
+  });
+
   it('explains a 403 instead of showing an empty page', async () => {
     const restricted = await startTestAgent({ identity: 'restricted' });
     try {

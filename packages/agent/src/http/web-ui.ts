@@ -32,9 +32,12 @@ export async function registerWebAssets(app: App, dist = webDist): Promise<void>
 export function webPage(dist = webDist): PageFallback {
   let index: Promise<string> | undefined;
   return async (request, reply) => {
-    // A missing asset stays a 404: a page in its place would break the script that asked for it.
-    if (request.url.startsWith('/assets/'))
-      throw new AppError('not_found', `no asset ${request.url.split('?')[0]}`);
+    const path = request.url.split('?')[0] ?? '/';
+    // A missing asset stays a 404: a page in its place would break the script that asked for it. Debug paths
+    // are routes (absent in cloud mode), never pages.
+    if (path.startsWith('/assets/')) throw new AppError('not_found', `no asset ${path}`);
+    if (path.startsWith('/debug/'))
+      throw new AppError('route_not_found', `no route for ${request.method} ${path}`);
     index ??= readFile(join(dist, 'index.html'), 'utf8').catch(() => {
       index = undefined;
       throw new AppError(

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { get } from '../../api/client.ts';
+import { CommandPalette } from './CommandPalette.tsx';
 import { ConnectionBadge } from './ConnectionBadge.tsx';
 import { NamespacePicker } from './NamespacePicker.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
@@ -74,6 +75,9 @@ export function Shell() {
           </div>
           <ConnectionBadge />
           <div className="ml-auto flex items-center gap-3">
+            <kbd className="hidden rounded border border-slate-300 px-1.5 py-0.5 text-xs text-slate-600 md:inline dark:border-slate-700 dark:text-slate-400">
+              Ctrl K to jump
+            </kbd>
             <NamespacePicker />
             <ThemeToggle />
           </div>
@@ -83,6 +87,7 @@ export function Shell() {
         <main id="main" tabIndex={0} className="min-h-0 flex-1 overflow-auto px-6 py-5 focus:outline-none">
           <Outlet />
         </main>
+        <CommandPalette />
       </div>
     </div>
   );

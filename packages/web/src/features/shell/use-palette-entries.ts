@@ -1,0 +1,66 @@
+import { useQueries, useQuery } from '@tanstack/react-query';
+import { get } from '../../api/client.ts';
+import { kindRef } from '../resources/KindList.tsx';
+import type { KubeObject } from '../resources/objects.ts';
+
+export interface PaletteEntry {
+  /** What the list shows and the search matches. */
+  label: string;
+  detail: string;
+  kind: string;
+  namespace?: string;
+  name?: string;
+}
+
+/** The kinds whose objects the palette finds by name (the ones people jump to). */
+const searchedKinds = [
+  'pods',
+  'deployments',
+  'statefulsets',
+  'daemonsets',
+  'services',
+  'configmaps',
+  'cronjobs',
+  'nodes',
+];
+
+/**
+ * Everything the palette can jump to: every kind the cluster serves, and the objects of the common kinds in the
+ * namespace in view (summary lists from the agent's cache). Loaded when the palette opens.
+ */
+export function usePaletteEntries(open: boolean, namespace?: string): PaletteEntry[] {
+  const kinds = useQuery({
+    queryKey: ['api-resources'],
+    queryFn: ({ signal }) => get('/api/api-resources', { signal }),
+    enabled: open,
+    staleTime: 60_000,
+  });
+  const objects = useQueries({
+    queries: searchedKinds.map((kind) => ({
+      queryKey: ['palette', kind, namespace],
+      queryFn: ({ signal }: { signal: AbortSignal }) =>
+        get('/api/resources/{kind}', {
+          params: { kind },
+          query: { namespace, summary: 'true', limit: 10_000 },
+          signal,
+        }),
+      enabled: open,
+      staleTime: 15_000,
+    })),
+  });
+  const kindEntries: PaletteEntry[] = (kinds.data?.items ?? []).map((r) => ({
+    label: r.kind,
+    detail: r.group ? `kind · ${r.group}` : 'kind',
+    kind: kindRef(r),
+  }));
+  const objectEntries = objects.flatMap((query, index) =>
+    ((query.data?.items ?? []) as KubeObject[]).map((o) => ({
+      label: o.metadata?.name ?? '',
+      detail: `${query.data?.kind ?? ''}${o.metadata?.namespace ? ` · ${o.metadata.namespace}` : ''}`,
+      kind: searchedKinds[index] ?? '',
+      namespace: o.metadata?.namespace ?? '_',
+      name: o.metadata?.name ?? '',
+    })),
+  );
+  return [...kindEntries, ...objectEntries];
+}
