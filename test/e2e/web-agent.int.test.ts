@@ -121,6 +121,17 @@ describe('the web UI served by the agent', () => {
     const link = new URL(page.url());
     const fresh = await open(link.pathname + link.search);
     expect(await fresh.getByLabel('Object YAML').textContent()).toMatch(/^kind: Pod$/m);
+    const podName = link.pathname.split('/').at(-1) ?? '';
+    await fresh.getByRole('link', { name: 'History on the timeline →' }).click();
+    await fresh.waitForURL(/\/timeline\?/);
+    await fresh
+      .getByRole('list', { name: 'Changes' })
+      .getByRole('button')
+      .filter({ hasText: podName })
+      .first()
+      .waitFor();
+    const url = new URL(fresh.url()).searchParams;
+    expect([url.get('kind'), url.get('name'), url.get('namespace')]).toEqual(['Pod', podName, 'demo-shop']);
     await fresh.context().close();
     await page.context().close();
   });
@@ -149,6 +160,28 @@ describe('the web UI served by the agent', () => {
     await palette.getByRole('combobox').fill('Deployment');
     await palette.getByRole('combobox').press('Enter');
     await page.getByRole('region', { name: 'Deployment objects' }).waitFor();
+    await page.context().close();
+  });
+
+  it("streams a pod's log into its page, new lines arriving as they are written", async () => {
+    const page = await open('/resources/pods?namespace=demo-data');
+    await page.getByRole('link', { name: 'postgres-0' }).click();
+    const log = page.getByLabel('Log lines');
+    await log
+      .getByText(/seq=\d+/)
+      .first()
+      .waitFor();
+    const seqs = async () =>
+      [...((await log.textContent()) ?? '').matchAll(/seq=(\d+)/g)].map((m) => Number(m[1]));
+    const before = Math.max(...(await seqs()));
+    // pod-sim appends a line a second: a newer one shows up without reloading.
+    await expect.poll(async () => Math.max(...(await seqs())), { timeout: 10_000 }).toBeGreaterThan(before);
+    await page.getByLabel('Search the log').fill('orders');
+    await log.locator('mark').first().waitFor();
+    expect(await log.locator('mark').first().textContent()).toBe('orders');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByLabel('Log lines').scrollIntoViewIfNeeded();
+    await docsScreenshot(page, 'logs');
     await page.context().close();
   });
 

@@ -1,3 +1,4 @@
+import { ObjectLink } from '../../ui/ObjectLink.tsx';
 import { age, Empty } from '../../ui/states.tsx';
 import { Table } from '../../ui/Table.tsx';
 import type { Dashboard } from './DashboardPage.tsx';
@@ -10,7 +11,9 @@ export function ProblemsTable({ problems }: { problems: Dashboard['problems'] })
         <tr key={`${p.kind}/${p.namespace}/${p.name}`} className="align-top">
           <td className="py-2 pr-3">
             <span className="text-xs text-slate-600 dark:text-slate-400">{p.kind}</span>
-            <p className="font-mono text-xs">{p.namespace ? `${p.namespace}/${p.name}` : p.name}</p>
+            <p>
+              <ObjectLink kind={p.kind} namespace={p.namespace} name={p.name} />
+            </p>
           </td>
           <td className="py-2 pr-3 text-red-800 dark:text-red-300">{p.status}</td>
           <td className="py-2 pr-3">

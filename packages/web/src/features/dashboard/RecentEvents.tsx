@@ -1,3 +1,4 @@
+import { ObjectLink } from '../../ui/ObjectLink.tsx';
 import { Empty } from '../../ui/states.tsx';
 import type { Dashboard } from './DashboardPage.tsx';
 
@@ -24,10 +25,8 @@ export function RecentEvents({ events }: { events: Dashboard['recentEvents'] }) 
             <div className="min-w-0">
               <p>
                 <span className="font-medium">{e.reason}</span>{' '}
-                <span className="font-mono text-xs text-slate-600 dark:text-slate-400">
-                  {o.kind} {o.namespace ? `${o.namespace}/` : ''}
-                  {o.name}
-                </span>
+                <span className="text-xs text-slate-600 dark:text-slate-400">{o.kind}</span>{' '}
+                {o.name && o.kind ? <ObjectLink kind={o.kind} namespace={o.namespace} name={o.name} /> : null}
                 {e.count > 1 && (
                   <span className="text-xs text-slate-600 dark:text-slate-400"> ×{e.count}</span>
                 )}

@@ -3,6 +3,7 @@ import { Link, useParams, useSearch } from '@tanstack/react-router';
 import { stringify } from 'yaml';
 import { get } from '../../api/client.ts';
 import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { LogViewer } from '../logs/LogViewer.tsx';
 import { ageOf, type KubeObject } from './objects.ts';
 
 interface EventObject {
@@ -58,14 +59,24 @@ export function ResourceDetailPage() {
   const { managedFields: _, ...shownMeta } = meta as Record<string, unknown>;
   const yaml = stringify({ ...resource, metadata: shownMeta });
   const eventItems = (events.data?.items ?? []) as EventObject[];
+  const logs = resource && scope ? logSource(resource, scope, name) : undefined;
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-4">
       {back}
-      <h1 className="text-xl font-semibold">
-        <span className="text-slate-600 dark:text-slate-400">{resource?.kind}</span>{' '}
-        {scope ? `${scope}/` : ''}
-        {name}
-      </h1>
+      <div className="flex items-baseline justify-between">
+        <h1 className="text-xl font-semibold">
+          <span className="text-slate-600 dark:text-slate-400">{resource?.kind}</span>{' '}
+          {scope ? `${scope}/` : ''}
+          {name}
+        </h1>
+        <Link
+          to="/timeline"
+          search={{ namespace: scope, kind: resource?.kind, name }}
+          className="text-sm text-teal-800 hover:underline dark:text-teal-300"
+        >
+          History on the timeline →
+        </Link>
+      </div>
       <Card title="Summary">
         <dl className="grid grid-cols-[10rem_1fr] gap-x-4 gap-y-2 text-sm">
           <dt className="text-slate-600 dark:text-slate-400">API version</dt>
@@ -115,6 +126,11 @@ export function ResourceDetailPage() {
           </ul>
         )}
       </Card>
+      {logs && (
+        <Card title="Logs">
+          <LogViewer {...logs} />
+        </Card>
+      )}
       <Card title="YAML">
         <section
           // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling YAML must take keyboard focus.
@@ -127,4 +143,26 @@ export function ResourceDetailPage() {
       </Card>
     </div>
   );
+}
+
+const workloadKinds: Record<string, string> = {
+  Deployment: 'deployments',
+  StatefulSet: 'statefulsets',
+  DaemonSet: 'daemonsets',
+};
+
+type Containers = { name?: string }[] | undefined;
+
+/** Pods stream their own log; workloads the logs of all their pods. Other kinds have none. */
+function logSource(resource: KubeObject, namespace: string, name: string) {
+  const at = `${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`;
+  if (resource.kind === 'Pod') {
+    const containers = ((resource.spec?.containers as Containers) ?? []).map((c) => c.name ?? '');
+    return { path: `/api/pods/${at}/logs/stream`, name, containers };
+  }
+  const plural = workloadKinds[resource.kind ?? ''];
+  if (!plural) return undefined;
+  const template = resource.spec?.template as { spec?: { containers?: Containers } } | undefined;
+  const containers = (template?.spec?.containers ?? []).map((c) => c.name ?? '');
+  return { path: `/api/workloads/${plural}/${at}/logs/stream`, name, containers, multiPod: true };
 }

@@ -1,0 +1,119 @@
+import { useEffect, useRef, useState } from 'react';
+import { type LogLine, useLogStream } from './use-log-stream.ts';
+
+const stateLabel = {
+  open: 'Streaming',
+  connecting: 'Connecting…',
+  reconnecting: 'Reconnecting…',
+  ended: 'Ended',
+} as const;
+
+function Highlighted({ text, needle }: { text: string; needle: string }) {
+  if (!needle) return <>{text}</>;
+  const parts = text.split(needle);
+  return (
+    <>
+      {parts.map((part, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one line never reorder.
+        <span key={index}>
+          {index > 0 && <mark className="rounded-sm bg-yellow-200 text-slate-900">{needle}</mark>}
+          {part}
+        </span>
+      ))}
+    </>
+  );
+}
+
+const download = (name: string, lines: LogLine[]) => {
+  const text = lines.map((l) => `${l.timestamp ?? ''} ${l.line}`.trim()).join('\n');
+  const link = document.createElement('a');
+  link.href = URL.createObjectURL(new Blob([`${text}\n`], { type: 'text/plain' }));
+  link.download = `${name}.log`;
+  link.click();
+  URL.revokeObjectURL(link.href);
+};
+
+/**
+ * A pod's or workload's log as it is written: follow (stick to the bottom) or pause, search with highlights,
+ * container choice, timestamps, wrapping, and download of what the page holds.
+ */
+export function LogViewer(props: { path: string; name: string; containers: string[]; multiPod?: boolean }) {
+  const [container, setContainer] = useState(props.containers[0]);
+  const [follow, setFollow] = useState(true);
+  const [search, setSearch] = useState('');
+  const [timestamps, setTimestamps] = useState(true);
+  const [wrap, setWrap] = useState(false);
+  const { lines, state, notice } = useLogStream({ path: props.path, container, tail: 200 });
+  const [shown, setShown] = useState<LogLine[]>([]);
+  const box = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (follow) setShown(lines);
+  }, [follow, lines]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: scroll when the shown lines change.
+  useEffect(() => {
+    if (follow && box.current) box.current.scrollTop = box.current.scrollHeight;
+  }, [shown, follow]);
+  const visible = search ? shown.filter((l) => l.line.includes(search)) : shown;
+  const control =
+    'rounded-md border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800';
+  return (
+    <div className="flex flex-col gap-2">
+      <div className="flex flex-wrap items-center gap-2 text-sm">
+        {props.containers.length > 1 && (
+          <label className="flex items-center gap-1">
+            Container
+            <select className={control} value={container} onChange={(e) => setContainer(e.target.value)}>
+              {props.containers.map((c) => (
+                <option key={c}>{c}</option>
+              ))}
+            </select>
+          </label>
+        )}
+        <button type="button" className={control} aria-pressed={!follow} onClick={() => setFollow(!follow)}>
+          {follow ? 'Pause' : `Resume (${lines.length - shown.length} new)`}
+        </button>
+        <input
+          aria-label="Search the log"
+          placeholder="Search"
+          className={`${control} w-48`}
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+        <label className="flex items-center gap-1">
+          <input type="checkbox" checked={timestamps} onChange={(e) => setTimestamps(e.target.checked)} />
+          Timestamps
+        </label>
+        <label className="flex items-center gap-1">
+          <input type="checkbox" checked={wrap} onChange={(e) => setWrap(e.target.checked)} />
+          Wrap
+        </label>
+        <button type="button" className={control} onClick={() => download(props.name, shown)}>
+          Download
+        </button>
+        <span role="status" className="ml-auto text-xs text-slate-600 dark:text-slate-400">
+          {stateLabel[state]} · {visible.length} lines{search ? ` matching “${search}”` : ''}
+        </span>
+      </div>
+      {notice && <p className="text-xs text-amber-800 dark:text-amber-300">{notice}</p>}
+      <section
+        ref={box}
+        aria-label="Log lines"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling log must take keyboard focus.
+        tabIndex={0}
+        className="h-[60vh] overflow-auto rounded-md bg-slate-950 p-3 font-mono text-xs leading-5 text-slate-100"
+      >
+        {visible.map((l, index) => (
+          <div
+            // biome-ignore lint/suspicious/noArrayIndexKey: lines are only appended; an index names a line.
+            key={index}
+            className={wrap ? 'whitespace-pre-wrap break-all' : 'whitespace-pre'}
+          >
+            {timestamps && l.timestamp && <span className="mr-2 text-slate-400">{l.timestamp}</span>}
+            {props.multiPod && <span className="mr-2 text-teal-300">{l.pod}</span>}
+            <Highlighted text={l.line} needle={search} />
+          </div>
+        ))}
+      </section>
+    </div>
+  );
+}
