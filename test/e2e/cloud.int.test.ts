@@ -3,11 +3,14 @@ import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import {
+  docsScreenshot,
   helmBinary,
   hubRoleBindingsLock,
+  launchBrowser,
   openSse,
   openTerminal,
   repoRoot,
+  seriousA11yViolations,
   startOidcTestHub,
   startTestAgent,
   type TestAgent,
@@ -470,6 +473,40 @@ describe('cloud mode through the hub tunnel', () => {
     }>().currentOrg.id;
     await started.t.request('DELETE', `/api/orgs/${orgId}/members/${bob.userId}`, { as: { cookie: ada } });
     expect((await hub(`/c/${clusterId}/api/health`, { cookie: bob.cookie })).status).toBe(401);
+  });
+
+  it('serves the same web UI through the hub at /c/<cluster_id>/ with the session cookie, deep links included', async () => {
+    const browser = await launchBrowser();
+    try {
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      // What the hub's sign-in sets; Chromium sends Secure cookies to loopback over plain HTTP.
+      await context.addCookies([
+        {
+          name: '__Host-binnacle_session',
+          value: ada,
+          domain: '127.0.0.1',
+          path: '/',
+          secure: true,
+          httpOnly: true,
+        },
+      ]);
+      const page = await context.newPage();
+      await page.goto(`${hubUrl}/c/${clusterId}/`);
+      await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+      expect(await page.getByRole('status').filter({ hasText: 'Connected' }).count()).toBe(1);
+      await page.getByRole('link', { name: 'Timeline' }).click();
+      await page.waitForURL(`${hubUrl}/c/${clusterId}/timeline`);
+      await page.getByRole('heading', { name: 'Timeline' }).waitFor();
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      const deep = await context.newPage();
+      await deep.goto(`${hubUrl}/c/${clusterId}/resources/pods?namespace=${namespace.name}`);
+      await deep.getByRole('heading', { name: /^Pod/ }).waitFor();
+      expect(new URL(deep.url()).pathname).toBe(`/c/${clusterId}/resources/pods`);
+      await docsScreenshot(deep, 'through-hub');
+      await context.close();
+    } finally {
+      await browser.close();
+    }
   });
 
   it('rotating the token closes the live tunnel; the agent with the old token is refused', async () => {

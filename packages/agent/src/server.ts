@@ -19,7 +19,7 @@ import { sessionRoutes } from './features/sessions/routes.ts';
 import { timelineRoutes } from './features/timeline/routes.ts';
 import { topologyRoutes } from './features/topology/routes.ts';
 import { workloadRoutes } from './features/workloads/routes.ts';
-import { registerCallerIdentity } from './http/caller.ts';
+import { registerCallerIdentity, uiBase } from './http/caller.ts';
 import { registerWebAssets, webPage } from './http/web-ui.ts';
 
 export interface ServerOptions {
@@ -36,7 +36,7 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   const app = (await createApp({
     logger: options.logger,
     logRequests: options.logRequests,
-    page: webPage(),
+    page: webPage((request) => uiBase(ctx, request)),
     openapi: {
       title: 'Binnacle agent API',
       version: ctx.version,

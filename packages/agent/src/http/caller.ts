@@ -67,6 +67,16 @@ const loopback = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 const cameThroughTunnel = (request: FastifyRequest, tunnelPorts: Set<number>) =>
   loopback.has(request.socket.remoteAddress ?? '') && tunnelPorts.has(request.socket.remotePort ?? -1);
 
+/**
+ * Where the web UI lives for this request: `/c/<cluster_id>/` when it came through the hub's tunnel (the hub
+ * strips that prefix before forwarding), else `/`.
+ */
+export function uiBase(ctx: AgentContext, request: FastifyRequest): string {
+  const clusterId = ctx.cloud?.clusterId();
+  if (!ctx.cloud || !clusterId || !cameThroughTunnel(request, ctx.cloud.tunnelPorts)) return '/';
+  return `/c/${encodeURIComponent(clusterId)}/`;
+}
+
 export function registerCallerIdentity(app: App, ctx: AgentContext): void {
   const cloud = ctx.cloud;
   if (!cloud) return;

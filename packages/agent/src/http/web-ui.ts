@@ -3,7 +3,9 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { AppError, type PageFallback } from '@binnacle/common/server';
 import fastifyStatic from '@fastify/static';
+import type { FastifyRequest } from 'fastify';
 import type { App } from '../context.ts';
+import { callerAware } from './caller.ts';
 
 /** Where the bootstrap builds packages/web (`vite build`). */
 export const webDist = resolve(import.meta.dirname, '../../../web/dist');
@@ -15,21 +17,24 @@ export const webDist = resolve(import.meta.dirname, '../../../web/dist');
 export async function registerWebAssets(app: App, dist = webDist): Promise<void> {
   const assets = join(dist, 'assets');
   if (!existsSync(assets)) return;
-  await app.register(fastifyStatic, {
-    root: assets,
-    prefix: '/assets/',
-    immutable: true,
-    maxAge: '365d',
-    index: false,
-    wildcard: true,
-  });
+  await app.register(fastifyStatic, { root: assets, serve: false });
+  app.get(
+    '/assets/*',
+    // The same files for everyone, nothing of the cluster in them: served to tunneled callers as well.
+    { config: callerAware, schema: { hide: true } },
+    (request, reply) => {
+      const file = (request.params as { '*': string })['*'];
+      return reply.sendFile(file, { immutable: true, maxAge: '365d' });
+    },
+  );
 }
 
 /**
- * index.html for every page path (deep links), with `<base href>` naming where the UI lives, so its relative
- * asset URLs and its router resolve from there. Kept fresh (no-store): it names the current assets.
+ * index.html for every page path (deep links), with `<base href>` naming where the UI lives (`/`, or
+ * `/c/<cluster_id>/` through the hub), so its relative asset URLs and its router resolve from there. Kept fresh
+ * (no-store): it names the current assets.
  */
-export function webPage(dist = webDist): PageFallback {
+export function webPage(base: (request: FastifyRequest) => string, dist = webDist): PageFallback {
   let index: Promise<string> | undefined;
   return async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
@@ -45,7 +50,7 @@ export function webPage(dist = webDist): PageFallback {
         `the web UI is not built (no ${join(dist, 'index.html')}); run sh scripts/bootstrap.sh`,
       );
     });
-    const html = (await index).replace('<head>', '<head>\n    <base href="/" />');
+    const html = (await index).replace('<head>', `<head>\n    <base href="${base(request)}" />`);
     return reply.type('text/html; charset=utf-8').send(html);
   };
 }

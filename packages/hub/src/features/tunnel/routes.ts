@@ -60,19 +60,25 @@ export function tunnelRoutes(app: HubApp, ctx: HubContext): void {
     // Bodies travel to the agent untouched, whatever their type.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload as Readable));
-    scope.route({
-      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      url: '/c/:cluster_id/*',
-      config: access('viewer'),
-      schema: {
-        summary:
-          "Any route of the cluster's agent, as the signed-in user; the cluster's RBAC decides (every hub role may call)",
-        tags: ['tunnel'],
-        params: Type.Object({ cluster_id: Type.String({ minLength: 1, maxLength: 64 }), '*': Type.String() }),
-        response: errorResponses,
-      },
-      handler: (request, reply) => proxyRequest(ctx, request as never, reply),
-    });
+    // The bare `/c/<cluster_id>/` is the agent's `/` (its web UI); the router folds its trailing slash away.
+    for (const url of ['/c/:cluster_id', '/c/:cluster_id/*']) {
+      scope.route({
+        method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+        url,
+        config: access('viewer'),
+        schema: {
+          summary:
+            "Any route of the cluster's agent, as the signed-in user; the cluster's RBAC decides (every hub role may call)",
+          tags: ['tunnel'],
+          params: Type.Object({
+            cluster_id: Type.String({ minLength: 1, maxLength: 64 }),
+            ...(url.endsWith('*') ? { '*': Type.String() } : {}),
+          }),
+          response: errorResponses,
+        },
+        handler: (request, reply) => proxyRequest(ctx, request as never, reply),
+      });
+    }
     registered();
   });
 }
