@@ -5,6 +5,7 @@ import {
   startTestAgent,
   type TestAgent,
   testCluster,
+  waitUntil,
 } from '@binnacle/testkit';
 import { CoreV1Api } from '@kubernetes/client-node';
 import type { Browser, Page } from 'playwright-core';
@@ -182,6 +183,32 @@ describe('the web UI served by the agent', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.getByLabel('Log lines').scrollIntoViewIfNeeded();
     await docsScreenshot(page, 'logs');
+    await page.context().close();
+  });
+
+  it("opens a shell in a pod's terminal: typing echo hi prints hi", async () => {
+    const page = await open('/resources/pods/demo-data/postgres-0');
+    await page.getByRole('button', { name: 'Open a shell' }).click();
+    const terminal = page.getByRole('region', { name: 'Shell' });
+    await page.getByRole('status').filter({ hasText: 'Connected' }).last().waitFor();
+    await terminal.click();
+    const lines = async () =>
+      (await terminal.locator('.xterm-rows > div').allTextContents()).map((l) => l.trim());
+    // A shell starting up may drop what was typed before it was ready (kwok runs it as a local process): type
+    // again until the output line shows. The echoed command line holds the text too; the output is a line alone.
+    await waitUntil(
+      'echo hi to print hi in the terminal',
+      async () => {
+        if ((await lines()).includes('hi-from-binnacle')) return true;
+        await page.keyboard.type('echo hi-from-binnacle');
+        await page.keyboard.press('Enter');
+        return false;
+      },
+      { timeoutMs: 15_000, intervalMs: 1000 },
+    );
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await terminal.scrollIntoViewIfNeeded();
+    await docsScreenshot(page, 'terminal');
     await page.context().close();
   });
 

@@ -36,6 +36,11 @@ export function apiUrl(path: string, query: Query = {}): string {
   return url.toString();
 }
 
+/** The WebSocket URL of an agent route (ws: or wss: after the page's own scheme). */
+export function socketUrl(path: string, query: Query = {}): string {
+  return apiUrl(path, query).replace(/^http/, 'ws');
+}
+
 async function answer<T>(res: Response): Promise<T> {
   const text = await res.text();
   const body = text ? (JSON.parse(text) as unknown) : undefined;

@@ -4,6 +4,7 @@ import { stringify } from 'yaml';
 import { get } from '../../api/client.ts';
 import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { LogViewer } from '../logs/LogViewer.tsx';
+import { PodTerminal } from '../terminal/PodTerminal.tsx';
 import { ageOf, type KubeObject } from './objects.ts';
 
 interface EventObject {
@@ -129,6 +130,11 @@ export function ResourceDetailPage() {
       {logs && (
         <Card title="Logs">
           <LogViewer {...logs} />
+        </Card>
+      )}
+      {resource?.kind === 'Pod' && scope && logs && (
+        <Card title="Terminal">
+          <PodTerminal namespace={scope} name={name} containers={logs.containers} />
         </Card>
       )}
       <Card title="YAML">
