@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import {
+  deploymentBody,
   docsScreenshot,
   helmBinary,
   hubRoleBindingsLock,
@@ -365,17 +366,7 @@ describe('cloud mode through the hub tunnel', () => {
   it('scales a Deployment through the tunnel as the caller, and the timeline names who did it', async () => {
     await admin.makeApiClient(AppsV1Api).createNamespacedDeployment({
       namespace: namespace.name,
-      body: {
-        metadata: { name: 'web' },
-        spec: {
-          replicas: 1,
-          selector: { matchLabels: { app: 'web' } },
-          template: {
-            metadata: { labels: { app: 'web' } },
-            spec: { containers: [{ name: 'web', image: 'web:1' }] },
-          },
-        },
-      },
+      body: deploymentBody('web'),
     });
     const path = `/c/${clusterId}/api/workloads/deployments/${namespace.name}/web/scale`;
     const viaPat = await hub(path, { pat: adaPat, method: 'POST', body: { replicas: 2 } });

@@ -1,4 +1,5 @@
 import {
+  deploymentBody,
   docsScreenshot,
   launchBrowser,
   seriousA11yViolations,
@@ -7,7 +8,7 @@ import {
   testCluster,
   waitUntil,
 } from '@binnacle/testkit';
-import { CoreV1Api } from '@kubernetes/client-node';
+import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -209,6 +210,30 @@ describe('the web UI served by the agent', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     await terminal.scrollIntoViewIfNeeded();
     await docsScreenshot(page, 'terminal');
+    await page.context().close();
+  });
+
+  it('scales a Deployment after asking, says what happened and links to the action on the timeline', async () => {
+    const apps = cluster.kubeConfig('admin').makeApiClient(AppsV1Api);
+    await apps.createNamespacedDeployment({
+      namespace: ns.name,
+      body: deploymentBody('web'),
+    });
+    const page = await open(`/resources/deployments/${ns.name}/web`);
+    await page.getByRole('button', { name: 'Scale' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Scale Deployment web?' });
+    await dialog.getByLabel('Replicas').fill('3');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, 'scale');
+    await dialog.getByRole('button', { name: 'Scale' }).click();
+    await page.getByRole('status').filter({ hasText: 'See it on the timeline' }).waitFor();
+    expect((await apps.readNamespacedDeployment({ namespace: ns.name, name: 'web' })).spec?.replicas).toBe(3);
+    await page.getByRole('link', { name: 'See it on the timeline' }).click();
+    const entry = page
+      .getByRole('list', { name: 'Changes' })
+      .getByRole('button')
+      .filter({ hasText: 'action' });
+    await entry.filter({ hasText: 'Scale' }).first().waitFor();
     await page.context().close();
   });
 

@@ -23,6 +23,7 @@ export { seedCluster, seeded } from './cluster/seed.ts';
 export type { ClusterState } from './cluster/state.ts';
 export { readState } from './cluster/state.ts';
 export { waitUntil } from './cluster/wait.ts';
+export { deploymentBody } from './fixtures.ts';
 export { type Credential, type HttpAnswer, startTestHub, type TestHub, testBreakGlass } from './hub.ts';
 export {
   createCluster,

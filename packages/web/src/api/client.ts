@@ -66,3 +66,24 @@ export async function get<P extends GetPaths>(
   const url = apiUrl(fill(path, options.params), options.query);
   return answer(await fetch(url, { credentials: 'same-origin', signal: options.signal }));
 }
+
+type PostPaths = {
+  [P in keyof paths]: paths[P] extends { post: { responses: { 200: unknown } } } ? P : never;
+}[keyof paths];
+/** The 200 answer of a POST route. */
+export type PostAnswer<P extends PostPaths> = paths[P] extends { post: { responses: { 200: infer R } } }
+  ? JsonOf<R>
+  : never;
+
+/** POST to a route (an action), with a JSON body when one is given: `post('/api/nodes/{name}/cordon', {params})`. */
+export async function post<P extends PostPaths>(
+  path: P,
+  options: { params?: Record<string, string>; body?: unknown } = {},
+): Promise<PostAnswer<P>> {
+  const init: RequestInit = { method: 'POST', credentials: 'same-origin' };
+  if (options.body !== undefined) {
+    init.headers = { 'content-type': 'application/json' };
+    init.body = JSON.stringify(options.body);
+  }
+  return answer(await fetch(apiUrl(fill(path, options.params)), init));
+}

@@ -4,6 +4,7 @@ import { stringify } from 'yaml';
 import { get } from '../../api/client.ts';
 import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { LogViewer } from '../logs/LogViewer.tsx';
+import { ActionsCard } from '../operations/ActionsCard.tsx';
 import { PodTerminal } from '../terminal/PodTerminal.tsx';
 import { ageOf, type KubeObject } from './objects.ts';
 
@@ -78,6 +79,7 @@ export function ResourceDetailPage() {
           History on the timeline →
         </Link>
       </div>
+      {resource && <ActionsCard resource={resource} namespace={scope} name={name} />}
       <Card title="Summary">
         <dl className="grid grid-cols-[10rem_1fr] gap-x-4 gap-y-2 text-sm">
           <dt className="text-slate-600 dark:text-slate-400">API version</dt>
