@@ -3,7 +3,6 @@
  *   docs/api/agent-openapi.json  the agent's OpenAPI document
  *   docs/api/hub-openapi.json    the hub's OpenAPI document
  *   docs/api/errors.md           the table of error codes (between the markers)
- *   packages/web/src/api/agent-api.ts  the web UI's types of the agent's routes, from its OpenAPI document
  * Run `npm run api:docs` after changing a route schema or an error code, and commit the result.
  */
 import { readFile, writeFile } from 'node:fs/promises';
@@ -11,13 +10,11 @@ import { resolve } from 'node:path';
 import { errorTableMarkdown } from '@binnacle/common';
 import { agentOpenApiDocument } from '../packages/agent/src/http/openapi-document.ts';
 import { hubOpenApiDocument } from '../packages/hub/src/http/openapi-document.ts';
-import { webApiTypesSource } from '../packages/web/scripts/api-types.ts';
 
 const root = resolve(import.meta.dirname, '..');
 export const openApiSnapshot = resolve(root, 'docs/api/agent-openapi.json');
 export const hubOpenApiSnapshot = resolve(root, 'docs/api/hub-openapi.json');
 export const errorsDoc = resolve(root, 'docs/api/errors.md');
-export const webApiTypes = resolve(root, 'packages/web/src/api/agent-api.ts');
 const begin = '<!-- error-codes:begin -->';
 const end = '<!-- error-codes:end -->';
 
@@ -33,8 +30,7 @@ export function withErrorTable(markdown: string): string {
 if (import.meta.main) {
   const agentDoc = await agentOpenApiDocument();
   await writeFile(openApiSnapshot, serializeOpenApi(agentDoc));
-  await writeFile(webApiTypes, await webApiTypesSource(JSON.parse(serializeOpenApi(agentDoc))));
   await writeFile(hubOpenApiSnapshot, serializeOpenApi(await hubOpenApiDocument()));
   await writeFile(errorsDoc, withErrorTable(await readFile(errorsDoc, 'utf8')));
-  process.stdout.write(`wrote ${openApiSnapshot}, ${hubOpenApiSnapshot}, ${errorsDoc} and ${webApiTypes}\n`);
+  process.stdout.write(`wrote ${openApiSnapshot}, ${hubOpenApiSnapshot} and ${errorsDoc}\n`);
 }

@@ -22,14 +22,19 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
   printf '%s' "$lock_hash" > "$stamp"
 fi
 
-# 2. The web UI the agent serves (packages/web/dist), built with the pinned Node and rebuilt only when its sources
-#    or the lockfile change.
-web_hash=$( (cat package-lock.json; find packages/web -path packages/web/dist -prune -o -path packages/web/node_modules \
-  -prune -o -type f -print | LC_ALL=C sort | xargs cat) | sha256sum | cut -c1-64)
+# 2. The web UI the agent serves (packages/web/dist), built with the pinned Node and rebuilt only when its sources,
+#    the agent's OpenAPI document (its client's types are generated from it, not committed) or the lockfile change.
+node24=node_modules/.bin/node
+web_types=packages/web/src/api/generated/agent-api.ts
+web_hash=$( (cat package-lock.json docs/api/agent-openapi.json; find packages/web -path packages/web/dist -prune -o \
+  -path packages/web/node_modules -prune -o -path packages/web/src/api/generated -prune -o -type f -print \
+  | LC_ALL=C sort | xargs cat) | sha256sum | cut -c1-64)
 web_stamp=packages/web/dist/.source-hash
-if [ ! -f "$web_stamp" ] || [ "$(cat "$web_stamp")" != "$web_hash" ]; then
+if [ ! -f "$web_types" ] || [ ! -f "$web_stamp" ] || [ "$(cat "$web_stamp")" != "$web_hash" ]; then
   say "building the web UI"
-  (cd packages/web && ../../node_modules/.bin/node ../../node_modules/vite/bin/vite.js build --logLevel warn)
+  mkdir -p "$(dirname "$web_types")"
+  "$node24" packages/web/scripts/api-types.ts
+  (cd packages/web && ../../"$node24" ../../node_modules/vite/bin/vite.js build --logLevel warn)
   printf '%s' "$web_hash" > "$web_stamp"
 fi
 

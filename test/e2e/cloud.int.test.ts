@@ -467,6 +467,14 @@ describe('cloud mode through the hub tunnel', () => {
   });
 
   it('serves the same web UI through the hub at /c/<cluster_id>/ with the session cookie, deep links included', async () => {
+    // The page names where it lives and is never cached; its hashed assets may be (the one exception to no-store).
+    const index = await hub(`/c/${clusterId}/`, { cookie: ada });
+    expect(index.headers.get('cache-control')).toBe('no-store');
+    const html = await index.text();
+    expect(html).toContain(`<base href="/c/${clusterId}/" />`);
+    const script = /src="\.\/(assets\/[^"]+\.js)"/.exec(html)?.[1];
+    const asset = await hub(`/c/${clusterId}/${script}`, { cookie: ada });
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     const browser = await launchBrowser();
     try {
       const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });

@@ -1,4 +1,4 @@
-import type { paths } from './agent-api.ts';
+import type { paths } from './generated/agent-api.ts';
 
 /** What every failed request answers: `{error, code}` (docs/api/errors.md). */
 export class ApiError extends Error {

@@ -85,8 +85,9 @@ export async function proxyRequest(
   stream.on('close', () => {
     if (!answer.writableEnded) answer.destroy();
   });
+  // The agent's own caching word stands (no-store everywhere but its content-hashed UI assets); none is no-store.
   return reply
     .code(Number(headers[':status']))
-    .headers({ ...passed, 'cache-control': 'no-store' })
+    .headers({ ...passed, 'cache-control': passed['cache-control'] ?? 'no-store' })
     .send(answer);
 }

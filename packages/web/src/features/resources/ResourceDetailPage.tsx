@@ -153,11 +153,8 @@ export function ResourceDetailPage() {
   );
 }
 
-const workloadKinds: Record<string, string> = {
-  Deployment: 'deployments',
-  StatefulSet: 'statefulsets',
-  DaemonSet: 'daemonsets',
-};
+/** The kinds whose pods the agent's workload log stream follows (it takes the Kind as the path's kind). */
+const loggedWorkloads = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
 
 type Containers = { name?: string }[] | undefined;
 
@@ -168,9 +165,9 @@ function logSource(resource: KubeObject, namespace: string, name: string) {
     const containers = ((resource.spec?.containers as Containers) ?? []).map((c) => c.name ?? '');
     return { path: `/api/pods/${at}/logs/stream`, name, containers };
   }
-  const plural = workloadKinds[resource.kind ?? ''];
-  if (!plural) return undefined;
+  const kind = resource.kind ?? '';
+  if (!loggedWorkloads.has(kind)) return undefined;
   const template = resource.spec?.template as { spec?: { containers?: Containers } } | undefined;
   const containers = (template?.spec?.containers ?? []).map((c) => c.name ?? '');
-  return { path: `/api/workloads/${plural}/${at}/logs/stream`, name, containers, multiPod: true };
+  return { path: `/api/workloads/${kind}/${at}/logs/stream`, name, containers, multiPod: true };
 }
