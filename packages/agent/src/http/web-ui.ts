@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { AppError, type PageFallback } from '@binnacle/common/server';
+import { AppError, echo, type PageFallback, routeNotFound } from '@binnacle/common/server';
 import fastifyStatic from '@fastify/static';
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../context.ts';
@@ -40,9 +40,8 @@ export function webPage(base: (request: FastifyRequest) => string, dist = webDis
     const path = request.url.split('?')[0] ?? '/';
     // A missing asset stays a 404: a page in its place would break the script that asked for it. Debug paths
     // are routes (absent in cloud mode), never pages.
-    if (path.startsWith('/assets/')) throw new AppError('not_found', `no asset ${path}`);
-    if (path.startsWith('/debug/'))
-      throw new AppError('route_not_found', `no route for ${request.method} ${path}`);
+    if (path.startsWith('/assets/')) throw new AppError('not_found', `no asset ${echo(path)}`);
+    if (path.startsWith('/debug/')) throw routeNotFound(request.method, path);
     index ??= readFile(join(dist, 'index.html'), 'utf8').catch(() => {
       index = undefined;
       throw new AppError(

@@ -211,6 +211,41 @@ describe('a known path with a method it does not declare', () => {
   });
 });
 
+describe('input repeated in an error message', () => {
+  const lengthOf = (res: { json: () => { error: string } }) => res.json().error.length;
+
+  it.each([
+    ['a 5 KB path no route serves', { url: `/${'ab/'.repeat(1700)}` }, 404, 'no route for GET /ab/ab/'],
+    [
+      'a 5 KB unknown query parameter name',
+      { url: `/items/a?${long(5000)}=1` },
+      400,
+      'unknown query parameter',
+    ],
+    ['a 5 KB duration', { url: `/changes?timeout=${long(5000)}` }, 400, 'query parameter "timeout"'],
+    [
+      'a 5 KB path on a method it does not take',
+      { method: 'DELETE', url: `/files/${long(5000)}` },
+      405,
+      'DELETE',
+    ],
+  ] as const)(
+    "names at most %s's first 100 characters and its length",
+    async (_label, request, status, start) => {
+      const res = await app.inject(request as InjectOptions);
+      expect(res.statusCode).toBe(status);
+      expect(res.json().error).toContain(start);
+      expect(res.json().error).toMatch(/… \(\d+ characters\)/);
+      expect(lengthOf(res)).toBeLessThan(250);
+    },
+  );
+
+  it('repeats short input whole', async () => {
+    const res = await app.inject({ url: '/nowhere/at/all' });
+    expect(res.json().error).toBe('no route for GET /nowhere/at/all');
+  });
+});
+
 describe('types of input', () => {
   it('coerces query parameters, which arrive as text', async () => {
     const res = await app.inject({ url: '/items/a?limit=5&tags=x' });

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { trackAllowedMethods } from './allowed-methods.ts';
-import { AppError, internal } from './errors.ts';
+import { AppError, echo, internal } from './errors.ts';
 import { fromFramework } from './framework-errors.ts';
 import { explainPattern } from './pattern-errors.ts';
 
@@ -25,7 +25,7 @@ export function describeValidation(context: string | undefined, issue: Validatio
   const kind = where[context ?? ''] ?? 'field';
   const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
   if (issue.keyword === 'additionalProperties') {
-    const extra = String(issue.params?.additionalProperty);
+    const extra = echo(String(issue.params?.additionalProperty));
     return `unknown ${kind} "${path ? `${path}.` : ''}${extra}"`;
   }
   if (issue.keyword === 'required') {
@@ -77,6 +77,10 @@ export function sendError(error: unknown, request: FastifyRequest, reply: Fastif
     .send(appError.toBody());
 }
 
+/** The answer for a path no route serves, naming at most the first characters of a long one. */
+export const routeNotFound = (method: string, path: string) =>
+  new AppError('route_not_found', `no route for ${method} ${echo(path)}`);
+
 /** The page a browser gets for a path of the web UI (a deep link), e.g. index.html. */
 export type PageFallback = (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 
@@ -94,10 +98,10 @@ export function registerErrorHandling(app: FastifyInstance, page?: PageFallback)
     if (allowed.length > 0 && !allowed.includes(request.method)) {
       throw new AppError(
         'method_not_allowed',
-        `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`,
+        `${request.method} is not allowed on ${echo(path)}; use ${allowed.join(', ')}`,
         { headers: { Allow: allowed.join(', ') } },
       );
     }
-    throw new AppError('route_not_found', `no route for ${request.method} ${path}`);
+    throw routeNotFound(request.method, path);
   });
 }

@@ -49,6 +49,18 @@ export class AppError extends Error {
   }
 }
 
+/** The longest piece of a request an error message repeats; a longer one is cut, saying how long it was. */
+export const maxEcho = 100;
+
+/**
+ * A piece of the request (path, parameter name, value) as an error message may repeat it: bounded, so an
+ * answer never reflects kilobytes of input back to the caller or into a log line.
+ */
+export function echo(input: string): string {
+  if (input.length <= maxEcho) return input;
+  return `${input.slice(0, maxEcho)}… (${input.length} characters)`;
+}
+
 export const badRequest = (message: string) => new AppError('invalid_request', message);
 export const notFound = (message: string) => new AppError('not_found', message);
 export const unauthenticated = (message: string) => new AppError('unauthenticated', message);

@@ -1,8 +1,15 @@
 export { type AppOptions, createApp } from './app.ts';
-export { describeValidation, type PageFallback, registerErrorHandling, toAppError } from './error-handler.ts';
+export {
+  describeValidation,
+  type PageFallback,
+  registerErrorHandling,
+  routeNotFound,
+  toAppError,
+} from './error-handler.ts';
 export {
   AppError,
   badRequest,
+  echo,
   forbidden,
   internal,
   notFound,

@@ -1,10 +1,13 @@
 import { durationPattern, parseDuration, parseTimeOrDuration, timeOrDurationPattern } from '../durations.ts';
 import { dnsLabelPattern } from '../kube-names.ts';
+import { echo, maxEcho } from './errors.ts';
 
 /** The words of the parser the pattern belongs to, so schema and code refuse a value alike. */
 const parserWords =
   (parse: (value: string, field: string) => unknown) =>
   (value: string, field: string): string => {
+    // The parser's words repeat the value; one this long is no duration or time, and is not repeated whole.
+    if (value.length > maxEcho) return `${field}: "${echo(value)}" is invalid`;
     try {
       parse(value, field);
     } catch (error) {
@@ -16,7 +19,7 @@ const parserWords =
 /** For patterns whose regex tells a person little: the refusal, in words, naming the field and the value. */
 const explainers: Record<string, (value: string, field: string) => string> = {
   [dnsLabelPattern]: (value, field) =>
-    `${field}: "${value}" is not a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit)`,
+    `${field}: "${echo(value)}" is not a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit)`,
   [durationPattern]: parserWords(parseDuration),
   [timeOrDurationPattern]: parserWords((value, field) => parseTimeOrDuration(value, field, Date.now())),
 };

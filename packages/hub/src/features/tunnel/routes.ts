@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { AppError, errorResponses } from '@binnacle/common/server';
+import { AppError, echo, errorResponses } from '@binnacle/common/server';
 import { clusterIdHeader } from '@binnacle/tunnel';
 import { Type } from 'typebox';
 import { WebSocketServer } from 'ws';
@@ -41,7 +41,7 @@ export function tunnelRoutes(app: HubApp, ctx: HubContext): void {
     else
       return refuseUpgrade(
         socket,
-        new AppError('route_not_found', `no WebSocket route at ${url.split('?')[0]}`),
+        new AppError('route_not_found', `no WebSocket route at ${echo(url.split('?')[0] ?? '/')}`),
       );
     handled.catch((error: unknown) => {
       ctx.log.error({ err: error }, 'upgrade failed');
