@@ -126,6 +126,36 @@ describe('binnacle hub', () => {
     expect(log).not.toContain(cookie);
   }, 45_000);
 
+  it('names the redirect URI the IdP client must list, built from the public URL', async () => {
+    const port = await freePort();
+    // Discovery is retried in the background: the hub starts while the IdP is unreachable.
+    const run = binnacle(
+      [
+        'hub',
+        '--port',
+        String(port),
+        '--oidc-issuer',
+        'http://127.0.0.1:1/realms/acme',
+        '--oidc-client-id',
+        'binnacle',
+      ],
+      { BINNACLE_OIDC_CLIENT_SECRET: 'client-secret-value' },
+    );
+    const line = `the IdP client must list the redirect URI http://localhost:${port}/api/auth/oidc/callback exactly`;
+    await waitUntil(
+      'the OIDC line of the start banner',
+      () => {
+        if (run.child.exitCode !== null) throw new Error(`exited ${run.child.exitCode}:\n${run.stderr()}`);
+        return Promise.resolve(run.stderr().includes(line));
+      },
+      { timeoutMs: 20_000 },
+    );
+    expect(run.stderr()).toContain('OIDC sign-in at http://127.0.0.1:1/realms/acme as client binnacle');
+    run.child.kill('SIGTERM');
+    expect(await run.exit()).toBe(0);
+    expect(run.stderr()).not.toContain('client-secret-value');
+  }, 45_000);
+
   it('prints --help with exit 0, listing every flag and its variable', async () => {
     const run = binnacle(['hub', '--help']);
     expect(await run.exit()).toBe(0);

@@ -1,5 +1,6 @@
 import { exitOnSignal, optionsHelp, UsageError } from '@binnacle/common/server';
 import { type HubConfig, hubOptions, loadHubConfig } from '../config/hub-config.ts';
+import { oidcRedirectUri } from '../config/oidc-config.ts';
 import { DatabaseError } from '../db/database.ts';
 import { createHub, hubVersion } from '../hub.ts';
 import { hubLogger } from './logger.ts';
@@ -55,5 +56,11 @@ export async function runHub(argv: string[], env: NodeJS.ProcessEnv = process.en
   process.stderr.write(
     `binnacle hub ${hubVersion}: serving ${config.publicUrl} on ${config.listenAddress}:${config.port} (${hub.ctx.database.dialect} ${hub.ctx.database.location}); break-glass ${hub.ctx.breakGlass.admin.enabled ? 'on' : 'off'}\n`,
   );
+  // The IdP compares the redirect URI character for character; an IdP client registered for 127.0.0.1 while the
+  // hub serves localhost fails at sign-in with a message that does not say why.
+  if (config.oidcIssuer)
+    process.stderr.write(
+      `binnacle hub: OIDC sign-in at ${config.oidcIssuer} as client ${config.oidcClientId}; the IdP client must list the redirect URI ${oidcRedirectUri(config.publicUrl)} exactly\n`,
+    );
   return exitOnSignal('hub', () => hub.close());
 }
