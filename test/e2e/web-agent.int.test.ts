@@ -11,6 +11,7 @@ import {
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { editYamlAndFollowToTimeline } from './ui-steps.ts';
 
 const cluster = testCluster();
 const core = cluster.kubeConfig('admin').makeApiClient(CoreV1Api);
@@ -234,6 +235,61 @@ describe('the web UI served by the agent', () => {
       .getByRole('button')
       .filter({ hasText: 'action' });
     await entry.filter({ hasText: 'Scale' }).first().waitFor();
+    await page.context().close();
+  });
+
+  it("edits a ConfigMap's YAML: the dry run's diff first, then the apply, then the change on the timeline", async () => {
+    await core.createNamespacedConfigMap({
+      namespace: ns.name,
+      body: { metadata: { name: 'web-edit' }, data: { color: 'blue' } },
+    });
+    const page = await open(`/resources/configmaps/${ns.name}/web-edit`);
+    await page.getByRole('heading', { name: `ConfigMap ${ns.name}/web-edit` }).waitFor();
+    await editYamlAndFollowToTimeline(
+      page,
+      { kind: 'ConfigMap', name: 'web-edit' },
+      { from: 'color: blue', to: 'color: green' },
+      (reviewing) => docsScreenshot(reviewing, 'yaml-diff'),
+    );
+    const stored = await core.readNamespacedConfigMap({ namespace: ns.name, name: 'web-edit' });
+    expect(stored.data).toEqual({ color: 'green' });
+    await page.context().close();
+  });
+
+  it('refuses an edit whose YAML is not valid, saying why, and applies nothing', async () => {
+    await core.createNamespacedConfigMap({
+      namespace: ns.name,
+      body: { metadata: { name: 'web-bad-edit' }, data: { size: 'small' } },
+    });
+    const page = await open(`/resources/configmaps/${ns.name}/web-bad-edit`);
+    const card = page.getByRole('region', { name: 'YAML' });
+    await card.getByRole('button', { name: 'Edit' }).click();
+    const editor = page.getByRole('textbox', { name: 'YAML of ConfigMap web-bad-edit' });
+    await editor.press('ControlOrMeta+a');
+    await page.keyboard.insertText('kind: ConfigMap\nmetadata: [unclosed');
+    await card.getByRole('button', { name: 'Review changes' }).click();
+    const alert = card.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/Could not run the dry run.*at line 2.*code: invalid_yaml/s);
+    const stored = await core.readNamespacedConfigMap({ namespace: ns.name, name: 'web-bad-edit' });
+    expect(stored.data).toEqual({ size: 'small' });
+    await page.context().close();
+  });
+
+  it('deletes an object after asking, and goes back to its list', async () => {
+    await core.createNamespacedConfigMap({ namespace: ns.name, body: { metadata: { name: 'web-doomed' } } });
+    const page = await open(`/resources/configmaps/${ns.name}/web-doomed`);
+    await page.getByRole('region', { name: 'YAML' }).getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete ConfigMap web-doomed?' });
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.waitForURL(/\/resources\/configmaps\?namespace=/);
+    // A ConfigMap has no finalizers: the DELETE the page waited for removed it.
+    const gone = await core.readNamespacedConfigMap({ namespace: ns.name, name: 'web-doomed' }).then(
+      () => 200,
+      (error: { code?: number }) => error.code,
+    );
+    expect(gone).toBe(404);
     await page.context().close();
   });
 

@@ -67,23 +67,50 @@ export async function get<P extends GetPaths>(
   return answer(await fetch(url, { credentials: 'same-origin', signal: options.signal }));
 }
 
-type PostPaths = {
-  [P in keyof paths]: paths[P] extends { post: { responses: { 200: unknown } } } ? P : never;
+type Method = 'post' | 'put' | 'delete';
+type PathsWith<M extends Method> = {
+  [P in keyof paths]: paths[P] extends { [K in M]: { responses: { 200: unknown } } } ? P : never;
 }[keyof paths];
-/** The 200 answer of a POST route. */
-export type PostAnswer<P extends PostPaths> = paths[P] extends { post: { responses: { 200: infer R } } }
+/** The 200 answer of a route for a method other than GET. */
+export type SendAnswer<M extends Method, P extends PathsWith<M>> = paths[P] extends {
+  [K in M]: { responses: { 200: infer R } };
+}
   ? JsonOf<R>
   : never;
+export type PostAnswer<P extends PathsWith<'post'>> = SendAnswer<'post', P>;
 
-/** POST to a route (an action), with a JSON body when one is given: `post('/api/nodes/{name}/cordon', {params})`. */
-export async function post<P extends PostPaths>(
+interface SendOptions {
+  params?: Record<string, string>;
+  query?: Query;
+  /** JSON-encoded, unless it is text (YAML), which is sent as `application/yaml`. */
+  body?: unknown;
+}
+
+/** A request that changes something, typed by the agent's document for its method. */
+async function send<M extends Method, P extends PathsWith<M>>(
+  method: M,
   path: P,
-  options: { params?: Record<string, string>; body?: unknown } = {},
-): Promise<PostAnswer<P>> {
-  const init: RequestInit = { method: 'POST', credentials: 'same-origin' };
-  if (options.body !== undefined) {
+  options: SendOptions,
+): Promise<SendAnswer<M, P>> {
+  const init: RequestInit = { method: method.toUpperCase(), credentials: 'same-origin' };
+  if (typeof options.body === 'string') {
+    init.headers = { 'content-type': 'application/yaml' };
+    init.body = options.body;
+  } else if (options.body !== undefined) {
     init.headers = { 'content-type': 'application/json' };
     init.body = JSON.stringify(options.body);
   }
-  return answer(await fetch(apiUrl(fill(path, options.params)), init));
+  return answer(await fetch(apiUrl(fill(path, options.params), options.query), init));
 }
+
+/** POST to a route (an action), with a JSON body when one is given: `post('/api/nodes/{name}/cordon', {params})`. */
+export const post = <P extends PathsWith<'post'>>(path: P, options: SendOptions = {}) =>
+  send('post', path, options);
+
+/** PUT a YAML or JSON body: `put('/api/resources/{kind}/{namespace}/{name}', {params, query, body})`. */
+export const put = <P extends PathsWith<'put'>>(path: P, options: SendOptions = {}) =>
+  send('put', path, options);
+
+/** DELETE: `remove('/api/resources/{kind}/{namespace}/{name}', {params})`. */
+export const remove = <P extends PathsWith<'delete'>>(path: P, options: SendOptions = {}) =>
+  send('delete', path, options);

@@ -10,7 +10,15 @@ export function Loading({ what }: { what: string }) {
 }
 
 /** A failed request: the server's own message and code, never a blank page. */
-export function ErrorMessage({ error, what }: { error: unknown; what: string }) {
+export function ErrorMessage({
+  error,
+  what,
+  verb = 'load',
+}: {
+  error: unknown;
+  what: string;
+  verb?: string;
+}) {
   const message = error instanceof Error ? error.message : String(error);
   const code = error instanceof ApiError ? error.code : undefined;
   const denied = error instanceof ApiError && error.status === 403;
@@ -19,7 +27,9 @@ export function ErrorMessage({ error, what }: { error: unknown; what: string }) 
       role="alert"
       className="rounded-md border border-red-300 bg-red-50 p-4 text-sm text-red-900 dark:border-red-800 dark:bg-red-950 dark:text-red-100"
     >
-      <p className="font-medium">{denied ? `You may not see ${what}` : `Could not load ${what}`}</p>
+      <p className="font-medium">
+        {denied ? `You may not ${verb === 'load' ? 'see' : verb} ${what}` : `Could not ${verb} ${what}`}
+      </p>
       <p className="mt-1">{message}</p>
       {code && <p className="mt-1 font-mono text-xs">code: {code}</p>}
     </div>

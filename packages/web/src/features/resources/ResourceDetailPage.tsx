@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearch } from '@tanstack/react-router';
-import { stringify } from 'yaml';
 import { get } from '../../api/client.ts';
 import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { YamlCard } from '../editor/YamlCard.tsx';
 import { LogViewer } from '../logs/LogViewer.tsx';
 import { ActionsCard } from '../operations/ActionsCard.tsx';
 import { PodTerminal } from '../terminal/PodTerminal.tsx';
@@ -58,8 +58,6 @@ export function ResourceDetailPage() {
       </div>
     );
   const meta = resource?.metadata ?? {};
-  const { managedFields: _, ...shownMeta } = meta as Record<string, unknown>;
-  const yaml = stringify({ ...resource, metadata: shownMeta });
   const eventItems = (events.data?.items ?? []) as EventObject[];
   const logs = resource && scope ? logSource(resource, scope, name) : undefined;
   return (
@@ -139,16 +137,7 @@ export function ResourceDetailPage() {
           <PodTerminal namespace={scope} name={name} containers={logs.containers} />
         </Card>
       )}
-      <Card title="YAML">
-        <section
-          // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling YAML must take keyboard focus.
-          tabIndex={0}
-          aria-label="Object YAML"
-          className="max-h-[60vh] overflow-auto rounded bg-slate-50 p-3 dark:bg-slate-950"
-        >
-          <pre className="font-mono text-xs leading-5">{yaml}</pre>
-        </section>
-      </Card>
+      {resource && <YamlCard resource={resource} params={{ kind, namespace, name }} />}
     </div>
   );
 }

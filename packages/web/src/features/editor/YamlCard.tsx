@@ -1,0 +1,210 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { lazy, Suspense, useRef, useState } from 'react';
+import { stringify } from 'yaml';
+import { put, remove } from '../../api/client.ts';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
+import { Card, ErrorMessage, Loading } from '../../ui/states.tsx';
+import type { KubeObject } from '../resources/objects.ts';
+
+// CodeMirror is only fetched when someone edits.
+const YamlEditor = lazy(() => import('./CodeMirror.tsx').then((m) => ({ default: m.YamlEditor })));
+const YamlDiff = lazy(() => import('./CodeMirror.tsx').then((m) => ({ default: m.YamlDiff })));
+
+/** The object as a person reads it: without managedFields, which is bookkeeping of the API server. */
+export function readableYaml(resource: KubeObject): string {
+  const { managedFields: _, ...metadata } = (resource.metadata ?? {}) as Record<string, unknown>;
+  return stringify({ ...resource, metadata });
+}
+
+/**
+ * The object as it is edited: without status (the API server ignores it on apply) but with its
+ * resourceVersion, so an apply over a change someone else made meanwhile is a 409, not a silent overwrite.
+ */
+function editableYaml(resource: KubeObject): string {
+  const { status: _, ...rest } = resource as KubeObject & { status?: unknown };
+  return readableYaml(rest);
+}
+
+const button =
+  'rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800';
+const primary =
+  'rounded-md bg-teal-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-teal-800 disabled:opacity-60';
+
+/** Editing starts from `start`; the text being edited lives in a ref, so typing does not re-create the editor. */
+type Mode = { at: 'view' } | { at: 'edit'; start: string } | { at: 'review'; after: string };
+
+/**
+ * The object's YAML: read, edit in CodeMirror, review the server-side-apply dry run as a diff, apply; or delete.
+ * Every change is made by the agent as the caller, so their RBAC decides, and is recorded on the timeline.
+ */
+export function YamlCard({
+  resource,
+  params,
+}: {
+  resource: KubeObject;
+  params: { kind: string; namespace: string; name: string };
+}) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [mode, setMode] = useState<Mode>({ at: 'view' });
+  const [original, setOriginal] = useState('');
+  const draft = useRef('');
+  const [deleting, setDeleting] = useState(false);
+  const scope = params.namespace === '_' ? undefined : params.namespace;
+  const dryRun = useMutation({
+    mutationFn: (text: string) =>
+      put('/api/resources/{kind}/{namespace}/{name}', { params, query: { dryRun: 'true' }, body: text }),
+    onSuccess: (answer) => setMode({ at: 'review', after: editableYaml(answer.resource as KubeObject) }),
+  });
+  const apply = useMutation({
+    mutationFn: (text: string) => put('/api/resources/{kind}/{namespace}/{name}', { params, body: text }),
+    onSuccess: () => {
+      setMode({ at: 'view' });
+      void queryClient.invalidateQueries({ queryKey: ['resource'] });
+      void queryClient.invalidateQueries({ queryKey: ['changes'] });
+    },
+  });
+  const deletion = useMutation({
+    mutationFn: () => remove('/api/resources/{kind}/{namespace}/{name}', { params }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['resources'] });
+      void navigate({ to: '/resources/$kind', params: { kind: params.kind }, search: { namespace: scope } });
+    },
+  });
+  const startEditing = () => {
+    const text = editableYaml(resource);
+    setOriginal(text);
+    draft.current = text;
+    apply.reset();
+    dryRun.reset();
+    setMode({ at: 'edit', start: text });
+  };
+  const actions =
+    mode.at === 'view' ? (
+      <div className="flex gap-2">
+        <button type="button" className={button} onClick={startEditing}>
+          Edit
+        </button>
+        <button type="button" className={button} onClick={() => setDeleting(true)}>
+          Delete
+        </button>
+      </div>
+    ) : undefined;
+  return (
+    <Card title="YAML" aside={actions}>
+      {mode.at === 'view' && (
+        <section
+          // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling YAML must take keyboard focus.
+          tabIndex={0}
+          aria-label="Object YAML"
+          className="max-h-[60vh] overflow-auto rounded bg-slate-50 p-3 dark:bg-slate-950"
+        >
+          <pre className="font-mono text-xs leading-5">{readableYaml(resource)}</pre>
+        </section>
+      )}
+      {mode.at === 'edit' && (
+        <div className="flex flex-col gap-3">
+          <Suspense fallback={<Loading what="the editor" />}>
+            <YamlEditor
+              initial={mode.start}
+              label={`YAML of ${resource.kind} ${params.name}`}
+              onChange={(text) => {
+                draft.current = text;
+              }}
+            />
+          </Suspense>
+          <Step
+            failure={dryRun.isError ? dryRun.error : undefined}
+            verb="run"
+            what="the dry run"
+            busy={dryRun.isPending ? 'Asking the API server…' : undefined}
+            next={{ label: 'Review changes', run: () => dryRun.mutate(draft.current) }}
+            back={{ label: 'Cancel', run: () => setMode({ at: 'view' }) }}
+          />
+        </div>
+      )}
+      {mode.at === 'review' && (
+        <div className="flex flex-col gap-3">
+          <p className="text-sm">
+            {mode.after === original
+              ? 'The API server would store the object unchanged.'
+              : 'What the API server would store (server-side apply, dry run): now on the left, after on the right.'}
+          </p>
+          <Suspense fallback={<Loading what="the diff" />}>
+            <YamlDiff before={original} after={mode.after} />
+          </Suspense>
+          <Step
+            failure={apply.isError ? apply.error : undefined}
+            verb="apply"
+            what="the change"
+            busy={apply.isPending ? 'Applying…' : undefined}
+            next={{ label: 'Apply', run: () => apply.mutate(draft.current) }}
+            back={{ label: 'Back to editing', run: () => setMode({ at: 'edit', start: draft.current }) }}
+          />
+        </div>
+      )}
+      {apply.isSuccess && mode.at === 'view' && (
+        <p role="status" className="mt-3 text-sm text-emerald-800 dark:text-emerald-300">
+          Applied.{' '}
+          <Link
+            to="/timeline"
+            search={{ namespace: scope, kind: resource.kind, name: params.name }}
+            className="text-teal-800 underline dark:text-teal-300"
+          >
+            See the change on the timeline
+          </Link>
+        </p>
+      )}
+      {deleting && (
+        <ConfirmDialog
+          title={`Delete ${resource.kind} ${params.name}?`}
+          confirm="Delete"
+          busy={deletion.isPending}
+          onCancel={() => {
+            deletion.reset();
+            setDeleting(false);
+          }}
+          onConfirm={() => deletion.mutate()}
+        >
+          <p>
+            Deletes {resource.kind} {scope ? `${scope}/` : ''}
+            {params.name}; objects it owns are removed by the garbage collector.
+          </p>
+          {deletion.isError && <ErrorMessage error={deletion.error} what="it" verb="delete" />}
+        </ConfirmDialog>
+      )}
+    </Card>
+  );
+}
+
+interface StepButton {
+  label: string;
+  run: () => void;
+}
+
+/** A step of the edit: what went wrong with it, if anything, then the way on and the way back. */
+function Step(props: {
+  failure: unknown;
+  verb: string;
+  what: string;
+  busy?: string;
+  next: StepButton;
+  back: StepButton;
+}) {
+  return (
+    <>
+      {props.failure !== undefined && (
+        <ErrorMessage error={props.failure} what={props.what} verb={props.verb} />
+      )}
+      <div className="flex gap-2">
+        <button type="button" className={primary} disabled={Boolean(props.busy)} onClick={props.next.run}>
+          {props.busy ?? props.next.label}
+        </button>
+        <button type="button" className={button} onClick={props.back.run}>
+          {props.back.label}
+        </button>
+      </div>
+    </>
+  );
+}
