@@ -293,6 +293,32 @@ describe('the web UI served by the agent', () => {
     await page.context().close();
   });
 
+  it('draws the live topology: Deployment → Pod and Service → Deployment edges, grouped, each object a link', async () => {
+    const page = await open('/topology?namespace=demo-shop');
+    const graph = page.getByRole('region', { name: 'Topology graph' });
+    const edge = (label: string) => graph.locator(`[aria-label="${label}"]`);
+    await edge('Service storefront exposes Deployment storefront').waitFor({ state: 'attached' });
+    expect(await graph.locator('[aria-label^="Deployment storefront manages Pod storefront-"]').count()).toBe(
+      3,
+    );
+    await graph.getByText('namespace demo-shop').waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'Live' }).count()).toBe(1);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, 'topology');
+    await page.getByLabel('Group by').selectOption('app');
+    await page.waitForURL(/group=app/);
+    await graph.getByText('storefront (demo-shop)').waitFor();
+    const link = new URL(page.url());
+    const fresh = await open(link.pathname + link.search);
+    const freshGraph = fresh.getByRole('region', { name: 'Topology graph' });
+    await freshGraph.getByText('storefront (demo-shop)').waitFor();
+    await freshGraph.getByText('checkout (demo-shop)').waitFor();
+    await freshGraph.getByRole('link', { name: 'Deployment checkout' }).click();
+    await fresh.getByRole('heading', { name: 'Deployment demo-shop/checkout' }).waitFor();
+    await fresh.context().close();
+    await page.context().close();
+  });
+
   it('explains a 403 instead of showing an empty page', async () => {
     const restricted = await startTestAgent({ identity: 'restricted' });
     try {

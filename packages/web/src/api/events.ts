@@ -4,16 +4,19 @@ export type StreamState = 'connecting' | 'open' | 'reconnecting';
 
 /**
  * An SSE subscription that reconnects with backoff (1 s doubling to 30 s) and resumes from the last event id
- * the server sent, so no change is missed across a drop. Returns the function that closes it.
+ * the server sent, so no change is missed across a drop. `after` (an `<epoch>:<seq>` event id) starts it after
+ * what the page already loaded, so nothing recorded between that load and the stream's start is lost either.
+ * Returns the function that closes it.
  */
 export function subscribe(
   path: string,
   query: Record<string, string | undefined>,
   handlers: { onEvent: (type: string, data: unknown) => void; onState?: (state: StreamState) => void },
   types: string[],
+  after?: string,
 ): () => void {
   let source: EventSource | undefined;
-  let lastEventId: string | undefined;
+  let lastEventId = after;
   let attempt = 0;
   let timer: ReturnType<typeof setTimeout> | undefined;
   let closed = false;

@@ -6,6 +6,8 @@ import { ResourcesPage, type ResourcesSearch } from '../features/resources/Resou
 import { NotFound } from '../features/shell/NotFound.tsx';
 import { Shell } from '../features/shell/Shell.tsx';
 import { changeTypes, TimelinePage, type TimelineSearch } from '../features/timeline/TimelinePage.tsx';
+import { groupings } from '../features/topology/graph.ts';
+import { TopologyPage, type TopologySearch } from '../features/topology/TopologyPage.tsx';
 
 /** Every page takes the namespace filter from the URL, so a link keeps what the reader was looking at. */
 export interface ScopeSearch {
@@ -33,6 +35,16 @@ const timelineRoute = createRoute({
   },
 });
 
+const topologyRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/topology',
+  component: TopologyPage,
+  validateSearch: (search: Record<string, unknown>): TopologySearch => {
+    const group = groupings.find((g) => g === search.group);
+    return { hide: text(search.hide), health: text(search.health), ...(group ? { group } : {}) };
+  },
+});
+
 const resourcesRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/resources/$kind',
@@ -50,7 +62,13 @@ const resourceDetailRoute = createRoute({
 });
 
 export const router = createRouter({
-  routeTree: rootRoute.addChildren([dashboardRoute, resourcesRoute, resourceDetailRoute, timelineRoute]),
+  routeTree: rootRoute.addChildren([
+    dashboardRoute,
+    resourcesRoute,
+    resourceDetailRoute,
+    topologyRoute,
+    timelineRoute,
+  ]),
   basepath: basePath || '/',
   defaultPreload: 'intent',
 });

@@ -59,6 +59,11 @@ export function Shell() {
             </Link>
           </li>
           <li>
+            <Link to="/topology" search={keepNamespace} className={linkLook(path.startsWith('/topology'))}>
+              Topology
+            </Link>
+          </li>
+          <li>
             <Link to="/timeline" search={keepNamespace} className={linkLook(path.startsWith('/timeline'))}>
               Timeline
             </Link>

@@ -35,27 +35,29 @@ export function useLiveChanges(filter: ChangeFilter) {
       }),
     staleTime: Number.POSITIVE_INFINITY,
   });
+  const loaded = changes.data && `${changes.data.epoch}:${changes.data.latestSeq}`;
+  // The stream starts after the loaded page, and only once it is there.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key is derived from the filter fields listed.
-  useEffect(
-    () =>
-      subscribe(
-        '/api/events/stream',
-        { namespaces: filter.namespace },
-        {
-          onState: setStream,
-          onEvent: (_type, data) => {
-            const change = data as Change;
-            if (!matches(change, filter)) return;
-            queryClient.setQueryData<Answer<'/api/changes'>>(queryKey, (page) =>
-              page && !page.events.some((e) => e.seq === change.seq)
-                ? { ...page, events: [change, ...page.events].slice(0, kept) }
-                : page,
-            );
-          },
+  useEffect(() => {
+    if (!loaded) return;
+    return subscribe(
+      '/api/events/stream',
+      { namespaces: filter.namespace },
+      {
+        onState: setStream,
+        onEvent: (_type, data) => {
+          const change = data as Change;
+          if (!matches(change, filter)) return;
+          queryClient.setQueryData<Answer<'/api/changes'>>(queryKey, (page) =>
+            page && !page.events.some((e) => e.seq === change.seq)
+              ? { ...page, events: [change, ...page.events].slice(0, kept) }
+              : page,
+          );
         },
-        ['change'],
-      ),
-    [filter.namespace, filter.kind, filter.name, queryClient],
-  );
+      },
+      ['change'],
+      loaded,
+    );
+  }, [filter.namespace, filter.kind, filter.name, queryClient, loaded]);
   return { changes, stream };
 }

@@ -1,0 +1,163 @@
+import '@xyflow/react/dist/style.css';
+import { Link } from '@tanstack/react-router';
+import {
+  Background,
+  Controls,
+  type Edge,
+  Handle,
+  MarkerType,
+  MiniMap,
+  type Node,
+  type NodeProps,
+  Position,
+  ReactFlow,
+  useStore,
+} from '@xyflow/react';
+import { memo, useMemo } from 'react';
+import { type Health, openedObject, type ShownGraph, type Topology, type TopologyNode } from './graph.ts';
+import { type LayoutResult, nodeHeight, nodeWidth } from './layout.ts';
+
+const statusColor: Record<Health, string> = {
+  healthy: '#059669',
+  degraded: '#d97706',
+  unhealthy: '#dc2626',
+  unknown: '#64748b',
+};
+
+type ResourceData = {
+  node: TopologyNode;
+  to?: { kind: string; namespace: string; name: string };
+};
+type GroupData = { title: string };
+
+/** Edges attach to handles; nobody connects nodes here, so they are not shown. */
+const hiddenHandle = { opacity: 0 };
+
+/** Far out, a node is a coloured box: text for 2 000 nodes is what makes panning slow, and unreadable anyway. */
+const farOut = (s: { transform: [number, number, number] }) => s.transform[2] < 0.45;
+
+const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<ResourceData>>) {
+  const far = useStore(farOut);
+  const { node, to } = data;
+  const color = statusColor[node.status];
+  return (
+    <div
+      className="flex h-full w-full flex-col justify-center rounded-md border border-slate-300 bg-white px-2 text-left text-xs shadow-sm dark:border-slate-600 dark:bg-slate-900"
+      style={{ borderLeft: `4px solid ${color}` }}
+    >
+      <Handle type="target" position={Position.Left} isConnectable={false} style={hiddenHandle} />
+      {!far && (
+        <>
+          <span className="text-[10px] uppercase tracking-wide text-slate-600 dark:text-slate-400">
+            {node.kind}
+            {node.kind === 'PodGroup' ? ` · ${String(node.data.count)} pods` : ''}
+          </span>
+          {to ? (
+            <Link
+              to="/resources/$kind/$namespace/$name"
+              params={to}
+              className="truncate font-medium text-slate-900 hover:underline dark:text-slate-100"
+              aria-label={`${node.kind} ${node.name}`}
+              title={`${node.kind} ${node.namespace ? `${node.namespace}/` : ''}${node.name}: ${node.status}`}
+            >
+              {node.name}
+            </Link>
+          ) : (
+            <span className="truncate font-medium">{node.name}</span>
+          )}
+        </>
+      )}
+      <Handle type="source" position={Position.Right} isConnectable={false} style={hiddenHandle} />
+    </div>
+  );
+});
+
+function GroupNode({ data }: NodeProps<Node<GroupData>>) {
+  return (
+    <div className="h-full w-full rounded-lg border border-dashed border-slate-400 bg-slate-50/60 dark:border-slate-600 dark:bg-slate-800/40">
+      <span className="absolute left-3 top-2 text-xs font-semibold text-slate-700 dark:text-slate-300">
+        {data.title}
+      </span>
+    </div>
+  );
+}
+
+// Not React Flow's built-in `group` type, whose frame and selection styles would be drawn around ours.
+const nodeTypes = { resource: ResourceNode, frame: GroupNode };
+
+/** The graph in React Flow, at the positions the layout worker found; only what is in view is rendered. */
+export function TopologyCanvas({
+  topology,
+  graph,
+  layout,
+  dark,
+}: {
+  topology: Topology;
+  graph: ShownGraph;
+  layout: LayoutResult;
+  dark: boolean;
+}) {
+  const nodes = useMemo(() => flowNodes(topology, graph, layout), [topology, graph, layout]);
+  const edges = useMemo(() => flowEdges(graph), [graph]);
+  return (
+    <ReactFlow
+      nodes={nodes}
+      edges={edges}
+      nodeTypes={nodeTypes}
+      colorMode={dark ? 'dark' : 'light'}
+      nodesDraggable={false}
+      nodesConnectable={false}
+      edgesFocusable={false}
+      onlyRenderVisibleElements
+      fitView
+      minZoom={0.05}
+      proOptions={{ hideAttribution: true }}
+      ariaLabelConfig={{ 'node.a11yDescription.default': 'A cluster object. Tab to its link to open it.' }}
+    >
+      <Background gap={24} />
+      <Controls showInteractive={false} />
+      {graph.nodes.length <= 2000 && <MiniMap pannable zoomable ariaLabel="Overview of the graph" />}
+    </ReactFlow>
+  );
+}
+
+function flowNodes(topology: Topology, graph: ShownGraph, layout: LayoutResult): Node[] {
+  const at = (id: string) => layout.positions[id] ?? { x: 0, y: 0 };
+  const groups: Node<GroupData>[] = [...graph.groups].map(([id, title]) => ({
+    id,
+    type: 'frame',
+    position: at(id),
+    data: { title },
+    style: { width: at(id).width, height: at(id).height },
+    selectable: false,
+    focusable: false,
+  }));
+  const members: Node<ResourceData>[] = graph.nodes.map((node) => {
+    const group = graph.groupOf.get(node.id);
+    return {
+      id: node.id,
+      type: 'resource',
+      position: at(node.id),
+      width: nodeWidth,
+      height: nodeHeight,
+      data: { node, to: openedObject(node, topology) },
+      ...(group ? { parentId: group } : {}),
+      ariaLabel: `${node.kind} ${node.name}, ${node.status}`,
+    };
+  });
+  return [...groups, ...members];
+}
+
+function flowEdges(graph: ShownGraph): Edge[] {
+  const byId = new Map(graph.nodes.map((n) => [n.id, n]));
+  const named = (id: string) => `${byId.get(id)?.kind} ${byId.get(id)?.name}`;
+  return graph.edges.map((e) => ({
+    id: e.id,
+    source: e.source,
+    target: e.target,
+    ariaLabel: `${named(e.source)} ${e.type} ${named(e.target)}`,
+    label: e.type === 'manages' ? undefined : e.type,
+    markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 },
+    style: e.type === 'manages' ? undefined : { strokeDasharray: '4 3' },
+  }));
+}

@@ -1,0 +1,190 @@
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { type StreamState, subscribe } from '../../api/events.ts';
+import { Empty, Loading } from '../../ui/states.tsx';
+import {
+  type Grouping,
+  groupings,
+  type Health,
+  healths,
+  layoutKey,
+  shownGraph,
+  type Topology,
+} from './graph.ts';
+import { type LayoutResult, layout } from './layout.ts';
+
+// React Flow and its styles are fetched when the topology is opened; the layout runs in a Web Worker.
+const TopologyCanvas = lazy(() =>
+  import('./TopologyCanvas.tsx').then((m) => ({ default: m.TopologyCanvas })),
+);
+
+export interface TopologySearch {
+  group?: Grouping;
+  /** Kinds left out, comma-separated. */
+  hide?: string;
+  /** Health states shown, comma-separated; all when absent. */
+  health?: string;
+}
+
+const listOf = (value?: string) => (value ? value.split(',').filter(Boolean) : []);
+
+/** The agent's graph for the namespace in view, kept current by the event stream's `topology` events. */
+function useLiveTopology(namespace?: string): { topology?: Topology; stream: StreamState } {
+  const [topology, setTopology] = useState<Topology>();
+  const [stream, setStream] = useState<StreamState>('connecting');
+  useEffect(() => {
+    setTopology(undefined);
+    return subscribe(
+      '/api/events/stream',
+      { namespaces: namespace },
+      { onState: setStream, onEvent: (_type, data) => setTopology(data as Topology) },
+      ['topology'],
+    );
+  }, [namespace]);
+  return { topology, stream };
+}
+
+const control =
+  'rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-800';
+
+/** Workloads and what connects them, live: grouped by namespace or application, filtered by kind and health. */
+export function TopologyPage() {
+  const search = useSearch({ strict: false }) as TopologySearch & { namespace?: string };
+  const navigate = useNavigate();
+  const grouping = search.group ?? 'namespace';
+  const hidden = listOf(search.hide);
+  const health = listOf(search.health) as Health[];
+  const { topology, stream } = useLiveTopology(search.namespace);
+  const graph = useMemo(
+    () =>
+      topology &&
+      shownGraph(
+        topology,
+        { hiddenKinds: listOf(search.hide), health: listOf(search.health) as Health[] },
+        grouping,
+      ),
+    [topology, search.hide, search.health, grouping],
+  );
+  const key = graph ? layoutKey(graph) : '';
+  const [placed, setPlaced] = useState<{ key: string; result: LayoutResult }>();
+  // Statuses change often and move nothing: only a change of nodes, groups or edges is laid out again.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the graph's structure.
+  useEffect(() => {
+    if (!graph || placed?.key === key) return;
+    let current = true;
+    void layout(graph).then((result) => current && setPlaced({ key, result }));
+    return () => {
+      current = false;
+    };
+  }, [key]);
+  const setSearch = (change: Partial<TopologySearch>) =>
+    void navigate({ to: '/topology', search: (was) => ({ ...was, ...change }) });
+  const kinds = useMemo(() => countKinds(topology), [topology]);
+  const toggle = (list: string[], value: string) => {
+    const next = list.includes(value) ? list.filter((v) => v !== value) : [...list, value];
+    return next.length > 0 ? next.join(',') : undefined;
+  };
+  const dark = document.documentElement.classList.contains('dark');
+  return (
+    <div className="flex h-[calc(100vh-7rem)] flex-col gap-3">
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="text-xl font-semibold">Topology{search.namespace ? ` · ${search.namespace}` : ''}</h1>
+        <span role="status" className="text-xs text-slate-600 dark:text-slate-400">
+          {stream === 'open' ? 'Live' : stream === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
+          {graph && ` · ${graph.nodes.length} objects, ${graph.edges.length} connections`}
+        </span>
+        <label className="ml-auto flex items-center gap-1 text-sm">
+          Group by
+          <select
+            className={control}
+            value={grouping}
+            onChange={(e) => setSearch({ group: e.target.value as Grouping })}
+          >
+            {groupings.map((g) => (
+              <option key={g} value={g}>
+                {g === 'app' ? 'application' : g}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <fieldset className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+        <legend className="sr-only">Filters</legend>
+        {kinds.map(([kind, count]) => (
+          <label key={kind} className="flex items-center gap-1">
+            <input
+              type="checkbox"
+              checked={!hidden.includes(kind)}
+              onChange={() => setSearch({ hide: toggle(hidden, kind) })}
+            />
+            {kind} <span className="text-slate-600 dark:text-slate-400">{count}</span>
+          </label>
+        ))}
+        <span className="mx-1 h-4 w-px bg-slate-300 dark:bg-slate-700" />
+        {healths.map((h) => (
+          <label key={h} className="flex items-center gap-1">
+            <input
+              type="checkbox"
+              checked={health.length === 0 || health.includes(h)}
+              onChange={() => setSearch({ health: toggle(health.length === 0 ? healths : health, h) })}
+            />
+            {h}
+          </label>
+        ))}
+      </fieldset>
+      <section
+        aria-label="Topology graph"
+        className="min-h-0 flex-1 rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+      >
+        {!topology ? (
+          <Loading what="the topology" />
+        ) : topology.requiresNamespaceFilter ? (
+          <PickNamespace topology={topology} />
+        ) : graph && graph.nodes.length === 0 ? (
+          <Empty>Nothing to draw: no objects here pass the filters.</Empty>
+        ) : !graph || !placed ? (
+          <Loading what={`the layout of ${graph?.nodes.length ?? 0} objects`} />
+        ) : (
+          <Suspense fallback={<Loading what="the graph view" />}>
+            <TopologyCanvas topology={topology} graph={graph} layout={placed.result} dark={dark} />
+          </Suspense>
+        )}
+      </section>
+      {topology && topology.warnings.length > 0 && (
+        <p className="text-xs text-amber-800 dark:text-amber-300">{topology.warnings.join(' · ')}</p>
+      )}
+    </div>
+  );
+}
+
+function countKinds(topology?: Topology): [string, number][] {
+  const counts = new Map<string, number>();
+  for (const n of topology?.nodes ?? []) counts.set(n.kind, (counts.get(n.kind) ?? 0) + 1);
+  return [...counts].sort(([a], [b]) => a.localeCompare(b));
+}
+
+/** A cluster too big to draw whole: the agent names its largest namespaces, one of which to open. */
+function PickNamespace({ topology }: { topology: Topology }) {
+  return (
+    <div className="mx-auto max-w-xl p-6 text-sm">
+      <p>
+        The whole cluster would be about {topology.estimatedNodes} objects, too many to draw at once. Pick a
+        namespace:
+      </p>
+      <ul className="mt-3 grid grid-cols-2 gap-1">
+        {(topology.namespaces ?? []).map((ns) => (
+          <li key={ns.name}>
+            <Link
+              to="/topology"
+              search={(was) => ({ ...was, namespace: ns.name })}
+              className="text-teal-800 hover:underline dark:text-teal-300"
+            >
+              {ns.name}
+            </Link>{' '}
+            <span className="text-slate-600 dark:text-slate-400">{ns.objects} objects</span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

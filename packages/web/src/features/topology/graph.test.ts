@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { layoutKey, openedObject, shownGraph, type Topology, type TopologyNode } from './graph.ts';
+
+const node = (kind: string, name: string, status: TopologyNode['status'] = 'healthy'): TopologyNode => ({
+  id: `${kind.toLowerCase()}/shop/${name}`,
+  kind,
+  namespace: 'shop',
+  name,
+  status,
+  data: {},
+});
+
+const topology: Topology = {
+  nodes: [
+    node('Ingress', 'front'),
+    node('Service', 'web'),
+    node('Deployment', 'web'),
+    node('ReplicaSet', 'web-1'),
+    node('Pod', 'web-1-a', 'unhealthy'),
+    node('Service', 'api'),
+    node('Deployment', 'api'),
+    node('ConfigMap', 'loose'),
+    { ...node('PodGroup', 'api pods'), id: 'podgroup/shop/deployment-api' },
+  ],
+  edges: [
+    { id: 'i-w', source: 'ingress/shop/front', target: 'service/shop/web', type: 'routes-to' },
+    { id: 'i-a', source: 'ingress/shop/front', target: 'service/shop/api', type: 'routes-to' },
+    { id: 's-d', source: 'service/shop/web', target: 'deployment/shop/web', type: 'exposes' },
+    { id: 'd-rs', source: 'deployment/shop/web', target: 'replicaset/shop/web-1', type: 'manages' },
+    { id: 'rs-p', source: 'replicaset/shop/web-1', target: 'pod/shop/web-1-a', type: 'manages' },
+    {
+      id: 'd-p',
+      source: 'deployment/shop/web',
+      target: 'pod/shop/web-1-a',
+      type: 'manages',
+      skipIfKindVisible: 'ReplicaSet',
+    },
+    { id: 'sa-da', source: 'service/shop/api', target: 'deployment/shop/api', type: 'exposes' },
+    { id: 'da-pg', source: 'deployment/shop/api', target: 'podgroup/shop/deployment-api', type: 'manages' },
+  ],
+  warnings: [],
+};
+
+const all = { hiddenKinds: [], health: [] };
+const edgeIds = (graph: ReturnType<typeof shownGraph>) => graph.edges.map((e) => e.id).sort();
+
+describe('the graph as drawn', () => {
+  it('draws a shortcut edge only while the kind it skips is hidden', () => {
+    expect(edgeIds(shownGraph(topology, all, 'none'))).not.toContain('d-p');
+    const withoutReplicaSets = shownGraph(topology, { ...all, hiddenKinds: ['ReplicaSet'] }, 'none');
+    expect(edgeIds(withoutReplicaSets)).toContain('d-p');
+    expect(edgeIds(withoutReplicaSets)).not.toContain('rs-p');
+  });
+
+  it('keeps only the health states asked for, and the edges between what is left', () => {
+    const failing = shownGraph(topology, { ...all, health: ['unhealthy'] }, 'none');
+    expect(failing.nodes.map((n) => n.name)).toEqual(['web-1-a']);
+    expect(failing.edges).toEqual([]);
+  });
+
+  it('groups applications by their connections without letting an Ingress merge them', () => {
+    const graph = shownGraph(topology, all, 'app');
+    expect([...graph.groups.values()].sort()).toEqual(['api (shop)', 'web (shop)']);
+    expect(graph.groupOf.get('pod/shop/web-1-a')).toBe('app:shop/web');
+    expect(graph.groupOf.get('ingress/shop/front')).toBeUndefined();
+    expect(graph.groupOf.get('configmap/shop/loose')).toBeUndefined();
+  });
+
+  it('groups by namespace', () => {
+    const graph = shownGraph(topology, all, 'namespace');
+    expect([...graph.groups]).toEqual([['ns:shop', 'namespace shop']]);
+    expect(new Set(graph.groupOf.values())).toEqual(new Set(['ns:shop']));
+  });
+
+  it('lays out again when objects or connections change, not when a status does', () => {
+    const before = layoutKey(shownGraph(topology, all, 'none'));
+    const recoloured = {
+      ...topology,
+      nodes: topology.nodes.map((n) => ({ ...n, status: 'degraded' as const })),
+    };
+    expect(layoutKey(shownGraph(recoloured, all, 'none'))).toBe(before);
+    const fewer = { ...topology, nodes: topology.nodes.slice(1) };
+    expect(layoutKey(shownGraph(fewer, all, 'none'))).not.toBe(before);
+  });
+
+  it("opens a pod group's owner", () => {
+    const group = topology.nodes.at(-1) as TopologyNode;
+    expect(openedObject(group, topology)).toEqual({ kind: 'Deployment', namespace: 'shop', name: 'api' });
+    expect(openedObject(topology.nodes[1] as TopologyNode, topology)).toEqual({
+      kind: 'Service',
+      namespace: 'shop',
+      name: 'web',
+    });
+  });
+});

@@ -1,0 +1,45 @@
+import type { ShownGraph } from './graph.ts';
+
+export const nodeWidth = 190;
+export const nodeHeight = 46;
+
+export interface LayoutRequest {
+  id: number;
+  nodeWidth: number;
+  nodeHeight: number;
+  nodes: { id: string; group?: string }[];
+  edges: { id: string; source: string; target: string }[];
+}
+
+/** Positions by node id: groups absolute (with their size), their members relative to the group. */
+export interface LayoutResult {
+  id: number;
+  positions: Record<string, { x: number; y: number; width?: number; height?: number }>;
+  error?: string;
+}
+
+let worker: Worker | undefined;
+let next = 0;
+const waiting = new Map<number, (result: LayoutResult) => void>();
+
+/** Lays the graph out with ELK in a Web Worker, so a big graph never blocks the page while it is placed. */
+export function layout(graph: ShownGraph): Promise<LayoutResult> {
+  if (!worker) {
+    worker = new Worker(new URL('./layout.worker.ts', import.meta.url), { type: 'module' });
+    worker.onmessage = (message: MessageEvent<LayoutResult>) => {
+      waiting.get(message.data.id)?.(message.data);
+      waiting.delete(message.data.id);
+    };
+  }
+  const id = ++next;
+  const request: LayoutRequest = {
+    id,
+    nodeWidth,
+    nodeHeight,
+    nodes: graph.nodes.map((n) => ({ id: n.id, group: graph.groupOf.get(n.id) })),
+    edges: graph.edges.map((e) => ({ id: e.id, source: e.source, target: e.target })),
+  };
+  const placed = new Promise<LayoutResult>((resolve) => waiting.set(id, resolve));
+  worker.postMessage(request);
+  return placed;
+}

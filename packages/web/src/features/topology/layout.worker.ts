@@ -1,0 +1,62 @@
+import ELK, { type ElkNode } from 'elkjs/lib/elk.bundled.js';
+import type { LayoutRequest, LayoutResult } from './layout.ts';
+
+const elk = new ELK();
+
+/** Each group is laid out left to right on its own; the groups are then packed into rows. */
+async function place(request: LayoutRequest): Promise<LayoutResult> {
+  const layered = {
+    'elk.algorithm': 'layered',
+    'elk.direction': 'RIGHT',
+    'elk.spacing.nodeNode': '16',
+    'elk.layered.spacing.nodeNodeBetweenLayers': '48',
+    'elk.padding': '[top=36,left=16,bottom=16,right=16]',
+  };
+  const box = (id: string): ElkNode => ({ id, width: request.nodeWidth, height: request.nodeHeight });
+  const grouped = new Map<string, ElkNode>();
+  const loose: ElkNode[] = [];
+  for (const node of request.nodes) {
+    if (!node.group) {
+      loose.push(box(node.id));
+      continue;
+    }
+    const group: ElkNode = grouped.get(node.group) ?? {
+      id: node.group,
+      layoutOptions: layered,
+      children: [],
+      edges: [],
+    };
+    group.children?.push(box(node.id));
+    grouped.set(node.group, group);
+  }
+  const groupOf = new Map(request.nodes.map((n) => [n.id, n.group]));
+  const rootEdges: ElkNode['edges'] = [];
+  for (const edge of request.edges) {
+    const group = groupOf.get(edge.source);
+    const inner = group !== undefined && group === groupOf.get(edge.target) ? grouped.get(group) : undefined;
+    (inner?.edges ?? rootEdges).push({ id: edge.id, sources: [edge.source], targets: [edge.target] });
+  }
+  const root: ElkNode = {
+    id: 'root',
+    layoutOptions:
+      grouped.size > 0
+        ? { 'elk.algorithm': 'rectpacking', 'elk.spacing.nodeNode': '32', 'elk.aspectRatio': '1.8' }
+        : layered,
+    children: [...grouped.values(), ...loose],
+    edges: grouped.size > 0 ? [] : rootEdges,
+  };
+  const laid = await elk.layout(root);
+  const positions: LayoutResult['positions'] = {};
+  for (const child of laid.children ?? []) {
+    positions[child.id] = { x: child.x ?? 0, y: child.y ?? 0, width: child.width, height: child.height };
+    for (const inner of child.children ?? []) positions[inner.id] = { x: inner.x ?? 0, y: inner.y ?? 0 };
+  }
+  return { id: request.id, positions };
+}
+
+self.onmessage = (message: MessageEvent<LayoutRequest>) => {
+  place(message.data).then(
+    (result) => self.postMessage(result),
+    (error: unknown) => self.postMessage({ id: message.data.id, error: String(error) }),
+  );
+};
