@@ -14,8 +14,12 @@ import type { KubeList } from '../packages/agent/src/kube/objects.ts';
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
 /** Creates pods directly on the simulated nodes (no scheduler in the way) and waits until kwok runs them all. */
-export async function createPods(client: KubeClient, nodes: string[], count: number): Promise<void> {
-  const namespace = 'bench-load';
+export async function createPods(
+  client: KubeClient,
+  nodes: string[],
+  count: number,
+  namespace = 'bench-load',
+): Promise<void> {
   await client
     .request({ method: 'POST', path: '/api/v1/namespaces', body: { metadata: { name: namespace } } })
     .catch(() => undefined);

@@ -8,6 +8,7 @@ import { agentStartup } from './agent-startup.ts';
 import { hubAuth } from './hub-auth.ts';
 import { topologySse } from './topology-sse.ts';
 import { tunnel } from './tunnel.ts';
+import { webUi } from './web-ui.ts';
 
 export interface BenchResult {
   name: string;
@@ -30,6 +31,11 @@ const benchmarks: Record<string, { about: string; run: (args: string[]) => Promi
     about:
       'hub requests per second and p50/p99 with a session cookie and with a PAT (and unauthenticated), SQLite and PostgreSQL',
     run: hubAuth,
+  },
+  'web-ui': {
+    about:
+      'the web UI in Chromium at 10 000 pods: first row and scroll frames of the pods table, topology render at the sample and 2 000 objects, initial JS gzipped',
+    run: webUi,
   },
   tunnel: {
     about:

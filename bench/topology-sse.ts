@@ -1,12 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { configDefaults, createAgent, resolveTarget } from '@binnacle/agent';
-import { openSse, type SseClient, waitUntil } from '@binnacle/testkit';
-import pino from 'pino';
+import { openSse, type SseClient } from '@binnacle/testkit';
 import { TopologyService } from '../packages/agent/src/features/topology/service.ts';
 import { createPods, loadCluster } from './load.ts';
 import type { BenchResult } from './run.ts';
+import { syncedAgent } from './synced-agent.ts';
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 const quantile = (values: number[], q: number) => {
@@ -48,28 +44,9 @@ export async function topologySse(args: string[]): Promise<BenchResult> {
   return loadCluster(pods, async (state, client) => {
     log(`creating ${pods} pods`);
     await createPods(client, state.nodes, pods);
-    const dataDir = await mkdtemp(join(tmpdir(), 'binnacle-bench-'));
-    const agent = await createAgent(
-      {
-        ...configDefaults(),
-        port: 0,
-        dataDir,
-        kubeconfig: state.kubeconfigs.admin,
-        noBrowser: true,
-        historyLimit: 100_000,
-      },
-      await resolveTarget({ kubeconfig: state.kubeconfigs.admin }),
-      pino({ level: 'silent' }),
-    );
-    const url = await agent.listen();
+    const { agent, url, close } = await syncedAgent(state.kubeconfigs.admin);
     const streams: SseClient[] = [];
     try {
-      void agent.ctx.cluster.start();
-      await waitUntil(
-        'the agent to sync',
-        () => Promise.resolve(agent.ctx.cluster.cache.tiers().every((t) => t.state === 'synced')),
-        { timeoutMs: 300_000 },
-      );
       log('measuring topology builds');
       const builds = [];
       const guards = [];
@@ -140,8 +117,7 @@ export async function topologySse(args: string[]): Promise<BenchResult> {
       };
     } finally {
       for (const s of streams) s.close();
-      await agent.close();
-      await rm(dataDir, { recursive: true, force: true });
+      await close();
     }
   });
 }
