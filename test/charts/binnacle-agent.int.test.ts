@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { helmBinary, hubRoleBindingsLock, repoRoot, testCluster, waitUntil } from '@binnacle/testkit';
-import { AppsV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { AppsV1Api, CoreV1Api, NetworkingV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 
@@ -17,6 +17,7 @@ interface Rendered {
   subjects?: { kind: string; name: string }[];
   roleRef?: { name: string };
   rules?: { resources: string[]; verbs: string[] }[];
+  spec?: { policyTypes?: string[]; ingress?: { from: unknown[]; ports: unknown[] }[] };
 }
 
 async function template(sets: string[]): Promise<Rendered[] | string> {
@@ -94,6 +95,33 @@ describe('the binnacle-agent chart', () => {
     expect(roleBindings(idpMode)).toEqual([]);
   });
 
+  it("keeps the agent's port off the cluster network by default: no Service, a NetworkPolicy admitting nothing", async () => {
+    for (const sets of [[], cloud]) {
+      const objects = await template(sets);
+      if (typeof objects === 'string') throw new Error(objects);
+      expect(objects.filter((o) => o.kind === 'Service')).toEqual([]);
+      const policies = objects.filter((o) => o.kind === 'NetworkPolicy');
+      expect(policies).toHaveLength(1);
+      expect(policies[0]?.spec).toMatchObject({ policyTypes: ['Ingress'] });
+      expect(policies[0]?.spec?.ingress).toBeUndefined();
+    }
+  });
+
+  it('exposes a standalone agent only when asked (service.create, networkPolicy.allowFrom), and never in cloud mode', async () => {
+    const from = { namespaceSelector: { matchLabels: { team: 'ops' } } };
+    const exposed = await template([
+      'service.create=true',
+      `networkPolicy.allowFrom[0].namespaceSelector.matchLabels.team=ops`,
+    ]);
+    if (typeof exposed === 'string') throw new Error(exposed);
+    expect(exposed.filter((o) => o.kind === 'Service')).toHaveLength(1);
+    expect(exposed.find((o) => o.kind === 'NetworkPolicy')?.spec?.ingress).toEqual([
+      { from: [from], ports: [{ port: 'http', protocol: 'TCP' }] },
+    ]);
+    expect(await template([...cloud, 'service.create=true'])).toMatch(/service\/create/);
+    expect(await template(['networkPolicy.create=no'])).toMatch(/networkPolicy/);
+  });
+
   it('refuses a hub URL without a token, and a malformed token', async () => {
     expect(await template(['cloud.url=https://hub.example.com'])).toMatch(/existingSecret|clusterToken/);
     expect(await template(['cloud.url=https://hub.example.com', 'cloud.clusterToken=not-a-token'])).toMatch(
@@ -101,7 +129,7 @@ describe('the binnacle-agent chart', () => {
     );
   });
 
-  it('installs into the local control plane: bindings created, the agent Deployment rolled out', async () => {
+  it('installs into the local control plane: bindings and the NetworkPolicy created, no Service, the agent Deployment rolled out', async () => {
     const cluster = testCluster();
     const namespace = await cluster.namespace('agent-chart');
     const release = `agent-${namespace.name.slice(-6)}`;
@@ -122,6 +150,16 @@ describe('the binnacle-agent chart', () => {
       const rbac = cluster.kubeConfig('admin').makeApiClient(RbacAuthorizationV1Api);
       const owner = await rbac.readClusterRoleBinding({ name: `${release}-binnacle-agent-owner` });
       expect(owner.subjects?.[0]).toMatchObject({ kind: 'Group', name: 'binnacle:role:owner' });
+      const policy = await cluster
+        .kubeConfig('admin')
+        .makeApiClient(NetworkingV1Api)
+        .readNamespacedNetworkPolicy({ name: `${release}-binnacle-agent`, namespace: namespace.name });
+      expect(policy.spec).toMatchObject({ policyTypes: ['Ingress'] });
+      const services = await cluster
+        .kubeConfig('admin')
+        .makeApiClient(CoreV1Api)
+        .listNamespacedService({ namespace: namespace.name });
+      expect(services.items).toEqual([]);
       const apps = cluster.kubeConfig('admin').makeApiClient(AppsV1Api);
       await waitUntil(
         'the agent Deployment to have a ready replica',

@@ -165,15 +165,90 @@ afterAll(async () => {
 
 const secretsPath = () => `/c/${clusterId}/api/resources/secrets?namespaces=${namespace.name}`;
 
+const liveTunnel = () => {
+  const live = started.t.hub.ctx.tunnels.get(clusterId);
+  if (!live) throw new Error('the agent is not connected');
+  return live;
+};
+
+/** An identity header signed as the hub signs it, for this cluster. */
+const signedIdentity = (groups: string[]) =>
+  signIdentity(liveTunnel().tokenHash, {
+    user: 'binnacle:user:ada@example.com',
+    groups,
+    aud: clusterId,
+    exp: Math.floor(Date.now() / 1000) + 60,
+  });
+
+/**
+ * A request on the tunnel itself, as only the hub can send one. Without an identity header the agent acts as
+ * itself: the view of the agent's own identity, which its port no longer offers in cloud mode.
+ */
+async function throughTunnel(path: string, headers: Record<string, string> = {}) {
+  const stream = liveTunnel().client.request(
+    { ':method': 'GET', ':path': path, ...headers },
+    { endStream: true },
+  );
+  const [answer] = (await once(stream, 'response')) as [Record<string, unknown>];
+  let text = '';
+  stream.on('data', (chunk: Buffer) => {
+    text += chunk.toString();
+  });
+  await once(stream, 'end');
+  return { status: answer[':status'], json: () => JSON.parse(text) as unknown, text };
+}
+
 describe('cloud mode through the hub tunnel', () => {
   it("runs as the agent chart's ServiceAccount: reads everything, writes nothing as itself", async () => {
     const user = `system:serviceaccount:${agentNamespace.name}:${release}-binnacle-agent`;
-    expect((await agent.request(`/api/resources/secrets?namespaces=${namespace.name}`)).status).toBe(200);
-    const write = await agent.request(`/api/resources/secrets/${namespace.name}/db-password`, {
-      method: 'DELETE',
+    expect((await throughTunnel(`/api/resources/secrets?namespaces=${namespace.name}`)).status).toBe(200);
+    const write = await throughTunnel(`/api/resources/secrets/${namespace.name}/db-password`, {
+      ':method': 'DELETE',
     });
     expect(write.status).toBe(403);
-    expect(((await write.json()) as { error: string }).error).toContain(user);
+    expect(write.text).toContain(user);
+  });
+
+  it("refuses the agent's own port: pods, secrets, logs, exec and every other route get 401 direct_access_refused, even with a signed identity; /api/health answers", async () => {
+    const pod = `/api/pods/${namespace.name}/shell`;
+    const identity = { 'x-binnacle-identity': signedIdentity(['binnacle:role:owner']) };
+    for (const [method, path] of [
+      ['GET', '/api/resources/pods'],
+      ['GET', `/api/resources/secrets?namespaces=${namespace.name}`],
+      ['GET', `/api/resources/secrets/${namespace.name}/db-password`],
+      ['DELETE', `/api/resources/secrets/${namespace.name}/db-password`],
+      ['GET', `${pod}/logs?tail=5`],
+      ['GET', `${pod}/logs/stream`],
+      ['GET', `${pod}/files?path=/`],
+      ['GET', '/api/events/stream'],
+      ['GET', '/api/auth/me'],
+      ['GET', '/api/config'],
+      ['GET', '/api/openapi.json'],
+      ['GET', '/'],
+      ['GET', '/resources/pods'],
+      ['GET', '/assets/index.js'],
+      ['GET', '/debug/pprof/heap'],
+      ['GET', '/nowhere'],
+    ] as const) {
+      for (const headers of [{}, identity]) {
+        const answer = await agent.request(path, { method, headers });
+        expect(answer.status, `${method} ${path}`).toBe(401);
+        expect(answer.headers.get('cache-control')).toBe('no-store');
+        expect(await answer.json()).toEqual({
+          code: 'direct_access_refused',
+          error: `this agent is in cloud mode: reach it through its hub, ${hubUrl}/c/<cluster_id>/; its own port answers only /api/health`,
+        });
+      }
+    }
+    for (const headers of [{}, identity]) {
+      await expect(openTerminal(`${agent.url}${pod}/exec?command=sh`, headers)).rejects.toMatchObject({
+        status: 401,
+        body: { code: 'direct_access_refused' },
+      });
+    }
+    // The kubelet's probes keep working.
+    expect((await agent.request('/api/health')).status).toBe(200);
+    expect((await agent.request('/api/health', { method: 'HEAD' })).status).toBe(200);
   });
 
   it('a user whose IdP groups include /platform-admins reads Secrets only while a RoleBinding names binnacle:idp:/platform-admins', async () => {
@@ -226,10 +301,6 @@ describe('cloud mode through the hub tunnel', () => {
       username: 'binnacle:user:ada@example.com',
       groups: ['binnacle:role:owner', 'binnacle:idp:/platform-admins'],
     });
-    const direct = await agent.request('/api/auth/me', {
-      headers: { 'x-binnacle-identity': 'forged.value' },
-    });
-    expect(await direct.json()).toEqual({ authEnabled: false, authMode: 'cloud' });
   });
 
   it('shows a namespace-scoped user only its namespaces in cluster-wide views', async () => {
@@ -267,10 +338,12 @@ describe('cloud mode through the hub tunnel', () => {
     expect(otherNamespace.status).toBe(403);
     // Helm releases live in Secrets: ada may list Secrets only in her namespace, which has none.
     expect((await json<{ total: number }>('/api/dashboard/pkgmgr')).total).toBe(0);
-    // Directly on the agent's port (its own users), the whole cluster shows.
-    const all = await agent.json<{ items: unknown[] }>('/api/namespaces');
+    // The agent's own view (a tunneled request without an identity) holds the whole cluster.
+    const all = (await throughTunnel('/api/namespaces')).json() as { items: unknown[] };
     expect(all.items.length).toBeGreaterThan(1);
-    expect((await agent.json<{ total: number }>('/api/dashboard/pkgmgr')).total).toBeGreaterThan(0);
+    expect(
+      ((await throughTunnel('/api/dashboard/pkgmgr')).json() as { total: number }).total,
+    ).toBeGreaterThan(0);
   });
 
   it('reads logs through the tunnel as the caller (pods/log), and refuses a PAT without the group', async () => {
@@ -333,15 +406,15 @@ describe('cloud mode through the hub tunnel', () => {
   });
 
   it('never shows the cluster token: GET /api/config says only that one is set', async () => {
-    const text = await (await agent.request('/api/config')).text();
+    const { text } = await throughTunnel('/api/config');
     expect(text).not.toContain('bnc_');
     expect(JSON.parse(text).effective).toMatchObject({ cloudUrl: hubUrl, clusterTokenSet: true });
   });
 
-  it('removes debug routes in cloud mode: 404 directly and through the tunnel', async () => {
+  it('removes debug routes in cloud mode: 404 through the tunnel (and 401 on the refused direct port)', async () => {
     for (const path of ['/api/debug/informers', '/debug/pprof/heap']) {
-      expect((await agent.request(path)).status, path).toBe(404);
       expect((await hub(`/c/${clusterId}${path}`, { cookie: ada })).status, path).toBe(404);
+      expect((await throughTunnel(path)).status, path).toBe(404);
     }
   });
 
@@ -397,34 +470,13 @@ describe('cloud mode through the hub tunnel', () => {
     });
   });
 
-  it('believes an identity only through the tunnel, and never a system: one', async () => {
-    const live = started.t.hub.ctx.tunnels.get(clusterId);
-    if (!live) throw new Error('the agent is not connected');
-    const signed = (groups: string[]) =>
-      signIdentity(live.tokenHash, {
-        user: 'binnacle:user:ada@example.com',
-        groups,
-        aud: clusterId,
-        exp: Math.floor(Date.now() / 1000) + 60,
-      });
-    // Correctly signed, but sent straight to the agent's port: not the hub's, so ignored.
-    const direct = await agent.request('/api/auth/me', {
-      headers: { 'x-binnacle-identity': signed(['binnacle:role:owner']) },
+  it('never believes a system: identity, even through the tunnel', async () => {
+    // As if the hub signed it: a system: group is refused outright.
+    const answer = await throughTunnel('/api/auth/me', {
+      'x-binnacle-identity': signedIdentity(['system:masters']),
     });
-    expect(await direct.json()).toEqual({ authEnabled: false, authMode: 'cloud' });
-    // Through the tunnel itself (as if the hub signed it): a system: group is refused outright.
-    const stream = live.client.request(
-      { ':method': 'GET', ':path': '/api/auth/me', 'x-binnacle-identity': signed(['system:masters']) },
-      { endStream: true },
-    );
-    const [headers] = (await once(stream, 'response')) as [Record<string, unknown>];
-    let text = '';
-    stream.on('data', (chunk: Buffer) => {
-      text += chunk.toString();
-    });
-    await once(stream, 'end');
-    expect(headers[':status']).toBe(403);
-    expect(JSON.parse(text)).toEqual({
+    expect(answer.status).toBe(403);
+    expect(answer.json()).toEqual({
       code: 'forbidden',
       error: 'system: users and groups cannot be forwarded into the cluster',
     });

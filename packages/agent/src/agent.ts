@@ -98,7 +98,7 @@ export async function createAgent(
             hubUrl: config.cloudUrl,
             clusterToken: config.clusterToken,
             clusterId: () => clusterId,
-            tunnelPorts: new Set<number>(),
+            tunnelPeers: new Set<string>(),
           }
         : undefined,
     log,
@@ -121,7 +121,7 @@ export async function createAgent(
           hubUrl: ctx.cloud.hubUrl,
           clusterToken: ctx.cloud.clusterToken,
           agentVersion,
-          target: { host, port, tunnelPorts: ctx.cloud.tunnelPorts },
+          target: { host, port, tunnelPeers: ctx.cloud.tunnelPeers },
           onState: (state, detail) => {
             if (state === 'connected') clusterId = detail;
             log[state === 'disconnected' ? 'warn' : 'info'](

@@ -41,8 +41,8 @@ export interface AgentContext {
     hubUrl: string;
     clusterToken: string;
     clusterId: () => string | undefined;
-    /** Source ports of the tunnel's open loopback connections: only requests from them come through the hub. */
-    tunnelPorts: Set<number>;
+    /** The client ends of the tunnel's open connections to this listener: only requests from them come through the hub. */
+    tunnelPeers: Set<string>;
   };
   log: FastifyBaseLogger;
 }

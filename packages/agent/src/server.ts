@@ -19,7 +19,7 @@ import { sessionRoutes } from './features/sessions/routes.ts';
 import { timelineRoutes } from './features/timeline/routes.ts';
 import { topologyRoutes } from './features/topology/routes.ts';
 import { workloadRoutes } from './features/workloads/routes.ts';
-import { registerCallerIdentity, uiBase } from './http/caller.ts';
+import { refuseDirectCallers, registerCallerIdentity, uiBase } from './http/caller.ts';
 import { registerWebAssets, webPage } from './http/web-ui.ts';
 
 export interface ServerOptions {
@@ -47,6 +47,7 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   // Before any route, so WebSocket routes can take their upgrades.
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
   // After the WebSocket plugin: its own hooks must see refused upgrades, or their sockets would linger.
+  refuseDirectCallers(app, ctx);
   registerCallerIdentity(app, ctx);
   await registerWebAssets(app);
   healthRoutes(app, ctx);

@@ -84,7 +84,11 @@ describe('binnacle agent', () => {
         timeoutMs: 10_000,
       },
     );
-    expect((await fetch('http://127.0.0.1:9392/api/config')).status).toBe(200); // logged, with --debug-events
+    // Logged, with --debug-events; refused, as every direct request but /api/health is in cloud mode.
+    expect((await fetch('http://127.0.0.1:9392/api/config')).status).toBe(401);
+    expect(run.stderr()).toContain(
+      'binnacle agent: cloud mode: the API is served only through http://127.0.0.1:9/c/<cluster_id>/; http://127.0.0.1:9392 answers only /api/health',
+    );
     run.child.kill('SIGTERM');
     expect(await run.exit(stopsWithinMs)).toBe(0);
     for (const output of [run.stderr(), run.stdout()]) {

@@ -31,6 +31,11 @@ export const errorCodes = {
     status: 401,
     description: 'The sign-in e-mail or password is wrong (the answer does not say which).',
   },
+  direct_access_refused: {
+    status: 401,
+    description:
+      "A cloud-mode agent's own port answers only `/api/health`; every other request goes through the hub (`/c/<cluster_id>/…`), which authenticates it.",
+  },
   forbidden: {
     status: 403,
     description: 'The identity may not do this (Kubernetes RBAC or a Binnacle role).',

@@ -31,25 +31,30 @@ export interface LocalTarget {
   host: string;
   port: number;
   /**
-   * Filled with the local ports of the loopback connections the tunnel opens to the target, while they are
-   * open: the agent tells tunneled requests from direct ones by their source port, so an identity header is
-   * only believed on a request that came through the tunnel.
+   * Filled with the local ends (`address:port`, see `peerKey`) of the connections the tunnel opens to the
+   * target, while they are open. TCP allows one connection per address pair, so while the tunnel holds one no
+   * other client can arrive from that end: the agent tells tunneled requests from direct ones by it, never by
+   * anything a caller sends.
    */
-  tunnelPorts?: Set<number>;
+  tunnelPeers?: Set<string>;
 }
+
+/** One end of a TCP connection as the other end sees it; IPv4 peers of a dual-stack listener are named plainly. */
+export const peerKey = (address: string | undefined, port: number | undefined): string =>
+  `${address?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '') ?? ''}:${port ?? ''}`;
 
 const tracked = new WeakSet<net.Socket>();
 
-/** Records a loopback connection as the tunnel's from the moment it connects (before it carries a byte). */
-function trackTunnelPort(socket: net.Socket, target: LocalTarget): void {
-  const ports = target.tunnelPorts;
-  if (!ports || tracked.has(socket)) return; // kept-alive connections come back for the next request
+/** Records a connection as the tunnel's from the moment it connects (before it carries a byte). */
+function trackTunnelPeer(socket: net.Socket, target: LocalTarget): void {
+  const peers = target.tunnelPeers;
+  if (!peers || tracked.has(socket)) return; // kept-alive connections come back for the next request
   tracked.add(socket);
   const record = () => {
-    const port = socket.localPort;
-    if (port === undefined) return;
-    ports.add(port);
-    socket.once('close', () => ports.delete(port));
+    if (socket.localPort === undefined) return;
+    const peer = peerKey(socket.localAddress, socket.localPort);
+    peers.add(peer);
+    socket.once('close', () => peers.delete(peer));
   };
   if (socket.connecting) socket.once('connect', record);
   else record();
@@ -94,7 +99,7 @@ function forwardRequest(
     // The tunnel's own pool: every connection the target sees from it is known to be the tunnel's.
     agent: pool,
   });
-  upstream.on('socket', (socket) => trackTunnelPort(socket as net.Socket, target));
+  upstream.on('socket', (socket) => trackTunnelPeer(socket as net.Socket, target));
   upstream.on('response', (response) => {
     if (stream.destroyed) return response.destroy();
     stream.respond({ ':status': response.statusCode ?? 502, ...forwardableHeaders(response.headers) });
@@ -116,7 +121,7 @@ function forwardRequest(
 
 function pipeRaw(stream: ServerHttp2Stream, target: LocalTarget): void {
   const socket = net.connect(target.port, target.host);
-  trackTunnelPort(socket, target);
+  trackTunnelPeer(socket, target);
   socket.on('error', () => stream.destroy());
   socket.on('connect', () => {
     stream.respond({ ':status': 200 });

@@ -1,4 +1,4 @@
-export { forwardableHeaders, type LocalTarget, serveOverWebSocket } from './agent-side.ts';
+export { forwardableHeaders, type LocalTarget, peerKey, serveOverWebSocket } from './agent-side.ts';
 export {
   agentVersionHeader,
   backoffDelay,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { dialHub } from './dialer.ts';
 import { TunnelClient } from './hub-side.ts';
-import { backoffDelay, identityKey, signIdentity, verifyIdentity } from './index.ts';
+import { backoffDelay, identityKey, peerKey, signIdentity, verifyIdentity } from './index.ts';
 
 /** A stand-in for the agent's router: JSON, request bodies, a never-ending stream, and a WebSocket echo. */
 let agent: http.Server;
@@ -14,12 +14,17 @@ let tunnel: TunnelClient | undefined;
 let tunnelUp: Promise<TunnelClient>;
 let dialer: { close(): Promise<void> };
 const streamsClosed: string[] = [];
+const tunnelPeers = new Set<string>();
 
 beforeAll(async () => {
   agent = http.createServer((request, response) => {
     if (request.url === '/json')
       return response.end(JSON.stringify({ ok: true, path: request.url, via: request.headers['x-test'] }));
     if (request.url === '/echo') return request.pipe(response);
+    if (request.url === '/peer')
+      return response.end(
+        String(tunnelPeers.has(peerKey(request.socket.remoteAddress, request.socket.remotePort))),
+      );
     if (request.url === '/stream') {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
       const timer = setInterval(() => response.write('data: tick\n\n'), 20);
@@ -58,7 +63,7 @@ beforeAll(async () => {
     hubUrl: `http://127.0.0.1:${(hub.address() as AddressInfo).port}`,
     clusterToken: 'bnc_test',
     agentVersion: 'test',
-    target: { host: '127.0.0.1', port: (agent.address() as AddressInfo).port },
+    target: { host: '127.0.0.1', port: (agent.address() as AddressInfo).port, tunnelPeers },
   });
   await tunnelUp;
 });
@@ -127,6 +132,23 @@ describe('HTTP/2 over the agent-initiated WebSocket', () => {
     const [message] = (await once(ws, 'message')) as [Buffer];
     expect(message.toString()).toBe('echo:hello');
     ws.close();
+  });
+});
+
+describe("the tunnel's own connections", () => {
+  it('are known to the target by their client end while they are open; a direct client is not one of them', async () => {
+    const client = await tunnelUp;
+    const stream = client.request({ ':method': 'GET', ':path': '/peer' }, { endStream: true });
+    expect(await collect(stream)).toBe('true');
+    const direct = await fetch(`http://127.0.0.1:${(agent.address() as AddressInfo).port}/peer`);
+    expect(await direct.text()).toBe('false');
+    expect([...tunnelPeers].every((peer) => peer.startsWith('127.0.0.1:'))).toBe(true);
+  });
+
+  it('name an IPv4 client of a dual-stack listener plainly, and an IPv6 one with its address', () => {
+    expect(peerKey('::ffff:127.0.0.1', 40_000)).toBe('127.0.0.1:40000');
+    expect(peerKey('127.0.0.1', 40_000)).toBe('127.0.0.1:40000');
+    expect(peerKey('::1', 40_000)).toBe('::1:40000');
   });
 });
 

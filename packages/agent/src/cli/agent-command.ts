@@ -4,6 +4,7 @@ import { agentVersion, createAgent } from '../agent.ts';
 import { ConfigFileSchema, configDefaults, configFilePath } from '../config/agent-config.ts';
 import { InvalidFileError, JsonFile } from '../config/json-file.ts';
 import { KubeconfigError, resolveTarget } from '../kube/kubeconfig.ts';
+import { exposureNotice } from './exposure.ts';
 import { openBrowser } from './open-browser.ts';
 import { agentHelp, effectiveConfig, parseAgentArgs } from './options.ts';
 import { showSyncProgress } from './progress.ts';
@@ -59,9 +60,12 @@ export async function runAgent(argv: string[]): Promise<number> {
   process.stderr.write(
     `binnacle agent ${agentVersion}: serving ${url} for context "${target.contextName}" (${target.server.origin})\n`,
   );
+  const notice = exposureNotice(config, url);
+  if (notice) process.stderr.write(`binnacle agent: ${notice}\n`);
   const stopProgress = showSyncProgress(agent.ctx.cluster.cache);
   void agent.ctx.cluster.start();
-  if (process.stdout.isTTY && !config.noBrowser) openBrowser(url);
+  // In cloud mode the UI lives at the hub; the agent's own port would only refuse the browser.
+  if (process.stdout.isTTY && !config.noBrowser && !config.cloudUrl) openBrowser(url);
   // The progress line is left open (carriage returns): end it before the shutdown message.
   return exitOnSignal(
     'agent',

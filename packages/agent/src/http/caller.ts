@@ -1,5 +1,5 @@
 import { AppError } from '@binnacle/common/server';
-import { identityHeader, identityKey, verifyIdentity } from '@binnacle/tunnel';
+import { identityHeader, identityKey, peerKey, verifyIdentity } from '@binnacle/tunnel';
 import type { FastifyRequest } from 'fastify';
 import type { AgentContext, App } from '../context.ts';
 import type { AccessAttributes } from '../kube/access-review.ts';
@@ -17,11 +17,14 @@ declare module 'fastify' {
     agentOnly?: boolean;
     /** What a tunneled caller must be allowed before the route runs (checked by the identity hook). */
     callerAccess?: (request: FastifyRequest) => AccessAttributes;
+    /** Answered on the agent's own port in cloud mode too (the kubelet's probes); other routes only through the hub. */
+    probe?: boolean;
   }
 }
 
 export const callerAware = { callerAware: true } as const;
 export const agentOnly = { agentOnly: true } as const;
+export const probe = { probe: true } as const;
 
 /**
  * A pod subresource route that acts as the caller (exec, logs, files, debug containers): the API server's RBAC
@@ -54,18 +57,26 @@ export async function requireAccess(
   throw new AppError('forbidden', `${caller.user} cannot ${attributes.verb} ${what}${where}`);
 }
 
-/**
- * Cloud mode: a request carrying the hub's signed identity acts as that person (DESIGN §6.3). A header that
- * did not come through the tunnel (sent straight to the agent's port, even correctly signed) or does not
- * verify — not signed with this cluster's token, for another cluster, expired — is ignored. `system:` principals are refused. Routes that serve cluster-wide views from
- * the cache without per-caller filtering answer only GETs of callers who may list namespaces cluster-wide;
- * routes that act with the agent's own identity refuse tunneled callers.
- */
-const loopback = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+/** Whether a request arrived on one of the tunnel's own open connections to this listener (see `peerKey`). */
+const cameThroughTunnel = (request: FastifyRequest, tunnelPeers: Set<string>) =>
+  tunnelPeers.has(peerKey(request.socket.remoteAddress, request.socket.remotePort));
 
-/** Whether a request reached this listener on one of the tunnel's own loopback connections. */
-const cameThroughTunnel = (request: FastifyRequest, tunnelPorts: Set<number>) =>
-  loopback.has(request.socket.remoteAddress ?? '') && tunnelPorts.has(request.socket.remotePort ?? -1);
+/**
+ * Cloud mode: the agent's own port is no way in. Whatever reaches it directly — any pod in the cluster, a
+ * port-forward — would act with the agent's service account and bypass the hub, its roles and the caller's
+ * RBAC, so it gets 401 `direct_access_refused` (WebSocket upgrades, streams, pages and unknown paths alike),
+ * except the probe routes. Decided by the connection the request came on, never by anything the caller sends
+ * (ADR 0017).
+ */
+export function refuseDirectCallers(app: App, ctx: AgentContext): void {
+  const cloud = ctx.cloud;
+  if (!cloud) return;
+  const message = `this agent is in cloud mode: reach it through its hub, ${new URL(cloud.hubUrl).origin}/c/<cluster_id>/; its own port answers only /api/health`;
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.routeOptions.config.probe || cameThroughTunnel(request, cloud.tunnelPeers)) return done();
+    done(new AppError('direct_access_refused', message));
+  });
+}
 
 /**
  * Where the web UI lives for this request: `/c/<cluster_id>/` when it came through the hub's tunnel (the hub
@@ -73,10 +84,17 @@ const cameThroughTunnel = (request: FastifyRequest, tunnelPorts: Set<number>) =>
  */
 export function uiBase(ctx: AgentContext, request: FastifyRequest): string {
   const clusterId = ctx.cloud?.clusterId();
-  if (!ctx.cloud || !clusterId || !cameThroughTunnel(request, ctx.cloud.tunnelPorts)) return '/';
+  if (!ctx.cloud || !clusterId || !cameThroughTunnel(request, ctx.cloud.tunnelPeers)) return '/';
   return `/c/${encodeURIComponent(clusterId)}/`;
 }
 
+/**
+ * Cloud mode: a request carrying the hub's signed identity acts as that person (DESIGN §6.3). A header that
+ * did not come through the tunnel or does not verify — not signed with this cluster's token, for another
+ * cluster, expired — is ignored. `system:` principals are refused. Routes that serve cluster-wide views from
+ * the cache without per-caller filtering answer only GETs of callers who may list namespaces cluster-wide;
+ * routes that act with the agent's own identity refuse tunneled callers.
+ */
 export function registerCallerIdentity(app: App, ctx: AgentContext): void {
   const cloud = ctx.cloud;
   if (!cloud) return;
@@ -85,7 +103,7 @@ export function registerCallerIdentity(app: App, ctx: AgentContext): void {
     const header = request.headers[identityHeader];
     delete request.headers[identityHeader];
     const clusterId = cloud.clusterId();
-    if (typeof header !== 'string' || !clusterId || !cameThroughTunnel(request, cloud.tunnelPorts)) return;
+    if (typeof header !== 'string' || !clusterId || !cameThroughTunnel(request, cloud.tunnelPeers)) return;
     const identity = verifyIdentity(key, header, clusterId, Date.now());
     if (!identity) return;
     if ([identity.user, ...identity.groups].some((subject) => subject.startsWith('system:'))) {

@@ -1,7 +1,7 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
-import { callerAware } from '../../http/caller.ts';
+import { callerAware, probe } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
 import { capabilities } from './capabilities.ts';
 import { clusterInfo } from './cluster-info.ts';
@@ -89,7 +89,8 @@ export function healthRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/health',
     {
-      config: callerAware,
+      // The kubelet's probes reach it on the agent's own port, in cloud mode too.
+      config: { ...callerAware, ...probe },
       schema: {
         tags,
         summary: 'Status, per-tier sync progress and runtime figures',
