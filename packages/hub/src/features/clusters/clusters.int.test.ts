@@ -96,7 +96,7 @@ describe('the connect page', () => {
       })
     ).json<Connect>();
     expect(connect.values.cloud).not.toHaveProperty('defaultRbac');
-    expect(connect.commands.at(-1)).toMatch(/helm upgrade .* --reuse-values/);
+    expect(connect.commands.at(-1)).toMatch(/helm upgrade .* --reset-then-reuse-values/);
     expect(connect.commands.at(-1)).not.toContain('defaultRbac');
   });
 

@@ -27,7 +27,7 @@ export async function connectCluster(
       values: { cloud },
       commands: [
         secret,
-        `helm upgrade binnacle-agent charts/binnacle-agent -n binnacle --reuse-values --set cloud.url=${cloud.url} --set cloud.existingSecret=${secretName}`,
+        `helm upgrade binnacle-agent charts/binnacle-agent -n binnacle --reset-then-reuse-values --set cloud.url=${cloud.url} --set cloud.existingSecret=${secretName}`,
       ],
     };
   }
