@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createHub, type HubConfig, hubDefaults, hubLogger, validateHubConfig } from '@binnacle/hub';
+import { serverLogger } from '@binnacle/common/server';
+import { createHub, type HubConfig, hubDefaults, validateHubConfig } from '@binnacle/hub';
 import { signInOwner, startPostgres } from '@binnacle/testkit';
 import { Pool } from 'undici';
 import { type LoadFigures, type LoadOptions, load } from './http-load.ts';
@@ -68,7 +69,7 @@ async function measureHub(
         warnings += 1;
       },
     };
-    const hub = await createHub(config, { log: hubLogger('warn', counter) });
+    const hub = await createHub(config, { log: serverLogger('warn', counter) });
     try {
       const url = await hub.listen();
       const pool = new Pool(url, { connections: plan.concurrency, pipelining: 1 });

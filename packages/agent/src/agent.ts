@@ -39,13 +39,14 @@ export interface Agent {
 }
 
 /** The timeline store the configuration asks for. */
-export function openTimelineStore(config: AgentConfig): Promise<TimelineStore> {
+export function openTimelineStore(config: AgentConfig, log: FastifyBaseLogger): Promise<TimelineStore> {
   if (config.timelineStorage === 'memory')
     return Promise.resolve(new MemoryTimelineStore(config.historyLimit));
   return SqliteTimelineStore.open({
     path: config.timelineDb ?? join(config.dataDir, 'timeline.db'),
     retentionMs: config.timelineRetentionMs,
     maxBytes: config.timelineMaxBytes,
+    log: (message, detail) => log.error(detail, message),
   });
 }
 
@@ -79,7 +80,7 @@ export async function createAgent(
     configFile: new JsonFile(configFilePath(config.dataDir), ConfigFileSchema, () => ({})),
     settingsFile: new JsonFile(settingsFilePath(config.dataDir), SettingsSchema, () => ({})),
     releases: new ReleaseChecker(agentVersion, config.releaseFeedUrl),
-    timeline: new ChangeRecorder(cluster.cache, await openTimelineStore(config)),
+    timeline: new ChangeRecorder(cluster.cache, await openTimelineStore(config, log)),
     topology: new TopologyService(),
     sessions: new SessionRegistry(),
     metrics: {

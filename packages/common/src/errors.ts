@@ -127,6 +127,11 @@ export const errorCodes = {
     description: 'The cluster is registered but its agent is not connected to the hub right now.',
   },
   cluster_unreachable: { status: 503, description: 'The Kubernetes API server cannot be reached.' },
+  access_review_unavailable: {
+    status: 503,
+    description:
+      "Whether the caller may do this could not be checked: the access review (SubjectAccessReview) could not be made — the API server was unreachable, timed out, failed or refused the agent's review. Access is refused, never granted; the agent logs why; retry shortly.",
+  },
   cluster_timeout: { status: 504, description: 'The Kubernetes API server did not answer in time.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 

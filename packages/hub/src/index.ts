@@ -1,5 +1,4 @@
 export { hubHelp, runHub } from './cli/hub-command.ts';
-export { hubLogger, redactedPaths } from './cli/logger.ts';
 export { type HubConfig, hubDefaults, hubOptions, validateHubConfig } from './config/hub-config.ts';
 export type { HubApp, HubContext, Role } from './context.ts';
 export { addMember, createOrg, type Identity, upsertUser } from './db/directory.ts';

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Agent, type AgentConfig, configDefaults, createAgent, resolveTarget } from '@binnacle/agent';
-import pino from 'pino';
+import { serverLogger } from '@binnacle/common/server';
 import { waitUntil } from './cluster/wait.ts';
 import { type ClusterIdentity, testCluster } from './test-cluster.ts';
 
@@ -47,11 +47,7 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
     ...options.config,
   };
   const target = await resolveTarget({ kubeconfig: config.kubeconfig, context: config.context });
-  const agent = await createAgent(
-    config,
-    target,
-    options.log ?? pino({ level: 'error' }, pino.destination(2)),
-  );
+  const agent = await createAgent(config, target, options.log ?? serverLogger('error'));
   const url = await agent.listen();
   if (options.start ?? true) {
     void agent.ctx.cluster.start();

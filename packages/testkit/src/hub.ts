@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { serverLogger } from '@binnacle/common/server';
 import {
   addMember,
   createHub,
@@ -8,7 +9,6 @@ import {
   type Hub,
   type HubConfig,
   hubDefaults,
-  hubLogger,
   ManualClock,
   type Role,
   upsertUser,
@@ -95,7 +95,7 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
   );
   const hub = await createHub(config, {
     clock,
-    log: hubLogger('info', { write: (line: string) => void logs.push(line) }),
+    log: serverLogger('info', { write: (line: string) => void logs.push(line) }),
   });
   const cookieName = '__Host-binnacle_session';
   const origin = new URL(config.publicUrl).origin;

@@ -1,4 +1,5 @@
 export { startTestAgent, type TestAgent, type TestAgentOptions } from './agent.ts';
+export { type ApiServerProxy, startApiServerProxy } from './api-server-proxy.ts';
 export { type BinnacleRun, killBinnacles, runBinnacle } from './binnacle-process.ts';
 export {
   type AxeViolation,

@@ -1,5 +1,4 @@
-import { exitOnSignal, UsageError } from '@binnacle/common/server';
-import pino from 'pino';
+import { exitOnCrash, exitOnSignal, serverLogger, UsageError } from '@binnacle/common/server';
 import { agentVersion, createAgent } from '../agent.ts';
 import { ConfigFileSchema, configDefaults, configFilePath } from '../config/agent-config.ts';
 import { InvalidFileError, JsonFile } from '../config/json-file.ts';
@@ -43,7 +42,8 @@ export async function runAgent(argv: string[]): Promise<number> {
     throw error;
   }
 
-  const log = pino({ level: config.debugEvents ? 'info' : 'warn' }, pino.destination(2));
+  const log = serverLogger(config.debugEvents ? 'info' : 'warn');
+  exitOnCrash('agent', log);
   const agent = await createAgent(config, target, log);
   try {
     await agent.listen();

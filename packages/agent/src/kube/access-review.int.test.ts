@@ -8,7 +8,11 @@ const target = await resolveTarget({ kubeconfig: testCluster().kubeconfigPath('a
 const client = new KubeClient(target);
 // The same credentials against a port where no API server listens: every review fails to be asked.
 const unreachable = new KubeClient({ ...target, server: new URL('https://127.0.0.1:9') });
-afterAll(() => Promise.all([client.close(), unreachable.close()]));
+// An identity without any binding: it may not create SubjectAccessReviews.
+const restricted = new KubeClient(
+  await resolveTarget({ kubeconfig: testCluster().kubeconfigPath('restricted') }),
+);
+afterAll(() => Promise.all([client.close(), unreachable.close(), restricted.close()]));
 
 const listSecrets = { verb: 'list', group: '', resource: 'secrets', namespace: 'default' };
 const stranger = { user: 'binnacle:user:nobody@example.com', groups: ['binnacle:idp:nobody'] };
@@ -20,10 +24,35 @@ describe('access reviews', () => {
     expect(await reviewer.allowed(stranger, listSecrets)).toBe(false);
   });
 
-  it('fails closed: a review that cannot be asked is a refusal, for the agent and for a caller', async () => {
+  it('fails closed without pretending: a review that cannot be made is 503 access_review_unavailable, not a no', async () => {
     const reviewer = new AccessReviewer(unreachable);
+    for (const caller of [undefined, stranger]) {
+      await expect(reviewer.allowed(caller, listSecrets)).rejects.toMatchObject({
+        code: 'access_review_unavailable',
+        status: 503,
+        message: expect.stringContaining('(cluster_unreachable)'),
+        detail: expect.objectContaining({ cause: expect.stringContaining('127.0.0.1:9 is unreachable') }),
+      });
+    }
+  });
+
+  it('is unavailable as well when the API server refuses the agent its review (no RBAC to create reviews)', async () => {
+    const reviewer = new AccessReviewer(restricted);
+    await expect(reviewer.allowed(stranger, listSecrets)).rejects.toMatchObject({
+      code: 'access_review_unavailable',
+      message: expect.stringContaining('the SubjectAccessReview failed (forbidden)'),
+    });
+    // Its own (self) review needs no rights: a plain "no".
     expect(await reviewer.allowed(undefined, listSecrets)).toBe(false);
-    expect(await reviewer.allowed(stranger, listSecrets)).toBe(false);
+  });
+
+  it('does not keep a failed review: the next request asks again', async () => {
+    const reviewer = new AccessReviewer(unreachable);
+    const first = reviewer.allowed(stranger, listSecrets);
+    await expect(first).rejects.toMatchObject({ code: 'access_review_unavailable' });
+    const second = reviewer.allowed(stranger, listSecrets);
+    expect(second).not.toBe(first);
+    await expect(second).rejects.toMatchObject({ code: 'access_review_unavailable' });
   });
 
   it('asks a question once while it is being asked (parallel views share the answer)', () => {

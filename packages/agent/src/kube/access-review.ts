@@ -1,3 +1,4 @@
+import { AppError } from '@binnacle/common/server';
 import type { Impersonation, KubeClient } from './client.ts';
 
 export interface AccessAttributes {
@@ -15,7 +16,9 @@ const maxEntries = 10_000;
  * "May this caller do this?" as the API server's authorizer answers it: a SubjectAccessReview (created with
  * the agent's own identity) for a caller, a SelfSubjectAccessReview for the agent itself. Answers are cached
  * a few seconds per caller and question — a question already being asked is not asked again — so a removed
- * binding takes effect within 5 s. Any failure to ask is a refusal: access fails closed.
+ * binding takes effect within 5 s. A review that cannot be made (API server unreachable, timing out, failing,
+ * refusing the agent) is neither a grant nor a denial: it rejects with 503 `access_review_unavailable`, which
+ * the error handler logs, and is not cached, so the next request asks again. Access still fails closed.
  */
 export class AccessReviewer {
   readonly #client: KubeClient;
@@ -31,7 +34,11 @@ export class AccessReviewer {
     if (cached && Date.now() - cached.at < cacheMs) return cached.allowed;
     if (this.#answers.size >= maxEntries) this.#answers.clear();
     const allowed = this.#ask(caller, attributes);
-    this.#answers.set(key, { allowed, at: Date.now() });
+    const entry = { allowed, at: Date.now() };
+    this.#answers.set(key, entry);
+    allowed.catch(() => {
+      if (this.#answers.get(key) === entry) this.#answers.delete(key);
+    });
     return allowed;
   }
 
@@ -50,8 +57,21 @@ export class AccessReviewer {
         },
       });
       return review?.status?.allowed === true;
-    } catch {
-      return false;
+    } catch (error) {
+      const cause = error instanceof AppError ? error.code : 'error';
+      throw new AppError(
+        'access_review_unavailable',
+        `access could not be checked: the ${kind} failed (${cause}); access is refused until the Kubernetes API server answers it, retry shortly`,
+        {
+          cause: error,
+          detail: {
+            review: kind,
+            attributes,
+            cause: (error as Error).message,
+            kube: (error as AppError).detail,
+          },
+        },
+      );
     }
   }
 }

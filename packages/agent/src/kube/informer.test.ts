@@ -42,8 +42,10 @@ afterEach(async () => {
   close = undefined;
 });
 
+/** Polls until `check` holds; the 10 s bound only catches a hang. */
 const waitFor = async (check: () => boolean) => {
-  for (let i = 0; i < 200 && !check(); i += 1) await new Promise((r) => setTimeout(r, 10));
+  const deadline = Date.now() + 10_000;
+  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
   expect(check()).toBe(true);
 };
 

@@ -16,6 +16,7 @@ export {
   notReady,
   unauthenticated,
 } from './errors.ts';
+export { redactedPaths, serverLogger } from './logger.ts';
 export { openApiRoute, registerOpenApi } from './openapi.ts';
 export {
   type OptionSpec,
@@ -35,4 +36,4 @@ export {
   Query,
   TimeOrDuration,
 } from './schemas.ts';
-export { exitOnSignal } from './shutdown.ts';
+export { exitOnCrash, exitOnSignal } from './shutdown.ts';

@@ -1,3 +1,5 @@
+import type { Logger } from 'pino';
+
 const shutdownGraceMs = 10_000;
 
 /**
@@ -30,4 +32,23 @@ export function exitOnSignal(
     process.on('SIGINT', () => shutdown('SIGINT'));
     process.on('SIGTERM', () => shutdown('SIGTERM'));
   });
+}
+
+let crashHandled = false;
+
+/**
+ * Installs the one process-wide handler of `unhandledRejection` and `uncaughtException`: the failure goes to the
+ * structured log as a fatal line naming the event, then the process exits with 1. State after such a failure is
+ * unknown, so nothing is closed gracefully; pino flushes its pending lines on exit. Installing twice (both
+ * servers in one process) keeps the first.
+ */
+export function exitOnCrash(command: string, log: Pick<Logger, 'fatal'>): void {
+  if (crashHandled) return;
+  crashHandled = true;
+  const crash = (event: 'unhandledRejection' | 'uncaughtException') => (error: unknown) => {
+    log.fatal({ err: error, event }, `binnacle ${command}: ${event}, exiting`);
+    process.exit(1);
+  };
+  process.on('unhandledRejection', crash('unhandledRejection'));
+  process.on('uncaughtException', crash('uncaughtException'));
 }

@@ -1,9 +1,8 @@
-import { exitOnSignal, optionsHelp, UsageError } from '@binnacle/common/server';
+import { exitOnCrash, exitOnSignal, optionsHelp, serverLogger, UsageError } from '@binnacle/common/server';
 import { type HubConfig, hubOptions, loadHubConfig } from '../config/hub-config.ts';
 import { oidcRedirectUri } from '../config/oidc-config.ts';
 import { DatabaseError } from '../db/database.ts';
 import { createHub, hubVersion } from '../hub.ts';
-import { hubLogger } from './logger.ts';
 
 export function hubHelp(): string {
   return `usage: binnacle hub [flags]
@@ -40,9 +39,11 @@ export async function runHub(argv: string[], env: NodeJS.ProcessEnv = process.en
       return fail(`${error.message}\nrun "binnacle hub --help" for the settings`, 2);
     throw error;
   }
+  const log = serverLogger(config.debugRequests ? 'info' : 'warn');
+  exitOnCrash('hub', log);
   let hub: Awaited<ReturnType<typeof createHub>>;
   try {
-    hub = await createHub(config, { log: hubLogger(config.debugRequests ? 'info' : 'warn') });
+    hub = await createHub(config, { log });
   } catch (error) {
     if (error instanceof DatabaseError || error instanceof UsageError) return fail(error.message, 1);
     throw error;

@@ -6,6 +6,29 @@ import { cpuProfile, heapSnapshot } from './profiles.ts';
 
 const tags = ['debug'];
 const Open = Type.Object({}, { additionalProperties: true });
+const Count = Type.Integer({ minimum: 0 });
+const Pipeline = Type.Object({
+  recorder: Type.Object({
+    received: Count,
+    recorded: Count,
+    dropped: Type.Record(Type.String(), Count, { description: 'drops by reason' }),
+    recentDrops: Type.Array(Open, { description: 'the last 200 drops' }),
+    queued: Count,
+    storeErrors: Type.Integer({ minimum: 0, description: 'batches the store failed to append' }),
+  }),
+  store: Type.Object({
+    kind: Type.Union([Type.Literal('memory'), Type.Literal('sqlite')]),
+    epoch: Type.String(),
+    count: Count,
+    oldestSeq: Count,
+    latestSeq: Count,
+    pruneFailures: Type.Integer({
+      minimum: 0,
+      description: 'scheduled prunes (retention, size cap) that failed since the start; each is logged',
+    }),
+  }),
+  sessions: Type.Record(Type.String(), Count, { description: 'open sessions by kind' }),
+});
 
 /** Debug routes; the agent leaves them out in cloud mode, so they never pass through the hub. */
 export function debugRoutes(app: App, ctx: AgentContext): void {
@@ -15,9 +38,9 @@ export function debugRoutes(app: App, ctx: AgentContext): void {
       schema: {
         tags,
         summary:
-          'The change pipeline: received, recorded, dropped by reason, recent drops, store and streams',
+          'The change pipeline: received, recorded, dropped by reason, recent drops, store (with failed prunes) and streams',
         querystring: Query({}),
-        response: { 200: Open, ...errorResponses },
+        response: { 200: Pipeline, ...errorResponses },
       },
     },
     async () => ({

@@ -163,8 +163,8 @@ describe('POST /api/nodes/{name}/drain', () => {
   it('stops at its timeout naming the pods a PodDisruptionBudget protects, then empties the node once relaxed', async () => {
     const started = Date.now();
     const blocked = await drain({ timeout: '3s' });
-    // Bounded by its own timeout (plus a request or two), never a hang.
-    expect(Date.now() - started).toBeLessThan(3000 + 5000);
+    // Ended by the 3 s it was given, not by the 60 s default: a bound that only catches the wrong deadline.
+    expect(Date.now() - started).toBeLessThan(30_000);
     expect(blocked.status).toBe(409);
     expect(blocked.answer).toMatchObject({ code: 'drain_incomplete', cordoned: true, complete: false });
     const byStatus = (status: string) =>

@@ -19,6 +19,21 @@ let ns: { name: string; remove: () => Promise<void> };
 let forwardPort = 0;
 
 const openFds = async () => (await readdir(`/proc/${agent.pid}/fd`)).length;
+
+/** The agent's open descriptors once they hold still (the same in four reads in a row), not while sockets close. */
+async function steadyFds(): Promise<number> {
+  const reads: number[] = [];
+  await waitUntil(
+    'open descriptors to hold still',
+    async () => {
+      reads.push(await openFds());
+      const last = reads.slice(-4);
+      return last.length === 4 && last.every((n) => n === last[0]);
+    },
+    { timeoutMs: 60_000, intervalMs: 250 },
+  );
+  return reads.at(-1) as number;
+}
 const sessions = async () =>
   (await (await fetch(`${url}/api/sessions`)).json()) as { total: number; counts: Record<string, number> };
 
@@ -148,8 +163,7 @@ describe(`${cycles} open-and-abandon cycles of every stream kind`, () => {
     for (const [, open] of kinds) await open();
     const settled = async () => (await sessions()).counts.portforward === 1 && (await sessions()).total === 1;
     await waitUntil('the warm-up sessions to end', settled, { timeoutMs: 30_000 });
-    await new Promise((r) => setTimeout(r, 2000));
-    const baseline = await openFds();
+    const baseline = await steadyFds();
 
     let peak = baseline;
     for (const [name, open] of kinds) {

@@ -270,6 +270,10 @@ describe('timeline storage', () => {
       const after = await second.json<Page>(`/api/changes?namespace=${ns.name}&name=survives-restart`);
       expect(after.epoch).toBe(before?.epoch);
       expect(after.events.map((e) => e.seq)).toEqual(before?.events.map((e) => e.seq));
+      expect((await second.json('/api/debug/events')).store).toMatchObject({
+        kind: 'sqlite',
+        pruneFailures: 0,
+      });
     } finally {
       await second.close();
     }

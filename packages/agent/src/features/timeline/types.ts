@@ -83,6 +83,8 @@ export interface TimelineStats {
   count: number;
   oldestSeq: number;
   latestSeq: number;
+  /** Scheduled prunes (retention, size cap) that failed since the store opened, each logged; the ring never fails. */
+  pruneFailures: number;
 }
 
 /** The one interface both backends implement; a shared conformance suite runs against each. */

@@ -69,6 +69,7 @@ export class MemoryTimelineStore implements TimelineStore {
       count: this.#count,
       oldestSeq: this.#count === 0 ? 0 : this.#latestSeq - this.#count + 1,
       latestSeq: this.#latestSeq,
+      pruneFailures: 0,
     });
   }
 

@@ -88,6 +88,8 @@ export interface SqliteStoreOptions {
   /** The database file is kept below this size (bytes) by deleting the oldest events. */
   maxBytes: number;
   now?: () => number;
+  /** Where a scheduled prune that failed is reported (each failure is also counted in `stats()`). */
+  log?: (message: string, detail: Record<string, unknown>) => void;
 }
 
 const pruneEveryMs = 5 * 60_000;
@@ -103,12 +105,13 @@ export class SqliteTimelineStore implements TimelineStore {
   readonly #options: SqliteStoreOptions;
   readonly #timer: ReturnType<typeof setInterval>;
   #epoch = '';
+  #pruneFailures = 0;
 
   private constructor(sqlite: Database.Database, options: SqliteStoreOptions) {
     this.#sqlite = sqlite;
     this.#options = options;
     this.#db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
-    this.#timer = setInterval(() => void this.prune().catch(() => undefined), pruneEveryMs);
+    this.#timer = setInterval(() => void this.#scheduledPrune(), pruneEveryMs);
     this.#timer.unref();
   }
 
@@ -243,7 +246,22 @@ export class SqliteTimelineStore implements TimelineStore {
       count: Number(row.count),
       oldestSeq: row.oldest ?? 0,
       latestSeq: sequence?.seq ?? row.latest ?? 0,
+      pruneFailures: this.#pruneFailures,
     };
+  }
+
+  /** A failed prune lets the file outgrow its cap and keep events past the retention: never a silent one. */
+  async #scheduledPrune(): Promise<void> {
+    try {
+      await this.prune();
+    } catch (error) {
+      this.#pruneFailures += 1;
+      this.#options.log?.('timeline prune failed; the database may outgrow its retention and size cap', {
+        err: error,
+        path: this.#options.path,
+        pruneFailures: this.#pruneFailures,
+      });
+    }
   }
 
   /** Deletes events past the retention, then the oldest until the file is below the size cap. */

@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { NewTimelineEvent, TimelineStore } from '../types.ts';
 import { MemoryTimelineStore } from './memory-store.ts';
 import { SqliteTimelineStore } from './sqlite-store.ts';
@@ -58,7 +59,7 @@ describe.each(backends)('timeline store conformance: %s', (_name, open) => {
     const again = await store.append([event({ key: 'b' }), event({ key: 'c' })]);
     expect(first.map((e) => e.seq)).toEqual([1, 2]);
     expect(again.map((e) => [e.seq, e.name])).toEqual([[3, expect.stringMatching(/^web-/)]]);
-    expect(await store.stats()).toMatchObject({ count: 3, oldestSeq: 1, latestSeq: 3 });
+    expect(await store.stats()).toMatchObject({ count: 3, oldestSeq: 1, latestSeq: 3, pruneFailures: 0 });
   });
 
   it('returns newest first by default, oldest first on request, bounded by limit', async () => {
@@ -210,5 +211,50 @@ describe('sqlite store', () => {
     expect(stats.latestSeq).toBe(500);
     expect(stats.oldestSeq).toBeGreaterThan(1);
     expect((await store.append([event()]))[0]?.seq).toBe(501);
+  });
+
+  it('counts and logs a scheduled prune that fails, and prunes again at the next turn', async () => {
+    // Only the prune schedule is moved by hand; the database runs as it does.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      const now = Date.UTC(2026, 10, 22, 12);
+      const path = await sqlitePath();
+      const reports: { message: string; detail: Record<string, unknown> }[] = [];
+      const store = await SqliteTimelineStore.open({
+        path,
+        retentionMs: 3_600_000,
+        maxBytes: 1 << 30,
+        now: () => now,
+        log: (message, detail) => reports.push({ message, detail }),
+      });
+      stores.push(store);
+      await store.append([event({ timestamp: new Date(now - 2 * 3_600_000).toISOString() })]);
+      // A database that refuses deletes, as a full or read-only disk would.
+      const other = new Database(path);
+      other.exec(
+        "create trigger refuse_deletes before delete on timeline_events begin select raise(abort, 'deletes refused'); end",
+      );
+
+      await vi.advanceTimersByTimeAsync(5 * 60_000);
+      await vi.waitFor(() => expect(reports).toHaveLength(1));
+      expect(reports[0]).toStrictEqual({
+        message: expect.stringContaining('timeline prune failed'),
+        detail: {
+          err: expect.objectContaining({ message: 'deletes refused' }),
+          path,
+          pruneFailures: 1,
+        },
+      });
+      expect(await store.stats()).toMatchObject({ count: 1, pruneFailures: 1 });
+
+      other.exec('drop trigger refuse_deletes');
+      other.close();
+      await vi.advanceTimersByTimeAsync(5 * 60_000);
+      await vi.waitFor(async () => expect((await store.stats()).count).toBe(0));
+      expect(reports).toHaveLength(1);
+      expect((await store.stats()).pruneFailures).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
