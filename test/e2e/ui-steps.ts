@@ -1,4 +1,4 @@
-import { seriousA11yViolations } from '@binnacle/testkit';
+import { seriousA11yViolations, waitUntil } from '@binnacle/testkit';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 
@@ -44,4 +44,62 @@ export async function editYamlAndFollowToTimeline(
     .filter({ hasText: object.name })
     .first()
     .waitFor();
+}
+
+/** From any page: Ctrl-K, type `postgres`, pick the pod postgres-0 (the third match) with the arrows. */
+export async function openPodWithPalette(page: Page): Promise<void> {
+  await page.keyboard.press('Control+k');
+  const palette = page.getByRole('dialog', { name: 'Go to a kind or object' });
+  await palette.getByRole('combobox').fill('postgres');
+  await palette.getByRole('option', { name: /postgres-0.*Pod · demo-data/ }).waitFor();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'Pod demo-data/postgres-0' }).waitFor();
+}
+
+/** On postgres-0's page: its log shows lines, and a newer one arrives without a reload (pod-sim writes one a second). */
+export async function seeNewLogLine(page: Page): Promise<void> {
+  const log = page.getByLabel('Log lines');
+  await log
+    .getByText(/seq=\d+/)
+    .first()
+    .waitFor();
+  const seqs = async () =>
+    [...((await log.textContent()) ?? '').matchAll(/seq=(\d+)/g)].map((m) => Number(m[1]));
+  const before = Math.max(...(await seqs()));
+  await expect.poll(async () => Math.max(...(await seqs())), { timeout: 10_000 }).toBeGreaterThan(before);
+}
+
+/** On a pod's page: open a shell, type `echo hi-from-binnacle`, and read the line it prints. */
+export async function echoInTerminal(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Open a shell' }).click();
+  const terminal = page.getByRole('region', { name: 'Shell' });
+  await page.getByRole('status').filter({ hasText: 'Connected' }).last().waitFor();
+  await terminal.click();
+  const lines = async () =>
+    (await terminal.locator('.xterm-rows > div').allTextContents()).map((l) => l.trim());
+  // A shell starting up may drop what was typed before it was ready (kwok runs it as a local process): type
+  // again until the output line shows. The echoed command line holds the text too; the output is a line alone.
+  await waitUntil(
+    'echo hi to print hi in the terminal',
+    async () => {
+      if ((await lines()).includes('hi-from-binnacle')) return true;
+      await page.keyboard.type('echo hi-from-binnacle');
+      await page.keyboard.press('Enter');
+      return false;
+    },
+    { timeoutMs: 15_000, intervalMs: 1000 },
+  );
+}
+
+/** On /topology for demo-shop: the Service → Deployment edge and the Deployment → Pod edges are drawn. */
+export async function seeShopEdges(page: Page): Promise<void> {
+  const graph = page.getByRole('region', { name: 'Topology graph' });
+  await graph
+    .locator('[aria-label="Service storefront exposes Deployment storefront"]')
+    .waitFor({ state: 'attached' });
+  expect(await graph.locator('[aria-label^="Deployment storefront manages Pod storefront-"]').count()).toBe(
+    3,
+  );
 }

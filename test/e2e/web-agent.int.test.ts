@@ -6,12 +6,17 @@ import {
   startTestAgent,
   type TestAgent,
   testCluster,
-  waitUntil,
 } from '@binnacle/testkit';
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { editYamlAndFollowToTimeline } from './ui-steps.ts';
+import {
+  echoInTerminal,
+  editYamlAndFollowToTimeline,
+  openPodWithPalette,
+  seeNewLogLine,
+  seeShopEdges,
+} from './ui-steps.ts';
 
 const cluster = testCluster();
 const core = cluster.kubeConfig('admin').makeApiClient(CoreV1Api);
@@ -154,10 +159,8 @@ describe('the web UI served by the agent', () => {
     ]);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await docsScreenshot(page, 'palette');
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: 'Pod demo-data/postgres-0' }).waitFor();
+    await page.keyboard.press('Escape');
+    await openPodWithPalette(page);
     expect(new URL(page.url()).pathname).toBe('/resources/pods/demo-data/postgres-0');
     await page.keyboard.press('Control+k');
     await palette.getByRole('combobox').fill('Deployment');
@@ -169,16 +172,8 @@ describe('the web UI served by the agent', () => {
   it("streams a pod's log into its page, new lines arriving as they are written", async () => {
     const page = await open('/resources/pods?namespace=demo-data');
     await page.getByRole('link', { name: 'postgres-0' }).click();
+    await seeNewLogLine(page);
     const log = page.getByLabel('Log lines');
-    await log
-      .getByText(/seq=\d+/)
-      .first()
-      .waitFor();
-    const seqs = async () =>
-      [...((await log.textContent()) ?? '').matchAll(/seq=(\d+)/g)].map((m) => Number(m[1]));
-    const before = Math.max(...(await seqs()));
-    // pod-sim appends a line a second: a newer one shows up without reloading.
-    await expect.poll(async () => Math.max(...(await seqs())), { timeout: 10_000 }).toBeGreaterThan(before);
     await page.getByLabel('Search the log').fill('orders');
     await log.locator('mark').first().waitFor();
     expect(await log.locator('mark').first().textContent()).toBe('orders');
@@ -190,24 +185,8 @@ describe('the web UI served by the agent', () => {
 
   it("opens a shell in a pod's terminal: typing echo hi prints hi", async () => {
     const page = await open('/resources/pods/demo-data/postgres-0');
-    await page.getByRole('button', { name: 'Open a shell' }).click();
+    await echoInTerminal(page);
     const terminal = page.getByRole('region', { name: 'Shell' });
-    await page.getByRole('status').filter({ hasText: 'Connected' }).last().waitFor();
-    await terminal.click();
-    const lines = async () =>
-      (await terminal.locator('.xterm-rows > div').allTextContents()).map((l) => l.trim());
-    // A shell starting up may drop what was typed before it was ready (kwok runs it as a local process): type
-    // again until the output line shows. The echoed command line holds the text too; the output is a line alone.
-    await waitUntil(
-      'echo hi to print hi in the terminal',
-      async () => {
-        if ((await lines()).includes('hi-from-binnacle')) return true;
-        await page.keyboard.type('echo hi-from-binnacle');
-        await page.keyboard.press('Enter');
-        return false;
-      },
-      { timeoutMs: 15_000, intervalMs: 1000 },
-    );
     expect(await seriousA11yViolations(page)).toEqual([]);
     await terminal.scrollIntoViewIfNeeded();
     await docsScreenshot(page, 'terminal');
@@ -296,11 +275,7 @@ describe('the web UI served by the agent', () => {
   it('draws the live topology: Deployment → Pod and Service → Deployment edges, grouped, each object a link', async () => {
     const page = await open('/topology?namespace=demo-shop');
     const graph = page.getByRole('region', { name: 'Topology graph' });
-    const edge = (label: string) => graph.locator(`[aria-label="${label}"]`);
-    await edge('Service storefront exposes Deployment storefront').waitFor({ state: 'attached' });
-    expect(await graph.locator('[aria-label^="Deployment storefront manages Pod storefront-"]').count()).toBe(
-      3,
-    );
+    await seeShopEdges(page);
     await graph.getByText('namespace demo-shop').waitFor();
     expect(await page.getByRole('status').filter({ hasText: 'Live' }).count()).toBe(1);
     expect(await seriousA11yViolations(page)).toEqual([]);
