@@ -6,6 +6,7 @@ import {
   startTestAgent,
   type TestAgent,
   testCluster,
+  waitUntil,
 } from '@binnacle/testkit';
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import type { Browser, Page } from 'playwright-core';
@@ -214,6 +215,50 @@ describe('the web UI served by the agent', () => {
       .getByRole('button')
       .filter({ hasText: 'action' });
     await entry.filter({ hasText: 'Scale' }).first().waitFor();
+    await page.context().close();
+  });
+
+  it('rolls a Deployment back to a revision picked from its history', async () => {
+    const apps = cluster.kubeConfig('admin').makeApiClient(AppsV1Api);
+    await apps.createNamespacedDeployment({ namespace: ns.name, body: deploymentBody('web-roll') });
+    const revisions = async () =>
+      (await agent.json<{ items: unknown[] }>(`/api/workloads/deployments/${ns.name}/web-roll/revisions`))
+        .items.length;
+    await waitUntil('the first revision', async () => (await revisions()) === 1, { timeoutMs: 30_000 });
+    await apps.patchNamespacedDeployment({
+      namespace: ns.name,
+      name: 'web-roll',
+      body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'web-roll:2' }],
+    });
+    await waitUntil('the second revision', async () => (await revisions()) === 2, { timeoutMs: 30_000 });
+    const page = await open(`/resources/deployments/${ns.name}/web-roll`);
+    await page.getByRole('button', { name: 'Roll back' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Roll back Deployment web-roll?' });
+    await dialog.getByRole('radio', { name: /#1 web-roll:1/ }).check();
+    expect(await dialog.getByRole('radio', { name: /#2 .*running now/ }).isDisabled()).toBe(true);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, 'rollback');
+    await dialog.getByRole('button', { name: 'Roll back' }).click();
+    await page.getByRole('status').filter({ hasText: 'See it on the timeline' }).waitFor();
+    const rolled = await apps.readNamespacedDeployment({ namespace: ns.name, name: 'web-roll' });
+    expect(rolled.spec?.template.spec?.containers[0]?.image).toBe('web-roll:1');
+    await page.context().close();
+  });
+
+  it("shows what a node's drain would evict, pod by pod, in a dry run that changes nothing", async () => {
+    const page = await open('/resources/nodes/_/kwok-node-0');
+    await page.getByRole('button', { name: 'Drain' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Drain Node kwok-node-0?' });
+    await dialog.getByLabel('Dry run: only say what would be evicted').check();
+    expect(await dialog.getByLabel('Leave DaemonSet pods on the node').isChecked()).toBe(true);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Drain' }).click();
+    const report = page.getByRole('table', { name: 'Drain report' });
+    await report.waitFor();
+    expect(await report.getByRole('cell', { name: 'planned' }).count()).toBeGreaterThan(0);
+    await docsScreenshot(page, 'drain');
+    const node = await core.readNode({ name: 'kwok-node-0' });
+    expect(node.spec?.unschedulable).toBeFalsy();
     await page.context().close();
   });
 

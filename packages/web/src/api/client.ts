@@ -4,11 +4,14 @@ import type { paths } from './generated/agent-api.ts';
 export class ApiError extends Error {
   readonly code: string;
   readonly status: number;
+  /** The whole answer: some errors carry more than `{error, code}` (a drain's report beside drain_incomplete). */
+  readonly body: Record<string, unknown>;
 
-  constructor(status: number, code: string, message: string) {
+  constructor(status: number, code: string, message: string, body: Record<string, unknown> = {}) {
     super(message);
     this.status = status;
     this.code = code;
+    this.body = body;
   }
 }
 
@@ -46,7 +49,12 @@ async function answer<T>(res: Response): Promise<T> {
   const body = text ? (JSON.parse(text) as unknown) : undefined;
   if (!res.ok) {
     const error = (body ?? {}) as { error?: string; code?: string };
-    throw new ApiError(res.status, error.code ?? 'http_error', error.error ?? `HTTP ${res.status}`);
+    throw new ApiError(
+      res.status,
+      error.code ?? 'http_error',
+      error.error ?? `HTTP ${res.status}`,
+      error as Record<string, unknown>,
+    );
   }
   return body as T;
 }

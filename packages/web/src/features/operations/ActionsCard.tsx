@@ -1,85 +1,138 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { useState } from 'react';
-import { post } from '../../api/client.ts';
+import { type ReactNode, useState } from 'react';
+import { ApiError, post } from '../../api/client.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Card, ErrorMessage } from '../../ui/states.tsx';
 import type { KubeObject } from '../resources/objects.ts';
+import { type DrainChoices, DrainForm, type DrainPod, DrainReport, drainDefaults } from './DrainForm.tsx';
+import { RevisionPicker } from './RevisionPicker.tsx';
+
+/** What an action's dialog lets a person choose before it runs. */
+interface Choices {
+  replicas: number;
+  revision?: number;
+  drain: DrainChoices;
+}
+
+/** What an action answers: its message, and for a drain the report of every pod. */
+interface Outcome {
+  message: string;
+  pods?: DrainPod[];
+}
 
 interface Action {
   label: string;
   /** What the confirmation says will happen. */
   explain: string;
-  run: (replicas: number) => Promise<{ message: string }>;
-  /** Asks for a replica count first. */
-  scale?: boolean;
+  run: (choices: Choices) => Promise<Outcome>;
+  /** The choices the dialog shows, if any. */
+  form?: (choices: Choices, set: (change: Partial<Choices>) => void) => ReactNode;
 }
 
 const workloads = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Rollout']);
 
+function workloadActions(kind: string, namespace: string, name: string): Action[] {
+  const params = { kind, namespace, name };
+  const actions: Action[] = [
+    {
+      label: 'Restart',
+      explain: `Rolls out new pods of ${kind} ${namespace}/${name}, as kubectl rollout restart does.`,
+      run: () => post('/api/workloads/{kind}/{namespace}/{name}/restart', { params }),
+    },
+  ];
+  if (kind !== 'DaemonSet') {
+    actions.push({
+      label: 'Scale',
+      explain: `Sets the replicas of ${kind} ${namespace}/${name} (0 to 10000).`,
+      run: ({ replicas }) =>
+        post('/api/workloads/{kind}/{namespace}/{name}/scale', { params, body: { replicas } }),
+      form: (choices, set) => (
+        <label className="mt-3 flex items-center gap-2">
+          Replicas
+          <input
+            type="number"
+            min={0}
+            max={10_000}
+            value={choices.replicas}
+            onChange={(e) => set({ replicas: Number(e.target.value) })}
+            className="w-24 rounded-md border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-800"
+          />
+        </label>
+      ),
+    });
+  }
+  actions.push({
+    label: 'Roll back',
+    explain: `Rolls ${kind} ${namespace}/${name} back to the pod template of an earlier revision, as kubectl rollout undo --to-revision does.`,
+    run: ({ revision }) =>
+      post('/api/workloads/{kind}/{namespace}/{name}/rollback', {
+        params,
+        body: revision === undefined ? {} : { revision },
+      }),
+    form: (choices, set) => (
+      <RevisionPicker params={params} chosen={choices.revision} choose={(revision) => set({ revision })} />
+    ),
+  });
+  return actions;
+}
+
+function nodeActions(o: KubeObject, name: string): Action[] {
+  const params = { name };
+  const cordon: Action = o.spec?.unschedulable
+    ? {
+        label: 'Uncordon',
+        explain: `Lets the scheduler place new pods on ${name} again.`,
+        run: () => post('/api/nodes/{name}/uncordon', { params }),
+      }
+    : {
+        label: 'Cordon',
+        explain: `Stops the scheduler placing new pods on ${name}; running pods stay.`,
+        run: () => post('/api/nodes/{name}/cordon', { params }),
+      };
+  const drain: Action = {
+    label: 'Drain',
+    explain: `Cordons ${name} and evicts its pods through the Eviction API, honouring PodDisruptionBudgets, as kubectl drain does. The node stays cordoned.`,
+    run: ({ drain }) => post('/api/nodes/{name}/drain', { params, body: drain }),
+    form: (choices, set) => <DrainForm choices={choices.drain} change={(drain) => set({ drain })} />,
+  };
+  return [cordon, drain];
+}
+
+function cronJobActions(o: KubeObject, namespace: string, name: string): Action[] {
+  const params = { namespace, name };
+  return [
+    {
+      label: 'Run now',
+      explain: `Creates a Job from ${namespace}/${name}'s template now, as kubectl create job --from=cronjob/ does.`,
+      run: () => post('/api/cronjobs/{namespace}/{name}/trigger', { params }),
+    },
+    o.spec?.suspend
+      ? {
+          label: 'Resume',
+          explain: 'Schedules Jobs again.',
+          run: () => post('/api/cronjobs/{namespace}/{name}/resume', { params }),
+        }
+      : {
+          label: 'Suspend',
+          explain: 'Stops scheduling new Jobs; running ones go on.',
+          run: () => post('/api/cronjobs/{namespace}/{name}/suspend', { params }),
+        },
+  ];
+}
+
 /** The operations the object's kind has, as the agent's routes define them (made as the signed-in caller). */
 function actionsFor(o: KubeObject, namespace: string | undefined, name: string): Action[] {
   const kind = o.kind ?? '';
-  if (workloads.has(kind) && namespace) {
-    const params = { kind, namespace, name };
-    const actions: Action[] = [
-      {
-        label: 'Restart',
-        explain: `Rolls out new pods of ${kind} ${namespace}/${name}, as kubectl rollout restart does.`,
-        run: () => post('/api/workloads/{kind}/{namespace}/{name}/restart', { params }),
-      },
-    ];
-    if (kind !== 'DaemonSet') {
-      actions.push({
-        label: 'Scale',
-        explain: `Sets the replicas of ${kind} ${namespace}/${name} (0 to 10000).`,
-        scale: true,
-        run: (replicas) =>
-          post('/api/workloads/{kind}/{namespace}/{name}/scale', { params, body: { replicas } }),
-      });
-    }
-    return actions;
-  }
-  if (kind === 'Node') {
-    const cordoned = Boolean(o.spec?.unschedulable);
-    return [
-      cordoned
-        ? {
-            label: 'Uncordon',
-            explain: `Lets the scheduler place new pods on ${name} again.`,
-            run: () => post('/api/nodes/{name}/uncordon', { params: { name } }),
-          }
-        : {
-            label: 'Cordon',
-            explain: `Stops the scheduler placing new pods on ${name}; running pods stay.`,
-            run: () => post('/api/nodes/{name}/cordon', { params: { name } }),
-          },
-    ];
-  }
-  if (kind === 'CronJob' && namespace) {
-    const params = { namespace, name };
-    const suspended = Boolean(o.spec?.suspend);
-    return [
-      {
-        label: 'Run now',
-        explain: `Creates a Job from ${namespace}/${name}'s template now, as kubectl create job --from=cronjob/ does.`,
-        run: () => post('/api/cronjobs/{namespace}/{name}/trigger', { params }),
-      },
-      suspended
-        ? {
-            label: 'Resume',
-            explain: 'Schedules Jobs again.',
-            run: () => post('/api/cronjobs/{namespace}/{name}/resume', { params }),
-          }
-        : {
-            label: 'Suspend',
-            explain: 'Stops scheduling new Jobs; running ones go on.',
-            run: () => post('/api/cronjobs/{namespace}/{name}/suspend', { params }),
-          },
-    ];
-  }
+  if (workloads.has(kind) && namespace) return workloadActions(kind, namespace, name);
+  if (kind === 'Node') return nodeActions(o, name);
+  if (kind === 'CronJob' && namespace) return cronJobActions(o, namespace, name);
   return [];
 }
+
+/** A drain that stopped early answers 409 with the same report as a finished one. */
+const reportOf = (outcome?: Outcome, error?: unknown): DrainPod[] | undefined =>
+  outcome?.pods ?? (error instanceof ApiError ? (error.body.pods as DrainPod[] | undefined) : undefined);
 
 /** Buttons for the object's operations: each asks first, then says what happened and where it is recorded. */
 export function ActionsCard({
@@ -93,9 +146,12 @@ export function ActionsCard({
 }) {
   const queryClient = useQueryClient();
   const [asking, setAsking] = useState<Action>();
-  const [replicas, setReplicas] = useState(Number(resource.spec?.replicas ?? 1));
+  const [choices, setChoices] = useState<Choices>({
+    replicas: Number(resource.spec?.replicas ?? 1),
+    drain: drainDefaults,
+  });
   const action = useMutation({
-    mutationFn: (chosen: Action) => chosen.run(replicas),
+    mutationFn: (chosen: Action) => chosen.run(choices),
     onSettled: () => {
       setAsking(undefined);
       void queryClient.invalidateQueries({ queryKey: ['resource'] });
@@ -104,6 +160,7 @@ export function ActionsCard({
   });
   const actions = actionsFor(resource, namespace, name);
   if (actions.length === 0) return null;
+  const report = reportOf(action.data, action.error);
   return (
     <Card title="Actions">
       <div className="flex flex-wrap gap-2">
@@ -135,9 +192,10 @@ export function ActionsCard({
       )}
       {action.isError && (
         <div className="mt-3">
-          <ErrorMessage error={action.error} what="that done" />
+          <ErrorMessage error={action.error} what="that done" verb="get" />
         </div>
       )}
+      {report && <DrainReport pods={report} />}
       {asking && (
         <ConfirmDialog
           title={`${asking.label} ${resource.kind} ${name}?`}
@@ -147,19 +205,7 @@ export function ActionsCard({
           onConfirm={() => action.mutate(asking)}
         >
           <p>{asking.explain}</p>
-          {asking.scale && (
-            <label className="mt-3 flex items-center gap-2">
-              Replicas
-              <input
-                type="number"
-                min={0}
-                max={10_000}
-                value={replicas}
-                onChange={(e) => setReplicas(Number(e.target.value))}
-                className="w-24 rounded-md border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-800"
-              />
-            </label>
-          )}
+          {asking.form?.(choices, (change) => setChoices((was) => ({ ...was, ...change })))}
         </ConfirmDialog>
       )}
     </Card>
