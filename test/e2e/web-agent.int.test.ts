@@ -295,6 +295,15 @@ describe('the web UI served by the agent', () => {
     const alert = card.getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/Could not run the dry run.*at line 2.*code: invalid_yaml/s);
+    // Every failed change is also a toast with the agent's message and code, until dismissed.
+    const toast = page.getByRole('region', { name: 'Notifications' }).getByRole('alert');
+    expect(await toast.textContent()).toMatch(
+      /The change did not go through.*at line 2.*code: invalid_yaml/s,
+    );
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, 'toast');
+    await toast.getByRole('button', { name: 'Dismiss' }).click();
+    await toast.waitFor({ state: 'detached' });
     const stored = await core.readNamespacedConfigMap({ namespace: ns.name, name: 'web-bad-edit' });
     expect(stored.data).toEqual({ size: 'small' });
     await page.context().close();

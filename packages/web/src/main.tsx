@@ -1,15 +1,26 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError } from './api/client.ts';
 import { router } from './app/router.tsx';
 import { applyTheme, storedTheme } from './features/shell/theme.ts';
+import { toastError } from './ui/toasts.tsx';
 import './styles.css';
 
 applyTheme(storedTheme());
 
 const queryClient = new QueryClient({
+  // Every failed change is a toast with the agent's words, besides whatever its own card says. A failed read is
+  // shown in place by its page; a toast only when a refresh fails while the page still shows older data.
+  mutationCache: new MutationCache({
+    onError: (error) => toastError('The change did not go through', error),
+  }),
+  queryCache: new QueryCache({
+    onError: (error, query) => {
+      if (query.state.data !== undefined) toastError('Could not refresh what is shown', error);
+    },
+  }),
   defaultOptions: {
     queries: {
       staleTime: 5_000,

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { get } from '../../api/client.ts';
+import { Toaster } from '../../ui/toasts.tsx';
 import { CommandPalette } from './CommandPalette.tsx';
 import { ConnectionBadge } from './ConnectionBadge.tsx';
 import { NamespacePicker } from './NamespacePicker.tsx';
@@ -92,6 +93,7 @@ export function Shell() {
         <main id="main" tabIndex={0} className="min-h-0 flex-1 overflow-auto px-6 py-5 focus:outline-none">
           <Outlet />
         </main>
+        <Toaster />
         <CommandPalette />
       </div>
     </div>
