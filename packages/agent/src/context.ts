@@ -1,11 +1,5 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type {
-  FastifyBaseLogger,
-  FastifyInstance,
-  RawReplyDefaultExpression,
-  RawRequestDefaultExpression,
-  RawServerDefault,
-} from 'fastify';
+import type { TypedApp } from '@binnacle/common/server';
+import type { FastifyBaseLogger } from 'fastify';
 import type { AgentConfig, ConfigFile, Settings } from './config/agent-config.ts';
 import type { JsonFile } from './config/json-file.ts';
 import type { ReleaseChecker } from './features/health/version-check.ts';
@@ -48,10 +42,4 @@ export interface AgentContext {
 }
 
 /** The fastify instance with TypeBox types on every route. */
-export type App = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
+export type App = TypedApp;

@@ -1,3 +1,4 @@
+export { backoffDelay, maxBackoffMs, minBackoffMs } from './backoff.ts';
 export { mapConcurrently } from './concurrency.ts';
 export {
   DurationError,

@@ -1,11 +1,5 @@
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type {
-  FastifyBaseLogger,
-  FastifyInstance,
-  RawReplyDefaultExpression,
-  RawRequestDefaultExpression,
-  RawServerDefault,
-} from 'fastify';
+import type { TypedApp } from '@binnacle/common/server';
+import type { FastifyBaseLogger } from 'fastify';
 import type { HubConfig } from './config/hub-config.ts';
 import type { HubDatabase } from './db/database.ts';
 import type { AuditLog } from './features/audit/service.ts';
@@ -48,13 +42,7 @@ export interface HubContext {
 }
 
 /** The fastify instance with TypeBox types on every route. */
-export type HubApp = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
+export type HubApp = TypedApp;
 
 export type Role = 'owner' | 'member' | 'viewer';
 export const roles: readonly Role[] = ['owner', 'member', 'viewer'];

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffDelay } from '@binnacle/common';
 import { WebSocket } from 'ws';
 import { type LocalTarget, serveOverWebSocket } from './agent-side.ts';
 
@@ -6,8 +7,6 @@ import { type LocalTarget, serveOverWebSocket } from './agent-side.ts';
 export const agentVersionHeader = 'x-binnacle-agent-version';
 export const clusterIdHeader = 'x-binnacle-cluster-id';
 
-export const minBackoffMs = 1_000;
-export const maxBackoffMs = 30_000;
 const healthyAfterMs = 60_000;
 const silentHubMs = 60_000;
 
@@ -21,12 +20,6 @@ export interface DialOptions {
   target: LocalTarget;
   /** `connected` comes with the cluster id the hub assigned; `disconnected` with the reason. */
   onState?: (state: TunnelState, detail?: string) => void;
-}
-
-/** Jittered exponential backoff: about 1 s, 2 s, 4 s … capped at 30 s, each ±20 %, so agents never reconnect in lockstep. */
-export function backoffDelay(attempt: number, random = Math.random): number {
-  const base = Math.min(maxBackoffMs, minBackoffMs * 2 ** attempt);
-  return Math.min(maxBackoffMs, Math.max(minBackoffMs, Math.round(base * (0.8 + 0.4 * random()))));
 }
 
 /**

@@ -1,12 +1,9 @@
 export { forwardableHeaders, type LocalTarget, peerKey, serveOverWebSocket } from './agent-side.ts';
 export {
   agentVersionHeader,
-  backoffDelay,
   clusterIdHeader,
   type DialOptions,
   dialHub,
-  maxBackoffMs,
-  minBackoffMs,
   type TunnelState,
 } from './dialer.ts';
 export { TunnelClient } from './hub-side.ts';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { dialHub } from './dialer.ts';
 import { TunnelClient } from './hub-side.ts';
-import { backoffDelay, identityKey, peerKey, signIdentity, verifyIdentity } from './index.ts';
+import { identityKey, peerKey, signIdentity, verifyIdentity } from './index.ts';
 
 /** A stand-in for the agent's router: JSON, request bodies, a never-ending stream, and a WebSocket echo. */
 let agent: http.Server;
@@ -174,14 +174,5 @@ describe('identity forwarded to the agent', () => {
     expect(
       verifyIdentity(key, header.replace(payload as string, forged), 'cluster-a', Date.now()),
     ).toBeUndefined();
-  });
-});
-
-describe('reconnect backoff', () => {
-  it('grows from about 1 s to at most 30 s, with jitter', () => {
-    expect(backoffDelay(0, () => 0)).toBe(1000);
-    expect(backoffDelay(1, () => 0.5)).toBe(2000);
-    expect(backoffDelay(3, () => 1)).toBe(9600);
-    expect(backoffDelay(20, () => 1)).toBe(30_000);
   });
 });

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffDelay } from '@binnacle/common';
 import { AppError, notReady } from '@binnacle/common/server';
 import { type Impersonation, KubeClient } from './client.ts';
 import { type ApiResource, discover, resolveKind } from './discovery.ts';
@@ -58,7 +59,7 @@ export class Cluster {
         this.state = 'disconnected';
         this.lastError =
           error instanceof AppError ? error : new AppError('cluster_unreachable', String(error));
-        await sleep(Math.min(30_000, 1000 * 2 ** attempt++), undefined, { signal: this.#abort.signal }).catch(
+        await sleep(backoffDelay(attempt++), undefined, { signal: this.#abort.signal }).catch(
           () => undefined,
         );
       }

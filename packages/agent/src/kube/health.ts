@@ -6,7 +6,8 @@ type Obj = Record<string, unknown>;
 const num = (v: unknown) => (typeof v === 'number' ? v : 0);
 const conditions = (o: KubeObject) => (o.status?.conditions as Obj[] | undefined) ?? [];
 const condition = (o: KubeObject, type: string) => conditions(o).find((c) => c.type === type)?.status;
-const badWaiting = new Set([
+/** Container waiting reasons that mean the pod is failing, not starting (the dashboard's problems use them too). */
+export const badWaitingReasons: ReadonlySet<string> = new Set([
   'CrashLoopBackOff',
   'ImagePullBackOff',
   'ErrImagePull',
@@ -32,7 +33,7 @@ export function healthOf(object: KubeObject): Health {
       const containers = (status.containerStatuses as Obj[] | undefined) ?? [];
       if (
         containers.some((c) =>
-          badWaiting.has(String(((c.state as Obj | undefined)?.waiting as Obj | undefined)?.reason)),
+          badWaitingReasons.has(String(((c.state as Obj | undefined)?.waiting as Obj | undefined)?.reason)),
         )
       )
         return 'unhealthy';

@@ -1,5 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { backoffDelay } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { KubeClient } from './client.ts';
 import { type ApiResource, apiVersionOf, collectionPath } from './discovery.ts';
@@ -28,9 +29,6 @@ export interface InformerOptions {
 }
 
 class Gone extends Error {}
-
-const backoffMs = (attempt: number) =>
-  Math.min(30_000, 1000 * 2 ** Math.min(attempt, 5)) * (0.5 + Math.random() / 2);
 
 /**
  * The cache of one kind: a paginated LIST, then a WATCH from its resourceVersion, for as long as the agent
@@ -129,7 +127,7 @@ export class Informer {
         this.#options.onError?.(this.resource, appError);
         // RBAC and CRDs can change; keep trying, slowly when the answer was a refusal.
         const wait =
-          appError.code === 'forbidden' || appError.code === 'not_found' ? 60_000 : backoffMs(attempt++);
+          appError.code === 'forbidden' || appError.code === 'not_found' ? 60_000 : backoffDelay(attempt++);
         await sleep(wait, undefined, { signal: this.#abort.signal }).catch(() => undefined);
       }
     }

@@ -1,9 +1,25 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  LogController,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
 import { type PageFallback, registerErrorHandling, sendError } from './error-handler.ts';
 import { answerClientError, maxPathSegment } from './framework-errors.ts';
 import { openApiRoute, registerOpenApi } from './openapi.ts';
 import { buildValidator } from './validators.ts';
+
+/** A Binnacle server's fastify instance, with TypeBox types on every route (the agent's App, the hub's HubApp). */
+export type TypedApp = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
 
 export interface AppOptions {
   logger: FastifyBaseLogger;

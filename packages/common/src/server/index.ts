@@ -1,4 +1,4 @@
-export { type AppOptions, createApp } from './app.ts';
+export { type AppOptions, createApp, type TypedApp } from './app.ts';
 export {
   describeValidation,
   type PageFallback,

@@ -1,3 +1,4 @@
+import { badWaitingReasons } from '../../kube/health.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 
 export interface Problem {
@@ -10,14 +11,6 @@ export interface Problem {
   ageSeconds: number;
 }
 
-const waitingProblems = new Set([
-  'CrashLoopBackOff',
-  'ImagePullBackOff',
-  'ErrImagePull',
-  'CreateContainerConfigError',
-  'InvalidImageName',
-  'RunContainerError',
-]);
 const pendingGraceSeconds = 300;
 
 type Status = Record<string, unknown>;
@@ -44,7 +37,7 @@ export function podProblem(pod: KubeObject, now: number): Problem | undefined {
   for (const container of status.containerStatuses ?? []) {
     const waiting = (container.state as { waiting?: { reason?: string; message?: string } } | undefined)
       ?.waiting;
-    if (waiting?.reason && waitingProblems.has(waiting.reason)) {
+    if (waiting?.reason && badWaitingReasons.has(waiting.reason)) {
       return {
         ...base(pod, now),
         status: status.phase ?? 'Unknown',
