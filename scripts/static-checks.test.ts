@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { undeclaredImports, workspaceCycles, workspaces } from './workspace-deps.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const bin = (name: string) => resolve(root, 'node_modules/.bin', name);
@@ -42,5 +43,16 @@ describe('static checks', () => {
   it('passes the promise rules (eslint, zero warnings)', async () => {
     const result = await check(bin('eslint'), ['--max-warnings', '0', '.']);
     expect(result.code, result.output).toBe(0);
+  });
+
+  it('declares in each workspace what it imports (tests and src/testing/ may use devDependencies)', () => {
+    const undeclared = workspaces(root).flatMap((w) =>
+      undeclaredImports(w).map((line) => `${w.manifest.name}: ${line}`),
+    );
+    expect(undeclared).toEqual([]);
+  });
+
+  it('has no dependency cycle between workspaces', () => {
+    expect(workspaceCycles(workspaces(root))).toEqual([]);
   });
 });

@@ -1,15 +1,8 @@
 import type { AddressInfo } from 'node:net';
+import { startTestAgent, type TestAgent } from '@binnacle/agent/testing';
 import { serverLogger } from '@binnacle/common/server';
-import { ManualClock } from '@binnacle/hub';
-import {
-  type ApiServerProxy,
-  startApiServerProxy,
-  startTestAgent,
-  startTestHub,
-  type TestAgent,
-  type TestHub,
-  waitUntil,
-} from '@binnacle/testkit';
+import { ManualClock, startTestHub, type TestHub } from '@binnacle/hub/testing';
+import { type ApiServerProxy, startApiServerProxy, waitUntil } from '@binnacle/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**

@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { startTestAgent, type TestAgent } from '@binnacle/agent/testing';
+import { startOidcTestHub } from '@binnacle/hub/testing';
 import {
   deploymentBody,
   docsScreenshot,
@@ -12,9 +14,6 @@ import {
   openTerminal,
   repoRoot,
   seriousA11yViolations,
-  startOidcTestHub,
-  startTestAgent,
-  type TestAgent,
   testCluster,
   waitUntil,
 } from '@binnacle/testkit';

@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
-import { type HubProcess, spawnHub, startTestAgent, type TestAgent } from '@binnacle/testkit';
+import { startTestAgent, type TestAgent } from '@binnacle/agent/testing';
+import { type HubProcess, spawnHub } from '@binnacle/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**

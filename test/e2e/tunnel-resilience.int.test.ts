@@ -1,20 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createCluster,
-  freePort,
-  openSse,
-  signInOwner,
-  spawnHub,
-  startTestAgent,
-  startTestHub,
-  type TestAgent,
-  type TestHub,
-  waitUntil,
-} from '@binnacle/testkit';
+import { startTestAgent, type TestAgent } from '@binnacle/agent/testing';
+import { ManualClock, startTestHub, type TestHub } from '@binnacle/hub/testing';
+import { createCluster, freePort, openSse, signInOwner, spawnHub, waitUntil } from '@binnacle/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../packages/hub/src/security/clock.ts';
 
 /** The hub going away under live streams, and coming back: nothing hangs, the agent redials by itself. */
 let port: number;

@@ -1,10 +1,9 @@
+import { startTestAgent, type TestAgent } from '@binnacle/agent/testing';
 import {
   deploymentBody,
   docsScreenshot,
   launchBrowser,
   seriousA11yViolations,
-  startTestAgent,
-  type TestAgent,
   testCluster,
   waitUntil,
 } from '@binnacle/testkit';

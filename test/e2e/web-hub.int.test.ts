@@ -1,3 +1,4 @@
+import { startTestAgent, type TestAgent } from '@binnacle/agent/testing';
 import {
   createCluster,
   type HubOwner,
@@ -7,8 +8,6 @@ import {
   seriousA11yViolations,
   signInOwner,
   spawnHub,
-  startTestAgent,
-  type TestAgent,
   testCluster,
   waitUntil,
 } from '@binnacle/testkit';

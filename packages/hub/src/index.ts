@@ -5,5 +5,5 @@ export { addMember, createOrg, type Identity, upsertUser } from './db/directory.
 export { clusterForToken } from './features/clusters/service.ts';
 export { activityGranularityMs } from './features/sessions/store.ts';
 export { createHub, type Hub, hubVersion } from './hub.ts';
-export { type Clock, ManualClock, systemClock } from './security/clock.ts';
+export { type Clock, systemClock } from './security/clock.ts';
 export { hashSecret, wellFormed } from './security/tokens.ts';

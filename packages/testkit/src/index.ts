@@ -1,4 +1,3 @@
-export { startTestAgent, type TestAgent, type TestAgentOptions } from './agent.ts';
 export { type ApiServerProxy, startApiServerProxy } from './api-server-proxy.ts';
 export { type BinnacleRun, killBinnacles, runBinnacle } from './binnacle-process.ts';
 export {
@@ -25,7 +24,6 @@ export type { ClusterState } from './cluster/state.ts';
 export { readState } from './cluster/state.ts';
 export { waitUntil } from './cluster/wait.ts';
 export { deploymentBody } from './fixtures.ts';
-export { type Credential, type HttpAnswer, startTestHub, type TestHub, testBreakGlass } from './hub.ts';
 export {
   createCluster,
   type HubOwner,
@@ -36,7 +34,6 @@ export {
   spawnHub,
 } from './hub-process.ts';
 export { signInAtIdp, startTestIdp, type TestIdp, type TestIdpOptions, type TokenFault } from './idp.ts';
-export { type OidcTestHubConfig, oidcHubPerTest, startOidcTestHub, testHubUrl } from './oidc-hub.ts';
 export { createDatabase, type PostgresServer, startPostgres } from './postgres.ts';
 export { openSse, type SseClient, type SseEvent } from './sse-client.ts';
 export { openTerminal, type TerminalClient, type TerminalFrame } from './terminal-client.ts';

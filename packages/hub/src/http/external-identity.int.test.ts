@@ -1,5 +1,6 @@
-import { oidcHubPerTest, type TestIdp, testHubUrl } from '@binnacle/testkit';
+import type { TestIdp } from '@binnacle/testkit';
 import { describe, expect, it } from 'vitest';
+import { oidcHubPerTest, testHubUrl } from '../testing/index.ts';
 
 const setup = oidcHubPerTest();
 

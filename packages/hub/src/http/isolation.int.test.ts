@@ -1,5 +1,5 @@
-import { startTestHub, type TestHub } from '@binnacle/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestHub, type TestHub } from '../testing/index.ts';
 
 /**
  * Two organizations on one hub. Everything that belongs to org B — the org itself, its clusters, members,

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { startTestHub, type TestHub } from '@binnacle/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { maxAuditPage } from '../features/audit/service.ts';
 import { maxClustersPerOrg } from '../features/clusters/service.ts';
 import { maxPendingInvitations } from '../features/invitations/service.ts';
 import { maxPatsPerUser } from '../features/pats/service.ts';
+import { startTestHub, type TestHub } from '../testing/index.ts';
 
 /**
  * DESIGN §4: everything a caller can make more of is bounded. Each cap is filled up to one below (the first

@@ -1,16 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  type Credential,
-  signInAtIdp,
-  startTestHub,
-  startTestIdp,
-  type TestHub,
-  type TestIdp,
-  testBreakGlass,
-} from '@binnacle/testkit';
+import { signInAtIdp, startTestIdp, type TestIdp } from '@binnacle/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Role, roles } from '../context.ts';
+import { type Credential, startTestHub, type TestHub, testBreakGlass } from '../testing/index.ts';
 
 interface Row {
   method: string;

@@ -1,6 +1,6 @@
-import { startTestHub, type TestHub, testBreakGlass } from '@binnacle/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../security/tokens.ts';
+import { startTestHub, type TestHub, testBreakGlass } from '../testing/index.ts';
 
 const tables = [
   'orgs',

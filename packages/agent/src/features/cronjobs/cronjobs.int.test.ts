@@ -1,6 +1,7 @@
-import { startTestAgent, type TestAgent, testCluster } from '@binnacle/testkit';
+import { testCluster } from '@binnacle/testkit';
 import { AppsV1Api, BatchV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestAgent, type TestAgent } from '../../testing/index.ts';
 
 const cluster = testCluster();
 const admin = cluster.kubeConfig('admin');

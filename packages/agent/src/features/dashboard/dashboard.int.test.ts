@@ -1,6 +1,7 @@
-import { clusterNodesLock, startTestAgent, type TestAgent, testCluster, waitUntil } from '@binnacle/testkit';
+import { clusterNodesLock, testCluster, waitUntil } from '@binnacle/testkit';
 import { CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestAgent, type TestAgent } from '../../testing/index.ts';
 
 const cluster = testCluster();
 let agent: TestAgent;

@@ -1,9 +1,10 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openTerminal, startTestAgent, type TestAgent, testCluster, waitUntil } from '@binnacle/testkit';
+import { openTerminal, testCluster, waitUntil } from '@binnacle/testkit';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestAgent, type TestAgent } from '../../testing/index.ts';
 
 const cluster = testCluster();
 const core = cluster.kubeConfig().makeApiClient(CoreV1Api);

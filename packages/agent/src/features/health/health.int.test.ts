@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
-import { clusterNodesLock, startTestAgent, type TestAgent, testCluster } from '@binnacle/testkit';
+import { clusterNodesLock, testCluster } from '@binnacle/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestAgent, type TestAgent } from '../../testing/index.ts';
 
 let agent: TestAgent;
 let restricted: TestAgent;

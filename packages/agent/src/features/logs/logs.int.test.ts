@@ -1,13 +1,7 @@
-import {
-  openSse,
-  type SseEvent,
-  startTestAgent,
-  type TestAgent,
-  testCluster,
-  waitUntil,
-} from '@binnacle/testkit';
+import { openSse, type SseEvent, testCluster, waitUntil } from '@binnacle/testkit';
 import { AppsV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestAgent, type TestAgent } from '../../testing/index.ts';
 
 const cluster = testCluster();
 const apps = cluster.kubeConfig().makeApiClient(AppsV1Api);

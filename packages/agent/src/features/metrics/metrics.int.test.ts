@@ -1,15 +1,9 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import {
-  clusterBinaries,
-  clusterNodesLock,
-  startTestAgent,
-  type TestAgent,
-  testCluster,
-  waitUntil,
-} from '@binnacle/testkit';
+import { clusterBinaries, clusterNodesLock, testCluster, waitUntil } from '@binnacle/testkit';
 import { ApiregistrationV1Api, CoreV1Api, type V1APIService } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestAgent, type TestAgent } from '../../testing/index.ts';
 
 const run = promisify(execFile);
 const cluster = testCluster();

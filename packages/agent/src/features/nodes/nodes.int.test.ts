@@ -1,15 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import {
-  clusterNodesLock,
-  simulatedNode,
-  startTestAgent,
-  type TestAgent,
-  testCluster,
-  waitUntil,
-} from '@binnacle/testkit';
+import { clusterNodesLock, simulatedNode, testCluster, waitUntil } from '@binnacle/testkit';
 import { AppsV1Api, CoreV1Api, PolicyV1Api, type V1PodSpec } from '@kubernetes/client-node';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestAgent, type TestAgent } from '../../testing/index.ts';
 
 /**
  * Node operations on a Node of this file's own (kwok simulates it), tainted so that only this file's pods land

@@ -1,15 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { Socket } from 'node:net';
-import {
-  freePort,
-  isListening,
-  startTestAgent,
-  type TestAgent,
-  testCluster,
-  waitUntil,
-} from '@binnacle/testkit';
+import { freePort, isListening, testCluster, waitUntil } from '@binnacle/testkit';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestAgent, type TestAgent } from '../../testing/index.ts';
 
 const cluster = testCluster();
 const core = cluster.kubeConfig().makeApiClient(CoreV1Api);

@@ -1,13 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import {
-  clusterBinaries,
-  clusterNodesLock,
-  startTestAgent,
-  type TestAgent,
-  testCluster,
-} from '@binnacle/testkit';
+import { clusterBinaries, clusterNodesLock, testCluster } from '@binnacle/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestAgent, type TestAgent } from '../../testing/index.ts';
 
 const run = promisify(execFile);
 const cluster = testCluster();

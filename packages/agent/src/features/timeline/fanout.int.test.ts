@@ -1,14 +1,8 @@
 import { Socket } from 'node:net';
-import {
-  openSse,
-  type SseClient,
-  startTestAgent,
-  type TestAgent,
-  testCluster,
-  waitUntil,
-} from '@binnacle/testkit';
+import { openSse, type SseClient, testCluster, waitUntil } from '@binnacle/testkit';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestAgent, type TestAgent } from '../../testing/index.ts';
 import type { TimelineEvent } from './types.ts';
 
 const readers = 100;

@@ -1,16 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  clusterDown,
-  clusterUp,
-  restartApiServer,
-  startTestAgent,
-  type TestAgent,
-  waitUntil,
-} from '@binnacle/testkit';
+import { clusterDown, clusterUp, restartApiServer, waitUntil } from '@binnacle/testkit';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestAgent, type TestAgent } from '../../testing/index.ts';
 import type { TimelineEvent } from './types.ts';
 
 // Its own control plane: restarting the shared one would disturb the tests running beside this one.

@@ -1,6 +1,7 @@
-import { openSse, startTestAgent, type TestAgent, testCluster, waitUntil } from '@binnacle/testkit';
+import { openSse, testCluster, waitUntil } from '@binnacle/testkit';
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestAgent, type TestAgent } from '../../testing/index.ts';
 import type { TimelineEvent } from './types.ts';
 
 const cluster = testCluster();

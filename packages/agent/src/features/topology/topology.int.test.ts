@@ -1,5 +1,5 @@
-import { startTestAgent, type TestAgent } from '@binnacle/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestAgent, type TestAgent } from '../../testing/index.ts';
 import type { Topology } from './model.ts';
 import { TopologyService } from './service.ts';
 

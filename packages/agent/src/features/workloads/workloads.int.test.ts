@@ -1,4 +1,4 @@
-import { startTestAgent, type TestAgent, testCluster, waitUntil } from '@binnacle/testkit';
+import { testCluster, waitUntil } from '@binnacle/testkit';
 import {
   AppsV1Api,
   AutoscalingV2Api,
@@ -7,6 +7,7 @@ import {
 } from '@kubernetes/client-node';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestAgent, type TestAgent } from '../../testing/index.ts';
 
 /**
  * Workload operations against the real API server: each change is checked where it lands (the object in the API

@@ -1,5 +1,5 @@
-import { startTestHub, type TestHub, testBreakGlass } from '@binnacle/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startTestHub, type TestHub, testBreakGlass } from '../../testing/index.ts';
 
 const hubs: TestHub[] = [];
 afterEach(async () => {

@@ -1,5 +1,5 @@
-import { oidcHubPerTest, startTestHub, type TestHub, testHubUrl } from '@binnacle/testkit';
 import { describe, expect, it } from 'vitest';
+import { oidcHubPerTest, startTestHub, type TestHub, testHubUrl } from '../../testing/index.ts';
 
 const setup = oidcHubPerTest();
 

@@ -1,5 +1,5 @@
-import { startOidcTestHub, startTestHub, type TestHub } from '@binnacle/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOidcTestHub, startTestHub, type TestHub } from '../../testing/index.ts';
 import { clusterForToken } from './service.ts';
 
 let t: TestHub;

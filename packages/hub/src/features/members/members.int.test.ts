@@ -1,5 +1,5 @@
-import { startTestHub, type TestHub } from '@binnacle/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestHub, type TestHub } from '../../testing/index.ts';
 
 let t: TestHub;
 let orgId: string;

@@ -1,6 +1,6 @@
-import { startTestHub, type TestHub } from '@binnacle/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintToken } from '../../security/tokens.ts';
+import { startTestHub, type TestHub } from '../../testing/index.ts';
 
 let t: TestHub;
 let admin: { cookie: string; orgId: string; userId: string };

@@ -1,6 +1,7 @@
-import { oidcHubPerTest, type TestHub, type TestIdp } from '@binnacle/testkit';
+import type { TestIdp } from '@binnacle/testkit';
 import { describe, expect, it } from 'vitest';
 import { hashSecret } from '../../security/tokens.ts';
+import { oidcHubPerTest, type TestHub } from '../../testing/index.ts';
 
 const ttlSeconds = 300;
 const setup = oidcHubPerTest();

@@ -1,6 +1,6 @@
-import { startTestHub, type TestHub } from '@binnacle/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashSecret } from '../../security/tokens.ts';
+import { startTestHub, type TestHub } from '../../testing/index.ts';
 
 const minute = 60_000;
 const hour = 60 * minute;

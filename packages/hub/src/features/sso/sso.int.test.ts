@@ -1,5 +1,5 @@
-import { startOidcTestHub, testHubUrl } from '@binnacle/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOidcTestHub, testHubUrl } from '../../testing/index.ts';
 
 let started: Awaited<ReturnType<typeof startOidcTestHub>>;
 let owner: { cookie: string; orgId: string };

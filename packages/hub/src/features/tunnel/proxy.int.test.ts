@@ -3,10 +3,11 @@ import { EventEmitter } from 'node:events';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { startTestHub, type TestHub, waitUntil } from '@binnacle/testkit';
+import { waitUntil } from '@binnacle/testkit';
 import { dialHub, type TunnelState } from '@binnacle/tunnel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { startTestHub, type TestHub } from '../../testing/index.ts';
 
 /**
  * The hub's tunnel proxy when the tunnel drops under a request in flight: the real hub (listening on

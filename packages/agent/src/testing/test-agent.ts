@@ -1,10 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Agent, type AgentConfig, configDefaults, createAgent, resolveTarget } from '@binnacle/agent';
 import { serverLogger } from '@binnacle/common/server';
-import { waitUntil } from './cluster/wait.ts';
-import { type ClusterIdentity, testCluster } from './test-cluster.ts';
+import { type ClusterIdentity, testCluster, waitUntil } from '@binnacle/testkit';
+import { type Agent, createAgent } from '../agent.ts';
+import { type AgentConfig, configDefaults } from '../config/agent-config.ts';
+import { resolveTarget } from '../kube/kubeconfig.ts';
 
 export interface TestAgentOptions {
   /** The kubeconfig identity the agent runs as (default admin). */

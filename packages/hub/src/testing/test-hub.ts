@@ -2,21 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serverLogger } from '@binnacle/common/server';
-import {
-  addMember,
-  createHub,
-  createOrg,
-  type Hub,
-  type HubConfig,
-  hubDefaults,
-  ManualClock,
-  type Role,
-  upsertUser,
-  validateHubConfig,
-} from '@binnacle/hub';
+import { createDatabase, signInAtIdp, type TestIdp } from '@binnacle/testkit';
 import { inject } from 'vitest';
-import { signInAtIdp, type TestIdp } from './idp.ts';
-import { createDatabase } from './postgres.ts';
+import { type HubConfig, hubDefaults, validateHubConfig } from '../config/hub-config.ts';
+import type { Role } from '../context.ts';
+import { addMember, createOrg, upsertUser } from '../db/directory.ts';
+import { createHub, type Hub } from '../hub.ts';
+import { ManualClock } from '../security/clock.ts';
 
 export const testBreakGlass = { email: 'admin@example.com', password: 'correct horse battery staple' };
 const testPublicUrl = 'https://hub.binnacle.test';

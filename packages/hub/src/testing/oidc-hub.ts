@@ -1,7 +1,8 @@
-import { type HubConfig, ManualClock } from '@binnacle/hub';
+import { startTestIdp, type TestIdp, type TestIdpOptions } from '@binnacle/testkit';
 import { afterEach } from 'vitest';
-import { startTestHub, type TestHub } from './hub.ts';
-import { startTestIdp, type TestIdp, type TestIdpOptions } from './idp.ts';
+import type { HubConfig } from '../config/hub-config.ts';
+import { ManualClock } from '../security/clock.ts';
+import { startTestHub, type TestHub } from './test-hub.ts';
 
 export const testHubUrl = 'https://hub.binnacle.test';
 

@@ -1,0 +1,2 @@
+// Test support: an in-process agent against the test control plane. Not part of the agent's public API.
+export { startTestAgent, type TestAgent, type TestAgentOptions } from './test-agent.ts';
