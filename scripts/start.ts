@@ -1,23 +1,18 @@
 /**
- * `npm start [-- agent flags]`: the agent against the configured cluster (--kubeconfig, BINNACLE_KUBECONFIG,
- * KUBECONFIG, ~/.kube/config or the in-cluster service account). With none, it starts the local demo control
- * plane with the sample workloads first, and stops it again when the agent exits.
+ * `npm start [-- agent flags]`: the agent against the cluster it would find itself (--kubeconfig,
+ * BINNACLE_KUBECONFIG, `kubeconfig` in ~/.binnacle/config.json, KUBECONFIG, ~/.kube/config or the in-cluster
+ * service account). With none, it starts the local demo control plane with the sample workloads first, and stops
+ * it again when the agent exits.
  */
-import { parseArgs } from 'node:util';
-import { clusterConfigured, runAgent } from '@binnacle/agent';
+import { agentFindsCluster, runAgent } from '@binnacle/agent';
 import { clusterDown, clusterUp, isRunning, readState, seedCluster } from '@binnacle/testkit';
 import { defaultStateDir } from '../packages/testkit/src/cluster/paths.ts';
 
 const args = process.argv.slice(2);
-const { values } = parseArgs({
-  args,
-  strict: false,
-  options: { kubeconfig: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-});
 const log = (line: string) => process.stderr.write(`npm start: ${line}\n`);
 
 async function main(): Promise<number> {
-  if (values.help || clusterConfigured(typeof values.kubeconfig === 'string' ? values.kubeconfig : undefined))
+  if (args.includes('--help') || args.includes('-h') || (await agentFindsCluster(args)))
     return runAgent(args);
   const stateDir = defaultStateDir();
   const ownCluster = !isRunning(await readState(stateDir));

@@ -2,7 +2,7 @@ import { exitOnCrash, exitOnSignal, serverLogger, UsageError } from '@binnacle/c
 import { agentVersion, createAgent } from '../agent.ts';
 import { ConfigFileSchema, configDefaults, configFilePath } from '../config/agent-config.ts';
 import { InvalidFileError, JsonFile } from '../config/json-file.ts';
-import { KubeconfigError, resolveTarget } from '../kube/kubeconfig.ts';
+import { clusterConfigured, KubeconfigError, resolveTarget } from '../kube/kubeconfig.ts';
 import { exposureNotice } from './exposure.ts';
 import { openBrowser } from './open-browser.ts';
 import { agentHelp, effectiveConfig, parseAgentArgs } from './options.ts';
@@ -12,6 +12,29 @@ const fail = (message: string, code: number) => {
   process.stderr.write(`binnacle agent: ${message}\n`);
   return code;
 };
+
+/** Flags and BINNACLE_* variables over `<data-dir>/config.json` over the defaults. */
+async function configOf(parsed: ReturnType<typeof parseAgentArgs>) {
+  const dataDir = parsed.overrides.dataDir ?? configDefaults().dataDir;
+  return effectiveConfig(
+    parsed.overrides,
+    await new JsonFile(configFilePath(dataDir), ConfigFileSchema, () => ({})).read(),
+  );
+}
+
+/**
+ * Whether `binnacle agent` with these flags would find a cluster by itself, from every source it reads:
+ * --kubeconfig, BINNACLE_KUBECONFIG, `kubeconfig` in `<data-dir>/config.json`, KUBECONFIG, ~/.kube/config, the
+ * in-cluster service account. Flags or a file it would refuse count as configured: the agent then says why.
+ */
+export async function agentFindsCluster(argv: string[]): Promise<boolean> {
+  try {
+    return clusterConfigured((await configOf(parseAgentArgs(argv))).kubeconfig);
+  } catch (error) {
+    if (error instanceof InvalidFileError || error instanceof UsageError) return true;
+    throw error;
+  }
+}
 
 /** `binnacle agent`: resolves config and cluster, serves, shows sync progress, shuts down cleanly on a signal. */
 export async function runAgent(argv: string[]): Promise<number> {
@@ -27,14 +50,10 @@ export async function runAgent(argv: string[]): Promise<number> {
     process.stdout.write(agentHelp());
     return 0;
   }
-  const dataDir = parsed.overrides.dataDir ?? configDefaults().dataDir;
   let config: ReturnType<typeof effectiveConfig>;
   let target: Awaited<ReturnType<typeof resolveTarget>>;
   try {
-    config = effectiveConfig(
-      parsed.overrides,
-      await new JsonFile(configFilePath(dataDir), ConfigFileSchema, () => ({})).read(),
-    );
+    config = await configOf(parsed);
     target = await resolveTarget({ kubeconfig: config.kubeconfig, context: config.context });
   } catch (error) {
     if (error instanceof InvalidFileError || error instanceof UsageError) return fail(error.message, 2);
