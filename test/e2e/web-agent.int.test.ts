@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { startTestAgent, type TestAgent } from '@binnacle/agent/testing';
 import {
   deploymentBody,
@@ -258,6 +259,49 @@ describe('the web UI served by the agent', () => {
     await docsScreenshot(page, 'drain');
     const node = await core.readNode({ name: 'kwok-node-0' });
     expect(node.spec?.unschedulable).toBeFalsy();
+    await page.context().close();
+  });
+
+  it("forwards a pod's port from its page, lists it among the sessions, and stops it", async () => {
+    await core.createNamespacedPod({
+      namespace: ns.name,
+      body: {
+        metadata: { name: 'web-echo' },
+        spec: {
+          containers: [
+            { name: 'main', image: 'nginx:1.27.3', ports: [{ name: 'echo', containerPort: 9000 }] },
+          ],
+        },
+      },
+    });
+    const page = await open(`/resources/pods/${ns.name}/web-echo`);
+    const card = page.getByRole('region', { name: 'Port-forward' });
+    await card.getByRole('button', { name: 'Forward 9000' }).click();
+    const address = card.getByRole('link', { name: /^http:\/\/127\.0\.0\.1:\d+$/ });
+    await address.waitFor();
+    // The forward is real: bytes sent to the local port come back from kwok's echo behind the pod's port.
+    const url = new URL((await address.textContent()) ?? '');
+    const echoed = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(url.port), '127.0.0.1', () => socket.write('ping'));
+      socket.once('data', (data) => {
+        resolve(data.toString());
+        socket.end();
+      });
+      socket.once('error', reject);
+    });
+    expect(echoed).toBe('ping');
+    await card.getByRole('link', { name: 'All forwards and sessions →' }).click();
+    const forwards = page.getByRole('table', { name: 'Port-forwards' });
+    const row = forwards.getByRole('row').filter({ hasText: `${ns.name}/web-echo` });
+    await row.getByRole('cell', { name: 'running' }).waitFor();
+    expect(
+      await page.getByRole('table', { name: 'Open sessions' }).getByText('portforward').count(),
+    ).toBeGreaterThan(0);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, 'sessions');
+    await row.getByRole('button', { name: 'Stop' }).click();
+    await row.waitFor({ state: 'detached' });
+    await page.getByText('No port-forwards.').waitFor();
     await page.context().close();
   });
 

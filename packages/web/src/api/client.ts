@@ -76,14 +76,18 @@ export async function get<P extends GetPaths>(
 }
 
 type Method = 'post' | 'put' | 'delete';
+/** Routes with a 200 or 201 answer for the method. */
 type PathsWith<M extends Method> = {
-  [P in keyof paths]: paths[P] extends { [K in M]: { responses: { 200: unknown } } } ? P : never;
+  [P in keyof paths]: paths[P] extends { [K in M]: { responses: { 200: unknown } | { 201: unknown } } }
+    ? P
+    : never;
 }[keyof paths];
-/** The 200 answer of a route for a method other than GET. */
+type Success<R> = R extends { 200: infer A } ? A : R extends { 201: infer C } ? C : never;
+/** The success answer of a route for a method other than GET. */
 export type SendAnswer<M extends Method, P extends PathsWith<M>> = paths[P] extends {
-  [K in M]: { responses: { 200: infer R } };
+  [K in M]: { responses: infer R };
 }
-  ? JsonOf<R>
+  ? JsonOf<Success<R>>
   : never;
 export type PostAnswer<P extends PathsWith<'post'>> = SendAnswer<'post', P>;
 

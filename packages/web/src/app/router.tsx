@@ -1,6 +1,7 @@
 import { createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
 import { basePath } from '../api/client.ts';
 import { DashboardPage } from '../features/dashboard/DashboardPage.tsx';
+import { SessionsPage } from '../features/portforward/SessionsPage.tsx';
 import { ResourceDetailPage } from '../features/resources/ResourceDetailPage.tsx';
 import { ResourcesPage, type ResourcesSearch } from '../features/resources/ResourcesPage.tsx';
 import { NotFound } from '../features/shell/NotFound.tsx';
@@ -61,6 +62,12 @@ const resourceDetailRoute = createRoute({
   component: ResourceDetailPage,
 });
 
+const sessionsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/sessions',
+  component: SessionsPage,
+});
+
 export const router = createRouter({
   routeTree: rootRoute.addChildren([
     dashboardRoute,
@@ -68,6 +75,7 @@ export const router = createRouter({
     resourceDetailRoute,
     topologyRoute,
     timelineRoute,
+    sessionsRoute,
   ]),
   basepath: basePath || '/',
   defaultPreload: 'intent',

@@ -5,6 +5,7 @@ import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { YamlCard } from '../editor/YamlCard.tsx';
 import { LogViewer } from '../logs/LogViewer.tsx';
 import { ActionsCard } from '../operations/ActionsCard.tsx';
+import { PortForwardCard } from '../portforward/PortForwardCard.tsx';
 import { PodTerminal } from '../terminal/PodTerminal.tsx';
 import { ageOf, type KubeObject } from './objects.ts';
 
@@ -131,6 +132,9 @@ export function ResourceDetailPage() {
         <Card title="Logs">
           <LogViewer {...logs} />
         </Card>
+      )}
+      {(resource?.kind === 'Pod' || resource?.kind === 'Service') && scope && (
+        <PortForwardCard type={resource.kind === 'Pod' ? 'pod' : 'service'} namespace={scope} name={name} />
       )}
       {resource?.kind === 'Pod' && scope && logs && (
         <Card title="Terminal">

@@ -69,6 +69,11 @@ export function Shell() {
               Timeline
             </Link>
           </li>
+          <li>
+            <Link to="/sessions" search={keepNamespace} className={linkLook(path.startsWith('/sessions'))}>
+              Sessions
+            </Link>
+          </li>
         </ul>
       </nav>
       <div className="flex min-w-0 flex-1 flex-col">

@@ -13,7 +13,7 @@ import {
   ReactFlow,
   useStore,
 } from '@xyflow/react';
-import { memo, useMemo } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
 import { type Health, openedObject, type ShownGraph, type Topology, type TopologyNode } from './graph.ts';
 import { type LayoutResult, nodeHeight, nodeWidth } from './layout.ts';
 
@@ -83,6 +83,16 @@ function GroupNode({ data }: NodeProps<Node<GroupData>>) {
 }
 
 // Not React Flow's built-in `group` type, whose frame and selection styles would be drawn around ours.
+/** Above this many objects, the details that cost the most go while zoomed out: edges, their labels, the minimap. */
+const bigGraph = 300;
+
+/** Tells the canvas when the zoom crosses the level of detail (it has to sit inside React Flow to see it). */
+function ZoomWatcher({ onFar }: { onFar: (far: boolean) => void }) {
+  const far = useStore(farOut);
+  useEffect(() => onFar(far), [far, onFar]);
+  return null;
+}
+
 const nodeTypes = { resource: ResourceNode, frame: GroupNode };
 
 /** The graph in React Flow, at the positions the layout worker found; only what is in view is rendered. */
@@ -97,8 +107,11 @@ export function TopologyCanvas({
   layout: LayoutResult;
   dark: boolean;
 }) {
+  const [far, setFar] = useState(false);
+  const big = graph.nodes.length > bigGraph;
   const nodes = useMemo(() => flowNodes(topology, graph, layout), [topology, graph, layout]);
-  const edges = useMemo(() => flowEdges(graph), [graph]);
+  const allEdges = useMemo(() => flowEdges(graph, !big), [graph, big]);
+  const edges = big && far ? noEdges : allEdges;
   return (
     <ReactFlow
       nodes={nodes}
@@ -114,9 +127,10 @@ export function TopologyCanvas({
       proOptions={{ hideAttribution: true }}
       ariaLabelConfig={{ 'node.a11yDescription.default': 'A cluster object. Tab to its link to open it.' }}
     >
+      <ZoomWatcher onFar={setFar} />
       <Background gap={24} />
       <Controls showInteractive={false} />
-      {graph.nodes.length <= 2000 && <MiniMap pannable zoomable ariaLabel="Overview of the graph" />}
+      {!big && <MiniMap pannable zoomable ariaLabel="Overview of the graph" />}
     </ReactFlow>
   );
 }
@@ -148,7 +162,9 @@ function flowNodes(topology: Topology, graph: ShownGraph, layout: LayoutResult):
   return [...groups, ...members];
 }
 
-function flowEdges(graph: ShownGraph): Edge[] {
+const noEdges: Edge[] = [];
+
+function flowEdges(graph: ShownGraph, labelled: boolean): Edge[] {
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   const named = (id: string) => `${byId.get(id)?.kind} ${byId.get(id)?.name}`;
   return graph.edges.map((e) => ({
@@ -156,7 +172,7 @@ function flowEdges(graph: ShownGraph): Edge[] {
     source: e.source,
     target: e.target,
     ariaLabel: `${named(e.source)} ${e.type} ${named(e.target)}`,
-    label: e.type === 'manages' ? undefined : e.type,
+    label: labelled && e.type !== 'manages' ? e.type : undefined,
     markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 },
     style: e.type === 'manages' ? undefined : { strokeDasharray: '4 3' },
   }));
