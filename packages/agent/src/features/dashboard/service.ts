@@ -37,30 +37,87 @@ export function dashboard(ctx: AgentContext, view: CallerView, now = Date.now())
   // Answers 503 until the cluster is connected, instead of a dashboard of zeros.
   cluster.resources();
   const { get, loading } = viewReader(ctx, view);
-  const pods = get('', 'Pod');
-  const deployments = get('apps', 'Deployment');
-  const statefulSets = get('apps', 'StatefulSet');
-  const daemonSets = get('apps', 'DaemonSet');
-  const jobs = get('batch', 'Job');
-  const cronJobs = get('batch', 'CronJob');
-  const nodes = get('', 'Node');
-  const pvcs = get('', 'PersistentVolumeClaim');
+  const kinds: DashboardKinds = {
+    pods: get('', 'Pod'),
+    deployments: get('apps', 'Deployment'),
+    statefulSets: get('apps', 'StatefulSet'),
+    daemonSets: get('apps', 'DaemonSet'),
+    jobs: get('batch', 'Job'),
+    cronJobs: get('batch', 'CronJob'),
+    nodes: get('', 'Node'),
+    pvcs: get('', 'PersistentVolumeClaim'),
+  };
   const events = get('', 'Event');
+  const podProblems = kinds.pods.map((p) => podProblem(p, now)).filter((p): p is Problem => p !== undefined);
+  return {
+    cluster: {
+      name: cluster.target.contextName,
+      platform: detectPlatform({
+        gitVersion: cluster.version?.gitVersion,
+        serverUrl: cluster.target.server.href,
+        nodes: kinds.nodes,
+        groups: [...new Set(cluster.cache.resources.map((r) => r.group))],
+      }),
+      version: cluster.version?.gitVersion,
+      connected: cluster.state === 'connected',
+    },
+    health: podHealth(kinds.pods, podProblems.length, events, now),
+    problems: currentProblems(kinds, podProblems, now),
+    counts: {
+      ...workloadCounts(kinds),
+      services: get('', 'Service').length,
+      ingresses: get('networking.k8s.io', 'Ingress').length,
+      configMaps: get('', 'ConfigMap').length,
+      secrets: get('', 'Secret').length,
+      namespaces: get('', 'Namespace').length,
+    },
+    recentEvents: recentEvents(events),
+    loading: [...new Set(loading)],
+  };
+}
 
-  const podProblems = pods.map((p) => podProblem(p, now)).filter((p): p is Problem => p !== undefined);
-  const problems = [
+interface DashboardKinds {
+  pods: KubeObject[];
+  deployments: KubeObject[];
+  statefulSets: KubeObject[];
+  daemonSets: KubeObject[];
+  jobs: KubeObject[];
+  cronJobs: KubeObject[];
+  nodes: KubeObject[];
+  pvcs: KubeObject[];
+}
+
+const phase = (p: KubeObject) => p.status?.phase;
+
+/** Pods that fail first, then workloads, nodes and claims that do, at most `maxProblems`. */
+function currentProblems(kinds: DashboardKinds, podProblems: Problem[], now: number): Problem[] {
+  const { nodes, deployments, statefulSets, daemonSets, jobs, pvcs } = kinds;
+  return [
     ...podProblems,
     ...[...nodes, ...deployments, ...statefulSets, ...daemonSets, ...jobs, ...pvcs]
       .map((o) => workloadProblem(o, now))
       .filter((p): p is Problem => p !== undefined),
   ].slice(0, maxProblems);
+}
 
-  const phase = (p: KubeObject) => p.status?.phase;
-  const warningEvents = count(
-    events,
-    (e) => e.type === 'Warning' && now - Date.parse(eventTime(e)) < warningWindowMs,
+function podHealth(pods: KubeObject[], errorPods: number, events: KubeObject[], now: number) {
+  const healthyPods = count(
+    pods,
+    (p) => phase(p) === 'Succeeded' || (phase(p) === 'Running' && cond(p, 'Ready')),
   );
-  const recentEvents: RecentEvent[] = [...events]
+  return {
+    healthy: healthyPods,
+    warning: Math.max(0, pods.length - healthyPods - errorPods),
+    error: errorPods,
+    warningEvents: count(
+      events,
+      (e) => e.type === 'Warning' && now - Date.parse(eventTime(e)) < warningWindowMs,
+    ),
+  };
+}
+
+function recentEvents(events: KubeObject[]): RecentEvent[] {
+  return [...events]
     .sort((a, b) => eventTime(b).localeCompare(eventTime(a)))
     .slice(0, recentEventCount)
     .map((e) => {
@@ -74,83 +131,62 @@ export function dashboard(ctx: AgentContext, view: CallerView, now = Date.now())
         involvedObject: { kind: involved.kind, namespace: involved.namespace, name: involved.name },
       };
     });
+}
 
-  const healthyPods = count(
-    pods,
-    (p) => phase(p) === 'Succeeded' || (phase(p) === 'Running' && cond(p, 'Ready')),
-  );
-  const errorPods = podProblems.length;
+function workloadCounts({
+  pods,
+  deployments,
+  statefulSets,
+  daemonSets,
+  jobs,
+  cronJobs,
+  nodes,
+  pvcs,
+}: DashboardKinds) {
   return {
-    cluster: {
-      name: cluster.target.contextName,
-      platform: detectPlatform({
-        gitVersion: cluster.version?.gitVersion,
-        serverUrl: cluster.target.server.href,
-        nodes,
-        groups: [...new Set(cluster.cache.resources.map((r) => r.group))],
-      }),
-      version: cluster.version?.gitVersion,
-      connected: cluster.state === 'connected',
+    pods: {
+      total: pods.length,
+      running: count(pods, (p) => phase(p) === 'Running'),
+      pending: count(pods, (p) => phase(p) === 'Pending'),
+      failed: count(pods, (p) => phase(p) === 'Failed'),
+      succeeded: count(pods, (p) => phase(p) === 'Succeeded'),
     },
-    health: {
-      healthy: healthyPods,
-      warning: Math.max(0, pods.length - healthyPods - errorPods),
-      error: errorPods,
-      warningEvents,
+    deployments: {
+      total: deployments.length,
+      available: count(deployments, (d) => cond(d, 'Available')),
+      unavailable: count(deployments, (d) => !cond(d, 'Available')),
     },
-    problems,
-    counts: {
-      pods: {
-        total: pods.length,
-        running: count(pods, (p) => phase(p) === 'Running'),
-        pending: count(pods, (p) => phase(p) === 'Pending'),
-        failed: count(pods, (p) => phase(p) === 'Failed'),
-        succeeded: count(pods, (p) => phase(p) === 'Succeeded'),
-      },
-      deployments: {
-        total: deployments.length,
-        available: count(deployments, (d) => cond(d, 'Available')),
-        unavailable: count(deployments, (d) => !cond(d, 'Available')),
-      },
-      statefulSets: {
-        total: statefulSets.length,
-        ready: count(
-          statefulSets,
-          (s) => Number(s.status?.readyReplicas ?? 0) >= Number(s.spec?.replicas ?? 1),
-        ),
-      },
-      daemonSets: {
-        total: daemonSets.length,
-        ready: count(
-          daemonSets,
-          (d) => Number(d.status?.numberReady ?? 0) >= Number(d.status?.desiredNumberScheduled ?? 0),
-        ),
-      },
-      jobs: {
-        total: jobs.length,
-        active: count(jobs, (j) => Number(j.status?.active ?? 0) > 0),
-        succeeded: count(jobs, (j) => cond(j, 'Complete')),
-        failed: count(jobs, (j) => cond(j, 'Failed')),
-      },
-      cronJobs: { total: cronJobs.length, suspended: count(cronJobs, (c) => c.spec?.suspend === true) },
-      nodes: {
-        total: nodes.length,
-        ready: count(nodes, (n) => cond(n, 'Ready')),
-        notReady: count(nodes, (n) => !cond(n, 'Ready')),
-      },
-      pvcs: {
-        total: pvcs.length,
-        bound: count(pvcs, (p) => p.status?.phase === 'Bound'),
-        pending: count(pvcs, (p) => p.status?.phase === 'Pending'),
-      },
-      services: get('', 'Service').length,
-      ingresses: get('networking.k8s.io', 'Ingress').length,
-      configMaps: get('', 'ConfigMap').length,
-      secrets: get('', 'Secret').length,
-      namespaces: get('', 'Namespace').length,
+    statefulSets: {
+      total: statefulSets.length,
+      ready: count(
+        statefulSets,
+        (s) => Number(s.status?.readyReplicas ?? 0) >= Number(s.spec?.replicas ?? 1),
+      ),
     },
-    recentEvents,
-    loading: [...new Set(loading)],
+    daemonSets: {
+      total: daemonSets.length,
+      ready: count(
+        daemonSets,
+        (d) => Number(d.status?.numberReady ?? 0) >= Number(d.status?.desiredNumberScheduled ?? 0),
+      ),
+    },
+    jobs: {
+      total: jobs.length,
+      active: count(jobs, (j) => Number(j.status?.active ?? 0) > 0),
+      succeeded: count(jobs, (j) => cond(j, 'Complete')),
+      failed: count(jobs, (j) => cond(j, 'Failed')),
+    },
+    cronJobs: { total: cronJobs.length, suspended: count(cronJobs, (c) => c.spec?.suspend === true) },
+    nodes: {
+      total: nodes.length,
+      ready: count(nodes, (n) => cond(n, 'Ready')),
+      notReady: count(nodes, (n) => !cond(n, 'Ready')),
+    },
+    pvcs: {
+      total: pvcs.length,
+      bound: count(pvcs, (p) => p.status?.phase === 'Bound'),
+      pending: count(pvcs, (p) => p.status?.phase === 'Pending'),
+    },
   };
 }
 

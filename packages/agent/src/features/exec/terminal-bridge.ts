@@ -55,115 +55,146 @@ export async function bridgeTerminal(
   start: (sink: TerminalSink) => Promise<TerminalBackend>,
   onEnd: () => void,
 ): Promise<void> {
-  const decoder = new StringDecoder('utf8');
-  let backend: TerminalBackend | undefined;
-  // Input that arrives while the backend is still starting, replayed once it is up.
-  const early: (() => void)[] = [];
-  const toBackend = (act: (b: TerminalBackend) => void) => {
-    if (backend) act(backend);
-    else early.push(() => backend && act(backend));
+  const bridge = new TerminalBridge(socket, onEnd);
+  socket.on('close', () => bridge.finish());
+  socket.on('error', () => bridge.finish());
+  socket.on('message', (data: Buffer, isBinary: boolean) => bridge.fromBrowser(data, isBinary));
+  try {
+    bridge.started(await start(bridge.sink));
+  } catch (error) {
+    bridge.end({ errorType: 'exec_error', message: (error as Error).message });
+  }
+}
+
+type TerminalResult = { exitCode?: number; message?: string; errorType?: string };
+
+/** One terminal session between a browser socket and its backend: frames both ways, flow control, time limits. */
+class TerminalBridge {
+  readonly #socket: WebSocket;
+  readonly #onEnd: () => void;
+  readonly #decoder = new StringDecoder('utf8');
+  #backend: TerminalBackend | undefined;
+  /** Input that arrives while the backend is still starting, replayed once it is up. */
+  readonly #early: (() => void)[] = [];
+  #ended = false;
+  #ending = false;
+  #paused = false;
+  #idle: NodeJS.Timeout;
+  readonly #total: NodeJS.Timeout;
+  readonly sink: TerminalSink = {
+    output: (data) => this.#output(data),
+    exit: (result) => this.end(result),
   };
-  let ended = false;
-  let paused = false;
-  const send = (frame: object) => {
-    if (socket.readyState === 1) socket.send(JSON.stringify(frame));
-  };
-  const finish = () => {
-    if (ended) return;
-    ended = true;
-    clearTimeout(idle);
-    clearTimeout(total);
-    backend?.close();
-    onEnd();
-    // Let the last frame reach the browser before closing.
-    setTimeout(() => socket.close(1000), 200).unref();
-  };
-  let idle = setTimeout(
-    () =>
-      end({
-        errorType: 'idle_timeout',
-        message: `closed after ${terminalLimits.idleMs / 60_000} minutes without input or output`,
-      }),
-    terminalLimits.idleMs,
-  );
-  const total = setTimeout(
-    () =>
-      end({
-        errorType: 'session_limit',
-        message: `terminals close after ${terminalLimits.maxMs / 3_600_000} hours`,
-      }),
-    terminalLimits.maxMs,
-  );
-  total.unref();
-  const touch = () => {
-    clearTimeout(idle);
-    idle = setTimeout(
+
+  constructor(socket: WebSocket, onEnd: () => void) {
+    this.#socket = socket;
+    this.#onEnd = onEnd;
+    this.#idle = this.#idleTimer();
+    this.#total = setTimeout(
       () =>
-        end({
+        this.end({
+          errorType: 'session_limit',
+          message: `terminals close after ${terminalLimits.maxMs / 3_600_000} hours`,
+        }),
+      terminalLimits.maxMs,
+    );
+    this.#total.unref();
+  }
+
+  started(backend: TerminalBackend): void {
+    this.#backend = backend;
+    if (this.#ended) backend.close();
+    else for (const replay of this.#early.splice(0)) replay();
+  }
+
+  fromBrowser(data: Buffer, isBinary: boolean): void {
+    this.#touch();
+    if (isBinary) {
+      this.#toBackend((b) => b.write(data));
+      return;
+    }
+    const frame = parseFrame(data.toString());
+    if (!frame) {
+      this.#send({
+        type: 'error',
+        errorType: 'bad_frame',
+        message: 'frames are {"type":"input","data":"…"} or {"type":"resize","cols":N,"rows":N} (1–1000)',
+      });
+      return;
+    }
+    if (frame.type === 'input') this.#toBackend((b) => b.write(frame.data));
+    else this.#toBackend((b) => b.resize(frame.cols, frame.rows));
+  }
+
+  end(result: TerminalResult): void {
+    if (this.#ended || this.#ending) return;
+    // With a TTY the exit status can overtake the last output; give it a moment to arrive first.
+    this.#ending = true;
+    setTimeout(() => this.#report(result), exitGraceMs).unref();
+  }
+
+  finish(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    clearTimeout(this.#idle);
+    clearTimeout(this.#total);
+    this.#backend?.close();
+    this.#onEnd();
+    // Let the last frame reach the browser before closing.
+    setTimeout(() => this.#socket.close(1000), 200).unref();
+  }
+
+  #report(result: TerminalResult): void {
+    if (this.#ended) return;
+    const rest = this.#decoder.end();
+    if (rest) this.#send({ type: 'output', data: rest });
+    if (result.errorType || (result.exitCode === undefined && result.message))
+      this.#send({ type: 'error', errorType: result.errorType ?? 'exec_error', message: result.message });
+    else this.#send({ type: 'exit', code: result.exitCode ?? 0 });
+    this.finish();
+  }
+
+  #output(data: Buffer | string): void {
+    this.#touch();
+    const text = typeof data === 'string' ? data : this.#decoder.write(data);
+    if (text) this.#send({ type: 'output', data: text });
+    if (this.#paused || this.#socket.bufferedAmount <= terminalLimits.pauseAtBytes) return;
+    this.#paused = true;
+    this.#backend?.pause();
+    const check = setInterval(() => {
+      if (this.#socket.readyState !== 1 || this.#socket.bufferedAmount < terminalLimits.resumeAtBytes) {
+        clearInterval(check);
+        this.#paused = false;
+        this.#backend?.resume();
+      }
+    }, 50);
+  }
+
+  #toBackend(act: (b: TerminalBackend) => void): void {
+    if (this.#backend) act(this.#backend);
+    else this.#early.push(() => this.#backend && act(this.#backend));
+  }
+
+  #send(frame: object): void {
+    if (this.#socket.readyState === 1) this.#socket.send(JSON.stringify(frame));
+  }
+
+  #idleTimer(): NodeJS.Timeout {
+    const timer = setTimeout(
+      () =>
+        this.end({
           errorType: 'idle_timeout',
           message: `closed after ${terminalLimits.idleMs / 60_000} minutes without input or output`,
         }),
       terminalLimits.idleMs,
     );
-    idle.unref();
-  };
-  idle.unref();
-  let ending = false;
-  function end(result: { exitCode?: number; message?: string; errorType?: string }): void {
-    if (ended || ending) return;
-    // With a TTY the exit status can overtake the last output; give it a moment to arrive first.
-    ending = true;
-    setTimeout(() => report(result), exitGraceMs).unref();
+    timer.unref();
+    return timer;
   }
-  function report(result: { exitCode?: number; message?: string; errorType?: string }): void {
-    if (ended) return;
-    const rest = decoder.end();
-    if (rest) send({ type: 'output', data: rest });
-    if (result.errorType || (result.exitCode === undefined && result.message))
-      send({ type: 'error', errorType: result.errorType ?? 'exec_error', message: result.message });
-    else send({ type: 'exit', code: result.exitCode ?? 0 });
-    finish();
-  }
-  const sink: TerminalSink = {
-    output(data) {
-      touch();
-      const text = typeof data === 'string' ? data : decoder.write(data);
-      if (text) send({ type: 'output', data: text });
-      if (!paused && socket.bufferedAmount > terminalLimits.pauseAtBytes) {
-        paused = true;
-        backend?.pause();
-        const check = setInterval(() => {
-          if (socket.readyState !== 1 || socket.bufferedAmount < terminalLimits.resumeAtBytes) {
-            clearInterval(check);
-            paused = false;
-            backend?.resume();
-          }
-        }, 50);
-      }
-    },
-    exit: end,
-  };
-  socket.on('close', finish);
-  socket.on('error', finish);
-  socket.on('message', (data: Buffer, isBinary: boolean) => {
-    touch();
-    if (isBinary) return toBackend((b) => b.write(data));
-    const frame = parseFrame(data.toString());
-    if (!frame)
-      return send({
-        type: 'error',
-        errorType: 'bad_frame',
-        message: 'frames are {"type":"input","data":"…"} or {"type":"resize","cols":N,"rows":N} (1–1000)',
-      });
-    if (frame.type === 'input') toBackend((b) => b.write(frame.data));
-    else toBackend((b) => b.resize(frame.cols, frame.rows));
-  });
-  try {
-    backend = await start(sink);
-    if (ended) backend.close();
-    else for (const replay of early.splice(0)) replay();
-  } catch (error) {
-    end({ errorType: 'exec_error', message: (error as Error).message });
+
+  #touch(): void {
+    clearTimeout(this.#idle);
+    this.#idle = this.#idleTimer();
   }
 }
 

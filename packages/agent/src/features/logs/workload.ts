@@ -46,25 +46,13 @@ export function streamWorkloadLogs(
   name: string,
   options: WorkloadLogOptions,
 ): void {
-  const resource = ctx.cluster.resolve(kind);
-  if (!workloadKinds.has(resource.kind))
-    throw badRequest(
-      `workload logs follow Deployments, StatefulSets, DaemonSets, ReplicaSets and Jobs, not ${resource.kind}`,
-    );
-  const workload = ctx.cluster.cache.get(resource, name, namespace);
-  if (!workload) throw new AppError('not_found', `${resource.kind} ${namespace}/${name} not found`);
-  const matches = selectorMatcher(workload.spec?.selector as LabelSelector | undefined);
-  const podResource = ctx.cluster.resolve('pods');
-  const members = (pod: KubeObject) => pod.metadata?.namespace === namespace && matches(pod.metadata?.labels);
-  const containers = (pod: KubeObject) =>
-    options.container ? mainContainers(pod).filter((c) => c === options.container) : mainContainers(pod);
-  const current = ctx.cluster.cache.list(podResource, namespace).filter(members);
-  if (options.container && current.length > 0 && current.every((p) => containers(p).length === 0)) {
-    throw badRequest(
-      `no pod of ${resource.kind} ${namespace}/${name} has a container "${options.container}"`,
-    );
-  }
-
+  const { workloadKind, members, containers, current } = workloadPods(
+    ctx,
+    kind,
+    namespace,
+    name,
+    options.container,
+  );
   const session = new LogSession(
     ctx,
     reply,
@@ -77,50 +65,84 @@ export function streamWorkloadLogs(
       as: options.as,
     },
     limit,
-    `${resource.kind} ${namespace}/${name}`,
+    `${workloadKind} ${namespace}/${name}`,
   );
-  const followed = new Set<string>();
-  const start = (pod: KubeObject, fromStart: boolean) => {
+  const pods = new FollowedPods(session, containers);
+  session.send('connected', {
+    namespace,
+    workload: { kind: workloadKind, name },
+    pods: current.map((p) => p.metadata?.name),
+    containers: [...new Set(current.flatMap(containers))],
+  });
+  for (const pod of current) pods.start(pod, false);
+  // Pods that come and go with rollouts and scaling are followed and let go as they do.
+  const unsubscribe = ctx.cluster.cache.onEvent((event) => {
+    if (event.resource.kind !== 'Pod' || event.resource.group !== '' || !members(event.object)) return;
+    if (event.type === 'deleted' || event.object.metadata?.deletionTimestamp) pods.stop(event.object);
+    else pods.start(event.object, true);
+  });
+  session.onClose(unsubscribe);
+}
+
+/** The workload's pods now, which pods are its own, and which of their containers are read; 4xx when none can be. */
+function workloadPods(ctx: AgentContext, kind: string, namespace: string, name: string, container?: string) {
+  const resource = ctx.cluster.resolve(kind);
+  if (!workloadKinds.has(resource.kind))
+    throw badRequest(
+      `workload logs follow Deployments, StatefulSets, DaemonSets, ReplicaSets and Jobs, not ${resource.kind}`,
+    );
+  const workload = ctx.cluster.cache.get(resource, name, namespace);
+  if (!workload) throw new AppError('not_found', `${resource.kind} ${namespace}/${name} not found`);
+  const matches = selectorMatcher(workload.spec?.selector as LabelSelector | undefined);
+  const members = (pod: KubeObject) => pod.metadata?.namespace === namespace && matches(pod.metadata?.labels);
+  const containers = (pod: KubeObject) =>
+    container ? mainContainers(pod).filter((c) => c === container) : mainContainers(pod);
+  const current = ctx.cluster.cache.list(ctx.cluster.resolve('pods'), namespace).filter(members);
+  if (container && current.length > 0 && current.every((p) => containers(p).length === 0)) {
+    throw badRequest(`no pod of ${resource.kind} ${namespace}/${name} has a container "${container}"`);
+  }
+  return { workloadKind: resource.kind, members, containers, current };
+}
+
+/** The pods a workload log stream follows, at most `logLimits.maxPods`. */
+class FollowedPods {
+  readonly #followed = new Set<string>();
+  readonly #session: LogSession;
+  readonly #containers: (pod: KubeObject) => string[];
+
+  constructor(session: LogSession, containers: (pod: KubeObject) => string[]) {
+    this.#session = session;
+    this.#containers = containers;
+  }
+
+  start(pod: KubeObject, fromStart: boolean): void {
     const podName = pod.metadata?.name ?? '';
-    if (followed.has(podName) || !hasLogs(pod)) return;
-    if (followed.size >= logLimits.maxPods) {
-      session.send('warning', {
+    if (this.#followed.has(podName) || !hasLogs(pod)) return;
+    if (this.#followed.size >= logLimits.maxPods) {
+      this.#session.send('warning', {
         message: `following ${logLimits.maxPods} pods at most; ${podName} is left out`,
       });
       return;
     }
-    followed.add(podName);
-    if (fromStart) session.send('pod', { pod: podName, change: 'added' });
-    for (const container of containers(pod)) {
+    this.#followed.add(podName);
+    if (fromStart) this.#session.send('pod', { pod: podName, change: 'added' });
+    for (const container of this.#containers(pod)) {
       // A pod that appears while streaming is read from its first line.
       const from = fromStart ? { tail: undefined, sinceSeconds: undefined } : {};
-      session.follow({ pod, container }, from).catch((error: unknown) => {
-        session.send('error', {
+      this.#session.follow({ pod, container }, from).catch((error: unknown) => {
+        this.#session.send('error', {
           pod: podName,
           container,
           ...(error instanceof AppError ? error.toBody() : { error: String(error), code: 'cluster_error' }),
         });
       });
     }
-  };
-  session.send('connected', {
-    namespace,
-    workload: { kind: resource.kind, name },
-    pods: current.map((p) => p.metadata?.name),
-    containers: [...new Set(current.flatMap(containers))],
-  });
-  for (const pod of current) start(pod, false);
-  const unsubscribe = ctx.cluster.cache.onEvent((event) => {
-    if (event.resource.kind !== 'Pod' || event.resource.group !== '' || !members(event.object)) return;
-    const podName = event.object.metadata?.name ?? '';
-    if (event.type === 'deleted' || event.object.metadata?.deletionTimestamp) {
-      if (followed.delete(podName)) {
-        session.unfollow(podName);
-        session.send('pod', { pod: podName, change: 'removed' });
-      }
-      return;
-    }
-    start(event.object, true);
-  });
-  session.onClose(unsubscribe);
+  }
+
+  stop(pod: KubeObject): void {
+    const podName = pod.metadata?.name ?? '';
+    if (!this.#followed.delete(podName)) return;
+    this.#session.unfollow(podName);
+    this.#session.send('pod', { pod: podName, change: 'removed' });
+  }
 }

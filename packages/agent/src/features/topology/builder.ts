@@ -107,6 +107,243 @@ function dataOf(o: KubeObject): Record<string, unknown> {
   }
 }
 
+/** Builds one graph: its nodes and edges so far, and how objects find their owners. */
+class GraphBuilder {
+  readonly nodes = new Map<string, TopologyNode>();
+  readonly edges = new Map<string, TopologyEdge>();
+  readonly #byUid = new Map<string, KubeObject>();
+  readonly #input: TopologyInput;
+  readonly #options: TopologyOptions;
+
+  constructor(input: TopologyInput, options: TopologyOptions) {
+    this.#input = input;
+    this.#options = options;
+    for (const objects of Object.values(input))
+      for (const o of objects ?? []) if (o.metadata?.uid) this.#byUid.set(o.metadata.uid, o);
+  }
+
+  of(kind: TopologyKind): KubeObject[] {
+    return this.#input[kind] ?? [];
+  }
+
+  addNode(o: KubeObject, extra: Record<string, unknown> = {}): string {
+    const id = idOf(o);
+    if (!this.nodes.has(id))
+      this.nodes.set(id, {
+        id,
+        kind: o.kind ?? '',
+        namespace: ns(o),
+        name: nameOf(o),
+        status: healthOf(o),
+        data: { ...dataOf(o), ...extra },
+      });
+    return id;
+  }
+
+  addEdge(source: string, target: string, type: EdgeType, skipIfKindVisible?: string): void {
+    const id = `${source}-${type}-${target}`;
+    if (source !== target && !this.edges.has(id))
+      this.edges.set(id, { id, source, target, type, ...(skipIfKindVisible ? { skipIfKindVisible } : {}) });
+  }
+
+  owner(o: KubeObject): KubeObject | undefined {
+    const ref = controllerOf(o);
+    return ref ? this.#byUid.get(ref.uid) : undefined;
+  }
+
+  /** ReplicaSets of Deployments are hidden unless asked for. */
+  hiddenReplicaSet(rs: KubeObject): boolean {
+    return !this.#options.includeReplicaSets && this.owner(rs)?.kind === 'Deployment';
+  }
+
+  /** Workloads that own pods through a template, each under the Deployment or CronJob that owns it. */
+  addWorkloads(): KubeObject[] {
+    const templated: KubeObject[] = [];
+    for (const kind of ['Deployment', 'StatefulSet', 'DaemonSet', 'CronJob'] as const)
+      for (const o of this.of(kind)) templated.push(o);
+    for (const rs of this.of('ReplicaSet')) {
+      const parent = this.owner(rs);
+      if (this.hiddenReplicaSet(rs)) continue;
+      // Old ReplicaSets of a rollout (scaled to zero) would only clutter the graph.
+      if (parent && Number(rs.spec?.replicas ?? 0) === 0) continue;
+      templated.push(rs);
+    }
+    for (const job of this.of('Job')) templated.push(job);
+    for (const w of templated) {
+      this.addNode(w);
+      const parent = this.owner(w);
+      if (parent && (parent.kind === 'Deployment' || parent.kind === 'CronJob'))
+        this.addEdge(idOf(parent), idOf(w), 'manages');
+    }
+    return templated;
+  }
+
+  /** Pods under the nearest owner that is shown; answers the pods without one (bare pods). */
+  addPods(): KubeObject[] {
+    const podsByOwner = new Map<string, KubeObject[]>();
+    const bare: KubeObject[] = [];
+    for (const pod of this.of('Pod')) {
+      let parent = this.owner(pod);
+      if (parent?.kind === 'ReplicaSet' && this.hiddenReplicaSet(parent))
+        parent = this.owner(parent) ?? parent;
+      if (!parent || !this.nodes.has(idOf(parent))) {
+        bare.push(pod);
+        continue;
+      }
+      const key = idOf(parent);
+      podsByOwner.set(key, [...(podsByOwner.get(key) ?? []), pod]);
+    }
+    for (const [ownerId, pods] of podsByOwner) {
+      if (pods.length > this.#options.maxIndividualPods) this.addPodGroup(ownerId, pods);
+      else for (const pod of pods) this.addOwnedPod(ownerId, pod);
+    }
+    for (const pod of bare) this.addNode(pod);
+    return bare;
+  }
+
+  /** Many pods under one owner become one PodGroup node counting their health. */
+  addPodGroup(ownerId: string, pods: KubeObject[]): void {
+    const parentNode = this.nodes.get(ownerId) as TopologyNode;
+    const counts: Record<Health, number> = { healthy: 0, degraded: 0, unhealthy: 0, unknown: 0 };
+    for (const pod of pods) counts[healthOf(pod)] += 1;
+    const groupId = nodeId(
+      'PodGroup',
+      parentNode.namespace,
+      `${parentNode.kind.toLowerCase()}-${parentNode.name}`,
+    );
+    const status: Health = counts.unhealthy > 0 ? 'unhealthy' : counts.degraded > 0 ? 'degraded' : 'healthy';
+    this.nodes.set(groupId, {
+      id: groupId,
+      kind: 'PodGroup',
+      namespace: parentNode.namespace,
+      name: `${parentNode.name} pods`,
+      status,
+      data: { count: pods.length, ...counts },
+    });
+    this.addEdge(ownerId, groupId, 'manages');
+  }
+
+  addOwnedPod(ownerId: string, pod: KubeObject): void {
+    this.addNode(pod);
+    this.addEdge(ownerId, idOf(pod), 'manages');
+    const rs = this.owner(pod);
+    const deployment = rs?.kind === 'ReplicaSet' ? this.owner(rs) : undefined;
+    if (this.#options.includeReplicaSets && deployment?.kind === 'Deployment')
+      this.addEdge(idOf(deployment), idOf(pod), 'manages', 'ReplicaSet');
+  }
+
+  byName(kind: TopologyKind, namespace: string | undefined): Map<string, KubeObject> {
+    return new Map(
+      this.of(kind)
+        .filter((o) => ns(o) === namespace)
+        .map((o) => [nameOf(o), o]),
+    );
+  }
+
+  /** What a workload's pod spec reads: ConfigMaps, Secrets (when asked for) and PersistentVolumeClaims. */
+  addReads(w: KubeObject): void {
+    const refs = podRefs(readerSpec(w));
+    const configMaps = this.byName('ConfigMap', ns(w));
+    for (const name of refs.configMaps) {
+      const cm = configMaps.get(name);
+      if (cm) this.addEdge(this.addNode(cm), idOf(w), 'configures');
+    }
+    if (this.#options.includeSecrets) {
+      const secrets = this.byName('Secret', ns(w));
+      for (const name of refs.secrets) {
+        const secret = secrets.get(name);
+        if (secret) this.addEdge(this.addNode(secret), idOf(w), 'configures');
+      }
+    }
+    const claims = this.byName('PersistentVolumeClaim', ns(w));
+    for (const name of refs.claims) {
+      const pvc = claims.get(name);
+      if (pvc) this.addEdge(this.addNode(pvc), idOf(w), 'uses');
+    }
+    if (w.kind === 'StatefulSet') {
+      for (const tpl of list(w.spec?.volumeClaimTemplates)) {
+        const prefix = `${String(obj(tpl.metadata).name)}-${nameOf(w)}-`;
+        for (const [name, pvc] of claims)
+          if (name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)))
+            this.addEdge(this.addNode(pvc), idOf(w), 'uses');
+      }
+    }
+  }
+
+  /** Services expose the workloads whose pod labels their selector matches. */
+  addServices(readers: KubeObject[]): void {
+    for (const svc of this.of('Service')) {
+      const selector = obj(svc.spec?.selector) as Record<string, string>;
+      const svcId = this.addNode(svc);
+      if (Object.keys(selector).length === 0) continue;
+      const matches = selectorMatcher({ matchLabels: selector });
+      for (const w of readers)
+        if (ns(w) === ns(svc) && w.kind !== 'CronJob' && matches(readerLabels(w)))
+          this.addEdge(svcId, idOf(w), 'exposes');
+    }
+  }
+
+  /** Ingresses and Gateway routes send traffic to Services. */
+  addRoutes(): void {
+    for (const ing of this.of('Ingress')) {
+      const ingId = this.addNode(ing);
+      const services = this.byName('Service', ns(ing));
+      const backends = [
+        obj(ing.spec?.defaultBackend),
+        ...list(ing.spec?.rules).flatMap((r) => list(obj(r.http).paths).map((p) => obj(p.backend))),
+      ];
+      for (const backend of backends) {
+        const svc = services.get(String(obj(backend.service).name));
+        if (svc) this.addEdge(ingId, idOf(svc), 'routes-to');
+      }
+    }
+    for (const kind of ['HTTPRoute', 'GRPCRoute'] as const)
+      for (const route of this.of(kind)) this.addGatewayRoute(route);
+  }
+
+  addGatewayRoute(route: KubeObject): void {
+    const routeId = this.addNode(route);
+    for (const parent of list(route.spec?.parentRefs)) {
+      const gateway = this.byName('Gateway', String(parent.namespace ?? ns(route))).get(String(parent.name));
+      if (gateway && (parent.kind === undefined || parent.kind === 'Gateway'))
+        this.addEdge(this.addNode(gateway), routeId, 'routes-to');
+    }
+    for (const rule of list(route.spec?.rules)) {
+      for (const ref of list(rule.backendRefs)) {
+        if (ref.kind !== undefined && ref.kind !== 'Service') continue;
+        const svc = this.byName('Service', String(ref.namespace ?? ns(route))).get(String(ref.name));
+        if (svc) this.addEdge(routeId, idOf(svc), 'routes-to');
+      }
+    }
+  }
+
+  /** Autoscalers use their scale target; disruption budgets protect the workloads their selector matches. */
+  addPolicies(readers: KubeObject[]): void {
+    for (const hpa of this.of('HorizontalPodAutoscaler')) {
+      const target = obj(hpa.spec?.scaleTargetRef);
+      const workload = [...this.nodes.values()].find(
+        (n) => n.kind === target.kind && n.name === target.name && n.namespace === ns(hpa),
+      );
+      if (workload) this.addEdge(this.addNode(hpa), workload.id, 'uses');
+    }
+    for (const pdb of this.of('PodDisruptionBudget')) {
+      const matches = selectorMatcher(pdb.spec?.selector as Parameters<typeof selectorMatcher>[0]);
+      const targets = readers.filter(
+        (w) => ns(w) === ns(pdb) && w.kind !== 'CronJob' && matches(readerLabels(w)),
+      );
+      if (targets.length === 0) continue;
+      const pdbId = this.addNode(pdb);
+      for (const w of targets) this.addEdge(pdbId, idOf(w), 'protects');
+    }
+  }
+}
+
+const readerSpec = (w: KubeObject) => (w.kind === 'Pod' ? w.spec : template(w).spec);
+const readerLabels = (w: KubeObject) =>
+  w.kind === 'Pod'
+    ? w.metadata?.labels
+    : (obj(template(w).metadata).labels as Record<string, string> | undefined);
+
 /**
  * Builds the graph: nodes for workloads, pods (grouped above a threshold), services, routes and what
  * workloads read, and typed edges — manages (owner references), exposes (Service selectors), routes-to
@@ -117,210 +354,20 @@ export function buildTopology(
   input: TopologyInput,
   options: TopologyOptions = defaultTopologyOptions,
 ): Topology {
-  const nodes = new Map<string, TopologyNode>();
-  const edges = new Map<string, TopologyEdge>();
-  const byUid = new Map<string, KubeObject>();
-  for (const objects of Object.values(input))
-    for (const o of objects ?? []) if (o.metadata?.uid) byUid.set(o.metadata.uid, o);
-  const of = (kind: TopologyKind) => input[kind] ?? [];
-
-  const addNode = (o: KubeObject, extra: Record<string, unknown> = {}) => {
-    const id = idOf(o);
-    if (!nodes.has(id))
-      nodes.set(id, {
-        id,
-        kind: o.kind ?? '',
-        namespace: ns(o),
-        name: nameOf(o),
-        status: healthOf(o),
-        data: { ...dataOf(o), ...extra },
-      });
-    return id;
-  };
-  const addEdge = (source: string, target: string, type: EdgeType, skipIfKindVisible?: string) => {
-    const id = `${source}-${type}-${target}`;
-    if (source !== target && !edges.has(id))
-      edges.set(id, { id, source, target, type, ...(skipIfKindVisible ? { skipIfKindVisible } : {}) });
-  };
-  const owner = (o: KubeObject) => {
-    const ref = controllerOf(o);
-    return ref ? byUid.get(ref.uid) : undefined;
-  };
-
-  // Workloads that own pods through a template; ReplicaSets of Deployments are hidden unless asked for.
-  const hiddenReplicaSet = (rs: KubeObject) =>
-    !options.includeReplicaSets && owner(rs)?.kind === 'Deployment';
-  const templated: KubeObject[] = [];
-  for (const kind of ['Deployment', 'StatefulSet', 'DaemonSet', 'CronJob'] as const)
-    for (const o of of(kind)) templated.push(o);
-  for (const rs of of('ReplicaSet')) {
-    const parent = owner(rs);
-    if (hiddenReplicaSet(rs)) continue;
-    // Old ReplicaSets of a rollout (scaled to zero) would only clutter the graph.
-    if (parent && Number(rs.spec?.replicas ?? 0) === 0) continue;
-    templated.push(rs);
-  }
-  for (const job of of('Job')) templated.push(job);
-  for (const w of templated) {
-    addNode(w);
-    const parent = owner(w);
-    if (parent && (parent.kind === 'Deployment' || parent.kind === 'CronJob'))
-      addEdge(idOf(parent), idOf(w), 'manages');
-  }
-
-  // Pods, under the nearest owner that is shown; many pods under one owner become a PodGroup.
-  const podsByOwner = new Map<string, KubeObject[]>();
-  const bare: KubeObject[] = [];
-  for (const pod of of('Pod')) {
-    let parent = owner(pod);
-    if (parent?.kind === 'ReplicaSet' && hiddenReplicaSet(parent)) parent = owner(parent) ?? parent;
-    if (!parent || !nodes.has(idOf(parent))) {
-      bare.push(pod);
-      continue;
-    }
-    const key = idOf(parent);
-    podsByOwner.set(key, [...(podsByOwner.get(key) ?? []), pod]);
-  }
-  for (const [ownerId, pods] of podsByOwner) {
-    const parentNode = nodes.get(ownerId) as TopologyNode;
-    if (pods.length > options.maxIndividualPods) {
-      const counts: Record<Health, number> = { healthy: 0, degraded: 0, unhealthy: 0, unknown: 0 };
-      for (const pod of pods) counts[healthOf(pod)] += 1;
-      const groupId = nodeId(
-        'PodGroup',
-        parentNode.namespace,
-        `${parentNode.kind.toLowerCase()}-${parentNode.name}`,
-      );
-      const status: Health =
-        counts.unhealthy > 0 ? 'unhealthy' : counts.degraded > 0 ? 'degraded' : 'healthy';
-      nodes.set(groupId, {
-        id: groupId,
-        kind: 'PodGroup',
-        namespace: parentNode.namespace,
-        name: `${parentNode.name} pods`,
-        status,
-        data: { count: pods.length, ...counts },
-      });
-      addEdge(ownerId, groupId, 'manages');
-      continue;
-    }
-    for (const pod of pods) {
-      addNode(pod);
-      addEdge(ownerId, idOf(pod), 'manages');
-      const rs = owner(pod);
-      const deployment = rs?.kind === 'ReplicaSet' ? owner(rs) : undefined;
-      if (options.includeReplicaSets && deployment?.kind === 'Deployment')
-        addEdge(idOf(deployment), idOf(pod), 'manages', 'ReplicaSet');
-    }
-  }
-  for (const pod of bare) addNode(pod);
-
+  const graph = new GraphBuilder(input, options);
+  const templated = graph.addWorkloads();
+  const bare = graph.addPods();
   // What reads what: the top-level workloads (and bare pods) with their pod specs.
   const readers = [
-    ...templated.filter((w) => !owner(w) || !nodes.has(idOf(owner(w) as KubeObject))),
+    ...templated.filter((w) => {
+      const parent = graph.owner(w);
+      return !parent || !graph.nodes.has(idOf(parent));
+    }),
     ...bare,
   ];
-  const readerSpec = (w: KubeObject) => (w.kind === 'Pod' ? w.spec : template(w).spec);
-  const readerLabels = (w: KubeObject) =>
-    w.kind === 'Pod'
-      ? w.metadata?.labels
-      : (obj(template(w).metadata).labels as Record<string, string> | undefined);
-  const byName = (kind: TopologyKind, namespace: string | undefined) =>
-    new Map(
-      of(kind)
-        .filter((o) => ns(o) === namespace)
-        .map((o) => [nameOf(o), o]),
-    );
-
-  for (const w of readers) {
-    const refs = podRefs(readerSpec(w));
-    const configMaps = byName('ConfigMap', ns(w));
-    for (const name of refs.configMaps) {
-      const cm = configMaps.get(name);
-      if (cm) addEdge(addNode(cm), idOf(w), 'configures');
-    }
-    if (options.includeSecrets) {
-      const secrets = byName('Secret', ns(w));
-      for (const name of refs.secrets) {
-        const secret = secrets.get(name);
-        if (secret) addEdge(addNode(secret), idOf(w), 'configures');
-      }
-    }
-    const claims = byName('PersistentVolumeClaim', ns(w));
-    for (const name of refs.claims) {
-      const pvc = claims.get(name);
-      if (pvc) addEdge(addNode(pvc), idOf(w), 'uses');
-    }
-    if (w.kind === 'StatefulSet') {
-      for (const tpl of list(w.spec?.volumeClaimTemplates)) {
-        const prefix = `${String(obj(tpl.metadata).name)}-${nameOf(w)}-`;
-        for (const [name, pvc] of claims)
-          if (name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)))
-            addEdge(addNode(pvc), idOf(w), 'uses');
-      }
-    }
-  }
-
-  // Services expose the workloads whose pod labels their selector matches.
-  for (const svc of of('Service')) {
-    const selector = obj(svc.spec?.selector) as Record<string, string>;
-    const svcId = addNode(svc);
-    if (Object.keys(selector).length === 0) continue;
-    const matches = selectorMatcher({ matchLabels: selector });
-    for (const w of readers)
-      if (ns(w) === ns(svc) && w.kind !== 'CronJob' && matches(readerLabels(w)))
-        addEdge(svcId, idOf(w), 'exposes');
-  }
-
-  // Ingresses and Gateway routes send traffic to Services.
-  for (const ing of of('Ingress')) {
-    const ingId = addNode(ing);
-    const services = byName('Service', ns(ing));
-    const backends = [
-      obj(ing.spec?.defaultBackend),
-      ...list(ing.spec?.rules).flatMap((r) => list(obj(r.http).paths).map((p) => obj(p.backend))),
-    ];
-    for (const backend of backends) {
-      const svc = services.get(String(obj(backend.service).name));
-      if (svc) addEdge(ingId, idOf(svc), 'routes-to');
-    }
-  }
-  for (const kind of ['HTTPRoute', 'GRPCRoute'] as const) {
-    for (const route of of(kind)) {
-      const routeId = addNode(route);
-      for (const parent of list(route.spec?.parentRefs)) {
-        const gateway = byName('Gateway', String(parent.namespace ?? ns(route))).get(String(parent.name));
-        if (gateway && (parent.kind === undefined || parent.kind === 'Gateway'))
-          addEdge(addNode(gateway), routeId, 'routes-to');
-      }
-      for (const rule of list(route.spec?.rules)) {
-        for (const ref of list(rule.backendRefs)) {
-          if (ref.kind !== undefined && ref.kind !== 'Service') continue;
-          const svc = byName('Service', String(ref.namespace ?? ns(route))).get(String(ref.name));
-          if (svc) addEdge(routeId, idOf(svc), 'routes-to');
-        }
-      }
-    }
-  }
-
-  // Autoscalers use their scale target; disruption budgets protect the workloads their selector matches.
-  for (const hpa of of('HorizontalPodAutoscaler')) {
-    const target = obj(hpa.spec?.scaleTargetRef);
-    const workload = [...nodes.values()].find(
-      (n) => n.kind === target.kind && n.name === target.name && n.namespace === ns(hpa),
-    );
-    if (workload) addEdge(addNode(hpa), workload.id, 'uses');
-  }
-  for (const pdb of of('PodDisruptionBudget')) {
-    const matches = selectorMatcher(pdb.spec?.selector as Parameters<typeof selectorMatcher>[0]);
-    const targets = readers.filter(
-      (w) => ns(w) === ns(pdb) && w.kind !== 'CronJob' && matches(readerLabels(w)),
-    );
-    if (targets.length > 0) {
-      const pdbId = addNode(pdb);
-      for (const w of targets) addEdge(pdbId, idOf(w), 'protects');
-    }
-  }
-
-  return { nodes: [...nodes.values()], edges: [...edges.values()], warnings: [] };
+  for (const w of readers) graph.addReads(w);
+  graph.addServices(readers);
+  graph.addRoutes();
+  graph.addPolicies(readers);
+  return { nodes: [...graph.nodes.values()], edges: [...graph.edges.values()], warnings: [] };
 }

@@ -72,43 +72,8 @@ export async function finishOidcLogin(
   },
 ) {
   const client = oidcClientOf(ctx);
-  const { state, error } = input.query;
-  if (error) {
-    ctx.metrics.signIns.inc({ method: 'oidc', result: 'refused' });
-    throw new AppError(
-      'sign_in_failed',
-      `the identity provider refused the sign-in: ${error}${input.query.error_description ? ` (${input.query.error_description})` : ''}`,
-    );
-  }
-  if (!state || !input.query.code) throw badRequest('the callback needs code and state');
-  const cookieName = loginCookieName(ctx.config.publicUrl, state);
-  const pending = await ctx.database.db
-    .deleteFrom('oidc_logins')
-    .where('state_hash', '=', hashSecret(state))
-    .returningAll()
-    .executeTakeFirst();
-  const binding = input.cookies[cookieName];
-  if (!pending || Date.parse(pending.expires_at) <= ctx.clock.now().getTime())
-    throw badRequest('unknown, used or expired sign-in state; start the sign-in again');
-  if (!binding || !sameSecret(Buffer.from(hashSecret(binding)), Buffer.from(pending.binding_hash))) {
-    throw badRequest('this sign-in was started in another browser; start it again here');
-  }
-  let tokens: Awaited<ReturnType<OidcClient['exchange']>>;
-  try {
-    tokens = await client.exchange(input.rawQuery, {
-      state,
-      nonce: pending.nonce,
-      codeVerifier: pending.code_verifier,
-    });
-  } catch (failure) {
-    ctx.metrics.signIns.inc({ method: 'oidc', result: 'failed' });
-    if (isIdpUnavailable(failure)) throw idpUnavailable('token endpoint');
-    ctx.log.warn({ err: failure }, 'OIDC code exchange failed');
-    throw new AppError(
-      'sign_in_failed',
-      'the sign-in could not be completed (code, PKCE, nonce or ID token check failed); start it again',
-    );
-  }
+  const { state, pending, cookieName } = await takePendingLogin(ctx, input.query, input.cookies);
+  const tokens = await exchangeCode(ctx, client, input.rawQuery, state, pending);
   const claims = tokens.claims();
   if (!claims || !tokens.id_token)
     throw new AppError('sign_in_failed', 'the identity provider returned no ID token');
@@ -118,16 +83,7 @@ export async function finishOidcLogin(
       { sub: claims.sub },
       'the IdP left groups out of the token (group overage); they are not forwarded',
     );
-  const email = String(claims.email ?? claims.preferred_username ?? claims.sub);
-  const at = iso(ctx.clock.now());
-  const { user, orgId, role } = await ctx.database.db.transaction().execute(async (tx) => {
-    const user = await upsertUser(
-      tx,
-      { issuer: claims.iss, subject: claims.sub, email, name: String(claims.name ?? email) },
-      at,
-    );
-    return { user, ...(await placeMember(tx, ctx, user, ctx.config.oidcDefaultRole)) };
-  });
+  const { user, orgId, role } = await placeUser(ctx, claims);
   const keepRefresh = ctx.config.oidcUseRefreshToken === true && tokens.refresh_token;
   if (groups.groups.length > 0 && !keepRefresh) {
     ctx.warnOnce(
@@ -155,4 +111,76 @@ export async function finishOidcLogin(
     detail: { groups: groups.groups.length, groupsDropped: groups.dropped },
   });
   return { ...session, role, returnTo: pending.return_to, loginCookie: cookieName };
+}
+
+/** The user of these claims (by issuer and subject), created on first sign-in, placed in an organization. */
+function placeUser(ctx: HubContext, claims: oidc.IDToken) {
+  const email = String(claims.email ?? claims.preferred_username ?? claims.sub);
+  const at = iso(ctx.clock.now());
+  return ctx.database.db.transaction().execute(async (tx) => {
+    const user = await upsertUser(
+      tx,
+      { issuer: claims.iss, subject: claims.sub, email, name: String(claims.name ?? email) },
+      at,
+    );
+    return { user, ...(await placeMember(tx, ctx, user, ctx.config.oidcDefaultRole)) };
+  });
+}
+
+/**
+ * The sign-in this callback belongs to, taken once (a replay finds nothing) and only in the browser that
+ * started it (its binding cookie); an IdP error at the callback is answered in its words.
+ */
+async function takePendingLogin(
+  ctx: HubContext,
+  query: Record<string, string | undefined>,
+  cookies: Record<string, string | undefined>,
+) {
+  const { state, error } = query;
+  if (error) {
+    ctx.metrics.signIns.inc({ method: 'oidc', result: 'refused' });
+    throw new AppError(
+      'sign_in_failed',
+      `the identity provider refused the sign-in: ${error}${query.error_description ? ` (${query.error_description})` : ''}`,
+    );
+  }
+  if (!state || !query.code) throw badRequest('the callback needs code and state');
+  const cookieName = loginCookieName(ctx.config.publicUrl, state);
+  const pending = await ctx.database.db
+    .deleteFrom('oidc_logins')
+    .where('state_hash', '=', hashSecret(state))
+    .returningAll()
+    .executeTakeFirst();
+  const binding = cookies[cookieName];
+  if (!pending || Date.parse(pending.expires_at) <= ctx.clock.now().getTime())
+    throw badRequest('unknown, used or expired sign-in state; start the sign-in again');
+  if (!binding || !sameSecret(Buffer.from(hashSecret(binding)), Buffer.from(pending.binding_hash))) {
+    throw badRequest('this sign-in was started in another browser; start it again here');
+  }
+  return { state, pending, cookieName };
+}
+
+/** The code for tokens at the IdP, with the PKCE verifier and nonce the sign-in started with. */
+async function exchangeCode(
+  ctx: HubContext,
+  client: OidcClient,
+  rawQuery: string,
+  state: string,
+  pending: { nonce: string; code_verifier: string },
+): Promise<Awaited<ReturnType<OidcClient['exchange']>>> {
+  try {
+    return await client.exchange(rawQuery, {
+      state,
+      nonce: pending.nonce,
+      codeVerifier: pending.code_verifier,
+    });
+  } catch (failure) {
+    ctx.metrics.signIns.inc({ method: 'oidc', result: 'failed' });
+    if (isIdpUnavailable(failure)) throw idpUnavailable('token endpoint');
+    ctx.log.warn({ err: failure }, 'OIDC code exchange failed');
+    throw new AppError(
+      'sign_in_failed',
+      'the sign-in could not be completed (code, PKCE, nonce or ID token check failed); start it again',
+    );
+  }
 }
