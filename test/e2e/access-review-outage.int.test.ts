@@ -14,6 +14,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 let proxy: ApiServerProxy;
 let hub: TestHub;
 let agent: TestAgent;
+/** The same cluster without the hub: its own reviews (a cloud-mode agent's port answers only /api/health). */
+let standalone: TestAgent;
 let cookie: string;
 let clusterId: string;
 const logs: Record<string, unknown>[] = [];
@@ -45,6 +47,10 @@ beforeAll(async () => {
     },
     log: serverLogger('warn', { write: (line: string) => void logs.push(JSON.parse(line)) }),
   });
+  standalone = await startTestAgent({
+    config: { kubeconfig: proxy.kubeconfigPath },
+    log: serverLogger('warn', { write: (line: string) => void logs.push(JSON.parse(line)) }),
+  });
   await waitUntil(
     'the agent to connect',
     () => Promise.resolve(Boolean(hub.hub.ctx.tunnels.get(clusterId))),
@@ -57,6 +63,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await agent?.close();
+  await standalone?.close();
   await hub?.close();
   await proxy?.close();
 });
@@ -79,7 +86,7 @@ describe('an access review the API server cannot answer', () => {
     expect(forCaller.json()).toStrictEqual(unavailable);
 
     // The agent's own reviews (what its UI may offer) are no different: unknown is not "no".
-    const forAgent = await agent.request('/api/capabilities');
+    const forAgent = await standalone.request('/api/capabilities');
     expect(forAgent.status).toBe(503);
     expect(await forAgent.json()).toStrictEqual(unavailable);
 
@@ -107,6 +114,6 @@ describe('an access review the API server cannot answer', () => {
     const denied = await asOwner('/api/resources/nodes');
     expect(denied.status, denied.body).toBe(403);
     expect(denied.json()).toMatchObject({ code: 'forbidden' });
-    expect((await agent.request('/api/capabilities')).status).toBe(200);
+    expect((await standalone.request('/api/capabilities')).status).toBe(200);
   });
 });

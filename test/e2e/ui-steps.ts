@@ -75,7 +75,17 @@ export async function seeNewLogLine(page: Page): Promise<void> {
 export async function echoInTerminal(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Open a shell' }).click();
   const terminal = page.getByRole('region', { name: 'Shell' });
-  await page.getByRole('status').filter({ hasText: 'Connected' }).last().waitFor();
+  // The terminal's own status line (the page header has a "Connected" badge of its own).
+  const status = page.getByRole('region', { name: 'Terminal' }).getByRole('status');
+  await waitUntil(
+    'the shell to connect',
+    async () => {
+      const text = (await status.textContent()) ?? '';
+      if (text !== 'Connected' && text !== 'Connecting…') throw new Error(`the shell says: ${text}`);
+      return text === 'Connected';
+    },
+    { timeoutMs: 30_000, intervalMs: 200 },
+  );
   await terminal.click();
   const lines = async () =>
     (await terminal.locator('.xterm-rows > div').allTextContents()).map((l) => l.trim());
@@ -89,7 +99,7 @@ export async function echoInTerminal(page: Page): Promise<void> {
       await page.keyboard.press('Enter');
       return false;
     },
-    { timeoutMs: 15_000, intervalMs: 1000 },
+    { timeoutMs: 30_000, intervalMs: 1000 },
   );
 }
 

@@ -96,6 +96,21 @@ describe('the web UI through the hub', () => {
     await openPodWithPalette(page);
     expect(new URL(page.url()).pathname).toBe(`/c/${clusterId}/resources/pods/demo-data/postgres-0`);
     await seeNewLogLine(page);
+    // A shell in a pod of this file's own, so no other test's terminal shares it.
+    await core.createNamespacedPod({
+      namespace: ns.name,
+      body: {
+        metadata: { name: 'hub-shell' },
+        spec: { containers: [{ name: 'main', image: 'busybox:1.37' }] },
+      },
+    });
+    await waitUntil(
+      'hub-shell to run',
+      async () =>
+        (await core.readNamespacedPod({ namespace: ns.name, name: 'hub-shell' })).status?.phase === 'Running',
+      { timeoutMs: 30_000 },
+    );
+    await page.goto(`${hub.publicUrl}/c/${clusterId}/resources/pods/${ns.name}/hub-shell`);
     await echoInTerminal(page);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.context().close();
