@@ -1,17 +1,35 @@
 import { createServer, Socket } from 'node:net';
 
-/** Asks the kernel for a free loopback port. */
-export function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
+/**
+ * Ports below Linux's ephemeral range (32768–60999 by default): the kernel hands those out as source ports of
+ * outgoing connections, so a port picked there can be taken by a client socket (etcd's, the API server's) in
+ * the moment between picking it and a component binding it.
+ */
+const quietPorts = { from: 20_000, to: 32_767 };
+
+function bindable(port: number): Promise<number | undefined> {
+  return new Promise((resolvePort) => {
     const server = createServer();
     server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.once('error', () => resolvePort(undefined));
+    server.listen(port, '127.0.0.1', () => {
       const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolvePort(port));
+      const bound = typeof address === 'object' && address ? address.port : undefined;
+      server.close(() => resolvePort(bound));
     });
   });
+}
+
+/** A free loopback port, outside the range outgoing connections draw from when one is free there. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const candidate = quietPorts.from + Math.floor(Math.random() * (quietPorts.to - quietPorts.from + 1));
+    const port = await bindable(candidate);
+    if (port !== undefined) return port;
+  }
+  const port = await bindable(0);
+  if (port === undefined) throw new Error('no free loopback port');
+  return port;
 }
 
 /** Resolves true when something accepts TCP connections on 127.0.0.1:port. */
