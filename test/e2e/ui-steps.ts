@@ -71,9 +71,26 @@ export async function seeNewLogLine(page: Page): Promise<void> {
   await expect.poll(async () => Math.max(...(await seqs())), { timeout: 10_000 }).toBeGreaterThan(before);
 }
 
-/** On a pod's page: open a shell, type `echo hi-from-binnacle`, and read the line it prints. */
+/**
+ * On a pod's page: open a shell, type `echo hi-from-binnacle`, and read the line it prints. A shell starting up
+ * may drop what was typed before it was ready (kwok runs it as a local process), so the command is typed again
+ * until the output line shows; a session that never answers is closed and a new one opened (at most three).
+ */
 export async function echoInTerminal(page: Page): Promise<void> {
-  await page.getByRole('button', { name: 'Open a shell' }).click();
+  const failures: string[] = [];
+  for (let session = 1; session <= 3; session += 1) {
+    await page.getByRole('button', { name: 'Open a shell' }).click();
+    const answered = await typeEcho(page).catch((error: Error) => {
+      failures.push(`session ${session}: ${error.message}`);
+      return false;
+    });
+    if (answered) return;
+    await page.getByRole('button', { name: 'Close the shell' }).click();
+  }
+  throw new Error(`no shell printed hi-from-binnacle:\n${failures.join('\n')}`);
+}
+
+async function typeEcho(page: Page): Promise<boolean> {
   const terminal = page.getByRole('region', { name: 'Shell' });
   // The terminal's own status line (the page header has a "Connected" badge of its own).
   const status = page.getByRole('region', { name: 'Terminal' }).getByRole('status');
@@ -89,18 +106,22 @@ export async function echoInTerminal(page: Page): Promise<void> {
   await terminal.click();
   const lines = async () =>
     (await terminal.locator('.xterm-rows > div').allTextContents()).map((l) => l.trim());
-  // A shell starting up may drop what was typed before it was ready (kwok runs it as a local process): type
-  // again until the output line shows. The echoed command line holds the text too; the output is a line alone.
+  // The echoed command line holds the text too; the output is a line alone.
   await waitUntil(
     'echo hi to print hi in the terminal',
     async () => {
-      if ((await lines()).includes('hi-from-binnacle')) return true;
+      const shown = await lines();
+      if (shown.includes('hi-from-binnacle')) return true;
+      const said = await status.textContent();
+      if (said !== 'Connected')
+        throw new Error(`the shell says: ${said}; it shows: ${shown.filter(Boolean).join(' | ')}`);
       await page.keyboard.type('echo hi-from-binnacle');
       await page.keyboard.press('Enter');
       return false;
     },
-    { timeoutMs: 30_000, intervalMs: 1000 },
+    { timeoutMs: 15_000, intervalMs: 1000 },
   );
+  return true;
 }
 
 /** On /topology for demo-shop: the Service → Deployment edge and the Deployment → Pod edges are drawn. */
