@@ -5,8 +5,14 @@
  * it again when the agent exits.
  */
 import { agentFindsCluster, runAgent } from '@binnacle/agent';
-import { clusterDown, clusterUp, isRunning, readState, seedCluster } from '@binnacle/testkit';
-import { defaultStateDir } from '../packages/testkit/src/cluster/paths.ts';
+import {
+  clusterDown,
+  clusterUp,
+  defaultStateDir,
+  isRunning,
+  readState,
+  seedCluster,
+} from '@binnacle/testkit';
 
 const args = process.argv.slice(2);
 const log = (line: string) => process.stderr.write(`npm start: ${line}\n`);
