@@ -36,8 +36,13 @@ export function podRefs(podSpec: unknown): PodRefs {
     add(refs.configMaps, obj(volume.configMap).name);
     add(refs.secrets, obj(volume.secret).secretName);
     add(refs.claims, obj(volume.persistentVolumeClaim).claimName);
-    for (const source of list(obj(volume.projected).sources)) {
-      add(refs.configMaps, obj(source.configMap).name);
+    const sources = list(obj(volume.projected).sources);
+    const tokenVolume = sources.some((source) => source.serviceAccountToken);
+    for (const source of sources) {
+      // The ServiceAccount admission plugin mounts kube-root-ca.crt with the token into every pod: an edge from it
+      // to each pod says nothing about the workload, and one node tied to thousands makes the graph unreadable.
+      if (!(tokenVolume && obj(source.configMap).name === 'kube-root-ca.crt'))
+        add(refs.configMaps, obj(source.configMap).name);
       add(refs.secrets, obj(source.secret).name);
     }
   }

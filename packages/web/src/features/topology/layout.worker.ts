@@ -3,6 +3,28 @@ import type { LayoutRequest, LayoutResult } from './layout.ts';
 
 const elk = new ELK();
 
+/** Above this many nodes, ELK trades some crossings and straightness for speed: 2 000 nodes in ~0.5 s, not ~2 s. */
+const quickAbove = 1000;
+const quick = {
+  'elk.layered.thoroughness': '1',
+  'elk.layered.nodePlacement.strategy': 'SIMPLE',
+  'elk.layered.compaction.postCompaction.strategy': 'NONE',
+};
+
+/** A node tied to more than this many others is a hub: its edges are drawn but do not steer the layout. */
+const hubDegree = 40;
+
+/**
+ * The edges the layout follows. One ConfigMap read by 1 900 pods turns the graph into one component whose crossing
+ * minimisation takes ELK over 20 s; without the hub's edges the pods fall into their own small components.
+ */
+function layoutEdges(edges: LayoutRequest['edges']): LayoutRequest['edges'] {
+  const degree = new Map<string, number>();
+  for (const e of edges) for (const end of [e.source, e.target]) degree.set(end, (degree.get(end) ?? 0) + 1);
+  const small = (id: string) => (degree.get(id) ?? 0) <= hubDegree;
+  return edges.filter((e) => small(e.source) && small(e.target));
+}
+
 /** Each group is laid out left to right on its own; the groups are then packed into rows. */
 async function place(request: LayoutRequest): Promise<LayoutResult> {
   const layered = {
@@ -11,6 +33,7 @@ async function place(request: LayoutRequest): Promise<LayoutResult> {
     'elk.spacing.nodeNode': '16',
     'elk.layered.spacing.nodeNodeBetweenLayers': '48',
     'elk.padding': '[top=36,left=16,bottom=16,right=16]',
+    ...(request.nodes.length > quickAbove ? quick : {}),
   };
   const box = (id: string): ElkNode => ({ id, width: request.nodeWidth, height: request.nodeHeight });
   const grouped = new Map<string, ElkNode>();
@@ -31,7 +54,7 @@ async function place(request: LayoutRequest): Promise<LayoutResult> {
   }
   const groupOf = new Map(request.nodes.map((n) => [n.id, n.group]));
   const rootEdges: ElkNode['edges'] = [];
-  for (const edge of request.edges) {
+  for (const edge of layoutEdges(request.edges)) {
     const group = groupOf.get(edge.source);
     const inner = group !== undefined && group === groupOf.get(edge.target) ? grouped.get(group) : undefined;
     (inner?.edges ?? rootEdges).push({ id: edge.id, sources: [edge.source], targets: [edge.target] });
