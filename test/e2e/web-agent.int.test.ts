@@ -105,6 +105,7 @@ describe('the web UI served by the agent', () => {
       .first()
       .waitFor();
     expect(await table.getByRole('columnheader').allTextContents()).toEqual([
+      '', // the box that ticks every row
       'Name',
       'Namespace',
       'Status',
@@ -142,6 +143,88 @@ describe('the web UI served by the agent', () => {
     const url = new URL(fresh.url()).searchParams;
     expect([url.get('kind'), url.get('name'), url.get('namespace')]).toEqual(['Pod', podName, 'demo-shop']);
     await fresh.context().close();
+    await page.context().close();
+  });
+
+  it('walks a table with the keyboard: arrows move between rows, Enter opens one', async () => {
+    const page = await open('/resources/deployments?namespace=demo-shop');
+    const table = page.getByRole('region', { name: 'Deployment objects' });
+    await table.getByRole('link', { name: 'storefront' }).waitFor();
+    await table.focus();
+    await page.keyboard.press('ArrowDown');
+    expect(await page.locator(':focus').textContent()).toBe('checkout');
+    await page.keyboard.press('j');
+    expect(await page.locator(':focus').textContent()).toBe('storefront');
+    await page.keyboard.press('k');
+    await page.keyboard.press('End');
+    expect(await page.locator(':focus').textContent()).toBe('storefront');
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Deployment demo-shop/storefront' }).waitFor();
+    await page.context().close();
+  });
+
+  it("shows an object's related objects, each a link: owners, pods, Services, configuration", async () => {
+    const page = await open('/resources/deployments/demo-shop/storefront');
+    const related = page.getByRole('region', { name: 'Related objects' });
+    await related.getByText('Owns').waitFor();
+    const row = (title: string) => related.getByRole('list', { name: title });
+    expect(await related.getByRole('term').allTextContents()).toEqual(
+      expect.arrayContaining(['Owns', 'Services', 'Configuration', 'Autoscalers', 'Disruption budgets']),
+    );
+    expect(
+      await row('Owns')
+        .getByRole('link', { name: /^demo-shop\/storefront-/ })
+        .count(),
+    ).toBeGreaterThanOrEqual(2);
+    expect(await row('Configuration').getByRole('link').allTextContents()).toContain(
+      'demo-shop/storefront-config',
+    );
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await related.scrollIntoViewIfNeeded();
+    await docsScreenshot(page, 'related-objects');
+    await row('Services').getByRole('link', { name: 'demo-shop/storefront' }).click();
+    await page.getByRole('heading', { name: 'Service demo-shop/storefront' }).waitFor();
+    await related.getByText('Exposes').waitFor();
+    expect(await row('Exposes').getByRole('link').allTextContents()).toEqual(['demo-shop/storefront']);
+    expect(await row('Ingresses').getByRole('link').allTextContents()).toEqual(['demo-shop/storefront']);
+    expect(await row('Pods').getByRole('link').count()).toBeGreaterThanOrEqual(1);
+    await page.context().close();
+  });
+
+  it('ticks several rows, by click and by keyboard, and deletes them in one go with a report', async () => {
+    const names = ['web-bulk-a', 'web-bulk-b', 'web-bulk-c', 'web-bulk-keep'];
+    for (const name of names)
+      await core.createNamespacedConfigMap({ namespace: ns.name, body: { metadata: { name } } });
+    const page = await open(`/resources/configmaps?namespace=${ns.name}&q=web-bulk`);
+    const table = page.getByRole('region', { name: 'ConfigMap objects' });
+    await table.getByRole('link', { name: 'web-bulk-keep' }).waitFor();
+    await table.getByLabel(`Select all 4`).check();
+    await table.getByLabel(`Select ${ns.name}/web-bulk-keep`).uncheck();
+    await page.getByText('3 selected').waitFor();
+    await table.getByLabel(`Select ${ns.name}/web-bulk-b`).uncheck();
+    await table.getByRole('link', { name: 'web-bulk-b' }).focus();
+    await page.keyboard.press('x');
+    await page.getByText('3 selected').waitFor();
+    expect(await table.getByLabel(`Select ${ns.name}/web-bulk-b`).isChecked()).toBe(true);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, 'bulk-select');
+    await page.getByRole('button', { name: 'Delete…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete 3 ConfigMap objects?' });
+    expect(await dialog.getByRole('listitem').allTextContents()).toEqual(
+      ['web-bulk-a', 'web-bulk-b', 'web-bulk-c'].map((name) => `${ns.name}/${name}`),
+    );
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await dialog.getByRole('status').getByText('3 of 3 deleted.').waitFor();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await waitUntil(
+      'the deleted ConfigMaps to leave the table',
+      async () => (await table.getByRole('link').allTextContents()).join() === 'web-bulk-keep',
+      { timeoutMs: 15_000 },
+    );
+    const left = await core.listNamespacedConfigMap({ namespace: ns.name });
+    expect(left.items.map((c) => c.metadata?.name).filter((n) => n?.startsWith('web-bulk'))).toEqual([
+      'web-bulk-keep',
+    ]);
     await page.context().close();
   });
 

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearch } from '@tanstack/react-router';
 import { get } from '../../api/client.ts';
+import { ObjectLink } from '../../ui/ObjectLink.tsx';
 import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { YamlCard } from '../editor/YamlCard.tsx';
 import { LogViewer } from '../logs/LogViewer.tsx';
@@ -8,6 +9,7 @@ import { ActionsCard } from '../operations/ActionsCard.tsx';
 import { PortForwardCard } from '../portforward/PortForwardCard.tsx';
 import { PodTerminal } from '../terminal/PodTerminal.tsx';
 import { ageOf, type KubeObject } from './objects.ts';
+import { RelatedCard } from './RelatedCard.tsx';
 
 interface EventObject {
   type?: string;
@@ -88,7 +90,15 @@ export function ResourceDetailPage() {
             {resource ? ageOf(resource) : '—'} (created {meta.creationTimestamp ?? 'unknown'})
           </dd>
           <dt className="text-slate-600 dark:text-slate-400">Owners</dt>
-          <dd>{(meta.ownerReferences ?? []).map((o) => `${o.kind}/${o.name}`).join(', ') || 'none'}</dd>
+          <dd className="flex flex-wrap gap-x-3">
+            {(meta.ownerReferences ?? []).map((o) => (
+              <span key={o.uid ?? `${o.kind}/${o.name}`}>
+                <span className="text-xs text-slate-600 dark:text-slate-400">{o.kind}</span>{' '}
+                <ObjectLink kind={o.kind} namespace={scope} name={o.name} />
+              </span>
+            ))}
+            {(meta.ownerReferences ?? []).length === 0 && 'none'}
+          </dd>
           <dt className="text-slate-600 dark:text-slate-400">Labels</dt>
           <dd className="flex flex-wrap gap-1">
             {Object.entries(meta.labels ?? {}).map(([k, v]) => (
@@ -103,6 +113,7 @@ export function ResourceDetailPage() {
           </dd>
         </dl>
       </Card>
+      {resource?.kind && scope && <RelatedCard kind={resource.kind} namespace={scope} name={name} />}
       <Card title="Events">
         {events.isError ? (
           <ErrorMessage error={events.error} what="its events" />

@@ -1,12 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
 import { get } from '../../api/client.ts';
 import { Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { TextFilter } from '../../ui/TextFilter.tsx';
 import { type Column, VirtualTable } from '../../ui/VirtualTable.tsx';
+import { BulkActions } from './BulkActions.tsx';
 import { ageColumn, columnsByKind } from './columns.tsx';
 import { KindList } from './KindList.tsx';
 import { type KubeObject, nameOf, namespaceOf } from './objects.ts';
+
+const rowKey = (o: KubeObject) => o.metadata?.uid ?? `${namespaceOf(o)}/${nameOf(o)}`;
 
 export interface ResourcesSearch {
   q?: string;
@@ -31,6 +35,11 @@ export function ResourcesPage() {
   const items = (objects.data?.items ?? []) as KubeObject[];
   const rows = search.q ? items.filter((o) => nameOf(o).includes(search.q ?? '')) : items;
   const namespaced = objects.data?.namespaced ?? true;
+  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  // A selection belongs to the table it was made in: another kind or namespace starts with none.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the dependencies are what resets it.
+  useEffect(() => setSelected(new Set()), [kind, search.namespace]);
+  const selectedRows = rows.filter((o) => selected.has(rowKey(o)));
   const columns: Column<KubeObject>[] = [
     {
       header: 'Name',
@@ -74,6 +83,9 @@ export function ResourcesPage() {
             onChange={(labelSelector) => setSearch({ labelSelector })}
           />
         </div>
+        {objects.data && (
+          <BulkActions kind={objects.data.kind} objects={selectedRows} clear={() => setSelected(new Set())} />
+        )}
         {objects.isPending ? (
           <Loading what={kind} />
         ) : objects.isError ? (
@@ -87,7 +99,12 @@ export function ResourcesPage() {
             label={`${objects.data.kind} objects`}
             columns={columns}
             rows={rows}
-            rowKey={(o) => o.metadata?.uid ?? `${namespaceOf(o)}/${nameOf(o)}`}
+            rowKey={rowKey}
+            selection={{
+              selected,
+              change: setSelected,
+              rowLabel: (o) => `${namespaceOf(o) ? `${namespaceOf(o)}/` : ''}${nameOf(o)}`,
+            }}
           />
         )}
       </div>

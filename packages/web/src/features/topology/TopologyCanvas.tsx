@@ -1,5 +1,4 @@
 import '@xyflow/react/dist/style.css';
-import { Link } from '@tanstack/react-router';
 import {
   Background,
   Controls,
@@ -14,15 +13,10 @@ import {
   useStore,
 } from '@xyflow/react';
 import { memo, useEffect, useMemo, useState } from 'react';
-import { type Health, openedObject, type ShownGraph, type Topology, type TopologyNode } from './graph.ts';
+import { basePath } from '../../api/client.ts';
+import { router } from '../../app/router.tsx';
+import { healthColor, openedObject, type ShownGraph, type Topology, type TopologyNode } from './graph.ts';
 import { type LayoutResult, nodeHeight, nodeWidth } from './layout.ts';
-
-const statusColor: Record<Health, string> = {
-  healthy: '#059669',
-  degraded: '#d97706',
-  unhealthy: '#dc2626',
-  unknown: '#64748b',
-};
 
 type ResourceData = {
   node: TopologyNode;
@@ -33,13 +27,16 @@ type GroupData = { title: string };
 /** Edges attach to handles; nobody connects nodes here, so they are not shown. */
 const hiddenHandle = { opacity: 0 };
 
+const objectHref = (to: { kind: string; namespace: string; name: string }) =>
+  `${basePath}/resources/${[to.kind, to.namespace, to.name].map(encodeURIComponent).join('/')}`;
+
 /** Far out, a node is a coloured box: text for 2 000 nodes is what makes panning slow, and unreadable anyway. */
 const farOut = (s: { transform: [number, number, number] }) => s.transform[2] < 0.45;
 
 const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<ResourceData>>) {
   const far = useStore(farOut);
   const { node, to } = data;
-  const color = statusColor[node.status];
+  const color = healthColor[node.status];
   return (
     <div
       className="flex h-full w-full flex-col justify-center rounded-md border border-slate-300 bg-white px-2 text-left text-xs shadow-sm dark:border-slate-600 dark:bg-slate-900"
@@ -53,15 +50,20 @@ const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<Resourc
             {node.kind === 'PodGroup' ? ` · ${String(node.data.count)} pods` : ''}
           </span>
           {to ? (
-            <Link
-              to="/resources/$kind/$namespace/$name"
-              params={to}
+            // A plain link, not the router's: thousands of router links cost seconds to mount.
+            <a
+              href={objectHref(to)}
+              onClick={(event) => {
+                if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+                event.preventDefault();
+                void router.navigate({ to: '/resources/$kind/$namespace/$name', params: to });
+              }}
               className="truncate font-medium text-slate-900 hover:underline dark:text-slate-100"
               aria-label={`${node.kind} ${node.name}`}
               title={`${node.kind} ${node.namespace ? `${node.namespace}/` : ''}${node.name}: ${node.status}`}
             >
               {node.name}
-            </Link>
+            </a>
           ) : (
             <span className="truncate font-medium">{node.name}</span>
           )}
@@ -107,8 +109,9 @@ export function TopologyCanvas({
   layout: LayoutResult;
   dark: boolean;
 }) {
-  const [far, setFar] = useState(false);
   const big = graph.nodes.length > bigGraph;
+  // A big graph opens fitted to the view, which is far out: its first render already leaves the edges out.
+  const [far, setFar] = useState(big);
   const nodes = useMemo(() => flowNodes(topology, graph, layout), [topology, graph, layout]);
   const allEdges = useMemo(() => flowEdges(graph, !big), [graph, big]);
   const edges = big && far ? noEdges : allEdges;

@@ -1,45 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { layoutKey, openedObject, shownGraph, type Topology, type TopologyNode } from './graph.ts';
-
-const node = (kind: string, name: string, status: TopologyNode['status'] = 'healthy'): TopologyNode => ({
-  id: `${kind.toLowerCase()}/shop/${name}`,
-  kind,
-  namespace: 'shop',
-  name,
-  status,
-  data: {},
-});
-
-const topology: Topology = {
-  nodes: [
-    node('Ingress', 'front'),
-    node('Service', 'web'),
-    node('Deployment', 'web'),
-    node('ReplicaSet', 'web-1'),
-    node('Pod', 'web-1-a', 'unhealthy'),
-    node('Service', 'api'),
-    node('Deployment', 'api'),
-    node('ConfigMap', 'loose'),
-    { ...node('PodGroup', 'api pods'), id: 'podgroup/shop/deployment-api' },
-  ],
-  edges: [
-    { id: 'i-w', source: 'ingress/shop/front', target: 'service/shop/web', type: 'routes-to' },
-    { id: 'i-a', source: 'ingress/shop/front', target: 'service/shop/api', type: 'routes-to' },
-    { id: 's-d', source: 'service/shop/web', target: 'deployment/shop/web', type: 'exposes' },
-    { id: 'd-rs', source: 'deployment/shop/web', target: 'replicaset/shop/web-1', type: 'manages' },
-    { id: 'rs-p', source: 'replicaset/shop/web-1', target: 'pod/shop/web-1-a', type: 'manages' },
-    {
-      id: 'd-p',
-      source: 'deployment/shop/web',
-      target: 'pod/shop/web-1-a',
-      type: 'manages',
-      skipIfKindVisible: 'ReplicaSet',
-    },
-    { id: 'sa-da', source: 'service/shop/api', target: 'deployment/shop/api', type: 'exposes' },
-    { id: 'da-pg', source: 'deployment/shop/api', target: 'podgroup/shop/deployment-api', type: 'manages' },
-  ],
-  warnings: [],
-};
+import { layoutKey, openedObject, shownGraph, type TopologyNode } from './graph.ts';
+import { shopTopology as topology } from './shop-topology.fixture.ts';
 
 const all = { hiddenKinds: [], health: [] };
 const edgeIds = (graph: ReturnType<typeof shownGraph>) => graph.edges.map((e) => e.id).sort();

@@ -9,6 +9,14 @@ export type Grouping = 'namespace' | 'app' | 'none';
 export const healths: Health[] = ['healthy', 'degraded', 'unhealthy', 'unknown'];
 export const groupings: Grouping[] = ['namespace', 'app', 'none'];
 
+/** One colour per health state, readable on light and dark backgrounds. */
+export const healthColor: Record<Health, string> = {
+  healthy: '#059669',
+  degraded: '#d97706',
+  unhealthy: '#dc2626',
+  unknown: '#64748b',
+};
+
 export interface GraphFilter {
   /** Kinds to leave out (ConfigMap, Pod, …); none by default. */
   hiddenKinds: string[];

@@ -1,0 +1,72 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import { useMemo } from 'react';
+import { get } from '../../api/client.ts';
+import { ObjectLink } from '../../ui/ObjectLink.tsx';
+import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { healthColor, type TopologyNode } from '../topology/graph.ts';
+import { relatedObjects, topologyId } from './related.ts';
+
+/** Owners, what the object manages, its Services, configuration and the rest, from its namespace's topology. */
+export function RelatedCard({ kind, namespace, name }: { kind: string; namespace: string; name: string }) {
+  const topology = useQuery({
+    queryKey: ['topology', namespace, 'with-replicasets'],
+    queryFn: ({ signal }) => get('/api/topology', { query: { namespace, replicaSets: 'true' }, signal }),
+    refetchInterval: 15_000,
+  });
+  const groups = useMemo(
+    () => (topology.data ? relatedObjects(topology.data, topologyId(kind, namespace, name)) : []),
+    [topology.data, kind, namespace, name],
+  );
+  return (
+    <Card title="Related objects">
+      {topology.isPending ? (
+        <Loading what="related objects" />
+      ) : topology.isError ? (
+        <ErrorMessage error={topology.error} what="related objects" />
+      ) : groups.length === 0 ? (
+        <Empty>Nothing owns, exposes or configures this object, and it manages nothing.</Empty>
+      ) : (
+        <dl className="grid grid-cols-[10rem_1fr] gap-x-4 gap-y-2 text-sm">
+          {groups.map((group) => (
+            <div key={group.title} className="contents">
+              <dt className="text-slate-600 dark:text-slate-400">{group.title}</dt>
+              <dd>
+                <ul aria-label={group.title} className="flex flex-wrap gap-x-4 gap-y-1">
+                  {group.nodes.map((node) => (
+                    <li key={node.id} className="flex items-center gap-1.5">
+                      <span
+                        className="inline-block h-2 w-2 shrink-0 rounded-full"
+                        style={{ background: healthColor[node.status] }}
+                        role="img"
+                        aria-label={node.status}
+                      />
+                      <span className="text-xs text-slate-600 dark:text-slate-400">{node.kind}</span>
+                      <RelatedLink node={node} />
+                    </li>
+                  ))}
+                </ul>
+              </dd>
+            </div>
+          ))}
+        </dl>
+      )}
+    </Card>
+  );
+}
+
+/** A pod group (too many pods to list) opens the pods table filtered to its owner's name. */
+function RelatedLink({ node }: { node: TopologyNode }) {
+  if (node.kind !== 'PodGroup')
+    return <ObjectLink kind={node.kind} namespace={node.namespace} name={node.name} />;
+  return (
+    <Link
+      to="/resources/$kind"
+      params={{ kind: 'pods' }}
+      search={{ namespace: node.namespace, q: node.name.replace(/ pods$/, '') }}
+      className="font-mono text-xs text-teal-800 hover:underline dark:text-teal-300"
+    >
+      {String(node.data.count)} pods
+    </Link>
+  );
+}
