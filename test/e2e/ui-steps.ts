@@ -72,15 +72,15 @@ export async function seeNewLogLine(page: Page): Promise<void> {
 }
 
 /**
- * On a pod's page: open a shell, type `echo hi-from-binnacle`, and read the line it prints. A shell starting up
+ * On a pod's page (or the local terminal's, whose card is named otherwise): open a shell, type `echo hi-from-binnacle`, and read the line it prints. A shell starting up
  * may drop what was typed before it was ready (kwok runs it as a local process), so the command is typed again
  * until the output line shows; a session that never answers is closed and a new one opened (at most three).
  */
-export async function echoInTerminal(page: Page): Promise<void> {
+export async function echoInTerminal(page: Page, card = 'Terminal'): Promise<void> {
   const failures: string[] = [];
   for (let session = 1; session <= 3; session += 1) {
     await page.getByRole('button', { name: 'Open a shell' }).click();
-    const answered = await typeEcho(page).catch((error: Error) => {
+    const answered = await typeEcho(page, card).catch((error: Error) => {
       failures.push(`session ${session}: ${error.message}`);
       return false;
     });
@@ -90,10 +90,11 @@ export async function echoInTerminal(page: Page): Promise<void> {
   throw new Error(`no shell printed hi-from-binnacle:\n${failures.join('\n')}`);
 }
 
-async function typeEcho(page: Page): Promise<boolean> {
-  const terminal = page.getByRole('region', { name: 'Shell' });
+async function typeEcho(page: Page, card: string): Promise<boolean> {
+  const around = page.getByRole('region', { name: card });
+  const terminal = around.getByRole('region', { name: 'Shell' });
   // The terminal's own status line (the page header has a "Connected" badge of its own).
-  const status = page.getByRole('region', { name: 'Terminal' }).getByRole('status');
+  const status = around.getByRole('status');
   await waitUntil(
     'the shell to connect',
     async () => {

@@ -277,6 +277,40 @@ describe('the web UI served by the agent', () => {
     await page.context().close();
   });
 
+  it("opens a shell on the agent's host from the sidebar's Terminal", async () => {
+    const page = await open('/');
+    await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Terminal' }).click();
+    await page.getByRole('heading', { name: 'Local terminal' }).waitFor();
+    await echoInTerminal(page, "The agent's host");
+    // A clean screen for the docs: Ctrl-L clears it, then one command and its answer.
+    await page.keyboard.press('Control+l');
+    await page.keyboard.type('uname -s');
+    await page.keyboard.press('Enter');
+    await page
+      .getByRole('region', { name: 'Shell' })
+      .locator('.xterm-rows > div', { hasText: /^Linux\s*$/ })
+      .waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, 'local-terminal');
+    await page.context().close();
+  });
+
+  it('says why there is no local terminal on an agent started without one', async () => {
+    const off = await startTestAgent({ config: { disableLocalTerminal: true }, start: false });
+    try {
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(`${off.url}/terminal`);
+      await page.getByText('The agent was started with --disable-local-terminal.').waitFor();
+      expect(
+        await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Terminal' }).count(),
+      ).toBe(0);
+      await context.close();
+    } finally {
+      await off.close();
+    }
+  });
+
   it('scales a Deployment after asking, says what happened and links to the action on the timeline', async () => {
     const apps = cluster.kubeConfig('admin').makeApiClient(AppsV1Api);
     await apps.createNamespacedDeployment({

@@ -133,6 +133,15 @@ describe('the web UI through the hub', () => {
     await page.context().close();
   });
 
+  it("offers no shell on the agent's host through the hub, and says why", async () => {
+    const page = await open('/terminal');
+    await page.getByText('It is not served through the hub').waitFor();
+    expect(
+      await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Terminal' }).count(),
+    ).toBe(0);
+    await page.context().close();
+  });
+
   it('draws the topology from a deep link opened in a fresh page', async () => {
     const page = await open('/topology?namespace=demo-shop&group=app');
     await seeShopEdges(page);

@@ -6,6 +6,7 @@ import { ResourceDetailPage } from '../features/resources/ResourceDetailPage.tsx
 import { ResourcesPage, type ResourcesSearch } from '../features/resources/ResourcesPage.tsx';
 import { NotFound } from '../features/shell/NotFound.tsx';
 import { Shell } from '../features/shell/Shell.tsx';
+import { LocalTerminalPage } from '../features/terminal/LocalTerminalPage.tsx';
 import { changeTypes, TimelinePage, type TimelineSearch } from '../features/timeline/TimelinePage.tsx';
 import { groupings } from '../features/topology/graph.ts';
 import { TopologyPage, type TopologySearch } from '../features/topology/TopologyPage.tsx';
@@ -62,6 +63,12 @@ const resourceDetailRoute = createRoute({
   component: ResourceDetailPage,
 });
 
+const terminalRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/terminal',
+  component: LocalTerminalPage,
+});
+
 const sessionsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/sessions',
@@ -76,6 +83,7 @@ export const router = createRouter({
     topologyRoute,
     timelineRoute,
     sessionsRoute,
+    terminalRoute,
   ]),
   basepath: basePath || '/',
   defaultPreload: 'intent',

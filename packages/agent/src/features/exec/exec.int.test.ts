@@ -123,9 +123,12 @@ describe('the local terminal', () => {
     expect(term.output()).toContain('local-2');
   });
 
-  it('is refused when disabled', async () => {
+  it('is refused when disabled, and the capabilities say so', async () => {
     const off = await startTestAgent({ config: { disableLocalTerminal: true }, start: false });
     try {
+      const offered = async (url: string) =>
+        ((await (await fetch(`${url}/api/capabilities`)).json()) as { localTerminal: boolean }).localTerminal;
+      expect([await offered(agent.url), await offered(off.url)]).toEqual([true, false]);
       await expect(openTerminal(`${off.url}/api/local-terminal`)).rejects.toMatchObject({
         status: 403,
         body: { code: 'forbidden', error: 'the local terminal is off (--disable-local-terminal)' },

@@ -33,7 +33,7 @@ export interface Capabilities {
 /**
  * What the UI may offer, from access reviews (the agent's own, or a tunneled caller's; see AccessReviewer) and
  * the agent's mode: port-forward listens on the agent's host, so it is off in a cluster, as is the local
- * terminal; neither is served to tunneled callers.
+ * terminal (also off with --disable-local-terminal); neither is served to tunneled callers.
  */
 export async function capabilities(
   ctx: AgentContext,
@@ -61,7 +61,7 @@ export async function capabilities(
       daemonSets: can.daemonSets,
     },
     nodeWrites: can.nodes,
-    localTerminal: local,
+    localTerminal: local && !ctx.config.disableLocalTerminal,
     authEnabled: Boolean(as),
     deployment: { mode: ctx.mode },
     namespace,

@@ -7,7 +7,7 @@ import { YamlCard } from '../editor/YamlCard.tsx';
 import { LogViewer } from '../logs/LogViewer.tsx';
 import { ActionsCard } from '../operations/ActionsCard.tsx';
 import { PortForwardCard } from '../portforward/PortForwardCard.tsx';
-import { PodTerminal } from '../terminal/PodTerminal.tsx';
+import { ShellOpener } from '../terminal/ShellOpener.tsx';
 import { ageOf, type KubeObject } from './objects.ts';
 import { RelatedCard } from './RelatedCard.tsx';
 
@@ -149,7 +149,10 @@ export function ResourceDetailPage() {
       )}
       {resource?.kind === 'Pod' && scope && logs && (
         <Card title="Terminal">
-          <PodTerminal namespace={scope} name={name} containers={logs.containers} />
+          <ShellOpener
+            path={`/api/pods/${encodeURIComponent(scope)}/${encodeURIComponent(name)}/exec`}
+            containers={logs.containers}
+          />
         </Card>
       )}
       {resource && <YamlCard resource={resource} params={{ kind, namespace, name }} />}

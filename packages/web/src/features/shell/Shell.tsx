@@ -6,6 +6,7 @@ import { CommandPalette } from './CommandPalette.tsx';
 import { ConnectionBadge } from './ConnectionBadge.tsx';
 import { NamespacePicker } from './NamespacePicker.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
+import { useCapabilities } from './use-capabilities.ts';
 
 const linkLook = (active: boolean) =>
   `block rounded-md px-3 py-2 text-sm ${
@@ -18,6 +19,7 @@ const linkLook = (active: boolean) =>
 export function Shell() {
   const path = useRouterState({ select: (state) => state.location.pathname });
   const keepNamespace = (prev: { namespace?: string }) => ({ namespace: prev.namespace });
+  const capabilities = useCapabilities();
   const info = useQuery({
     queryKey: ['cluster-info'],
     queryFn: ({ signal }) => get('/api/cluster-info', { signal }),
@@ -74,6 +76,13 @@ export function Shell() {
               Sessions
             </Link>
           </li>
+          {capabilities.data?.localTerminal && (
+            <li>
+              <Link to="/terminal" search={keepNamespace} className={linkLook(path.startsWith('/terminal'))}>
+                Terminal
+              </Link>
+            </li>
+          )}
         </ul>
       </nav>
       <div className="flex min-w-0 flex-1 flex-col">

@@ -4,22 +4,17 @@ import { Loading } from '../../ui/states.tsx';
 // xterm.js is only fetched when someone opens a shell.
 const TerminalView = lazy(() => import('./TerminalView.tsx').then((m) => ({ default: m.TerminalView })));
 
-/** A shell in one of the pod's containers, opened on request (each open is an exec session on the agent). */
-export function PodTerminal({
-  namespace,
-  name,
-  containers,
-}: {
-  namespace: string;
-  name: string;
-  containers: string[];
-}) {
+const control =
+  'rounded-md border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800';
+
+/**
+ * A shell opened on request over one of the agent's terminal WebSockets: a pod's exec (with a container picker
+ * when it has several) or the agent host's local terminal. Each open is a session the agent counts.
+ */
+export function ShellOpener({ path, containers = [] }: { path: string; containers?: string[] }) {
   const [container, setContainer] = useState(containers[0]);
   const [open, setOpen] = useState(false);
-  const query = useMemo(() => ({ container }), [container]);
-  const path = `/api/pods/${encodeURIComponent(namespace)}/${encodeURIComponent(name)}/exec`;
-  const control =
-    'rounded-md border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800';
+  const query = useMemo(() => (container ? { container } : {}), [container]);
   return (
     <div className="flex flex-col gap-2">
       <div className="flex items-center gap-2 text-sm">
