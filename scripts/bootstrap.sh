@@ -22,11 +22,12 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$lock_hash" ]; then
   printf '%s' "$lock_hash" > "$stamp"
 fi
 
-# 2. The web UI the agent serves (packages/web/dist), built with the pinned Node and rebuilt only when its sources,
-#    the agent's OpenAPI document (its client's types are generated from it, not committed) or the lockfile change.
+# 2. The web UI the agent and the hub serve (packages/web/dist), built with the pinned Node and rebuilt only when
+#    its sources, the OpenAPI documents (its clients' types are generated from them, not committed) or the lockfile
+#    change.
 node24=node_modules/.bin/node
-web_types=packages/web/src/api/generated/agent-api.ts
-web_hash=$( (cat package-lock.json docs/api/agent-openapi.json; find packages/web -path packages/web/dist -prune -o \
+web_types=packages/web/src/api/generated/hub-api.ts
+web_hash=$( (cat package-lock.json docs/api/agent-openapi.json docs/api/hub-openapi.json; find packages/web -path packages/web/dist -prune -o \
   -path packages/web/node_modules -prune -o -path packages/web/src/api/generated -prune -o -type f -print \
   | LC_ALL=C sort | xargs cat) | sha256sum | cut -c1-64)
 web_stamp=packages/web/dist/.source-hash

@@ -1,4 +1,4 @@
-import { createApp } from '@binnacle/common/server';
+import { createApp, registerWebAssets, webPage } from '@binnacle/common/server';
 import websocket from '@fastify/websocket';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AgentContext, App } from './context.ts';
@@ -19,8 +19,7 @@ import { sessionRoutes } from './features/sessions/routes.ts';
 import { timelineRoutes } from './features/timeline/routes.ts';
 import { topologyRoutes } from './features/topology/routes.ts';
 import { workloadRoutes } from './features/workloads/routes.ts';
-import { refuseDirectCallers, registerCallerIdentity, uiBase } from './http/caller.ts';
-import { registerWebAssets, webPage } from './http/web-ui.ts';
+import { callerAware, refuseDirectCallers, registerCallerIdentity, uiBase } from './http/caller.ts';
 
 export interface ServerOptions {
   logger: FastifyBaseLogger;
@@ -36,7 +35,7 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   const app = (await createApp({
     logger: options.logger,
     logRequests: options.logRequests,
-    page: webPage((request) => uiBase(ctx, request)),
+    page: webPage((request) => uiBase(ctx, request), 'agent'),
     openapi: {
       title: 'Binnacle agent API',
       version: ctx.version,
@@ -49,7 +48,8 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   // After the WebSocket plugin: its own hooks must see refused upgrades, or their sockets would linger.
   refuseDirectCallers(app, ctx);
   registerCallerIdentity(app, ctx);
-  await registerWebAssets(app);
+  // The same files for everyone, nothing of the cluster in them: served to tunneled callers as well.
+  await registerWebAssets(app, callerAware);
   healthRoutes(app, ctx);
   configRoutes(app, ctx);
   resourceRoutes(app, ctx);

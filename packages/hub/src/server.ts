@@ -1,4 +1,4 @@
-import { createApp } from '@binnacle/common/server';
+import { createApp, registerWebAssets, webPage } from '@binnacle/common/server';
 import cookie from '@fastify/cookie';
 import type { HubApp, HubContext } from './context.ts';
 import { accountRoutes } from './features/account/routes.ts';
@@ -20,7 +20,7 @@ import { access } from './http/principal.ts';
 
 /**
  * The hub's HTTP app: the shared conventions (errors, no-store, OpenAPI), cookies, the access hook that gates
- * every route by docs/api/roles.md, then one register call per feature.
+ * every route by docs/api/roles.md, the web UI, then one register call per feature.
  */
 export async function buildHubServer(
   ctx: HubContext,
@@ -30,6 +30,8 @@ export async function buildHubServer(
     logger: ctx.log,
     logRequests: options.logRequests,
     builtInRouteConfig: access('public'),
+    // The hub's own pages (sign-in, organisation, clusters) at its root; each cluster's pages come from its agent.
+    page: webPage(() => '/', 'hub'),
     openapi: {
       title: 'Binnacle hub API',
       version: ctx.version,
@@ -47,6 +49,7 @@ export async function buildHubServer(
     },
   );
   registerAccessControl(app, ctx);
+  await registerWebAssets(app, access('public'));
   metricsRoutes(app, ctx);
   healthRoutes(app, ctx);
   authRoutes(app, ctx);

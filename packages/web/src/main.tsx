@@ -3,8 +3,10 @@ import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError } from './api/client.ts';
+import { uiMode } from './app/mode.ts';
 import { router } from './app/router.tsx';
 import { applyTheme, storedTheme } from './features/shell/theme.ts';
+import { hubRouter } from './hub/router.tsx';
 import { toastError } from './ui/toasts.tsx';
 import './styles.css';
 
@@ -35,7 +37,7 @@ if (root) {
   createRoot(root).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        {uiMode === 'hub' ? <RouterProvider router={hubRouter} /> : <RouterProvider router={router} />}
       </QueryClientProvider>
     </StrictMode>,
   );

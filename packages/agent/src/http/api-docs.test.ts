@@ -6,7 +6,7 @@ import {
   serializeOpenApi,
   withErrorTable,
 } from '../../../../scripts/api-docs.ts';
-import { generatedTypes, webApiTypesSource } from '../../../web/scripts/api-types.ts';
+import { apiTypes, webApiTypesSource } from '../../../web/scripts/api-types.ts';
 import { agentOpenApiDocument } from './openapi-document.ts';
 
 const hint = 'run `npm run api:docs` and commit the result';
@@ -18,7 +18,7 @@ describe('API reference files', () => {
 
   it("the web UI's client types are those of the agent's document (sh scripts/bootstrap.sh writes them)", async () => {
     const doc = JSON.parse(await readFile(openApiSnapshot, 'utf8'));
-    expect(await webApiTypesSource(doc)).toBe(await readFile(generatedTypes, 'utf8'));
+    expect(await webApiTypesSource('agent', doc)).toBe(await readFile(apiTypes.agent.types, 'utf8'));
   });
 
   it(`docs/api/errors.md lists exactly the codes of @binnacle/common (${hint})`, async () => {

@@ -37,3 +37,4 @@ export {
   TimeOrDuration,
 } from './schemas.ts';
 export { exitOnCrash, exitOnSignal } from './shutdown.ts';
+export { registerWebAssets, type WebUiMode, webDist, webPage } from './web-ui.ts';

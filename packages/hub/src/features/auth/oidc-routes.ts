@@ -1,4 +1,5 @@
-import { errorResponses, Query } from '@binnacle/common/server';
+import { errorResponses, Query, toAppError } from '@binnacle/common/server';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access } from '../../http/principal.ts';
@@ -7,6 +8,26 @@ import { backchannelLogout } from './backchannel.ts';
 import { finishOidcLogin, startOidcLogin } from './oidc-service.ts';
 
 const Redirect = Type.Null({ description: 'a redirect (Location header)' });
+
+/**
+ * Sign-in runs as top-level browser navigations: a failure there would leave the person on a page of JSON. A
+ * browser (it accepts HTML) is sent to the sign-in page with the error's code, which the page puts in words;
+ * anything else gets the `{error, code}` answer as usual.
+ */
+async function toSignInPageOnFailure<T>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  run: () => Promise<T>,
+): Promise<T | FastifyReply> {
+  try {
+    return await run();
+  } catch (failure) {
+    if (!(request.headers.accept ?? '').includes('text/html')) throw failure;
+    const error = toAppError(failure);
+    request.log.info({ code: error.code }, 'sign-in failed; sending the browser to the sign-in page');
+    return reply.redirect(`/sign-in?error=${encodeURIComponent(error.code)}`, 302);
+  }
+}
 
 export function oidcRoutes(app: HubApp, ctx: HubContext): void {
   const cookie = sessionCookie(ctx.config.publicUrl);
@@ -26,17 +47,18 @@ export function oidcRoutes(app: HubApp, ctx: HubContext): void {
         response: { 302: Redirect, ...errorResponses },
       },
     },
-    async (request, reply) => {
-      const login = await startOidcLogin(ctx, request.query.returnTo);
-      reply.setCookie(login.cookie.name, login.cookie.value, {
-        path: '/',
-        httpOnly: true,
-        sameSite: 'lax',
-        secure,
-        maxAge: login.cookie.maxAgeSeconds,
-      });
-      return reply.redirect(login.url, 302);
-    },
+    (request, reply) =>
+      toSignInPageOnFailure(request, reply, async () => {
+        const login = await startOidcLogin(ctx, request.query.returnTo);
+        reply.setCookie(login.cookie.name, login.cookie.value, {
+          path: '/',
+          httpOnly: true,
+          sameSite: 'lax',
+          secure,
+          maxAge: login.cookie.maxAgeSeconds,
+        });
+        return reply.redirect(login.url, 302);
+      }),
   );
   app.get(
     '/api/auth/oidc/callback',
@@ -61,18 +83,19 @@ export function oidcRoutes(app: HubApp, ctx: HubContext): void {
         response: { 302: Redirect, ...errorResponses },
       },
     },
-    async (request, reply) => {
-      const rawQuery = request.url.slice(request.url.indexOf('?') + 1);
-      const signedIn = await finishOidcLogin(ctx, {
-        query: request.query,
-        rawQuery,
-        cookies: request.cookies,
-        ip: request.ip,
-      });
-      reply.clearCookie(signedIn.loginCookie, { path: '/', httpOnly: true, sameSite: 'lax', secure });
-      reply.setCookie(cookie.name, signedIn.cookieValue, cookie.set(signedIn.expiresAt, ctx.clock.now()));
-      return reply.redirect(signedIn.returnTo, 302);
-    },
+    (request, reply) =>
+      toSignInPageOnFailure(request, reply, async () => {
+        const rawQuery = request.url.slice(request.url.indexOf('?') + 1);
+        const signedIn = await finishOidcLogin(ctx, {
+          query: request.query,
+          rawQuery,
+          cookies: request.cookies,
+          ip: request.ip,
+        });
+        reply.clearCookie(signedIn.loginCookie, { path: '/', httpOnly: true, sameSite: 'lax', secure });
+        reply.setCookie(cookie.name, signedIn.cookieValue, cookie.set(signedIn.expiresAt, ctx.clock.now()));
+        return reply.redirect(signedIn.returnTo, 302);
+      }),
   );
   app.post(
     '/api/auth/oidc/backchannel-logout',

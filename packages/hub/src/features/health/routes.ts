@@ -19,6 +19,9 @@ export function healthRoutes(app: HubApp, ctx: HubContext): void {
             version: Type.String(),
             database: Type.String({ description: 'sqlite or postgres' }),
             breakGlass: Type.Boolean(),
+            oidc: Type.Boolean({
+              description: 'whether sign-in through the identity provider is configured',
+            }),
           }),
           ...errorResponses,
         },
@@ -31,6 +34,7 @@ export function healthRoutes(app: HubApp, ctx: HubContext): void {
         version: ctx.version,
         database: ctx.database.dialect,
         breakGlass: ctx.breakGlass.admin.enabled,
+        oidc: Boolean(ctx.oidc),
       };
     },
   );

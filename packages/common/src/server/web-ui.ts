@@ -1,40 +1,46 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { AppError, echo, type PageFallback, routeNotFound } from '@binnacle/common/server';
 import fastifyStatic from '@fastify/static';
-import type { FastifyRequest } from 'fastify';
-import type { App } from '../context.ts';
-import { callerAware } from './caller.ts';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
+import { type PageFallback, routeNotFound } from './error-handler.ts';
+import { AppError, echo } from './errors.ts';
 
-/** Where the bootstrap builds packages/web (`vite build`). */
+/** Where the bootstrap builds packages/web (`vite build`); the agent and the hub serve the same build. */
 export const webDist = resolve(import.meta.dirname, '../../../web/dist');
 
 /**
  * The web UI's hashed assets under /assets/: their names change with their content, so browsers may keep them
  * for a year (the one exception to no-store, ADR 0016). Not registered when the UI is not built.
  */
-export async function registerWebAssets(app: App, dist = webDist): Promise<void> {
+export async function registerWebAssets(
+  app: FastifyInstance,
+  /** The route config that lets anyone fetch them: the files are the same for everyone, nothing secret in them. */
+  config: FastifyContextConfig,
+  dist = webDist,
+): Promise<void> {
   const assets = join(dist, 'assets');
   if (!existsSync(assets)) return;
   await app.register(fastifyStatic, { root: assets, serve: false });
-  app.get(
-    '/assets/*',
-    // The same files for everyone, nothing of the cluster in them: served to tunneled callers as well.
-    { config: callerAware, schema: { hide: true } },
-    (request, reply) => {
-      const file = (request.params as { '*': string })['*'];
-      return reply.sendFile(file, { immutable: true, maxAge: '365d' });
-    },
-  );
+  app.get('/assets/*', { config, schema: { hide: true } }, (request, reply) => {
+    const file = (request.params as { '*': string })['*'];
+    return reply.sendFile(file, { immutable: true, maxAge: '365d' });
+  });
 }
+
+/** Which face of the one web app a server shows: an agent's cluster pages, or the hub's organisation pages. */
+export type WebUiMode = 'agent' | 'hub';
 
 /**
  * index.html for every page path (deep links), with `<base href>` naming where the UI lives (`/`, or
- * `/c/<cluster_id>/` through the hub), so its relative asset URLs and its router resolve from there. Kept fresh
- * (no-store): it names the current assets.
+ * `/c/<cluster_id>/` through the hub), so its relative asset URLs and its router resolve from there, and a
+ * `binnacle-ui` meta naming the mode. Kept fresh (no-store): it names the current assets.
  */
-export function webPage(base: (request: FastifyRequest) => string, dist = webDist): PageFallback {
+export function webPage(
+  base: (request: FastifyRequest) => string,
+  mode: WebUiMode,
+  dist = webDist,
+): PageFallback {
   let index: Promise<string> | undefined;
   return async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
@@ -49,7 +55,10 @@ export function webPage(base: (request: FastifyRequest) => string, dist = webDis
         `the web UI is not built (no ${join(dist, 'index.html')}); run sh scripts/bootstrap.sh`,
       );
     });
-    const html = (await index).replace('<head>', `<head>\n    <base href="${base(request)}" />`);
+    const html = (await index).replace(
+      '<head>',
+      `<head>\n    <base href="${base(request)}" />\n    <meta name="binnacle-ui" content="${mode}" />`,
+    );
     return reply.type('text/html; charset=utf-8').send(html);
   };
 }

@@ -1,0 +1,136 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { controlLook, Field } from '../../ui/forms.tsx';
+import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { Table } from '../../ui/Table.tsx';
+import { type HubAnswer, hub } from '../api.ts';
+import { accountQuery } from '../shell/HubShell.tsx';
+import { ShownOnce } from '../shell/ShownOnce.tsx';
+import { since } from '../shell/time.ts';
+
+type Cluster = HubAnswer<'/api/clusters'>['items'][number];
+
+/** Connected now, or when its agent was last seen. */
+function Connection({ cluster }: { cluster: Cluster }) {
+  const [dot, words] = cluster.connected
+    ? ['bg-emerald-600', 'Connected']
+    : cluster.lastSeenAt
+      ? ['bg-slate-400', `Last seen ${since(cluster.lastSeenAt)} ago`]
+      : ['bg-amber-500', 'Never connected'];
+  return (
+    <span className="flex items-center gap-1.5">
+      <span aria-hidden="true" className={`inline-block h-2 w-2 rounded-full ${dot}`} />
+      {words}
+    </span>
+  );
+}
+
+/** The organisation's clusters, their agents' connection live; an owner registers one and gets its install. */
+export function ClustersPage() {
+  const account = useQuery(accountQuery);
+  const clusters = useQuery({
+    queryKey: ['clusters'],
+    queryFn: ({ signal }) => hub.get('/api/clusters', { signal }),
+    refetchInterval: 3_000,
+  });
+  const owner = account.data?.currentOrg.role === 'owner';
+  return (
+    <div className="mx-auto flex max-w-6xl flex-col gap-4">
+      <h1 className="text-xl font-semibold">Clusters</h1>
+      <Card title="Clusters of this organization">
+        {clusters.isPending ? (
+          <Loading what="the clusters" />
+        ) : clusters.isError ? (
+          <ErrorMessage error={clusters.error} what="the clusters" />
+        ) : clusters.data.items.length === 0 ? (
+          <Empty>No cluster yet.{owner ? ' Register one below and install its agent.' : ''}</Empty>
+        ) : (
+          <Table columns={['Name', 'Agent', 'Version', 'Token', 'Registered']}>
+            {clusters.data.items.map((cluster) => (
+              <tr key={cluster.id}>
+                <td className="py-2">
+                  {/* A full load: a cluster's pages are its agent's UI, served through the tunnel. */}
+                  <a
+                    href={`/c/${encodeURIComponent(cluster.id)}/`}
+                    className="font-medium text-teal-800 hover:underline dark:text-teal-300"
+                  >
+                    {cluster.name}
+                  </a>
+                </td>
+                <td>
+                  <Connection cluster={cluster} />
+                </td>
+                <td className="font-mono text-xs">{cluster.agentVersion ?? '—'}</td>
+                <td className="font-mono text-xs">…{cluster.tokenHint}</td>
+                <td>{since(cluster.createdAt)} ago</td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </Card>
+      {owner && <RegisterCluster />}
+    </div>
+  );
+}
+
+/** The connect page: a name in, the agent's token, chart values and the commands to install it out. */
+function RegisterCluster() {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const connect = useMutation({
+    mutationFn: () => hub.post('/api/clusters/connect', { body: { name } }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['clusters'] }),
+  });
+  return (
+    <Card title="Register a cluster">
+      <form
+        className="flex flex-wrap items-end gap-3"
+        onSubmit={(event) => {
+          event.preventDefault();
+          connect.mutate();
+        }}
+      >
+        <Field
+          label="Name (lower-case letters, digits and dashes)"
+          required
+          maxLength={63}
+          value={name}
+          onText={setName}
+        />
+        <button
+          type="submit"
+          disabled={connect.isPending}
+          className={`${controlLook} font-medium hover:bg-slate-100`}
+        >
+          {connect.isPending ? 'Registering…' : 'Register'}
+        </button>
+      </form>
+      {connect.isError && (
+        <div className="mt-3">
+          <ErrorMessage error={connect.error} what="the cluster" verb="register" />
+        </div>
+      )}
+      {connect.data && (
+        <div className="mt-4 flex flex-col gap-3 text-sm">
+          <ShownOnce
+            label={`Agent token of ${connect.data.cluster.name}`}
+            secret={connect.data.cluster.token}
+          />
+          <p>
+            Install the agent in that cluster with these commands (cluster access:{' '}
+            {connect.data.clusterAccess}); it shows as connected here once it is up.
+          </p>
+          <section aria-label="Install commands">
+            <pre
+              // biome-ignore lint/a11y/noNoninteractiveTabindex: long commands scroll; the keyboard must reach them.
+              tabIndex={0}
+              className="overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs text-slate-100"
+            >
+              {connect.data.commands.join('\n')}
+            </pre>
+          </section>
+        </div>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,53 @@
+import { createRootRoute, createRoute, createRouter, Outlet } from '@tanstack/react-router';
+import { NotFound } from '../features/shell/NotFound.tsx';
+import { SignInPage, type SignInSearch } from './auth/SignInPage.tsx';
+import { ClustersPage } from './clusters/ClustersPage.tsx';
+import { HubShell } from './shell/HubShell.tsx';
+import { TokensPage } from './tokens/TokensPage.tsx';
+
+const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+
+const rootRoute = createRootRoute({ component: Outlet, notFoundComponent: NotFound });
+
+const signInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/sign-in',
+  component: SignInPage,
+  validateSearch: (search: Record<string, unknown>): SignInSearch => ({
+    error: text(search.error),
+    returnTo: text(search.returnTo),
+  }),
+});
+
+/** Every page but sign-in: the shell sends a visitor without a session to sign in first. */
+const signedInRoute = createRoute({ getParentRoute: () => rootRoute, id: 'signed-in', component: HubShell });
+
+const clustersRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/',
+  component: ClustersPage,
+});
+const tokensRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/tokens',
+  component: TokensPage,
+});
+
+/** The hub's own pages, at its root (each cluster's pages are its agent's, under /c/<cluster_id>/). */
+export const hubRouter = createRouter({
+  routeTree: rootRoute.addChildren([signInRoute, signedInRoute.addChildren([clustersRoute, tokensRoute])]),
+  defaultPreload: 'intent',
+});
+
+/** Where the hub's pages navigate: the typed `navigate` knows only the app's registered (agent) routes. */
+export const goTo = (to: string, options: { search?: Record<string, string>; replace?: boolean } = {}) =>
+  (
+    hubRouter.navigate as (target: {
+      to: string;
+      search?: Record<string, string>;
+      replace?: boolean;
+    }) => Promise<void>
+  )({
+    to,
+    ...options,
+  });

@@ -1,0 +1,90 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Outlet, useRouterState } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { ApiError } from '../../api/errors.ts';
+import { ThemeToggle } from '../../features/shell/ThemeToggle.tsx';
+import { AppFrame, navLinkLook } from '../../ui/AppFrame.tsx';
+import { ErrorMessage, Loading } from '../../ui/states.tsx';
+import { hub } from '../api.ts';
+import { goTo } from '../router.tsx';
+import { HubLink } from './HubLink.tsx';
+
+export const accountQuery = {
+  queryKey: ['account'],
+  queryFn: ({ signal }: { signal: AbortSignal }) => hub.get('/api/account', { signal }),
+};
+
+/** The hub's pages for a signed-in person: the organisation they act in, who they are, the hub's areas. */
+export function HubShell() {
+  const location = useRouterState({ select: (state) => state.location });
+  const account = useQuery(accountQuery);
+  const signOut = useMutation({
+    mutationFn: () => hub.post('/api/auth/signout'),
+    onSuccess: (answer) => {
+      // The IdP's own session ends on its logout page; it sends the browser back to the hub afterwards.
+      if (answer.logoutUrl) window.location.assign(answer.logoutUrl);
+      else void goTo('/sign-in');
+    },
+  });
+  const signedOut = account.error instanceof ApiError && account.error.status === 401;
+  // Once: while the router moves to the sign-in page, this shell still sees the new location for a moment.
+  const leaving = location.pathname === '/sign-in';
+  useEffect(() => {
+    if (signedOut && !leaving) void goTo('/sign-in', { search: { returnTo: location.href }, replace: true });
+  }, [signedOut, leaving, location.href]);
+  const path = location.pathname;
+  const areas = (
+    <>
+      <li>
+        <HubLink to="/" className={navLinkLook(path === '/')}>
+          Clusters
+        </HubLink>
+      </li>
+      <li>
+        <HubLink to="/tokens" className={navLinkLook(path.startsWith('/tokens'))}>
+          Access tokens
+        </HubLink>
+      </li>
+    </>
+  );
+  const header = (
+    <>
+      <div className="min-w-0">
+        <p className="text-xs uppercase tracking-wide text-slate-600 dark:text-slate-400">Organization</p>
+        <p className="truncate font-medium">
+          {account.data ? account.data.currentOrg.name : account.isError ? 'unknown' : 'loading…'}
+        </p>
+      </div>
+      {account.data && (
+        <span className="rounded-full border border-slate-300 px-2 py-0.5 text-xs dark:border-slate-700">
+          {account.data.currentOrg.role}
+        </span>
+      )}
+      <div className="ml-auto flex items-center gap-3 text-sm">
+        {account.data && (
+          <span className="text-slate-600 dark:text-slate-400">{account.data.user.email}</span>
+        )}
+        <ThemeToggle />
+        <button
+          type="button"
+          disabled={signOut.isPending}
+          className="rounded-md border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+          onClick={() => signOut.mutate()}
+        >
+          Sign out
+        </button>
+      </div>
+    </>
+  );
+  return (
+    <AppFrame areas={areas} header={header}>
+      {account.isPending || signedOut ? (
+        <Loading what="your account" />
+      ) : account.isError ? (
+        <ErrorMessage error={account.error} what="your account" />
+      ) : (
+        <Outlet />
+      )}
+    </AppFrame>
+  );
+}
