@@ -1,33 +1,46 @@
 import { startTestAgent, type TestAgent } from '@binnacle/agent/testing';
 import {
   docsScreenshot,
+  freePort,
   type HubProcess,
   hubProcessBreakGlass,
   launchBrowser,
   seriousA11yViolations,
   spawnHub,
+  startTestIdp,
+  type TestIdp,
 } from '@binnacle/testkit';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * The hub's own pages in Chromium, against a real `binnacle hub` process at its public origin: signing in as
- * the break-glass admin (the first to sign in owns the organization), clusters with their agents' connection,
- * the connect page, access tokens, signing out.
+ * The hub's own pages in Chromium, against a real `binnacle hub` process at its public origin with a real OIDC
+ * provider: signing in as the break-glass admin (the first to sign in owns the organization), clusters with their
+ * agents' connection, the connect page, access tokens, members and an invitation accepted through the IdP's own
+ * login page, signing out.
  */
 let hub: HubProcess;
+let idp: TestIdp;
 let browser: Browser;
 let page: Page;
 const agents: TestAgent[] = [];
 
 beforeAll(async () => {
-  [hub, browser] = await Promise.all([spawnHub(), launchBrowser()]);
+  const port = await freePort();
+  idp = await startTestIdp({ hubUrl: `http://localhost:${port}` });
+  const oidc = {
+    BINNACLE_OIDC_ISSUER: idp.issuer,
+    BINNACLE_OIDC_CLIENT_ID: idp.clientId,
+    BINNACLE_OIDC_CLIENT_SECRET: idp.clientSecret,
+  };
+  [hub, browser] = await Promise.all([spawnHub({ port, env: oidc }), launchBrowser()]);
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   page = await context.newPage();
 });
 afterAll(async () => {
   await Promise.all([browser?.close(), ...agents.map((a) => a.close())]);
   await hub?.stop();
+  await idp?.close();
 });
 
 describe("the hub's pages", () => {
@@ -111,6 +124,78 @@ describe("the hub's pages", () => {
     await row.getByRole('link', { name: 'staging' }).click();
     await page.waitForURL(/\/c\/[^/]+\/$/);
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+  });
+
+  it('invites a viewer, who signs in at the IdP from the link and sees no owner controls; a new role shows', async () => {
+    await page.goto(`${hub.publicUrl}/members`);
+    await page.getByRole('heading', { name: 'Members', exact: true }).waitFor();
+    const invitations = page.getByRole('region', { name: 'Invitations' });
+    await invitations.getByLabel('E-mail').fill('dev@example.com');
+    await invitations.getByLabel('Role').selectOption('viewer');
+    await invitations.getByRole('button', { name: 'Invite' }).click();
+    const link = await invitations.getByLabel('Invitation link for dev@example.com').inputValue();
+    expect(link).toMatch(new RegExp(`^${hub.publicUrl}/accept-invitation\\?token=bni_`));
+    await invitations.getByRole('cell', { name: 'dev@example.com', exact: true }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, 'hub-members');
+
+    const invitee = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+    await invitee.goto(link);
+    await invitee.getByRole('link', { name: 'Sign in with your identity provider' }).click();
+    // The IdP's own login and consent pages, in the browser.
+    await invitee.waitForURL((url) => url.href.startsWith(idp.issuer));
+    await invitee.locator('input[name="login"]').fill('dev');
+    await invitee.locator('input[name="password"]').fill('any');
+    await invitee.locator('button[type="submit"]').click();
+    await invitee.locator('button[type="submit"]').click(); // consent
+    await invitee.waitForURL(/\/accept-invitation\?token=/);
+    await invitee.getByRole('button', { name: 'Accept the invitation' }).click();
+    // Signing in with the invited address already let them in.
+    await invitee.getByRole('status').getByText('you now act in').waitFor();
+    await invitee.getByRole('link', { name: 'Go to the clusters' }).click();
+    await invitee.getByRole('heading', { name: 'Clusters', exact: true }).waitFor();
+    expect(await invitee.locator('header').getByText('viewer', { exact: true }).count()).toBe(1);
+    expect(await invitee.getByRole('region', { name: 'Register a cluster' }).count()).toBe(0);
+    await invitee.goto(`${hub.publicUrl}/members`);
+    await invitee.getByRole('cell', { name: 'dev@example.com', exact: true }).waitFor();
+    expect(await invitee.getByRole('combobox').count()).toBe(0);
+    expect(await invitee.getByRole('button', { name: /^Remove/ }).count()).toBe(0);
+    expect(await invitee.getByRole('region', { name: 'Invitations' }).count()).toBe(0);
+
+    // A page that is the owners' alone: a viewer who goes there is told why, not shown a blank page.
+    await invitee.goto(`${hub.publicUrl}/audit`);
+    await invitee.getByRole('alert').getByText('You may not see the audit log').waitFor();
+    expect(await seriousA11yViolations(invitee)).toEqual([]);
+
+    await page.goto(`${hub.publicUrl}/audit`);
+    const entries = page.getByRole('region', { name: 'Entries, newest first' });
+    await entries.getByRole('cell', { name: 'invitation.create' }).waitFor();
+    await page.getByLabel('Action').fill('pat.create');
+    await page.getByLabel('Action').press('Enter');
+    await page.waitForURL(/\/audit\?action=pat\.create/);
+    await entries.getByRole('cell', { name: 'pat.create' }).waitFor();
+    expect(await entries.getByRole('cell', { name: 'invitation.create' }).count()).toBe(0);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, 'hub-audit');
+    // More entries than a page holds: the next page goes back in time from the last entry shown.
+    for (let i = 0; i < 50; i += 1)
+      await page.request.post(`${hub.publicUrl}/api/pats`, {
+        headers: { origin: hub.publicUrl },
+        data: { name: `bulk-${i}` },
+      });
+    await page.reload();
+    await entries.getByRole('cell', { name: 'pat.create' }).first().waitFor();
+    expect(await entries.getByRole('row').count()).toBe(51); // the heading row and a page of 50
+    await page.getByRole('button', { name: 'Older →' }).click();
+    await page.waitForURL(/cursor=\d+/);
+    await page.getByRole('button', { name: '← Newest' }).waitFor();
+    expect(await entries.getByRole('row').count()).toBe(2); // the first pat.create, made before the 50
+
+    await page.goto(`${hub.publicUrl}/members`);
+    await page.getByLabel('Role of dev@example.com').selectOption('member');
+    await invitee.reload();
+    await invitee.locator('header').getByText('member', { exact: true }).waitFor();
+    await invitee.context().close();
   });
 
   it('signs out: the session ends and its pages send to sign-in again', async () => {

@@ -15,6 +15,8 @@ export interface HubProcessOptions {
   dataDir?: string;
   /** Node options before the script (e.g. `--expose-gc`). */
   nodeArgs?: string[];
+  /** More settings for the hub (e.g. `BINNACLE_OIDC_ISSUER`), on top of the break-glass admin and secret key. */
+  env?: Record<string, string>;
 }
 
 export interface HubProcess {
@@ -81,6 +83,7 @@ export async function spawnHub(options: HubProcessOptions = {}): Promise<HubProc
         BINNACLE_BREAK_GLASS_EMAIL: hubProcessBreakGlass.email,
         BINNACLE_BREAK_GLASS_PASSWORD: hubProcessBreakGlass.password,
         BINNACLE_SECRET_KEY: 'b'.repeat(64),
+        ...options.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },

@@ -1,7 +1,10 @@
 import { createRootRoute, createRoute, createRouter, Outlet } from '@tanstack/react-router';
 import { NotFound } from '../features/shell/NotFound.tsx';
+import { AuditPage, type AuditSearch } from './audit/AuditPage.tsx';
 import { SignInPage, type SignInSearch } from './auth/SignInPage.tsx';
 import { ClustersPage } from './clusters/ClustersPage.tsx';
+import { AcceptInvitationPage, type AcceptSearch } from './members/AcceptInvitationPage.tsx';
+import { MembersPage } from './members/MembersPage.tsx';
 import { HubShell } from './shell/HubShell.tsx';
 import { TokensPage } from './tokens/TokensPage.tsx';
 
@@ -32,19 +35,43 @@ const tokensRoute = createRoute({
   path: '/tokens',
   component: TokensPage,
 });
+const auditRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/audit',
+  component: AuditPage,
+  validateSearch: (search: Record<string, unknown>): AuditSearch => ({
+    action: text(search.action),
+    // The router reads `?cursor=123` as a number.
+    cursor: Number.isSafeInteger(search.cursor) ? (search.cursor as number) : undefined,
+  }),
+});
+const membersRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/members',
+  component: MembersPage,
+});
+const acceptRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/accept-invitation',
+  component: AcceptInvitationPage,
+  validateSearch: (search: Record<string, unknown>): AcceptSearch => ({ token: text(search.token) }),
+});
 
 /** The hub's own pages, at its root (each cluster's pages are its agent's, under /c/<cluster_id>/). */
 export const hubRouter = createRouter({
-  routeTree: rootRoute.addChildren([signInRoute, signedInRoute.addChildren([clustersRoute, tokensRoute])]),
+  routeTree: rootRoute.addChildren([
+    signInRoute,
+    signedInRoute.addChildren([clustersRoute, tokensRoute, membersRoute, auditRoute, acceptRoute]),
+  ]),
   defaultPreload: 'intent',
 });
 
 /** Where the hub's pages navigate: the typed `navigate` knows only the app's registered (agent) routes. */
-export const goTo = (to: string, options: { search?: Record<string, string>; replace?: boolean } = {}) =>
+export const goTo = (to: string, options: { search?: Record<string, unknown>; replace?: boolean } = {}) =>
   (
     hubRouter.navigate as (target: {
       to: string;
-      search?: Record<string, string>;
+      search?: Record<string, unknown>;
       replace?: boolean;
     }) => Promise<void>
   )({

@@ -5,6 +5,11 @@ export function TextFilter(props: {
   placeholder?: string;
   onChange: (value?: string) => void;
 }) {
+  // Leaving the field unchanged is no change: it must not navigate (and swallow the click that moved focus).
+  const commit = (text: string) => {
+    const value = text.trim() || undefined;
+    if (value !== props.value) props.onChange(value);
+  };
   return (
     <label className="flex flex-col text-xs text-slate-600 dark:text-slate-400">
       {props.label}
@@ -13,9 +18,9 @@ export function TextFilter(props: {
         defaultValue={props.value ?? ''}
         placeholder={props.placeholder}
         onKeyDown={(e) => {
-          if (e.key === 'Enter') props.onChange(e.currentTarget.value.trim() || undefined);
+          if (e.key === 'Enter') commit(e.currentTarget.value);
         }}
-        onBlur={(e) => props.onChange(e.currentTarget.value.trim() || undefined)}
+        onBlur={(e) => commit(e.currentTarget.value)}
       />
     </label>
   );

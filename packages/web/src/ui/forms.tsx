@@ -20,3 +20,24 @@ export function Field({
     </label>
   );
 }
+
+/** A small button in a table row (Revoke, Remove, Withdraw). */
+export const rowButtonLook =
+  'rounded-md border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800';
+
+/** A form's submit button, saying what it is doing while its request runs. */
+export function SubmitButton({
+  busy,
+  label,
+  busyLabel,
+}: {
+  busy: boolean;
+  label: string;
+  busyLabel: string;
+}) {
+  return (
+    <button type="submit" disabled={busy} className={`${controlLook} font-medium hover:bg-slate-100`}>
+      {busy ? busyLabel : label}
+    </button>
+  );
+}

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { controlLook, Field } from '../../ui/forms.tsx';
+import { Field, SubmitButton } from '../../ui/forms.tsx';
 import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { Table } from '../../ui/Table.tsx';
 import { type HubAnswer, hub } from '../api.ts';
@@ -97,13 +97,7 @@ function RegisterCluster() {
           value={name}
           onText={setName}
         />
-        <button
-          type="submit"
-          disabled={connect.isPending}
-          className={`${controlLook} font-medium hover:bg-slate-100`}
-        >
-          {connect.isPending ? 'Registering…' : 'Register'}
-        </button>
+        <SubmitButton busy={connect.isPending} label="Register" busyLabel="Registering…" />
       </form>
       {connect.isError && (
         <div className="mt-3">

@@ -41,6 +41,16 @@ export function HubShell() {
         </HubLink>
       </li>
       <li>
+        <HubLink to="/members" className={navLinkLook(path.startsWith('/members'))}>
+          Members
+        </HubLink>
+      </li>
+      <li>
+        <HubLink to="/audit" className={navLinkLook(path.startsWith('/audit'))}>
+          Audit log
+        </HubLink>
+      </li>
+      <li>
         <HubLink to="/tokens" className={navLinkLook(path.startsWith('/tokens'))}>
           Access tokens
         </HubLink>

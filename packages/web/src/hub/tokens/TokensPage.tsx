@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
-import { controlLook, Field } from '../../ui/forms.tsx';
+import { controlLook, Field, rowButtonLook, SubmitButton } from '../../ui/forms.tsx';
 import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { Table } from '../../ui/Table.tsx';
 import { type HubAnswer, hub } from '../api.ts';
@@ -76,13 +76,7 @@ export function TokensPage() {
               ))}
             </select>
           </label>
-          <button
-            type="submit"
-            disabled={mint.isPending}
-            className={`${controlLook} font-medium hover:bg-slate-100`}
-          >
-            {mint.isPending ? 'Minting…' : 'Mint'}
-          </button>
+          <SubmitButton busy={mint.isPending} label="Mint" busyLabel="Minting…" />
         </form>
         {mint.isError && (
           <div className="mt-3">
@@ -114,7 +108,7 @@ export function TokensPage() {
                 <td className="text-right">
                   <button
                     type="button"
-                    className="rounded-md border border-slate-300 px-2 py-1 text-xs hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+                    className={rowButtonLook}
                     aria-label={`Revoke ${token.name}`}
                     onClick={() => setRevoking(token)}
                   >

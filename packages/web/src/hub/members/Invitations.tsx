@@ -1,0 +1,103 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { controlLook, Field, rowButtonLook, SubmitButton } from '../../ui/forms.tsx';
+import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { Table } from '../../ui/Table.tsx';
+import { hub } from '../api.ts';
+import { ShownOnce } from '../shell/ShownOnce.tsx';
+import { type Role, roleMeaning, roles } from './roles.ts';
+
+/** Pending invitations, and a form that invites an e-mail address with a role and gives the link to send. */
+export function Invitations({ orgId }: { orgId: string }) {
+  const queryClient = useQueryClient();
+  const params = { org_id: orgId };
+  const pending = useQuery({
+    queryKey: ['invitations', orgId],
+    queryFn: ({ signal }) => hub.get('/api/orgs/{org_id}/invitations', { params, signal }),
+  });
+  const [email, setEmail] = useState('');
+  const [role, setRole] = useState<Role>('member');
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['invitations'] });
+  const invite = useMutation({
+    mutationFn: () => hub.post('/api/orgs/{org_id}/invitations', { params, body: { email, role } }),
+    onSuccess: () => {
+      setEmail('');
+      refresh();
+    },
+  });
+  const withdraw = useMutation({
+    mutationFn: (id: string) =>
+      hub.remove('/api/orgs/{org_id}/invitations/{id}', { params: { ...params, id } }),
+    onSettled: refresh,
+  });
+  return (
+    <Card title="Invitations">
+      <form
+        className="flex flex-wrap items-end gap-3"
+        onSubmit={(event) => {
+          event.preventDefault();
+          invite.mutate();
+        }}
+      >
+        <Field label="E-mail" type="email" required value={email} onText={setEmail} />
+        <label className="flex flex-col gap-1 text-sm">
+          Role
+          <select className={controlLook} value={role} onChange={(e) => setRole(e.target.value as Role)}>
+            {roles.map((r) => (
+              <option key={r} value={r}>
+                {r} ({roleMeaning[r]})
+              </option>
+            ))}
+          </select>
+        </label>
+        <SubmitButton busy={invite.isPending} label="Invite" busyLabel="Inviting…" />
+      </form>
+      {invite.isError && (
+        <div className="mt-3">
+          <ErrorMessage error={invite.error} what="them" verb="invite" />
+        </div>
+      )}
+      {invite.data && (
+        <div className="mt-4 flex flex-col gap-2 text-sm">
+          <ShownOnce
+            label={`Invitation link for ${invite.data.email}`}
+            secret={`${window.location.origin}/accept-invitation?token=${encodeURIComponent(invite.data.token)}`}
+          />
+          <p className="text-slate-600 dark:text-slate-400">
+            Send it to {invite.data.email}; they sign in with that e-mail and join as {invite.data.role} until{' '}
+            {invite.data.expiresAt.slice(0, 10)}.
+          </p>
+        </div>
+      )}
+      <div className="mt-4">
+        {pending.isPending ? (
+          <Loading what="the invitations" />
+        ) : pending.isError ? (
+          <ErrorMessage error={pending.error} what="the invitations" />
+        ) : pending.data.items.length === 0 ? (
+          <Empty>No pending invitations.</Empty>
+        ) : (
+          <Table columns={['E-mail', 'Role', 'Expires', { label: '', right: true }]}>
+            {pending.data.items.map((invitation) => (
+              <tr key={invitation.id}>
+                <td className="py-2">{invitation.email}</td>
+                <td>{invitation.role}</td>
+                <td>{invitation.expiresAt.slice(0, 10)}</td>
+                <td className="text-right">
+                  <button
+                    type="button"
+                    aria-label={`Withdraw the invitation of ${invitation.email}`}
+                    className={rowButtonLook}
+                    onClick={() => withdraw.mutate(invitation.id)}
+                  >
+                    Withdraw
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </Table>
+        )}
+      </div>
+    </Card>
+  );
+}
