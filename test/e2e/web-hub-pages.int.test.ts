@@ -195,7 +195,40 @@ describe("the hub's pages", () => {
     await page.getByLabel('Role of dev@example.com').selectOption('member');
     await invitee.reload();
     await invitee.locator('header').getByText('member', { exact: true }).waitFor();
+    // An OIDC session signs out at the IdP too: the browser goes to its logout page, with the ID token as hint.
+    await invitee.getByRole('button', { name: 'Sign out' }).click();
+    await invitee.waitForURL(
+      (url) => url.href.startsWith(idp.issuer) && url.searchParams.has('id_token_hint'),
+    );
+    const after = await invitee.context().request.get(`${hub.url}/api/account`);
+    expect(after.status()).toBe(401);
     await invitee.context().close();
+  });
+
+  it('shows the SSO settings in force and generates the values and commands for an IdP it checked', async () => {
+    await page.goto(`${hub.publicUrl}/settings/sso`);
+    const inForce = page.getByRole('region', { name: 'In force' });
+    await inForce.getByText(idp.issuer, { exact: true }).waitFor();
+    await inForce.getByText(`${hub.publicUrl}/api/auth/oidc/callback`, { exact: true }).waitFor();
+    const setup = page.getByRole('region', { name: 'Set up' });
+    await setup.getByLabel('Issuer URL').fill(idp.issuer);
+    await setup.getByLabel('Client ID').fill('binnacle-hub');
+    await setup.getByLabel('Client secret').fill('s3cret-from-the-idp');
+    await setup.getByLabel('Cluster access').selectOption('roles');
+    await setup.getByRole('button', { name: 'Check and generate' }).click();
+    await setup.getByRole('status').getByText('The IdP answered its discovery document').waitFor();
+    const values = (await setup.getByRole('region', { name: 'Helm values' }).textContent()) ?? '';
+    expect(values).toContain(idp.issuer);
+    expect(values).toContain('binnacle-hub');
+    expect(values).not.toContain('s3cret-from-the-idp');
+    const commands = (await setup.getByRole('region', { name: 'Commands' }).textContent()) ?? '';
+    expect(commands).toContain('helm');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, 'hub-sso');
+    // An IdP that is not there: said plainly, nothing generated as if it were fine.
+    await setup.getByLabel('Issuer URL').fill('http://127.0.0.1:9/realms/none');
+    await setup.getByRole('button', { name: 'Check and generate' }).click();
+    await setup.getByRole('status').getByText("The IdP's discovery failed").waitFor();
   });
 
   it('signs out: the session ends and its pages send to sign-in again', async () => {

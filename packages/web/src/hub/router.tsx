@@ -6,6 +6,7 @@ import { ClustersPage } from './clusters/ClustersPage.tsx';
 import { AcceptInvitationPage, type AcceptSearch } from './members/AcceptInvitationPage.tsx';
 import { MembersPage } from './members/MembersPage.tsx';
 import { HubShell } from './shell/HubShell.tsx';
+import { SsoPage } from './sso/SsoPage.tsx';
 import { TokensPage } from './tokens/TokensPage.tsx';
 
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
@@ -45,6 +46,11 @@ const auditRoute = createRoute({
     cursor: Number.isSafeInteger(search.cursor) ? (search.cursor as number) : undefined,
   }),
 });
+const ssoRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/settings/sso',
+  component: SsoPage,
+});
 const membersRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: '/members',
@@ -61,7 +67,7 @@ const acceptRoute = createRoute({
 export const hubRouter = createRouter({
   routeTree: rootRoute.addChildren([
     signInRoute,
-    signedInRoute.addChildren([clustersRoute, tokensRoute, membersRoute, auditRoute, acceptRoute]),
+    signedInRoute.addChildren([clustersRoute, tokensRoute, membersRoute, auditRoute, ssoRoute, acceptRoute]),
   ]),
   defaultPreload: 'intent',
 });

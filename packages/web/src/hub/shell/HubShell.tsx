@@ -51,6 +51,11 @@ export function HubShell() {
         </HubLink>
       </li>
       <li>
+        <HubLink to="/settings/sso" className={navLinkLook(path.startsWith('/settings/sso'))}>
+          Single sign-on
+        </HubLink>
+      </li>
+      <li>
         <HubLink to="/tokens" className={navLinkLook(path.startsWith('/tokens'))}>
           Access tokens
         </HubLink>
