@@ -126,6 +126,33 @@ describe("the hub's pages", () => {
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
   });
 
+  it('renames a cluster, rotates its agent token (shown once) and removes it, each after asking', async () => {
+    await page.goto(`${hub.publicUrl}/`);
+    await page.getByRole('button', { name: 'Rename staging' }).click();
+    const rename = page.getByRole('dialog', { name: 'Rename staging' });
+    await rename.getByLabel('New name').fill('staging-eu');
+    await rename.getByRole('button', { name: 'Rename' }).click();
+    await page.getByRole('link', { name: 'staging-eu' }).waitFor();
+    await page.getByRole('button', { name: 'Rotate token of staging-eu' }).click();
+    const rotate = page.getByRole('dialog', { name: 'Rotate the agent token of staging-eu?' });
+    await rotate.getByRole('button', { name: 'Rotate' }).click();
+    const token = await rotate.getByLabel('New agent token of staging-eu').inputValue();
+    expect(token).toMatch(/^bnc_/);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await rotate.getByRole('button', { name: 'Done' }).click();
+    await page
+      .getByRole('row')
+      .filter({ hasText: 'staging-eu' })
+      .getByText(`…${token.slice(-4)}`)
+      .waitFor();
+    await page.getByRole('button', { name: 'Remove staging-eu' }).click();
+    await page
+      .getByRole('dialog', { name: 'Remove staging-eu?' })
+      .getByRole('button', { name: 'Remove' })
+      .click();
+    await page.getByText('No cluster yet.').waitFor();
+  });
+
   it('invites a viewer, who signs in at the IdP from the link and sees no owner controls; a new role shows', async () => {
     await page.goto(`${hub.publicUrl}/members`);
     await page.getByRole('heading', { name: 'Members', exact: true }).waitFor();

@@ -7,6 +7,7 @@ import { type HubAnswer, hub } from '../api.ts';
 import { accountQuery } from '../shell/HubShell.tsx';
 import { ShownOnce } from '../shell/ShownOnce.tsx';
 import { since } from '../shell/time.ts';
+import { ClusterActions } from './ClusterActions.tsx';
 
 type Cluster = HubAnswer<'/api/clusters'>['items'][number];
 
@@ -45,7 +46,16 @@ export function ClustersPage() {
         ) : clusters.data.items.length === 0 ? (
           <Empty>No cluster yet.{owner ? ' Register one below and install its agent.' : ''}</Empty>
         ) : (
-          <Table columns={['Name', 'Agent', 'Version', 'Token', 'Registered']}>
+          <Table
+            columns={[
+              'Name',
+              'Agent',
+              'Version',
+              'Token',
+              'Registered',
+              ...(owner ? [{ label: '', right: true as const }] : []),
+            ]}
+          >
             {clusters.data.items.map((cluster) => (
               <tr key={cluster.id}>
                 <td className="py-2">
@@ -63,6 +73,11 @@ export function ClustersPage() {
                 <td className="font-mono text-xs">{cluster.agentVersion ?? '—'}</td>
                 <td className="font-mono text-xs">…{cluster.tokenHint}</td>
                 <td>{since(cluster.createdAt)} ago</td>
+                {owner && (
+                  <td>
+                    <ClusterActions cluster={cluster} />
+                  </td>
+                )}
               </tr>
             ))}
           </Table>
