@@ -258,6 +258,39 @@ describe("the hub's pages", () => {
     await setup.getByRole('status').getByText("The IdP's discovery failed").waitFor();
   });
 
+  it('keeps your theme and time zone on the hub, so they follow you to another browser', async () => {
+    await page.goto(`${hub.publicUrl}/settings/preferences`);
+    await page.getByLabel('Theme').selectOption('dark');
+    await page.getByLabel('Times').selectOption('utc');
+    await page.locator('html.dark').waitFor({ state: 'attached' });
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, 'hub-preferences');
+    // Nothing left in this browser: the hub's copy is what brings the theme back.
+    await page.evaluate('localStorage.clear()');
+    await page.goto(`${hub.publicUrl}/audit`);
+    await page.locator('html.dark').waitFor({ state: 'attached' });
+    await page.getByRole('cell', { name: / UTC$/ }).first().waitFor();
+    await page.goto(`${hub.publicUrl}/settings/preferences`);
+    await page.getByLabel('Theme').selectOption('light');
+    await page.waitForFunction('!document.documentElement.classList.contains("dark")');
+  });
+
+  it('switches between the organizations you belong to', async () => {
+    const created = await page.request.post(`${hub.publicUrl}/api/orgs`, {
+      headers: { origin: hub.publicUrl },
+      data: { name: 'platform-team' },
+    });
+    expect(created.status()).toBe(201);
+    await page.goto(`${hub.publicUrl}/`);
+    const picker = page.getByLabel('Organization', { exact: true });
+    // The page loads afresh in the organization picked.
+    await Promise.all([page.waitForEvent('load'), picker.selectOption({ label: 'platform-team (owner)' })]);
+    await page.getByText('No cluster yet.').waitFor();
+    expect(
+      await page.getByLabel('Organization', { exact: true }).locator('option:checked').textContent(),
+    ).toBe('platform-team (owner)');
+  });
+
   it('signs out: the session ends and its pages send to sign-in again', async () => {
     await page.goto(`${hub.publicUrl}/`);
     await page.getByRole('button', { name: 'Sign out' }).click();

@@ -5,6 +5,7 @@ import { SignInPage, type SignInSearch } from './auth/SignInPage.tsx';
 import { ClustersPage } from './clusters/ClustersPage.tsx';
 import { AcceptInvitationPage, type AcceptSearch } from './members/AcceptInvitationPage.tsx';
 import { MembersPage } from './members/MembersPage.tsx';
+import { PreferencesPage } from './preferences/PreferencesPage.tsx';
 import { HubShell } from './shell/HubShell.tsx';
 import { SsoPage } from './sso/SsoPage.tsx';
 import { TokensPage } from './tokens/TokensPage.tsx';
@@ -51,6 +52,11 @@ const ssoRoute = createRoute({
   path: '/settings/sso',
   component: SsoPage,
 });
+const preferencesRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/settings/preferences',
+  component: PreferencesPage,
+});
 const membersRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: '/members',
@@ -67,7 +73,15 @@ const acceptRoute = createRoute({
 export const hubRouter = createRouter({
   routeTree: rootRoute.addChildren([
     signInRoute,
-    signedInRoute.addChildren([clustersRoute, tokensRoute, membersRoute, auditRoute, ssoRoute, acceptRoute]),
+    signedInRoute.addChildren([
+      clustersRoute,
+      tokensRoute,
+      membersRoute,
+      auditRoute,
+      ssoRoute,
+      preferencesRoute,
+      acceptRoute,
+    ]),
   ]),
   defaultPreload: 'intent',
 });

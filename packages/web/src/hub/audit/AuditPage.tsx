@@ -4,6 +4,7 @@ import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { Table } from '../../ui/Table.tsx';
 import { TextFilter } from '../../ui/TextFilter.tsx';
 import { hub } from '../api.ts';
+import { formatTime, usePreferences } from '../preferences/preferences.ts';
 import { goTo } from '../router.tsx';
 import { accountQuery } from '../shell/HubShell.tsx';
 
@@ -20,6 +21,7 @@ const pageSize = 50;
 export function AuditPage() {
   const search = useSearch({ strict: false }) as AuditSearch;
   const account = useQuery(accountQuery);
+  const preferences = usePreferences();
   const orgId = account.data?.currentOrg.id ?? '';
   const entries = useQuery({
     queryKey: ['audit', orgId, search.action, search.cursor],
@@ -58,7 +60,9 @@ export function AuditPage() {
             <Table columns={['Time', 'Who', 'Action', 'Target', 'Via', 'From']}>
               {entries.data.items.map((entry) => (
                 <tr key={entry.id}>
-                  <td className="py-2 font-mono text-xs">{entry.at.replace('T', ' ').slice(0, 19)}</td>
+                  <td className="py-2 font-mono text-xs">
+                    {formatTime(entry.at, preferences.data?.timeZone)}
+                  </td>
                   <td>{entry.actor?.email ?? 'the hub'}</td>
                   <td className="font-mono text-xs">{entry.action}</td>
                   <td className="font-mono text-xs">

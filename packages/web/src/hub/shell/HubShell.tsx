@@ -2,12 +2,14 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { Outlet, useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { ApiError } from '../../api/errors.ts';
-import { ThemeToggle } from '../../features/shell/ThemeToggle.tsx';
+import { applyTheme } from '../../features/shell/theme.ts';
 import { AppFrame, navLinkLook } from '../../ui/AppFrame.tsx';
 import { ErrorMessage, Loading } from '../../ui/states.tsx';
 import { hub } from '../api.ts';
+import { usePreferences } from '../preferences/preferences.ts';
 import { goTo } from '../router.tsx';
 import { HubLink } from './HubLink.tsx';
+import { OrgSwitcher } from './OrgSwitcher.tsx';
 
 export const accountQuery = {
   queryKey: ['account'],
@@ -18,6 +20,12 @@ export const accountQuery = {
 export function HubShell() {
   const location = useRouterState({ select: (state) => state.location });
   const account = useQuery(accountQuery);
+  const preferences = usePreferences();
+  const theme = preferences.data?.theme;
+  // The theme you chose follows you to every browser you sign in from.
+  useEffect(() => {
+    if (theme) applyTheme(theme);
+  }, [theme]);
   const signOut = useMutation({
     mutationFn: () => hub.post('/api/auth/signout'),
     onSuccess: (answer) => {
@@ -60,15 +68,22 @@ export function HubShell() {
           Access tokens
         </HubLink>
       </li>
+      <li>
+        <HubLink to="/settings/preferences" className={navLinkLook(path.startsWith('/settings/preferences'))}>
+          Preferences
+        </HubLink>
+      </li>
     </>
   );
   const header = (
     <>
       <div className="min-w-0">
         <p className="text-xs uppercase tracking-wide text-slate-600 dark:text-slate-400">Organization</p>
-        <p className="truncate font-medium">
-          {account.data ? account.data.currentOrg.name : account.isError ? 'unknown' : 'loading…'}
-        </p>
+        {account.data ? (
+          <OrgSwitcher account={account.data} />
+        ) : (
+          <p className="truncate font-medium">{account.isError ? 'unknown' : 'loading…'}</p>
+        )}
       </div>
       {account.data && (
         <span className="rounded-full border border-slate-300 px-2 py-0.5 text-xs dark:border-slate-700">
@@ -79,7 +94,6 @@ export function HubShell() {
         {account.data && (
           <span className="text-slate-600 dark:text-slate-400">{account.data.user.email}</span>
         )}
-        <ThemeToggle />
         <button
           type="button"
           disabled={signOut.isPending}
