@@ -1,3 +1,5 @@
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { ApiError } from '../api/client.ts';
 
 /** What is happening while data is on its way, in words. */
@@ -69,4 +71,19 @@ export function age(seconds: number): string {
   if (seconds < 7200) return `${Math.round(seconds / 60)}m`;
   if (seconds < 172_800) return `${Math.round(seconds / 3600)}h`;
   return `${Math.round(seconds / 86_400)}d`;
+}
+
+/** A query's answer once it is there; until then what is loading, or why it failed, in words. */
+export function Loaded<T>({
+  query,
+  what,
+  children,
+}: {
+  query: UseQueryResult<T>;
+  what: string;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.isPending) return <Loading what={what} />;
+  if (query.isError) return <ErrorMessage error={query.error} what={what} />;
+  return children(query.data);
 }

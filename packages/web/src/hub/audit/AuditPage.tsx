@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSearch } from '@tanstack/react-router';
-import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { Card, Empty, Loaded } from '../../ui/states.tsx';
 import { Table } from '../../ui/Table.tsx';
 import { TextFilter } from '../../ui/TextFilter.tsx';
 import { hub } from '../api.ts';
@@ -49,54 +49,54 @@ export function AuditPage() {
         />
       </div>
       <Card title="Entries, newest first">
-        {entries.isPending ? (
-          <Loading what="the audit log" />
-        ) : entries.isError ? (
-          <ErrorMessage error={entries.error} what="the audit log" />
-        ) : entries.data.items.length === 0 ? (
-          <Empty>No entries{search.action ? ` for ${search.action}` : ''}.</Empty>
-        ) : (
-          <>
-            <Table columns={['Time', 'Who', 'Action', 'Target', 'Via', 'From']}>
-              {entries.data.items.map((entry) => (
-                <tr key={entry.id}>
-                  <td className="py-2 font-mono text-xs">
-                    {formatTime(entry.at, preferences.data?.timeZone)}
-                  </td>
-                  <td>{entry.actor?.email ?? 'the hub'}</td>
-                  <td className="font-mono text-xs">{entry.action}</td>
-                  <td className="font-mono text-xs">
-                    {entry.target
-                      ? `${entry.target.type}${entry.target.id ? ` ${entry.target.id}` : ''}`
-                      : '—'}
-                  </td>
-                  <td>{entry.via === 'pat' ? 'access token' : entry.via}</td>
-                  <td className="font-mono text-xs">{entry.ip ?? '—'}</td>
-                </tr>
-              ))}
-            </Table>
-            <div className="mt-3 flex gap-2 text-sm">
-              {search.cursor && (
-                <button
-                  type="button"
-                  className="rounded-md border border-slate-300 px-2 py-1 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-                  onClick={() => show({ cursor: undefined })}
-                >
-                  ← Newest
-                </button>
-              )}
-              {entries.data.nextCursor && (
-                <button
-                  type="button"
-                  className="rounded-md border border-slate-300 px-2 py-1 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-                  onClick={() => show({ cursor: Number(entries.data.nextCursor) })}
-                >
-                  Older →
-                </button>
-              )}
-            </div>
-          </>
-        )}
+        <Loaded query={entries} what="the audit log">
+          {(data) =>
+            data.items.length === 0 ? (
+              <Empty>No entries{search.action ? ` for ${search.action}` : ''}.</Empty>
+            ) : (
+              <>
+                <Table columns={['Time', 'Who', 'Action', 'Target', 'Via', 'From']}>
+                  {data.items.map((entry) => (
+                    <tr key={entry.id}>
+                      <td className="py-2 font-mono text-xs">
+                        {formatTime(entry.at, preferences.data?.timeZone)}
+                      </td>
+                      <td>{entry.actor?.email ?? 'the hub'}</td>
+                      <td className="font-mono text-xs">{entry.action}</td>
+                      <td className="font-mono text-xs">
+                        {entry.target
+                          ? `${entry.target.type}${entry.target.id ? ` ${entry.target.id}` : ''}`
+                          : '—'}
+                      </td>
+                      <td>{entry.via === 'pat' ? 'access token' : entry.via}</td>
+                      <td className="font-mono text-xs">{entry.ip ?? '—'}</td>
+                    </tr>
+                  ))}
+                </Table>
+                <div className="mt-3 flex gap-2 text-sm">
+                  {search.cursor && (
+                    <button
+                      type="button"
+                      className="rounded-md border border-slate-300 px-2 py-1 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+                      onClick={() => show({ cursor: undefined })}
+                    >
+                      ← Newest
+                    </button>
+                  )}
+                  {data.nextCursor && (
+                    <button
+                      type="button"
+                      className="rounded-md border border-slate-300 px-2 py-1 hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
+                      onClick={() => show({ cursor: Number(data.nextCursor) })}
+                    >
+                      Older →
+                    </button>
+                  )}
+                </div>
+              </>
+            )
+          }
+        </Loaded>
       </Card>
     </div>
   );

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Field, SubmitButton } from '../../ui/forms.tsx';
-import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { Card, Empty, ErrorMessage, Loaded } from '../../ui/states.tsx';
 import { Table } from '../../ui/Table.tsx';
 import { type HubAnswer, hub } from '../api.ts';
 import { accountQuery } from '../shell/HubShell.tsx';
@@ -39,49 +39,49 @@ export function ClustersPage() {
     <div className="mx-auto flex max-w-6xl flex-col gap-4">
       <h1 className="text-xl font-semibold">Clusters</h1>
       <Card title="Clusters of this organization">
-        {clusters.isPending ? (
-          <Loading what="the clusters" />
-        ) : clusters.isError ? (
-          <ErrorMessage error={clusters.error} what="the clusters" />
-        ) : clusters.data.items.length === 0 ? (
-          <Empty>No cluster yet.{owner ? ' Register one below and install its agent.' : ''}</Empty>
-        ) : (
-          <Table
-            columns={[
-              'Name',
-              'Agent',
-              'Version',
-              'Token',
-              'Registered',
-              ...(owner ? [{ label: '', right: true as const }] : []),
-            ]}
-          >
-            {clusters.data.items.map((cluster) => (
-              <tr key={cluster.id}>
-                <td className="py-2">
-                  {/* A full load: a cluster's pages are its agent's UI, served through the tunnel. */}
-                  <a
-                    href={`/c/${encodeURIComponent(cluster.id)}/`}
-                    className="font-medium text-teal-800 hover:underline dark:text-teal-300"
-                  >
-                    {cluster.name}
-                  </a>
-                </td>
-                <td>
-                  <Connection cluster={cluster} />
-                </td>
-                <td className="font-mono text-xs">{cluster.agentVersion ?? '—'}</td>
-                <td className="font-mono text-xs">…{cluster.tokenHint}</td>
-                <td>{since(cluster.createdAt)} ago</td>
-                {owner && (
-                  <td>
-                    <ClusterActions cluster={cluster} />
-                  </td>
-                )}
-              </tr>
-            ))}
-          </Table>
-        )}
+        <Loaded query={clusters} what="the clusters">
+          {(data) =>
+            data.items.length === 0 ? (
+              <Empty>No cluster yet.{owner ? ' Register one below and install its agent.' : ''}</Empty>
+            ) : (
+              <Table
+                columns={[
+                  'Name',
+                  'Agent',
+                  'Version',
+                  'Token',
+                  'Registered',
+                  ...(owner ? [{ label: '', right: true as const }] : []),
+                ]}
+              >
+                {data.items.map((cluster) => (
+                  <tr key={cluster.id}>
+                    <td className="py-2">
+                      {/* A full load: a cluster's pages are its agent's UI, served through the tunnel. */}
+                      <a
+                        href={`/c/${encodeURIComponent(cluster.id)}/`}
+                        className="font-medium text-teal-800 hover:underline dark:text-teal-300"
+                      >
+                        {cluster.name}
+                      </a>
+                    </td>
+                    <td>
+                      <Connection cluster={cluster} />
+                    </td>
+                    <td className="font-mono text-xs">{cluster.agentVersion ?? '—'}</td>
+                    <td className="font-mono text-xs">…{cluster.tokenHint}</td>
+                    <td>{since(cluster.createdAt)} ago</td>
+                    {owner && (
+                      <td>
+                        <ClusterActions cluster={cluster} />
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </Table>
+            )
+          }
+        </Loaded>
       </Card>
       {owner && <RegisterCluster />}
     </div>

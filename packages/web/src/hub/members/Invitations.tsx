@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { controlLook, Field, rowButtonLook, SubmitButton } from '../../ui/forms.tsx';
-import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { Card, Empty, ErrorMessage, Loaded } from '../../ui/states.tsx';
 import { Table } from '../../ui/Table.tsx';
 import { hub } from '../api.ts';
 import { ShownOnce } from '../shell/ShownOnce.tsx';
@@ -70,33 +70,33 @@ export function Invitations({ orgId }: { orgId: string }) {
         </div>
       )}
       <div className="mt-4">
-        {pending.isPending ? (
-          <Loading what="the invitations" />
-        ) : pending.isError ? (
-          <ErrorMessage error={pending.error} what="the invitations" />
-        ) : pending.data.items.length === 0 ? (
-          <Empty>No pending invitations.</Empty>
-        ) : (
-          <Table columns={['E-mail', 'Role', 'Expires', { label: '', right: true }]}>
-            {pending.data.items.map((invitation) => (
-              <tr key={invitation.id}>
-                <td className="py-2">{invitation.email}</td>
-                <td>{invitation.role}</td>
-                <td>{invitation.expiresAt.slice(0, 10)}</td>
-                <td className="text-right">
-                  <button
-                    type="button"
-                    aria-label={`Withdraw the invitation of ${invitation.email}`}
-                    className={rowButtonLook}
-                    onClick={() => withdraw.mutate(invitation.id)}
-                  >
-                    Withdraw
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </Table>
-        )}
+        <Loaded query={pending} what="the invitations">
+          {(data) =>
+            data.items.length === 0 ? (
+              <Empty>No pending invitations.</Empty>
+            ) : (
+              <Table columns={['E-mail', 'Role', 'Expires', { label: '', right: true }]}>
+                {data.items.map((invitation) => (
+                  <tr key={invitation.id}>
+                    <td className="py-2">{invitation.email}</td>
+                    <td>{invitation.role}</td>
+                    <td>{invitation.expiresAt.slice(0, 10)}</td>
+                    <td className="text-right">
+                      <button
+                        type="button"
+                        aria-label={`Withdraw the invitation of ${invitation.email}`}
+                        className={rowButtonLook}
+                        onClick={() => withdraw.mutate(invitation.id)}
+                      >
+                        Withdraw
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </Table>
+            )
+          }
+        </Loaded>
       </div>
     </Card>
   );

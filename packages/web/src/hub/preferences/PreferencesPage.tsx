@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { applyTheme, type Theme } from '../../features/shell/theme.ts';
 import { controlLook } from '../../ui/forms.tsx';
-import { Card, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { Card, ErrorMessage, Loaded } from '../../ui/states.tsx';
 import { hub } from '../api.ts';
 import { formatTime, usePreferences } from './preferences.ts';
 
@@ -23,42 +23,40 @@ export function PreferencesPage() {
     <div className="mx-auto flex max-w-3xl flex-col gap-4">
       <h1 className="text-xl font-semibold">Preferences</h1>
       <Card title="Display">
-        {preferences.isPending ? (
-          <Loading what="your preferences" />
-        ) : preferences.isError ? (
-          <ErrorMessage error={preferences.error} what="your preferences" />
-        ) : (
-          <div className="flex flex-col gap-4 text-sm">
-            <label className="flex flex-col gap-1">
-              Theme
-              <select
-                className={`${controlLook} w-60`}
-                value={preferences.data.theme}
-                onChange={(e) => save.mutate({ theme: e.target.value as Theme })}
-              >
-                <option value="system">Follow the system</option>
-                <option value="light">Light</option>
-                <option value="dark">Dark</option>
-              </select>
-            </label>
-            <label className="flex flex-col gap-1">
-              Times
-              <select
-                className={`${controlLook} w-60`}
-                value={preferences.data.timeZone}
-                onChange={(e) => save.mutate({ timeZone: e.target.value as 'local' | 'utc' })}
-              >
-                <option value="local">In my time zone</option>
-                <option value="utc">In UTC</option>
-              </select>
-            </label>
-            <p className="text-slate-600 dark:text-slate-400">
-              Now reads as <span className="font-mono">{formatTime(example, preferences.data.timeZone)}</span>{' '}
-              in the audit log. Saved as you change them; the same in every browser you sign in from.
-            </p>
-            {save.isError && <ErrorMessage error={save.error} what="your preferences" verb="save" />}
-          </div>
-        )}
+        <Loaded query={preferences} what="your preferences">
+          {(data) => (
+            <div className="flex flex-col gap-4 text-sm">
+              <label className="flex flex-col gap-1">
+                Theme
+                <select
+                  className={`${controlLook} w-60`}
+                  value={data.theme}
+                  onChange={(e) => save.mutate({ theme: e.target.value as Theme })}
+                >
+                  <option value="system">Follow the system</option>
+                  <option value="light">Light</option>
+                  <option value="dark">Dark</option>
+                </select>
+              </label>
+              <label className="flex flex-col gap-1">
+                Times
+                <select
+                  className={`${controlLook} w-60`}
+                  value={data.timeZone}
+                  onChange={(e) => save.mutate({ timeZone: e.target.value as 'local' | 'utc' })}
+                >
+                  <option value="local">In my time zone</option>
+                  <option value="utc">In UTC</option>
+                </select>
+              </label>
+              <p className="text-slate-600 dark:text-slate-400">
+                Now reads as <span className="font-mono">{formatTime(example, data.timeZone)}</span> in the
+                audit log. Saved as you change them; the same in every browser you sign in from.
+              </p>
+              {save.isError && <ErrorMessage error={save.error} what="your preferences" verb="save" />}
+            </div>
+          )}
+        </Loaded>
       </Card>
     </div>
   );

@@ -1,7 +1,7 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { controlLook, Field, SubmitButton } from '../../ui/forms.tsx';
-import { Card, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { Card, ErrorMessage, Loaded } from '../../ui/states.tsx';
 import { hub } from '../api.ts';
 import { accountQuery } from '../shell/HubShell.tsx';
 
@@ -38,37 +38,33 @@ export function SsoPage() {
     <div className="mx-auto flex max-w-6xl flex-col gap-4">
       <h1 className="text-xl font-semibold">Single sign-on</h1>
       <Card title="In force">
-        {inForce.isPending ? (
-          <Loading what="the SSO settings" />
-        ) : inForce.isError ? (
-          <ErrorMessage error={inForce.error} what="the SSO settings" />
-        ) : (
-          <dl className="grid grid-cols-[14rem_1fr] gap-x-4 gap-y-2 text-sm">
-            {(
-              [
-                ['Sign-in through an IdP', inForce.data.oidcEnabled ? 'on' : 'off'],
-                ['Issuer', inForce.data.issuer ?? '—'],
-                ['Client ID', inForce.data.clientId ?? '—'],
-                ['Redirect URI to register', inForce.data.redirectUri],
+        <Loaded query={inForce} what="the SSO settings">
+          {(data) => (
+            <dl className="grid grid-cols-[14rem_1fr] gap-x-4 gap-y-2 text-sm">
+              {(
                 [
-                  'Groups claim',
-                  inForce.data.groupForwarding
-                    ? `${inForce.data.groupsClaim} (forwarded to clusters)`
-                    : 'off',
-                ],
-                ['Cluster access', inForce.data.clusterAccess],
-                ['Extra scopes', inForce.data.scopes.join(', ') || 'none'],
-                ['Refresh tokens', inForce.data.useRefreshToken ? 'on' : 'off'],
-                ['Break-glass admin', inForce.data.breakGlass ? 'configured' : 'none'],
-              ] as const
-            ).map(([term, value]) => (
-              <div key={term} className="contents">
-                <dt className="text-slate-600 dark:text-slate-400">{term}</dt>
-                <dd className="font-mono text-xs leading-5">{value}</dd>
-              </div>
-            ))}
-          </dl>
-        )}
+                  ['Sign-in through an IdP', data.oidcEnabled ? 'on' : 'off'],
+                  ['Issuer', data.issuer ?? '—'],
+                  ['Client ID', data.clientId ?? '—'],
+                  ['Redirect URI to register', data.redirectUri],
+                  [
+                    'Groups claim',
+                    data.groupForwarding ? `${data.groupsClaim} (forwarded to clusters)` : 'off',
+                  ],
+                  ['Cluster access', data.clusterAccess],
+                  ['Extra scopes', data.scopes.join(', ') || 'none'],
+                  ['Refresh tokens', data.useRefreshToken ? 'on' : 'off'],
+                  ['Break-glass admin', data.breakGlass ? 'configured' : 'none'],
+                ] as const
+              ).map(([term, value]) => (
+                <div key={term} className="contents">
+                  <dt className="text-slate-600 dark:text-slate-400">{term}</dt>
+                  <dd className="font-mono text-xs leading-5">{value}</dd>
+                </div>
+              ))}
+            </dl>
+          )}
+        </Loaded>
       </Card>
       {org?.role === 'owner' && <SsoSetup orgId={org.id} />}
     </div>

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { controlLook, Field, rowButtonLook, SubmitButton } from '../../ui/forms.tsx';
-import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { Card, Empty, ErrorMessage, Loaded } from '../../ui/states.tsx';
 import { Table } from '../../ui/Table.tsx';
 import { type HubAnswer, hub } from '../api.ts';
 import { ShownOnce } from '../shell/ShownOnce.tsx';
@@ -90,35 +90,37 @@ export function TokensPage() {
         )}
       </Card>
       <Card title="Your tokens">
-        {tokens.isPending ? (
-          <Loading what="your tokens" />
-        ) : tokens.isError ? (
-          <ErrorMessage error={tokens.error} what="your tokens" />
-        ) : tokens.data.items.length === 0 ? (
-          <Empty>No tokens yet.</Empty>
-        ) : (
-          <Table columns={['Name', 'Token', 'Created', 'Expires', 'Last used', { label: '', right: true }]}>
-            {tokens.data.items.map((token) => (
-              <tr key={token.id}>
-                <td className="py-2 font-medium">{token.name}</td>
-                <td className="font-mono text-xs">…{token.hint}</td>
-                <td>{since(token.createdAt)} ago</td>
-                <td>{token.expiresAt ? token.expiresAt.slice(0, 10) : 'never'}</td>
-                <td>{token.lastUsedAt ? `${since(token.lastUsedAt)} ago` : 'never'}</td>
-                <td className="text-right">
-                  <button
-                    type="button"
-                    className={rowButtonLook}
-                    aria-label={`Revoke ${token.name}`}
-                    onClick={() => setRevoking(token)}
-                  >
-                    Revoke
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </Table>
-        )}
+        <Loaded query={tokens} what="your tokens">
+          {(data) =>
+            data.items.length === 0 ? (
+              <Empty>No tokens yet.</Empty>
+            ) : (
+              <Table
+                columns={['Name', 'Token', 'Created', 'Expires', 'Last used', { label: '', right: true }]}
+              >
+                {data.items.map((token) => (
+                  <tr key={token.id}>
+                    <td className="py-2 font-medium">{token.name}</td>
+                    <td className="font-mono text-xs">…{token.hint}</td>
+                    <td>{since(token.createdAt)} ago</td>
+                    <td>{token.expiresAt ? token.expiresAt.slice(0, 10) : 'never'}</td>
+                    <td>{token.lastUsedAt ? `${since(token.lastUsedAt)} ago` : 'never'}</td>
+                    <td className="text-right">
+                      <button
+                        type="button"
+                        className={rowButtonLook}
+                        aria-label={`Revoke ${token.name}`}
+                        onClick={() => setRevoking(token)}
+                      >
+                        Revoke
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </Table>
+            )
+          }
+        </Loaded>
       </Card>
       {revoking && (
         <ConfirmDialog
