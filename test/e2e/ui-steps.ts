@@ -107,7 +107,8 @@ async function typeEcho(page: Page, card: string): Promise<boolean> {
   await terminal.click();
   const lines = async () =>
     (await terminal.locator('.xterm-rows > div').allTextContents()).map((l) => l.trim());
-  // The echoed command line holds the text too; the output is a line alone.
+  // The echoed command line holds the text too; the output is a line alone. Under CI's heaviest load (other
+  // suites opening hundreds of exec sessions) a simulated container's shell has taken over 15 s to answer.
   await waitUntil(
     'echo hi to print hi in the terminal',
     async () => {
@@ -120,8 +121,11 @@ async function typeEcho(page: Page, card: string): Promise<boolean> {
       await page.keyboard.press('Enter');
       return false;
     },
-    { timeoutMs: 15_000, intervalMs: 1000 },
-  );
+    { timeoutMs: 30_000, intervalMs: 1500 },
+  ).catch(async (error: Error) => {
+    const shown = (await lines()).filter(Boolean);
+    throw new Error(`${error.message}; the terminal shows: ${shown.join(' | ') || 'nothing'}`);
+  });
   return true;
 }
 

@@ -275,7 +275,7 @@ describe('the web UI served by the agent', () => {
     await terminal.scrollIntoViewIfNeeded();
     await docsScreenshot(page, 'terminal');
     await page.context().close();
-  });
+  }, 180_000); // up to three shell sessions of 30 s each under load
 
   it("opens a shell on the agent's host from the sidebar's Terminal", async () => {
     const page = await open('/');
@@ -293,7 +293,7 @@ describe('the web UI served by the agent', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     await docsScreenshot(page, 'local-terminal');
     await page.context().close();
-  });
+  }, 180_000); // up to three shell sessions of 30 s each under load
 
   it('says why there is no local terminal on an agent started without one', async () => {
     const off = await startTestAgent({ config: { disableLocalTerminal: true }, start: false });

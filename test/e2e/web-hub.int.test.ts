@@ -114,7 +114,7 @@ describe('the web UI through the hub', () => {
     await echoInTerminal(page);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.context().close();
-  });
+  }, 180_000); // up to three shell sessions of 30 s each under load
 
   it("edits a ConfigMap's YAML through the hub: dry-run diff, apply as the owner, the change on the timeline", async () => {
     await core.createNamespacedConfigMap({
@@ -139,6 +139,23 @@ describe('the web UI through the hub', () => {
     expect(
       await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Terminal' }).count(),
     ).toBe(0);
+    await page.context().close();
+  });
+
+  it("switches to another cluster of the organization, and goes back to the hub's pages", async () => {
+    const other = await createCluster(hub, owner, `web-other-${process.pid}`);
+    const page = await open('/');
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    const picker = page.getByLabel('Switch cluster');
+    expect(await picker.locator('option').allTextContents()).toEqual(
+      expect.arrayContaining(['web', `web-other-${process.pid} (not connected)`]),
+    );
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole('link', { name: 'All clusters' }).click();
+    await page.getByRole('heading', { name: 'Clusters', exact: true }).waitFor();
+    await page.goto(`${hub.publicUrl}/c/${clusterId}/`);
+    await page.getByLabel('Switch cluster').selectOption(other.id);
+    await page.waitForURL(`${hub.publicUrl}/c/${other.id}/`);
     await page.context().close();
   });
 

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { get } from '../../api/client.ts';
 import { AppFrame, navLinkLook } from '../../ui/AppFrame.tsx';
+import { ClusterSwitcher } from './ClusterSwitcher.tsx';
 import { CommandPalette } from './CommandPalette.tsx';
 import { ConnectionBadge } from './ConnectionBadge.tsx';
 import { NamespacePicker } from './NamespacePicker.tsx';
@@ -67,6 +68,7 @@ export function Shell() {
         </p>
       </div>
       <ConnectionBadge />
+      <ClusterSwitcher />
       <div className="ml-auto flex items-center gap-3">
         <kbd className="hidden rounded border border-slate-300 px-1.5 py-0.5 text-xs text-slate-600 md:inline dark:border-slate-700 dark:text-slate-400">
           Ctrl K to jump

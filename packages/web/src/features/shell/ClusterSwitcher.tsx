@@ -1,0 +1,44 @@
+import { useQuery } from '@tanstack/react-query';
+import { basePath } from '../../api/client.ts';
+import { hub } from '../../hub/api.ts';
+
+/** Through the hub the agent's pages live at `/c/<cluster_id>/`; directly against an agent there is no hub. */
+const throughHub = /^\/c\/([^/]+)$/.exec(basePath);
+
+/**
+ * Through the hub: the other clusters of the organization, one pick away (each opens its own agent's pages), and
+ * the way back to the hub's pages. Against an agent directly, nothing.
+ */
+export function ClusterSwitcher() {
+  const current = throughHub ? decodeURIComponent(throughHub[1] ?? '') : undefined;
+  const clusters = useQuery({
+    queryKey: ['hub-clusters'],
+    enabled: Boolean(current),
+    queryFn: ({ signal }) => hub.get('/api/clusters', { signal }),
+    staleTime: 30_000,
+  });
+  if (!current) return null;
+  return (
+    <div className="flex items-center gap-2 text-sm">
+      <a href="/" className="text-teal-800 hover:underline dark:text-teal-300">
+        All clusters
+      </a>
+      {clusters.data && clusters.data.items.length > 1 && (
+        <select
+          aria-label="Switch cluster"
+          className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-800"
+          value={current}
+          // A full load: another cluster's pages are another agent's.
+          onChange={(e) => window.location.assign(`/c/${encodeURIComponent(e.target.value)}/`)}
+        >
+          {clusters.data.items.map((cluster) => (
+            <option key={cluster.id} value={cluster.id}>
+              {cluster.name}
+              {cluster.connected ? '' : ' (not connected)'}
+            </option>
+          ))}
+        </select>
+      )}
+    </div>
+  );
+}
