@@ -114,6 +114,8 @@ describe("the hub's pages", () => {
     const commands = (await page.getByRole('region', { name: 'Install commands' }).textContent()) ?? '';
     expect(commands).toContain(`--from-literal=cluster-token=${token}`);
     expect(commands).toContain('helm install binnacle-agent charts/binnacle-agent');
+    const values = (await page.getByRole('region', { name: 'Helm values' }).textContent()) ?? '';
+    expect(values).toContain('existingSecret: binnacle-agent-token');
     const row = page.getByRole('row').filter({ hasText: 'staging' });
     await row.getByText('Never connected').waitFor();
     agents.push(await startTestAgent({ config: { cloudUrl: hub.url, clusterToken: token } }));
@@ -148,6 +150,19 @@ describe("the hub's pages", () => {
     await page.getByRole('button', { name: 'Remove staging-eu' }).click();
     await page
       .getByRole('dialog', { name: 'Remove staging-eu?' })
+      .getByRole('button', { name: 'Remove' })
+      .click();
+    await page.getByText('No cluster yet.').waitFor();
+    // A cluster whose agent already runs: its release is upgraded keeping its values, not installed afresh.
+    await page.getByLabel(/^Name/).fill('legacy');
+    await page.getByLabel('The agent already runs there').check();
+    await page.getByRole('button', { name: 'Register' }).click();
+    const commands = page.getByRole('region', { name: 'Install commands' });
+    await commands.getByText('--reset-then-reuse-values').waitFor();
+    expect(await commands.textContent()).not.toContain('helm install');
+    await page.getByRole('button', { name: 'Remove legacy' }).click();
+    await page
+      .getByRole('dialog', { name: 'Remove legacy?' })
       .getByRole('button', { name: 'Remove' })
       .click();
     await page.getByText('No cluster yet.').waitFor();

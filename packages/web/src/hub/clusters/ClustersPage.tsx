@@ -1,5 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { stringify } from 'yaml';
+import { CodeBlock } from '../../ui/CodeBlock.tsx';
 import { Field, SubmitButton } from '../../ui/forms.tsx';
 import { Card, Empty, ErrorMessage, Loaded } from '../../ui/states.tsx';
 import { Table } from '../../ui/Table.tsx';
@@ -92,8 +94,9 @@ export function ClustersPage() {
 function RegisterCluster() {
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
+  const [alreadyRunning, setAlreadyRunning] = useState(false);
   const connect = useMutation({
-    mutationFn: () => hub.post('/api/clusters/connect', { body: { name } }),
+    mutationFn: () => hub.post('/api/clusters/connect', { body: { name, alreadyRunning } }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['clusters'] }),
   });
   return (
@@ -112,6 +115,15 @@ function RegisterCluster() {
           value={name}
           onText={setName}
         />
+        <label className="flex items-center gap-2 pb-2 text-sm">
+          <input
+            type="checkbox"
+            className="h-4 w-4 accent-teal-700"
+            checked={alreadyRunning}
+            onChange={(e) => setAlreadyRunning(e.target.checked)}
+          />
+          The agent already runs there (keep its values and bindings)
+        </label>
         <SubmitButton busy={connect.isPending} label="Register" busyLabel="Registering…" />
       </form>
       {connect.isError && (
@@ -129,15 +141,8 @@ function RegisterCluster() {
             Install the agent in that cluster with these commands (cluster access:{' '}
             {connect.data.clusterAccess}); it shows as connected here once it is up.
           </p>
-          <section aria-label="Install commands">
-            <pre
-              // biome-ignore lint/a11y/noNoninteractiveTabindex: long commands scroll; the keyboard must reach them.
-              tabIndex={0}
-              className="overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs text-slate-100"
-            >
-              {connect.data.commands.join('\n')}
-            </pre>
-          </section>
+          <CodeBlock label="Install commands" text={connect.data.commands.join('\n')} />
+          <CodeBlock label="Helm values" text={stringify(connect.data.values)} />
         </div>
       )}
     </Card>

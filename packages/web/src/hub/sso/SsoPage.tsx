@@ -1,25 +1,10 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { CodeBlock } from '../../ui/CodeBlock.tsx';
 import { controlLook, Field, SubmitButton } from '../../ui/forms.tsx';
 import { Card, ErrorMessage, Loaded } from '../../ui/states.tsx';
 import { hub } from '../api.ts';
 import { accountQuery } from '../shell/HubShell.tsx';
-
-/** Text that may be long (values, commands): scrolls, and the keyboard can reach it to scroll. */
-function Block({ label, text }: { label: string; text: string }) {
-  return (
-    <section aria-label={label} className="flex flex-col gap-1">
-      <h3 className="text-xs font-medium text-slate-600 dark:text-slate-400">{label}</h3>
-      <pre
-        // biome-ignore lint/a11y/noNoninteractiveTabindex: long lines scroll; the keyboard must reach them.
-        tabIndex={0}
-        className="overflow-auto rounded-md bg-slate-900 p-3 font-mono text-xs text-slate-100"
-      >
-        {text}
-      </pre>
-    </section>
-  );
-}
 
 /**
  * Single sign-on: what is in force (read-only — the chart values are the source of truth), and for owners a
@@ -166,8 +151,8 @@ function SsoSetup({ orgId }: { orgId: string }) {
             with the grant types {result.grantTypes.join(' and ')}. Then apply these values; the chart values
             stay the source of truth.
           </p>
-          <Block label="Helm values" text={result.valuesYaml} />
-          <Block label="Commands" text={result.commands.join('\n')} />
+          <CodeBlock label="Helm values" text={result.valuesYaml} />
+          <CodeBlock label="Commands" text={result.commands.join('\n')} />
         </div>
       )}
     </Card>
