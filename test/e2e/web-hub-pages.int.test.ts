@@ -44,6 +44,26 @@ afterAll(async () => {
 });
 
 describe("the hub's pages", () => {
+  it('serves its pages fresh, its hashed assets for a year, and keeps unknown API paths JSON', async () => {
+    const index = await fetch(`${hub.url}/members?x=1`);
+    expect(index.status).toBe(200);
+    expect(index.headers.get('cache-control')).toBe('no-store');
+    const html = await index.text();
+    expect(html).toContain('<meta name="binnacle-ui" content="hub" />');
+    expect(html).toContain('<base href="/" />');
+    const script = /src="\.\/(assets\/[^"]+\.js)"/.exec(html)?.[1];
+    const asset = await fetch(`${hub.url}/${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const unknown = await fetch(`${hub.url}/api/no-such-route`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toEqual({
+      code: 'route_not_found',
+      error: 'no route for GET /api/no-such-route',
+    });
+    expect((await fetch(`${hub.url}/assets/missing.js`)).status).toBe(404);
+  });
+
   it('sends a visitor without a session to sign in, and back where they were going afterwards', async () => {
     await page.goto(`${hub.publicUrl}/tokens`);
     await page.waitForURL(/\/sign-in\?returnTo=%2Ftokens/);

@@ -15,6 +15,7 @@ import {
 import { memo, useEffect, useMemo, useState } from 'react';
 import { basePath } from '../../api/client.ts';
 import { router } from '../../app/router.tsx';
+import { PlainLink } from '../../ui/PlainLink.tsx';
 import { healthColor, openedObject, type ShownGraph, type Topology, type TopologyNode } from './graph.ts';
 import { type LayoutResult, nodeHeight, nodeWidth } from './layout.ts';
 
@@ -51,19 +52,15 @@ const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<Resourc
           </span>
           {to ? (
             // A plain link, not the router's: thousands of router links cost seconds to mount.
-            <a
+            <PlainLink
               href={objectHref(to)}
-              onClick={(event) => {
-                if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-                event.preventDefault();
-                void router.navigate({ to: '/resources/$kind/$namespace/$name', params: to });
-              }}
+              go={() => router.navigate({ to: '/resources/$kind/$namespace/$name', params: to })}
               className="truncate font-medium text-slate-900 hover:underline dark:text-slate-100"
               aria-label={`${node.kind} ${node.name}`}
               title={`${node.kind} ${node.namespace ? `${node.namespace}/` : ''}${node.name}: ${node.status}`}
             >
               {node.name}
-            </a>
+            </PlainLink>
           ) : (
             <span className="truncate font-medium">{node.name}</span>
           )}

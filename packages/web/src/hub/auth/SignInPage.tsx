@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { Field } from '../../ui/forms.tsx';
 import { ErrorMessage, Loading } from '../../ui/states.tsx';
 import { hub } from '../api.ts';
+import { safeReturn } from './return-to.ts';
 
 /** What a failed sign-in's code means to the person at the sign-in page (the callback sends them here). */
 const failures: Record<string, string> = {
@@ -19,10 +20,6 @@ export interface SignInSearch {
   error?: string;
   returnTo?: string;
 }
-
-/** Only a path on this hub: an absolute URL here would send a fresh session to someone else's site. */
-export const safeReturn = (returnTo?: string) =>
-  returnTo?.startsWith('/') && !returnTo.startsWith('//') ? returnTo : '/';
 
 /** The IdP button and, where the hub has one, the break-glass admin's form; a failed sign-in said in words. */
 export function SignInPage() {

@@ -1,10 +1,8 @@
 import type { ReactNode } from 'react';
+import { PlainLink } from '../../ui/PlainLink.tsx';
 import { goTo } from '../router.tsx';
 
-/**
- * A link between the hub's pages. The typed `<Link>` knows the agent's routes (the app's registered router), so
- * the hub's pages navigate through their own router: a plain link that a plain click follows in place.
- */
+/** A link between the hub's pages, followed in place by the hub's router. */
 export function HubLink({
   to,
   className,
@@ -15,16 +13,8 @@ export function HubLink({
   children: ReactNode;
 }) {
   return (
-    <a
-      href={to}
-      className={className}
-      onClick={(event) => {
-        if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-        event.preventDefault();
-        void goTo(to);
-      }}
-    >
+    <PlainLink href={to} go={() => goTo(to)} className={className}>
       {children}
-    </a>
+    </PlainLink>
   );
 }

@@ -16,6 +16,16 @@ export const accountQuery = {
   queryFn: ({ signal }: { signal: AbortSignal }) => hub.get('/api/account', { signal }),
 };
 
+/** The sidebar: each area's path and name. */
+const hubAreas: [string, string][] = [
+  ['/', 'Clusters'],
+  ['/members', 'Members'],
+  ['/audit', 'Audit log'],
+  ['/settings/sso', 'Single sign-on'],
+  ['/tokens', 'Access tokens'],
+  ['/settings/preferences', 'Preferences'],
+];
+
 /** The hub's pages for a signed-in person: the organisation they act in, who they are, the hub's areas. */
 export function HubShell() {
   const location = useRouterState({ select: (state) => state.location });
@@ -41,40 +51,13 @@ export function HubShell() {
     if (signedOut && !leaving) void goTo('/sign-in', { search: { returnTo: location.href }, replace: true });
   }, [signedOut, leaving, location.href]);
   const path = location.pathname;
-  const areas = (
-    <>
-      <li>
-        <HubLink to="/" className={navLinkLook(path === '/')}>
-          Clusters
-        </HubLink>
-      </li>
-      <li>
-        <HubLink to="/members" className={navLinkLook(path.startsWith('/members'))}>
-          Members
-        </HubLink>
-      </li>
-      <li>
-        <HubLink to="/audit" className={navLinkLook(path.startsWith('/audit'))}>
-          Audit log
-        </HubLink>
-      </li>
-      <li>
-        <HubLink to="/settings/sso" className={navLinkLook(path.startsWith('/settings/sso'))}>
-          Single sign-on
-        </HubLink>
-      </li>
-      <li>
-        <HubLink to="/tokens" className={navLinkLook(path.startsWith('/tokens'))}>
-          Access tokens
-        </HubLink>
-      </li>
-      <li>
-        <HubLink to="/settings/preferences" className={navLinkLook(path.startsWith('/settings/preferences'))}>
-          Preferences
-        </HubLink>
-      </li>
-    </>
-  );
+  const areas = hubAreas.map(([to, label]) => (
+    <li key={to}>
+      <HubLink to={to} className={navLinkLook(to === '/' ? path === '/' : path.startsWith(to))}>
+        {label}
+      </HubLink>
+    </li>
+  ));
   const header = (
     <>
       <div className="min-w-0">

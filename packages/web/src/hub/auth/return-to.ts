@@ -1,0 +1,5 @@
+/**
+ * Only a path on this hub: an absolute URL here would send a fresh session to someone else's site. Browsers read
+ * `//host` and `/\host` alike as another host.
+ */
+export const safeReturn = (returnTo?: string) => (returnTo && /^\/(?![/\\])/.test(returnTo) ? returnTo : '/');
