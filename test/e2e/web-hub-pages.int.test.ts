@@ -194,10 +194,13 @@ describe("the hub's pages", () => {
     const invitations = page.getByRole('region', { name: 'Invitations' });
     await invitations.getByLabel('E-mail').fill('dev@example.com');
     await invitations.getByLabel('Role').selectOption('viewer');
+    await invitations.getByLabel('Valid for').selectOption({ label: '3 days' });
     await invitations.getByRole('button', { name: 'Invite' }).click();
     const link = await invitations.getByLabel('Invitation link for dev@example.com').inputValue();
     expect(link).toMatch(new RegExp(`^${hub.publicUrl}/accept-invitation\\?token=bni_`));
-    await invitations.getByRole('cell', { name: 'dev@example.com', exact: true }).waitFor();
+    const pending = invitations.getByRole('row').filter({ hasText: 'dev@example.com' });
+    const inThreeDays = new Date(Date.now() + 72 * 3_600_000).toISOString().slice(0, 10);
+    await pending.getByRole('cell', { name: inThreeDays }).waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
     await docsScreenshot(page, 'hub-members');
 
@@ -298,8 +301,6 @@ describe("the hub's pages", () => {
     await page.getByLabel('Theme').selectOption('dark');
     await page.getByLabel('Times').selectOption('utc');
     await page.locator('html.dark').waitFor({ state: 'attached' });
-    expect(await seriousA11yViolations(page)).toEqual([]);
-    await docsScreenshot(page, 'hub-preferences');
     // Nothing left in this browser: the hub's copy is what brings the theme back.
     await page.evaluate('localStorage.clear()');
     await page.goto(`${hub.publicUrl}/audit`);
@@ -308,6 +309,51 @@ describe("the hub's pages", () => {
     await page.goto(`${hub.publicUrl}/settings/preferences`);
     await page.getByLabel('Theme').selectOption('light');
     await page.waitForFunction('!document.documentElement.classList.contains("dark")');
+  });
+
+  it('starts a sign-in at your default cluster, on your default namespace', async () => {
+    const registered = await page.request.post(`${hub.publicUrl}/api/clusters/connect`, {
+      headers: { origin: hub.publicUrl },
+      data: { name: 'home' },
+    });
+    expect(registered.status()).toBe(201);
+    const { cluster } = (await registered.json()) as { cluster: { id: string; token: string } };
+    agents.push(await startTestAgent({ config: { cloudUrl: hub.url, clusterToken: cluster.token } }));
+    await page.goto(`${hub.publicUrl}/settings/preferences`);
+    const start = page.getByRole('region', { name: 'Where you start' });
+    await start.getByLabel('Default cluster').selectOption({ label: 'home' });
+    await start.getByRole('textbox', { name: /^Default namespace/ }).fill('Not A Namespace');
+    await start.getByRole('button', { name: 'Save' }).click();
+    // The browser's own check stops a name no namespace could have before it reaches the hub.
+    await start.locator('input:invalid').waitFor();
+    await start.getByRole('textbox', { name: /^Default namespace/ }).fill('kube-system');
+    await start.getByRole('button', { name: 'Save' }).click();
+    await expect
+      .poll(
+        async () => (await (await page.request.get(`${hub.publicUrl}/api/preferences`)).json()) as unknown,
+      )
+      .toMatchObject({ defaultClusterId: cluster.id, defaultNamespace: 'kube-system' });
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, 'hub-preferences');
+    await page.goto(`${hub.publicUrl}/`);
+    await page.getByRole('row').filter({ hasText: 'home' }).getByText('your default').waitFor();
+
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/sign-in$/);
+    const form = page.getByRole('form', { name: 'Break-glass admin' });
+    await form.getByLabel('E-mail').fill(hubProcessBreakGlass.email);
+    await form.getByLabel('Password').fill(hubProcessBreakGlass.password);
+    await form.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${hub.publicUrl}/c/${cluster.id}/?namespace=kube-system`, { timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await expect
+      .poll(() => page.getByRole('combobox', { name: /^Namespace/ }).inputValue(), { timeout: 15_000 })
+      .toBe('kube-system');
+    // Back to nothing: the next sign-in starts at the list again.
+    await page.request.patch(`${hub.publicUrl}/api/preferences`, {
+      headers: { origin: hub.publicUrl },
+      data: { defaultClusterId: null, defaultNamespace: null },
+    });
   });
 
   it('switches between the organizations you belong to', async () => {

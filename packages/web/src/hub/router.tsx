@@ -6,6 +6,7 @@ import { ClustersPage } from './clusters/ClustersPage.tsx';
 import { AcceptInvitationPage, type AcceptSearch } from './members/AcceptInvitationPage.tsx';
 import { MembersPage } from './members/MembersPage.tsx';
 import { PreferencesPage } from './preferences/PreferencesPage.tsx';
+import { StartPage } from './preferences/StartPage.tsx';
 import { HubShell } from './shell/HubShell.tsx';
 import { SsoPage } from './sso/SsoPage.tsx';
 import { TokensPage } from './tokens/TokensPage.tsx';
@@ -31,6 +32,11 @@ const clustersRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: '/',
   component: ClustersPage,
+});
+const startRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/start',
+  component: StartPage,
 });
 const tokensRoute = createRoute({
   getParentRoute: () => signedInRoute,
@@ -75,6 +81,7 @@ export const hubRouter = createRouter({
     signInRoute,
     signedInRoute.addChildren([
       clustersRoute,
+      startRoute,
       tokensRoute,
       membersRoute,
       auditRoute,

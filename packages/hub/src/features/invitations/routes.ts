@@ -3,7 +3,14 @@ import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access, principalOf } from '../../http/principal.ts';
 import { OrgParams, RoleSchema } from '../orgs/schemas.ts';
-import { acceptInvitation, invite, listInvitations, revokeInvitation } from './service.ts';
+import {
+  acceptInvitation,
+  defaultInvitationHours,
+  invite,
+  listInvitations,
+  maxInvitationHours,
+  revokeInvitation,
+} from './service.ts';
 
 const Invitation = Type.Object({
   id: Type.String(),
@@ -35,13 +42,21 @@ export function invitationRoutes(app: HubApp, ctx: HubContext): void {
       schema: {
         querystring: Query({}),
         summary:
-          'Invite an e-mail address with a role (owner); the invitation token is shown once, valid 168h',
+          'Invite an e-mail address with a role (owner); the invitation token is shown once, valid 168h unless expiresInHours says otherwise',
         tags: ['members'],
         params: OrgParams,
         body: Type.Object(
           {
             email: Type.String({ minLength: 3, maxLength: 320, pattern: '^[^\\s@]+@[^\\s@]+$' }),
             role: RoleSchema,
+            expiresInHours: Type.Optional(
+              Type.Integer({
+                minimum: 1,
+                maximum: maxInvitationHours,
+                default: defaultInvitationHours,
+                description: 'How long the invitation may wait to be accepted',
+              }),
+            ),
           },
           { additionalProperties: false },
         ),

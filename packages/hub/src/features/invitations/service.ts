@@ -8,7 +8,10 @@ import type { Principal } from '../../http/principal.ts';
 import { iso, later } from '../../security/clock.ts';
 import { hashSecret, mintToken, wellFormed } from '../../security/tokens.ts';
 
-export const invitationLifetimeMs = 168 * 3_600_000;
+/** How long an invitation stays valid when the owner does not say: a week. */
+export const defaultInvitationHours = 168;
+/** The longest an owner may let an invitation wait: 30 days. */
+export const maxInvitationHours = 720;
 export const maxPendingInvitations = 500;
 
 const view = (row: InvitationsTable) => ({
@@ -39,7 +42,7 @@ export async function listInvitations(ctx: HubContext, orgId: string) {
 export async function invite(
   ctx: HubContext,
   principal: Principal,
-  input: { email: string; role: Role },
+  input: { email: string; role: Role; expiresInHours?: number },
   ip: string,
 ) {
   const email = input.email.trim().toLowerCase();
@@ -68,7 +71,7 @@ export async function invite(
     token_hash: minted.hash,
     created_by: principal.user.id,
     created_at: iso(now),
-    expires_at: iso(later(now, invitationLifetimeMs)),
+    expires_at: iso(later(now, (input.expiresInHours ?? defaultInvitationHours) * 3_600_000)),
     accepted_at: null,
     accepted_by: null,
   };
@@ -86,7 +89,7 @@ export async function invite(
     ip,
     'invitation.create',
     { type: 'invitation', id: row.id },
-    { email, role: input.role },
+    { email, role: input.role, expiresAt: row.expires_at },
   );
   return { ...view(row), token: minted.token };
 }

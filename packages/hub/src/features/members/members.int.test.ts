@@ -109,6 +109,23 @@ describe('invitations', () => {
     expect((await accept(withdrawn.token)).status).toBe(404);
     expect((await accept('bni_garbage')).status).toBe(404);
   });
+  it('waits as long as the owner chose, from an hour to 30 days', async () => {
+    const invite = (expiresInHours: unknown) =>
+      t.request('POST', `/api/orgs/${orgId}/invitations`, {
+        ...asOwner(),
+        body: { email: 'brief@example.com', role: 'viewer', expiresInHours },
+      });
+    const brief = await invite(24);
+    expect(brief.status).toBe(201);
+    const { createdAt, expiresAt } = brief.json<{ createdAt: string; expiresAt: string }>();
+    expect(Date.parse(expiresAt) - Date.parse(createdAt)).toBe(24 * 3_600_000);
+    for (const refused of [0, 721, 1.5, 'soon']) {
+      const answer = await invite(refused);
+      expect(answer.status).toBe(400);
+      expect(answer.json()).toMatchObject({ code: 'invalid_request' });
+      expect(answer.json<{ error: string }>().error).toMatch(/expiresInHours/);
+    }
+  });
 });
 
 describe('audit log', () => {

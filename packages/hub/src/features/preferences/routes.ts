@@ -27,7 +27,7 @@ export function preferenceRoutes(app: HubApp, ctx: HubContext): void {
         querystring: Query({}),
         summary: 'Change some of your UI preferences (fields left out keep their value)',
         tags: ['account'],
-        body: Type.Partial(Preferences),
+        body: Type.Partial(Preferences, { additionalProperties: false }),
         response: { 200: Preferences, ...errorResponses },
       },
     },

@@ -8,7 +8,13 @@ export const Preferences = Type.Object(
     theme: Type.Union([Type.Literal('system'), Type.Literal('light'), Type.Literal('dark')]),
     timeZone: Type.Union([Type.Literal('local'), Type.Literal('utc')]),
     defaultClusterId: Nullable(Type.String({ maxLength: 64 })),
-    defaultNamespace: Nullable(Type.String({ maxLength: 63 })),
+    defaultNamespace: Nullable(
+      Type.String({
+        maxLength: 63,
+        pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$',
+        description: 'a namespace name',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { basePath } from '../../api/client.ts';
 import { hub } from '../../hub/api.ts';
+import { usePreferences } from '../../hub/preferences/preferences.ts';
+import { clusterHome } from '../../hub/shell/cluster-home.ts';
 
 /** Through the hub the agent's pages live at `/c/<cluster_id>/`; directly against an agent there is no hub. */
 const throughHub = /^\/c\/([^/]+)$/.exec(basePath);
@@ -17,6 +19,7 @@ export function ClusterSwitcher() {
     queryFn: ({ signal }) => hub.get('/api/clusters', { signal }),
     staleTime: 30_000,
   });
+  const preferences = usePreferences({ enabled: Boolean(current) });
   if (!current) return null;
   return (
     <div className="flex items-center gap-2 text-sm">
@@ -29,7 +32,9 @@ export function ClusterSwitcher() {
           className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-800"
           value={current}
           // A full load: another cluster's pages are another agent's.
-          onChange={(e) => window.location.assign(`/c/${encodeURIComponent(e.target.value)}/`)}
+          onChange={(e) =>
+            window.location.assign(clusterHome(e.target.value, preferences.data?.defaultNamespace))
+          }
         >
           {clusters.data.items.map((cluster) => (
             <option key={cluster.id} value={cluster.id}>

@@ -10,6 +10,9 @@ export function NamespacePicker() {
     queryKey: ['namespaces'],
     queryFn: ({ signal }) => get('/api/namespaces', { signal }),
   });
+  const names = namespaces.data?.items.map((ns) => ns.name) ?? [];
+  // The namespace of the URL stays pickable while the list loads, or when you may not list namespaces at all.
+  const listed = namespace && !names.includes(namespace) ? [namespace, ...names] : names;
   return (
     <label className="flex items-center gap-2 text-sm">
       <span className="text-slate-600 dark:text-slate-400">Namespace</span>
@@ -24,9 +27,9 @@ export function NamespacePicker() {
         }
       >
         <option value="">All namespaces</option>
-        {namespaces.data?.items.map((ns) => (
-          <option key={ns.name} value={ns.name}>
-            {ns.name}
+        {listed.map((name) => (
+          <option key={name} value={name}>
+            {name}
           </option>
         ))}
       </select>

@@ -7,7 +7,7 @@ describe('where a sign-in returns to', () => {
     expect(safeReturn('/accept-invitation?token=bni_x')).toBe('/accept-invitation?token=bni_x');
   });
 
-  it('is the hub root for anything that would leave the hub, or nothing', () => {
+  it('is your start page for anything that would leave the hub, or nothing', () => {
     for (const elsewhere of [
       'https://evil.example/',
       '//evil.example/x',
@@ -16,7 +16,7 @@ describe('where a sign-in returns to', () => {
       'javascript:alert(1)',
       '',
     ])
-      expect(safeReturn(elsewhere)).toBe('/');
-    expect(safeReturn(undefined)).toBe('/');
+      expect(safeReturn(elsewhere)).toBe('/start');
+    expect(safeReturn(undefined)).toBe('/start');
   });
 });

@@ -6,6 +6,8 @@ import { Field, SubmitButton } from '../../ui/forms.tsx';
 import { Card, Empty, ErrorMessage, Loaded } from '../../ui/states.tsx';
 import { Table } from '../../ui/Table.tsx';
 import { type HubAnswer, hub } from '../api.ts';
+import { usePreferences } from '../preferences/preferences.ts';
+import { clusterHome } from '../shell/cluster-home.ts';
 import { accountQuery } from '../shell/HubShell.tsx';
 import { ShownOnce } from '../shell/ShownOnce.tsx';
 import { since } from '../shell/time.ts';
@@ -31,6 +33,7 @@ function Connection({ cluster }: { cluster: Cluster }) {
 /** The organisation's clusters, their agents' connection live; an owner registers one and gets its install. */
 export function ClustersPage() {
   const account = useQuery(accountQuery);
+  const preferences = usePreferences();
   const clusters = useQuery({
     queryKey: ['clusters'],
     queryFn: ({ signal }) => hub.get('/api/clusters', { signal }),
@@ -61,11 +64,16 @@ export function ClustersPage() {
                     <td className="py-2">
                       {/* A full load: a cluster's pages are its agent's UI, served through the tunnel. */}
                       <a
-                        href={`/c/${encodeURIComponent(cluster.id)}/`}
+                        href={clusterHome(cluster.id, preferences.data?.defaultNamespace)}
                         className="font-medium text-teal-800 hover:underline dark:text-teal-300"
                       >
                         {cluster.name}
                       </a>
+                      {cluster.id === preferences.data?.defaultClusterId && (
+                        <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs text-slate-700 dark:bg-slate-800 dark:text-slate-300">
+                          your default
+                        </span>
+                      )}
                     </td>
                     <td>
                       <Connection cluster={cluster} />

@@ -7,6 +7,14 @@ import { hub } from '../api.ts';
 import { ShownOnce } from '../shell/ShownOnce.tsx';
 import { type Role, roleMeaning, roles } from './roles.ts';
 
+/** How long an invitation may wait to be accepted (the hub allows up to 30 days). */
+const invitationLifetimes: [number, string][] = [
+  [24, '1 day'],
+  [72, '3 days'],
+  [168, '7 days'],
+  [720, '30 days'],
+];
+
 /** Pending invitations, and a form that invites an e-mail address with a role and gives the link to send. */
 export function Invitations({ orgId }: { orgId: string }) {
   const queryClient = useQueryClient();
@@ -17,9 +25,11 @@ export function Invitations({ orgId }: { orgId: string }) {
   });
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('member');
+  const [expiresInHours, setExpiresInHours] = useState(168);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ['invitations'] });
   const invite = useMutation({
-    mutationFn: () => hub.post('/api/orgs/{org_id}/invitations', { params, body: { email, role } }),
+    mutationFn: () =>
+      hub.post('/api/orgs/{org_id}/invitations', { params, body: { email, role, expiresInHours } }),
     onSuccess: () => {
       setEmail('');
       refresh();
@@ -46,6 +56,20 @@ export function Invitations({ orgId }: { orgId: string }) {
             {roles.map((r) => (
               <option key={r} value={r}>
                 {r} ({roleMeaning[r]})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1 text-sm">
+          Valid for
+          <select
+            className={controlLook}
+            value={expiresInHours}
+            onChange={(e) => setExpiresInHours(Number(e.target.value))}
+          >
+            {invitationLifetimes.map(([hours, words]) => (
+              <option key={hours} value={hours}>
+                {words}
               </option>
             ))}
           </select>

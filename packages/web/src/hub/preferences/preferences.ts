@@ -7,7 +7,7 @@ export const preferencesQuery = {
 };
 
 /** Your preferences as the hub keeps them (the same in every browser you sign in from). */
-export const usePreferences = () => useQuery(preferencesQuery);
+export const usePreferences = ({ enabled = true } = {}) => useQuery({ ...preferencesQuery, enabled });
 
 /** A timestamp as you asked to read them: in your browser's time zone, or in UTC (`2026-11-25 12:02:32`). */
 export function formatTime(at: string, timeZone: 'local' | 'utc' = 'local'): string {
