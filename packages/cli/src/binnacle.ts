@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 /** The `binnacle` command: `binnacle agent [flags]`, `binnacle hub [flags]`. */
-import { runAgent } from '@binnacle/agent';
-import { runHub } from '@binnacle/hub';
+import { enableCompileCache } from 'node:module';
+
+// V8 keeps the compiled code of every module between runs (in the OS temp directory; a read-only one only
+// skips it), so a restart does not parse and compile them again.
+enableCompileCache();
 
 const usage = `usage: binnacle <command> [flags]
 
@@ -12,8 +15,9 @@ commands:
 
 async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
-  if (command === 'agent') return runAgent(rest);
-  if (command === 'hub') return runHub(rest);
+  // Each command loads only its own code: an agent never loads the hub's database drivers, nor the hub the agent's.
+  if (command === 'agent') return (await import('@binnacle/agent')).runAgent(rest);
+  if (command === 'hub') return (await import('@binnacle/hub')).runHub(rest);
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(usage);
     return command === undefined ? 2 : 0;

@@ -138,10 +138,18 @@ export class Informer {
     const fresh = new Map<string, KubeObject>();
     let continueToken: string | undefined;
     let resourceVersion = '';
+    // The first LIST reads the API server's watch cache (resourceVersion 0, as client-go's informers do): served
+    // from memory instead of etcd, it is several times faster at 10 000 objects. A relist after the watch fell
+    // behind reads etcd, so the cache never steps back in time.
+    const fromCache = this.synced ? undefined : '0';
     do {
       const page = await this.#client.request<KubeList>({
         path: this.#path,
-        query: { limit: this.#options.pageSize ?? 500, continue: continueToken },
+        query: {
+          limit: this.#options.pageSize ?? 500,
+          continue: continueToken,
+          resourceVersion: continueToken ? undefined : fromCache,
+        },
         signal: this.#abort.signal,
         timeoutMs: 60_000,
       });

@@ -1,14 +1,17 @@
-import { existsSync } from 'node:fs';
-import type { RequestOptions } from 'node:https';
+import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { KubeConfig } from '@kubernetes/client-node';
+import { type AuthMethod, type Credentials, credentialsFor } from './credentials.ts';
+import {
+  type Kubeconfig,
+  type KubeconfigCluster,
+  type KubeconfigUser,
+  readKubeconfig,
+} from './kubeconfig-file.ts';
 
 const serviceAccountDir = '/var/run/secrets/kubernetes.io/serviceaccount';
-const authRefreshMs = 10_000;
 
 export type ConfigSource = 'kubeconfig' | 'in-cluster';
-export type AuthMethod = 'client-certificate' | 'token' | 'exec' | 'auth-provider' | 'basic' | 'none';
 
 /** Where the agent's own credentials to one cluster come from, and how to present them. */
 export interface ClusterTarget {
@@ -51,15 +54,33 @@ export function inCluster(): boolean {
   return Boolean(process.env.KUBERNETES_SERVICE_HOST) && existsSync(join(serviceAccountDir, 'token'));
 }
 
-function authMethodOf(kc: KubeConfig): AuthMethod {
-  const user = kc.getCurrentUser();
-  if (!user) return 'none';
-  if (user.exec) return 'exec';
-  if (user.authProvider) return user.authProvider.name === 'tokenFile' ? 'token' : 'auth-provider';
-  if (user.token) return 'token';
-  if (user.certData || user.certFile) return 'client-certificate';
-  if (user.username) return 'basic';
-  return 'none';
+function inClusterConfig(): Kubeconfig {
+  const host = process.env.KUBERNETES_SERVICE_HOST ?? '';
+  const port = process.env.KUBERNETES_SERVICE_PORT ?? '443';
+  const namespaceFile = join(serviceAccountDir, 'namespace');
+  const cluster: KubeconfigCluster = {
+    name: 'inCluster',
+    server: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    certificateAuthority: join(serviceAccountDir, 'ca.crt'),
+    insecureSkipTlsVerify: false,
+  };
+  const user: KubeconfigUser = { name: 'inClusterUser', tokenFile: join(serviceAccountDir, 'token') };
+  return {
+    currentContext: 'inClusterContext',
+    clusters: new Map([[cluster.name, cluster]]),
+    users: new Map([[user.name, user]]),
+    contexts: new Map([
+      [
+        'inClusterContext',
+        {
+          name: 'inClusterContext',
+          cluster: cluster.name,
+          user: user.name,
+          namespace: existsSync(namespaceFile) ? readFileSync(namespaceFile, 'utf8').trim() : undefined,
+        },
+      ],
+    ]),
+  };
 }
 
 /**
@@ -69,74 +90,66 @@ function authMethodOf(kc: KubeConfig): AuthMethod {
  */
 export async function resolveTarget(options: TargetOptions = {}): Promise<ClusterTarget> {
   const files = kubeconfigFiles(options.kubeconfig);
-  const kc = new KubeConfig();
+  let config: Kubeconfig;
   let source: ConfigSource;
   if (files.length > 0) {
     for (const file of files) {
       if (!existsSync(file)) throw new KubeconfigError(`kubeconfig ${file} does not exist`);
     }
     try {
-      if (files.length === 1) kc.loadFromFile(files[0] as string);
-      else kc.loadFromDefault({}, false);
+      config = readKubeconfig(files);
     } catch (error) {
       throw new KubeconfigError(`kubeconfig ${files.join(':')} cannot be read: ${(error as Error).message}`);
     }
     source = 'kubeconfig';
   } else if (inCluster()) {
-    kc.loadFromCluster();
+    config = inClusterConfig();
     source = 'in-cluster';
   } else {
     throw new KubeconfigError(
       'no cluster configured: pass --kubeconfig, set KUBECONFIG, create ~/.kube/config, or run inside a cluster',
     );
   }
-  const contexts = kc.getContexts().map((context) => context.name);
-  if (options.context) {
-    if (!contexts.includes(options.context)) {
-      throw new KubeconfigError(
-        `context "${options.context}" not found; the kubeconfig has: ${contexts.join(', ') || 'none'}`,
-      );
-    }
-    kc.setCurrentContext(options.context);
+  const contexts = [...config.contexts.keys()];
+  const contextName = options.context ?? config.currentContext;
+  const context = config.contexts.get(contextName);
+  if (!context) {
+    throw new KubeconfigError(
+      options.context
+        ? `context "${options.context}" not found; the kubeconfig has: ${contexts.join(', ') || 'none'}`
+        : `the kubeconfig sets no current context (it has: ${contexts.join(', ') || 'none'}); pass --context`,
+    );
   }
-  const cluster = kc.getCurrentCluster();
-  if (!cluster) throw new KubeconfigError(`context "${kc.getCurrentContext()}" names no cluster`);
-  const context = kc.getContextObject(kc.getCurrentContext());
-
-  const probe: RequestOptions = {};
-  await kc.applyToHTTPSOptions(probe);
-  const tls = {
-    ca: probe.ca as Buffer | undefined,
-    cert: probe.cert as Buffer | undefined,
-    key: probe.key as Buffer | undefined,
-    rejectUnauthorized: probe.rejectUnauthorized !== false,
-    servername: probe.servername ?? undefined,
-  };
-
-  let cached: { headers: Record<string, string>; at: number } | undefined;
-  const authHeaders = async () => {
-    if (cached && Date.now() - cached.at < authRefreshMs) return cached.headers;
-    const opts: RequestOptions = {};
-    await kc.applyToHTTPSOptions(opts);
-    const headers: Record<string, string> = {};
-    for (const [name, value] of Object.entries(opts.headers ?? {})) {
-      if (typeof value === 'string') headers[name] = value;
-    }
-    if (opts.auth) headers.Authorization = `Basic ${Buffer.from(opts.auth).toString('base64')}`;
-    cached = { headers, at: Date.now() };
-    return headers;
-  };
-
+  const cluster = config.clusters.get(context.cluster);
+  if (!cluster) throw new KubeconfigError(`context "${contextName}" names no cluster`);
+  let credentials: Credentials;
+  let ca: Buffer | undefined;
+  try {
+    credentials = await credentialsFor(config.users.get(context.user), cluster);
+    ca = cluster.certificateAuthorityData
+      ? Buffer.from(cluster.certificateAuthorityData, 'base64')
+      : cluster.certificateAuthority
+        ? readFileSync(cluster.certificateAuthority)
+        : undefined;
+  } catch (error) {
+    throw new KubeconfigError(`context "${contextName}": ${(error as Error).message}`);
+  }
   return {
     source,
     kubeconfigFiles: files,
-    contextName: kc.getCurrentContext(),
+    contextName,
     clusterName: cluster.name,
-    defaultNamespace: context?.namespace,
+    defaultNamespace: context.namespace,
     server: new URL(cluster.server),
-    authMethod: authMethodOf(kc),
-    tls,
-    authHeaders,
+    authMethod: credentials.method,
+    tls: {
+      ca,
+      cert: credentials.cert,
+      key: credentials.key,
+      rejectUnauthorized: !cluster.insecureSkipTlsVerify,
+      servername: cluster.tlsServerName,
+    },
+    authHeaders: credentials.headers,
     contexts,
   };
 }
