@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,6 +6,7 @@ import {
   type BinnacleRun,
   isListening,
   killBinnacles,
+  repoRoot,
   runBinnacle,
   testCluster,
   waitUntil,
@@ -19,13 +21,13 @@ afterAll(() => rm(dataDir, { recursive: true, force: true }));
 // After a signal the agent closes its server and watches (at most 10 s by its own rule).
 const stopsWithinMs = 15_000;
 
-const binnacle = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  runBinnacle(args, {
-    HOME: dataDir,
-    KUBECONFIG: cluster.kubeconfigPath(),
-    BINNACLE_DATA_DIR: dataDir,
-    ...env,
-  });
+const binnacle = (args: string[], env: NodeJS.ProcessEnv = {}, script?: string) =>
+  runBinnacle(
+    args,
+    { HOME: dataDir, KUBECONFIG: cluster.kubeconfigPath(), BINNACLE_DATA_DIR: dataDir, ...env },
+    [],
+    script,
+  );
 
 async function serves(port: number, run: BinnacleRun): Promise<void> {
   await waitUntil(
@@ -40,6 +42,27 @@ async function serves(port: number, run: BinnacleRun): Promise<void> {
     `serving http://127.0.0.1:${port} for context "binnacle-local-binnacle-admin"`,
   );
 }
+
+describe('the release bundle (npm run build:cli)', () => {
+  it('serves the same agent: its pages, its API and its refusals', async () => {
+    execFileSync('npm', ['run', '--silent', 'build:cli'], { cwd: repoRoot, stdio: 'ignore' });
+    const run = binnacle(['agent', '--port', '9393', '--no-browser'], {}, 'packages/cli/dist/binnacle.js');
+    await serves(9393, run);
+    const page = await fetch('http://127.0.0.1:9393/resources/pods');
+    expect(await page.text()).toContain('<meta name="binnacle-ui" content="agent" />');
+    const pods = await fetch('http://127.0.0.1:9393/api/resources/pods?limit=1');
+    expect(await pods.json()).toMatchObject({ kind: 'Pod', items: expect.any(Array) });
+    // Validators compile when a route is first used: the first refusal is as precise as any later one.
+    const refused = await fetch('http://127.0.0.1:9393/api/resources/pods?limit=many');
+    expect(refused.status).toBe(400);
+    expect(await refused.json()).toMatchObject({
+      code: 'invalid_request',
+      error: expect.stringMatching(/limit/),
+    });
+    run.child.kill('SIGTERM');
+    expect(await run.exit(stopsWithinMs)).toBe(0);
+  }, 120_000);
+});
 
 describe('binnacle agent', () => {
   it('serves on --port 9391, syncs, and exits 0 on SIGTERM leaving the port free', async () => {

@@ -21,15 +21,16 @@ export function runBinnacle(
   args: string[],
   env: NodeJS.ProcessEnv = {},
   nodeArgs: string[] = [],
+  /** The command's entry: the TypeScript sources, or the release bundle (`packages/cli/dist/binnacle.js`). */
+  script = 'packages/cli/src/binnacle.ts',
 ): BinnacleRun {
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('BINNACLE_')),
   );
-  const child = spawn(
-    process.execPath,
-    [...nodeArgs, resolve(repoRoot, 'packages/cli/src/binnacle.ts'), ...args],
-    { env: { ...inherited, ...env }, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, [...nodeArgs, resolve(repoRoot, script), ...args], {
+    env: { ...inherited, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   running.add(child);
   let stdout = '';
   let stderr = '';

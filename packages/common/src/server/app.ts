@@ -10,7 +10,7 @@ import Fastify, {
 import { type PageFallback, registerErrorHandling, sendError } from './error-handler.ts';
 import { answerClientError, maxPathSegment } from './framework-errors.ts';
 import { openApiRoute, registerOpenApi } from './openapi.ts';
-import { buildValidator } from './validators.ts';
+import { buildSerializer, buildValidator } from './validators.ts';
 
 /** A Binnacle server's fastify instance, with TypeBox types on every route (the agent's App, the hub's HubApp). */
 export type TypedApp = FastifyInstance<
@@ -57,7 +57,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
         verbose: true,
       },
     },
-    schemaController: { compilersFactory: { buildValidator } },
+    schemaController: { compilersFactory: { buildValidator, buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');

@@ -1,11 +1,36 @@
 import { AjvCompiler } from '@fastify/ajv-compiler';
-import type { FastifySchemaCompiler } from 'fastify';
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 
 type BuildValidator = ReturnType<typeof AjvCompiler>;
+type BuildSerializer = ReturnType<typeof SerializerSelector>;
 /** What the pool's compilers are called with at run time; the package's types call it a bare schema. */
 type Compile = FastifySchemaCompiler<unknown>;
+type Validate = ((data: unknown, context?: unknown) => unknown) & { errors?: unknown; schemaEnv?: unknown };
 
 const pool = AjvCompiler();
+const serializers = SerializerSelector();
+
+/**
+ * A route's validator, compiled the first time a request needs it rather than when the server starts: compiling
+ * the schemas of every route was half of the agent's start-up (ADR 0022). Fastify reads `errors` after a refusal
+ * and `schemaEnv` before the call (to let the validator coerce the request part), so both pass through.
+ */
+function lazyValidator(make: () => Validate): Validate {
+  let compiled: Validate | undefined;
+  const real = () => {
+    compiled ??= make();
+    return compiled;
+  };
+  const validate: Validate = (data, context) => {
+    const fn = real();
+    const result = fn(data, context);
+    validate.errors = fn.errors;
+    return result;
+  };
+  Object.defineProperty(validate, 'schemaEnv', { get: () => real().schemaEnv });
+  return validate;
+}
 
 /**
  * Fastify's validator with one difference per part of the request: query strings, path parameters and headers
@@ -19,6 +44,20 @@ export const buildValidator: BuildValidator = (externalSchemas, options) => {
     mode: undefined, // JSON Schema, as fastify's own; JTD has no coercion to turn off
     customOptions: { ...options?.customOptions, coerceTypes: false },
   }) as unknown as Compile;
-  const compile: Compile = (route) => (route.httpPart === 'body' ? json : text)(route);
+  const compile: Compile = (route) =>
+    lazyValidator(() => (route.httpPart === 'body' ? json : text)(route) as unknown as Validate) as never;
   return compile as unknown as ReturnType<BuildValidator>;
+};
+
+/** Fastify's response serializers (fast-json-stringify), each compiled when its route first answers. */
+export const buildSerializer: BuildSerializer = (externalSchemas, options) => {
+  const build = serializers(externalSchemas, options) as unknown as FastifySerializerCompiler<unknown>;
+  const compile: FastifySerializerCompiler<unknown> = (route) => {
+    let serialize: ((data: unknown) => string) | undefined;
+    return (data) => {
+      serialize ??= build(route);
+      return serialize(data);
+    };
+  };
+  return compile as unknown as ReturnType<BuildSerializer>;
 };

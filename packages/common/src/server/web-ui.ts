@@ -6,8 +6,14 @@ import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fast
 import { type PageFallback, routeNotFound } from './error-handler.ts';
 import { AppError, echo } from './errors.ts';
 
-/** Where the bootstrap builds packages/web (`vite build`); the agent and the hub serve the same build. */
-export const webDist = resolve(import.meta.dirname, '../../../web/dist');
+/**
+ * The web UI the agent and the hub serve: beside the release bundle (`npm run build:cli` copies it to
+ * packages/cli/dist/web), else where the bootstrap builds packages/web (`vite build`) for a run from source.
+ */
+export const webDist =
+  [resolve(import.meta.dirname, 'web'), resolve(import.meta.dirname, '../../../web/dist')].find((dir) =>
+    existsSync(join(dir, 'index.html')),
+  ) ?? resolve(import.meta.dirname, '../../../web/dist');
 
 /**
  * The web UI's hashed assets under /assets/: their names change with their content, so browsers may keep them
