@@ -43,7 +43,12 @@ const topologyRoute = createRoute({
   component: TopologyPage,
   validateSearch: (search: Record<string, unknown>): TopologySearch => {
     const group = groupings.find((g) => g === search.group);
-    return { hide: text(search.hide), health: text(search.health), ...(group ? { group } : {}) };
+    return {
+      hide: text(search.hide),
+      health: text(search.health),
+      expand: text(search.expand),
+      ...(group ? { group } : {}),
+    };
   },
 });
 

@@ -219,6 +219,13 @@ export function timelineRoutes(app: App, ctx: AgentContext): void {
         produces: ['text/event-stream'],
         querystring: Query({
           namespaces: Type.Optional(Type.String({ minLength: 1 })),
+          expand: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 4096,
+              description: 'comma-separated PodGroup ids the topology shows as their pods',
+            }),
+          ),
           preset: Type.Optional(Type.Enum([...presets], { default: 'default' })),
           lastEventId: Type.Optional(
             Type.String({
@@ -234,6 +241,7 @@ export function timelineRoutes(app: App, ctx: AgentContext): void {
       const header = request.headers['last-event-id'];
       await streams.open(reply, {
         ...(await callerView(ctx, request.caller, csv(request.query.namespaces))),
+        expand: csv(request.query.expand),
         preset: (request.query.preset ?? 'default') as Preset,
         lastEventId: (Array.isArray(header) ? header[0] : header) ?? request.query.lastEventId,
       });

@@ -20,6 +20,8 @@ export interface StreamRequest {
   namespaces?: string[];
   /** Kinds the caller may not see (callerView). */
   hiddenKinds?: string[];
+  /** PodGroup ids the topology shows as their pods. */
+  expand?: string[];
   preset: Preset;
   /** `<epoch>:<seq>` of the last event the client saw (Last-Event-ID). */
   lastEventId?: string;
@@ -82,7 +84,10 @@ export class ChangeStreams {
   #sendTopology(client: Client): void {
     let topology: Topology;
     try {
-      topology = this.#ctx.topology.get(this.#ctx, { namespaces: client.request.namespaces });
+      topology = this.#ctx.topology.get(this.#ctx, {
+        namespaces: client.request.namespaces,
+        expand: client.request.expand,
+      });
     } catch {
       return;
     }

@@ -31,15 +31,39 @@ export interface TopologyOptions {
   includeReplicaSets: boolean;
   /** Show the Secrets workloads read (default off; ConfigMaps are always shown). */
   includeSecrets: boolean;
-  /** Above this many pods under one owner, they become one PodGroup node. */
+  /** Above this many pods under one owner (or, for pods without one, one app label), they become a PodGroup. */
   maxIndividualPods: number;
+  /** PodGroup ids to show as their individual pods. */
+  expand: string[];
 }
 
 export const defaultTopologyOptions: TopologyOptions = {
   includeReplicaSets: false,
   includeSecrets: false,
   maxIndividualPods: 5,
+  expand: [],
 };
+
+/** A group bigger than this stays one node even when asked to expand: the pods list is the place for them. */
+export const maxExpandedPods = 500;
+
+/** The app a pod without an owner belongs to, by the labels tools set; pods without one group per namespace. */
+const appLabels = ['app.kubernetes.io/name', 'app', 'k8s-app'];
+export const appOf = (pod: KubeObject) => {
+  const labels = pod.metadata?.labels ?? {};
+  for (const key of appLabels) if (labels[key]) return labels[key];
+  return undefined;
+};
+
+/** The labels every one of the pods carries: what a selector matching all of them can rely on. */
+function sharedLabels(pods: KubeObject[]): Record<string, string> {
+  const shared = { ...pods[0]?.metadata?.labels };
+  for (const pod of pods.slice(1)) {
+    const labels = pod.metadata?.labels ?? {};
+    for (const [key, value] of Object.entries(shared)) if (labels[key] !== value) delete shared[key];
+  }
+  return shared;
+}
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' ? (v as Obj) : {});
@@ -178,49 +202,73 @@ class GraphBuilder {
     return templated;
   }
 
-  /** Pods under the nearest owner that is shown; answers the pods without one (bare pods). */
+  /**
+   * Pods under the nearest owner that is shown, grouped above the threshold unless their group is expanded.
+   * Answers what reads on behalf of pods without an owner: each such pod, or, for a group of them, one stand-in
+   * with the group's id, the first pod's spec and the labels all of them share.
+   */
   addPods(): KubeObject[] {
     const podsByOwner = new Map<string, KubeObject[]>();
-    const bare: KubeObject[] = [];
+    const bareByApp = new Map<string, KubeObject[]>();
     for (const pod of this.of('Pod')) {
       let parent = this.owner(pod);
       if (parent?.kind === 'ReplicaSet' && this.hiddenReplicaSet(parent))
         parent = this.owner(parent) ?? parent;
-      if (!parent || !this.nodes.has(idOf(parent))) {
-        bare.push(pod);
-        continue;
-      }
-      const key = idOf(parent);
-      podsByOwner.set(key, [...(podsByOwner.get(key) ?? []), pod]);
+      const [groups, key] =
+        parent && this.nodes.has(idOf(parent))
+          ? [podsByOwner, idOf(parent)]
+          : [bareByApp, `${ns(pod) ?? ''}\u0000${appOf(pod) ?? ''}`];
+      const members = groups.get(key);
+      if (members) members.push(pod);
+      else groups.set(key, [pod]);
     }
     for (const [ownerId, pods] of podsByOwner) {
-      if (pods.length > this.#options.maxIndividualPods) this.addPodGroup(ownerId, pods);
-      else for (const pod of pods) this.addOwnedPod(ownerId, pod);
+      const owner = this.nodes.get(ownerId) as TopologyNode;
+      const groupId = nodeId('PodGroup', owner.namespace, `${owner.kind.toLowerCase()}-${owner.name}`);
+      if (this.#grouped(groupId, pods)) {
+        this.addPodGroup(groupId, `${owner.name} pods`, pods);
+        this.addEdge(ownerId, groupId, 'manages');
+      } else for (const pod of pods) this.addOwnedPod(ownerId, pod);
     }
-    for (const pod of bare) this.addNode(pod);
-    return bare;
+    const readers: KubeObject[] = [];
+    for (const pods of bareByApp.values()) {
+      const first = pods[0] as KubeObject;
+      const app = appOf(first);
+      const groupName = app ? `app-${app}` : 'without-owner';
+      const groupId = nodeId('PodGroup', ns(first), groupName);
+      if (!this.#grouped(groupId, pods)) {
+        for (const pod of pods) this.addNode(pod);
+        readers.push(...pods);
+        continue;
+      }
+      this.addPodGroup(groupId, app ? `${app} pods` : 'pods without an owner', pods);
+      readers.push({
+        kind: 'PodGroup',
+        metadata: { namespace: ns(first), name: groupName, labels: sharedLabels(pods) },
+        spec: first.spec,
+      });
+    }
+    return readers;
   }
 
-  /** Many pods under one owner become one PodGroup node counting their health. */
-  addPodGroup(ownerId: string, pods: KubeObject[]): void {
-    const parentNode = this.nodes.get(ownerId) as TopologyNode;
+  #grouped(groupId: string, pods: KubeObject[]): boolean {
+    if (pods.length <= this.#options.maxIndividualPods) return false;
+    return pods.length > maxExpandedPods || !this.#options.expand.includes(groupId);
+  }
+
+  /** Many pods become one PodGroup node counting their health; `expand` shows them one by one. */
+  addPodGroup(groupId: string, name: string, pods: KubeObject[]): void {
     const counts: Record<Health, number> = { healthy: 0, degraded: 0, unhealthy: 0, unknown: 0 };
     for (const pod of pods) counts[healthOf(pod)] += 1;
-    const groupId = nodeId(
-      'PodGroup',
-      parentNode.namespace,
-      `${parentNode.kind.toLowerCase()}-${parentNode.name}`,
-    );
     const status: Health = counts.unhealthy > 0 ? 'unhealthy' : counts.degraded > 0 ? 'degraded' : 'healthy';
     this.nodes.set(groupId, {
       id: groupId,
       kind: 'PodGroup',
-      namespace: parentNode.namespace,
-      name: `${parentNode.name} pods`,
+      namespace: ns(pods[0] as KubeObject),
+      name,
       status,
       data: { count: pods.length, ...counts },
     });
-    this.addEdge(ownerId, groupId, 'manages');
   }
 
   addOwnedPod(ownerId: string, pod: KubeObject): void {
@@ -338,11 +386,10 @@ class GraphBuilder {
   }
 }
 
-const readerSpec = (w: KubeObject) => (w.kind === 'Pod' ? w.spec : template(w).spec);
+const podLike = (w: KubeObject) => w.kind === 'Pod' || w.kind === 'PodGroup';
+const readerSpec = (w: KubeObject) => (podLike(w) ? w.spec : template(w).spec);
 const readerLabels = (w: KubeObject) =>
-  w.kind === 'Pod'
-    ? w.metadata?.labels
-    : (obj(template(w).metadata).labels as Record<string, string> | undefined);
+  podLike(w) ? w.metadata?.labels : (obj(template(w).metadata).labels as Record<string, string> | undefined);
 
 /**
  * Builds the graph: nodes for workloads, pods (grouped above a threshold), services, routes and what
@@ -356,14 +403,14 @@ export function buildTopology(
 ): Topology {
   const graph = new GraphBuilder(input, options);
   const templated = graph.addWorkloads();
-  const bare = graph.addPods();
-  // What reads what: the top-level workloads (and bare pods) with their pod specs.
+  const podReaders = graph.addPods();
+  // What reads what: the top-level workloads (and pods without an owner, or their groups) with their pod specs.
   const readers = [
     ...templated.filter((w) => {
       const parent = graph.owner(w);
       return !parent || !graph.nodes.has(idOf(parent));
     }),
-    ...bare,
+    ...podReaders,
   ];
   for (const w of readers) graph.addReads(w);
   graph.addServices(readers);

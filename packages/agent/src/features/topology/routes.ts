@@ -61,7 +61,15 @@ export function topologyRoutes(app: App, ctx: AgentContext): void {
               minimum: 1,
               maximum: 1000,
               default: defaultTopologyOptions.maxIndividualPods,
-              description: 'more pods than this under one owner become one PodGroup node',
+              description:
+                'more pods than this under one owner (or one app label, for pods without an owner) become one PodGroup node',
+            }),
+          ),
+          expand: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 4096,
+              description: 'comma-separated PodGroup ids to show as their individual pods',
             }),
           ),
         }),
@@ -76,6 +84,7 @@ export function topologyRoutes(app: App, ctx: AgentContext): void {
         includeReplicaSets: q.replicaSets,
         includeSecrets: q.secrets && !view.hiddenKinds.includes('Secret'),
         maxIndividualPods: q.podGroupThreshold,
+        expand: q.expand?.split(',').filter(Boolean),
       });
     },
   );

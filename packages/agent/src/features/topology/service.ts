@@ -2,6 +2,7 @@ import type { AgentContext } from '../../context.ts';
 import { resourceKey } from '../../kube/discovery.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import {
+  appOf,
   buildTopology,
   defaultTopologyOptions,
   type TopologyInput,
@@ -70,7 +71,7 @@ function estimate(
       const namespace = o.metadata?.namespace ?? '';
       perNamespace.set(namespace, (perNamespace.get(namespace) ?? 0) + 1);
       if (kind === 'Pod') {
-        const owner = o.metadata?.ownerReferences?.[0]?.uid ?? o.metadata?.uid ?? '';
+        const owner = o.metadata?.ownerReferences?.[0]?.uid ?? `${namespace}\u0000${appOf(o) ?? ''}`;
         owners.set(owner, (owners.get(owner) ?? 0) + 1);
       } else if (kind !== 'ConfigMap' && kind !== 'Secret') total += 1;
     }
@@ -104,6 +105,7 @@ export class TopologyService {
       request.includeReplicaSets,
       request.includeSecrets,
       request.maxIndividualPods,
+      request.expand,
     ]);
     const hit = this.#memo.get(key);
     const version = ctx.cluster.cache.version;

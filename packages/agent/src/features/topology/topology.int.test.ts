@@ -1,3 +1,5 @@
+import { testCluster, waitUntil } from '@binnacle/testkit';
+import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from '../../testing/index.ts';
 import type { Topology } from './model.ts';
@@ -83,5 +85,90 @@ describe('GET /api/topology of the sample workloads', () => {
     const service = new TopologyService();
     const a = service.get(agent.agent.ctx, { namespaces: ['demo-ops'] });
     expect(service.get(agent.agent.ctx, { namespaces: ['demo-ops'] })).toBe(a);
+  });
+});
+
+describe('GET /api/topology grouped', () => {
+  const seeded = ['demo-shop', 'demo-data', 'demo-ops'];
+
+  /** The PodGroup each pod belongs in, from the API server's own objects: its owner, else its app label. */
+  async function expectedGroups(namespaces: string[]): Promise<Map<string, number>> {
+    const kc = testCluster().kubeConfig();
+    const [pods, replicaSets] = await Promise.all([
+      kc.makeApiClient(CoreV1Api).listPodForAllNamespaces(),
+      kc.makeApiClient(AppsV1Api).listReplicaSetForAllNamespaces(),
+    ]);
+    const deploymentOf = new Map(
+      replicaSets.items.map((rs) => [
+        `${rs.metadata?.namespace}/${rs.metadata?.name}`,
+        rs.metadata?.ownerReferences?.find((r) => r.controller)?.name,
+      ]),
+    );
+    const counts = new Map<string, number>();
+    for (const pod of pods.items) {
+      const namespace = pod.metadata?.namespace ?? '';
+      if (!namespaces.includes(namespace)) continue;
+      const owner = pod.metadata?.ownerReferences?.find((r) => r.controller);
+      const deployment =
+        owner?.kind === 'ReplicaSet' ? deploymentOf.get(`${namespace}/${owner.name}`) : undefined;
+      const group = deployment
+        ? `deployment-${deployment}`
+        : owner
+          ? `${owner.kind.toLowerCase()}-${owner.name}`
+          : `app-${pod.metadata?.labels?.app}`;
+      const id = `podgroup/${namespace}/${group}`;
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    return counts;
+  }
+
+  it("groups the whole cluster's pods per owner, and pods without one per app, as many as the API server has", async () => {
+    const cluster = testCluster();
+    const ns = await cluster.namespace('topology-groups');
+    const core = cluster.kubeConfig().makeApiClient(CoreV1Api);
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        core.createNamespacedPod({
+          namespace: ns.name,
+          body: {
+            metadata: { name: `loose-${i}`, labels: { app: 'loose', index: String(i) } },
+            spec: { containers: [{ name: 'app', image: 'nginx:1.27.3' }] },
+          },
+        }),
+      ),
+    );
+    await core.createNamespacedService({
+      namespace: ns.name,
+      body: { metadata: { name: 'loose' }, spec: { selector: { app: 'loose' }, ports: [{ port: 80 }] } },
+    });
+    const groupId = `podgroup/${ns.name}/app-loose`;
+    await waitUntil(
+      'the six pods in the cache',
+      async () => {
+        const t = await agent.json<Topology>(`/api/topology?namespace=${ns.name}&podGroupThreshold=2`);
+        return t.nodes.find((n) => n.id === groupId)?.data.count === 6;
+      },
+      { timeoutMs: 30_000 },
+    );
+
+    const whole = await agent.json<Topology>('/api/topology?podGroupThreshold=2');
+    expect(whole.requiresNamespaceFilter).toBeUndefined();
+    const expected = await expectedGroups([...seeded, ns.name]);
+    const drawn = whole.nodes.filter(
+      (n) => n.kind === 'PodGroup' && [...seeded, ns.name].includes(n.namespace ?? ''),
+    );
+    expect(Object.fromEntries(drawn.map((n) => [n.id, n.data.count]))).toEqual(
+      Object.fromEntries([...expected].filter(([, count]) => count > 2)),
+    );
+    expect(edge(whole, 'exposes', `service/${ns.name}/loose`, groupId)).toBe(true);
+
+    // Expanded, the group is its pods again, each exposed by the Service.
+    const expanded = await agent.json<Topology>(
+      `/api/topology?namespace=${ns.name}&podGroupThreshold=2&expand=${encodeURIComponent(groupId)}`,
+    );
+    expect(expanded.nodes.some((n) => n.id === groupId)).toBe(false);
+    const pods = expanded.nodes.filter((n) => n.kind === 'Pod');
+    expect(pods.map((n) => n.name).sort()).toEqual(Array.from({ length: 6 }, (_, i) => `loose-${i}`));
+    for (const pod of pods) expect(edge(expanded, 'exposes', `service/${ns.name}/loose`, pod.id)).toBe(true);
   });
 });

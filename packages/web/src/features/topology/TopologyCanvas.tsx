@@ -18,12 +18,18 @@ import { router } from '../../app/router.tsx';
 import { PlainLink } from '../../ui/PlainLink.tsx';
 import { healthColor, openedObject, type ShownGraph, type Topology, type TopologyNode } from './graph.ts';
 import { type LayoutResult, nodeHeight, nodeWidth } from './layout.ts';
+import type { TopologySearch } from './TopologyPage.tsx';
 
 type ResourceData = {
   node: TopologyNode;
   to?: { kind: string; namespace: string; name: string };
 };
 type GroupData = { title: string };
+
+/** The agent keeps a group bigger than this whole even when asked (the pods list is the place for them). */
+const maxExpandedPods = 500;
+const withExpanded = (expand: string | undefined, id: string) =>
+  [...new Set([...(expand?.split(',') ?? []), id])].filter(Boolean).join(',');
 
 /** Edges attach to handles; nobody connects nodes here, so they are not shown. */
 const hiddenHandle = { opacity: 0 };
@@ -46,9 +52,24 @@ const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<Resourc
       <Handle type="target" position={Position.Left} isConnectable={false} style={hiddenHandle} />
       {!far && (
         <>
-          <span className="text-[10px] uppercase tracking-wide text-slate-600 dark:text-slate-400">
+          <span className="flex items-center gap-1 text-[10px] uppercase tracking-wide text-slate-600 dark:text-slate-400">
             {node.kind}
             {node.kind === 'PodGroup' ? ` · ${String(node.data.count)} pods` : ''}
+            {node.kind === 'PodGroup' && Number(node.data.count) <= maxExpandedPods && (
+              <button
+                type="button"
+                className="ml-auto normal-case text-teal-800 hover:underline dark:text-teal-300"
+                aria-label={`Show the ${String(node.data.count)} ${node.name} one by one`}
+                onClick={() =>
+                  void router.navigate({
+                    to: '/topology',
+                    search: (was: TopologySearch) => ({ ...was, expand: withExpanded(was.expand, node.id) }),
+                  })
+                }
+              >
+                show
+              </button>
+            )}
           </span>
           {to ? (
             // A plain link, not the router's: thousands of router links cost seconds to mount.

@@ -24,23 +24,25 @@ export interface TopologySearch {
   hide?: string;
   /** Health states shown, comma-separated; all when absent. */
   health?: string;
+  /** Pod groups shown as their pods, comma-separated ids. */
+  expand?: string;
 }
 
 const listOf = (value?: string) => (value ? value.split(',').filter(Boolean) : []);
 
 /** The agent's graph for the namespace in view, kept current by the event stream's `topology` events. */
-function useLiveTopology(namespace?: string): { topology?: Topology; stream: StreamState } {
+function useLiveTopology(namespace?: string, expand?: string): { topology?: Topology; stream: StreamState } {
   const [topology, setTopology] = useState<Topology>();
   const [stream, setStream] = useState<StreamState>('connecting');
   useEffect(() => {
     setTopology(undefined);
     return subscribe(
       '/api/events/stream',
-      { namespaces: namespace },
+      { namespaces: namespace, expand },
       { onState: setStream, onEvent: (_type, data) => setTopology(data as Topology) },
       ['topology'],
     );
-  }, [namespace]);
+  }, [namespace, expand]);
   return { topology, stream };
 }
 
@@ -54,7 +56,7 @@ export function TopologyPage() {
   const grouping = search.group ?? 'namespace';
   const hidden = listOf(search.hide);
   const health = listOf(search.health) as Health[];
-  const { topology, stream } = useLiveTopology(search.namespace);
+  const { topology, stream } = useLiveTopology(search.namespace, search.expand);
   const graph = useMemo(
     () =>
       topology &&
@@ -93,6 +95,11 @@ export function TopologyPage() {
           {stream === 'open' ? 'Live' : stream === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
           {graph && ` · ${graph.nodes.length} objects, ${graph.edges.length} connections`}
         </span>
+        {search.expand && (
+          <button type="button" className={control} onClick={() => setSearch({ expand: undefined })}>
+            Group the pods again ({listOf(search.expand).length} shown one by one)
+          </button>
+        )}
         <label className="ml-auto flex items-center gap-1 text-sm">
           Group by
           <select
