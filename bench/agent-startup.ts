@@ -104,13 +104,19 @@ async function nodeFloor(): Promise<{ readyMs: number; rssMB: number }> {
 }
 
 /** Starts `binnacle agent` as its own process and times it until every tier has synced. */
-async function agentRun(state: ClusterState, entry: Entry, settleSeconds = 0): Promise<AgentRun> {
+async function agentRun(
+  state: ClusterState,
+  entry: Entry,
+  settleSeconds: number,
+  nodeOptions: string[],
+): Promise<AgentRun> {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'binnacle-bench-'));
   const started = performance.now();
   const child = spawn(
     process.execPath,
     [
+      ...nodeOptions,
       entryFiles[entry],
       'agent',
       '--kubeconfig',
@@ -175,7 +181,13 @@ async function agentRun(state: ClusterState, entry: Entry, settleSeconds = 0): P
   }
 }
 
-async function scenario(state: ClusterState, client: KubeClient, entry: Entry, settleSeconds: number) {
+async function scenario(
+  state: ClusterState,
+  client: KubeClient,
+  entry: Entry,
+  settleSeconds: number,
+  nodeOptions: string[],
+) {
   const timed = async (tiers: string[], fromCache: boolean) => {
     const results = [];
     for (let i = 0; i < runs; i += 1) results.push(await listTime(client, tiers, fromCache));
@@ -188,7 +200,7 @@ async function scenario(state: ClusterState, client: KubeClient, entry: Entry, s
   const agents: AgentRun[] = [];
   // The last run also waits for the memory the agent gives back after its initial sync.
   for (let i = 0; i < runs; i += 1)
-    agents.push(await agentRun(state, entry, i === runs - 1 ? settleSeconds : 0));
+    agents.push(await agentRun(state, entry, i === runs - 1 ? settleSeconds : 0, nodeOptions));
   const pick = (key: Exclude<keyof AgentRun, 'rssSettledMB'>) => median(agents.map((a) => a[key]));
   return {
     apiServer: {
@@ -217,10 +229,12 @@ const goal = (figure: number, limit: number, unit: string) =>
   `${figure} ${unit} (goal ≤ ${limit} ${unit}: ${figure <= limit ? 'met' : 'missed'})`;
 
 export async function agentStartup(args: string[]): Promise<BenchResult> {
-  const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1];
+  const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const pods = Number(option('pods') ?? 10_000);
   const settleSeconds = Number(option('settle') ?? 60);
   const entry = (option('entry') ?? 'bundle') as Entry;
+  // V8 flags for the agent's process, e.g. --node-options=--max-semi-space-size=4 (comma-separated).
+  const nodeOptions = option('node-options')?.split(',').filter(Boolean) ?? [];
   if (!(entry in entryFiles)) throw new Error(`--entry must be bundle or source, not ${entry}`);
   if (entry === 'bundle') {
     log('building the release bundle (npm run build:cli)');
@@ -230,9 +244,9 @@ export async function agentStartup(args: string[]): Promise<BenchResult> {
   log(`a bare node process: ${floor.readyMs} ms to its first answer, RSS ${floor.rssMB} MB`);
   return loadCluster(pods, async (state, client) => {
     log(`measuring the sample cluster (${entry})`);
-    const sample = await scenario(state, client, entry, 0);
+    const sample = await scenario(state, client, entry, 0, nodeOptions);
     const lines = [
-      `${entry}; bare node ${floor.readyMs} ms, ${floor.rssMB} MB`,
+      `${[entry, ...nodeOptions].join(' ')}; bare node ${floor.readyMs} ms, ${floor.rssMB} MB`,
       `sample (${sample.agent.objects} objects): ready ${goal(sample.agent.coreReadyMs, 400, 'ms')}, RSS at ready ${goal(sample.agent.rssReadyMB, 120, 'MB')}, all synced ${sample.agent.allSyncedMs} ms`,
     ];
     let large: Awaited<ReturnType<typeof scenario>> | undefined;
@@ -241,7 +255,7 @@ export async function agentStartup(args: string[]): Promise<BenchResult> {
       const created = performance.now();
       await createPods(client, state.nodes, pods);
       log(`${pods} pods Running after ${Math.round((performance.now() - created) / 1000)}s; measuring`);
-      large = await scenario(state, client, entry, settleSeconds);
+      large = await scenario(state, client, entry, settleSeconds, nodeOptions);
       const { agent, apiServer } = large;
       const listGoal = Math.round(Math.min(1400, 1.1 * apiServer.listCoreFromCacheMs));
       lines.push(
@@ -256,7 +270,16 @@ export async function agentStartup(args: string[]): Promise<BenchResult> {
     return {
       name: 'agent-startup',
       summary: lines.join('; '),
-      data: { entry, floor, pods, nodes: state.nodes.length, sample, large, heapBytesPerObject: perObject },
+      data: {
+        entry,
+        nodeOptions,
+        floor,
+        pods,
+        nodes: state.nodes.length,
+        sample,
+        large,
+        heapBytesPerObject: perObject,
+      },
     };
   });
 }

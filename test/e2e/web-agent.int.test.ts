@@ -508,6 +508,31 @@ describe('the web UI served by the agent', () => {
     await page.context().close();
   });
 
+  it('draws six pods without an owner as one group, and shows them one by one on request', async () => {
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        core.createNamespacedPod({
+          namespace: ns.name,
+          body: {
+            metadata: { name: `batch-${i}`, labels: { app: 'batch' } },
+            spec: { containers: [{ name: 'app', image: 'busybox:1.37' }] },
+          },
+        }),
+      ),
+    );
+    const page = await open(`/topology?namespace=${ns.name}`);
+    const graph = page.getByRole('region', { name: 'Topology graph' });
+    await graph.getByText('batch pods').waitFor();
+    await graph.getByRole('button', { name: 'Show the 6 batch pods one by one' }).click();
+    await page.waitForURL(/expand=podgroup/);
+    await graph.getByRole('link', { name: 'Pod batch-5' }).waitFor();
+    expect(await graph.getByText('batch pods').count()).toBe(0);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: /^Group the pods again/ }).click();
+    await graph.getByText('batch pods').waitFor();
+    await page.context().close();
+  });
+
   it('explains a 403 instead of showing an empty page', async () => {
     const restricted = await startTestAgent({ identity: 'restricted' });
     try {
