@@ -33,9 +33,9 @@ async function httpLatency(
 }
 
 /**
- * At 10 000 pods: topology build time (fresh, no memo) for the pods' namespace and for the whole cluster (which
- * the size guard answers), p50/p99 of /api/topology and /api/resources/pods, and the delay from a change to its
- * delivery on 100 SSE clients.
+ * At 10 000 pods: topology build time (fresh, no memo) for the pods' namespace and for the whole cluster (pods
+ * grouped), p50/p99 and bytes of both over HTTP, p50/p99 of /api/resources/pods, and the delay from a change to
+ * its delivery on 100 SSE clients; each next to its goal (issue 16).
  */
 export async function topologySse(args: string[]): Promise<BenchResult> {
   const pods = Number(args.find((a) => a.startsWith('--pods='))?.slice(7) ?? 10_000);
@@ -49,17 +49,24 @@ export async function topologySse(args: string[]): Promise<BenchResult> {
     try {
       log('measuring topology builds');
       const builds = [];
-      const guards = [];
+      const wholeBuilds = [];
       let nodes = 0;
+      let wholeNodes = 0;
       for (let i = 0; i < 5; i += 1) {
         builds.push(
           await timed(
             () => (nodes = new TopologyService().get(agent.ctx, { namespaces: ['bench-load'] }).nodes.length),
           ),
         );
-        guards.push(await timed(() => new TopologyService().get(agent.ctx, {})));
+        wholeBuilds.push(
+          await timed(() => (wholeNodes = new TopologyService().get(agent.ctx, {}).nodes.length)),
+        );
       }
+      const bytesOf = async (path: string) => (await (await fetch(`${url}${path}`)).arrayBuffer()).byteLength;
       const topologyHttp = await httpLatency(`${url}/api/topology?namespace=bench-load`, 30);
+      const wholeHttp = await httpLatency(`${url}/api/topology`, 30);
+      const topologyBytes = await bytesOf('/api/topology?namespace=bench-load');
+      const wholeBytes = await bytesOf('/api/topology');
       const podsHttp = await httpLatency(`${url}/api/resources/pods?limit=10000`, 20);
       const podsSummaryHttp = await httpLatency(`${url}/api/resources/pods?limit=10000&summary=true`, 20);
 
@@ -95,8 +102,14 @@ export async function topologySse(args: string[]): Promise<BenchResult> {
         topology: {
           nodes,
           buildMsMedian: quantile(builds, 0.5),
-          guardMsMedian: quantile(guards, 0.5),
           http: topologyHttp,
+          bytes: topologyBytes,
+          whole: {
+            nodes: wholeNodes,
+            buildMsMedian: quantile(wholeBuilds, 0.5),
+            http: wholeHttp,
+            bytes: wholeBytes,
+          },
         },
         resources: { pods: podsHttp, podsSummary: podsSummaryHttp },
         sse: {
@@ -107,12 +120,16 @@ export async function topologySse(args: string[]): Promise<BenchResult> {
           worstMax: Math.round(Math.max(...worst)),
         },
       };
+      const goal = (figure: number, limit: number, unit: string) =>
+        `${figure} ${unit} (goal ≤ ${limit} ${unit}: ${figure <= limit ? 'met' : 'missed'})`;
+      const megabytes = (bytes: number) => Math.round(bytes / 10_486) / 100;
       return {
         name: 'topology-sse',
         summary:
-          `${pods} pods: topology of ${nodes} nodes built in ${data.topology.buildMsMedian} ms (whole-cluster guard ${data.topology.guardMsMedian} ms), ` +
-          `/api/topology p50 ${topologyHttp.p50} / p99 ${topologyHttp.p99} ms, /api/resources/pods p50 ${podsHttp.p50} / p99 ${podsHttp.p99} ms (summary ${podsSummaryHttp.p50}/${podsSummaryHttp.p99}); ` +
-          `SSE change → ${clients} clients p50 ${data.sse.delayP50} ms, p99 ${data.sse.delayP99} ms, worst ${data.sse.worstMax} ms`,
+          `${pods} pods: whole-cluster topology ${wholeNodes} nodes (pods grouped), built in ${data.topology.whole.buildMsMedian} ms, HTTP p50 ${goal(wholeHttp.p50, 40, 'ms')} / p99 ${wholeHttp.p99} ms, ${goal(megabytes(wholeBytes), 1, 'MB')}; ` +
+          `namespace topology ${nodes} nodes built in ${data.topology.buildMsMedian} ms, HTTP p50 ${topologyHttp.p50} / p99 ${topologyHttp.p99} ms, ${goal(megabytes(topologyBytes), 1, 'MB')}; ` +
+          `/api/resources/pods (10 000) p50 ${goal(podsHttp.p50, 100, 'ms')} / p99 ${podsHttp.p99} ms (summary ${podsSummaryHttp.p50}/${podsSummaryHttp.p99}); ` +
+          `SSE change → ${clients} clients p50 ${data.sse.delayP50} ms, p99 ${goal(data.sse.delayP99, 100, 'ms')}, worst ${data.sse.worstMax} ms`,
         data,
       };
     } finally {

@@ -17,7 +17,11 @@ interface Rendered {
   subjects?: { kind: string; name: string }[];
   roleRef?: { name: string };
   rules?: { resources: string[]; verbs: string[] }[];
-  spec?: { policyTypes?: string[]; ingress?: { from: unknown[]; ports: unknown[] }[] };
+  spec?: {
+    policyTypes?: string[];
+    ingress?: { from: unknown[]; ports: unknown[] }[];
+    template?: { spec: { containers: { env: { name: string; value?: string }[] }[] } };
+  };
 }
 
 async function template(sets: string[]): Promise<Rendered[] | string> {
@@ -59,6 +63,18 @@ describe('the binnacle-agent chart', () => {
     );
     expect(roleBindings(objects)).toEqual([]); // standalone: no hub roles
     expect(role?.rules?.some((rule) => rule.verbs.includes('patch'))).toBe(false);
+  });
+
+  it('runs the agent with a small young generation, which nodeOptions changes or turns off', async () => {
+    const envOf = async (sets: string[]) => {
+      const objects = await template(sets);
+      if (typeof objects === 'string') throw new Error(objects);
+      const env = objects.find((o) => o.kind === 'Deployment')?.spec?.template?.spec.containers[0]?.env ?? [];
+      return env.find((e) => e.name === 'NODE_OPTIONS')?.value;
+    };
+    expect(await envOf([])).toBe('--max-semi-space-size=4');
+    expect(await envOf(['nodeOptions=--max-old-space-size=200'])).toBe('--max-old-space-size=200');
+    expect(await envOf(['nodeOptions='])).toBeUndefined();
   });
 
   it('grants the agent day-2 operations as itself only with rbac.operations=true', async () => {

@@ -8,7 +8,7 @@ import { KubeObjectSchema } from '../../http/schemas.ts';
 import { clusterScoped, scopeOf } from '../../kube/discovery.ts';
 import { applyAt, applyDocuments } from './apply.ts';
 import { apiResources, namespaces, resourceCounts } from './catalog.ts';
-import { deleteResource, getResource, listLimit, listResources } from './service.ts';
+import { deleteResource, getResource, listJson, listLimit, listResources } from './service.ts';
 
 const tags = ['resources'];
 const yamlTypes = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/plain', 'application/json'];
@@ -91,18 +91,18 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
         response: { 200: ListResult, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const q = request.query;
       const resource = ctx.cluster.resolve(request.params.kind, q.group);
-      return listResources(ctx, {
+      const result = await listResources(ctx, {
         kind: request.params.kind,
         group: q.group,
         namespaces: await namespacesToList(ctx, request.caller, resource, requestedNamespaces(q)),
         labelSelector: q.labelSelector,
-        summary: q.summary,
         limit: q.limit,
         continue: q.continue,
       });
+      return reply.type('application/json; charset=utf-8').send(listJson(result, q.summary));
     },
   );
 

@@ -14,7 +14,6 @@ export interface ListQuery {
   group?: string;
   namespaces?: string[];
   labelSelector?: string;
-  summary?: boolean;
   limit?: number;
   continue?: string;
 }
@@ -46,9 +45,35 @@ function decodeToken(token: string): PageToken {
   }
 }
 
+/** Code-point order, as kubectl sorts names: a locale's collation costs a hundred times more at 10 000 rows. */
+const before = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const byNamespaceAndName = (a: KubeObject, b: KubeObject) =>
-  (a.metadata?.namespace ?? '').localeCompare(b.metadata?.namespace ?? '') ||
-  (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? '');
+  before(a.metadata?.namespace ?? '', b.metadata?.namespace ?? '') ||
+  before(a.metadata?.name ?? '', b.metadata?.name ?? '');
+
+/**
+ * Each object's summary, serialized once: the cache replaces an object when it changes (never mutates it), so
+ * an entry keyed by the object cannot go stale, and it goes when the object does.
+ */
+const summaryJson = new WeakMap<KubeObject, string>();
+
+/**
+ * A list as the JSON the route sends: objects whole, or their summaries (serialized once per object version).
+ * Built as text, so ten thousand pods cost a join rather than a walk of every field on every request.
+ */
+export function listJson(result: ListResult, summary = false): string {
+  const items = result.items.map((object) => {
+    if (!summary) return JSON.stringify(object);
+    let json = summaryJson.get(object);
+    if (json === undefined) {
+      json = JSON.stringify(summarize(object));
+      summaryJson.set(object, json);
+    }
+    return json;
+  });
+  const { items: _items, ...head } = result;
+  return `${JSON.stringify(head).slice(0, -1)},"items":[${items.join(',')}]}`;
+}
 
 function page(
   items: KubeObject[],
@@ -66,7 +91,7 @@ function page(
     namespaced: resource.namespaced,
     source,
     total: items.length,
-    items: query.summary ? slice.map(summarize) : slice,
+    items: slice,
     continue: offset + limit < items.length ? encodeToken({ offset: offset + limit }) : undefined,
   };
 }
@@ -109,7 +134,7 @@ async function liveList(ctx: AgentContext, resource: ApiResource, query: ListQue
     apiVersion: apiVersionOf(resource),
     namespaced: resource.namespaced,
     source: 'live',
-    items: query.summary ? items.map(summarize) : items,
+    items,
     continue: next ? encodeToken(next) : undefined,
   };
 }

@@ -27,7 +27,13 @@ export function ResourcesPage() {
     queryFn: ({ signal }) =>
       get('/api/resources/{kind}', {
         params: { kind },
-        query: { namespace: search.namespace, labelSelector: search.labelSelector, limit: 10_000 },
+        // The summary projection carries every field a table column reads, at a fraction of the bytes.
+        query: {
+          namespace: search.namespace,
+          labelSelector: search.labelSelector,
+          limit: 10_000,
+          summary: 'true',
+        },
         signal,
       }),
     refetchInterval: 10_000,
