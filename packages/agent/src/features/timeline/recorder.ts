@@ -26,7 +26,7 @@ export interface RecorderStats {
 }
 
 /** A change after a quiet spell is written and streamed at once; under a stream of changes, at most this often. */
-const flushEveryMs = 100;
+const flushEveryMs = 20;
 const maxBatch = 500;
 const recentDropCount = 200;
 
