@@ -52,15 +52,13 @@ export function openTimelineStore(config: AgentConfig, log: FastifyBaseLogger): 
 
 /**
  * Wires one agent: the cluster connection, the files it persists, the HTTP app. The CLI and the test harness
- * both build agents here, so tests run exactly what users run. The cluster is not started unless `startCluster`
- * says so: call `agent.ctx.cluster.start()` (requests answer 503 `not_ready` until it has synced).
+ * both build agents here, so tests run exactly what users run. The cluster is not started: call
+ * `agent.ctx.cluster.start()` (requests answer 503 `not_ready` until it has synced).
  */
 export async function createAgent(
   config: AgentConfig,
   target: ClusterTarget,
   log: FastifyBaseLogger,
-  /** Start listing the cluster before the HTTP app is built, so the API server's answers overlap that work. */
-  { startCluster = false } = {},
 ): Promise<Agent> {
   const cluster = new Cluster(target, {
     namespace: config.namespace,
@@ -110,7 +108,6 @@ export async function createAgent(
   // Subscribed before the cluster starts, so the first lists of every kind reach the timeline.
   ctx.timeline.start();
   ctx.metrics.poller.start();
-  if (startCluster) void cluster.start();
   const app = await buildServer(ctx, { logger: log, logRequests: config.debugEvents });
   return {
     ctx,

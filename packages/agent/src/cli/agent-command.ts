@@ -63,7 +63,7 @@ export async function runAgent(argv: string[]): Promise<number> {
 
   const log = serverLogger(config.debugEvents ? 'info' : 'warn');
   exitOnCrash('agent', log);
-  const agent = await createAgent(config, target, log, { startCluster: true });
+  const agent = await createAgent(config, target, log);
   try {
     await agent.listen();
   } catch (error) {
@@ -82,6 +82,7 @@ export async function runAgent(argv: string[]): Promise<number> {
   const notice = exposureNotice(config, url);
   if (notice) process.stderr.write(`binnacle agent: ${notice}\n`);
   const stopProgress = showSyncProgress(agent.ctx.cluster.cache);
+  void agent.ctx.cluster.start();
   // In cloud mode the UI lives at the hub; the agent's own port would only refuse the browser.
   if (process.stdout.isTTY && !config.noBrowser && !config.cloudUrl) openBrowser(url);
   // The progress line is left open (carriage returns): end it before the shutdown message.
