@@ -100,7 +100,7 @@ export function kwokArgs({ adminKubeconfig, ports, kwokConfig }: ComponentArgs):
     '--node-name=localhost',
     `--node-port=${ports.kwok}`,
     `--server-address=127.0.0.1:${ports.kwok}`,
-    '--cidr=10.244.0.0/16',
+    '--cidr=10.240.0.0/12',
     '--node-lease-duration-seconds=40',
   ];
 }

@@ -25,7 +25,8 @@ export function simulatedNode(name: string, index: number, kubeletVersion: strin
         'metrics.k8s.io/resource-metrics-path': `/metrics/nodes/${name}/metrics/resource`,
       },
     },
-    spec: { podCIDR: `10.244.${index}.0/24` },
+    // One /24 per node inside kwok's 10.240.0.0/12: 10.244.0.0/24 … 10.255.255.0/24, so up to 3 072 nodes.
+    spec: { podCIDR: `10.${244 + (index >> 8)}.${index & 255}.0/24` },
     status: {
       allocatable: resources,
       capacity: resources,
