@@ -8,6 +8,7 @@ import type { KubeClient } from '../packages/agent/src/kube/client.ts';
 import { collectionPath, discover } from '../packages/agent/src/kube/discovery.ts';
 import type { KubeList } from '../packages/agent/src/kube/objects.ts';
 import { tierOf } from '../packages/agent/src/kube/tiers.ts';
+import { goal } from './goals.ts';
 import { createPods, loadCluster } from './load.ts';
 import type { BenchResult } from './run.ts';
 
@@ -224,9 +225,6 @@ async function scenario(
     runs: agents,
   };
 }
-
-const goal = (figure: number, limit: number, unit: string) =>
-  `${figure} ${unit} (goal ≤ ${limit} ${unit}: ${figure <= limit ? 'met' : 'missed'})`;
 
 export async function agentStartup(args: string[]): Promise<BenchResult> {
   const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);

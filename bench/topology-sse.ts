@@ -1,5 +1,6 @@
 import { openSse, type SseClient } from '@binnacle/testkit';
 import { TopologyService } from '../packages/agent/src/features/topology/service.ts';
+import { goal } from './goals.ts';
 import { createPods, loadCluster } from './load.ts';
 import type { BenchResult } from './run.ts';
 import { syncedAgent } from './synced-agent.ts';
@@ -120,8 +121,6 @@ export async function topologySse(args: string[]): Promise<BenchResult> {
           worstMax: Math.round(Math.max(...worst)),
         },
       };
-      const goal = (figure: number, limit: number, unit: string) =>
-        `${figure} ${unit} (goal ≤ ${limit} ${unit}: ${figure <= limit ? 'met' : 'missed'})`;
       const megabytes = (bytes: number) => Math.round(bytes / 10_486) / 100;
       return {
         name: 'topology-sse',

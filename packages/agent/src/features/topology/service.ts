@@ -2,7 +2,6 @@ import type { AgentContext } from '../../context.ts';
 import { resourceKey } from '../../kube/discovery.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import {
-  appOf,
   buildTopology,
   defaultTopologyOptions,
   type TopologyInput,
@@ -10,6 +9,7 @@ import {
   topologyKinds,
 } from './builder.ts';
 import type { Topology } from './model.ts';
+import { appOf } from './pod-groups.ts';
 
 const groups: Record<string, string> = {
   Deployment: 'apps',

@@ -26,8 +26,6 @@ type ResourceData = {
 };
 type GroupData = { title: string };
 
-/** The agent keeps a group bigger than this whole even when asked (the pods list is the place for them). */
-const maxExpandedPods = 500;
 const withExpanded = (expand: string | undefined, id: string) =>
   [...new Set([...(expand?.split(',') ?? []), id])].filter(Boolean).join(',');
 
@@ -55,7 +53,7 @@ const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<Resourc
           <span className="flex items-center gap-1 text-[10px] uppercase tracking-wide text-slate-600 dark:text-slate-400">
             {node.kind}
             {node.kind === 'PodGroup' ? ` · ${String(node.data.count)} pods` : ''}
-            {node.kind === 'PodGroup' && Number(node.data.count) <= maxExpandedPods && (
+            {node.kind === 'PodGroup' && node.data.expandable === true && (
               <button
                 type="button"
                 className="ml-auto normal-case text-teal-800 hover:underline dark:text-teal-300"

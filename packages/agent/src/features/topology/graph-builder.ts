@@ -1,0 +1,263 @@
+import { type Health, healthOf } from '../../kube/health.ts';
+import type { KubeObject } from '../../kube/objects.ts';
+import { selectorMatcher } from '../../kube/selectors.ts';
+import type { TopologyInput, TopologyKind, TopologyOptions } from './builder.ts';
+import { type EdgeType, nodeId, type TopologyEdge, type TopologyNode } from './model.ts';
+import { controllerOf, dataOf, idOf, list, nameOf, ns, obj, readerLabels, readerSpec } from './node-data.ts';
+import { appOf, maxExpandedPods, sharedLabels } from './pod-groups.ts';
+import { podRefs } from './pod-refs.ts';
+
+/** Builds one graph: its nodes and edges so far, and how objects find their owners. */
+export class GraphBuilder {
+  readonly nodes = new Map<string, TopologyNode>();
+  readonly edges = new Map<string, TopologyEdge>();
+  readonly #byUid = new Map<string, KubeObject>();
+  readonly #input: TopologyInput;
+  readonly #options: TopologyOptions;
+
+  constructor(input: TopologyInput, options: TopologyOptions) {
+    this.#input = input;
+    this.#options = options;
+    for (const objects of Object.values(input))
+      for (const o of objects ?? []) if (o.metadata?.uid) this.#byUid.set(o.metadata.uid, o);
+  }
+
+  of(kind: TopologyKind): KubeObject[] {
+    return this.#input[kind] ?? [];
+  }
+
+  addNode(o: KubeObject, extra: Record<string, unknown> = {}): string {
+    const id = idOf(o);
+    if (!this.nodes.has(id))
+      this.nodes.set(id, {
+        id,
+        kind: o.kind ?? '',
+        namespace: ns(o),
+        name: nameOf(o),
+        status: healthOf(o),
+        data: { ...dataOf(o), ...extra },
+      });
+    return id;
+  }
+
+  addEdge(source: string, target: string, type: EdgeType, skipIfKindVisible?: string): void {
+    const id = `${source}-${type}-${target}`;
+    if (source !== target && !this.edges.has(id))
+      this.edges.set(id, { id, source, target, type, ...(skipIfKindVisible ? { skipIfKindVisible } : {}) });
+  }
+
+  owner(o: KubeObject): KubeObject | undefined {
+    const ref = controllerOf(o);
+    return ref ? this.#byUid.get(ref.uid) : undefined;
+  }
+
+  /** ReplicaSets of Deployments are hidden unless asked for. */
+  hiddenReplicaSet(rs: KubeObject): boolean {
+    return !this.#options.includeReplicaSets && this.owner(rs)?.kind === 'Deployment';
+  }
+
+  /** Workloads that own pods through a template, each under the Deployment or CronJob that owns it. */
+  addWorkloads(): KubeObject[] {
+    const templated: KubeObject[] = [];
+    for (const kind of ['Deployment', 'StatefulSet', 'DaemonSet', 'CronJob'] as const)
+      for (const o of this.of(kind)) templated.push(o);
+    for (const rs of this.of('ReplicaSet')) {
+      const parent = this.owner(rs);
+      if (this.hiddenReplicaSet(rs)) continue;
+      // Old ReplicaSets of a rollout (scaled to zero) would only clutter the graph.
+      if (parent && Number(rs.spec?.replicas ?? 0) === 0) continue;
+      templated.push(rs);
+    }
+    for (const job of this.of('Job')) templated.push(job);
+    for (const w of templated) {
+      this.addNode(w);
+      const parent = this.owner(w);
+      if (parent && (parent.kind === 'Deployment' || parent.kind === 'CronJob'))
+        this.addEdge(idOf(parent), idOf(w), 'manages');
+    }
+    return templated;
+  }
+
+  /**
+   * Pods under the nearest owner that is shown, grouped above the threshold unless their group is expanded.
+   * Answers what reads on behalf of pods without an owner: each such pod, or, for a group of them, one stand-in
+   * with the group's id, the first pod's spec and the labels all of them share.
+   */
+  addPods(): KubeObject[] {
+    const podsByOwner = new Map<string, KubeObject[]>();
+    const bareByApp = new Map<string, KubeObject[]>();
+    for (const pod of this.of('Pod')) {
+      let parent = this.owner(pod);
+      if (parent?.kind === 'ReplicaSet' && this.hiddenReplicaSet(parent))
+        parent = this.owner(parent) ?? parent;
+      const [groups, key] =
+        parent && this.nodes.has(idOf(parent))
+          ? [podsByOwner, idOf(parent)]
+          : [bareByApp, `${ns(pod) ?? ''}\u0000${appOf(pod) ?? ''}`];
+      const members = groups.get(key);
+      if (members) members.push(pod);
+      else groups.set(key, [pod]);
+    }
+    for (const [ownerId, pods] of podsByOwner) {
+      const owner = this.nodes.get(ownerId) as TopologyNode;
+      const groupId = nodeId('PodGroup', owner.namespace, `${owner.kind.toLowerCase()}-${owner.name}`);
+      if (this.#grouped(groupId, pods)) {
+        this.addPodGroup(groupId, `${owner.name} pods`, pods);
+        this.addEdge(ownerId, groupId, 'manages');
+      } else for (const pod of pods) this.addOwnedPod(ownerId, pod);
+    }
+    const readers: KubeObject[] = [];
+    for (const pods of bareByApp.values()) {
+      const first = pods[0] as KubeObject;
+      const app = appOf(first);
+      const groupName = app ? `app-${app}` : 'without-owner';
+      const groupId = nodeId('PodGroup', ns(first), groupName);
+      if (!this.#grouped(groupId, pods)) {
+        for (const pod of pods) this.addNode(pod);
+        readers.push(...pods);
+        continue;
+      }
+      this.addPodGroup(groupId, app ? `${app} pods` : 'pods without an owner', pods);
+      readers.push({
+        kind: 'PodGroup',
+        metadata: { namespace: ns(first), name: groupName, labels: sharedLabels(pods) },
+        spec: first.spec,
+      });
+    }
+    return readers;
+  }
+
+  #grouped(groupId: string, pods: KubeObject[]): boolean {
+    if (pods.length <= this.#options.maxIndividualPods) return false;
+    return pods.length > maxExpandedPods || !this.#options.expand.includes(groupId);
+  }
+
+  /** Many pods become one PodGroup node counting their health; `expand` shows them one by one. */
+  addPodGroup(groupId: string, name: string, pods: KubeObject[]): void {
+    const counts: Record<Health, number> = { healthy: 0, degraded: 0, unhealthy: 0, unknown: 0 };
+    for (const pod of pods) counts[healthOf(pod)] += 1;
+    const status: Health = counts.unhealthy > 0 ? 'unhealthy' : counts.degraded > 0 ? 'degraded' : 'healthy';
+    this.nodes.set(groupId, {
+      id: groupId,
+      kind: 'PodGroup',
+      namespace: ns(pods[0] as KubeObject),
+      name,
+      status,
+      data: { count: pods.length, ...counts, expandable: pods.length <= maxExpandedPods },
+    });
+  }
+
+  addOwnedPod(ownerId: string, pod: KubeObject): void {
+    this.addNode(pod);
+    this.addEdge(ownerId, idOf(pod), 'manages');
+    const rs = this.owner(pod);
+    const deployment = rs?.kind === 'ReplicaSet' ? this.owner(rs) : undefined;
+    if (this.#options.includeReplicaSets && deployment?.kind === 'Deployment')
+      this.addEdge(idOf(deployment), idOf(pod), 'manages', 'ReplicaSet');
+  }
+
+  byName(kind: TopologyKind, namespace: string | undefined): Map<string, KubeObject> {
+    return new Map(
+      this.of(kind)
+        .filter((o) => ns(o) === namespace)
+        .map((o) => [nameOf(o), o]),
+    );
+  }
+
+  /** What a workload's pod spec reads: ConfigMaps, Secrets (when asked for) and PersistentVolumeClaims. */
+  addReads(w: KubeObject): void {
+    const refs = podRefs(readerSpec(w));
+    const configMaps = this.byName('ConfigMap', ns(w));
+    for (const name of refs.configMaps) {
+      const cm = configMaps.get(name);
+      if (cm) this.addEdge(this.addNode(cm), idOf(w), 'configures');
+    }
+    if (this.#options.includeSecrets) {
+      const secrets = this.byName('Secret', ns(w));
+      for (const name of refs.secrets) {
+        const secret = secrets.get(name);
+        if (secret) this.addEdge(this.addNode(secret), idOf(w), 'configures');
+      }
+    }
+    const claims = this.byName('PersistentVolumeClaim', ns(w));
+    for (const name of refs.claims) {
+      const pvc = claims.get(name);
+      if (pvc) this.addEdge(this.addNode(pvc), idOf(w), 'uses');
+    }
+    if (w.kind === 'StatefulSet') {
+      for (const tpl of list(w.spec?.volumeClaimTemplates)) {
+        const prefix = `${String(obj(tpl.metadata).name)}-${nameOf(w)}-`;
+        for (const [name, pvc] of claims)
+          if (name.startsWith(prefix) && /^\d+$/.test(name.slice(prefix.length)))
+            this.addEdge(this.addNode(pvc), idOf(w), 'uses');
+      }
+    }
+  }
+
+  /** Services expose the workloads whose pod labels their selector matches. */
+  addServices(readers: KubeObject[]): void {
+    for (const svc of this.of('Service')) {
+      const selector = obj(svc.spec?.selector) as Record<string, string>;
+      const svcId = this.addNode(svc);
+      if (Object.keys(selector).length === 0) continue;
+      const matches = selectorMatcher({ matchLabels: selector });
+      for (const w of readers)
+        if (ns(w) === ns(svc) && w.kind !== 'CronJob' && matches(readerLabels(w)))
+          this.addEdge(svcId, idOf(w), 'exposes');
+    }
+  }
+
+  /** Ingresses and Gateway routes send traffic to Services. */
+  addRoutes(): void {
+    for (const ing of this.of('Ingress')) {
+      const ingId = this.addNode(ing);
+      const services = this.byName('Service', ns(ing));
+      const backends = [
+        obj(ing.spec?.defaultBackend),
+        ...list(ing.spec?.rules).flatMap((r) => list(obj(r.http).paths).map((p) => obj(p.backend))),
+      ];
+      for (const backend of backends) {
+        const svc = services.get(String(obj(backend.service).name));
+        if (svc) this.addEdge(ingId, idOf(svc), 'routes-to');
+      }
+    }
+    for (const kind of ['HTTPRoute', 'GRPCRoute'] as const)
+      for (const route of this.of(kind)) this.addGatewayRoute(route);
+  }
+
+  addGatewayRoute(route: KubeObject): void {
+    const routeId = this.addNode(route);
+    for (const parent of list(route.spec?.parentRefs)) {
+      const gateway = this.byName('Gateway', String(parent.namespace ?? ns(route))).get(String(parent.name));
+      if (gateway && (parent.kind === undefined || parent.kind === 'Gateway'))
+        this.addEdge(this.addNode(gateway), routeId, 'routes-to');
+    }
+    for (const rule of list(route.spec?.rules)) {
+      for (const ref of list(rule.backendRefs)) {
+        if (ref.kind !== undefined && ref.kind !== 'Service') continue;
+        const svc = this.byName('Service', String(ref.namespace ?? ns(route))).get(String(ref.name));
+        if (svc) this.addEdge(routeId, idOf(svc), 'routes-to');
+      }
+    }
+  }
+
+  /** Autoscalers use their scale target; disruption budgets protect the workloads their selector matches. */
+  addPolicies(readers: KubeObject[]): void {
+    for (const hpa of this.of('HorizontalPodAutoscaler')) {
+      const target = obj(hpa.spec?.scaleTargetRef);
+      const workload = [...this.nodes.values()].find(
+        (n) => n.kind === target.kind && n.name === target.name && n.namespace === ns(hpa),
+      );
+      if (workload) this.addEdge(this.addNode(hpa), workload.id, 'uses');
+    }
+    for (const pdb of this.of('PodDisruptionBudget')) {
+      const matches = selectorMatcher(pdb.spec?.selector as Parameters<typeof selectorMatcher>[0]);
+      const targets = readers.filter(
+        (w) => ns(w) === ns(pdb) && w.kind !== 'CronJob' && matches(readerLabels(w)),
+      );
+      if (targets.length === 0) continue;
+      const pdbId = this.addNode(pdb);
+      for (const w of targets) this.addEdge(pdbId, idOf(w), 'protects');
+    }
+  }
+}

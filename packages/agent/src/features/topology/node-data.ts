@@ -1,0 +1,74 @@
+import type { KubeObject } from '../../kube/objects.ts';
+import { nodeId } from './model.ts';
+
+export type Obj = Record<string, unknown>;
+export const obj = (v: unknown): Obj => (v && typeof v === 'object' ? (v as Obj) : {});
+export const list = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
+export const ns = (o: KubeObject) => o.metadata?.namespace;
+export const nameOf = (o: KubeObject) => o.metadata?.name ?? '';
+export const idOf = (o: KubeObject) => nodeId(o.kind ?? '', ns(o), nameOf(o));
+export const controllerOf = (o: KubeObject) =>
+  o.metadata?.ownerReferences?.find((r) => r.controller) ?? o.metadata?.ownerReferences?.[0];
+
+/** The pod template of a workload (CronJobs keep theirs inside the job template). */
+export function template(o: KubeObject): Obj {
+  if (o.kind === 'CronJob') return obj(obj(obj(o.spec?.jobTemplate).spec).template);
+  return obj(o.spec?.template);
+}
+
+export function dataOf(o: KubeObject): Record<string, unknown> {
+  const spec = obj(o.spec);
+  const status = obj(o.status);
+  const images = list(obj(template(o).spec).containers).map((c) => c.image);
+  switch (o.kind) {
+    case 'Deployment':
+    case 'StatefulSet':
+    case 'ReplicaSet':
+      return { replicas: spec.replicas ?? 1, ready: status.readyReplicas ?? 0, images };
+    case 'DaemonSet':
+      return { desired: status.desiredNumberScheduled ?? 0, ready: status.numberReady ?? 0, images };
+    case 'CronJob':
+      return { schedule: spec.schedule, suspend: spec.suspend ?? false, images };
+    case 'Job':
+      return { succeeded: status.succeeded ?? 0, failed: status.failed ?? 0, active: status.active ?? 0 };
+    case 'Pod':
+      return {
+        phase: status.phase,
+        node: spec.nodeName,
+        restarts: list(status.containerStatuses).reduce((sum, c) => sum + Number(c.restartCount ?? 0), 0),
+        images: list(spec.containers).map((c) => c.image),
+      };
+    case 'Service':
+      return {
+        type: spec.type ?? 'ClusterIP',
+        clusterIP: spec.clusterIP,
+        ports: list(spec.ports).map((p) => p.port),
+      };
+    case 'Ingress':
+      return {
+        hosts: list(spec.rules)
+          .map((r) => r.host)
+          .filter(Boolean),
+        className: spec.ingressClassName,
+      };
+    case 'ConfigMap':
+    case 'Secret':
+      return { keys: Object.keys(obj(o.data)).length };
+    case 'PersistentVolumeClaim':
+      return {
+        phase: status.phase,
+        storage: obj(obj(spec.resources).requests).storage,
+        storageClass: spec.storageClassName,
+      };
+    case 'HorizontalPodAutoscaler':
+      return { min: spec.minReplicas ?? 1, max: spec.maxReplicas, current: status.currentReplicas };
+    default:
+      return {};
+  }
+}
+
+/** What reads on a workload's behalf: pods (and pod groups) read their own spec, workloads their template's. */
+const podLike = (w: KubeObject) => w.kind === 'Pod' || w.kind === 'PodGroup';
+export const readerSpec = (w: KubeObject) => (podLike(w) ? w.spec : template(w).spec);
+export const readerLabels = (w: KubeObject) =>
+  podLike(w) ? w.metadata?.labels : (obj(template(w).metadata).labels as Record<string, string> | undefined);
