@@ -13,6 +13,25 @@ import type { KubeList } from '../packages/agent/src/kube/objects.ts';
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
+/**
+ * Runs `create(0..count-1)` on `workers` concurrent workers. Creation is idempotent (409 is fine), so a bench
+ * cluster left over from an interrupted run can be loaded again.
+ */
+async function createAll(
+  count: number,
+  create: (i: number) => Promise<unknown>,
+  workers = 16,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < count; i = next++)
+      await create(i).catch((error: unknown) => {
+        if ((error as { code?: string }).code !== 'already_exists') throw error;
+      });
+  };
+  await Promise.all(Array.from({ length: workers }, worker));
+}
+
 /** Creates pods directly on the simulated nodes (no scheduler in the way) and waits until kwok runs them all. */
 export async function createPods(
   client: KubeClient,
@@ -23,14 +42,14 @@ export async function createPods(
   await client
     .request({ method: 'POST', path: '/api/v1/namespaces', body: { metadata: { name: namespace } } })
     .catch(() => undefined);
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < count; i = next++) {
-      await client.request({
+  await createAll(
+    count,
+    (i) =>
+      client.request({
         method: 'POST',
         path: `/api/v1/namespaces/${namespace}/pods`,
         body: {
-          metadata: { name: `load-${i}`, labels: { app: `load-${i % 100}`, bench: 'agent-startup' } },
+          metadata: { name: `load-${i}`, labels: { app: `load-${i % 100}`, bench: 'agent-scale' } },
           spec: {
             nodeName: nodes[i % nodes.length],
             containers: [
@@ -38,10 +57,9 @@ export async function createPods(
             ],
           },
         },
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: 32 }, worker));
+      }),
+    32,
+  );
   await waitUntil(
     `${count} load pods Running`,
     async () => {
@@ -62,6 +80,68 @@ export async function createPods(
   );
 }
 
+const crdGroup = 'load.bench.binnacle.dev';
+
+/**
+ * Creates `kinds` namespaced CustomResourceDefinitions (`Load0`, `Load1`, ... in load.bench.binnacle.dev), waits
+ * until the API server serves them all, then `perKind` objects of each, so the agent discovers and watches as
+ * many more kinds as a cluster with many operators installed.
+ */
+export async function createCustomResources(
+  client: KubeClient,
+  kinds: number,
+  perKind: number,
+  namespace = 'bench-load',
+): Promise<void> {
+  await client
+    .request({ method: 'POST', path: '/api/v1/namespaces', body: { metadata: { name: namespace } } })
+    .catch(() => undefined);
+  const plural = (i: number) => `loads${i}`;
+  await createAll(kinds, (i) =>
+    client.request({
+      method: 'POST',
+      path: '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+      body: {
+        metadata: { name: `${plural(i)}.${crdGroup}` },
+        spec: {
+          group: crdGroup,
+          scope: 'Namespaced',
+          names: { plural: plural(i), singular: `load${i}`, kind: `Load${i}`, listKind: `Load${i}List` },
+          versions: [
+            {
+              name: 'v1',
+              served: true,
+              storage: true,
+              schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+            },
+          ],
+        },
+      },
+    }),
+  );
+  await waitUntil(
+    `${kinds} custom resource kinds served`,
+    async () => {
+      const served = await client.request<{ resources?: unknown[] }>({ path: `/apis/${crdGroup}/v1` });
+      return (served.resources?.length ?? 0) >= kinds;
+    },
+    { timeoutMs: 600_000, intervalMs: 2000 },
+  );
+  await createAll(kinds * perKind, (n) => {
+    const kind = n % kinds;
+    return client.request({
+      method: 'POST',
+      path: `/apis/${crdGroup}/v1/namespaces/${namespace}/${plural(kind)}`,
+      body: {
+        apiVersion: `${crdGroup}/v1`,
+        kind: `Load${kind}`,
+        metadata: { name: `load-${Math.floor(n / kinds)}`, labels: { bench: 'agent-scale' } },
+        spec: { replicas: n % 5, image: 'nginx:1.27.3', endpoints: [`10.0.${kind % 256}.${n % 256}`] },
+      },
+    });
+  });
+}
+
 /**
  * Runs `body` against a seeded bench control plane in .cluster/bench with enough simulated nodes for `pods`
  * pods (at most 100 per node), and always stops it afterwards.
@@ -77,6 +157,9 @@ export async function loadCluster<T>(
     const client = new KubeClient(await resolveTarget({ kubeconfig: state.kubeconfigs.admin }));
     try {
       return await body(state, client);
+    } catch (error) {
+      log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      throw error;
     } finally {
       await client.close();
     }

@@ -4,7 +4,7 @@
  */
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { agentStartup } from './agent-startup.ts';
+import { agentScale } from './agent-scale.ts';
 import { hubAuth } from './hub-auth.ts';
 import { topologySse } from './topology-sse.ts';
 import { tunnel } from './tunnel.ts';
@@ -18,9 +18,10 @@ export interface BenchResult {
 }
 
 const benchmarks: Record<string, { about: string; run: (args: string[]) => Promise<BenchResult> }> = {
-  'agent-startup': {
-    about: 'time-to-ready and RSS of the agent, sample cluster and 10 000 pods, vs the API server LIST time',
-    run: agentStartup,
+  'agent-scale': {
+    about:
+      'time-to-ready, RSS and responsiveness of the agent on the sample cluster and at --pods=10000 (--crds=N, --profile), vs the API server LIST time; cached bytes per object by kind',
+    run: agentScale,
   },
   'topology-sse': {
     about:

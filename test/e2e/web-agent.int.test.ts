@@ -533,6 +533,27 @@ describe('the web UI served by the agent', () => {
     await page.context().close();
   });
 
+  it('draws a cluster above --topology-max-nodes one node per namespace, each opening its graph', async () => {
+    const small = await startTestAgent({ config: { topologyMaxNodes: 10 } });
+    try {
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(`${small.url}/topology`);
+      await page.getByRole('note').filter({ hasText: 'each namespace is one node' }).waitFor();
+      const graph = page.getByRole('region', { name: 'Topology graph' });
+      await graph.getByRole('button', { name: 'Open the topology of namespace demo-data' }).waitFor();
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await docsScreenshot(page, 'topology-namespaces');
+      await graph.getByRole('button', { name: 'Open the topology of namespace demo-shop' }).click();
+      await page.waitForURL(/namespace=demo-shop/);
+      await seeShopEdges(page);
+      expect(await page.getByRole('note').count()).toBe(0);
+      await context.close();
+    } finally {
+      await small.close();
+    }
+  });
+
   it('explains a 403 instead of showing an empty page', async () => {
     const restricted = await startTestAgent({ identity: 'restricted' });
     try {

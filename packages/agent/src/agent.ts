@@ -81,7 +81,7 @@ export async function createAgent(
     settingsFile: new JsonFile(settingsFilePath(config.dataDir), SettingsSchema, () => ({})),
     releases: new ReleaseChecker(agentVersion, config.releaseFeedUrl),
     timeline: new ChangeRecorder(cluster.cache, await openTimelineStore(config, log)),
-    topology: new TopologyService(),
+    topology: new TopologyService(config.topologyMaxNodes),
     sessions: new SessionRegistry(),
     metrics: {
       availability,

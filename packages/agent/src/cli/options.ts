@@ -142,6 +142,15 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     help: 'concurrent /api/events/stream clients before 503 (default 200)',
   },
   {
+    flag: 'topology-max-nodes',
+    key: 'topologyMaxNodes',
+    env: 'BINNACLE_TOPOLOGY_MAX_NODES',
+    type: 'integer',
+    range: [10, 100_000],
+    placeholder: 'N',
+    help: 'a whole-cluster topology larger than this after grouping is drawn one node per namespace (default 2000)',
+  },
+  {
     flag: 'metrics-poll-interval',
     key: 'metricsPollMs',
     fileKey: 'metricsPollInterval',

@@ -57,6 +57,14 @@ export const ConfigFileSchema = Type.Object(
         description: 'Concurrent event-stream clients before 503',
       }),
     ),
+    topologyMaxNodes: Type.Optional(
+      Type.Integer({
+        minimum: 10,
+        maximum: 100_000,
+        description:
+          'Nodes a whole-cluster topology may have after grouping before it is drawn per namespace',
+      }),
+    ),
     metricsPollInterval: Type.Optional(
       Duration({ description: 'How often the CPU and memory history polls metrics.k8s.io, e.g. 30s' }),
     ),
@@ -97,6 +105,7 @@ export interface AgentConfig {
   /** Bytes (parsed from a quantity at load). */
   timelineMaxBytes: number;
   maxEventStreams: number;
+  topologyMaxNodes: number;
   /** Milliseconds between polls of metrics.k8s.io for the history. */
   metricsPollMs: number;
   /** Samples kept per pod (container) and node. */
@@ -117,6 +126,7 @@ export const configDefaults = (): Omit<
   timelineRetentionMs: 168 * 3_600_000,
   timelineMaxBytes: 512 * 1024 * 1024,
   maxEventStreams: 200,
+  topologyMaxNodes: 2000,
   metricsPollMs: 30_000,
   metricsHistory: 120,
   debugImage: 'busybox:1.37',

@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
@@ -8,7 +9,7 @@ import { KubeObjectSchema } from '../../http/schemas.ts';
 import { clusterScoped, scopeOf } from '../../kube/discovery.ts';
 import { applyAt, applyDocuments } from './apply.ts';
 import { apiResources, namespaces, resourceCounts } from './catalog.ts';
-import { deleteResource, getResource, listJson, listLimit, listResources } from './service.ts';
+import { deleteResource, getResource, listChunks, listLimit, listResources } from './service.ts';
 
 const tags = ['resources'];
 const yamlTypes = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/plain', 'application/json'];
@@ -102,7 +103,7 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
         limit: q.limit,
         continue: q.continue,
       });
-      return reply.type('application/json; charset=utf-8').send(listJson(result, q.summary));
+      return reply.type('application/json; charset=utf-8').send(Readable.from(listChunks(result, q.summary)));
     },
   );
 

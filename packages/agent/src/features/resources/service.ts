@@ -57,22 +57,35 @@ const byNamespaceAndName = (a: KubeObject, b: KubeObject) =>
  */
 const summaryJson = new WeakMap<KubeObject, string>();
 
+/** Objects per chunk of a list's JSON: few writes, and no list is ever one string of tens of megabytes. */
+const chunkSize = 250;
+
+const summaryJsonOf = (object: KubeObject) => {
+  let json = summaryJson.get(object);
+  if (json === undefined) {
+    json = JSON.stringify(summarize(object));
+    summaryJson.set(object, json);
+  }
+  return json;
+};
+
 /**
- * A list as the JSON the route sends: objects whole, or their summaries (serialized once per object version).
- * Built as text, so ten thousand pods cost a join rather than a walk of every field on every request.
+ * A list as the JSON text the route streams, in chunks of `chunkSize` objects: objects whole, or their summaries
+ * (serialized once per object version). Text built per chunk keeps the memory a 10 000-object answer needs
+ * small, and a slow client holds the stream back instead of a whole body buffered for it.
  */
-export function listJson(result: ListResult, summary = false): string {
-  const items = result.items.map((object) => {
-    if (!summary) return JSON.stringify(object);
-    let json = summaryJson.get(object);
-    if (json === undefined) {
-      json = JSON.stringify(summarize(object));
-      summaryJson.set(object, json);
-    }
-    return json;
-  });
-  const { items: _items, ...head } = result;
-  return `${JSON.stringify(head).slice(0, -1)},"items":[${items.join(',')}]}`;
+export function* listChunks(result: ListResult, summary = false): Generator<string> {
+  const { items, ...head } = result;
+  const json = summary ? summaryJsonOf : (object: KubeObject) => JSON.stringify(object);
+  yield `${JSON.stringify(head).slice(0, -1)},"items":[`;
+  for (let start = 0; start < items.length; start += chunkSize) {
+    const chunk = items
+      .slice(start, start + chunkSize)
+      .map(json)
+      .join(',');
+    yield start === 0 ? chunk : `,${chunk}`;
+  }
+  yield ']}';
 }
 
 function page(

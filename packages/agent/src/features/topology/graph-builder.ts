@@ -1,9 +1,20 @@
-import { type Health, healthOf } from '../../kube/health.ts';
+import { healthOf } from '../../kube/health.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import { selectorMatcher } from '../../kube/selectors.ts';
 import type { TopologyInput, TopologyKind, TopologyOptions } from './builder.ts';
 import { type EdgeType, nodeId, type TopologyEdge, type TopologyNode } from './model.ts';
-import { controllerOf, dataOf, idOf, list, nameOf, ns, obj, readerLabels, readerSpec } from './node-data.ts';
+import {
+  controllerOf,
+  dataOf,
+  healthSummary,
+  idOf,
+  list,
+  nameOf,
+  ns,
+  obj,
+  readerLabels,
+  readerSpec,
+} from './node-data.ts';
 import { appOf, maxExpandedPods, sharedLabels } from './pod-groups.ts';
 import { podRefs } from './pod-refs.ts';
 
@@ -134,9 +145,7 @@ export class GraphBuilder {
 
   /** Many pods become one PodGroup node counting their health; `expand` shows them one by one. */
   addPodGroup(groupId: string, name: string, pods: KubeObject[]): void {
-    const counts: Record<Health, number> = { healthy: 0, degraded: 0, unhealthy: 0, unknown: 0 };
-    for (const pod of pods) counts[healthOf(pod)] += 1;
-    const status: Health = counts.unhealthy > 0 ? 'unhealthy' : counts.degraded > 0 ? 'degraded' : 'healthy';
+    const { counts, status } = healthSummary(pods);
     this.nodes.set(groupId, {
       id: groupId,
       kind: 'PodGroup',

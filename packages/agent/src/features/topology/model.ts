@@ -26,10 +26,13 @@ export interface Topology {
   edges: TopologyEdge[];
   /** Kinds that were still loading or not readable: the graph may lack their nodes. */
   warnings: string[];
-  /** Set when the cluster is too big to draw whole: pick one of `namespaces`. */
-  requiresNamespaceFilter?: boolean;
+  /**
+   * Set when the cluster is too big to draw object by object: the nodes are its namespaces (kind `Namespace`,
+   * counting objects, pods and their health), each to be opened with a namespace filter.
+   */
+  collapsedToNamespaces?: boolean;
+  /** The graph's size object by object (pods grouped), when collapsed. */
   estimatedNodes?: number;
-  namespaces?: { name: string; objects: number }[];
 }
 
 export const nodeId = (kind: string, namespace: string | undefined, name: string) =>

@@ -1,3 +1,4 @@
+import { type Health, healthOf } from '../../kube/health.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import { nodeId } from './model.ts';
 
@@ -72,3 +73,11 @@ const podLike = (w: KubeObject) => w.kind === 'Pod' || w.kind === 'PodGroup';
 export const readerSpec = (w: KubeObject) => (podLike(w) ? w.spec : template(w).spec);
 export const readerLabels = (w: KubeObject) =>
   podLike(w) ? w.metadata?.labels : (obj(template(w).metadata).labels as Record<string, string> | undefined);
+
+/** How many of the objects are in each health, and the worst of them (unknown counts as healthy). */
+export function healthSummary(objects: KubeObject[]): { counts: Record<Health, number>; status: Health } {
+  const counts: Record<Health, number> = { healthy: 0, degraded: 0, unhealthy: 0, unknown: 0 };
+  for (const object of objects) counts[healthOf(object)] += 1;
+  const status: Health = counts.unhealthy > 0 ? 'unhealthy' : counts.degraded > 0 ? 'degraded' : 'healthy';
+  return { counts, status };
+}

@@ -27,9 +27,10 @@ const Topology = Type.Object({
     }),
   ),
   warnings: Type.Array(Type.String()),
-  requiresNamespaceFilter: Type.Optional(Type.Boolean()),
+  collapsedToNamespaces: Type.Optional(
+    Type.Boolean({ description: 'the cluster is too big to draw whole: one Namespace node per namespace' }),
+  ),
   estimatedNodes: Type.Optional(Type.Integer()),
-  namespaces: Type.Optional(Type.Array(Type.Object({ name: Type.String(), objects: Type.Integer() }))),
 });
 
 export function topologyRoutes(app: App, ctx: AgentContext): void {
@@ -40,7 +41,7 @@ export function topologyRoutes(app: App, ctx: AgentContext): void {
       schema: {
         tags: ['topology'],
         summary:
-          'Nodes and typed edges of the workloads; a cluster too big to draw whole asks for namespaces',
+          'Nodes and typed edges of the workloads; a cluster too big to draw whole is drawn one node per namespace',
         querystring: Query({
           namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })),
           namespaces: Type.Optional(Type.String({ minLength: 1, description: 'comma-separated namespaces' })),

@@ -1,3 +1,4 @@
+import { configDefaults } from '../../config/agent-config.ts';
 import type { AgentContext } from '../../context.ts';
 import { resourceKey } from '../../kube/discovery.ts';
 import type { KubeObject } from '../../kube/objects.ts';
@@ -9,6 +10,7 @@ import {
   topologyKinds,
 } from './builder.ts';
 import type { Topology } from './model.ts';
+import { namespaceOverview } from './namespace-overview.ts';
 import { appOf } from './pod-groups.ts';
 
 const groups: Record<string, string> = {
@@ -26,8 +28,6 @@ const groups: Record<string, string> = {
   GRPCRoute: 'gateway.networking.k8s.io',
 };
 const optionalKinds = new Set(['Gateway', 'HTTPRoute', 'GRPCRoute']);
-/** Above this many estimated nodes, the whole cluster is not drawn: the client is asked for a namespace. */
-export const largeClusterNodes = 2000;
 const memoTtlMs = 2000;
 
 export interface TopologyRequest extends TopologyOptions {
@@ -59,40 +59,35 @@ function snapshot(
 }
 
 /** A cheap upper bound of the node count: every workload and service, at most a few pods per owner. */
-function estimate(
-  input: TopologyInput,
-  maxPods: number,
-): { total: number; namespaces: { name: string; objects: number }[] } {
-  const perNamespace = new Map<string, number>();
+function estimate(input: TopologyInput, maxPods: number): number {
   let total = 0;
   const owners = new Map<string, number>();
   for (const [kind, objects] of Object.entries(input) as [string, KubeObject[]][]) {
-    for (const o of objects) {
-      const namespace = o.metadata?.namespace ?? '';
-      perNamespace.set(namespace, (perNamespace.get(namespace) ?? 0) + 1);
-      if (kind === 'Pod') {
-        const owner = o.metadata?.ownerReferences?.[0]?.uid ?? `${namespace}\u0000${appOf(o) ?? ''}`;
-        owners.set(owner, (owners.get(owner) ?? 0) + 1);
-      } else if (kind !== 'ConfigMap' && kind !== 'Secret') total += 1;
+    if (kind === 'ConfigMap' || kind === 'Secret') continue;
+    if (kind !== 'Pod') {
+      total += objects.length;
+      continue;
+    }
+    for (const pod of objects) {
+      const owner =
+        pod.metadata?.ownerReferences?.[0]?.uid ?? `${pod.metadata?.namespace}\u0000${appOf(pod) ?? ''}`;
+      owners.set(owner, (owners.get(owner) ?? 0) + 1);
     }
   }
   for (const count of owners.values()) total += count > maxPods ? 1 : count;
-  const namespaces = [...perNamespace.entries()]
-    .map(([name, objects]) => ({ name, objects }))
-    .sort((a, b) => b.objects - a.objects)
-    .slice(0, 20);
-  return { total, namespaces };
+  return total;
 }
 
 /**
  * The topology from the cache, memoized per request shape: rebuilt only when the cache has changed, and at
- * most every 2 s while it keeps changing. A cluster too big to draw whole asks for a namespace instead.
+ * most every 2 s while it keeps changing. A cluster too big to draw whole is drawn one node per namespace.
  */
 export class TopologyService {
   readonly #memo = new Map<string, { version: number; at: number; topology: Topology }>();
   readonly #largeCluster: number;
 
-  constructor(largeCluster = largeClusterNodes) {
+  /** Above `largeCluster` estimated nodes (`topologyMaxNodes`), the whole cluster is drawn one node per namespace. */
+  constructor(largeCluster = configDefaults().topologyMaxNodes) {
     this.#largeCluster = largeCluster;
   }
 
@@ -111,20 +106,17 @@ export class TopologyService {
     const version = ctx.cluster.cache.version;
     if (hit && (hit.version === version || now - hit.at < memoTtlMs)) return hit.topology;
     const { input, warnings } = snapshot(ctx, request.namespaces);
-    let topology: Topology;
-    const size = estimate(input, request.maxIndividualPods);
-    if (!request.namespaces && size.total > this.#largeCluster) {
-      topology = {
-        nodes: [],
-        edges: [],
-        warnings,
-        requiresNamespaceFilter: true,
-        estimatedNodes: size.total,
-        namespaces: size.namespaces,
-      };
-    } else {
-      topology = { ...buildTopology(input, request), warnings };
-    }
+    const estimatedNodes = estimate(input, request.maxIndividualPods);
+    const topology: Topology =
+      !request.namespaces && estimatedNodes > this.#largeCluster
+        ? {
+            nodes: namespaceOverview(input),
+            edges: [],
+            warnings,
+            collapsedToNamespaces: true,
+            estimatedNodes,
+          }
+        : { ...buildTopology(input, request), warnings };
     if (this.#memo.size > 100) this.#memo.clear();
     this.#memo.set(key, { version, at: now, topology });
     return topology;

@@ -70,15 +70,28 @@ describe('GET /api/topology of the sample workloads', () => {
     ).toBe(true);
   });
 
-  it('asks for a namespace instead of drawing a cluster above the size guard', () => {
-    const guarded = new TopologyService(10).get(agent.agent.ctx, {});
-    expect(guarded.requiresNamespaceFilter).toBe(true);
-    expect(guarded.nodes).toEqual([]);
-    expect(guarded.estimatedNodes).toBeGreaterThan(10);
-    expect(guarded.namespaces?.map((n) => n.name)).toEqual(expect.arrayContaining(['demo-shop', 'demo-ops']));
-    expect(
-      new TopologyService(10).get(agent.agent.ctx, { namespaces: ['demo-shop'] }).requiresNamespaceFilter,
-    ).toBeUndefined();
+  it('draws a cluster above the size guard one node per namespace, counting what the API server has', async () => {
+    const collapsed = new TopologyService(10).get(agent.agent.ctx, {});
+    expect(collapsed.collapsedToNamespaces).toBe(true);
+    expect(collapsed.edges).toEqual([]);
+    expect(collapsed.estimatedNodes).toBeGreaterThan(10);
+    const core = testCluster().kubeConfig().makeApiClient(CoreV1Api);
+    for (const name of ['demo-shop', 'demo-data']) {
+      const node = collapsed.nodes.find((n) => n.id === `namespace/${name}`);
+      const pods = (await core.listNamespacedPod({ namespace: name })).items;
+      expect(node, name).toMatchObject({ kind: 'Namespace', name, data: { pods: pods.length } });
+      expect(Number(node?.data.objects)).toBeGreaterThan(pods.length);
+      const judged = ['healthy', 'degraded', 'unhealthy', 'unknown'].reduce(
+        (sum, h) => sum + Number(node?.data[h]),
+        0,
+      );
+      // Its pods and the workloads that run them.
+      expect(judged).toBeGreaterThan(pods.length);
+    }
+    expect(collapsed.nodes.every((n) => n.kind === 'Namespace')).toBe(true);
+    const one = new TopologyService(10).get(agent.agent.ctx, { namespaces: ['demo-shop'] });
+    expect(one.collapsedToNamespaces).toBeUndefined();
+    expect(one.nodes.some((n) => n.id === 'deployment/demo-shop/storefront')).toBe(true);
   });
 
   it('is memoized: the same graph object until the cache changes', () => {
@@ -152,7 +165,7 @@ describe('GET /api/topology grouped', () => {
     );
 
     const whole = await agent.json<Topology>('/api/topology?podGroupThreshold=2');
-    expect(whole.requiresNamespaceFilter).toBeUndefined();
+    expect(whole.collapsedToNamespaces).toBeUndefined();
     const expected = await expectedGroups([...seeded, ns.name]);
     const drawn = whole.nodes.filter(
       (n) => n.kind === 'PodGroup' && [...seeded, ns.name].includes(n.namespace ?? ''),

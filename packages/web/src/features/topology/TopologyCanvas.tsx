@@ -29,6 +29,8 @@ type GroupData = { title: string };
 const withExpanded = (expand: string | undefined, id: string) =>
   [...new Set([...(expand?.split(',') ?? []), id])].filter(Boolean).join(',');
 
+const counted = (n: unknown, noun: string) => `${String(n)} ${noun}${n === 1 ? '' : 's'}`;
+
 /** Edges attach to handles; nobody connects nodes here, so they are not shown. */
 const hiddenHandle = { opacity: 0 };
 
@@ -42,6 +44,8 @@ const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<Resourc
   const far = useStore(farOut);
   const { node, to } = data;
   const color = healthColor[node.status];
+  // A cluster too big to draw whole shows one node per namespace, counting what is in it.
+  const overview = node.kind === 'Namespace' && node.data.objects !== undefined;
   return (
     <div
       className="flex h-full w-full flex-col justify-center rounded-md border border-slate-300 bg-white px-2 text-left text-xs shadow-sm dark:border-slate-600 dark:bg-slate-900"
@@ -53,6 +57,22 @@ const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<Resourc
           <span className="flex items-center gap-1 text-[10px] uppercase tracking-wide text-slate-600 dark:text-slate-400">
             {node.kind}
             {node.kind === 'PodGroup' ? ` · ${String(node.data.count)} pods` : ''}
+            {overview ? ` · ${counted(node.data.objects, 'object')}, ${counted(node.data.pods, 'pod')}` : ''}
+            {overview && (
+              <button
+                type="button"
+                className="ml-auto normal-case text-teal-800 hover:underline dark:text-teal-300"
+                aria-label={`Open the topology of namespace ${node.name}`}
+                onClick={() =>
+                  void router.navigate({
+                    to: '/topology',
+                    search: (was: TopologySearch) => ({ ...was, namespace: node.name }),
+                  })
+                }
+              >
+                open
+              </button>
+            )}
             {node.kind === 'PodGroup' && node.data.expandable === true && (
               <button
                 type="button"

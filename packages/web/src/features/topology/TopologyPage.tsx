@@ -1,4 +1,4 @@
-import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { useNavigate, useSearch } from '@tanstack/react-router';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { type StreamState, subscribe } from '../../api/events.ts';
 import { Empty, Loading } from '../../ui/states.tsx';
@@ -139,14 +139,18 @@ export function TopologyPage() {
           </label>
         ))}
       </fieldset>
+      {topology?.collapsedToNamespaces && (
+        <p role="note" className="text-sm text-slate-700 dark:text-slate-300">
+          The whole cluster is about {topology.estimatedNodes?.toLocaleString()} objects, too many to draw one
+          by one: each namespace is one node here. <strong>Open</strong> one to see its objects.
+        </p>
+      )}
       <section
         aria-label="Topology graph"
         className="min-h-0 flex-1 rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
       >
         {!topology ? (
           <Loading what="the topology" />
-        ) : topology.requiresNamespaceFilter ? (
-          <PickNamespace topology={topology} />
         ) : graph && graph.nodes.length === 0 ? (
           <Empty>Nothing to draw: no objects here pass the filters.</Empty>
         ) : !graph || !placed ? (
@@ -168,30 +172,4 @@ function countKinds(topology?: Topology): [string, number][] {
   const counts = new Map<string, number>();
   for (const n of topology?.nodes ?? []) counts.set(n.kind, (counts.get(n.kind) ?? 0) + 1);
   return [...counts].sort(([a], [b]) => a.localeCompare(b));
-}
-
-/** A cluster too big to draw whole: the agent names its largest namespaces, one of which to open. */
-function PickNamespace({ topology }: { topology: Topology }) {
-  return (
-    <div className="mx-auto max-w-xl p-6 text-sm">
-      <p>
-        The whole cluster would be about {topology.estimatedNodes} objects, too many to draw at once. Pick a
-        namespace:
-      </p>
-      <ul className="mt-3 grid grid-cols-2 gap-1">
-        {(topology.namespaces ?? []).map((ns) => (
-          <li key={ns.name}>
-            <Link
-              to="/topology"
-              search={(was) => ({ ...was, namespace: ns.name })}
-              className="text-teal-800 hover:underline dark:text-teal-300"
-            >
-              {ns.name}
-            </Link>{' '}
-            <span className="text-slate-600 dark:text-slate-400">{ns.objects} objects</span>
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
 }

@@ -8,13 +8,16 @@ import type { KubeClient } from '../packages/agent/src/kube/client.ts';
 import { collectionPath, discover } from '../packages/agent/src/kube/discovery.ts';
 import type { KubeList } from '../packages/agent/src/kube/objects.ts';
 import { tierOf } from '../packages/agent/src/kube/tiers.ts';
+import { cacheBytesByKind } from './cache-bytes.ts';
 import { goal } from './goals.ts';
-import { createPods, loadCluster } from './load.ts';
+import { createCustomResources, createPods, loadCluster } from './load.ts';
+import { saveCpuProfile, saveHeapSnapshot, topFunctions, topRetainers } from './profiles.ts';
 import type { BenchResult } from './run.ts';
 
 const runs = 3;
-const median = (values: number[]) =>
-  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+const quantile = (values: number[], q: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0;
+const median = (values: number[]) => quantile(values, 0.5);
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
 /**
@@ -60,6 +63,12 @@ interface AgentRun {
   rssSettledMB?: number;
   heapUsedMB: number;
   objects: number;
+  /** /api/health while the agent syncs: p99 and worst answer time (is it responsive while it loads?). */
+  healthP99Ms: number;
+  healthWorstMs: number;
+  /** After the sync, in the run that waits for the settled RSS: the pod list (summary) and whole topology. */
+  afterSync?: { podListMs: number; podListItems: number; topologyMs: number; topologyNodes: number };
+  profiles?: { cpu: string; heap: string };
 }
 
 const megabytes = (kb: number) => Math.round(kb / 102.4) / 10;
@@ -104,20 +113,32 @@ async function nodeFloor(): Promise<{ readyMs: number; rssMB: number }> {
   }
 }
 
+interface RunOptions {
+  settleSeconds: number;
+  nodeOptions: string[];
+  /** Measure the pod list and whole topology once synced. */
+  probe?: boolean;
+  /** Profile the run: a CPU profile of `cpuSeconds` from the moment it listens, a heap snapshot once synced. */
+  profile?: { name: string; cpuSeconds: number };
+}
+
+const timedFetch = async (url: string) => {
+  const started = performance.now();
+  const res = await fetch(url);
+  const body = await res.text();
+  return { ms: performance.now() - started, status: res.status, body };
+};
+
 /** Starts `binnacle agent` as its own process and times it until every tier has synced. */
-async function agentRun(
-  state: ClusterState,
-  entry: Entry,
-  settleSeconds: number,
-  nodeOptions: string[],
-): Promise<AgentRun> {
+async function agentRun(state: ClusterState, entry: Entry, options: RunOptions): Promise<AgentRun> {
   const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
   const dataDir = await mkdtemp(join(tmpdir(), 'binnacle-bench-'));
   const started = performance.now();
   const child = spawn(
     process.execPath,
     [
-      ...nodeOptions,
+      ...options.nodeOptions,
       entryFiles[entry],
       'agent',
       '--kubeconfig',
@@ -131,6 +152,8 @@ async function agentRun(
     { stdio: 'ignore' },
   );
   const marks: Partial<AgentRun> = {};
+  const healthTimes: number[] = [];
+  let cpuProfile: Promise<string> | undefined;
   try {
     let health:
       | {
@@ -142,28 +165,47 @@ async function agentRun(
     await waitUntil(
       'the benchmarked agent to sync',
       async () => {
-        const res = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined);
-        if (!res) return false;
-        marks.listeningMs ??= performance.now() - started;
-        health = (await res.json()) as typeof health;
+        const answer = await timedFetch(`${url}/api/health`).catch(() => undefined);
+        if (!answer) return false;
+        if (marks.listeningMs === undefined) {
+          marks.listeningMs = performance.now() - started;
+          if (options.profile)
+            cpuProfile = saveCpuProfile(url, options.profile.cpuSeconds, `${options.profile.name}-sync`);
+        } else healthTimes.push(answer.ms);
+        health = JSON.parse(answer.body) as typeof health;
         if (health?.sync.ready && marks.coreReadyMs === undefined) {
           marks.coreReadyMs = performance.now() - started;
           marks.rssReadyMB = (await memoryOf(child.pid)).rssMB;
         }
         return Boolean(health?.sync.tiers.every((t) => t.state === 'synced'));
       },
-      { timeoutMs: 300_000, intervalMs: 10 },
+      { timeoutMs: 600_000, intervalMs: 10 },
     );
     marks.allSyncedMs = performance.now() - started;
     await sleep(2000);
-    const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-    health = (await res.json()) as typeof health;
+    health = (await (await fetch(`${url}/api/health`)).json()) as typeof health;
     const synced = await memoryOf(child.pid);
     let rssSettledMB: number | undefined;
-    if (settleSeconds > 0) {
-      await sleep(settleSeconds * 1000 - 2000);
+    if (options.settleSeconds > 0) {
+      await sleep(options.settleSeconds * 1000 - 2000);
       rssSettledMB = (await memoryOf(child.pid)).rssMB;
     }
+    let afterSync: AgentRun['afterSync'];
+    if (options.probe) {
+      const pods = await timedFetch(`${url}/api/resources/pods?limit=10000&summary=true`);
+      const topology = await timedFetch(`${url}/api/topology`);
+      if (pods.status !== 200 || topology.status !== 200)
+        throw new Error(`after the sync: pods HTTP ${pods.status}, topology HTTP ${topology.status}`);
+      afterSync = {
+        podListMs: Math.round(pods.ms),
+        podListItems: (JSON.parse(pods.body) as { items: unknown[] }).items.length,
+        topologyMs: Math.round(topology.ms),
+        topologyNodes: (JSON.parse(topology.body) as { nodes: unknown[] }).nodes.length,
+      };
+    }
+    let profiles: AgentRun['profiles'];
+    if (options.profile && cpuProfile)
+      profiles = { cpu: await cpuProfile, heap: await saveHeapSnapshot(url, options.profile.name) };
     return {
       listeningMs: marks.listeningMs ?? 0,
       coreReadyMs: marks.coreReadyMs ?? 0,
@@ -174,6 +216,10 @@ async function agentRun(
       rssSettledMB,
       heapUsedMB: health?.runtime.heapUsedMB ?? 0,
       objects: health?.resourceCount ?? 0,
+      healthP99Ms: Math.round(quantile(healthTimes, 0.99)),
+      healthWorstMs: Math.round(Math.max(0, ...healthTimes)),
+      afterSync,
+      profiles,
     };
   } finally {
     child.kill('SIGTERM');
@@ -182,13 +228,7 @@ async function agentRun(
   }
 }
 
-async function scenario(
-  state: ClusterState,
-  client: KubeClient,
-  entry: Entry,
-  settleSeconds: number,
-  nodeOptions: string[],
-) {
+async function scenario(state: ClusterState, client: KubeClient, entry: Entry, options: RunOptions) {
   const timed = async (tiers: string[], fromCache: boolean) => {
     const results = [];
     for (let i = 0; i < runs; i += 1) results.push(await listTime(client, tiers, fromCache));
@@ -199,10 +239,27 @@ async function scenario(
   const all = await timed(['core', 'deferred', 'custom'], false);
   const allCached = await timed(['core', 'deferred', 'custom'], true);
   const agents: AgentRun[] = [];
-  // The last run also waits for the memory the agent gives back after its initial sync.
-  for (let i = 0; i < runs; i += 1)
-    agents.push(await agentRun(state, entry, i === runs - 1 ? settleSeconds : 0, nodeOptions));
-  const pick = (key: Exclude<keyof AgentRun, 'rssSettledMB'>) => median(agents.map((a) => a[key]));
+  // The last run also waits for the memory the agent gives back after its initial sync, then probes the API.
+  for (let i = 0; i < runs; i += 1) {
+    const last = i === runs - 1;
+    agents.push(
+      await agentRun(state, entry, {
+        ...options,
+        settleSeconds: last ? options.settleSeconds : 0,
+        probe: last,
+        profile: undefined,
+      }),
+    );
+  }
+  const pick = (key: keyof AgentRun) => median(agents.map((a) => Number(a[key])));
+  // Profiling slows the process it profiles: its own run, outside the medians, sized to cover the sync.
+  const profiled = options.profile
+    ? await agentRun(state, entry, {
+        ...options,
+        settleSeconds: 0,
+        profile: { ...options.profile, cpuSeconds: Math.ceil(pick('allSyncedMs') / 1000) + 1 },
+      })
+    : undefined;
   return {
     apiServer: {
       listCoreMs: core.ms,
@@ -221,18 +278,37 @@ async function scenario(
       rssSettledMB: agents.at(-1)?.rssSettledMB,
       heapUsedMB: pick('heapUsedMB'),
       objects: pick('objects'),
+      healthP99Ms: pick('healthP99Ms'),
+      healthWorstMs: Math.max(...agents.map((a) => a.healthWorstMs)),
+      afterSync: agents.at(-1)?.afterSync,
     },
     runs: agents,
+    profiled,
   };
 }
 
-export async function agentStartup(args: string[]): Promise<BenchResult> {
+/** What the profiles of a run show: the top self-time functions of the sync and the heap by constructor. */
+async function profileLines(run: AgentRun | undefined): Promise<string[]> {
+  if (!run?.profiles) return [];
+  const relativeTo = (file: string) => file.slice(repoRoot.length + 1);
+  return [
+    `CPU profile of the sync (${relativeTo(run.profiles.cpu)}), self time: ${(await topFunctions(run.profiles.cpu, 8)).join(', ')}`,
+    `heap snapshot once synced (${relativeTo(run.profiles.heap)}), self size: ${(await topRetainers(run.profiles.heap, 8)).join(', ')}`,
+  ];
+}
+
+export async function agentScale(args: string[]): Promise<BenchResult> {
   const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const pods = Number(option('pods') ?? 10_000);
+  const crds = Number(option('crds') ?? 0);
   const settleSeconds = Number(option('settle') ?? 60);
   const entry = (option('entry') ?? 'bundle') as Entry;
   // V8 flags for the agent's process, e.g. --node-options=--max-semi-space-size=4 (comma-separated).
   const nodeOptions = option('node-options')?.split(',').filter(Boolean) ?? [];
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const profile = args.includes('--profile')
+    ? { name: `agent-scale-${pods}-${stamp}`, cpuSeconds: 0 }
+    : undefined;
   if (!(entry in entryFiles)) throw new Error(`--entry must be bundle or source, not ${entry}`);
   if (entry === 'bundle') {
     log('building the release bundle (npm run build:cli)');
@@ -242,42 +318,45 @@ export async function agentStartup(args: string[]): Promise<BenchResult> {
   log(`a bare node process: ${floor.readyMs} ms to its first answer, RSS ${floor.rssMB} MB`);
   return loadCluster(pods, async (state, client) => {
     log(`measuring the sample cluster (${entry})`);
-    const sample = await scenario(state, client, entry, 0, nodeOptions);
+    const sample = await scenario(state, client, entry, { settleSeconds: 0, nodeOptions });
     const lines = [
       `${[entry, ...nodeOptions].join(' ')}; bare node ${floor.readyMs} ms, ${floor.rssMB} MB`,
       `sample (${sample.agent.objects} objects): ready ${goal(sample.agent.coreReadyMs, 400, 'ms')}, RSS at ready ${goal(sample.agent.rssReadyMB, 120, 'MB')}, all synced ${sample.agent.allSyncedMs} ms`,
     ];
-    let large: Awaited<ReturnType<typeof scenario>> | undefined;
-    if (pods > 0) {
-      log(`creating ${pods} pods on ${state.nodes.length} nodes`);
-      const created = performance.now();
-      await createPods(client, state.nodes, pods);
-      log(`${pods} pods Running after ${Math.round((performance.now() - created) / 1000)}s; measuring`);
-      large = await scenario(state, client, entry, settleSeconds, nodeOptions);
-      const { agent, apiServer } = large;
-      const listGoal = Math.round(Math.min(1400, 1.1 * apiServer.listCoreFromCacheMs));
-      lines.push(
-        `${pods} pods (${agent.objects} objects): pod list complete ${goal(agent.coreReadyMs, listGoal, 'ms')} (API LIST of the core kinds ${apiServer.listCoreMs} ms from etcd, ${apiServer.listCoreFromCacheMs} ms from its watch cache), all synced ${agent.allSyncedMs} ms; RSS at ready ${goal(agent.rssReadyMB, 250, 'MB')}, peak ${goal(agent.peakMB, 250, 'MB')}, ${settleSeconds} s later ${goal(agent.rssSettledMB ?? 0, 250, 'MB')}; heap ${agent.heapUsedMB} MB`,
-      );
+    if (pods === 0 && crds === 0)
+      return { name: 'agent-scale', summary: lines.join('; '), data: { entry, nodeOptions, floor, sample } };
+    const created = performance.now();
+    if (crds > 0) {
+      log(`creating ${crds} custom resource kinds with 20 objects each`);
+      await createCustomResources(client, crds, 20);
     }
-    const perObject = large
-      ? ((large.agent.heapUsedMB - sample.agent.heapUsedMB) * 1048576) /
-        Math.max(1, large.agent.objects - sample.agent.objects)
-      : undefined;
-    if (perObject !== undefined) lines.push(`heap ≈ ${Math.round(perObject)} B per cached object`);
+    log(`creating ${pods} pods on ${state.nodes.length} nodes`);
+    await createPods(client, state.nodes, pods);
+    log(`load created after ${Math.round((performance.now() - created) / 1000)}s; measuring`);
+    const large = await scenario(state, client, entry, { settleSeconds, nodeOptions, profile });
+    const { agent, apiServer } = large;
+    // The stricter of the API server's two ways to LIST the same kinds (paged from etcd, or its watch cache).
+    const listMs = Math.min(apiServer.listCoreMs, apiServer.listCoreFromCacheMs);
+    const listGoal = Math.round(Math.min(1400, 1.1 * listMs));
+    const probe = agent.afterSync;
+    lines.push(
+      `${pods} pods${crds ? `, ${crds} CRDs` : ''} (${agent.objects} objects): pod list complete ${goal(agent.coreReadyMs, listGoal, 'ms')} (API LIST of the core kinds ${apiServer.listCoreMs} ms from etcd, ${apiServer.listCoreFromCacheMs} ms from its watch cache), all synced ${agent.allSyncedMs} ms (API LIST of every kind ${apiServer.listAllMs} ms); /api/health while syncing p99 ${agent.healthP99Ms} ms, worst ${agent.healthWorstMs} ms`,
+      `RSS at ready ${goal(agent.rssReadyMB, 250, 'MB')}, peak ${goal(agent.peakMB, 250, 'MB')}, ${settleSeconds} s later ${goal(agent.rssSettledMB ?? 0, 250, 'MB')}; heap ${agent.heapUsedMB} MB`,
+    );
+    if (probe)
+      lines.push(
+        `once synced: pod list page (summary, ${probe.podListItems} items) ${probe.podListMs} ms, whole-cluster topology ${probe.topologyNodes} nodes ${probe.topologyMs} ms`,
+      );
+    log('measuring the cache by kind');
+    const byKind = await cacheBytesByKind(client);
+    lines.push(
+      `cached bytes per object: ${byKind.map((k) => `${k.kind} ${k.bytesPerObject} B (${k.objects})`).join(', ')}`,
+    );
+    lines.push(...(await profileLines(large.profiled)));
     return {
-      name: 'agent-startup',
+      name: 'agent-scale',
       summary: lines.join('; '),
-      data: {
-        entry,
-        nodeOptions,
-        floor,
-        pods,
-        nodes: state.nodes.length,
-        sample,
-        large,
-        heapBytesPerObject: perObject,
-      },
+      data: { entry, nodeOptions, floor, pods, crds, nodes: state.nodes.length, sample, large, byKind },
     };
   });
 }
