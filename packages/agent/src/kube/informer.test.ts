@@ -101,6 +101,44 @@ describe('Informer', () => {
     expect(a?.metadata?.annotations).toEqual({ keep: 'me' });
     expect(a).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap' });
   });
+
+  it('asks for the next LIST page as soon as the continue token has arrived, before the page has', async () => {
+    const asked: string[] = [];
+    let finishFirst: (() => void) | undefined;
+    let fellBack = false;
+    const client = await fakeApiServer((_req, res, url) => {
+      res.setHeader('content-type', 'application/json');
+      if (url.searchParams.get('watch') === '1') return; // stays open until the informer stops
+      const token = url.searchParams.get('continue') ?? '';
+      asked.push(token || 'first');
+      if (!token) {
+        // The real API server writes the metadata first; this one holds the items back until page 2 is asked for.
+        res.write('{"kind":"ConfigMapList","metadata":{"resourceVersion":"7","continue":"page-2"},"items":[');
+        finishFirst = () => res.end(`${JSON.stringify(cm('a', '5'))}]}`);
+        setTimeout(() => {
+          fellBack = finishFirst !== undefined;
+          finishFirst?.();
+        }, 5000).unref();
+        return;
+      }
+      finishFirst?.();
+      finishFirst = undefined;
+      res.end(JSON.stringify({ metadata: { resourceVersion: '7' }, items: [cm('b', '6')] }));
+    });
+    const informer = new Informer(client, configmaps, { onEvent: () => {}, pageSize: 1 });
+    informer.start();
+    await informer.settled;
+    informer.stop();
+    expect(asked).toEqual(['first', 'page-2']);
+    // Asking for page 2 released page 1, not the fake's fallback.
+    expect(fellBack).toBe(false);
+    expect(
+      informer
+        .list()
+        .map((o) => o.metadata?.name)
+        .sort(),
+    ).toEqual(['a', 'b']);
+  });
 });
 
 describe('InformerCache', () => {

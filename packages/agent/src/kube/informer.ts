@@ -30,6 +30,16 @@ export interface InformerOptions {
 
 class Gone extends Error {}
 
+/** A LIST page, and the next one if there is one, already asked for. */
+interface FetchedPage {
+  list: KubeList;
+  next?: Promise<FetchedPage>;
+}
+
+/** The continue token in a list's metadata, which precedes its items. */
+const continuePattern = /"continue":"([^"]*)"/;
+const metadataBytes = 4096;
+
 /**
  * The cache of one kind: a paginated LIST, then a WATCH from its resourceVersion, for as long as the agent
  * runs. No periodic resync. A 410 Gone (the watch fell too far behind) relists and replays the difference as
@@ -133,27 +143,67 @@ export class Informer {
     }
   }
 
+  /**
+   * One LIST page, read as it streams. `onContinue` gets the page's continue token as soon as the list's
+   * metadata has arrived — the API server writes it before the items — so the next page is being prepared while
+   * this one downloads and parses.
+   */
+  async #listPage(
+    token: string | undefined,
+    onContinue: (token: string | undefined) => void,
+  ): Promise<KubeList> {
+    const { body } = await this.#client.stream({
+      path: this.#path,
+      // Pages from etcd rather than the watch cache (resourceVersion=0): the watch cache ignores `limit` and
+      // answers 10 000 pods as one 35 MB body, no sooner, with the agent's memory peaking to hold it.
+      query: { limit: this.#options.pageSize ?? 500, continue: token },
+      signal: this.#abort.signal,
+      timeoutMs: 60_000,
+    });
+    const decoder = new StringDecoder('utf8');
+    let text = '';
+    let told = false;
+    // The metadata is a few hundred bytes; past this, stop looking and take the token from the parsed page.
+    let looking = true;
+    for await (const chunk of body) {
+      text += decoder.write(chunk as Buffer);
+      if (!looking) continue;
+      const items = text.slice(0, metadataBytes).indexOf('"items":');
+      if (items >= 0) {
+        told = true;
+        onContinue(continuePattern.exec(text.slice(0, items))?.[1] || undefined);
+      }
+      looking = !told && text.length < metadataBytes;
+    }
+    const page = JSON.parse(text + decoder.end()) as KubeList;
+    if (!told) onContinue(page.metadata?.continue || undefined);
+    return page;
+  }
+
   async #relist(): Promise<void> {
     const started = Date.now();
     const fresh = new Map<string, KubeObject>();
-    let continueToken: string | undefined;
     let resourceVersion = '';
-    do {
-      const page = await this.#client.request<KubeList>({
-        path: this.#path,
-        // Pages from etcd rather than the watch cache (resourceVersion=0): the watch cache ignores `limit` and
-        // answers 10 000 pods as one 35 MB body, no sooner, with the agent's memory peaking to hold it.
-        query: { limit: this.#options.pageSize ?? 500, continue: continueToken },
-        signal: this.#abort.signal,
-        timeoutMs: 60_000,
+    const fetch = (token: string | undefined): Promise<FetchedPage> => {
+      let next: Promise<FetchedPage> | undefined;
+      const page = this.#listPage(token, (continueToken) => {
+        if (!continueToken) return;
+        next = fetch(continueToken);
+        // Awaited in turn; if this page fails first, nobody will, and that must not be an unhandled rejection.
+        next.catch(() => undefined);
       });
-      for (const item of page.items ?? []) {
+      return page.then((list) => ({ list, next }));
+    };
+    let pending: Promise<FetchedPage> | undefined = fetch(undefined);
+    while (pending) {
+      const { list, next }: FetchedPage = await pending;
+      for (const item of list.items ?? []) {
         const object = this.#normalize(item);
         fresh.set(objectKey(object), object);
       }
-      continueToken = page.metadata?.continue || undefined;
-      resourceVersion = page.metadata?.resourceVersion ?? resourceVersion;
-    } while (continueToken);
+      resourceVersion = list.metadata?.resourceVersion ?? resourceVersion;
+      pending = next;
+    }
     this.listDurationMs = Date.now() - started;
     const replay = this.synced;
     const previous = new Map(this.#store);
