@@ -21,5 +21,10 @@ export default defineConfig({
     format: 'esm',
     entryFileNames: '[name].js',
     chunkFileNames: '[name]-[hash].js',
+    // V8 keeps every loaded module's source text: without comments and whitespace, and in ASCII (one byte a
+    // character instead of two for a file with one `→` in it), the agent's start holds ~6 MB less of it. Names stay
+    // unmangled and code uncompressed, so stack traces and CPU profiles still name our functions.
+    minify: { compress: false, mangle: false, codegen: { removeWhitespace: true, asciiOnly: true } },
+    comments: false,
   },
 });

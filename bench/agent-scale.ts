@@ -301,6 +301,8 @@ export async function agentScale(args: string[]): Promise<BenchResult> {
   const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const pods = Number(option('pods') ?? 10_000);
   const crds = Number(option('crds') ?? 0);
+  // kwok falls far behind with many nodes (500 nodes: about one pod a second); 50 000 pods on 100 nodes run.
+  const nodes = option('nodes') ? Number(option('nodes')) : undefined;
   const settleSeconds = Number(option('settle') ?? 60);
   const entry = (option('entry') ?? 'bundle') as Entry;
   // V8 flags for the agent's process, e.g. --node-options=--max-semi-space-size=4 (comma-separated).
@@ -316,47 +318,55 @@ export async function agentScale(args: string[]): Promise<BenchResult> {
   }
   const floor = await nodeFloor();
   log(`a bare node process: ${floor.readyMs} ms to its first answer, RSS ${floor.rssMB} MB`);
-  return loadCluster(pods, async (state, client) => {
-    log(`measuring the sample cluster (${entry})`);
-    const sample = await scenario(state, client, entry, { settleSeconds: 0, nodeOptions });
-    const lines = [
-      `${[entry, ...nodeOptions].join(' ')}; bare node ${floor.readyMs} ms, ${floor.rssMB} MB`,
-      `sample (${sample.agent.objects} objects): ready ${goal(sample.agent.coreReadyMs, 400, 'ms')}, RSS at ready ${goal(sample.agent.rssReadyMB, 120, 'MB')}, all synced ${sample.agent.allSyncedMs} ms`,
-    ];
-    if (pods === 0 && crds === 0)
-      return { name: 'agent-scale', summary: lines.join('; '), data: { entry, nodeOptions, floor, sample } };
-    const created = performance.now();
-    if (crds > 0) {
-      log(`creating ${crds} custom resource kinds with 20 objects each`);
-      await createCustomResources(client, crds, 20);
-    }
-    log(`creating ${pods} pods on ${state.nodes.length} nodes`);
-    await createPods(client, state.nodes, pods);
-    log(`load created after ${Math.round((performance.now() - created) / 1000)}s; measuring`);
-    const large = await scenario(state, client, entry, { settleSeconds, nodeOptions, profile });
-    const { agent, apiServer } = large;
-    // The stricter of the API server's two ways to LIST the same kinds (paged from etcd, or its watch cache).
-    const listMs = Math.min(apiServer.listCoreMs, apiServer.listCoreFromCacheMs);
-    const listGoal = Math.round(Math.min(1400, 1.1 * listMs));
-    const probe = agent.afterSync;
-    lines.push(
-      `${pods} pods${crds ? `, ${crds} CRDs` : ''} (${agent.objects} objects): pod list complete ${goal(agent.coreReadyMs, listGoal, 'ms')} (API LIST of the core kinds ${apiServer.listCoreMs} ms from etcd, ${apiServer.listCoreFromCacheMs} ms from its watch cache), all synced ${agent.allSyncedMs} ms (API LIST of every kind ${apiServer.listAllMs} ms); /api/health while syncing p99 ${agent.healthP99Ms} ms, worst ${agent.healthWorstMs} ms`,
-      `RSS at ready ${goal(agent.rssReadyMB, 250, 'MB')}, peak ${goal(agent.peakMB, 250, 'MB')}, ${settleSeconds} s later ${goal(agent.rssSettledMB ?? 0, 250, 'MB')}; heap ${agent.heapUsedMB} MB`,
-    );
-    if (probe)
+  return loadCluster(
+    pods,
+    async (state, client) => {
+      log(`measuring the sample cluster (${entry})`);
+      const sample = await scenario(state, client, entry, { settleSeconds: 0, nodeOptions });
+      const lines = [
+        `${[entry, ...nodeOptions].join(' ')}; bare node ${floor.readyMs} ms, ${floor.rssMB} MB`,
+        `sample (${sample.agent.objects} objects): ready ${goal(sample.agent.coreReadyMs, 400, 'ms')}, RSS at ready ${goal(sample.agent.rssReadyMB, 120, 'MB')}, all synced ${sample.agent.allSyncedMs} ms`,
+      ];
+      if (pods === 0 && crds === 0)
+        return {
+          name: 'agent-scale',
+          summary: lines.join('; '),
+          data: { entry, nodeOptions, floor, sample },
+        };
+      const created = performance.now();
+      if (crds > 0) {
+        log(`creating ${crds} custom resource kinds with 20 objects each`);
+        await createCustomResources(client, crds, 20);
+      }
+      log(`creating ${pods} pods on ${state.nodes.length} nodes`);
+      await createPods(client, state.nodes, pods);
+      log(`load created after ${Math.round((performance.now() - created) / 1000)}s; measuring`);
+      const large = await scenario(state, client, entry, { settleSeconds, nodeOptions, profile });
+      const { agent, apiServer } = large;
+      // The stricter of the API server's two ways to LIST the same kinds (paged from etcd, or its watch cache).
+      const listMs = Math.min(apiServer.listCoreMs, apiServer.listCoreFromCacheMs);
+      const listGoal = Math.round(Math.min(1400, 1.1 * listMs));
+      const probe = agent.afterSync;
       lines.push(
-        `once synced: pod list page (summary, ${probe.podListItems} items) ${probe.podListMs} ms, whole-cluster topology ${probe.topologyNodes} nodes ${probe.topologyMs} ms`,
+        `${pods} pods${crds ? `, ${crds} CRDs` : ''} (${agent.objects} objects): pod list complete ${goal(agent.coreReadyMs, listGoal, 'ms')} (API LIST of the core kinds ${apiServer.listCoreMs} ms from etcd, ${apiServer.listCoreFromCacheMs} ms from its watch cache), all synced ${agent.allSyncedMs} ms (API LIST of every kind ${apiServer.listAllMs} ms); /api/health while syncing p99 ${agent.healthP99Ms} ms, worst ${agent.healthWorstMs} ms`,
+        `RSS at ready ${goal(agent.rssReadyMB, 250, 'MB')}, peak ${goal(agent.peakMB, 250, 'MB')}, ${settleSeconds} s later ${goal(agent.rssSettledMB ?? 0, 250, 'MB')}; heap ${agent.heapUsedMB} MB`,
       );
-    log('measuring the cache by kind');
-    const byKind = await cacheBytesByKind(client);
-    lines.push(
-      `cached bytes per object: ${byKind.map((k) => `${k.kind} ${k.bytesPerObject} B (${k.objects})`).join(', ')}`,
-    );
-    lines.push(...(await profileLines(large.profiled)));
-    return {
-      name: 'agent-scale',
-      summary: lines.join('; '),
-      data: { entry, nodeOptions, floor, pods, crds, nodes: state.nodes.length, sample, large, byKind },
-    };
-  });
+      if (probe)
+        lines.push(
+          `once synced: pod list page (summary, ${probe.podListItems} items) ${probe.podListMs} ms, whole-cluster topology ${probe.topologyNodes} nodes ${probe.topologyMs} ms`,
+        );
+      log('measuring the cache by kind');
+      const byKind = await cacheBytesByKind(client);
+      lines.push(
+        `cached bytes per object: ${byKind.map((k) => `${k.kind} ${k.bytesPerObject} B (${k.objects})`).join(', ')}`,
+      );
+      lines.push(...(await profileLines(large.profiled)));
+      return {
+        name: 'agent-scale',
+        summary: lines.join('; '),
+        data: { entry, nodeOptions, floor, pods, crds, nodes: state.nodes.length, sample, large, byKind },
+      };
+    },
+    nodes,
+  );
 }

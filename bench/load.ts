@@ -60,6 +60,7 @@ export async function createPods(
       }),
     32,
   );
+  let polls = 0;
   await waitUntil(
     `${count} load pods Running`,
     async () => {
@@ -73,6 +74,7 @@ export async function createPods(
         running += page.items?.length ?? 0;
         token = page.metadata?.continue || undefined;
       } while (token);
+      if (++polls % 15 === 0) log(`${running} of ${count} load pods Running`);
       return running >= count;
     },
     // kwok starts about 100 pods a second on this machine's class: 10 000 take under 2 minutes, 50 000 longer.
@@ -144,14 +146,15 @@ export async function createCustomResources(
 
 /**
  * Runs `body` against a seeded bench control plane in .cluster/bench with enough simulated nodes for `pods`
- * pods (at most 100 per node), and always stops it afterwards.
+ * pods (100 per node unless `nodes` says otherwise), and always stops it afterwards.
  */
 export async function loadCluster<T>(
   pods: number,
   body: (state: ClusterState, client: KubeClient) => Promise<T>,
+  nodes = Math.max(3, Math.ceil(pods / 100)),
 ): Promise<T> {
   const stateDir = join(repoRoot, '.cluster/bench');
-  const state = await clusterUp({ stateDir, nodes: Math.max(3, Math.ceil(pods / 100)), log });
+  const state = await clusterUp({ stateDir, nodes, log });
   try {
     await seedCluster(state, log);
     const client = new KubeClient(await resolveTarget({ kubeconfig: state.kubeconfigs.admin }));

@@ -18,7 +18,6 @@ import { MetricsAvailability } from './features/metrics/api.ts';
 import { MetricsPoller } from './features/metrics/poller.ts';
 import { ChangeRecorder } from './features/timeline/recorder.ts';
 import { MemoryTimelineStore } from './features/timeline/store/memory-store.ts';
-import { SqliteTimelineStore } from './features/timeline/store/sqlite-store.ts';
 import type { TimelineStore } from './features/timeline/types.ts';
 import { TopologyService } from './features/topology/service.ts';
 import { SessionRegistry } from './http/sessions.ts';
@@ -39,9 +38,10 @@ export interface Agent {
 }
 
 /** The timeline store the configuration asks for. */
-export function openTimelineStore(config: AgentConfig, log: FastifyBaseLogger): Promise<TimelineStore> {
-  if (config.timelineStorage === 'memory')
-    return Promise.resolve(new MemoryTimelineStore(config.historyLimit));
+export async function openTimelineStore(config: AgentConfig, log: FastifyBaseLogger): Promise<TimelineStore> {
+  if (config.timelineStorage === 'memory') return new MemoryTimelineStore(config.historyLimit);
+  // SQLite and its query builder load only for an agent that keeps its timeline there.
+  const { SqliteTimelineStore } = await import('./features/timeline/store/sqlite-store.ts');
   return SqliteTimelineStore.open({
     path: config.timelineDb ?? join(config.dataDir, 'timeline.db'),
     retentionMs: config.timelineRetentionMs,

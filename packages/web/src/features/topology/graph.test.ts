@@ -33,6 +33,28 @@ describe('the graph as drawn', () => {
     expect(new Set(graph.groupOf.values())).toEqual(new Set(['ns:shop']));
   });
 
+  it('draws no frames around a cluster collapsed to one node per namespace', () => {
+    const collapsed = {
+      nodes: [
+        {
+          id: 'namespace/shop',
+          kind: 'Namespace',
+          name: 'shop',
+          status: 'healthy' as const,
+          data: { objects: 9 },
+        },
+      ],
+      edges: [],
+      warnings: [],
+      collapsedToNamespaces: true,
+    };
+    for (const grouping of ['namespace', 'app'] as const) {
+      const graph = shownGraph(collapsed, all, grouping);
+      expect(graph.nodes.map((n) => n.id)).toEqual(['namespace/shop']);
+      expect(graph.groups.size).toBe(0);
+    }
+  });
+
   it('lays out again when objects or connections change, not when a status does', () => {
     const before = layoutKey(shownGraph(topology, all, 'none'));
     const recoloured = {

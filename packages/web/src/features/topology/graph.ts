@@ -64,6 +64,8 @@ export function shownGraph(topology: Topology, filter: GraphFilter, grouping: Gr
   );
   const groupOf = new Map<string, string>();
   const groups = new Map<string, string>();
+  // One node per namespace already is the grouping: no frames around them.
+  if (topology.collapsedToNamespaces) return { nodes, edges, groupOf, groups };
   if (grouping === 'namespace') {
     for (const n of nodes) {
       const id = `ns:${n.namespace ?? ''}`;
