@@ -301,7 +301,7 @@ export async function agentScale(args: string[]): Promise<BenchResult> {
   const option = (name: string) => args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
   const pods = Number(option('pods') ?? 10_000);
   const crds = Number(option('crds') ?? 0);
-  // kwok falls far behind with many nodes (500 nodes: about one pod a second); 50 000 pods on 100 nodes run.
+  // Simulated nodes (default one per 100 pods).
   const nodes = option('nodes') ? Number(option('nodes')) : undefined;
   const settleSeconds = Number(option('settle') ?? 60);
   const entry = (option('entry') ?? 'bundle') as Entry;
@@ -345,10 +345,11 @@ export async function agentScale(args: string[]): Promise<BenchResult> {
       const { agent, apiServer } = large;
       // The stricter of the API server's two ways to LIST the same kinds (paged from etcd, or its watch cache).
       const listMs = Math.min(apiServer.listCoreMs, apiServer.listCoreFromCacheMs);
-      const listGoal = Math.round(Math.min(1400, 1.1 * listMs));
+      // 1.1× the LIST, and at 10 000 pods also under 1.4 s on this machine's class.
+      const listGoal = Math.round(pods <= 10_000 ? Math.min(1400, 1.1 * listMs) : 1.1 * listMs);
       const probe = agent.afterSync;
       lines.push(
-        `${pods} pods${crds ? `, ${crds} CRDs` : ''} (${agent.objects} objects): pod list complete ${goal(agent.coreReadyMs, listGoal, 'ms')} (API LIST of the core kinds ${apiServer.listCoreMs} ms from etcd, ${apiServer.listCoreFromCacheMs} ms from its watch cache), all synced ${agent.allSyncedMs} ms (API LIST of every kind ${apiServer.listAllMs} ms); /api/health while syncing p99 ${agent.healthP99Ms} ms, worst ${agent.healthWorstMs} ms`,
+        `${pods} pods${crds ? `, ${crds} CRDs` : ''} (${agent.objects} objects): pod list complete ${goal(agent.coreReadyMs, listGoal, 'ms')}, ×${(agent.coreReadyMs / listMs).toFixed(2)} the LIST (API LIST of the core kinds ${apiServer.listCoreMs} ms from etcd, ${apiServer.listCoreFromCacheMs} ms from its watch cache), all synced ${agent.allSyncedMs} ms (API LIST of every kind ${apiServer.listAllMs} ms); /api/health while syncing p99 ${agent.healthP99Ms} ms, worst ${agent.healthWorstMs} ms`,
         `RSS at ready ${goal(agent.rssReadyMB, 250, 'MB')}, peak ${goal(agent.peakMB, 250, 'MB')}, ${settleSeconds} s later ${goal(agent.rssSettledMB ?? 0, 250, 'MB')}; heap ${agent.heapUsedMB} MB`,
       );
       if (probe)

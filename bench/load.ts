@@ -154,7 +154,8 @@ export async function loadCluster<T>(
   nodes = Math.max(3, Math.ceil(pods / 100)),
 ): Promise<T> {
   const stateDir = join(repoRoot, '.cluster/bench');
-  const state = await clusterUp({ stateDir, nodes, log });
+  // metrics-server's scrapes make kwok too slow to start pods beyond about 10 000 of them.
+  const state = await clusterUp({ stateDir, nodes, log, metricsServer: pods <= 10_000 });
   try {
     await seedCluster(state, log);
     const client = new KubeClient(await resolveTarget({ kubeconfig: state.kubeconfigs.admin }));

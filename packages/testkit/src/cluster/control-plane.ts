@@ -29,6 +29,11 @@ export interface ClusterUpOptions {
   nodes?: number;
   /** Progress lines go here (the CLI prints them; tests stay quiet). */
   log?: (line: string) => void;
+  /**
+   * Run metrics-server (default true). Its scrapes make kwok evaluate every pod's usage each 15 s, which at
+   * 50 000 pods takes kwok's CPU and leaves pods Pending for an hour: the largest benchmarks go without.
+   */
+  metricsServer?: boolean;
 }
 
 const apiserverTimeoutMs = 120_000;
@@ -184,7 +189,10 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
       logsFile,
     ]);
     const kwok = await launch('kwok', bin.kwok, kwokArgs(args));
-    const metricsServer = await launch('metrics-server', bin.metricsServer, metricsServerArgs(args));
+    const metricsServer =
+      (options.metricsServer ?? true)
+        ? await launch('metrics-server', bin.metricsServer, metricsServerArgs(args))
+        : undefined;
     await Promise.all([
       waitUntil('kube-controller-manager', healthy(`https://127.0.0.1:${ports.controllerManager}/healthz`), {
         timeoutMs: componentTimeoutMs,
@@ -202,13 +210,14 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
         timeoutMs: componentTimeoutMs,
         process: kwok,
       }),
-      waitUntil('metrics-server', healthy(`https://127.0.0.1:${ports.metricsServer}/livez`), {
-        timeoutMs: componentTimeoutMs,
-        process: metricsServer,
-      }),
+      metricsServer &&
+        waitUntil('metrics-server', healthy(`https://127.0.0.1:${ports.metricsServer}/livez`), {
+          timeoutMs: componentTimeoutMs,
+          process: metricsServer,
+        }),
     ]);
-    await registerMetricsApi(kubeconfigs.admin, ports.metricsServer);
-    log('controller-manager, scheduler, kwok and metrics-server ready');
+    if (metricsServer) await registerMetricsApi(kubeconfigs.admin, ports.metricsServer);
+    log(`controller-manager, scheduler${metricsServer ? ', kwok and metrics-server' : ' and kwok'} ready`);
     state.nodes = await createNodes(kubeconfigs.admin, nodeCount, state.kubernetesVersion, kwok);
     state.ready = true;
     await writeState(state);

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import type { ApiResource } from '../../kube/discovery.ts';
 import type { CacheEvent } from '../../kube/informer.ts';
 import type { InformerCache } from '../../kube/informer-cache.ts';
@@ -172,6 +173,9 @@ export class ChangeRecorder {
         } catch {
           this.#stats.storeErrors += 1;
         }
+        // The memory store answers at once: without a turn of the event loop, the 50 000 entries of a big
+        // cluster's first sync would hold every request back until the last one is stored.
+        if (this.#queue.length > 0) await setImmediate();
       }
     });
     return this.#flushing;
