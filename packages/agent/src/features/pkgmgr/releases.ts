@@ -14,10 +14,27 @@ export interface StoredRelease {
     notes?: string;
   };
   chart?: {
-    metadata?: { name?: string; version?: string; appVersion?: string; icon?: string; description?: string };
+    metadata?: {
+      name?: string;
+      version?: string;
+      appVersion?: string;
+      icon?: string;
+      description?: string;
+      dependencies?: { name?: string; version?: string; repository?: string }[];
+    };
+    /** The chart's default values. */
+    values?: Record<string, unknown>;
   };
+  /** The values the user supplied. */
   config?: Record<string, unknown>;
   manifest?: string;
+  hooks?: {
+    name?: string;
+    kind?: string;
+    events?: string[];
+    weight?: number;
+    last_run?: { phase?: string };
+  }[];
 }
 
 export interface ReleaseSummary {

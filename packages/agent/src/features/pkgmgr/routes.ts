@@ -1,8 +1,17 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
-import { callerAware } from '../../http/caller.ts';
+import { callerAware, requireAccess } from '../../http/caller.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
+import { requestedNamespaces } from '../../http/query.ts';
+import { NamespaceParam } from '../../http/schemas.ts';
+import {
+  releaseDetail,
+  releaseDiff,
+  releaseRevision,
+  releaseRevisions,
+  releaseValues,
+} from './release-detail.ts';
 import { ReleaseDecoder } from './releases.ts';
 import { pkgmgrDashboard } from './service.ts';
 
@@ -18,8 +27,185 @@ const Release = Type.Object({
   description: Type.Optional(Type.String()),
 });
 
+const Open = Type.Object({}, { additionalProperties: true });
+const Values = Type.Record(Type.String(), Type.Unknown());
+const Revision = Type.Integer({ minimum: 1 });
+const ReleaseParams = Type.Object({
+  namespace: NamespaceParam,
+  // Helm's own limit for release names (53 characters, a DNS-1123 label).
+  name: Type.String({ minLength: 1, maxLength: 53, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' }),
+});
+const Releases = Type.Object({
+  releases: Type.Array(Release),
+  total: Type.Integer(),
+  byStatus: Type.Record(Type.String(), Type.Integer()),
+  unreadable: Type.Array(
+    Type.Object({ namespace: Type.String(), name: Type.String(), error: Type.String() }),
+  ),
+});
+const ReleaseDetail = Type.Intersect([
+  Release,
+  Type.Object({
+    notes: Type.String(),
+    history: Type.Array(Open),
+    resources: Type.Array(
+      Type.Object({
+        kind: Type.String(),
+        apiVersion: Type.String(),
+        namespace: Type.Optional(Type.String()),
+        name: Type.String(),
+        status: Type.String(),
+      }),
+    ),
+    hooks: Type.Array(
+      Type.Object({
+        name: Type.String(),
+        kind: Type.String(),
+        events: Type.Array(Type.String()),
+        weight: Type.Integer(),
+        status: Type.String(),
+      }),
+    ),
+    dependencies: Type.Array(
+      Type.Object({ name: Type.String(), version: Type.String(), repository: Type.Optional(Type.String()) }),
+    ),
+  }),
+]);
+const tags = ['pkgmgr'];
+
 export function pkgmgrRoutes(app: App, ctx: AgentContext): void {
   const decoder = new ReleaseDecoder();
+  /** A release's revisions, for a caller who may list Secrets in its namespace (which Helm needs to read it). */
+  const revisionsFor = async (
+    caller: Parameters<typeof requireAccess>[1],
+    params: { namespace: string; name: string },
+  ) => {
+    await requireAccess(ctx, caller, {
+      verb: 'list',
+      group: '',
+      resource: 'secrets',
+      namespace: params.namespace,
+    });
+    return releaseRevisions(ctx, decoder, params.namespace, params.name);
+  };
+
+  app.get(
+    '/api/pkgmgr/releases',
+    {
+      config: callerAware,
+      schema: {
+        tags,
+        summary: 'Helm releases (newest revision each), in the namespaces where the caller may list Secrets',
+        querystring: Query({
+          namespace: Type.Optional(NamespaceParam),
+          namespaces: Type.Optional(Type.String({ minLength: 1, description: 'comma-separated namespaces' })),
+        }),
+        response: { 200: Releases, ...errorResponses },
+      },
+    },
+    async (request) =>
+      pkgmgrDashboard(
+        ctx,
+        decoder,
+        await visibleNamespaces(
+          ctx,
+          request.caller,
+          { group: '', resource: 'secrets' },
+          requestedNamespaces(request.query),
+        ),
+      ),
+  );
+
+  app.get(
+    '/api/pkgmgr/releases/:namespace/:name',
+    {
+      config: callerAware,
+      schema: {
+        tags,
+        summary:
+          'A release: its newest revision, history, the objects it manages with their health, hooks, notes',
+        params: ReleaseParams,
+        querystring: Query({}),
+        response: { 200: ReleaseDetail, ...errorResponses },
+      },
+    },
+    async (request) => releaseDetail(ctx, await revisionsFor(request.caller, request.params)),
+  );
+
+  app.get(
+    '/api/pkgmgr/releases/:namespace/:name/manifest',
+    {
+      config: callerAware,
+      schema: {
+        tags,
+        summary: 'The rendered manifest of a revision (the newest by default)',
+        params: ReleaseParams,
+        querystring: Query({ revision: Type.Optional(Revision) }),
+        response: {
+          200: Type.Object({ revision: Type.Integer(), manifest: Type.String() }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const release = releaseRevision(
+        await revisionsFor(request.caller, request.params),
+        request.query.revision,
+      );
+      return { revision: release.version, manifest: release.manifest ?? '' };
+    },
+  );
+
+  app.get(
+    '/api/pkgmgr/releases/:namespace/:name/values',
+    {
+      config: callerAware,
+      schema: {
+        tags,
+        summary:
+          "A revision's user-supplied values; with all=true also the computed ones (chart defaults coalesced)",
+        params: ReleaseParams,
+        querystring: Query({ revision: Type.Optional(Revision), all: Type.Optional(Type.Boolean()) }),
+        response: {
+          200: Type.Object({
+            revision: Type.Integer(),
+            userSupplied: Values,
+            computed: Type.Optional(Values),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) =>
+      releaseValues(
+        releaseRevision(await revisionsFor(request.caller, request.params), request.query.revision),
+        request.query.all ?? false,
+      ),
+  );
+
+  app.get(
+    '/api/pkgmgr/releases/:namespace/:name/diff',
+    {
+      config: callerAware,
+      schema: {
+        tags,
+        summary: "A unified diff of two revisions' manifests (by default the newest and the one before it)",
+        params: ReleaseParams,
+        querystring: Query({ revision1: Type.Optional(Revision), revision2: Type.Optional(Revision) }),
+        response: {
+          200: Type.Object({ revision1: Type.Integer(), revision2: Type.Integer(), diff: Type.String() }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) =>
+      releaseDiff(
+        await revisionsFor(request.caller, request.params),
+        request.query.revision1,
+        request.query.revision2,
+      ),
+  );
+
   app.get(
     '/api/dashboard/pkgmgr',
     {
@@ -28,17 +214,7 @@ export function pkgmgrRoutes(app: App, ctx: AgentContext): void {
         tags: ['dashboard', 'pkgmgr'],
         summary: 'Helm releases (newest revision each), decoded from their Secrets in the cache',
         querystring: Query({}),
-        response: {
-          200: Type.Object({
-            releases: Type.Array(Release),
-            total: Type.Integer(),
-            byStatus: Type.Record(Type.String(), Type.Integer()),
-            unreadable: Type.Array(
-              Type.Object({ namespace: Type.String(), name: Type.String(), error: Type.String() }),
-            ),
-          }),
-          ...errorResponses,
-        },
+        response: { 200: Releases, ...errorResponses },
       },
     },
     async (request) =>
