@@ -2,13 +2,14 @@
  * `npm start [-- agent flags]`: the agent against the cluster it would find itself (--kubeconfig,
  * BINNACLE_KUBECONFIG, `kubeconfig` in ~/.binnacle/config.json, KUBECONFIG, ~/.kube/config or the in-cluster
  * service account). With none, it starts the local demo control plane with the sample workloads first, and stops
- * it again when the agent exits.
+ * it again when the agent exits. Releases are changed with the helm binary the bootstrap fetched.
  */
 import { agentFindsCluster, runAgent } from '@binnacle/agent';
 import {
   clusterDown,
   clusterUp,
   defaultStateDir,
+  helmBinary,
   isRunning,
   readState,
   seedCluster,
@@ -17,9 +18,16 @@ import {
 const args = process.argv.slice(2);
 const log = (line: string) => process.stderr.write(`npm start: ${line}\n`);
 
+/** The helm binary the bootstrap fetched (test/cluster/helm.sh), unless one was named. */
+async function withHelm(agentArgs: string[]): Promise<string[]> {
+  if (agentArgs.some((a) => a.startsWith('--helm-binary')) || process.env.BINNACLE_HELM_BINARY)
+    return agentArgs;
+  return ['--helm-binary', await helmBinary(), ...agentArgs];
+}
+
 async function main(): Promise<number> {
-  if (args.includes('--help') || args.includes('-h') || (await agentFindsCluster(args)))
-    return runAgent(args);
+  if (args.includes('--help') || args.includes('-h')) return runAgent(args);
+  if (await agentFindsCluster(args)) return runAgent(await withHelm(args));
   const stateDir = defaultStateDir();
   const ownCluster = !isRunning(await readState(stateDir));
   log(
@@ -30,7 +38,7 @@ async function main(): Promise<number> {
   const state = await clusterUp({ stateDir, log });
   try {
     await seedCluster(state, log);
-    return await runAgent(['--kubeconfig', state.kubeconfigs.admin, ...args]);
+    return await runAgent(await withHelm(['--kubeconfig', state.kubeconfigs.admin, ...args]));
   } finally {
     if (ownCluster) {
       await clusterDown({ stateDir });

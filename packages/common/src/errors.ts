@@ -127,6 +127,11 @@ export const errorCodes = {
     description: 'The cluster is registered but its agent is not connected to the hub right now.',
   },
   cluster_unreachable: { status: 503, description: 'The Kubernetes API server cannot be reached.' },
+  helm_unavailable: {
+    status: 503,
+    description:
+      'The agent has no helm binary to change releases with; set --helm-binary or put helm on its PATH.',
+  },
   access_review_unavailable: {
     status: 503,
     description:

@@ -118,6 +118,14 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     help: 'size cap of the SQLite timeline (default 512Mi)',
   },
   {
+    flag: 'helm-binary',
+    key: 'helmBinary',
+    env: 'BINNACLE_HELM_BINARY',
+    type: 'path',
+    placeholder: 'PATH',
+    help: 'the helm binary that installs, upgrades, rolls back and uninstalls releases (default: helm on PATH)',
+  },
+  {
     flag: 'debug-image',
     key: 'debugImage',
     env: 'BINNACLE_DEBUG_IMAGE',

@@ -44,6 +44,12 @@ export const ConfigFileSchema = Type.Object(
         description: 'How long the SQLite timeline keeps entries, e.g. 168h',
       }),
     ),
+    helmBinary: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'The helm binary for release changes (default: helm on PATH)',
+      }),
+    ),
     debugImage: Type.Optional(
       Type.String({ minLength: 1, maxLength: 512, description: 'Image of ephemeral debug containers' }),
     ),
@@ -110,6 +116,8 @@ export interface AgentConfig {
   metricsPollMs: number;
   /** Samples kept per pod (container) and node. */
   metricsHistory: number;
+  /** The helm binary for install, upgrade, rollback and uninstall (undefined: `helm` on PATH). */
+  helmBinary?: string;
   debugImage: string;
   disableLocalTerminal: boolean;
   /** Cloud mode: the hub's URL and this cluster's token (`bnc_…`). */

@@ -1,4 +1,10 @@
-import { seeded } from '@binnacle/testkit';
+import { execFile } from 'node:child_process';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { helmBinary, repoRoot, seeded, testCluster, waitUntil } from '@binnacle/testkit';
+import { AppsV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from '../../testing/index.ts';
 
@@ -109,6 +115,76 @@ describe('Helm release reads, from the release Secrets in the cache', () => {
       });
     } finally {
       await restricted.close();
+    }
+  });
+});
+
+describe('Helm release changes, with the helm binary', () => {
+  const cluster = testCluster();
+  let changes: TestAgent;
+  let ns: { name: string; remove: () => Promise<void> };
+  beforeAll(async () => {
+    [changes, ns] = await Promise.all([
+      helmBinary().then((helm) => startTestAgent({ config: { helmBinary: helm } })),
+      cluster.namespace('helm'),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([changes?.close(), ns?.remove()]);
+  });
+
+  it('uninstalls a release: 200, then its Secrets and objects are gone', async () => {
+    const helmHome = await mkdtemp(join(tmpdir(), 'binnacle-helm-'));
+    await promisify(execFile)(
+      await helmBinary(),
+      ['install', 'ledger', join(repoRoot, 'test/cluster/charts/billing'), '--namespace', ns.name],
+      {
+        env: {
+          ...process.env,
+          KUBECONFIG: cluster.kubeconfigPath(),
+          HELM_CACHE_HOME: join(helmHome, 'cache'),
+          HELM_CONFIG_HOME: join(helmHome, 'config'),
+          HELM_DATA_HOME: join(helmHome, 'data'),
+        },
+      },
+    );
+    const release = `/api/pkgmgr/releases/${ns.name}/ledger`;
+    await waitUntil('the release in the cache', async () => (await changes.request(release)).status === 200, {
+      timeoutMs: 30_000,
+    });
+    const res = await changes.request(release, { method: 'DELETE' });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      message: `uninstalled release ${ns.name}/ledger`,
+      kind: 'HelmRelease',
+      namespace: ns.name,
+      name: 'ledger',
+    });
+    const apps = cluster.kubeConfig().makeApiClient(AppsV1Api);
+    expect((await apps.listNamespacedDeployment({ namespace: ns.name })).items).toEqual([]);
+    await waitUntil(
+      'the release gone from the cache',
+      async () => (await changes.request(release)).status === 404,
+      {
+        timeoutMs: 30_000,
+      },
+    );
+    const again = await changes.request(release, { method: 'DELETE' });
+    expect(again.status).toBe(404);
+  });
+
+  it('answers 503 helm_unavailable, naming the flag, when there is no helm binary', async () => {
+    const without = await startTestAgent({ config: { helmBinary: '/nonexistent/helm' } });
+    try {
+      const res = await without.request(base, { method: 'DELETE' });
+      expect(res.status).toBe(503);
+      expect(await res.json()).toMatchObject({
+        code: 'helm_unavailable',
+        error: expect.stringContaining('--helm-binary'),
+      });
+      expect((await without.json<{ revision: number }>(base)).revision).toBe(2);
+    } finally {
+      await without.close();
     }
   });
 });

@@ -4,7 +4,8 @@ import type { AgentContext, App } from '../../context.ts';
 import { callerAware, requireAccess } from '../../http/caller.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
-import { NamespaceParam } from '../../http/schemas.ts';
+import { actionAnswer, NamespaceParam } from '../../http/schemas.ts';
+import { helmTimeoutSeconds, runHelm } from './helm-cli.ts';
 import {
   releaseDetail,
   releaseDiff,
@@ -130,6 +131,38 @@ export function pkgmgrRoutes(app: App, ctx: AgentContext): void {
       },
     },
     async (request) => releaseDetail(ctx, await revisionsFor(request.caller, request.params)),
+  );
+
+  app.delete(
+    '/api/pkgmgr/releases/:namespace/:name',
+    {
+      config: callerAware,
+      schema: {
+        tags,
+        summary: `Uninstall a release with helm, as the caller, waiting up to ${helmTimeoutSeconds} s for its objects to go`,
+        params: ReleaseParams,
+        querystring: Query({}),
+        response: { 200: Type.Object(actionAnswer), ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { namespace, name } = request.params;
+      await revisionsFor(request.caller, request.params);
+      // A client that goes away stops helm; helm leaves the release in a state `helm uninstall` can finish.
+      const stop = new AbortController();
+      const onClose = () => stop.abort();
+      request.raw.socket?.once('close', onClose);
+      try {
+        await runHelm(
+          ctx,
+          ['uninstall', name, '--namespace', namespace, '--wait', '--timeout', `${helmTimeoutSeconds}s`],
+          { as: request.caller, signal: stop.signal },
+        );
+      } finally {
+        request.raw.socket?.off('close', onClose);
+      }
+      return { message: `uninstalled release ${namespace}/${name}`, kind: 'HelmRelease', namespace, name };
+    },
   );
 
   app.get(
