@@ -135,7 +135,8 @@ export async function seeShopEdges(page: Page): Promise<void> {
   await graph
     .locator('[aria-label="Service storefront exposes Deployment storefront"]')
     .waitFor({ state: 'attached' });
-  expect(await graph.locator('[aria-label^="Deployment storefront manages Pod storefront-"]').count()).toBe(
-    3,
-  );
+  // The edges arrive with the layout of the namespace's graph; a view that was open before may still be drawn.
+  const managed = graph.locator('[aria-label^="Deployment storefront manages Pod storefront-"]');
+  await managed.nth(2).waitFor({ state: 'attached' });
+  expect(await managed.count()).toBe(3);
 }
