@@ -546,7 +546,11 @@ describe('the web UI served by the agent', () => {
       await docsScreenshot(page, 'topology-namespaces');
       await graph.getByRole('button', { name: 'Open the topology of namespace demo-shop' }).click();
       await page.waitForURL(/namespace=demo-shop/);
-      await seeShopEdges(page);
+      await graph.getByText('namespace demo-shop').waitFor();
+      await graph.getByRole('link', { name: 'Deployment storefront' }).waitFor();
+      await graph.locator('[aria-label="Service storefront exposes Deployment storefront"]').waitFor({
+        state: 'attached',
+      });
       expect(await page.getByRole('note').count()).toBe(0);
       await context.close();
     } finally {
