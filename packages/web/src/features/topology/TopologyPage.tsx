@@ -68,13 +68,15 @@ export function TopologyPage() {
     [topology, search.hide, search.health, grouping],
   );
   const key = graph ? layoutKey(graph) : '';
-  const [placed, setPlaced] = useState<{ key: string; result: LayoutResult }>();
+  // What is asked for: a layout of another namespace (or other expanded groups) is never shown for this one.
+  const scope = `${search.namespace ?? ''}|${search.expand ?? ''}`;
+  const [placed, setPlaced] = useState<{ key: string; scope: string; result: LayoutResult }>();
   // Statuses change often and move nothing: only a change of nodes, groups or edges is laid out again.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the graph's structure.
   useEffect(() => {
     if (!graph || placed?.key === key) return;
     let current = true;
-    void layout(graph).then((result) => current && setPlaced({ key, result }));
+    void layout(graph).then((result) => current && setPlaced({ key, scope, result }));
     return () => {
       current = false;
     };
@@ -153,11 +155,18 @@ export function TopologyPage() {
           <Loading what="the topology" />
         ) : graph && graph.nodes.length === 0 ? (
           <Empty>Nothing to draw: no objects here pass the filters.</Empty>
-        ) : !graph || !placed ? (
+        ) : !graph || placed?.scope !== scope ? (
           <Loading what={`the layout of ${graph?.nodes.length ?? 0} objects`} />
         ) : (
           <Suspense fallback={<Loading what="the graph view" />}>
-            <TopologyCanvas topology={topology} graph={graph} layout={placed.result} dark={dark} />
+            {/* A new scope mounts a new canvas, which fits its view to the new graph. */}
+            <TopologyCanvas
+              key={scope}
+              topology={topology}
+              graph={graph}
+              layout={placed.result}
+              dark={dark}
+            />
           </Suspense>
         )}
       </section>
