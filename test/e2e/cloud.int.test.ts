@@ -13,6 +13,7 @@ import {
   openSse,
   openTerminal,
   repoRoot,
+  seeded,
   seriousA11yViolations,
   testCluster,
   waitUntil,
@@ -337,6 +338,17 @@ describe('cloud mode through the hub tunnel', () => {
     expect(otherNamespace.status).toBe(403);
     // Helm releases live in Secrets: ada may list Secrets only in her namespace, which has none.
     expect((await json<{ total: number }>('/api/dashboard/pkgmgr')).total).toBe(0);
+    expect((await json<{ total: number }>('/api/pkgmgr/releases')).total).toBe(0);
+    // Reading or uninstalling a release needs `list secrets` in its namespace: refused before helm would run.
+    const release = `/c/${clusterId}/api/pkgmgr/releases/${seeded.helmRelease.namespace}/${seeded.helmRelease.name}`;
+    for (const method of ['GET', 'DELETE']) {
+      const refused = await hub(release, { cookie: ada, method });
+      expect(refused.status, method).toBe(403);
+      expect(await refused.json()).toMatchObject({
+        code: 'forbidden',
+        error: expect.stringContaining('cannot list secrets'),
+      });
+    }
     // The agent's own view (a tunneled request without an identity) holds the whole cluster.
     const all = (await throughTunnel('/api/namespaces')).json() as { items: unknown[] };
     expect(all.items.length).toBeGreaterThan(1);

@@ -11,6 +11,6 @@ export {
   timeOrDurationPattern,
 } from './durations.ts';
 export { type ErrorBody, type ErrorCode, errorCodes, errorTableMarkdown, statusOf } from './errors.ts';
-export { dnsLabelPattern, dnsSubdomainPattern } from './kube-names.ts';
+export { codePointOrder, dnsLabelPattern, dnsSubdomainPattern } from './kube-names.ts';
 export { parseQuantity } from './quantities.ts';
 export { parseSize, SizeError, sizePattern } from './sizes.ts';

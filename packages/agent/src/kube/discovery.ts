@@ -17,6 +17,13 @@ export interface ApiResource {
 
 export const apiVersionOf = (r: Pick<ApiResource, 'group' | 'version'>) =>
   r.group ? `${r.group}/${r.version}` : r.version;
+/** The group and version an `apiVersion` names (`apps/v1` → apps, v1; `v1` → the core group ''). */
+export function splitApiVersion(apiVersion: string): { group: string; version: string } {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+}
 export const resourceKey = (r: Pick<ApiResource, 'group' | 'plural'>) =>
   r.group ? `${r.plural}.${r.group}` : r.plural;
 

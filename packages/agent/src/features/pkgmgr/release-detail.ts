@@ -2,6 +2,7 @@ import { AppError, badRequest } from '@binnacle/common/server';
 import { createTwoFilesPatch } from 'diff';
 import { parseAllDocuments } from 'yaml';
 import type { AgentContext } from '../../context.ts';
+import { splitApiVersion } from '../../kube/discovery.ts';
 import { healthOf } from '../../kube/health.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import { isReleaseSecret, type ReleaseDecoder, type StoredRelease, summarizeRelease } from './releases.ts';
@@ -68,8 +69,7 @@ export function manifestResources(ctx: AgentContext, release: StoredRelease): Re
     const object = doc.toJS() as KubeObject | null;
     if (!object?.kind || !object.metadata?.name) continue;
     const apiVersion = object.apiVersion ?? 'v1';
-    const group = apiVersion.includes('/') ? (apiVersion.split('/')[0] as string) : '';
-    const resource = ctx.cluster.find(group, object.kind);
+    const resource = ctx.cluster.find(splitApiVersion(apiVersion).group, object.kind);
     const namespace =
       resource?.namespaced === false ? undefined : (object.metadata.namespace ?? release.namespace);
     const informer = resource ? ctx.cluster.cache.informer(resource) : undefined;

@@ -2,7 +2,7 @@ import { AppError } from '@binnacle/common/server';
 import { parseAllDocuments } from 'yaml';
 import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import { type ApiResource, objectPath } from '../../kube/discovery.ts';
+import { type ApiResource, objectPath, splitApiVersion } from '../../kube/discovery.ts';
 import { type KubeObject, stripObject } from '../../kube/objects.ts';
 
 export const fieldManager = 'binnacle';
@@ -78,9 +78,7 @@ function targetOf(ctx: AgentContext, object: KubeObject, index: number, options:
       'invalid_request',
       `${where}: missing metadata.name (generateName is not supported by apply)`,
     );
-  const [group, version] = object.apiVersion.includes('/')
-    ? object.apiVersion.split('/', 2)
-    : ['', object.apiVersion];
+  const { group, version } = splitApiVersion(object.apiVersion);
   const resource = ctx.cluster.resources().find((r) => r.group === group && r.kind === object.kind);
   if (!resource)
     throw new AppError(

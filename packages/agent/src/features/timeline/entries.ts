@@ -1,4 +1,4 @@
-import type { ApiResource } from '../../kube/discovery.ts';
+import { type ApiResource, splitApiVersion } from '../../kube/discovery.ts';
 import { healthOf } from '../../kube/health.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import type { NewTimelineEvent, OwnerRef } from './types.ts';
@@ -35,7 +35,7 @@ export function fromKubeEvent(event: KubeObject): NewTimelineEvent {
     name?: string;
     uid?: string;
   };
-  const group = involved.apiVersion?.includes('/') ? (involved.apiVersion.split('/')[0] as string) : '';
+  const group = splitApiVersion(involved.apiVersion ?? '').group;
   const count = Number(event.count ?? (event.series as Obj | undefined)?.count ?? 1);
   const timestamp = String(
     event.lastTimestamp ??

@@ -1,3 +1,4 @@
+import { codePointOrder } from '@binnacle/common';
 import type { Health } from '../../kube/health.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import type { TopologyInput } from './builder.ts';
@@ -23,7 +24,7 @@ export function namespaceOverview(input: TopologyInput): TopologyNode[] {
     }
   }
   return [...byNamespace]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .sort(([a], [b]) => codePointOrder(a, b))
     .map(([name, objects]) => {
       const running = objects.filter((o) => judged.has(o.kind ?? ''));
       const { counts, status } = healthSummary(running);
