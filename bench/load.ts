@@ -17,7 +17,7 @@ const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
  * Runs `create(0..count-1)` on `workers` concurrent workers. Creation is idempotent (409 is fine), so a bench
  * cluster left over from an interrupted run can be loaded again.
  */
-async function createAll(
+export async function createAll(
   count: number,
   create: (i: number) => Promise<unknown>,
   workers = 16,

@@ -5,6 +5,7 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { agentScale } from './agent-scale.ts';
+import { helmReleases } from './helm-releases.ts';
 import { hubAuth } from './hub-auth.ts';
 import { topologySse } from './topology-sse.ts';
 import { tunnel } from './tunnel.ts';
@@ -37,6 +38,11 @@ const benchmarks: Record<string, { about: string; run: (args: string[]) => Promi
     about:
       'the web UI in Chromium at 10 000 pods: first row and scroll frames of the pods table, topology render at the sample and 2 000 objects, initial JS gzipped',
     run: webUi,
+  },
+  'helm-releases': {
+    about:
+      'Helm release list and detail latency at 200 releases × 10 revisions, and upgrade-check against both chart sources (cold and warm)',
+    run: helmReleases,
   },
   tunnel: {
     about:

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Agent, configDefaults, createAgent, resolveTarget } from '@binnacle/agent';
+import { type Agent, type AgentConfig, configDefaults, createAgent, resolveTarget } from '@binnacle/agent';
 import { waitUntil } from '@binnacle/testkit';
 import pino from 'pino';
 
@@ -12,10 +12,13 @@ export interface SyncedAgent {
 }
 
 /** An agent on a loopback port against the bench cluster, resolved once every informer tier has synced. */
-export async function syncedAgent(kubeconfig: string): Promise<SyncedAgent> {
+export async function syncedAgent(
+  kubeconfig: string,
+  config: Partial<AgentConfig> = {},
+): Promise<SyncedAgent> {
   const dataDir = await mkdtemp(join(tmpdir(), 'binnacle-bench-'));
   const agent = await createAgent(
-    { ...configDefaults(), port: 0, dataDir, kubeconfig, noBrowser: true, historyLimit: 100_000 },
+    { ...configDefaults(), port: 0, dataDir, kubeconfig, noBrowser: true, historyLimit: 100_000, ...config },
     await resolveTarget({ kubeconfig }),
     pino({ level: 'silent' }),
   );

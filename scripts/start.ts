@@ -2,7 +2,8 @@
  * `npm start [-- agent flags]`: the agent against the cluster it would find itself (--kubeconfig,
  * BINNACLE_KUBECONFIG, `kubeconfig` in ~/.binnacle/config.json, KUBECONFIG, ~/.kube/config or the in-cluster
  * service account). With none, it starts the local demo control plane with the sample workloads first, and stops
- * it again when the agent exits. Releases are changed with the helm binary the bootstrap fetched.
+ * it again when the agent exits; the agent then knows the demo's two chart sources (a classic repository and an
+ * OCI registry). Releases are changed with the helm binary the bootstrap fetched.
  */
 import { agentFindsCluster, runAgent } from '@binnacle/agent';
 import {
@@ -38,7 +39,10 @@ async function main(): Promise<number> {
   const state = await clusterUp({ stateDir, log });
   try {
     await seedCluster(state, log);
-    return await runAgent(await withHelm(['--kubeconfig', state.kubeconfigs.admin, ...args]));
+    const demo = ['--kubeconfig', state.kubeconfigs.admin];
+    if (!args.some((a) => a.startsWith('--helm-repositories')) && !process.env.BINNACLE_HELM_REPOSITORIES)
+      demo.push('--helm-repositories', state.chartSources.repositories);
+    return await runAgent(await withHelm([...demo, ...args]));
   } finally {
     if (ownCluster) {
       await clusterDown({ stateDir });

@@ -40,6 +40,13 @@ async function template(sets: string[]): Promise<Rendered[] | string> {
   }
 }
 
+/** The environment of the agent's container as the chart renders it with these values. */
+async function agentEnv(sets: string[]): Promise<{ name: string; value?: string }[]> {
+  const objects = await template(sets);
+  if (typeof objects === 'string') throw new Error(objects);
+  return objects.find((o) => o.kind === 'Deployment')?.spec?.template?.spec.containers[0]?.env ?? [];
+}
+
 const roleBindings = (objects: Rendered[]) =>
   objects
     .filter((o) => o.kind === 'ClusterRoleBinding' && o.subjects?.[0]?.kind === 'Group')
@@ -66,15 +73,27 @@ describe('the binnacle-agent chart', () => {
   });
 
   it('runs the agent with a small young generation, which nodeOptions changes or turns off', async () => {
-    const envOf = async (sets: string[]) => {
-      const objects = await template(sets);
-      if (typeof objects === 'string') throw new Error(objects);
-      const env = objects.find((o) => o.kind === 'Deployment')?.spec?.template?.spec.containers[0]?.env ?? [];
-      return env.find((e) => e.name === 'NODE_OPTIONS')?.value;
-    };
+    const envOf = async (sets: string[]) =>
+      (await agentEnv(sets)).find((e) => e.name === 'NODE_OPTIONS')?.value;
     expect(await envOf([])).toBe('--max-semi-space-size=4');
     expect(await envOf(['nodeOptions=--max-old-space-size=200'])).toBe('--max-old-space-size=200');
     expect(await envOf(['nodeOptions='])).toBeUndefined();
+  });
+
+  it('passes helmRepositories to the agent as --helm-repositories, and refuses a malformed source', async () => {
+    const env = await agentEnv([
+      'helmRepositories[0].name=internal',
+      'helmRepositories[0].url=oci://registry.example.com/charts',
+      'helmRepositories[1].name=bitnami',
+      'helmRepositories[1].url=https://charts.bitnami.com/bitnami',
+    ]);
+    expect(env.find((e) => e.name === 'BINNACLE_HELM_REPOSITORIES')?.value).toBe(
+      'internal=oci://registry.example.com/charts,bitnami=https://charts.bitnami.com/bitnami',
+    );
+    expect((await agentEnv([])).some((e) => e.name === 'BINNACLE_HELM_REPOSITORIES')).toBe(false);
+    expect(await template(['helmRepositories[0].name=Internal', 'helmRepositories[0].url=ftp://x'])).toMatch(
+      /helmRepositories\/0\/(name|url)/,
+    );
   });
 
   it('grants the agent day-2 operations as itself only with rbac.operations=true', async () => {

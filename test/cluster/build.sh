@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the local control plane (kube-apiserver, kube-controller-manager, kube-scheduler, kubectl, etcd), kwok and
-# metrics-server from the committed Go wrapper modules. Each module is built once per go.mod/go.sum into
+# Builds the local control plane (kube-apiserver, kube-controller-manager, kube-scheduler, kubectl, etcd), kwok,
+# metrics-server and the CNCF distribution registry (the OCI chart source) from the committed Go wrapper modules. Each module is built once per go.mod/go.sum into
 # ~/.cache/binnacle/go-<module>-<hash>, so bumping one never rebuilds the others; ~/.cache/binnacle/cluster-<hash>/bin
 # links them all together and its path is printed on stdout.
 set -euo pipefail
@@ -9,12 +9,13 @@ cache_root=${BINNACLE_CACHE_DIR:-$HOME/.cache/binnacle}
 k8s_version=$(sed -n 's/^require k8s.io\/kubernetes \(v[0-9.]*\).*/\1/p' "$here/go/k8s/go.mod")
 [ -n "$k8s_version" ] || { echo "build.sh: cannot read the k8s.io/kubernetes version from go/k8s/go.mod" >&2; exit 1; }
 # Bump a module's recipe when its build steps below change, so its cached build is redone.
-declare -A recipe=([k8s]=1 [kwok]=2 [metrics-server]=1)
-modules="k8s kwok metrics-server"
+declare -A recipe=([k8s]=1 [kwok]=2 [metrics-server]=1 [registry]=1)
+modules="k8s kwok metrics-server registry"
 declare -A tools=(
   [k8s]="kube-apiserver kube-controller-manager kube-scheduler kubectl etcd"
   [kwok]="kwok kwok-stages"
   [metrics-server]="metrics-server"
+  [registry]="registry"
 )
 module_dir() {
   echo "$cache_root/go-$1-$( (echo "${recipe[$1]}"; cat "$here/go/$1/go.mod" "$here/go/$1/go.sum") | sha256sum | cut -c1-16)"
@@ -77,6 +78,12 @@ build_metrics-server() {
   echo "build.sh: building metrics-server" >&2
   (cd "$here/go/metrics-server" && go build -trimpath -ldflags "-s -w" -o "$1/metrics-server" \
     sigs.k8s.io/metrics-server/cmd/metrics-server)
+}
+
+build_registry() {
+  echo "build.sh: building the distribution registry" >&2
+  (cd "$here/go/registry" && go build -trimpath -ldflags "-s -w" -o "$1/registry" \
+    github.com/distribution/distribution/v3/cmd/registry)
 }
 
 for m in $modules; do

@@ -481,6 +481,92 @@ describe('cloud mode through the hub tunnel', () => {
     });
   });
 
+  it('installs, upgrades, rolls back and uninstalls a Helm release as the caller: a RoleBinding in one namespace allows exactly it', async () => {
+    const deployer = 'helm-deployer';
+    await rbac.createNamespacedRole({
+      namespace: namespace.name,
+      body: {
+        metadata: { name: deployer },
+        rules: [
+          {
+            apiGroups: ['', 'apps'],
+            resources: ['secrets', 'configmaps', 'services', 'deployments', 'replicasets', 'pods'],
+            verbs: ['*'],
+          },
+        ],
+      },
+    });
+    await rbac.createNamespacedRoleBinding({
+      namespace: namespace.name,
+      body: {
+        metadata: { name: deployer },
+        subjects: [
+          { kind: 'Group', name: 'binnacle:idp:/platform-admins', apiGroup: 'rbac.authorization.k8s.io' },
+        ],
+        roleRef: { kind: 'Role', name: deployer, apiGroup: 'rbac.authorization.k8s.io' },
+      },
+    });
+    const releases = `/c/${clusterId}/api/pkgmgr/releases`;
+    const install = (target: string) => ({
+      releaseName: 'ledger',
+      namespace: target,
+      chartName: 'billing',
+      version: '1.2.0',
+      repository: 'demo',
+    });
+    try {
+      // Without the IdP group (a PAT) ada may not touch releases in her namespace; with it, in no other.
+      const viaPat = await hub(releases, { pat: adaPat, method: 'POST', body: install(namespace.name) });
+      expect(viaPat.status).toBe(403);
+      const elsewhere = await hub(releases, { cookie: ada, method: 'POST', body: install('demo-billing') });
+      expect(elsewhere.status).toBe(403);
+      expect(await elsewhere.json()).toMatchObject({
+        error: expect.stringContaining('namespace demo-billing'),
+      });
+
+      const streamed = await hub(`${releases}/install-stream`, {
+        cookie: ada,
+        method: 'POST',
+        body: install(namespace.name),
+      });
+      expect(streamed.status).toBe(200);
+      const frames = (await streamed.text())
+        .split('\n\n')
+        .filter((block) => block.startsWith('data: '))
+        .map((block) => JSON.parse(block.slice(6)) as { type: string; release?: unknown; message?: string });
+      expect(frames.at(-1), JSON.stringify(frames.at(-1))).toMatchObject({
+        type: 'complete',
+        release: { revision: 1, status: 'deployed' },
+      });
+      const ledger = `${releases}/${namespace.name}/ledger`;
+      const upgrade = await hub(`${ledger}/upgrade`, {
+        cookie: ada,
+        method: 'POST',
+        body: { version: '1.3.0' },
+      });
+      expect(upgrade.status, await upgrade.clone().text()).toBe(200);
+      expect(await upgrade.json()).toMatchObject({ release: { revision: 2, chartVersion: '1.3.0' } });
+      const rollback = await hub(`${ledger}/rollback`, { cookie: ada, method: 'POST', body: {} });
+      expect(rollback.status, await rollback.clone().text()).toBe(200);
+      expect(await rollback.json()).toMatchObject({ release: { revision: 3, chartVersion: '1.2.0' } });
+      const changes = await hub(
+        `/c/${clusterId}/api/changes?namespace=${namespace.name}&kind=HelmRelease&name=ledger&preset=all`,
+        { cookie: ada },
+      );
+      const events = ((await changes.json()) as { events: { reason: string; actor?: { user: string } }[] })
+        .events;
+      expect(events.map((e) => e.reason)).toEqual(
+        expect.arrayContaining(['HelmInstall', 'HelmUpgrade', 'HelmRollback']),
+      );
+      expect(events.every((e) => e.actor?.user === 'binnacle:user:ada@example.com')).toBe(true);
+      const uninstall = await hub(ledger, { cookie: ada, method: 'DELETE' });
+      expect(uninstall.status, await uninstall.clone().text()).toBe(200);
+    } finally {
+      await rbac.deleteNamespacedRoleBinding({ name: deployer, namespace: namespace.name });
+      await rbac.deleteNamespacedRole({ name: deployer, namespace: namespace.name });
+    }
+  });
+
   it('never believes a system: identity, even through the tunnel', async () => {
     // As if the hub signed it: a system: group is refused outright.
     const answer = await throughTunnel('/api/auth/me', {

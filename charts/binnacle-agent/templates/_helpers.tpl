@@ -14,3 +14,12 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version }}
 app.kubernetes.io/name: {{ .Chart.Name }}
 app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end -}}
+
+{{/* The chart sources as the agent's --helm-repositories value: NAME=URL,… */}}
+{{- define "binnacle-agent.helmRepositories" -}}
+{{- $entries := list -}}
+{{- range . -}}
+{{- $entries = append $entries (printf "%s=%s" .name .url) -}}
+{{- end -}}
+{{- join "," $entries -}}
+{{- end -}}

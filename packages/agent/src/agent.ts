@@ -16,6 +16,8 @@ import type { AgentContext, App } from './context.ts';
 import { ReleaseChecker } from './features/health/version-check.ts';
 import { MetricsAvailability } from './features/metrics/api.ts';
 import { MetricsPoller } from './features/metrics/poller.ts';
+import { ChartSources } from './features/pkgmgr/chart-sources.ts';
+import { parseHelmRepositories } from './features/pkgmgr/repositories.ts';
 import { ChangeRecorder } from './features/timeline/recorder.ts';
 import { MemoryTimelineStore } from './features/timeline/store/memory-store.ts';
 import type { TimelineStore } from './features/timeline/types.ts';
@@ -83,6 +85,7 @@ export async function createAgent(
     timeline: new ChangeRecorder(cluster.cache, await openTimelineStore(config, log)),
     topology: new TopologyService(config.topologyMaxNodes),
     sessions: new SessionRegistry(),
+    charts: new ChartSources(parseHelmRepositories(config.helmRepositories)),
     metrics: {
       availability,
       poller: new MetricsPoller(cluster, availability, {

@@ -5,6 +5,7 @@ import type { JsonFile } from './config/json-file.ts';
 import type { ReleaseChecker } from './features/health/version-check.ts';
 import type { MetricsAvailability } from './features/metrics/api.ts';
 import type { MetricsPoller } from './features/metrics/poller.ts';
+import type { ChartSources } from './features/pkgmgr/chart-sources.ts';
 import type { ChangeRecorder } from './features/timeline/recorder.ts';
 import type { TopologyService } from './features/topology/service.ts';
 import type { SessionRegistry } from './http/sessions.ts';
@@ -26,6 +27,8 @@ export interface AgentContext {
   timeline: ChangeRecorder;
   topology: TopologyService;
   sessions: SessionRegistry;
+  /** The chart repositories and registries of `--helm-repositories`. */
+  charts: ChartSources;
   /** metrics.k8s.io: whether it is served, and the poller that keeps the usage history. */
   metrics: { availability: MetricsAvailability; poller: MetricsPoller };
   /** SubjectAccessReviews for tunneled callers. */

@@ -84,6 +84,10 @@ export const errorCodes = {
     status: 422,
     description: 'Kubernetes rejected the object as invalid; the message carries its field errors.',
   },
+  values_invalid: {
+    status: 422,
+    description: "The values do not meet the chart's values.schema.json; the message is helm's.",
+  },
   rate_limited: { status: 429, description: 'Too many requests; retry after the Retry-After header.' },
   headers_too_large: {
     status: 431,
@@ -103,6 +107,11 @@ export const errorCodes = {
     description: "The cluster's tunnel dropped before its agent answered; retry.",
   },
   cluster_error: { status: 502, description: 'The Kubernetes API server failed (5xx).' },
+  chart_source_error: {
+    status: 502,
+    description:
+      'A chart repository or registry failed, timed out or answered something that is not a chart source; the message names it.',
+  },
   not_ready: { status: 503, description: 'The data is still loading (informers syncing); retry shortly.' },
   ui_not_built: {
     status: 503,

@@ -7,6 +7,18 @@ export {
   launchBrowser,
   seriousA11yViolations,
 } from './browser.ts';
+export { artifactHubOpenApi, OpenApiDocument } from './catalog-openapi.ts';
+export {
+  type CatalogRequest,
+  type CatalogServer,
+  catalogOperations,
+  startCatalogServer,
+} from './catalog-server.ts';
+export {
+  type ChartSources,
+  chartRepositoryNames,
+  publishedCharts,
+} from './cluster/chart-sources.ts';
 export {
   clusterDown,
   clusterUp,

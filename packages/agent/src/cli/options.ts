@@ -126,6 +126,22 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     help: 'the helm binary that installs, upgrades, rolls back and uninstalls releases (default: helm on PATH)',
   },
   {
+    flag: 'helm-repositories',
+    key: 'helmRepositories',
+    env: 'BINNACLE_HELM_REPOSITORIES',
+    type: 'string',
+    placeholder: 'NAME=URL,…',
+    help: 'chart repositories: http(s):// for a classic one (index.yaml), oci:// for a registry',
+  },
+  {
+    flag: 'catalog-url',
+    key: 'catalogUrl',
+    env: 'BINNACLE_CATALOG_URL',
+    type: 'url',
+    placeholder: 'URL',
+    help: 'Artifact Hub-compatible chart catalog the chart search asks (default https://artifacthub.io)',
+  },
+  {
     flag: 'debug-image',
     key: 'debugImage',
     env: 'BINNACLE_DEBUG_IMAGE',

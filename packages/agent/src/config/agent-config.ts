@@ -5,6 +5,7 @@ import { Duration } from '@binnacle/common/server';
 import { type Static, Type } from 'typebox';
 import { NamespaceParam } from '../http/schemas.ts';
 
+export const defaultCatalogUrl = 'https://artifacthub.io';
 export const defaultReleaseFeed = 'https://api.github.com/repos/binnacle-dev/binnacle/releases/latest';
 
 /**
@@ -48,6 +49,18 @@ export const ConfigFileSchema = Type.Object(
       Type.String({
         minLength: 1,
         description: 'The helm binary for release changes (default: helm on PATH)',
+      }),
+    ),
+    helmRepositories: Type.Optional(
+      Type.String({
+        description:
+          'Chart repositories, comma-separated NAME=URL: http(s):// for a classic repository, oci:// for a registry',
+      }),
+    ),
+    catalogUrl: Type.Optional(
+      Type.String({
+        pattern: '^https?://',
+        description: 'Base URL of the Artifact Hub-compatible chart catalog (default https://artifacthub.io)',
       }),
     ),
     debugImage: Type.Optional(
@@ -118,6 +131,10 @@ export interface AgentConfig {
   metricsHistory: number;
   /** The helm binary for install, upgrade, rollback and uninstall (undefined: `helm` on PATH). */
   helmBinary?: string;
+  /** Chart repositories as given (`NAME=URL,…`); parsed and checked when the agent is built. */
+  helmRepositories?: string;
+  /** Base URL of the Artifact Hub-compatible catalog the chart search asks. */
+  catalogUrl: string;
   debugImage: string;
   disableLocalTerminal: boolean;
   /** Cloud mode: the hub's URL and this cluster's token (`bnc_…`). */
@@ -127,7 +144,7 @@ export interface AgentConfig {
 
 export const configDefaults = (): Omit<
   AgentConfig,
-  'kubeconfig' | 'context' | 'namespace' | 'timelineDb' | 'cloudUrl' | 'clusterToken'
+  'kubeconfig' | 'context' | 'namespace' | 'timelineDb' | 'cloudUrl' | 'clusterToken' | 'helmRepositories'
 > => ({
   timelineStorage: 'memory',
   historyLimit: 10_000,
@@ -138,6 +155,7 @@ export const configDefaults = (): Omit<
   metricsPollMs: 30_000,
   metricsHistory: 120,
   debugImage: 'busybox:1.37',
+  catalogUrl: defaultCatalogUrl,
   disableLocalTerminal: false,
   port: 9280,
   listenAddress: '127.0.0.1',

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 
-export type SessionKind = 'events' | 'logs' | 'exec' | 'terminal' | 'portforward' | 'download';
+export type SessionKind = 'events' | 'logs' | 'exec' | 'terminal' | 'portforward' | 'download' | 'helm';
 
 export interface SessionInfo {
   id: string;
@@ -41,6 +41,7 @@ export class SessionRegistry {
       terminal: 0,
       portforward: 0,
       download: 0,
+      helm: 0,
     };
     for (const { info } of this.#sessions.values()) counts[info.kind] += 1;
     return counts;

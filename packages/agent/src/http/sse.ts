@@ -10,6 +10,11 @@ export interface SseOptions {
   maxQueued?: number;
   /** Called when the stream had to be closed because its reader fell behind. */
   onOverflow?: () => void;
+  /**
+   * Heartbeats as a named `heartbeat` event (the default) or as SSE comments, for streams whose frames are
+   * `data:` only and whose readers treat every frame as a message.
+   */
+  heartbeat?: 'event' | 'comment';
 }
 
 /**
@@ -19,7 +24,7 @@ export interface SseOptions {
 export class SseStream {
   readonly #res: ServerResponse;
   readonly #queue: string[] = [];
-  readonly #options: Required<Omit<SseOptions, 'onOverflow'>> & Pick<SseOptions, 'onOverflow'>;
+  readonly #options: Required<Omit<SseOptions, 'onOverflow' | 'heartbeat'>> & Pick<SseOptions, 'onOverflow'>;
   readonly #closeListeners: (() => void)[] = [];
   readonly #drainListeners: (() => void)[] = [];
   readonly #heartbeat: ReturnType<typeof setInterval>;
@@ -44,7 +49,10 @@ export class SseStream {
     this.#res.on('close', () => this.close());
     this.#res.on('error', () => this.close());
     this.#heartbeat = setInterval(
-      () => this.send('heartbeat', { time: new Date().toISOString() }),
+      () =>
+        options.heartbeat === 'comment'
+          ? this.#enqueue(`: heartbeat ${new Date().toISOString()}\n\n`)
+          : this.send('heartbeat', { time: new Date().toISOString() }),
       this.#options.heartbeatMs,
     );
     this.#heartbeat.unref();
@@ -65,13 +73,27 @@ export class SseStream {
 
   /** The same with data already serialized, so one payload fanned out to many streams is serialized once. */
   sendJson(event: string, json: string, id?: string): boolean {
+    return this.#enqueue(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${json}\n\n`);
+  }
+
+  /** A frame of `data:` only (no event name): what EventSource's onmessage receives. */
+  sendData(data: unknown): boolean {
+    return this.#enqueue(`data: ${JSON.stringify(data)}\n\n`);
+  }
+
+  /** Closes the stream once every queued frame has been written (a stream that says its last word). */
+  end(): void {
+    this.onceDrained(() => this.close());
+  }
+
+  #enqueue(frame: string): boolean {
     if (this.#closed) return false;
     if (this.#queue.length >= this.#options.maxQueued) {
       this.#options.onOverflow?.();
       this.close();
       return false;
     }
-    this.#queue.push(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${json}\n\n`);
+    this.#queue.push(frame);
     void this.#drain();
     return true;
   }

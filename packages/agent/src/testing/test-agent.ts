@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serverLogger } from '@binnacle/common/server';
-import { type ClusterIdentity, testCluster, waitUntil } from '@binnacle/testkit';
+import { type ClusterIdentity, helmBinary, testCluster, waitUntil } from '@binnacle/testkit';
 import { type Agent, createAgent } from '../agent.ts';
 import { type AgentConfig, configDefaults } from '../config/agent-config.ts';
 import { resolveTarget } from '../kube/kubeconfig.ts';
@@ -44,6 +44,11 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
     noBrowser: true,
     dataDir,
     releaseFeedUrl: 'http://127.0.0.1:9/unused',
+    // Tests that search the chart catalog start a local one (startCatalogServer); none asks the internet.
+    catalogUrl: 'http://127.0.0.1:9/unused',
+    // The control plane's own chart sources and the helm the bootstrap fetched, as `npm start` has them.
+    helmRepositories: cluster.state.chartSources.repositories,
+    helmBinary: await helmBinary(),
     kubeconfig: cluster.kubeconfigPath(options.identity ?? 'admin'),
     ...options.config,
   };

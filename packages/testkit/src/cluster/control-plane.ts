@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { chartSources, publishCharts, registryConfig } from './chart-sources.ts';
 import {
   apiserverArgs,
   type ComponentArgs,
@@ -73,8 +74,9 @@ export function isRunning(state: ClusterState | undefined): state is ClusterStat
 }
 
 /**
- * Starts etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok and metrics-server (registered as
- * metrics.k8s.io) on 127.0.0.1 with fresh PKI, then simulated nodes, and waits until every piece answers. Idempotent: a running cluster is returned as is.
+ * Starts etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, metrics-server (registered as
+ * metrics.k8s.io) and the two chart sources (a classic chart repository and an OCI registry, charts published to
+ * both) on 127.0.0.1 with fresh PKI, then simulated nodes, and waits until every piece answers. Idempotent: a running cluster is returned as is.
  */
 export async function clusterUp(options: ClusterUpOptions = {}): Promise<ClusterState> {
   const stateDir = options.stateDir ?? defaultStateDir();
@@ -103,6 +105,8 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
     kwok: await freePort(),
     podSim: await freePort(),
     metricsServer: await freePort(),
+    chartRepo: await freePort(),
+    registry: await freePort(),
   };
   const pki = await generatePki(join(stateDir, 'pki'));
   const server = `https://127.0.0.1:${ports.apiserver}`;
@@ -145,6 +149,7 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
     pki,
     processes: [],
     nodes: [],
+    chartSources: chartSources(ports.chartRepo, ports.registry),
     startedAt: new Date().toISOString(),
     ready: false,
   };
@@ -189,6 +194,15 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
       logsFile,
     ]);
     const kwok = await launch('kwok', bin.kwok, kwokArgs(args));
+    const chartDir = join(stateDir, 'charts');
+    const chartRepo = await launch('chart-repo', process.execPath, [
+      join(import.meta.dirname, 'chart-repo.ts'),
+      String(ports.chartRepo),
+      chartDir,
+    ]);
+    const registryFile = join(stateDir, 'registry.yaml');
+    await writeFile(registryFile, registryConfig(ports.registry, join(stateDir, 'registry')));
+    const registry = await launch('registry', bin.registry, ['serve', registryFile]);
     const metricsServer =
       (options.metricsServer ?? true)
         ? await launch('metrics-server', bin.metricsServer, metricsServerArgs(args))
@@ -210,6 +224,14 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
         timeoutMs: componentTimeoutMs,
         process: kwok,
       }),
+      waitUntil('chart repository', healthy(`http://127.0.0.1:${ports.chartRepo}/healthz`), {
+        timeoutMs: componentTimeoutMs,
+        process: chartRepo,
+      }),
+      waitUntil('registry', healthy(`http://127.0.0.1:${ports.registry}/v2/`), {
+        timeoutMs: componentTimeoutMs,
+        process: registry,
+      }),
       metricsServer &&
         waitUntil('metrics-server', healthy(`https://127.0.0.1:${ports.metricsServer}/livez`), {
           timeoutMs: componentTimeoutMs,
@@ -217,7 +239,11 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
         }),
     ]);
     if (metricsServer) await registerMetricsApi(kubeconfigs.admin, ports.metricsServer);
-    log(`controller-manager, scheduler${metricsServer ? ', kwok and metrics-server' : ' and kwok'} ready`);
+    log(
+      `controller-manager, scheduler, kwok${metricsServer ? ', metrics-server' : ''} and chart sources ready`,
+    );
+    await publishCharts(state.chartSources, chartDir, join(stateDir, 'helm'));
+    log(`charts published to ${state.chartSources.http} and ${state.chartSources.oci}`);
     state.nodes = await createNodes(kubeconfigs.admin, nodeCount, state.kubernetesVersion, kwok);
     state.ready = true;
     await writeState(state);

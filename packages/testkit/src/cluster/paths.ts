@@ -23,6 +23,7 @@ export interface ClusterBinaries {
   kwok: string;
   kwokStagesDir: string;
   metricsServer: string;
+  registry: string;
 }
 
 /** Builds the Go binaries on first use (cached by go.sum) and returns their paths. */
@@ -44,6 +45,7 @@ export async function clusterBinaries(): Promise<ClusterBinaries> {
     kwok: join(dir, 'kwok'),
     kwokStagesDir: join(dir, 'kwok-stages'),
     metricsServer: join(dir, 'metrics-server'),
+    registry: join(dir, 'registry'),
   };
   for (const path of Object.values(binaries)) {
     if (!existsSync(path)) throw new Error(`test/cluster/build.sh reported ${dir}, but ${path} is missing`);

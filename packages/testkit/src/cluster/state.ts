@@ -1,5 +1,6 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { ChartSources } from './chart-sources.ts';
 import type { ClusterPki } from './pki.ts';
 import type { ManagedProcess } from './processes.ts';
 
@@ -12,6 +13,8 @@ export interface ClusterPorts {
   kwok: number;
   podSim: number;
   metricsServer: number;
+  chartRepo: number;
+  registry: number;
 }
 
 /** What `cluster:up` leaves in `<stateDir>/state.json`, so `down`, `status` and tests can find the cluster. */
@@ -27,12 +30,14 @@ export interface ClusterState {
   pki: ClusterPki;
   processes: ManagedProcess[];
   nodes: string[];
+  /** The Helm chart sources: a classic repository and an OCI registry holding the same charts. */
+  chartSources: ChartSources;
   startedAt: string;
   ready: boolean;
 }
 
-/** 2: metrics-server joined the control plane. */
-export const stateVersion = 2;
+/** 2: metrics-server joined the control plane; 3: the chart sources (chart repository and registry). */
+export const stateVersion = 3;
 
 export const stateFile = (stateDir: string) => join(stateDir, 'state.json');
 

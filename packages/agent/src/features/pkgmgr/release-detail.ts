@@ -156,14 +156,17 @@ export function releaseDiff(revisions: StoredRelease[], revision1?: number, revi
       `release ${newest.namespace}/${newest.name} has one revision: name revision1 to compare with`,
     );
   const first = releaseRevision(revisions, firstNumber);
-  const diff = createTwoFilesPatch(
+  const diff = unifiedDiff(
     `revision ${first.version}`,
     `revision ${second.version}`,
     first.manifest ?? '',
     second.manifest ?? '',
-    undefined,
-    undefined,
-    { context: 3 },
   );
   return { revision1: first.version, revision2: second.version, diff };
+}
+
+/** A unified diff of two texts with three lines of context (empty when they are equal). */
+export function unifiedDiff(nameA: string, nameB: string, a: string, b: string): string {
+  if (a === b) return '';
+  return createTwoFilesPatch(nameA, nameB, a, b, undefined, undefined, { context: 3 });
 }

@@ -4,8 +4,10 @@ import type { AgentContext, App } from '../../context.ts';
 import { callerAware, requireAccess } from '../../http/caller.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
-import { actionAnswer, NamespaceParam } from '../../http/schemas.ts';
-import { helmTimeoutSeconds, runHelm } from './helm-cli.ts';
+import { NamespaceParam } from '../../http/schemas.ts';
+import { pkgmgrActionRoutes } from './action-routes.ts';
+import { catalogRoutes } from './catalog-routes.ts';
+import { pkgmgrChartRoutes } from './chart-routes.ts';
 import {
   releaseDetail,
   releaseDiff,
@@ -14,64 +16,9 @@ import {
   releaseValues,
 } from './release-detail.ts';
 import { ReleaseDecoder } from './releases.ts';
+import { ReleaseDetail, ReleaseParams, Releases, Revision, Values } from './schemas.ts';
 import { pkgmgrDashboard } from './service.ts';
 
-const Release = Type.Object({
-  name: Type.String(),
-  namespace: Type.String(),
-  revision: Type.Integer(),
-  status: Type.String(),
-  chart: Type.String(),
-  chartVersion: Type.String(),
-  appVersion: Type.Optional(Type.String()),
-  updated: Type.Optional(Type.String()),
-  description: Type.Optional(Type.String()),
-});
-
-const Open = Type.Object({}, { additionalProperties: true });
-const Values = Type.Record(Type.String(), Type.Unknown());
-const Revision = Type.Integer({ minimum: 1 });
-const ReleaseParams = Type.Object({
-  namespace: NamespaceParam,
-  // Helm's own limit for release names (53 characters, a DNS-1123 label).
-  name: Type.String({ minLength: 1, maxLength: 53, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' }),
-});
-const Releases = Type.Object({
-  releases: Type.Array(Release),
-  total: Type.Integer(),
-  byStatus: Type.Record(Type.String(), Type.Integer()),
-  unreadable: Type.Array(
-    Type.Object({ namespace: Type.String(), name: Type.String(), error: Type.String() }),
-  ),
-});
-const ReleaseDetail = Type.Intersect([
-  Release,
-  Type.Object({
-    notes: Type.String(),
-    history: Type.Array(Open),
-    resources: Type.Array(
-      Type.Object({
-        kind: Type.String(),
-        apiVersion: Type.String(),
-        namespace: Type.Optional(Type.String()),
-        name: Type.String(),
-        status: Type.String(),
-      }),
-    ),
-    hooks: Type.Array(
-      Type.Object({
-        name: Type.String(),
-        kind: Type.String(),
-        events: Type.Array(Type.String()),
-        weight: Type.Integer(),
-        status: Type.String(),
-      }),
-    ),
-    dependencies: Type.Array(
-      Type.Object({ name: Type.String(), version: Type.String(), repository: Type.Optional(Type.String()) }),
-    ),
-  }),
-]);
 const tags = ['pkgmgr'];
 
 export function pkgmgrRoutes(app: App, ctx: AgentContext): void {
@@ -131,38 +78,6 @@ export function pkgmgrRoutes(app: App, ctx: AgentContext): void {
       },
     },
     async (request) => releaseDetail(ctx, await revisionsFor(request.caller, request.params)),
-  );
-
-  app.delete(
-    '/api/pkgmgr/releases/:namespace/:name',
-    {
-      config: callerAware,
-      schema: {
-        tags,
-        summary: `Uninstall a release with helm, as the caller, waiting up to ${helmTimeoutSeconds} s for its objects to go`,
-        params: ReleaseParams,
-        querystring: Query({}),
-        response: { 200: Type.Object(actionAnswer), ...errorResponses },
-      },
-    },
-    async (request) => {
-      const { namespace, name } = request.params;
-      await revisionsFor(request.caller, request.params);
-      // A client that goes away stops helm; helm leaves the release in a state `helm uninstall` can finish.
-      const stop = new AbortController();
-      const onClose = () => stop.abort();
-      request.raw.socket?.once('close', onClose);
-      try {
-        await runHelm(
-          ctx,
-          ['uninstall', name, '--namespace', namespace, '--wait', '--timeout', `${helmTimeoutSeconds}s`],
-          { as: request.caller, signal: stop.signal },
-        );
-      } finally {
-        request.raw.socket?.off('close', onClose);
-      }
-      return { message: `uninstalled release ${namespace}/${name}`, kind: 'HelmRelease', namespace, name };
-    },
   );
 
   app.get(
@@ -257,4 +172,8 @@ export function pkgmgrRoutes(app: App, ctx: AgentContext): void {
         await visibleNamespaces(ctx, request.caller, { group: '', resource: 'secrets' }, undefined),
       ),
   );
+
+  pkgmgrActionRoutes(app, ctx, decoder);
+  pkgmgrChartRoutes(app, ctx, decoder);
+  catalogRoutes(app, ctx);
 }

@@ -2,7 +2,7 @@ import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 
-const kinds = ['events', 'logs', 'exec', 'terminal', 'portforward', 'download'];
+const kinds = ['events', 'logs', 'exec', 'terminal', 'portforward', 'download', 'helm'];
 
 export function sessionRoutes(app: App, ctx: AgentContext): void {
   app.get(

@@ -1,0 +1,144 @@
+import { Type } from 'typebox';
+import { NamespaceParam } from '../../http/schemas.ts';
+
+export const Release = Type.Object({
+  name: Type.String(),
+  namespace: Type.String(),
+  revision: Type.Integer(),
+  status: Type.String(),
+  chart: Type.String(),
+  chartVersion: Type.String(),
+  appVersion: Type.Optional(Type.String()),
+  updated: Type.Optional(Type.String()),
+  description: Type.Optional(Type.String()),
+});
+
+export const Open = Type.Object({}, { additionalProperties: true });
+export const Values = Type.Record(Type.String(), Type.Unknown());
+export const Revision = Type.Integer({ minimum: 1 });
+export const ReleaseParams = Type.Object({
+  namespace: NamespaceParam,
+  // Helm's own limit for release names (53 characters, a DNS-1123 label).
+  name: Type.String({ minLength: 1, maxLength: 53, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' }),
+});
+export const Releases = Type.Object({
+  releases: Type.Array(Release),
+  total: Type.Integer(),
+  byStatus: Type.Record(Type.String(), Type.Integer()),
+  unreadable: Type.Array(
+    Type.Object({ namespace: Type.String(), name: Type.String(), error: Type.String() }),
+  ),
+});
+export const ReleaseDetail = Type.Intersect([
+  Release,
+  Type.Object({
+    notes: Type.String(),
+    history: Type.Array(Open),
+    resources: Type.Array(
+      Type.Object({
+        kind: Type.String(),
+        apiVersion: Type.String(),
+        namespace: Type.Optional(Type.String()),
+        name: Type.String(),
+        status: Type.String(),
+      }),
+    ),
+    hooks: Type.Array(
+      Type.Object({
+        name: Type.String(),
+        kind: Type.String(),
+        events: Type.Array(Type.String()),
+        weight: Type.Integer(),
+        status: Type.String(),
+      }),
+    ),
+    dependencies: Type.Array(
+      Type.Object({ name: Type.String(), version: Type.String(), repository: Type.Optional(Type.String()) }),
+    ),
+  }),
+]);
+
+const ChartName = Type.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9][-A-Za-z0-9_.]*$' });
+const ChartVersionText = Type.String({ minLength: 1, maxLength: 128, pattern: '^[-+A-Za-z0-9_.]+$' });
+const RepositoryName = Type.String({
+  minLength: 1,
+  maxLength: 63,
+  pattern: '^[a-z0-9]([-a-z0-9._]*[a-z0-9])?$',
+});
+const ValuesInput = Type.Union([Values, Type.String({ maxLength: 1 << 20 })], {
+  description: 'values as an object, or YAML text',
+});
+
+export const ChartParams = Type.Object({ repo: RepositoryName, chart: ChartName });
+export const ChartVersionParams = Type.Object({
+  repo: RepositoryName,
+  chart: ChartName,
+  version: ChartVersionText,
+});
+
+export const InstallBody = Type.Object(
+  {
+    releaseName: ReleaseParams.properties.name,
+    namespace: NamespaceParam,
+    chartName: ChartName,
+    version: ChartVersionText,
+    repository: RepositoryName,
+    values: Type.Optional(ValuesInput),
+    createNamespace: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+export const UpgradeBody = Type.Object(
+  {
+    version: Type.Optional(ChartVersionText),
+    repository: Type.Optional(RepositoryName),
+    chartName: Type.Optional(ChartName),
+    values: Type.Optional(ValuesInput),
+    reuseValues: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+export const RollbackBody = Type.Object(
+  { revision: Type.Optional(Revision) },
+  { additionalProperties: false },
+);
+
+export const ValuesBody = Type.Object({ values: ValuesInput }, { additionalProperties: false });
+
+export const ReleaseAnswer = Type.Object({
+  message: Type.String(),
+  kind: Type.String(),
+  namespace: Type.Optional(Type.String()),
+  name: Type.String(),
+  release: Release,
+});
+
+export const UpgradeInfo = Type.Object({
+  currentVersion: Type.String(),
+  latestVersion: Type.Optional(Type.String()),
+  updateAvailable: Type.Boolean(),
+  repositoryName: Type.Optional(Type.String()),
+  error: Type.Optional(Type.String()),
+});
+
+export const ChartVersion = Type.Object({
+  version: Type.String(),
+  appVersion: Type.Optional(Type.String()),
+  description: Type.Optional(Type.String()),
+  created: Type.Optional(Type.String()),
+  deprecated: Type.Optional(Type.Boolean()),
+  icon: Type.Optional(Type.String()),
+  home: Type.Optional(Type.String()),
+  keywords: Type.Optional(Type.Array(Type.String())),
+});
+
+export const Repository = Type.Object({
+  name: Type.String(),
+  url: Type.String(),
+  type: Type.Enum(['http', 'oci']),
+  charts: Type.Optional(Type.Integer()),
+  updated: Type.Optional(Type.String()),
+  error: Type.Optional(Type.String()),
+});
