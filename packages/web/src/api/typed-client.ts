@@ -46,7 +46,8 @@ export interface SendOptions {
   body?: unknown;
 }
 
-async function answer<T>(res: Response): Promise<T> {
+/** A response's JSON body, or an ApiError carrying the server's `{error, code}` when it is not a success. */
+export async function answer<T>(res: Response): Promise<T> {
   const text = await res.text();
   const body = text ? (JSON.parse(text) as unknown) : undefined;
   if (!res.ok) {
@@ -62,7 +63,7 @@ async function answer<T>(res: Response): Promise<T> {
 }
 
 /** Puts path parameters into a route's template: `/api/resources/{kind}` + `{kind: 'pods'}`. */
-function fill(path: string, params: Record<string, string> = {}): string {
+export function fill(path: string, params: Record<string, string> = {}): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
 }
 

@@ -1,6 +1,10 @@
 import { createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
 import { basePath } from '../api/client.ts';
 import { DashboardPage } from '../features/dashboard/DashboardPage.tsx';
+import { ChartPage, type ChartSearch, chartViews } from '../features/helm/ChartPage.tsx';
+import { ChartsPage, type ChartsSearch, chartsTabs } from '../features/helm/ChartsPage.tsx';
+import { ReleasePage, type ReleaseSearch, releaseTabs } from '../features/helm/ReleasePage.tsx';
+import { ReleasesPage, type ReleasesSearch } from '../features/helm/ReleasesPage.tsx';
 import { SessionsPage } from '../features/portforward/SessionsPage.tsx';
 import { ResourceDetailPage } from '../features/resources/ResourceDetailPage.tsx';
 import { ResourcesPage, type ResourcesSearch } from '../features/resources/ResourcesPage.tsx';
@@ -68,6 +72,46 @@ const resourceDetailRoute = createRoute({
   component: ResourceDetailPage,
 });
 
+const revisionNumber = (value: unknown) => {
+  const n = Number(value);
+  return Number.isInteger(n) && n > 0 ? n : undefined;
+};
+const helmRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/helm',
+  component: ReleasesPage,
+  validateSearch: (search: Record<string, unknown>): ReleasesSearch => ({ q: text(search.q) }),
+});
+const helmReleaseRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/helm/$namespace/$name',
+  component: ReleasePage,
+  validateSearch: (search: Record<string, unknown>): ReleaseSearch => ({
+    tab: releaseTabs.find((t) => t === search.tab),
+    revision: revisionNumber(search.revision),
+    from: revisionNumber(search.from),
+    to: revisionNumber(search.to),
+  }),
+});
+const helmChartsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/helm/charts',
+  component: ChartsPage,
+  validateSearch: (search: Record<string, unknown>): ChartsSearch => ({
+    tab: chartsTabs.find((t) => t === search.tab),
+    q: text(search.q),
+  }),
+});
+const helmChartRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/helm/charts/$repo/$chart',
+  component: ChartPage,
+  validateSearch: (search: Record<string, unknown>): ChartSearch => ({
+    version: text(search.version),
+    view: chartViews.find((v) => v === search.view),
+  }),
+});
+
 const terminalRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/terminal',
@@ -87,6 +131,10 @@ export const router = createRouter({
     resourceDetailRoute,
     topologyRoute,
     timelineRoute,
+    helmRoute,
+    helmReleaseRoute,
+    helmChartsRoute,
+    helmChartRoute,
     sessionsRoute,
     terminalRoute,
   ]),

@@ -6,6 +6,8 @@ export function ConfirmDialog(props: {
   children: ReactNode;
   confirm: string;
   busy?: boolean;
+  /** Nothing to confirm yet (a choice still loading or missing). */
+  disabled?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
@@ -32,7 +34,7 @@ export function ConfirmDialog(props: {
         </button>
         <button
           type="button"
-          disabled={props.busy}
+          disabled={props.busy || props.disabled}
           className="rounded-md bg-teal-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-teal-800 disabled:opacity-60"
           onClick={props.onConfirm}
         >

@@ -50,7 +50,16 @@ export function CommandPalette() {
   const go = (entry: PaletteEntry | undefined) => {
     if (!entry) return;
     setOpen(false);
-    if (entry.name) {
+    const helm = entry.helm;
+    if (helm?.page === 'release') {
+      void navigate({
+        to: '/helm/$namespace/$name',
+        params: { namespace: helm.namespace, name: helm.name },
+        search: { namespace },
+      });
+    } else if (helm) {
+      void navigate({ to: helm.page === 'charts' ? '/helm/charts' : '/helm', search: { namespace } });
+    } else if (entry.name) {
       void navigate({
         to: '/resources/$kind/$namespace/$name',
         params: { kind: entry.kind, namespace: entry.namespace ?? '_', name: entry.name },

@@ -46,6 +46,11 @@ export function Shell() {
         </Link>
       </li>
       <li>
+        <Link to="/helm" search={keepNamespace} className={navLinkLook(path.startsWith('/helm'))}>
+          Helm
+        </Link>
+      </li>
+      <li>
         <Link to="/sessions" search={keepNamespace} className={navLinkLook(path.startsWith('/sessions'))}>
           Sessions
         </Link>

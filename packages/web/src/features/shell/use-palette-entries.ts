@@ -1,5 +1,6 @@
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { get } from '../../api/client.ts';
+import { type HelmTarget, useHelmPaletteEntries } from '../helm/palette.ts';
 import { kindRef } from '../resources/KindList.tsx';
 import type { KubeObject } from '../resources/objects.ts';
 
@@ -10,6 +11,8 @@ export interface PaletteEntry {
   kind: string;
   namespace?: string;
   name?: string;
+  /** Set for the Helm pages and releases, which are not kinds. */
+  helm?: HelmTarget;
 }
 
 /** The kinds whose objects the palette finds by name (the ones people jump to). */
@@ -62,5 +65,10 @@ export function usePaletteEntries(open: boolean, namespace?: string): PaletteEnt
       name: o.metadata?.name ?? '',
     })),
   );
-  return [...kindEntries, ...objectEntries];
+  const helmEntries: PaletteEntry[] = useHelmPaletteEntries(open, namespace).map((e) => ({
+    ...e,
+    kind: 'helm',
+    namespace: e.helm.page === 'release' ? e.helm.namespace : undefined,
+  }));
+  return [...kindEntries, ...helmEntries, ...objectEntries];
 }

@@ -1,0 +1,44 @@
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { CatalogTab } from './CatalogTab.tsx';
+import { linkLook } from './controls.tsx';
+import { SourcesTab } from './SourcesTab.tsx';
+import { Tabs } from './Tabs.tsx';
+
+export const chartsTabs = ['sources', 'catalog'] as const;
+export interface ChartsSearch {
+  tab?: (typeof chartsTabs)[number];
+  q?: string;
+}
+
+/** Charts to install: those of the agent's configured sources, and a search of the public catalog. */
+export function ChartsPage() {
+  const search = useSearch({ strict: false }) as ChartsSearch & { namespace?: string };
+  const navigate = useNavigate();
+  const setSearch = (patch: ChartsSearch) =>
+    void navigate({ to: '.', search: (prev) => ({ ...prev, ...patch }), replace: true });
+  const tab = search.tab ?? 'sources';
+  return (
+    <div className="mx-auto flex max-w-7xl flex-col gap-4">
+      <Link to="/helm" search={{ namespace: search.namespace }} className={`text-sm ${linkLook}`}>
+        ← Helm releases
+      </Link>
+      <h1 className="text-xl font-semibold">Helm charts</h1>
+      <Tabs
+        label="Where charts come from"
+        tabs={[
+          { id: 'sources', label: 'Configured sources' },
+          { id: 'catalog', label: 'Catalog' },
+        ]}
+        current={tab}
+        // A search belongs to its tab.
+        choose={(t) => setSearch({ tab: t, q: undefined })}
+      >
+        {tab === 'sources' ? (
+          <SourcesTab query={search.q} setQuery={(q) => setSearch({ q })} />
+        ) : (
+          <CatalogTab key={search.q} query={search.q} setQuery={(q) => setSearch({ q })} />
+        )}
+      </Tabs>
+    </div>
+  );
+}
