@@ -546,6 +546,20 @@ describe('cloud mode through the hub tunnel', () => {
       });
       expect(upgrade.status, await upgrade.clone().text()).toBe(200);
       expect(await upgrade.json()).toMatchObject({ release: { revision: 2, chartVersion: '1.3.0' } });
+      const diff = await hub(`${ledger}/diff?revision1=1&revision2=2`, { cookie: ada });
+      expect(((await diff.json()) as { diff: string }).diff).toContain('+    helm.sh/chart: billing-1.3.0');
+      const preview = { values: { config: { currency: 'USD' } } };
+      const refusedPreview = await hub(`${ledger}/values/preview`, {
+        pat: adaPat,
+        method: 'POST',
+        body: preview,
+      });
+      expect(refusedPreview.status).toBe(403);
+      const previewed = await hub(`${ledger}/values/preview`, { cookie: ada, method: 'POST', body: preview });
+      expect(previewed.status, await previewed.clone().text()).toBe(200);
+      expect(((await previewed.json()) as { manifestDiff: string }).manifestDiff).toContain(
+        '+  CURRENCY: "USD"',
+      );
       const rollback = await hub(`${ledger}/rollback`, { cookie: ada, method: 'POST', body: {} });
       expect(rollback.status, await rollback.clone().text()).toBe(200);
       expect(await rollback.json()).toMatchObject({ release: { revision: 3, chartVersion: '1.2.0' } });

@@ -359,6 +359,22 @@ describe('bad input is refused before helm runs, helm failures carry helm messag
     expect((await agent.request(releasePath('refused'))).status).toBe(404);
   });
 
+  it('installs without a stream too: the answer comes once helm is done, with the release', async () => {
+    const res = await install({ releaseName: 'plain', values: { replicaCount: 1 } });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(await res.json()).toMatchObject({
+      message: expect.stringContaining(`install ${classic}/billing 1.2.0 as ${ns.name}/plain`),
+      kind: 'HelmRelease',
+      namespace: ns.name,
+      name: 'plain',
+      release: { revision: 1, status: 'deployed', chartVersion: '1.2.0' },
+    });
+    const again = await install({ releaseName: 'plain' });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ code: 'already_exists' });
+    expect((await agent.request(releasePath('plain'), { method: 'DELETE' })).status).toBe(200);
+  });
+
   it('409 for an install over an existing release', async () => {
     const res = await json('POST', '/api/pkgmgr/releases', {
       releaseName: 'billing',
