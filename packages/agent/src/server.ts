@@ -7,6 +7,7 @@ import { cronJobRoutes } from './features/cronjobs/routes.ts';
 import { dashboardRoutes } from './features/dashboard/routes.ts';
 import { debugRoutes } from './features/debug/routes.ts';
 import { execRoutes } from './features/exec/routes.ts';
+import { gitopsRoutes } from './features/gitops/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { logRoutes } from './features/logs/routes.ts';
 import { metricsRoutes } from './features/metrics/routes.ts';
@@ -64,6 +65,7 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   sessionRoutes(app, ctx);
   workloadRoutes(app, ctx);
   cronJobRoutes(app, ctx);
+  gitopsRoutes(app, ctx);
   nodeRoutes(app, ctx);
   metricsRoutes(app, ctx);
   // Cloud mode removes every debug route (DESIGN §5): they answer 404, directly and through the tunnel.

@@ -146,6 +146,11 @@ export const errorCodes = {
     description:
       "Whether the caller may do this could not be checked: the access review (SubjectAccessReview) could not be made — the API server was unreachable, timed out, failed or refused the agent's review. Access is refused, never granted; the agent logs why; retry shortly.",
   },
+  not_reconciled: {
+    status: 504,
+    description:
+      'A GitOps controller did not handle a reconcile request in time (is it running?); what depended on it was left alone.',
+  },
   cluster_timeout: { status: 504, description: 'The Kubernetes API server did not answer in time.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 

@@ -1,0 +1,212 @@
+import { testCluster } from '@binnacle/testkit';
+import { CustomObjectsApi } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestAgent, type TestAgent } from '../../testing/index.ts';
+
+const cluster = testCluster();
+const custom = cluster.kubeConfig('admin').makeApiClient(CustomObjectsApi);
+const argo = { group: 'argoproj.io', version: 'v1alpha1', plural: 'applications' };
+let agent: TestAgent;
+let ns: { name: string; remove: () => Promise<void> };
+
+beforeAll(async () => {
+  [agent, ns] = await Promise.all([startTestAgent(), cluster.namespace('gitops')]);
+});
+afterAll(async () => {
+  await Promise.all([agent?.close(), ns?.remove()]);
+});
+
+type Application = {
+  metadata: { annotations?: Record<string, string>; finalizers?: string[] };
+  operation?: unknown;
+  spec: { syncPolicy?: { automated?: Record<string, unknown> } };
+  status?: { operationState?: { phase: string } | null };
+};
+
+async function createApplication(name: string, extra: Record<string, unknown> = {}): Promise<void> {
+  await custom.createNamespacedCustomObject({
+    ...argo,
+    namespace: ns.name,
+    body: {
+      apiVersion: 'argoproj.io/v1alpha1',
+      kind: 'Application',
+      metadata: { name },
+      spec: {
+        project: 'default',
+        source: {
+          repoURL: 'https://git.example.com/shop/deploy.git',
+          targetRevision: 'main',
+          path: 'overlays/demo',
+        },
+        destination: { server: 'https://kubernetes.default.svc', namespace: ns.name },
+        syncPolicy: { automated: { prune: true, selfHeal: true } },
+      },
+      ...extra,
+    },
+  });
+}
+const readApplication = async (name: string) =>
+  (await custom.getNamespacedCustomObject({ ...argo, namespace: ns.name, name })) as Application;
+const act = (path: string, body?: unknown) => agent.post(path, body);
+const appAction = (name: string, action: string, body?: unknown) =>
+  act(`/api/gitops-a/applications/${ns.name}/${name}/${action}`, body);
+
+describe('Argo CD actions: the object changes of its API', () => {
+  it('sync writes the whole operation: revision, options, strategy, resources, initiator', async () => {
+    await createApplication('web');
+    const res = await appAction('web', 'sync', {
+      prune: true,
+      applyOnly: true,
+      force: true,
+      replace: true,
+      resources: [{ group: 'apps', kind: 'Deployment', name: 'web', namespace: ns.name }],
+    });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const app = await readApplication('web');
+    expect(app.operation).toEqual({
+      initiatedBy: { username: expect.any(String) },
+      sync: {
+        revision: 'main',
+        prune: true,
+        syncStrategy: { apply: { force: true } },
+        syncOptions: ['Replace=true'],
+        resources: [{ group: 'apps', kind: 'Deployment', name: 'web', namespace: ns.name }],
+      },
+    });
+    // Another sync while this operation is there: 409, as Argo CD's API refuses it.
+    const again = await appAction('web', 'sync');
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({
+      code: 'conflict',
+      error: expect.stringContaining('in progress'),
+    });
+  });
+
+  it('a plain sync is the hook strategy at the target revision; dry-run and server-side apply are options', async () => {
+    await createApplication('plain', { automated: false });
+    const res = await appAction('plain', 'sync', { dryRun: true, serverSideApply: true, revision: 'v2' });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect((await readApplication('plain')).operation).toEqual({
+      initiatedBy: { username: expect.any(String) },
+      sync: {
+        revision: 'v2',
+        dryRun: true,
+        syncStrategy: { hook: {} },
+        syncOptions: ['ServerSideApply=true'],
+      },
+    });
+  });
+
+  it('refuses contradicting options and a revision automated sync does not follow (400), names them', async () => {
+    await createApplication('strict');
+    for (const [body, message] of [
+      [{ force: true, serverSideApply: true }, /force and serverSideApply/],
+      [{ replace: true, serverSideApply: true }, /replace and serverSideApply/],
+      [{ revision: 'v9' }, /automated sync follows main/],
+      [{ prune: 'yes' }, /prune/],
+    ] as const) {
+      const res = await appAction('strict', 'sync', body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(((await res.json()) as { error: string }).error).toMatch(message);
+    }
+    expect((await readApplication('strict')).operation).toBeUndefined();
+  });
+
+  it('refresh sets the refresh annotation, normal or hard', async () => {
+    await createApplication('fresh');
+    expect((await appAction('fresh', 'refresh')).status).toBe(200);
+    expect((await readApplication('fresh')).metadata.annotations).toMatchObject({
+      'argocd.argoproj.io/refresh': 'normal',
+    });
+    expect((await appAction('fresh', 'refresh', { hard: true })).status).toBe(200);
+    expect((await readApplication('fresh')).metadata.annotations).toMatchObject({
+      'argocd.argoproj.io/refresh': 'hard',
+    });
+  });
+
+  it('terminate marks a running operation Terminating; with none running it is 409', async () => {
+    await createApplication('busy');
+    expect((await appAction('busy', 'terminate')).status).toBe(409);
+    expect((await appAction('busy', 'sync')).status).toBe(200);
+    // What the application controller writes once it runs the operation.
+    await custom.patchNamespacedCustomObject({
+      ...argo,
+      namespace: ns.name,
+      name: 'busy',
+      body: [
+        {
+          op: 'add',
+          path: '/status',
+          value: { operationState: { phase: 'Running', message: 'one of 3 tasks' } },
+        },
+      ],
+    });
+    const res = await appAction('busy', 'terminate');
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect((await readApplication('busy')).status?.operationState).toMatchObject({ phase: 'Terminating' });
+  });
+
+  it('suspend then resume restores the automated policy; a repeat is 200 with nothing changed', async () => {
+    await createApplication('auto');
+    const suspend = await appAction('auto', 'suspend');
+    expect(await suspend.json()).toMatchObject({ changed: true });
+    expect((await readApplication('auto')).spec.syncPolicy?.automated).toEqual({
+      prune: true,
+      selfHeal: true,
+      enabled: false,
+    });
+    const repeat = await appAction('auto', 'suspend');
+    expect(repeat.status).toBe(200);
+    expect(await repeat.json()).toMatchObject({
+      changed: false,
+      message: expect.stringContaining('nothing changed'),
+    });
+    expect(await (await appAction('auto', 'resume')).json()).toMatchObject({ changed: true });
+    expect((await readApplication('auto')).spec.syncPolicy?.automated).toEqual({
+      prune: true,
+      selfHeal: true,
+      enabled: true,
+    });
+  });
+
+  it('refuses every change to an Application being deleted (409), and a missing one is 404', async () => {
+    await createApplication('doomed', {
+      metadata: { name: 'doomed', finalizers: ['binnacle.dev/test-hold'] },
+    });
+    await custom.deleteNamespacedCustomObject({ ...argo, namespace: ns.name, name: 'doomed' });
+    for (const action of ['sync', 'refresh', 'terminate', 'suspend', 'resume']) {
+      const res = await appAction('doomed', action);
+      expect(res.status, action).toBe(409);
+      expect(((await res.json()) as { error: string }).error).toContain('being deleted');
+    }
+    await custom.patchNamespacedCustomObject({
+      ...argo,
+      namespace: ns.name,
+      name: 'doomed',
+      body: [{ op: 'remove', path: '/metadata/finalizers' }],
+    });
+    expect((await appAction('nowhere', 'sync')).status).toBe(404);
+  });
+
+  it('records each action in the timeline with who did it', async () => {
+    const { events } = await agent.json<{
+      events: { reason: string; name: string; actor?: { user: string } }[];
+    }>(`/api/changes?namespace=${ns.name}&kind=Application&preset=all&limit=500`);
+    const reasons = events.filter((e) => e.actor?.user).map((e) => e.reason);
+    expect(reasons).toEqual(expect.arrayContaining(['Sync', 'Refresh', 'Terminate', 'Suspend', 'Resume']));
+  });
+});
+
+describe('Flux actions: the flux CLI semantics', () => {
+  const flux = (kind: string, name: string, action: string) =>
+    act(`/api/gitops-b/${kind}/flux-system/${name}/${action}`);
+
+  it('refuses an unknown kind with 400 listing the allowed ones, and a missing object with 404', async () => {
+    const res = await flux('Secret', 'x', 'reconcile');
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toContain(
+      'GitRepository, OCIRepository, HelmRepository, Bucket, Kustomization, HelmRelease',
+    );
+    expect((await flux('GitRepository', 'nowhere', 'reconcile')).status).toBe(404);
+  });
+});

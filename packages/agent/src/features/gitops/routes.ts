@@ -1,0 +1,212 @@
+import { errorResponses, Query } from '@binnacle/common/server';
+import type { FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { AgentContext, App } from '../../context.ts';
+import { bodyMayBeEmpty, performAction } from '../../http/actions.ts';
+import { callerAware } from '../../http/caller.ts';
+import { actionAnswer, NamespaceParam, ObjectNameParam } from '../../http/schemas.ts';
+import {
+  refreshApplication,
+  type SyncRequest,
+  setAutomatedSync,
+  syncApplication,
+  terminateOperation,
+} from './argocd.ts';
+import { fluxKind, fluxKinds, reconcileFlux, setFluxSuspended, syncWithSource } from './flux.ts';
+
+const Params = Type.Object({ namespace: NamespaceParam, name: ObjectNameParam });
+type Params = { namespace: string; name: string };
+const SyncBody = Type.Object(
+  {
+    revision: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+    prune: Type.Optional(Type.Boolean()),
+    dryRun: Type.Optional(Type.Boolean()),
+    applyOnly: Type.Optional(Type.Boolean({ description: 'strategy apply: skip hooks' })),
+    force: Type.Optional(Type.Boolean()),
+    serverSideApply: Type.Optional(Type.Boolean()),
+    replace: Type.Optional(Type.Boolean()),
+    resources: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            group: Type.Optional(Type.String({ maxLength: 253 })),
+            kind: Type.String({ minLength: 1, maxLength: 63 }),
+            name: Type.String({ minLength: 1, maxLength: 253 }),
+            namespace: Type.Optional(NamespaceParam),
+          },
+          { additionalProperties: false },
+        ),
+        { maxItems: 500 },
+      ),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+/**
+ * GitOps actions with the exact object changes of the controllers' own tools: Argo CD's API (gitops-a) and the
+ * flux CLI (gitops-b). Each is made as the caller, audited and recorded in the timeline.
+ */
+export function gitopsRoutes(app: App, ctx: AgentContext): void {
+  const argo = (
+    request: FastifyRequest,
+    action: string,
+    work: (p: Params) => Promise<{ message: string; uid?: string }>,
+  ) => {
+    const params = request.params as Params;
+    const target = { kind: 'Application', group: 'argoproj.io', ...params };
+    return performAction(ctx, request.caller, action, target, () => work(params));
+  };
+  const schema = (
+    tags: string[],
+    summary: string,
+    params: ReturnType<typeof Type.Object>,
+    body?: ReturnType<typeof Type.Object>,
+  ) => ({
+    tags,
+    summary,
+    params,
+    querystring: Query({}),
+    ...(body ? { body } : {}),
+    response: { 200: Type.Object({ ...actionAnswer }, { additionalProperties: true }), ...errorResponses },
+  });
+  const argoTags = ['gitops-a'];
+  const appPath = '/api/gitops-a/applications/:namespace/:name';
+
+  app.post(
+    `${appPath}/sync`,
+    {
+      config: callerAware,
+      preValidation: bodyMayBeEmpty,
+      schema: schema(
+        argoTags,
+        "Sync: the `operation` Argo CD's API writes (revision, prune, dry-run, strategy hook or apply with force, ServerSideApply/Replace options, selected resources, initiatedBy); 409 while another runs",
+        Params,
+        SyncBody,
+      ),
+    },
+    (request) =>
+      argo(request, 'sync', async ({ namespace, name }) => {
+        const actor = request.caller?.user ?? (await ctx.cluster.identity()).user;
+        return syncApplication(ctx, namespace, name, request.body as SyncRequest, actor, request.caller);
+      }),
+  );
+
+  app.post(
+    `${appPath}/refresh`,
+    {
+      config: callerAware,
+      preValidation: bodyMayBeEmpty,
+      schema: schema(
+        argoTags,
+        'Refresh: the argocd.argoproj.io/refresh annotation, "normal" or with hard=true "hard"',
+        Params,
+        Type.Object({ hard: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
+      ),
+    },
+    (request) =>
+      argo(request, 'refresh', ({ namespace, name }) =>
+        refreshApplication(
+          ctx,
+          namespace,
+          name,
+          (request.body as { hard?: boolean }).hard ?? false,
+          request.caller,
+        ),
+      ),
+  );
+
+  app.post(
+    `${appPath}/terminate`,
+    {
+      config: callerAware,
+      schema: schema(
+        argoTags,
+        'Terminate the running operation (its phase becomes Terminating); 409 when none runs',
+        Params,
+      ),
+    },
+    (request) =>
+      argo(request, 'terminate', ({ namespace, name }) =>
+        terminateOperation(ctx, namespace, name, request.caller),
+      ),
+  );
+
+  for (const [action, enabled] of [
+    ['suspend', false],
+    ['resume', true],
+  ] as const) {
+    app.post(
+      `${appPath}/${action}`,
+      {
+        config: callerAware,
+        schema: schema(
+          argoTags,
+          enabled
+            ? 'Resume automated sync (spec.syncPolicy.automated.enabled: true), prune and selfHeal as they were'
+            : 'Suspend automated sync (spec.syncPolicy.automated.enabled: false), keeping prune and selfHeal',
+          Params,
+        ),
+      },
+      (request) =>
+        argo(request, action, ({ namespace, name }) =>
+          setAutomatedSync(ctx, namespace, name, enabled, request.caller),
+        ),
+    );
+  }
+
+  const fluxTags = ['gitops-b'];
+  const FluxParams = Type.Object({
+    kind: Type.String({ minLength: 1, maxLength: 63, description: Object.keys(fluxKinds).join(', ') }),
+    namespace: NamespaceParam,
+    name: ObjectNameParam,
+  });
+  const flux = (
+    request: FastifyRequest,
+    action: string,
+    work: (kind: ReturnType<typeof fluxKind>, p: Params) => Promise<{ message: string; uid?: string }>,
+  ) => {
+    const { kind: text, namespace, name } = request.params as Params & { kind: string };
+    const kind = fluxKind(text);
+    const target = { kind, group: fluxKinds[kind], namespace, name };
+    return performAction(ctx, request.caller, action, target, () => work(kind, { namespace, name }));
+  };
+  const fluxPath = '/api/gitops-b/:kind/:namespace/:name';
+  const fluxActions = [
+    [
+      'reconcile',
+      'Reconcile now: the reconcile.fluxcd.io/requestedAt annotation (as `flux reconcile`)',
+      (kind, p, as) => reconcileFlux(ctx, kind, p.namespace, p.name, as),
+    ],
+    [
+      'sync-with-source',
+      'Reconcile the source first and wait until it is handled, then the Kustomization or HelmRelease (as `flux reconcile --with-source`)',
+      (kind, p, as) => syncWithSource(ctx, kind, p.namespace, p.name, as),
+    ],
+    [
+      'suspend',
+      'Suspend reconciliation (spec.suspend: true)',
+      (kind, p, as) => setFluxSuspended(ctx, kind, p.namespace, p.name, true, as),
+    ],
+    [
+      'resume',
+      'Resume reconciliation (spec.suspend: false) and request a reconcile, as `flux resume`',
+      (kind, p, as) => setFluxSuspended(ctx, kind, p.namespace, p.name, false, as),
+    ],
+  ] as const satisfies readonly (readonly [
+    string,
+    string,
+    (
+      kind: ReturnType<typeof fluxKind>,
+      p: Params,
+      as: FastifyRequest['caller'],
+    ) => Promise<{ message: string; uid?: string }>,
+  ])[];
+  for (const [action, summary, work] of fluxActions) {
+    app.post(
+      `${fluxPath}/${action}`,
+      { config: callerAware, schema: schema(fluxTags, summary, FluxParams) },
+      (request) => flux(request, action, (kind, p) => work(kind, p, request.caller)),
+    );
+  }
+}
