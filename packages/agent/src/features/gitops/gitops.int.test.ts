@@ -1,5 +1,5 @@
-import { testCluster } from '@binnacle/testkit';
-import { CustomObjectsApi } from '@kubernetes/client-node';
+import { testCluster, waitUntil } from '@binnacle/testkit';
+import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from '../../testing/index.ts';
 
@@ -194,6 +194,106 @@ describe('Argo CD actions: the object changes of its API', () => {
     }>(`/api/changes?namespace=${ns.name}&kind=Application&preset=all&limit=500`);
     const reasons = events.filter((e) => e.actor?.user).map((e) => e.reason);
     expect(reasons).toEqual(expect.arrayContaining(['Sync', 'Refresh', 'Terminate', 'Suspend', 'Resume']));
+  });
+});
+
+describe('read views', () => {
+  it('lists the seeded Applications and Flux objects with their state', async () => {
+    const overview = await agent.json<{
+      applications: { namespace: string; name: string; sync: string; health: string; automated: unknown }[];
+      flux: { kind: string; namespace: string; name: string; ready: string }[];
+    }>('/api/gitops?namespaces=argocd,flux-system');
+    expect(overview.applications).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          namespace: 'argocd',
+          name: 'storefront',
+          sync: 'Synced',
+          health: 'Healthy',
+          automated: { enabled: true, prune: true, selfHeal: true },
+        }),
+        expect.objectContaining({
+          namespace: 'argocd',
+          name: 'analytics',
+          sync: 'OutOfSync',
+          health: 'Degraded',
+        }),
+      ]),
+    );
+    expect(overview.flux).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          kind: 'GitRepository',
+          namespace: 'flux-system',
+          name: 'platform',
+          ready: 'True',
+        }),
+      ]),
+    );
+  });
+
+  it("shows an Application's managed objects with Argo CD's state and the live one; drift is what is OutOfSync", async () => {
+    await createApplication('managed');
+    await cluster
+      .kubeConfig('admin')
+      .makeApiClient(CoreV1Api)
+      .createNamespacedConfigMap({
+        namespace: ns.name,
+        body: { metadata: { name: 'settings' } },
+      });
+    await custom.patchNamespacedCustomObject({
+      ...argo,
+      namespace: ns.name,
+      name: 'managed',
+      body: [
+        {
+          op: 'add',
+          path: '/status',
+          value: {
+            sync: { status: 'OutOfSync' },
+            health: { status: 'Missing' },
+            resources: [
+              { version: 'v1', kind: 'ConfigMap', namespace: ns.name, name: 'settings', status: 'Synced' },
+              {
+                group: 'apps',
+                version: 'v1',
+                kind: 'Deployment',
+                namespace: ns.name,
+                name: 'web',
+                status: 'OutOfSync',
+                health: { status: 'Missing' },
+              },
+            ],
+          },
+        },
+      ],
+    });
+    await waitUntil(
+      'the Application in the cache with its status',
+      async () => {
+        const res = await agent.request(`/api/gitops-a/applications/${ns.name}/managed`);
+        return res.status === 200 && ((await res.json()) as { resources: unknown[] }).resources.length === 2;
+      },
+      { timeoutMs: 10_000 },
+    );
+    const detail = await agent.json<{ resources: unknown[]; drift: unknown[]; outOfSync: number }>(
+      `/api/gitops-a/applications/${ns.name}/managed`,
+    );
+    expect(detail.resources).toEqual([
+      { group: '', kind: 'ConfigMap', namespace: ns.name, name: 'settings', sync: 'Synced', live: 'healthy' },
+      {
+        group: 'apps',
+        kind: 'Deployment',
+        namespace: ns.name,
+        name: 'web',
+        sync: 'OutOfSync',
+        toolHealth: 'Missing',
+        live: 'missing',
+      },
+    ]);
+    expect(detail.drift).toHaveLength(1);
+    expect(detail.outOfSync).toBe(1);
+    expect((await agent.request(`/api/gitops-a/applications/${ns.name}/nowhere`)).status).toBe(404);
   });
 });
 

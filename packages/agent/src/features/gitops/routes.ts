@@ -3,8 +3,11 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { bodyMayBeEmpty, performAction } from '../../http/actions.ts';
-import { callerAware } from '../../http/caller.ts';
+import { callerAware, requireAccess } from '../../http/caller.ts';
+import { callerView } from '../../http/caller-view.ts';
+import { requestedNamespaces } from '../../http/query.ts';
 import { actionAnswer, NamespaceParam, ObjectNameParam } from '../../http/schemas.ts';
+import { ReleaseDecoder } from '../pkgmgr/releases.ts';
 import {
   refreshApplication,
   type SyncRequest,
@@ -13,6 +16,7 @@ import {
   terminateOperation,
 } from './argocd.ts';
 import { fluxKind, fluxKinds, reconcileFlux, setFluxSuspended, syncWithSource } from './flux.ts';
+import { applicationDetail, fluxDetail, gitopsOverview } from './views.ts';
 
 const Params = Type.Object({ namespace: NamespaceParam, name: ObjectNameParam });
 type Params = { namespace: string; name: string };
@@ -48,6 +52,7 @@ const SyncBody = Type.Object(
  * flux CLI (gitops-b). Each is made as the caller, audited and recorded in the timeline.
  */
 export function gitopsRoutes(app: App, ctx: AgentContext): void {
+  gitopsReadRoutes(app, ctx);
   const argo = (
     request: FastifyRequest,
     action: string,
@@ -209,4 +214,87 @@ export function gitopsRoutes(app: App, ctx: AgentContext): void {
       (request) => flux(request, action, (kind, p) => work(kind, p, request.caller)),
     );
   }
+}
+
+const Open = Type.Object({}, { additionalProperties: true });
+
+/** The read views of the GitOps page: every application and Flux object, and one with what it manages. */
+function gitopsReadRoutes(app: App, ctx: AgentContext): void {
+  const decoder = new ReleaseDecoder();
+  /** A caller may read an object's view when it may get that object. */
+  const mayGet = (request: FastifyRequest, group: string, kind: string, namespace: string) => {
+    const resource = ctx.cluster.resolve(kind, group);
+    return requireAccess(ctx, request.caller, { verb: 'get', group, resource: resource.plural, namespace });
+  };
+
+  app.get(
+    '/api/gitops',
+    {
+      config: callerAware,
+      schema: {
+        tags: ['gitops-a', 'gitops-b'],
+        summary:
+          "Argo CD Applications (sync, health, automated policy, operation) and Flux objects (Ready, suspended, revision, last handled reconcile) in the caller's view",
+        querystring: Query({
+          namespace: Type.Optional(NamespaceParam),
+          namespaces: Type.Optional(Type.String({ minLength: 1, description: 'comma-separated namespaces' })),
+        }),
+        response: {
+          200: Type.Object({
+            applications: Type.Array(Open),
+            flux: Type.Array(Open),
+            loading: Type.Array(Type.String()),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) =>
+      gitopsOverview(ctx, await callerView(ctx, request.caller, requestedNamespaces(request.query))),
+  );
+
+  app.get(
+    '/api/gitops-a/applications/:namespace/:name',
+    {
+      config: callerAware,
+      schema: {
+        tags: ['gitops-a'],
+        summary:
+          "An Application with its managed objects (Argo CD's sync and health of each, and the live health), drift and history",
+        params: Params,
+        querystring: Query({}),
+        response: { 200: Open, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { namespace, name } = request.params;
+      await mayGet(request, 'argoproj.io', 'Application', namespace);
+      return applicationDetail(ctx, namespace, name);
+    },
+  );
+
+  app.get(
+    '/api/gitops-b/:kind/:namespace/:name',
+    {
+      config: callerAware,
+      schema: {
+        tags: ['gitops-b'],
+        summary:
+          "A Flux object with its conditions and what it applied (a Kustomization's inventory, a HelmRelease's Helm release), each with its live health; drift is what is gone",
+        params: Type.Object({
+          kind: Type.String({ minLength: 1, maxLength: 63 }),
+          namespace: NamespaceParam,
+          name: ObjectNameParam,
+        }),
+        querystring: Query({}),
+        response: { 200: Open, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { namespace, name } = request.params;
+      const kind = fluxKind(request.params.kind);
+      await mayGet(request, fluxKinds[kind], kind, namespace);
+      return fluxDetail(ctx, decoder, kind, namespace, name);
+    },
+  );
 }

@@ -3,7 +3,7 @@ import { createTwoFilesPatch } from 'diff';
 import { parseAllDocuments } from 'yaml';
 import type { AgentContext } from '../../context.ts';
 import { splitApiVersion } from '../../kube/discovery.ts';
-import { healthOf } from '../../kube/health.ts';
+import { type LiveHealth, liveHealth } from '../../kube/live-health.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import { isReleaseSecret, type ReleaseDecoder, type StoredRelease, summarizeRelease } from './releases.ts';
 
@@ -23,7 +23,7 @@ export interface ReleaseResource {
   namespace?: string;
   name: string;
   /** The object's health from the cache; `missing` when the cache does not hold it, `unknown` for kinds it does not cache. */
-  status: string;
+  status: LiveHealth;
 }
 
 export interface ReleaseHook {
@@ -69,17 +69,18 @@ export function manifestResources(ctx: AgentContext, release: StoredRelease): Re
     const object = doc.toJS() as KubeObject | null;
     if (!object?.kind || !object.metadata?.name) continue;
     const apiVersion = object.apiVersion ?? 'v1';
-    const resource = ctx.cluster.find(splitApiVersion(apiVersion).group, object.kind);
-    const namespace =
-      resource?.namespaced === false ? undefined : (object.metadata.namespace ?? release.namespace);
-    const informer = resource ? ctx.cluster.cache.informer(resource) : undefined;
-    const cached = informer?.synced ? informer.get(object.metadata.name, namespace) : undefined;
+    const live = liveHealth(ctx.cluster, {
+      group: splitApiVersion(apiVersion).group,
+      kind: object.kind,
+      name: object.metadata.name,
+      namespace: object.metadata.namespace ?? release.namespace,
+    });
     out.push({
       kind: object.kind,
       apiVersion,
-      namespace,
+      namespace: live.namespace,
       name: object.metadata.name,
-      status: cached ? healthOf(cached) : informer?.synced ? 'missing' : 'unknown',
+      status: live.status,
     });
   }
   return out;
