@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the local control plane (kube-apiserver, kube-controller-manager, kube-scheduler, kubectl, etcd), kwok,
-# metrics-server and the CNCF distribution registry (the OCI chart source) from the committed Go wrapper modules. Each module is built once per go.mod/go.sum into
+# metrics-server, the CNCF distribution registry (the OCI chart source) and Flux's source-, kustomize- and
+# helm-controller (with their CRDs) from the committed Go wrapper modules. Each module is built once per go.mod/go.sum into
 # ~/.cache/binnacle/go-<module>-<hash>, so bumping one never rebuilds the others; ~/.cache/binnacle/cluster-<hash>/bin
 # links them all together and its path is printed on stdout.
 set -euo pipefail
@@ -9,13 +10,14 @@ cache_root=${BINNACLE_CACHE_DIR:-$HOME/.cache/binnacle}
 k8s_version=$(sed -n 's/^require k8s.io\/kubernetes \(v[0-9.]*\).*/\1/p' "$here/go/k8s/go.mod")
 [ -n "$k8s_version" ] || { echo "build.sh: cannot read the k8s.io/kubernetes version from go/k8s/go.mod" >&2; exit 1; }
 # Bump a module's recipe when its build steps below change, so its cached build is redone.
-declare -A recipe=([k8s]=1 [kwok]=2 [metrics-server]=1 [registry]=1)
-modules="k8s kwok metrics-server registry"
+declare -A recipe=([k8s]=1 [kwok]=2 [metrics-server]=1 [registry]=1 [flux]=1)
+modules="k8s kwok metrics-server registry flux"
 declare -A tools=(
   [k8s]="kube-apiserver kube-controller-manager kube-scheduler kubectl etcd"
   [kwok]="kwok kwok-stages"
   [metrics-server]="metrics-server"
   [registry]="registry"
+  [flux]="source-controller kustomize-controller helm-controller flux-crds"
 )
 module_dir() {
   echo "$cache_root/go-$1-$( (echo "${recipe[$1]}"; cat "$here/go/$1/go.mod" "$here/go/$1/go.sum") | sha256sum | cut -c1-16)"
@@ -23,6 +25,11 @@ module_dir() {
 built() { for t in ${tools[$1]}; do [ -e "$2/$t" ] || return 1; done; }
 bin="$cache_root/cluster-$(for m in $modules; do module_dir "$m"; done | sha256sum | cut -c1-16)/bin"
 all_built() { for m in $modules; do built "$m" "$bin" || return 1; done; }
+if all_built; then echo "$bin"; exit 0; fi
+# One build at a time: a second caller (another test run, cluster:up) waits here, then finds the first one's result.
+mkdir -p "$cache_root"
+exec 9>"$cache_root/build.lock"
+flock 9
 if all_built; then echo "$bin"; exit 0; fi
 
 # Go 1.26+: the machine's, else the official toolchain module from the Go module proxy (the same zip
@@ -84,6 +91,43 @@ build_registry() {
   echo "build.sh: building the distribution registry" >&2
   (cd "$here/go/registry" && go build -trimpath -ldflags "-s -w" -o "$1/registry" \
     github.com/distribution/distribution/v3/cmd/registry)
+}
+
+# The Go module proxy serves helm-controller's zip but refuses its go.mod (403), so the go command could not
+# resolve it. go/flux builds through a file proxy in the cache that holds that one version, its go.mod taken out of
+# the zip (Go checks both against go.sum), ahead of the usual proxy.
+flux_proxy() {
+  local version dir
+  version=$(sed -n 's/^\tgithub.com\/fluxcd\/helm-controller \(v[0-9.]*\).*/\1/p' "$here/go/flux/go.mod")
+  [ -n "$version" ] || { echo "build.sh: cannot read the helm-controller version from go/flux/go.mod" >&2; exit 1; }
+  dir="$cache_root/goproxy/github.com/fluxcd/helm-controller/@v"
+  if [ ! -s "$dir/$version.mod" ]; then
+    mkdir -p "$dir" && rm -rf "$dir.partial" && mkdir -p "$dir.partial"
+    for ext in info zip; do
+      curl -fsSL "https://proxy.golang.org/github.com/fluxcd/helm-controller/@v/$version.$ext" -o "$dir.partial/$version.$ext"
+    done
+    python3 -c 'import sys,zipfile; open(sys.argv[3],"wb").write(zipfile.ZipFile(sys.argv[1]).read(sys.argv[2]))' \
+      "$dir.partial/$version.zip" "github.com/fluxcd/helm-controller@$version/go.mod" "$dir.partial/$version.mod"
+    mv "$dir.partial/$version".* "$dir/" && rm -rf "$dir.partial"
+    ls "$dir" | sed -n 's/\.mod$//p' > "$dir/list"
+  fi
+  echo "file://$cache_root/goproxy,$(go env GOPROXY)"
+}
+
+build_flux() {
+  echo "build.sh: building Flux source-controller, kustomize-controller and helm-controller" >&2
+  local proxy m src
+  proxy=$(flux_proxy)
+  for m in source-controller kustomize-controller helm-controller; do
+    (cd "$here/go/flux" && GOPROXY=$proxy go build -trimpath -ldflags "-s -w" -o "$1/$m" "github.com/fluxcd/$m")
+  done
+  # The CRDs of the pinned releases, from the module zips, so cluster:up installs exactly what the controllers serve.
+  mkdir -p "$1/flux-crds"
+  for m in source-controller kustomize-controller helm-controller; do
+    src=$(cd "$here/go/flux" && GOPROXY=$proxy go list -m -f '{{.Dir}}' "github.com/fluxcd/$m")
+    cp "$src"/config/crd/bases/*.yaml "$1/flux-crds/"
+  done
+  chmod -R u+w "$1/flux-crds"
 }
 
 for m in $modules; do

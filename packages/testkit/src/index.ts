@@ -19,6 +19,7 @@ export {
   chartRepositoryNames,
   publishedCharts,
 } from './cluster/chart-sources.ts';
+export { fluxWatchLabel } from './cluster/components.ts';
 export {
   clusterDown,
   clusterUp,

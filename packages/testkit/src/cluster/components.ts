@@ -12,6 +12,8 @@ export interface ComponentArgs {
   kwokConfig: string;
   /** Where metrics-server keeps the self-signed serving certificate it generates. */
   metricsServerCertDir: string;
+  /** Where source-controller keeps the artifacts it serves to helm- and kustomize-controller. */
+  fluxStorageDir: string;
 }
 
 export function etcdArgs({ ports, etcdDataDir }: ComponentArgs): string[] {
@@ -121,4 +123,44 @@ export function metricsServerArgs({ adminKubeconfig, ports, metricsServerCertDir
     '--metric-resolution=10s',
     '--kubelet-request-timeout=5s',
   ];
+}
+
+/**
+ * Flux reconciles only objects carrying this label (`--watch-label-selector`): the seeded flux-system objects are
+ * decorations whose statuses tests read, and a controller would overwrite them.
+ */
+export const fluxWatchLabel = { key: 'binnacle.dev/flux', value: 'reconcile' } as const;
+
+/** The Flux controllers have no --kubeconfig flag; controller-runtime reads KUBECONFIG. */
+export function fluxEnv({ adminKubeconfig }: ComponentArgs): NodeJS.ProcessEnv {
+  return { ...process.env, KUBECONFIG: adminKubeconfig };
+}
+
+function fluxCommon(metricsPort: number, healthPort: number): string[] {
+  return [
+    `--metrics-addr=127.0.0.1:${metricsPort}`,
+    `--health-addr=127.0.0.1:${healthPort}`,
+    `--watch-label-selector=${fluxWatchLabel.key}=${fluxWatchLabel.value}`,
+    '--enable-leader-election=false',
+    '--log-level=info',
+  ];
+}
+
+export function sourceControllerArgs({ ports, fluxStorageDir }: ComponentArgs): string[] {
+  const storage = `127.0.0.1:${ports.sourceControllerStorage}`;
+  return [
+    ...fluxCommon(ports.sourceControllerMetrics, ports.sourceControllerHealth),
+    `--storage-path=${fluxStorageDir}`,
+    `--storage-addr=${storage}`,
+    // The host in every artifact URL, which helm- and kustomize-controller download from.
+    `--storage-adv-addr=${storage}`,
+  ];
+}
+
+export function kustomizeControllerArgs({ ports }: ComponentArgs): string[] {
+  return fluxCommon(ports.kustomizeControllerMetrics, ports.kustomizeControllerHealth);
+}
+
+export function helmControllerArgs({ ports }: ComponentArgs): string[] {
+  return fluxCommon(ports.helmControllerMetrics, ports.helmControllerHealth);
 }

@@ -12,6 +12,7 @@ import {
   metricsServerArgs,
   schedulerArgs,
 } from './components.ts';
+import { installFluxCrds, startFluxControllers } from './flux.ts';
 import { writeKwokConfig } from './kwok-config.ts';
 import { registerMetricsApi } from './metrics-api.ts';
 import { simulatedNode } from './nodes.ts';
@@ -75,8 +76,9 @@ export function isRunning(state: ClusterState | undefined): state is ClusterStat
 
 /**
  * Starts etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, metrics-server (registered as
- * metrics.k8s.io) and the two chart sources (a classic chart repository and an OCI registry, charts published to
- * both) on 127.0.0.1 with fresh PKI, then simulated nodes, and waits until every piece answers. Idempotent: a running cluster is returned as is.
+ * metrics.k8s.io), Flux's source-, kustomize- and helm-controller (with their CRDs; they reconcile only objects
+ * labelled `binnacle.dev/flux=reconcile`) and the two chart sources (a classic chart repository and an OCI
+ * registry, charts published to both) on 127.0.0.1 with fresh PKI, then simulated nodes, and waits until every piece answers. Idempotent: a running cluster is returned as is.
  */
 export async function clusterUp(options: ClusterUpOptions = {}): Promise<ClusterState> {
   const stateDir = options.stateDir ?? defaultStateDir();
@@ -107,6 +109,13 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
     metricsServer: await freePort(),
     chartRepo: await freePort(),
     registry: await freePort(),
+    sourceControllerMetrics: await freePort(),
+    sourceControllerHealth: await freePort(),
+    sourceControllerStorage: await freePort(),
+    kustomizeControllerMetrics: await freePort(),
+    kustomizeControllerHealth: await freePort(),
+    helmControllerMetrics: await freePort(),
+    helmControllerHealth: await freePort(),
   };
   const pki = await generatePki(join(stateDir, 'pki'));
   const server = `https://127.0.0.1:${ports.apiserver}`;
@@ -161,9 +170,10 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
     adminKubeconfig: kubeconfigs.admin,
     kwokConfig,
     metricsServerCertDir: join(stateDir, 'metrics-server'),
+    fluxStorageDir: join(stateDir, 'flux-storage'),
   };
-  const launch = async (name: string, binary: string, argv: string[]) => {
-    const proc = startProcess(name, binary, argv, join(logsDir, `${name}.log`));
+  const launch = async (name: string, binary: string, argv: string[], env?: NodeJS.ProcessEnv) => {
+    const proc = startProcess(name, binary, argv, join(logsDir, `${name}.log`), env);
     state.processes.push(proc);
     await writeState(state);
     return proc;
@@ -182,6 +192,11 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
       process: apiserver,
     });
     log(`kube-apiserver ready at ${server}`);
+    // The Flux controllers need their CRDs served to start; apply them while the other components boot.
+    const fluxCrds = installFluxCrds(state, bin.kubectl, bin.fluxCrdsDir).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     const kcm = await launch(
       'kube-controller-manager',
       bin.kubeControllerManager,
@@ -207,6 +222,9 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
       (options.metricsServer ?? true)
         ? await launch('metrics-server', bin.metricsServer, metricsServerArgs(args))
         : undefined;
+    const crdError = await fluxCrds;
+    if (crdError) throw crdError;
+    const flux = await startFluxControllers(launch, bin, args);
     await Promise.all([
       waitUntil('kube-controller-manager', healthy(`https://127.0.0.1:${ports.controllerManager}/healthz`), {
         timeoutMs: componentTimeoutMs,
@@ -232,6 +250,7 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
         timeoutMs: componentTimeoutMs,
         process: registry,
       }),
+      flux.ready(componentTimeoutMs),
       metricsServer &&
         waitUntil('metrics-server', healthy(`https://127.0.0.1:${ports.metricsServer}/livez`), {
           timeoutMs: componentTimeoutMs,
@@ -240,7 +259,7 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
     ]);
     if (metricsServer) await registerMetricsApi(kubeconfigs.admin, ports.metricsServer);
     log(
-      `controller-manager, scheduler, kwok${metricsServer ? ', metrics-server' : ''} and chart sources ready`,
+      `controller-manager, scheduler, kwok${metricsServer ? ', metrics-server' : ''}, Flux controllers and chart sources ready`,
     );
     await publishCharts(state.chartSources, chartDir, join(stateDir, 'helm'));
     log(`charts published to ${state.chartSources.http} and ${state.chartSources.oci}`);

@@ -24,6 +24,11 @@ export interface ClusterBinaries {
   kwokStagesDir: string;
   metricsServer: string;
   registry: string;
+  sourceController: string;
+  kustomizeController: string;
+  helmController: string;
+  /** The CRDs of the three Flux controllers, from their module zips. */
+  fluxCrdsDir: string;
 }
 
 /** Builds the Go binaries on first use (cached by go.sum) and returns their paths. */
@@ -46,6 +51,10 @@ export async function clusterBinaries(): Promise<ClusterBinaries> {
     kwokStagesDir: join(dir, 'kwok-stages'),
     metricsServer: join(dir, 'metrics-server'),
     registry: join(dir, 'registry'),
+    sourceController: join(dir, 'source-controller'),
+    kustomizeController: join(dir, 'kustomize-controller'),
+    helmController: join(dir, 'helm-controller'),
+    fluxCrdsDir: join(dir, 'flux-crds'),
   };
   for (const path of Object.values(binaries)) {
     if (!existsSync(path)) throw new Error(`test/cluster/build.sh reported ${dir}, but ${path} is missing`);

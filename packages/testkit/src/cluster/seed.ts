@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { AppsV1Api, BatchV1Api, KubeConfig } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
+import { fluxCrdFiles, fluxDemo, seedFluxDemo } from './flux.ts';
+import { applyArgs, kubectl } from './kubectl.ts';
 import { clusterBinaries, helmBinary, repoRoot } from './paths.ts';
 import type { ClusterState } from './state.ts';
 import { waitUntil } from './wait.ts';
@@ -15,13 +17,19 @@ const fieldManager = 'binnacle-seed';
 
 /** Namespaces and release the seed creates; tests use them as fixtures. */
 export const seeded = {
-  namespaces: ['demo-shop', 'demo-data', 'demo-ops', 'demo-billing', 'argocd', 'flux-system'],
+  namespaces: ['demo-shop', 'demo-data', 'demo-ops', 'demo-billing', 'argocd', 'flux-system', 'flux-demo'],
   deployments: [
     { namespace: 'demo-shop', name: 'storefront' },
     { namespace: 'demo-shop', name: 'checkout' },
     { namespace: 'demo-billing', name: 'billing' },
   ],
   helmRelease: { namespace: 'demo-billing', name: 'billing', revisions: 2 },
+  /** Reconciled by the real Flux controllers: helm-controller installs the Helm release flux-demo/billing. */
+  flux: {
+    namespace: fluxDemo.namespace,
+    helmRepository: fluxDemo.helmRepository,
+    helmRelease: fluxDemo.helmRelease,
+  },
   tlsSecrets: [
     { namespace: 'demo-shop', name: 'storefront-tls', host: 'shop.demo.binnacle.local', days: 90 },
     { namespace: 'demo-ops', name: 'legacy-api-tls', host: 'legacy.demo.binnacle.local', days: 10 },
@@ -96,26 +104,7 @@ async function tlsSecret(namespace: string, name: string, host: string, days: nu
   }
 }
 
-/** Runs kubectl against the cluster, optionally feeding it a document on stdin. */
-function kubectl(state: ClusterState, kubectlPath: string, args: string[], stdin?: string): Promise<string> {
-  return new Promise((resolveRun, reject) => {
-    const child = execFile(
-      kubectlPath,
-      ['--kubeconfig', state.kubeconfigs.admin, ...args],
-      { maxBuffer: 16 << 20 },
-      (error, stdout, stderr) => {
-        if (error)
-          reject(
-            new Error(`kubectl ${args.slice(0, 2).join(' ')} failed: ${stderr.trim() || error.message}`),
-          );
-        else resolveRun(stdout);
-      },
-    );
-    child.stdin?.end(stdin ?? '');
-  });
-}
-
-const applyArgs = ['apply', '--server-side', '--force-conflicts', `--field-manager=${fieldManager}`];
+const seedApply = applyArgs(fieldManager);
 
 async function installHelmRelease(state: ClusterState): Promise<void> {
   const helm = await helmBinary();
@@ -174,19 +163,22 @@ async function waitForWorkloads(kc: KubeConfig): Promise<void> {
 
 /**
  * Applies the sample workloads (server-side apply, idempotent), the TLS Secrets, the GitOps CRDs with their
- * objects and statuses, installs the Helm release with a real helm binary, and waits until all of it runs.
+ * objects and statuses, installs the Helm release with a real helm binary, lets the Flux controllers install
+ * the flux-demo release, and waits until all of it runs.
  */
 export async function seedCluster(
   state: ClusterState,
   log: (line: string) => void = () => {},
 ): Promise<void> {
-  const { kubectl: kubectlPath } = await clusterBinaries();
+  const { kubectl: kubectlPath, fluxCrdsDir } = await clusterBinaries();
   const files = await manifestFiles();
   const docs = await manifests(files);
   const crds = docs.filter((doc) => doc.kind === 'CustomResourceDefinition');
+  // Flux's real CRDs come with the controllers (cluster:up installs them); the seed only reads them.
+  const fluxCrds = await manifests(await fluxCrdFiles(fluxCrdsDir));
   const crdFiles = files.filter((file) => /-(cluster|crds)\.yaml$/.test(file));
   // CRDs and namespaces first: the API server must serve a kind before objects of it can be applied.
-  for (const file of crdFiles) await kubectl(state, kubectlPath, [...applyArgs, '-f', file]);
+  for (const file of crdFiles) await kubectl(state, kubectlPath, [...seedApply, '-f', file]);
   await kubectl(state, kubectlPath, [
     'wait',
     '--for=condition=Established',
@@ -194,11 +186,11 @@ export async function seedCluster(
     ...crds.map((crd) => `crd/${crd.metadata.name}`),
   ]);
   for (const file of files.filter((f) => !crdFiles.includes(f))) {
-    await kubectl(state, kubectlPath, [...applyArgs, '-f', file]);
+    await kubectl(state, kubectlPath, [...seedApply, '-f', file]);
   }
   // A CRD with a status subresource ignores status in the object body; set it through the subresource.
   const statusKinds = new Map(
-    crds
+    [...crds, ...fluxCrds]
       .filter((crd) => crd.spec?.versions?.some((version) => version.subresources?.status))
       .map((crd) => [crd.spec?.names?.kind, `${crd.spec?.names?.plural}.${crd.spec?.group}`]),
   );
@@ -223,12 +215,19 @@ export async function seedCluster(
   await kubectl(
     state,
     kubectlPath,
-    [...applyArgs, '-f', '-'],
+    [...seedApply, '-f', '-'],
     JSON.stringify({ apiVersion: 'v1', kind: 'List', items: secrets }),
   );
   log(`applied ${docs.length + secrets.length} objects`);
-  await installHelmRelease(state);
-  log(`helm release ${seeded.helmRelease.namespace}/${seeded.helmRelease.name} installed`);
+  // The helm binary's release and helm-controller's are independent: install both at once.
+  await Promise.all([
+    installHelmRelease(state).then(() =>
+      log(`helm release ${seeded.helmRelease.namespace}/${seeded.helmRelease.name} installed`),
+    ),
+    seedFluxDemo(state, kubectlPath).then(() =>
+      log(`HelmRelease ${fluxDemo.namespace}/${fluxDemo.helmRelease} Ready (installed by helm-controller)`),
+    ),
+  ]);
   const kc = new KubeConfig();
   kc.loadFromFile(state.kubeconfigs.admin);
   await waitForWorkloads(kc);

@@ -15,6 +15,13 @@ export interface ClusterPorts {
   metricsServer: number;
   chartRepo: number;
   registry: number;
+  sourceControllerMetrics: number;
+  sourceControllerHealth: number;
+  sourceControllerStorage: number;
+  kustomizeControllerMetrics: number;
+  kustomizeControllerHealth: number;
+  helmControllerMetrics: number;
+  helmControllerHealth: number;
 }
 
 /** What `cluster:up` leaves in `<stateDir>/state.json`, so `down`, `status` and tests can find the cluster. */
@@ -36,8 +43,11 @@ export interface ClusterState {
   ready: boolean;
 }
 
-/** 2: metrics-server joined the control plane; 3: the chart sources (chart repository and registry). */
-export const stateVersion = 3;
+/**
+ * 2: metrics-server joined the control plane; 3: the chart sources (chart repository and registry); 4: Flux's
+ * source-, kustomize- and helm-controller with their CRDs.
+ */
+export const stateVersion = 4;
 
 export const stateFile = (stateDir: string) => join(stateDir, 'state.json');
 

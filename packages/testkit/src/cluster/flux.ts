@@ -1,0 +1,202 @@
+import { mkdir, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+import {
+  type ComponentArgs,
+  fluxEnv,
+  fluxWatchLabel,
+  helmControllerArgs,
+  kustomizeControllerArgs,
+  sourceControllerArgs,
+} from './components.ts';
+import { applyArgs, kubectl } from './kubectl.ts';
+import type { ClusterBinaries } from './paths.ts';
+import { isListening } from './ports.ts';
+import { healthy } from './probe.ts';
+import type { ManagedProcess } from './processes.ts';
+import type { ClusterState } from './state.ts';
+import { waitUntil } from './wait.ts';
+
+/** The real reconcile the seed leaves: a HelmRepository of the local chart repository and a release from it. */
+export const fluxDemo = {
+  namespace: 'flux-demo',
+  helmRepository: 'charts',
+  helmRelease: 'billing',
+  chart: 'billing',
+  version: '1.2.0',
+} as const;
+
+export const fluxGroups = {
+  source: { group: 'source.toolkit.fluxcd.io', version: 'v1' },
+  helm: { group: 'helm.toolkit.fluxcd.io', version: 'v2' },
+} as const;
+
+const watched = { [fluxWatchLabel.key]: fluxWatchLabel.value };
+
+/** The CRD files build.sh copied from the controllers' module zips. */
+export async function fluxCrdFiles(crdsDir: string): Promise<string[]> {
+  return (await readdir(crdsDir))
+    .filter((file) => file.endsWith('.yaml'))
+    .sort()
+    .map((file) => join(crdsDir, file));
+}
+
+/** Applies Flux's CRDs and waits until the API server serves them (the controllers need them to start). */
+export async function installFluxCrds(
+  state: Pick<ClusterState, 'kubeconfigs'>,
+  kubectlPath: string,
+  crdsDir: string,
+): Promise<void> {
+  // One -f per file: kubectl reads a symlinked directory (the cache's bin/ links) as a file.
+  const files = (await fluxCrdFiles(crdsDir)).flatMap((file) => ['-f', file]);
+  await kubectl(state, kubectlPath, [...applyArgs('binnacle-cluster'), ...files]);
+  await kubectl(state, kubectlPath, ['wait', '--for=condition=Established', '--timeout=30s', ...files]);
+}
+
+type Launch = (
+  name: string,
+  binary: string,
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+) => Promise<ManagedProcess>;
+
+/**
+ * Starts source-, kustomize- and helm-controller (their CRDs must be served already); `ready` waits for their
+ * health endpoints and for source-controller's artifact server, which opens only after its manager has started.
+ */
+export async function startFluxControllers(
+  launch: Launch,
+  bin: ClusterBinaries,
+  args: ComponentArgs,
+): Promise<{ ready: (timeoutMs: number) => Promise<void> }> {
+  await mkdir(args.fluxStorageDir, { recursive: true });
+  const env = fluxEnv(args);
+  const { ports } = args;
+  const controllers = [
+    {
+      proc: await launch('source-controller', bin.sourceController, sourceControllerArgs(args), env),
+      health: ports.sourceControllerHealth,
+    },
+    {
+      proc: await launch('kustomize-controller', bin.kustomizeController, kustomizeControllerArgs(args), env),
+      health: ports.kustomizeControllerHealth,
+    },
+    {
+      proc: await launch('helm-controller', bin.helmController, helmControllerArgs(args), env),
+      health: ports.helmControllerHealth,
+    },
+  ];
+  const artifactServer = async () => {
+    if (await isListening(ports.sourceControllerStorage)) return true;
+    throw new Error(`nothing listens on 127.0.0.1:${ports.sourceControllerStorage}`);
+  };
+  return {
+    ready: async (timeoutMs) => {
+      await Promise.all([
+        ...controllers.map(({ proc, health }) =>
+          waitUntil(proc.name, healthy(`http://127.0.0.1:${health}/readyz`), { timeoutMs, process: proc }),
+        ),
+        waitUntil('source-controller artifact server', artifactServer, {
+          timeoutMs,
+          process: controllers[0]?.proc,
+        }),
+      ]);
+    },
+  };
+}
+
+/**
+ * The namespace, HelmRepository and HelmRelease of the demo, all labelled for the controllers. The chart template
+ * carries the label too: helm-controller copies it onto the HelmChart it creates, which source-controller must
+ * build.
+ */
+export function fluxDemoObjects(chartRepositoryUrl: string): object[] {
+  const { namespace } = fluxDemo;
+  return [
+    { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } },
+    {
+      apiVersion: `${fluxGroups.source.group}/${fluxGroups.source.version}`,
+      kind: 'HelmRepository',
+      metadata: { name: fluxDemo.helmRepository, namespace, labels: watched },
+      spec: { interval: '1m', url: chartRepositoryUrl },
+    },
+    {
+      apiVersion: `${fluxGroups.helm.group}/${fluxGroups.helm.version}`,
+      kind: 'HelmRelease',
+      metadata: { name: fluxDemo.helmRelease, namespace, labels: watched },
+      spec: {
+        interval: '1m',
+        chart: {
+          spec: {
+            chart: fluxDemo.chart,
+            version: fluxDemo.version,
+            interval: '1m',
+            sourceRef: { kind: 'HelmRepository', name: fluxDemo.helmRepository },
+          },
+          metadata: { labels: watched },
+        },
+        install: { timeout: '2m' },
+        upgrade: { timeout: '2m' },
+      },
+    },
+  ];
+}
+
+interface Condition {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+}
+export interface FluxObject {
+  metadata: { generation?: number; annotations?: Record<string, string> };
+  spec?: Record<string, unknown>;
+  status?: {
+    observedGeneration?: number;
+    conditions?: Condition[];
+    lastHandledReconcileAt?: string;
+    history?: { version?: number }[];
+  };
+}
+
+/** Ready=True for the object's current generation; otherwise throws with the Ready condition, for the wait. */
+export function fluxReady(object: FluxObject): boolean {
+  const ready = object.status?.conditions?.find((condition) => condition.type === 'Ready');
+  const current = object.status?.observedGeneration === object.metadata.generation;
+  if (ready?.status === 'True' && current) return true;
+  throw new Error(
+    ready
+      ? `Ready=${ready.status} (${ready.reason}: ${ready.message})${current ? '' : ', generation not observed yet'}`
+      : 'no Ready condition yet',
+  );
+}
+
+/** Applies the demo (idempotent) and waits until helm-controller has installed the release. */
+export async function seedFluxDemo(state: ClusterState, kubectlPath: string): Promise<void> {
+  await kubectl(
+    state,
+    kubectlPath,
+    [...applyArgs('binnacle-seed'), '-f', '-'],
+    JSON.stringify({ apiVersion: 'v1', kind: 'List', items: fluxDemoObjects(state.chartSources.http) }),
+  );
+  const kc = new KubeConfig();
+  kc.loadFromFile(state.kubeconfigs.admin);
+  const custom = kc.makeApiClient(CustomObjectsApi);
+  await waitUntil(
+    `HelmRelease ${fluxDemo.namespace}/${fluxDemo.helmRelease} Ready (helm-controller)`,
+    async () =>
+      fluxReady(
+        (await custom.getNamespacedCustomObject({
+          ...fluxGroups.helm,
+          plural: 'helmreleases',
+          namespace: fluxDemo.namespace,
+          name: fluxDemo.helmRelease,
+        })) as FluxObject,
+      ),
+    {
+      timeoutMs: 120_000,
+      intervalMs: 500,
+      process: state.processes.find((p) => p.name === 'helm-controller'),
+    },
+  );
+}
