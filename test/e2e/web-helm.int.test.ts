@@ -65,7 +65,10 @@ describe('the Helm pages', () => {
     await page.getByRole('navigation', { name: 'Areas' }).getByRole('link', { name: 'Helm' }).click();
     await page.getByRole('heading', { name: /Helm releases/ }).waitFor();
     const releases = page.getByRole('region', { name: 'Releases' });
-    const row = releases.getByRole('row').filter({ has: page.getByRole('link', { name: 'billing' }) });
+    // Flux installs a billing release of its own in flux-demo: this is the seeded one.
+    const row = releases
+      .getByRole('row')
+      .filter({ has: page.getByRole('link', { name: 'billing' }), hasText: 'demo-billing' });
     await row.getByText('Upgrade available:').waitFor();
     expect(await row.getByRole('cell').allTextContents()).toEqual([
       'billing',
