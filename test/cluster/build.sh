@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the local control plane (kube-apiserver, kube-controller-manager, kube-scheduler, kubectl, etcd), kwok,
 # metrics-server, the CNCF distribution registry (the OCI chart source) and Flux's source-, kustomize- and
-# helm-controller (with their CRDs) from the committed Go wrapper modules. Each module is built once per go.mod/go.sum into
+# helm-controller (with their CRDs) from the committed Go wrapper modules, and takes Argo CD's CRDs from its module. Each module is built once per go.mod/go.sum into
 # ~/.cache/binnacle/go-<module>-<hash>, so bumping one never rebuilds the others; ~/.cache/binnacle/cluster-<hash>/bin
 # links them all together and its path is printed on stdout.
 set -euo pipefail
@@ -10,14 +10,15 @@ cache_root=${BINNACLE_CACHE_DIR:-$HOME/.cache/binnacle}
 k8s_version=$(sed -n 's/^require k8s.io\/kubernetes \(v[0-9.]*\).*/\1/p' "$here/go/k8s/go.mod")
 [ -n "$k8s_version" ] || { echo "build.sh: cannot read the k8s.io/kubernetes version from go/k8s/go.mod" >&2; exit 1; }
 # Bump a module's recipe when its build steps below change, so its cached build is redone.
-declare -A recipe=([k8s]=1 [kwok]=2 [metrics-server]=1 [registry]=1 [flux]=1)
-modules="k8s kwok metrics-server registry flux"
+declare -A recipe=([k8s]=1 [kwok]=2 [metrics-server]=1 [registry]=1 [flux]=1 [argocd]=1)
+modules="k8s kwok metrics-server registry flux argocd"
 declare -A tools=(
   [k8s]="kube-apiserver kube-controller-manager kube-scheduler kubectl etcd"
   [kwok]="kwok kwok-stages"
   [metrics-server]="metrics-server"
   [registry]="registry"
   [flux]="source-controller kustomize-controller helm-controller flux-crds"
+  [argocd]="argocd-crds"
 )
 module_dir() {
   echo "$cache_root/go-$1-$( (echo "${recipe[$1]}"; cat "$here/go/$1/go.mod" "$here/go/$1/go.sum") | sha256sum | cut -c1-16)"
@@ -128,6 +129,29 @@ build_flux() {
     cp "$src"/config/crd/bases/*.yaml "$1/flux-crds/"
   done
   chmod -R u+w "$1/flux-crds"
+}
+
+# Argo CD's Application and AppProject CRDs out of its module zip, which is checked against go/argocd/go.sum with the
+# go command's own hash (h1: the SHA-256 of the sorted file digests) — nothing of it is compiled.
+build_argocd() {
+  echo "build.sh: taking Argo CD's CRDs from its module" >&2
+  local module version sum
+  read -r module version sum < <(grep -v '/go.mod ' "$here/go/argocd/go.sum")
+  curl -fsSL "https://proxy.golang.org/$module/@v/$version.zip" -o "$1/module.zip"
+  python3 - "$1/module.zip" "$module@$version" "$sum" "$1/argocd-crds" <<'PY'
+import base64, hashlib, os, sys, zipfile
+archive, prefix, expected, out = sys.argv[1:]
+zip_file = zipfile.ZipFile(archive)
+summary = ''.join(f'{hashlib.sha256(zip_file.read(n)).hexdigest()}  {n}\n' for n in sorted(zip_file.namelist()))
+actual = 'h1:' + base64.b64encode(hashlib.sha256(summary.encode()).digest()).decode()
+if actual != expected:
+    sys.exit(f'build.sh: {prefix} is {actual}, go/argocd/go.sum says {expected}')
+os.makedirs(out)
+for name in ('application-crd.yaml', 'appproject-crd.yaml'):
+    with open(os.path.join(out, name), 'wb') as f:
+        f.write(zip_file.read(f'{prefix}/manifests/crds/{name}'))
+PY
+  rm "$1/module.zip"
 }
 
 for m in $modules; do

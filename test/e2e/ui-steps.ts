@@ -46,14 +46,19 @@ export async function editYamlAndFollowToTimeline(
     .waitFor();
 }
 
-/** From any page: Ctrl-K, type `postgres`, pick the pod postgres-0 (the third match) with the arrows. */
+/**
+ * From any page: Ctrl-K, type `postgres`, walk down to the pod postgres-0 with the arrows (other tests' objects
+ * may match too, so its place in the list varies) and open it with Enter.
+ */
 export async function openPodWithPalette(page: Page): Promise<void> {
   await page.keyboard.press('Control+k');
   const palette = page.getByRole('dialog', { name: 'Go to a kind or object' });
   await palette.getByRole('combobox').fill('postgres');
-  await palette.getByRole('option', { name: /postgres-0.*Pod · demo-data/ }).waitFor();
-  await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('ArrowDown');
+  const pod = palette.getByRole('option', { name: /postgres-0.*Pod · demo-data/ });
+  await pod.waitFor();
+  for (let step = 0; step < 20 && (await pod.getAttribute('aria-selected')) !== 'true'; step += 1)
+    await page.keyboard.press('ArrowDown');
+  expect(await pod.getAttribute('aria-selected')).toBe('true');
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: 'Pod demo-data/postgres-0' }).waitFor();
 }

@@ -27,6 +27,7 @@ export {
   nodeCountFromEnv,
   restartApiServer,
 } from './cluster/control-plane.ts';
+export { type FluxObject, fluxDemo, fluxGroups, fluxReady, installFluxDemo } from './cluster/flux.ts';
 export { simulatedNode } from './cluster/nodes.ts';
 export { clusterBinaries, defaultStateDir, helmBinary, repoRoot } from './cluster/paths.ts';
 export { identities } from './cluster/pki.ts';

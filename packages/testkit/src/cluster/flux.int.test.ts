@@ -3,7 +3,7 @@ import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testCluster } from '../test-cluster.ts';
 import { fluxWatchLabel } from './components.ts';
-import { type FluxObject, fluxDemoObjects, fluxGroups, fluxReady } from './flux.ts';
+import { type FluxObject, fluxGroups, fluxReady, installFluxDemo } from './flux.ts';
 import { seeded } from './seed.ts';
 import { waitUntil } from './wait.ts';
 
@@ -109,19 +109,7 @@ describe('suspend', () => {
   let ns: { name: string; remove: () => Promise<void> };
   beforeAll(async () => {
     ns = await cluster.namespace('flux');
-    const [, repository, release] = fluxDemoObjects(cluster.state.chartSources.http) as {
-      metadata: { namespace: string };
-    }[];
-    for (const object of [repository, release]) {
-      if (!object) throw new Error('fluxDemoObjects lost an object');
-      object.metadata.namespace = ns.name;
-      await custom.createNamespacedCustomObject({
-        ...(object === release ? kinds.HelmRelease : kinds.HelmRepository),
-        namespace: ns.name,
-        body: object,
-      });
-    }
-    await ready('HelmRelease', ns.name, helmRelease);
+    await installFluxDemo(kc, cluster.state.chartSources.http, ns.name);
   });
   afterAll(async () => {
     await ns?.remove();

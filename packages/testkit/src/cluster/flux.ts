@@ -1,5 +1,4 @@
-import { mkdir, readdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import {
   type ComponentArgs,
@@ -10,7 +9,7 @@ import {
   sourceControllerArgs,
 } from './components.ts';
 import { applyArgs, kubectl } from './kubectl.ts';
-import type { ClusterBinaries } from './paths.ts';
+import { type ClusterBinaries, crdFiles } from './paths.ts';
 import { isListening } from './ports.ts';
 import { healthy } from './probe.ts';
 import type { ManagedProcess } from './processes.ts';
@@ -33,14 +32,6 @@ export const fluxGroups = {
 
 const watched = { [fluxWatchLabel.key]: fluxWatchLabel.value };
 
-/** The CRD files build.sh copied from the controllers' module zips. */
-export async function fluxCrdFiles(crdsDir: string): Promise<string[]> {
-  return (await readdir(crdsDir))
-    .filter((file) => file.endsWith('.yaml'))
-    .sort()
-    .map((file) => join(crdsDir, file));
-}
-
 /** Applies Flux's CRDs and waits until the API server serves them (the controllers need them to start). */
 export async function installFluxCrds(
   state: Pick<ClusterState, 'kubeconfigs'>,
@@ -48,7 +39,7 @@ export async function installFluxCrds(
   crdsDir: string,
 ): Promise<void> {
   // One -f per file: kubectl reads a symlinked directory (the cache's bin/ links) as a file.
-  const files = (await fluxCrdFiles(crdsDir)).flatMap((file) => ['-f', file]);
+  const files = (await crdFiles(crdsDir)).flatMap((file) => ['-f', file]);
   await kubectl(state, kubectlPath, [...applyArgs('binnacle-cluster'), ...files]);
   await kubectl(state, kubectlPath, ['wait', '--for=condition=Established', '--timeout=30s', ...files]);
 }
@@ -110,8 +101,10 @@ export async function startFluxControllers(
  * carries the label too: helm-controller copies it onto the HelmChart it creates, which source-controller must
  * build.
  */
-export function fluxDemoObjects(chartRepositoryUrl: string): object[] {
-  const { namespace } = fluxDemo;
+export function fluxDemoObjects(
+  chartRepositoryUrl: string,
+  namespace: string = fluxDemo.namespace,
+): object[] {
   return [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } },
     {
@@ -181,22 +174,54 @@ export async function seedFluxDemo(state: ClusterState, kubectlPath: string): Pr
   );
   const kc = new KubeConfig();
   kc.loadFromFile(state.kubeconfigs.admin);
+  await fluxReleaseInstalled(kc.makeApiClient(CustomObjectsApi), fluxDemo.namespace, {
+    timeoutMs: 120_000,
+    process: state.processes.find((p) => p.name === 'helm-controller'),
+  });
+}
+
+/**
+ * The demo's HelmRepository and HelmRelease in a test's own namespace (which must exist), once helm-controller
+ * has installed revision 1: a release a test may change without touching the seeded one.
+ */
+export async function installFluxDemo(
+  kc: KubeConfig,
+  chartRepositoryUrl: string,
+  namespace: string,
+): Promise<void> {
   const custom = kc.makeApiClient(CustomObjectsApi);
+  const [, repository, release] = fluxDemoObjects(chartRepositoryUrl, namespace);
+  await custom.createNamespacedCustomObject({
+    ...fluxGroups.source,
+    plural: 'helmrepositories',
+    namespace,
+    body: repository,
+  });
+  await custom.createNamespacedCustomObject({
+    ...fluxGroups.helm,
+    plural: 'helmreleases',
+    namespace,
+    body: release,
+  });
+  await fluxReleaseInstalled(custom, namespace, { timeoutMs: 90_000 });
+}
+
+async function fluxReleaseInstalled(
+  custom: CustomObjectsApi,
+  namespace: string,
+  options: { timeoutMs: number; process?: ManagedProcess },
+): Promise<void> {
   await waitUntil(
-    `HelmRelease ${fluxDemo.namespace}/${fluxDemo.helmRelease} Ready (helm-controller)`,
+    `HelmRelease ${namespace}/${fluxDemo.helmRelease} Ready (helm-controller)`,
     async () =>
       fluxReady(
         (await custom.getNamespacedCustomObject({
           ...fluxGroups.helm,
           plural: 'helmreleases',
-          namespace: fluxDemo.namespace,
+          namespace,
           name: fluxDemo.helmRelease,
         })) as FluxObject,
       ),
-    {
-      timeoutMs: 120_000,
-      intervalMs: 500,
-      process: state.processes.find((p) => p.name === 'helm-controller'),
-    },
+    { ...options, intervalMs: 500 },
   );
 }

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -29,6 +30,16 @@ export interface ClusterBinaries {
   helmController: string;
   /** The CRDs of the three Flux controllers, from their module zips. */
   fluxCrdsDir: string;
+  /** Argo CD's Application and AppProject CRDs, from its module zip (its controller is not built). */
+  argocdCrdsDir: string;
+}
+
+/** The CRD files build.sh copied into one of its CRD directories, in a stable order. */
+export async function crdFiles(crdsDir: string): Promise<string[]> {
+  return (await readdir(crdsDir))
+    .filter((file) => file.endsWith('.yaml'))
+    .sort()
+    .map((file) => join(crdsDir, file));
 }
 
 /** Builds the Go binaries on first use (cached by go.sum) and returns their paths. */
@@ -55,6 +66,7 @@ export async function clusterBinaries(): Promise<ClusterBinaries> {
     kustomizeController: join(dir, 'kustomize-controller'),
     helmController: join(dir, 'helm-controller'),
     fluxCrdsDir: join(dir, 'flux-crds'),
+    argocdCrdsDir: join(dir, 'argocd-crds'),
   };
   for (const path of Object.values(binaries)) {
     if (!existsSync(path)) throw new Error(`test/cluster/build.sh reported ${dir}, but ${path} is missing`);

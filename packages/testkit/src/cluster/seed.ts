@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { AppsV1Api, BatchV1Api, KubeConfig } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
-import { fluxCrdFiles, fluxDemo, seedFluxDemo } from './flux.ts';
+import { fluxDemo, seedFluxDemo } from './flux.ts';
 import { applyArgs, kubectl } from './kubectl.ts';
-import { clusterBinaries, helmBinary, repoRoot } from './paths.ts';
+import { clusterBinaries, crdFiles, helmBinary, repoRoot } from './paths.ts';
 import type { ClusterState } from './state.ts';
 import { waitUntil } from './wait.ts';
 
@@ -170,22 +170,26 @@ export async function seedCluster(
   state: ClusterState,
   log: (line: string) => void = () => {},
 ): Promise<void> {
-  const { kubectl: kubectlPath, fluxCrdsDir } = await clusterBinaries();
+  const { kubectl: kubectlPath, fluxCrdsDir, argocdCrdsDir } = await clusterBinaries();
   const files = await manifestFiles();
+  // Argo CD's real CRDs, from its module (build.sh); the seed installs them with its own.
+  const argocdCrdFiles = await crdFiles(argocdCrdsDir);
   const docs = await manifests(files);
-  const crds = docs.filter((doc) => doc.kind === 'CustomResourceDefinition');
+  const crds = [...docs, ...(await manifests(argocdCrdFiles))].filter(
+    (doc) => doc.kind === 'CustomResourceDefinition',
+  );
   // Flux's real CRDs come with the controllers (cluster:up installs them); the seed only reads them.
-  const fluxCrds = await manifests(await fluxCrdFiles(fluxCrdsDir));
-  const crdFiles = files.filter((file) => /-(cluster|crds)\.yaml$/.test(file));
+  const fluxCrds = await manifests(await crdFiles(fluxCrdsDir));
+  const firstFiles = [...files.filter((file) => /-(cluster|crds)\.yaml$/.test(file)), ...argocdCrdFiles];
   // CRDs and namespaces first: the API server must serve a kind before objects of it can be applied.
-  for (const file of crdFiles) await kubectl(state, kubectlPath, [...seedApply, '-f', file]);
+  for (const file of firstFiles) await kubectl(state, kubectlPath, [...seedApply, '-f', file]);
   await kubectl(state, kubectlPath, [
     'wait',
     '--for=condition=Established',
     '--timeout=30s',
     ...crds.map((crd) => `crd/${crd.metadata.name}`),
   ]);
-  for (const file of files.filter((f) => !crdFiles.includes(f))) {
+  for (const file of files.filter((f) => !firstFiles.includes(f))) {
     await kubectl(state, kubectlPath, [...seedApply, '-f', file]);
   }
   // A CRD with a status subresource ignores status in the object body; set it through the subresource.

@@ -128,7 +128,8 @@ describe('Argo CD actions: the object changes of its API', () => {
     await createApplication('busy');
     expect((await appAction('busy', 'terminate')).status).toBe(409);
     expect((await appAction('busy', 'sync')).status).toBe(200);
-    // What the application controller writes once it runs the operation.
+    // What the application controller writes once it runs the operation (the CRD requires operation and startedAt).
+    const app = await readApplication('busy');
     await custom.patchNamespacedCustomObject({
       ...argo,
       namespace: ns.name,
@@ -137,7 +138,14 @@ describe('Argo CD actions: the object changes of its API', () => {
         {
           op: 'add',
           path: '/status',
-          value: { operationState: { phase: 'Running', message: 'one of 3 tasks' } },
+          value: {
+            operationState: {
+              operation: app.operation,
+              phase: 'Running',
+              message: 'one of 3 tasks',
+              startedAt: new Date().toISOString(),
+            },
+          },
         },
       ],
     });
