@@ -112,6 +112,11 @@ export const errorCodes = {
     description:
       'A chart repository or registry failed, timed out or answered something that is not a chart source; the message names it.',
   },
+  reconcile_failed: {
+    status: 502,
+    description:
+      "A GitOps controller handled a reconcile request and reports it failed (its Ready condition's reason and message are quoted); what depended on it was left alone.",
+  },
   not_ready: { status: 503, description: 'The data is still loading (informers syncing); retry shortly.' },
   ui_not_built: {
     status: 503,

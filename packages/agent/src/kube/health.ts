@@ -22,6 +22,15 @@ function replicaHealth(want: number, ready: number): Health {
   return ready > 0 ? 'degraded' : 'unhealthy';
 }
 
+/** Argo CD's health of an Application in our words: Progressing and Suspended are on their way, not broken. */
+const applicationHealth: Record<string, Health> = {
+  Healthy: 'healthy',
+  Progressing: 'degraded',
+  Suspended: 'degraded',
+  Degraded: 'unhealthy',
+  Missing: 'unhealthy',
+};
+
 /** One health word per object, the same in the topology, the timeline and the dashboard. */
 export function healthOf(object: KubeObject): Health {
   const status = (object.status ?? {}) as Obj;
@@ -66,6 +75,8 @@ export function healthOf(object: KubeObject): Health {
     case 'PodDisruptionBudget':
     case 'Namespace':
       return 'healthy';
+    case 'Application':
+      return applicationHealth[String((status.health as Obj | undefined)?.status)] ?? 'unknown';
     default: {
       const ready = condition(object, 'Ready');
       if (ready === 'True') return 'healthy';

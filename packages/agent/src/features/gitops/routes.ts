@@ -15,7 +15,14 @@ import {
   syncApplication,
   terminateOperation,
 } from './argocd.ts';
-import { fluxKind, fluxKinds, reconcileFlux, setFluxSuspended, syncWithSource } from './flux.ts';
+import {
+  type FluxTarget,
+  fluxKind,
+  fluxKinds,
+  reconcileFlux,
+  setFluxSuspended,
+  syncWithSource,
+} from './flux.ts';
 import { applicationDetail, fluxDetail, gitopsOverview } from './views.ts';
 
 const Params = Type.Object({ namespace: NamespaceParam, name: ObjectNameParam });
@@ -169,49 +176,46 @@ export function gitopsRoutes(app: App, ctx: AgentContext): void {
   const flux = (
     request: FastifyRequest,
     action: string,
-    work: (kind: ReturnType<typeof fluxKind>, p: Params) => Promise<{ message: string; uid?: string }>,
+    work: (target: FluxTarget) => Promise<{ message: string; uid?: string }>,
   ) => {
     const { kind: text, namespace, name } = request.params as Params & { kind: string };
-    const kind = fluxKind(text);
-    const target = { kind, group: fluxKinds[kind], namespace, name };
-    return performAction(ctx, request.caller, action, target, () => work(kind, { namespace, name }));
+    const target = { kind: fluxKind(text), namespace, name };
+    return performAction(ctx, request.caller, action, { ...target, group: fluxKinds[target.kind] }, () =>
+      work(target),
+    );
   };
   const fluxPath = '/api/gitops-b/:kind/:namespace/:name';
   const fluxActions = [
     [
       'reconcile',
       'Reconcile now: the reconcile.fluxcd.io/requestedAt annotation (as `flux reconcile`)',
-      (kind, p, as) => reconcileFlux(ctx, kind, p.namespace, p.name, as),
+      (target, as) => reconcileFlux(ctx, target, as),
     ],
     [
       'sync-with-source',
       'Reconcile the source first and wait until it is handled, then the Kustomization or HelmRelease (as `flux reconcile --with-source`)',
-      (kind, p, as) => syncWithSource(ctx, kind, p.namespace, p.name, as),
+      (target, as) => syncWithSource(ctx, target, as),
     ],
     [
       'suspend',
       'Suspend reconciliation (spec.suspend: true)',
-      (kind, p, as) => setFluxSuspended(ctx, kind, p.namespace, p.name, true, as),
+      (target, as) => setFluxSuspended(ctx, target, true, as),
     ],
     [
       'resume',
       'Resume reconciliation (spec.suspend: false) and request a reconcile, as `flux resume`',
-      (kind, p, as) => setFluxSuspended(ctx, kind, p.namespace, p.name, false, as),
+      (target, as) => setFluxSuspended(ctx, target, false, as),
     ],
   ] as const satisfies readonly (readonly [
     string,
     string,
-    (
-      kind: ReturnType<typeof fluxKind>,
-      p: Params,
-      as: FastifyRequest['caller'],
-    ) => Promise<{ message: string; uid?: string }>,
+    (target: FluxTarget, as: FastifyRequest['caller']) => Promise<{ message: string; uid?: string }>,
   ])[];
   for (const [action, summary, work] of fluxActions) {
     app.post(
       `${fluxPath}/${action}`,
       { config: callerAware, schema: schema(fluxTags, summary, FluxParams) },
-      (request) => flux(request, action, (kind, p) => work(kind, p, request.caller)),
+      (request) => flux(request, action, (target) => work(target, request.caller)),
     );
   }
 }

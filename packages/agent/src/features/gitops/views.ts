@@ -8,6 +8,7 @@ import type { KubeObject } from '../../kube/objects.ts';
 import { manifestResources, releaseRevision, releaseRevisions } from '../pkgmgr/release-detail.ts';
 import type { ReleaseDecoder } from '../pkgmgr/releases.ts';
 import { type FluxKind, fluxKinds } from './flux.ts';
+import { applicationRefs, inventoryRefs } from './managed.ts';
 
 type Obj = Record<string, unknown>;
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
@@ -123,19 +124,13 @@ function cachedObject(ctx: AgentContext, group: string, kind: string, namespace:
 export function applicationDetail(ctx: AgentContext, namespace: string, name: string) {
   const app = cachedObject(ctx, 'argoproj.io', 'Application', namespace, name);
   const status = record(app.status);
-  const resources: ManagedResource[] = ((status.resources as Obj[] | undefined) ?? []).map((r) => {
-    const ref = {
-      group: text(r.group) ?? '',
-      kind: String(r.kind ?? ''),
-      name: String(r.name ?? ''),
-      namespace: text(r.namespace),
-    };
+  const resources: ManagedResource[] = applicationRefs(app).map(({ entry, ...ref }) => {
     const live = liveHealth(ctx.cluster, ref);
     return {
       ...ref,
       namespace: live.namespace,
-      sync: text(r.status),
-      toolHealth: text(record(r.health).status),
+      sync: text(entry.status),
+      toolHealth: text(record(entry.health).status),
       live: live.status,
     };
   });
@@ -167,16 +162,9 @@ export function fluxDetail(
   const status = record(object.status);
   let resources: ManagedResource[] = [];
   if (kind === 'Kustomization') {
-    resources = ((record(status.inventory).entries as Obj[] | undefined) ?? []).map((entry) => {
-      // Inventory ids are <namespace>_<name>_<group>_<kind>.
-      const [ns = '', objectName = '', group = '', entryKind = ''] = String(entry.id ?? '').split('_');
-      const live = liveHealth(ctx.cluster, {
-        group,
-        kind: entryKind,
-        name: objectName,
-        namespace: ns || undefined,
-      });
-      return { group, kind: entryKind, namespace: live.namespace, name: objectName, live: live.status };
+    resources = inventoryRefs(object).map((ref) => {
+      const live = liveHealth(ctx.cluster, ref);
+      return { ...ref, namespace: live.namespace, live: live.status };
     });
   } else if (kind === 'HelmRelease') {
     const history = ((status.history as Obj[] | undefined) ?? [])[0];

@@ -3,26 +3,30 @@ import { GraphBuilder } from './graph-builder.ts';
 import type { Topology } from './model.ts';
 import { idOf } from './node-data.ts';
 
-export const topologyKinds = [
-  'Deployment',
-  'ReplicaSet',
-  'StatefulSet',
-  'DaemonSet',
-  'Job',
-  'CronJob',
-  'Pod',
-  'Service',
-  'Ingress',
-  'ConfigMap',
-  'Secret',
-  'PersistentVolumeClaim',
-  'HorizontalPodAutoscaler',
-  'PodDisruptionBudget',
-  'Gateway',
-  'HTTPRoute',
-  'GRPCRoute',
-] as const;
-export type TopologyKind = (typeof topologyKinds)[number];
+/** The kinds the topology draws, with their API groups. */
+export const topologyGroups = {
+  Deployment: 'apps',
+  ReplicaSet: 'apps',
+  StatefulSet: 'apps',
+  DaemonSet: 'apps',
+  Job: 'batch',
+  CronJob: 'batch',
+  Pod: '',
+  Service: '',
+  Ingress: 'networking.k8s.io',
+  ConfigMap: '',
+  Secret: '',
+  PersistentVolumeClaim: '',
+  HorizontalPodAutoscaler: 'autoscaling',
+  PodDisruptionBudget: 'policy',
+  Gateway: 'gateway.networking.k8s.io',
+  HTTPRoute: 'gateway.networking.k8s.io',
+  GRPCRoute: 'gateway.networking.k8s.io',
+  Application: 'argoproj.io',
+  Kustomization: 'kustomize.toolkit.fluxcd.io',
+  HelmRelease: 'helm.toolkit.fluxcd.io',
+} as const;
+export type TopologyKind = keyof typeof topologyGroups;
 export type TopologyInput = Partial<Record<TopologyKind, KubeObject[]>>;
 
 export interface TopologyOptions {
@@ -47,7 +51,8 @@ export const defaultTopologyOptions: TopologyOptions = {
  * Builds the graph: nodes for workloads, pods (grouped above a threshold), services, routes and what
  * workloads read, and typed edges — manages (owner references), exposes (Service selectors), routes-to
  * (Ingress and Gateway routes), configures (ConfigMaps/Secrets in env, envFrom, volumes), uses (claims, HPA
- * targets), protects (PDBs). A pure function of the objects it is given.
+ * targets), protects (PDBs), and manages again from GitOps objects to what they applied. A pure function of the
+ * objects it is given.
  */
 export function buildTopology(
   input: TopologyInput,
@@ -68,5 +73,6 @@ export function buildTopology(
   graph.addServices(readers);
   graph.addRoutes();
   graph.addPolicies(readers);
+  graph.addGitOps();
   return { nodes: [...graph.nodes.values()], edges: [...graph.edges.values()], warnings: [] };
 }

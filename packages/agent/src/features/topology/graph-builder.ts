@@ -1,6 +1,7 @@
 import { healthOf } from '../../kube/health.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import { selectorMatcher } from '../../kube/selectors.ts';
+import { applicationRefs, appliedBy, inventoryRefs, type ManagedRef } from '../gitops/managed.ts';
 import type { TopologyInput, TopologyKind, TopologyOptions } from './builder.ts';
 import { type EdgeType, nodeId, type TopologyEdge, type TopologyNode } from './model.ts';
 import {
@@ -268,5 +269,32 @@ export class GraphBuilder {
       const pdbId = this.addNode(pdb);
       for (const w of targets) this.addEdge(pdbId, idOf(w), 'protects');
     }
+  }
+
+  /**
+   * GitOps objects manage what they applied: an Argo CD Application what its `status.resources` lists, a
+   * Kustomization its inventory, and a Kustomization or HelmRelease every object carrying the labels its Flux
+   * controller puts on what it applies. Applied objects the graph does not show yet (a ConfigMap nothing reads)
+   * join it; kinds the topology does not draw are left out.
+   */
+  addGitOps(): void {
+    const objects = Object.values(this.#input).flatMap((list) => list ?? []);
+    const byId = new Map(objects.map((o) => [idOf(o), o]));
+    const link = (from: KubeObject, target: KubeObject | undefined) => {
+      if (!target || (target.kind === 'ReplicaSet' && this.hiddenReplicaSet(target))) return;
+      if (target.kind === 'Secret' && !this.#options.includeSecrets) return;
+      this.addEdge(this.addNode(from), this.addNode(target), 'manages');
+    };
+    const find = (ref: ManagedRef) => byId.get(nodeId(ref.kind, ref.namespace, ref.name));
+    for (const kind of ['Application', 'Kustomization', 'HelmRelease'] as const)
+      for (const o of this.of(kind)) this.addNode(o);
+    for (const app of this.of('Application')) for (const ref of applicationRefs(app)) link(app, find(ref));
+    for (const kustomization of this.of('Kustomization'))
+      for (const ref of inventoryRefs(kustomization)) link(kustomization, find(ref));
+    for (const o of objects)
+      for (const by of appliedBy(o)) {
+        const owner = byId.get(nodeId(by.kind, by.namespace, by.name));
+        if (owner) link(owner, o);
+      }
   }
 }

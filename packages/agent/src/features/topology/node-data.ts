@@ -63,6 +63,19 @@ export function dataOf(o: KubeObject): Record<string, unknown> {
       };
     case 'HorizontalPodAutoscaler':
       return { min: spec.minReplicas ?? 1, max: spec.maxReplicas, current: status.currentReplicas };
+    case 'Application':
+      return {
+        sync: obj(status.sync).status,
+        health: obj(status.health).status,
+        revision: obj(status.sync).revision,
+        automated: obj(spec.syncPolicy).automated !== undefined,
+      };
+    case 'Kustomization':
+    case 'HelmRelease':
+      return {
+        suspended: spec.suspend === true,
+        revision: status.lastAppliedRevision ?? status.lastAttemptedRevision,
+      };
     default:
       return {};
   }

@@ -6,28 +6,23 @@ import {
   buildTopology,
   defaultTopologyOptions,
   type TopologyInput,
+  type TopologyKind,
   type TopologyOptions,
-  topologyKinds,
+  topologyGroups,
 } from './builder.ts';
 import type { Topology } from './model.ts';
 import { namespaceOverview } from './namespace-overview.ts';
 import { appOf } from './pod-groups.ts';
 
-const groups: Record<string, string> = {
-  Deployment: 'apps',
-  ReplicaSet: 'apps',
-  StatefulSet: 'apps',
-  DaemonSet: 'apps',
-  Job: 'batch',
-  CronJob: 'batch',
-  Ingress: 'networking.k8s.io',
-  HorizontalPodAutoscaler: 'autoscaling',
-  PodDisruptionBudget: 'policy',
-  Gateway: 'gateway.networking.k8s.io',
-  HTTPRoute: 'gateway.networking.k8s.io',
-  GRPCRoute: 'gateway.networking.k8s.io',
-};
-const optionalKinds = new Set(['Gateway', 'HTTPRoute', 'GRPCRoute']);
+/** Kinds of add-ons a cluster may well not have: their absence is no warning. */
+const optionalKinds = new Set([
+  'Gateway',
+  'HTTPRoute',
+  'GRPCRoute',
+  'Application',
+  'Kustomization',
+  'HelmRelease',
+]);
 const memoTtlMs = 2000;
 
 export interface TopologyRequest extends TopologyOptions {
@@ -40,8 +35,8 @@ function snapshot(
 ): { input: TopologyInput; warnings: string[] } {
   const input: TopologyInput = {};
   const warnings: string[] = [];
-  for (const kind of topologyKinds) {
-    const resource = ctx.cluster.find(groups[kind] ?? '', kind);
+  for (const [kind, group] of Object.entries(topologyGroups) as [TopologyKind, string][]) {
+    const resource = ctx.cluster.find(group, kind);
     if (!resource) {
       if (!optionalKinds.has(kind)) warnings.push(`${kind} is not served by the cluster`);
       continue;

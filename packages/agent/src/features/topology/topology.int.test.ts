@@ -42,6 +42,30 @@ describe('GET /api/topology of the sample workloads', () => {
     });
   });
 
+  it('joins GitOps objects to what they applied: Argo CD status.resources, helm-controller labels', async () => {
+    const argo = await agent.json<Topology>('/api/topology?namespaces=argocd,demo-shop');
+    for (const target of [
+      'deployment/demo-shop/storefront',
+      'service/demo-shop/storefront',
+      'configmap/demo-shop/storefront-config',
+      'ingress/demo-shop/storefront',
+    ])
+      expect(edge(argo, 'manages', 'application/argocd/storefront', target), target).toBe(true);
+    expect(argo.nodes.find((n) => n.id === 'application/argocd/storefront')).toMatchObject({
+      status: 'healthy',
+      data: { sync: 'Synced', health: 'Healthy', automated: true },
+    });
+    // The seeded HelmRelease that helm-controller installed: every object of the release carries its labels.
+    const flux = await agent.json<Topology>('/api/topology?namespace=flux-demo');
+    for (const target of [
+      'deployment/flux-demo/billing',
+      'service/flux-demo/billing',
+      'configmap/flux-demo/billing-config',
+    ])
+      expect(edge(flux, 'manages', 'helmrelease/flux-demo/billing', target), target).toBe(true);
+    expect(flux.nodes.find((n) => n.id === 'helmrelease/flux-demo/billing')?.status).toBe('healthy');
+  });
+
   it('groups pods above the threshold into one PodGroup node', async () => {
     const t = await agent.json<Topology>('/api/topology?namespace=demo-shop&podGroupThreshold=2');
     const group = t.nodes.find((n) => n.kind === 'PodGroup' && n.name === 'storefront pods');
