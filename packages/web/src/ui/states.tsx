@@ -87,3 +87,9 @@ export function Loaded<T>({
   if (query.isError) return <ErrorMessage error={query.error} what={what} />;
   return children(query.data);
 }
+
+/** `3m ago` from an RFC 3339 time, `—` without one. */
+export function ago(iso: string | undefined, now = Date.now()): string {
+  const at = Date.parse(iso ?? '');
+  return Number.isNaN(at) ? '—' : `${age((now - at) / 1000)} ago`;
+}

@@ -2,9 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { type Answer, get } from '../../api/client.ts';
+import { Checkbox, linkLook } from '../../ui/controls.tsx';
 import { controlLook, rowButtonLook } from '../../ui/forms.tsx';
 import { Empty, Loaded } from '../../ui/states.tsx';
-import { Checkbox, linkLook } from './controls.tsx';
 import { Readme } from './Readme.tsx';
 
 type Search = Answer<'/api/pkgmgr/catalog/search'>;

@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { get } from '../../api/client.ts';
+import { linkLook } from '../../ui/controls.tsx';
 import { Card, ErrorMessage, Loaded, Loading } from '../../ui/states.tsx';
-import { linkLook } from './controls.tsx';
+import { Tabs } from '../../ui/Tabs.tsx';
 import { InstallForm } from './InstallForm.tsx';
 import { ScrollingText } from './ManifestTab.tsx';
 import { ProgressPanel } from './ProgressPanel.tsx';
 import { Readme } from './Readme.tsx';
-import { Tabs } from './Tabs.tsx';
 import { useHelmStream } from './use-helm-stream.ts';
 
 export const chartViews = ['readme', 'values', 'schema'] as const;

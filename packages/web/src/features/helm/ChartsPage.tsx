@@ -1,8 +1,8 @@
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { linkLook } from '../../ui/controls.tsx';
+import { Tabs } from '../../ui/Tabs.tsx';
 import { CatalogTab } from './CatalogTab.tsx';
-import { linkLook } from './controls.tsx';
 import { SourcesTab } from './SourcesTab.tsx';
-import { Tabs } from './Tabs.tsx';
 
 export const chartsTabs = ['sources', 'catalog'] as const;
 export interface ChartsSearch {

@@ -1,7 +1,8 @@
 import { rowButtonLook } from '../../ui/forms.tsx';
+import { ago } from '../../ui/states.tsx';
 import { Table } from '../../ui/Table.tsx';
 import { StatusBadge } from './Badges.tsx';
-import { ago, type Revision } from './types.ts';
+import type { Revision } from './types.ts';
 
 const cell = 'py-2 pr-4 align-top';
 

@@ -1,6 +1,7 @@
 import { useState } from 'react';
+import { Checkbox, primaryLook } from '../../ui/controls.tsx';
 import { controlLook, Field } from '../../ui/forms.tsx';
-import { Checkbox, primaryLook, ValuesField } from './controls.tsx';
+import { ValuesField } from './controls.tsx';
 import type { useHelmStream } from './use-helm-stream.ts';
 
 /** Helm's rule for a release name: a DNS-1123 label of at most 53 characters. */

@@ -1,12 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { get } from '../../api/client.ts';
-import { Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { buttonLook, linkLook } from '../../ui/controls.tsx';
+import { ago, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { Table } from '../../ui/Table.tsx';
 import { TextFilter } from '../../ui/TextFilter.tsx';
 import { StatusBadge, UpgradeBadge } from './Badges.tsx';
-import { buttonLook, linkLook } from './controls.tsx';
-import { ago, type ReleaseSummary } from './types.ts';
+import type { ReleaseSummary } from './types.ts';
 
 export interface ReleasesSearch {
   q?: string;

@@ -1,7 +1,7 @@
+import { HealthBadge } from '../../ui/HealthBadge.tsx';
 import { ObjectLink } from '../../ui/ObjectLink.tsx';
 import { Empty } from '../../ui/states.tsx';
 import { Table } from '../../ui/Table.tsx';
-import { HealthBadge } from './Badges.tsx';
 import type { ReleaseDetail } from './types.ts';
 
 const cell = 'py-2 pr-4';

@@ -1,12 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { get, post } from '../../api/client.ts';
+import { linkLook } from '../../ui/controls.tsx';
 import { controlLook, rowButtonLook } from '../../ui/forms.tsx';
-import { Card, Empty, Loaded } from '../../ui/states.tsx';
+import { ago, Card, Empty, Loaded } from '../../ui/states.tsx';
 import { Table } from '../../ui/Table.tsx';
 import { toastError } from '../../ui/toasts.tsx';
-import { linkLook } from './controls.tsx';
-import { ago } from './types.ts';
 
 const cell = 'py-2 pr-4 align-baseline';
 

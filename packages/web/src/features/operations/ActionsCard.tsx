@@ -1,9 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
-import { type ReactNode, useState } from 'react';
 import { ApiError, post } from '../../api/client.ts';
-import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
-import { Card, ErrorMessage } from '../../ui/states.tsx';
+import { ActionsPanel, type Action as GenericAction } from '../../ui/ActionsPanel.tsx';
 import type { KubeObject } from '../resources/objects.ts';
 import { type DrainChoices, DrainForm, type DrainPod, DrainReport, drainDefaults } from './DrainForm.tsx';
 import { RevisionPicker } from './RevisionPicker.tsx';
@@ -21,14 +17,7 @@ interface Outcome {
   pods?: DrainPod[];
 }
 
-interface Action {
-  label: string;
-  /** What the confirmation says will happen. */
-  explain: string;
-  run: (choices: Choices) => Promise<Outcome>;
-  /** The choices the dialog shows, if any. */
-  form?: (choices: Choices, set: (change: Partial<Choices>) => void) => ReactNode;
-}
+type Action = GenericAction<Choices>;
 
 const workloads = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Rollout']);
 
@@ -134,7 +123,7 @@ function actionsFor(o: KubeObject, namespace: string | undefined, name: string):
 const reportOf = (outcome?: Outcome, error?: unknown): DrainPod[] | undefined =>
   outcome?.pods ?? (error instanceof ApiError ? (error.body.pods as DrainPod[] | undefined) : undefined);
 
-/** Buttons for the object's operations: each asks first, then says what happened and where it is recorded. */
+/** The operations the object's kind has, each asking first; a drain's report of every pod below. */
 export function ActionsCard({
   resource,
   namespace,
@@ -144,70 +133,18 @@ export function ActionsCard({
   namespace?: string;
   name: string;
 }) {
-  const queryClient = useQueryClient();
-  const [asking, setAsking] = useState<Action>();
-  const [choices, setChoices] = useState<Choices>({
-    replicas: Number(resource.spec?.replicas ?? 1),
-    drain: drainDefaults,
-  });
-  const action = useMutation({
-    mutationFn: (chosen: Action) => chosen.run(choices),
-    onSettled: () => {
-      setAsking(undefined);
-      void queryClient.invalidateQueries({ queryKey: ['resource'] });
-      void queryClient.invalidateQueries({ queryKey: ['changes'] });
-    },
-  });
   const actions = actionsFor(resource, namespace, name);
   if (actions.length === 0) return null;
-  const report = reportOf(action.data, action.error);
   return (
-    <Card title="Actions">
-      <div className="flex flex-wrap gap-2">
-        {actions.map((a) => (
-          <button
-            key={a.label}
-            type="button"
-            className="rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800"
-            onClick={() => {
-              action.reset();
-              setAsking(a);
-            }}
-          >
-            {a.label}
-          </button>
-        ))}
-      </div>
-      {action.isSuccess && (
-        <p role="status" className="mt-3 text-sm text-emerald-800 dark:text-emerald-300">
-          {action.data.message}{' '}
-          <Link
-            to="/timeline"
-            search={{ namespace, kind: resource.kind, name, type: 'actions' }}
-            className="text-teal-800 underline dark:text-teal-300"
-          >
-            See it on the timeline
-          </Link>
-        </p>
-      )}
-      {action.isError && (
-        <div className="mt-3">
-          <ErrorMessage error={action.error} what="that done" verb="get" />
-        </div>
-      )}
-      {report && <DrainReport pods={report} />}
-      {asking && (
-        <ConfirmDialog
-          title={`${asking.label} ${resource.kind} ${name}?`}
-          confirm={asking.label}
-          busy={action.isPending}
-          onCancel={() => setAsking(undefined)}
-          onConfirm={() => action.mutate(asking)}
-        >
-          <p>{asking.explain}</p>
-          {asking.form?.(choices, (change) => setChoices((was) => ({ ...was, ...change })))}
-        </ConfirmDialog>
-      )}
-    </Card>
+    <ActionsPanel<Choices, Outcome>
+      subject={{ kind: resource.kind ?? '', namespace, name }}
+      actions={actions}
+      initial={{ replicas: Number(resource.spec?.replicas ?? 1), drain: drainDefaults }}
+      invalidate={[['resource']]}
+      report={(outcome, error) => {
+        const pods = reportOf(outcome, error);
+        return pods && <DrainReport pods={pods} />;
+      }}
+    />
   );
 }
