@@ -56,6 +56,8 @@ export async function openPodWithPalette(page: Page): Promise<void> {
   await palette.getByRole('combobox').fill('postgres');
   const pod = palette.getByRole('option', { name: /postgres-0.*Pod · demo-data/ });
   await pod.waitFor();
+  // An option under the resting pointer takes the highlight (as hovering does): keep the pointer off the list.
+  await page.mouse.move(0, 0);
   for (let step = 0; step < 20 && (await pod.getAttribute('aria-selected')) !== 'true'; step += 1)
     await page.keyboard.press('ArrowDown');
   expect(await pod.getAttribute('aria-selected')).toBe('true');

@@ -4,12 +4,13 @@ import {
   deploymentBody,
   docsScreenshot,
   launchBrowser,
+  openPage,
   seriousA11yViolations,
   testCluster,
   waitUntil,
 } from '@binnacle/testkit';
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   echoInTerminal,
@@ -32,12 +33,8 @@ afterAll(async () => {
   await Promise.all([browser?.close(), agent?.close(), ns?.remove()]);
 });
 
-async function open(path: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme });
-  const page = await context.newPage();
-  await page.goto(`${agent.url}${path}`);
-  return page;
-}
+const open = (path: string, colorScheme?: 'light' | 'dark') =>
+  openPage(browser, `${agent.url}${path}`, colorScheme);
 
 describe('the web UI served by the agent', () => {
   it('shows the dashboard of the seeded cluster, with no serious accessibility violations', async () => {

@@ -3,6 +3,7 @@ import {
   type CatalogServer,
   docsScreenshot,
   launchBrowser,
+  openPage,
   seriousA11yViolations,
   startCatalogServer,
   testCluster,
@@ -31,12 +32,8 @@ afterAll(async () => {
   await ns?.remove();
 });
 
-async function open(path: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme });
-  const page = await context.newPage();
-  await page.goto(`${agent.url}${path}`);
-  return page;
-}
+const open = (path: string, colorScheme?: 'light' | 'dark') =>
+  openPage(browser, `${agent.url}${path}`, colorScheme);
 
 /** The progress panel of a helm change: waits for it to end and answers its state and progress lines. */
 async function runToEnd(page: Page, title: string): Promise<{ state: string; lines: string[] }> {

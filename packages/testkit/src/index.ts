@@ -5,6 +5,7 @@ export {
   chromiumPath,
   docsScreenshot,
   launchBrowser,
+  openPage,
   seriousA11yViolations,
 } from './browser.ts';
 export { artifactHubOpenApi, OpenApiDocument } from './catalog-openapi.ts';
@@ -37,7 +38,7 @@ export { seedCluster, seeded } from './cluster/seed.ts';
 export type { ClusterState } from './cluster/state.ts';
 export { readState } from './cluster/state.ts';
 export { waitUntil } from './cluster/wait.ts';
-export { deploymentBody } from './fixtures.ts';
+export { argoApplication, deploymentBody } from './fixtures.ts';
 export {
   createCluster,
   type HubOwner,

@@ -1,6 +1,9 @@
 import { createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
 import { basePath } from '../api/client.ts';
 import { DashboardPage } from '../features/dashboard/DashboardPage.tsx';
+import { ApplicationPage } from '../features/gitops/ApplicationPage.tsx';
+import { FluxPage } from '../features/gitops/FluxPage.tsx';
+import { GitOpsPage, type GitOpsSearch } from '../features/gitops/GitOpsPage.tsx';
 import { ChartPage, type ChartSearch, chartViews } from '../features/helm/ChartPage.tsx';
 import { ChartsPage, type ChartsSearch, chartsTabs } from '../features/helm/ChartsPage.tsx';
 import { ReleasePage, type ReleaseSearch, releaseTabs } from '../features/helm/ReleasePage.tsx';
@@ -112,6 +115,23 @@ const helmChartRoute = createRoute({
   }),
 });
 
+const gitopsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/gitops',
+  component: GitOpsPage,
+  validateSearch: (search: Record<string, unknown>): GitOpsSearch => ({ q: text(search.q) }),
+});
+const applicationRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/gitops/applications/$namespace/$name',
+  component: ApplicationPage,
+});
+const fluxRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/gitops/flux/$kind/$namespace/$name',
+  component: FluxPage,
+});
+
 const terminalRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/terminal',
@@ -135,6 +155,9 @@ export const router = createRouter({
     helmReleaseRoute,
     helmChartsRoute,
     helmChartRoute,
+    gitopsRoute,
+    applicationRoute,
+    fluxRoute,
     sessionsRoute,
     terminalRoute,
   ]),

@@ -1,4 +1,4 @@
-import { testCluster, waitUntil } from '@binnacle/testkit';
+import { argoApplication, testCluster, waitUntil } from '@binnacle/testkit';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from '../../testing/index.ts';
@@ -27,22 +27,7 @@ async function createApplication(name: string, extra: Record<string, unknown> = 
   await custom.createNamespacedCustomObject({
     ...argo,
     namespace: ns.name,
-    body: {
-      apiVersion: 'argoproj.io/v1alpha1',
-      kind: 'Application',
-      metadata: { name },
-      spec: {
-        project: 'default',
-        source: {
-          repoURL: 'https://git.example.com/shop/deploy.git',
-          targetRevision: 'main',
-          path: 'overlays/demo',
-        },
-        destination: { server: 'https://kubernetes.default.svc', namespace: ns.name },
-        syncPolicy: { automated: { prune: true, selfHeal: true } },
-      },
-      ...extra,
-    },
+    body: { ...argoApplication(name, ns.name), ...extra },
   });
 }
 const readApplication = async (name: string) =>

@@ -23,6 +23,7 @@ import {
   setFluxSuspended,
   syncWithSource,
 } from './flux.ts';
+import { ApplicationDetail, ApplicationSummary, FluxDetail, FluxSummary } from './schemas.ts';
 import { applicationDetail, fluxDetail, gitopsOverview } from './views.ts';
 
 const Params = Type.Object({ namespace: NamespaceParam, name: ObjectNameParam });
@@ -220,8 +221,6 @@ export function gitopsRoutes(app: App, ctx: AgentContext): void {
   }
 }
 
-const Open = Type.Object({}, { additionalProperties: true });
-
 /** The read views of the GitOps page: every application and Flux object, and one with what it manages. */
 function gitopsReadRoutes(app: App, ctx: AgentContext): void {
   const decoder = new ReleaseDecoder();
@@ -245,8 +244,8 @@ function gitopsReadRoutes(app: App, ctx: AgentContext): void {
         }),
         response: {
           200: Type.Object({
-            applications: Type.Array(Open),
-            flux: Type.Array(Open),
+            applications: Type.Array(ApplicationSummary),
+            flux: Type.Array(FluxSummary),
             loading: Type.Array(Type.String()),
           }),
           ...errorResponses,
@@ -267,7 +266,7 @@ function gitopsReadRoutes(app: App, ctx: AgentContext): void {
           "An Application with its managed objects (Argo CD's sync and health of each, and the live health), drift and history",
         params: Params,
         querystring: Query({}),
-        response: { 200: Open, ...errorResponses },
+        response: { 200: ApplicationDetail, ...errorResponses },
       },
     },
     async (request) => {
@@ -291,7 +290,7 @@ function gitopsReadRoutes(app: App, ctx: AgentContext): void {
           name: ObjectNameParam,
         }),
         querystring: Query({}),
-        response: { 200: Open, ...errorResponses },
+        response: { 200: FluxDetail, ...errorResponses },
       },
     },
     async (request) => {

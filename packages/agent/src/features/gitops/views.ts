@@ -90,7 +90,11 @@ export function fluxSummary(object: KubeObject) {
     message: text(ready?.message),
     reconciling: Boolean(reconciling),
     suspended: spec.suspend === true,
-    revision: text(status.lastAppliedRevision) ?? text(record(status.artifact).revision),
+    // A Kustomization's applied revision, a source's artifact, a HelmRelease's chart version.
+    revision:
+      text(status.lastAppliedRevision) ??
+      text(record(status.artifact).revision) ??
+      text(status.lastAttemptedRevision),
     lastHandledReconcileAt: text(status.lastHandledReconcileAt),
     source: text(sourceRef.name)
       ? { kind: text(sourceRef.kind), name: text(sourceRef.name), namespace: text(sourceRef.namespace) }
@@ -139,7 +143,7 @@ export function applicationDetail(ctx: AgentContext, namespace: string, name: st
     resources,
     drift: resources.filter((r) => r.sync === 'OutOfSync'),
     history: ((status.history as Obj[] | undefined) ?? []).map((h) => ({
-      id: h.id,
+      id: Number(h.id),
       revision: text(h.revision),
       deployedAt: text(h.deployedAt),
     })),

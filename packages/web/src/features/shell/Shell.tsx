@@ -51,6 +51,11 @@ export function Shell() {
         </Link>
       </li>
       <li>
+        <Link to="/gitops" search={keepNamespace} className={navLinkLook(path.startsWith('/gitops'))}>
+          GitOps
+        </Link>
+      </li>
+      <li>
         <Link to="/sessions" search={keepNamespace} className={navLinkLook(path.startsWith('/sessions'))}>
           Sessions
         </Link>
