@@ -47,20 +47,36 @@ export async function editYamlAndFollowToTimeline(
 }
 
 /**
- * From any page: Ctrl-K, type `postgres`, walk down to the pod postgres-0 with the arrows (other tests' objects
- * may match too, so its place in the list varies) and open it with Enter.
+ * From any page: Ctrl-K, type `postgres`, move the highlight to the pod postgres-0 with the arrows and open it with
+ * Enter. Other objects may match too and the list fills in as its queries answer, so the pod's place varies: each
+ * step reads where the highlight and the pod are, presses one arrow toward it, and waits for the highlight to move
+ * (reading right after a key press can see the list before React has redrawn it).
  */
 export async function openPodWithPalette(page: Page): Promise<void> {
   await page.keyboard.press('Control+k');
   const palette = page.getByRole('dialog', { name: 'Go to a kind or object' });
-  await palette.getByRole('combobox').fill('postgres');
-  const pod = palette.getByRole('option', { name: /postgres-0.*Pod · demo-data/ });
-  await pod.waitFor();
+  const combobox = palette.getByRole('combobox');
+  await combobox.fill('postgres');
+  const podName = /postgres-0.*Pod · demo-data/;
+  await palette.getByRole('option', { name: podName }).waitFor();
   // An option under the resting pointer takes the highlight (as hovering does): keep the pointer off the list.
   await page.mouse.move(0, 0);
-  for (let step = 0; step < 20 && (await pod.getAttribute('aria-selected')) !== 'true'; step += 1)
-    await page.keyboard.press('ArrowDown');
-  expect(await pod.getAttribute('aria-selected')).toBe('true');
+  for (let step = 0; ; step += 1) {
+    const options = await palette
+      .getByRole('option')
+      .evaluateAll((all) => all.map((o) => [o.textContent ?? '', o.getAttribute('aria-selected')] as const));
+    const target = options.findIndex(([text]) => podName.test(text));
+    const active = options.findIndex(([, selected]) => selected === 'true');
+    if (target >= 0 && target === active) break;
+    expect(step, `the highlight reaching postgres-0 in ${JSON.stringify(options)}`).toBeLessThan(30);
+    const before = await combobox.getAttribute('aria-activedescendant');
+    await page.keyboard.press(target > active ? 'ArrowDown' : 'ArrowUp');
+    await waitUntil(
+      'the highlight to move',
+      async () => (await combobox.getAttribute('aria-activedescendant')) !== before,
+      { timeoutMs: 5_000, intervalMs: 20 },
+    );
+  }
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: 'Pod demo-data/postgres-0' }).waitFor();
 }

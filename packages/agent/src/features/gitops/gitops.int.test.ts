@@ -1,4 +1,4 @@
-import { argoApplication, testCluster, waitUntil } from '@binnacle/testkit';
+import { argoApplication, identities, testCluster, waitUntil } from '@binnacle/testkit';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from '../../testing/index.ts';
@@ -7,13 +7,18 @@ const cluster = testCluster();
 const custom = cluster.kubeConfig('admin').makeApiClient(CustomObjectsApi);
 const argo = { group: 'argoproj.io', version: 'v1alpha1', plural: 'applications' };
 let agent: TestAgent;
+let restricted: TestAgent;
 let ns: { name: string; remove: () => Promise<void> };
 
 beforeAll(async () => {
-  [agent, ns] = await Promise.all([startTestAgent(), cluster.namespace('gitops')]);
+  [agent, restricted, ns] = await Promise.all([
+    startTestAgent(),
+    startTestAgent({ identity: 'restricted' }),
+    cluster.namespace('gitops'),
+  ]);
 });
 afterAll(async () => {
-  await Promise.all([agent?.close(), ns?.remove()]);
+  await Promise.all([agent?.close(), restricted?.close(), ns?.remove()]);
 });
 
 type Application = {
@@ -181,11 +186,22 @@ describe('Argo CD actions: the object changes of its API', () => {
     expect((await appAction('nowhere', 'sync')).status).toBe(404);
   });
 
-  it('records each action in the timeline with who did it', async () => {
+  it('refuses the restricted identity (403) and changes nothing', async () => {
+    await createApplication('guarded');
+    const before = await readApplication('guarded');
+    for (const action of ['sync', 'refresh', 'terminate', 'suspend', 'resume']) {
+      const res = await restricted.post(`/api/gitops-a/applications/${ns.name}/guarded/${action}`);
+      expect(res.status, action).toBe(403);
+      expect(((await res.json()) as { error: string }).error).toContain(identities.restricted.user);
+    }
+    expect(await readApplication('guarded')).toEqual(before);
+  });
+
+  it('records each action in the timeline with the caller as its author', async () => {
     const { events } = await agent.json<{
       events: { reason: string; name: string; actor?: { user: string } }[];
     }>(`/api/changes?namespace=${ns.name}&kind=Application&preset=all&limit=500`);
-    const reasons = events.filter((e) => e.actor?.user).map((e) => e.reason);
+    const reasons = events.filter((e) => e.actor?.user === identities.admin.user).map((e) => e.reason);
     expect(reasons).toEqual(expect.arrayContaining(['Sync', 'Refresh', 'Terminate', 'Suspend', 'Resume']));
   });
 });
