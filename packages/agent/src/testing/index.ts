@@ -1,2 +1,4 @@
 // Test support: an in-process agent against the test control plane. Not part of the agent's public API.
+
+export { type AgentsAndNamespace, agentsAndNamespace } from './agents.ts';
 export { startTestAgent, type TestAgent, type TestAgentOptions } from './test-agent.ts';

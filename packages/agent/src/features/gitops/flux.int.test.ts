@@ -10,8 +10,8 @@ import {
   waitUntil,
 } from '@binnacle/testkit';
 import { CoreV1Api, CustomObjectsApi, Watch } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestAgent, type TestAgent } from '../../testing/index.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { agentsAndNamespace } from '../../testing/index.ts';
 
 // The agent's Flux actions against the real source- and helm-controller of the local control plane, on a
 // HelmRelease of this file's own (the seeded one stays at revision 1 for the other tests).
@@ -27,23 +27,13 @@ const plural = {
 } as const;
 type Kind = keyof typeof plural;
 
-let agent: TestAgent;
-let restricted: TestAgent;
-let ns: { name: string; remove: () => Promise<void> };
+const fixture = agentsAndNamespace('gitops-flux');
 
 beforeAll(async () => {
-  [agent, restricted, ns] = await Promise.all([
-    startTestAgent(),
-    startTestAgent({ identity: 'restricted' }),
-    cluster.namespace('gitops-flux'),
-  ]);
-  await installFluxDemo(kc, cluster.state.chartSources.http, ns.name);
-});
-afterAll(async () => {
-  await Promise.all([agent?.close(), restricted?.close(), ns?.remove()]);
+  await installFluxDemo(kc, cluster.state.chartSources.http, fixture.ns.name);
 });
 
-const read = async (kind: Kind, name: string, namespace = ns.name) =>
+const read = async (kind: Kind, name: string, namespace = fixture.ns.name) =>
   (await custom.getNamespacedCustomObject({ ...plural[kind], namespace, name })) as FluxObject & {
     spec: { suspend?: boolean };
   };
@@ -53,11 +43,11 @@ const written = (object: FluxObject) => ({
   annotations: object.metadata.annotations,
 });
 const act = (action: string, kind = 'helmreleases', name: string = release) =>
-  agent.post(`/api/gitops-b/${kind}/${ns.name}/${name}/${action}`);
+  fixture.agent.post(`/api/gitops-b/${kind}/${fixture.ns.name}/${name}/${action}`);
 
 async function revisions(): Promise<number[]> {
   const { items } = await core.listNamespacedSecret({
-    namespace: ns.name,
+    namespace: fixture.ns.name,
     labelSelector: `owner=helm,name=${release}`,
   });
   return items.map((secret) => Number(secret.metadata?.labels?.version)).sort((a, b) => a - b);
@@ -65,7 +55,7 @@ async function revisions(): Promise<number[]> {
 
 const handled = (kind: Kind, name: string, at: string) =>
   waitUntil(
-    `${kind} ${ns.name}/${name} handling the reconcile request of ${at}`,
+    `${kind} ${fixture.ns.name}/${name} handling the reconcile request of ${at}`,
     async () => {
       const seen = (await read(kind, name)).status?.lastHandledReconcileAt;
       if (seen !== at) throw new Error(`lastHandledReconcileAt is ${seen}`);
@@ -109,7 +99,7 @@ describe('Flux actions with the real controllers', () => {
 
     await custom.patchNamespacedCustomObject({
       ...plural.HelmRelease,
-      namespace: ns.name,
+      namespace: fixture.ns.name,
       name: release,
       body: [{ op: 'add', path: '/spec/values', value: { config: { currency: 'USD' } } }],
     });
@@ -132,7 +122,10 @@ describe('Flux actions with the real controllers', () => {
       },
       { timeoutMs: 60_000, intervalMs: 250 },
     );
-    const config = await core.readNamespacedConfigMap({ namespace: ns.name, name: `${release}-config` });
+    const config = await core.readNamespacedConfigMap({
+      namespace: fixture.ns.name,
+      name: `${release}-config`,
+    });
     expect(config.data?.CURRENCY).toBe('USD');
   });
 
@@ -147,7 +140,7 @@ describe('Flux actions with the real controllers', () => {
     const watches = await Promise.all(
       (['HelmRepository', 'HelmChart', 'HelmRelease'] as const).map((kind) =>
         new Watch(kc).watch(
-          `/apis/${plural[kind].group}/${plural[kind].version}/namespaces/${ns.name}/${plural[kind].plural}`,
+          `/apis/${plural[kind].group}/${plural[kind].version}/namespaces/${fixture.ns.name}/${plural[kind].plural}`,
           {},
           (_type, object: FluxObject) => {
             const requested = object.metadata.annotations?.['reconcile.fluxcd.io/requestedAt'];
@@ -175,8 +168,8 @@ describe('Flux actions with the real controllers', () => {
         sources: { kind: string; namespace: string; name: string; requestedAt: string }[];
       };
       expect(answer.sources.map(({ kind, namespace, name }) => ({ kind, namespace, name }))).toEqual([
-        { kind: 'HelmRepository', namespace: ns.name, name: fluxDemo.helmRepository },
-        { kind: 'HelmChart', namespace: ns.name, name: `${ns.name}-${release}` },
+        { kind: 'HelmRepository', namespace: fixture.ns.name, name: fluxDemo.helmRepository },
+        { kind: 'HelmChart', namespace: fixture.ns.name, name: `${fixture.ns.name}-${release}` },
       ]);
       const [repository, chart] = answer.sources.map((source) => source.requestedAt);
       await handled('HelmRelease', release, answer.requestedAt);
@@ -203,7 +196,7 @@ describe('Flux actions with the real controllers', () => {
       const res = await act('sync-with-source');
       expect(res.status).toBe(409);
       expect(((await res.json()) as { error: string }).error).toContain(
-        `HelmRepository ${ns.name}/${repository} is suspended`,
+        `HelmRepository ${fixture.ns.name}/${repository} is suspended`,
       );
       expect((await read('HelmRelease', release)).metadata.annotations).toEqual(before);
     } finally {
@@ -214,7 +207,9 @@ describe('Flux actions with the real controllers', () => {
   it('refuses the restricted identity (403) and changes nothing', async () => {
     const before = await read('HelmRelease', release);
     for (const action of ['reconcile', 'sync-with-source', 'suspend', 'resume']) {
-      const res = await restricted.post(`/api/gitops-b/helmreleases/${ns.name}/${release}/${action}`);
+      const res = await fixture.restricted.post(
+        `/api/gitops-b/helmreleases/${fixture.ns.name}/${release}/${action}`,
+      );
       expect(res.status, action).toBe(403);
       expect(((await res.json()) as { error: string }).error).toContain(identities.restricted.user);
     }
@@ -225,9 +220,9 @@ describe('Flux actions with the real controllers', () => {
     await waitUntil(
       'the Flux actions in the timeline',
       async () => {
-        const { events } = await agent.json<{
+        const { events } = await fixture.agent.json<{
           events: { reason: string; kind: string; actor?: { user: string } }[];
-        }>(`/api/changes?namespace=${ns.name}&preset=all&limit=500`);
+        }>(`/api/changes?namespace=${fixture.ns.name}&preset=all&limit=500`);
         const acted = events.filter((e) => e.actor?.user === identities.admin.user);
         const byKind = (kind: string) => acted.filter((e) => e.kind === kind).map((e) => e.reason);
         expect(byKind('HelmRelease')).toEqual(

@@ -1,25 +1,12 @@
 import { argoApplication, identities, testCluster, waitUntil } from '@binnacle/testkit';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestAgent, type TestAgent } from '../../testing/index.ts';
+import { describe, expect, it } from 'vitest';
+import { agentsAndNamespace } from '../../testing/index.ts';
 
 const cluster = testCluster();
 const custom = cluster.kubeConfig('admin').makeApiClient(CustomObjectsApi);
 const argo = { group: 'argoproj.io', version: 'v1alpha1', plural: 'applications' };
-let agent: TestAgent;
-let restricted: TestAgent;
-let ns: { name: string; remove: () => Promise<void> };
-
-beforeAll(async () => {
-  [agent, restricted, ns] = await Promise.all([
-    startTestAgent(),
-    startTestAgent({ identity: 'restricted' }),
-    cluster.namespace('gitops'),
-  ]);
-});
-afterAll(async () => {
-  await Promise.all([agent?.close(), restricted?.close(), ns?.remove()]);
-});
+const fixture = agentsAndNamespace('gitops');
 
 type Application = {
   metadata: { annotations?: Record<string, string>; finalizers?: string[] };
@@ -31,15 +18,15 @@ type Application = {
 async function createApplication(name: string, extra: Record<string, unknown> = {}): Promise<void> {
   await custom.createNamespacedCustomObject({
     ...argo,
-    namespace: ns.name,
-    body: { ...argoApplication(name, ns.name), ...extra },
+    namespace: fixture.ns.name,
+    body: { ...argoApplication(name, fixture.ns.name), ...extra },
   });
 }
 const readApplication = async (name: string) =>
-  (await custom.getNamespacedCustomObject({ ...argo, namespace: ns.name, name })) as Application;
-const act = (path: string, body?: unknown) => agent.post(path, body);
+  (await custom.getNamespacedCustomObject({ ...argo, namespace: fixture.ns.name, name })) as Application;
+const act = (path: string, body?: unknown) => fixture.agent.post(path, body);
 const appAction = (name: string, action: string, body?: unknown) =>
-  act(`/api/gitops-a/applications/${ns.name}/${name}/${action}`, body);
+  act(`/api/gitops-a/applications/${fixture.ns.name}/${name}/${action}`, body);
 
 describe('Argo CD actions: the object changes of its API', () => {
   it('sync writes the whole operation: revision, options, strategy, resources, initiator', async () => {
@@ -49,7 +36,7 @@ describe('Argo CD actions: the object changes of its API', () => {
       applyOnly: true,
       force: true,
       replace: true,
-      resources: [{ group: 'apps', kind: 'Deployment', name: 'web', namespace: ns.name }],
+      resources: [{ group: 'apps', kind: 'Deployment', name: 'web', namespace: fixture.ns.name }],
     });
     expect(res.status, await res.clone().text()).toBe(200);
     const app = await readApplication('web');
@@ -60,7 +47,7 @@ describe('Argo CD actions: the object changes of its API', () => {
         prune: true,
         syncStrategy: { apply: { force: true } },
         syncOptions: ['Replace=true'],
-        resources: [{ group: 'apps', kind: 'Deployment', name: 'web', namespace: ns.name }],
+        resources: [{ group: 'apps', kind: 'Deployment', name: 'web', namespace: fixture.ns.name }],
       },
     });
     // Another sync while this operation is there: 409, as Argo CD's API refuses it.
@@ -122,7 +109,7 @@ describe('Argo CD actions: the object changes of its API', () => {
     const app = await readApplication('busy');
     await custom.patchNamespacedCustomObject({
       ...argo,
-      namespace: ns.name,
+      namespace: fixture.ns.name,
       name: 'busy',
       body: [
         {
@@ -171,7 +158,7 @@ describe('Argo CD actions: the object changes of its API', () => {
     await createApplication('doomed', {
       metadata: { name: 'doomed', finalizers: ['binnacle.dev/test-hold'] },
     });
-    await custom.deleteNamespacedCustomObject({ ...argo, namespace: ns.name, name: 'doomed' });
+    await custom.deleteNamespacedCustomObject({ ...argo, namespace: fixture.ns.name, name: 'doomed' });
     for (const action of ['sync', 'refresh', 'terminate', 'suspend', 'resume']) {
       const res = await appAction('doomed', action);
       expect(res.status, action).toBe(409);
@@ -179,7 +166,7 @@ describe('Argo CD actions: the object changes of its API', () => {
     }
     await custom.patchNamespacedCustomObject({
       ...argo,
-      namespace: ns.name,
+      namespace: fixture.ns.name,
       name: 'doomed',
       body: [{ op: 'remove', path: '/metadata/finalizers' }],
     });
@@ -190,7 +177,9 @@ describe('Argo CD actions: the object changes of its API', () => {
     await createApplication('guarded');
     const before = await readApplication('guarded');
     for (const action of ['sync', 'refresh', 'terminate', 'suspend', 'resume']) {
-      const res = await restricted.post(`/api/gitops-a/applications/${ns.name}/guarded/${action}`);
+      const res = await fixture.restricted.post(
+        `/api/gitops-a/applications/${fixture.ns.name}/guarded/${action}`,
+      );
       expect(res.status, action).toBe(403);
       expect(((await res.json()) as { error: string }).error).toContain(identities.restricted.user);
     }
@@ -198,9 +187,9 @@ describe('Argo CD actions: the object changes of its API', () => {
   });
 
   it('records each action in the timeline with the caller as its author', async () => {
-    const { events } = await agent.json<{
+    const { events } = await fixture.agent.json<{
       events: { reason: string; name: string; actor?: { user: string } }[];
-    }>(`/api/changes?namespace=${ns.name}&kind=Application&preset=all&limit=500`);
+    }>(`/api/changes?namespace=${fixture.ns.name}&kind=Application&preset=all&limit=500`);
     const reasons = events.filter((e) => e.actor?.user === identities.admin.user).map((e) => e.reason);
     expect(reasons).toEqual(expect.arrayContaining(['Sync', 'Refresh', 'Terminate', 'Suspend', 'Resume']));
   });
@@ -208,7 +197,7 @@ describe('Argo CD actions: the object changes of its API', () => {
 
 describe('read views', () => {
   it('lists the seeded Applications and Flux objects with their state', async () => {
-    const overview = await agent.json<{
+    const overview = await fixture.agent.json<{
       applications: { namespace: string; name: string; sync: string; health: string; automated: unknown }[];
       flux: { kind: string; namespace: string; name: string; ready: string }[];
     }>('/api/gitops?namespaces=argocd,flux-system');
@@ -247,12 +236,12 @@ describe('read views', () => {
       .kubeConfig('admin')
       .makeApiClient(CoreV1Api)
       .createNamespacedConfigMap({
-        namespace: ns.name,
+        namespace: fixture.ns.name,
         body: { metadata: { name: 'settings' } },
       });
     await custom.patchNamespacedCustomObject({
       ...argo,
-      namespace: ns.name,
+      namespace: fixture.ns.name,
       name: 'managed',
       body: [
         {
@@ -262,12 +251,18 @@ describe('read views', () => {
             sync: { status: 'OutOfSync' },
             health: { status: 'Missing' },
             resources: [
-              { version: 'v1', kind: 'ConfigMap', namespace: ns.name, name: 'settings', status: 'Synced' },
+              {
+                version: 'v1',
+                kind: 'ConfigMap',
+                namespace: fixture.ns.name,
+                name: 'settings',
+                status: 'Synced',
+              },
               {
                 group: 'apps',
                 version: 'v1',
                 kind: 'Deployment',
-                namespace: ns.name,
+                namespace: fixture.ns.name,
                 name: 'web',
                 status: 'OutOfSync',
                 health: { status: 'Missing' },
@@ -280,20 +275,27 @@ describe('read views', () => {
     await waitUntil(
       'the Application in the cache with its status',
       async () => {
-        const res = await agent.request(`/api/gitops-a/applications/${ns.name}/managed`);
+        const res = await fixture.agent.request(`/api/gitops-a/applications/${fixture.ns.name}/managed`);
         return res.status === 200 && ((await res.json()) as { resources: unknown[] }).resources.length === 2;
       },
       { timeoutMs: 10_000 },
     );
-    const detail = await agent.json<{ resources: unknown[]; drift: unknown[]; outOfSync: number }>(
-      `/api/gitops-a/applications/${ns.name}/managed`,
+    const detail = await fixture.agent.json<{ resources: unknown[]; drift: unknown[]; outOfSync: number }>(
+      `/api/gitops-a/applications/${fixture.ns.name}/managed`,
     );
     expect(detail.resources).toEqual([
-      { group: '', kind: 'ConfigMap', namespace: ns.name, name: 'settings', sync: 'Synced', live: 'healthy' },
+      {
+        group: '',
+        kind: 'ConfigMap',
+        namespace: fixture.ns.name,
+        name: 'settings',
+        sync: 'Synced',
+        live: 'healthy',
+      },
       {
         group: 'apps',
         kind: 'Deployment',
-        namespace: ns.name,
+        namespace: fixture.ns.name,
         name: 'web',
         sync: 'OutOfSync',
         toolHealth: 'Missing',
@@ -302,7 +304,9 @@ describe('read views', () => {
     ]);
     expect(detail.drift).toHaveLength(1);
     expect(detail.outOfSync).toBe(1);
-    expect((await agent.request(`/api/gitops-a/applications/${ns.name}/nowhere`)).status).toBe(404);
+    expect(
+      (await fixture.agent.request(`/api/gitops-a/applications/${fixture.ns.name}/nowhere`)).status,
+    ).toBe(404);
   });
 });
 
