@@ -1,0 +1,62 @@
+import { errorResponses, Query } from '@binnacle/common/server';
+import { Type } from 'typebox';
+import type { AgentContext, App } from '../../context.ts';
+import { callerAware } from '../../http/caller.ts';
+import { namespacesToList } from '../../http/caller-view.ts';
+import { requestedNamespaces } from '../../http/query.ts';
+import { NamespaceParam } from '../../http/schemas.ts';
+import type { Impersonation } from '../../kube/client.ts';
+import { resourceKey } from '../../kube/discovery.ts';
+import { certificateReport } from './report.ts';
+import { CertificateReport } from './schemas.ts';
+
+/**
+ * The caller's TLS Secrets from the cache (403 for a named namespace it may not list them in; the cache's own 403
+ * or 503 when the agent cannot list them or still loads them), and cert-manager's Certificates when the cluster
+ * serves them and the agent can read them (undefined otherwise; named in `loading` while they load).
+ */
+async function readable(
+  ctx: AgentContext,
+  caller: Impersonation | undefined,
+  requested: string[] | undefined,
+) {
+  const secrets = ctx.cluster.resolve('secrets');
+  const secretNamespaces = await namespacesToList(ctx, caller, secrets, requested);
+  const tls = (secretNamespaces ?? [undefined]).flatMap((ns) => ctx.cluster.cache.list(secrets, ns));
+  const loading: string[] = [];
+  const certificates = ctx.cluster.find('cert-manager.io', 'Certificate');
+  const informer = certificates ? ctx.cluster.cache.informer(certificates) : undefined;
+  if (!certificates || !informer?.synced) {
+    if (certificates && informer?.state !== 'forbidden') loading.push(resourceKey(certificates));
+    return { tls, certificates: undefined, loading };
+  }
+  const namespaces = await namespacesToList(ctx, caller, certificates, requested);
+  return { tls, certificates: (namespaces ?? [undefined]).flatMap((ns) => informer.list(ns)), loading };
+}
+
+export function certificateRoutes(app: App, ctx: AgentContext): void {
+  app.get(
+    '/api/secrets/certificate-expiry',
+    {
+      config: callerAware,
+      schema: {
+        tags: ['certificates'],
+        summary:
+          'Every kubernetes.io/tls Secret (and cert-manager Certificate) the caller may list, with its certificates, chain, days left and severity; unreadable data is a finding, never an error',
+        querystring: Query({
+          namespace: Type.Optional(NamespaceParam),
+          namespaces: Type.Optional(Type.String({ minLength: 1, description: 'comma-separated namespaces' })),
+        }),
+        response: { 200: CertificateReport, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { tls, certificates, loading } = await readable(
+        ctx,
+        request.caller,
+        requestedNamespaces(request.query),
+      );
+      return { ...certificateReport(tls, certificates, Date.now()), loading };
+    },
+  );
+}
