@@ -2,6 +2,7 @@ import { createApp, registerWebAssets, webPage } from '@binnacle/common/server';
 import websocket from '@fastify/websocket';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AgentContext, App } from './context.ts';
+import { auditRoutes } from './features/audit/routes.ts';
 import { certificateRoutes } from './features/certificates/routes.ts';
 import { configRoutes } from './features/config/routes.ts';
 import { cronJobRoutes } from './features/cronjobs/routes.ts';
@@ -68,6 +69,7 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   cronJobRoutes(app, ctx);
   gitopsRoutes(app, ctx);
   certificateRoutes(app, ctx);
+  auditRoutes(app, ctx);
   nodeRoutes(app, ctx);
   metricsRoutes(app, ctx);
   // Cloud mode removes every debug route (DESIGN §5): they answer 404, directly and through the tunnel.

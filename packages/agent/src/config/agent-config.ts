@@ -172,6 +172,16 @@ export const AuditSettingsSchema = Type.Object(
   {
     ignoredNamespaces: Type.Array(NamespaceParam, { maxItems: 1000 }),
     disabledChecks: Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { maxItems: 1000 }),
+    severityOverrides: Type.Optional(
+      Type.Record(
+        Type.String({ minLength: 1, maxLength: 128 }),
+        Type.Union([Type.Literal('warning'), Type.Literal('danger')]),
+        {
+          description: "a check's severity instead of its default, by check id",
+          maxProperties: 1000,
+        },
+      ),
+    ),
   },
   { additionalProperties: false },
 );
