@@ -13,6 +13,7 @@ import { gitopsRoutes } from './features/gitops/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { logRoutes } from './features/logs/routes.ts';
 import { metricsRoutes } from './features/metrics/routes.ts';
+import { networkPolicyRoutes } from './features/netpol/routes.ts';
 import { nodeRoutes } from './features/nodes/routes.ts';
 import { packagesRoutes } from './features/packages/routes.ts';
 import { pkgmgrRoutes } from './features/pkgmgr/routes.ts';
@@ -70,6 +71,7 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   gitopsRoutes(app, ctx);
   certificateRoutes(app, ctx);
   auditRoutes(app, ctx);
+  networkPolicyRoutes(app, ctx);
   nodeRoutes(app, ctx);
   metricsRoutes(app, ctx);
   // Cloud mode removes every debug route (DESIGN §5): they answer 404, directly and through the tunnel.
