@@ -5,6 +5,7 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { agentScale } from './agent-scale.ts';
+import { auditNetpol } from './audit-netpol.ts';
 import { helmReleases } from './helm-releases.ts';
 import { hubAuth } from './hub-auth.ts';
 import { topologySse } from './topology-sse.ts';
@@ -43,6 +44,11 @@ const benchmarks: Record<string, { about: string; run: (args: string[]) => Promi
     about:
       'Helm release list and detail latency at 200 releases × 10 revisions, and upgrade-check against both chart sources (cold and warm)',
     run: helmReleases,
+  },
+  'audit-netpol': {
+    about:
+      'the best-practice audit at 10 000 pods (full, unchanged, and the re-check after one pod changes) and the NetworkPolicy reachability matrix of 200 pods under 20 policies, in process',
+    run: auditNetpol,
   },
   tunnel: {
     about:

@@ -37,6 +37,15 @@ export interface ObjectFinding extends Finding {
   category: Category;
 }
 
+/** Where the engine reads objects from and hears of changes: the informer cache, or a benchmark's own objects. */
+export interface AuditSource {
+  /** The objects of the audited kinds, and the kinds still loading. */
+  snapshot(): { objects: KubeObject[]; loading: string[] };
+  /** The group/versions the API server serves. */
+  servedApiVersions(): string[];
+  onChange(listener: (object: KubeObject, deleted: boolean) => void): void;
+}
+
 interface Memo {
   resourceVersion: string;
   epoch: number;
@@ -57,18 +66,18 @@ export interface AuditScope {
  * memory.
  */
 export class AuditEngine {
-  readonly #cluster: Cluster;
+  readonly #source: AuditSource;
   readonly #memo = new Map<string, Memo>();
   readonly #epochs = new Map<string, number>();
   #clusterEpoch = 0;
 
-  constructor(cluster: Cluster) {
-    this.#cluster = cluster;
-    cluster.cache.onEvent(({ object, type }) => {
+  constructor(source: AuditSource) {
+    this.#source = source;
+    source.onChange((object, deleted) => {
       const namespace = object.metadata?.namespace;
       if (namespace) this.#epochs.set(namespace, (this.#epochs.get(namespace) ?? 0) + 1);
       else this.#clusterEpoch += 1;
-      if (type === 'deleted' && object.metadata?.uid) this.#memo.delete(object.metadata.uid);
+      if (deleted && object.metadata?.uid) this.#memo.delete(object.metadata.uid);
     });
   }
 
@@ -76,32 +85,12 @@ export class AuditEngine {
     return this.#clusterEpoch + (namespace ? (this.#epochs.get(namespace) ?? 0) : 0);
   }
 
-  /** The cached objects of the audited kinds, and the kinds still loading (their checks are skipped). */
-  snapshot(): { objects: KubeObject[]; loading: string[] } {
-    // Pods are what nearly every check reads: an agent that may not list them answers the API server's 403 (or 503
-    // while they load) rather than an audit that silently found nothing.
-    this.#cluster.cache.list(this.#cluster.resolve('pods'));
-    const objects: KubeObject[] = [];
-    const loading: string[] = [];
-    for (const [group, kind] of auditedKinds) {
-      const resource = this.#cluster.find(group, kind);
-      if (!resource) continue;
-      const informer = this.#cluster.cache.informer(resource);
-      if (!informer?.synced) {
-        if (informer?.state !== 'forbidden') loading.push(`${resource.plural}${group ? `.${group}` : ''}`);
-        continue;
-      }
-      objects.push(...informer.list());
-    }
-    return { objects, loading };
-  }
-
   /** Every finding on the objects in scope, with settings applied (ignored namespaces, disabled checks, severities). */
   run(
     scope: AuditScope,
     now = Date.now(),
   ): { findings: ObjectFinding[]; audited: KubeObject[]; loading: string[] } {
-    const { objects, loading } = this.snapshot();
+    const { objects, loading } = this.#source.snapshot();
     const wanted = scope.namespaces ? new Set(scope.namespaces) : undefined;
     const ignored = new Set(scope.settings.ignoredNamespaces);
     const inScope = (o: KubeObject) => {
@@ -114,7 +103,7 @@ export class AuditEngine {
     const contextFor = () => {
       context ??= createAuditContext(objects, {
         now,
-        servedApiVersions: this.#cluster.resources().map(apiVersionOf),
+        servedApiVersions: this.#source.servedApiVersions(),
       });
       return context;
     };
@@ -150,4 +139,32 @@ export class AuditEngine {
       severity: override ?? finding.severity,
     };
   }
+}
+
+/** The informer cache as the audit's source: the audited kinds that are synced, every change as it happens. */
+export function clusterAuditSource(cluster: Cluster): AuditSource {
+  return {
+    snapshot() {
+      // Pods are what nearly every check reads: an agent that may not list them answers the API server's 403 (or
+      // 503 while they load) rather than an audit that silently found nothing.
+      cluster.cache.list(cluster.resolve('pods'));
+      const objects: KubeObject[] = [];
+      const loading: string[] = [];
+      for (const [group, kind] of auditedKinds) {
+        const resource = cluster.find(group, kind);
+        if (!resource) continue;
+        const informer = cluster.cache.informer(resource);
+        if (!informer?.synced) {
+          if (informer?.state !== 'forbidden') loading.push(`${resource.plural}${group ? `.${group}` : ''}`);
+          continue;
+        }
+        objects.push(...informer.list());
+      }
+      return { objects, loading };
+    },
+    servedApiVersions: () => cluster.resources().map(apiVersionOf),
+    onChange: (listener) => {
+      cluster.cache.onEvent(({ object, type }) => listener(object, type === 'deleted'));
+    },
+  };
 }

@@ -180,15 +180,27 @@ describe('GET /api/topology grouped', () => {
     });
     const groupId = `podgroup/${ns.name}/app-loose`;
     await waitUntil(
-      'the six pods in the cache',
+      'the six pods and their Service in the cache',
       async () => {
         const t = await agent.json<Topology>(`/api/topology?namespace=${ns.name}&podGroupThreshold=2`);
-        return t.nodes.find((n) => n.id === groupId)?.data.count === 6;
+        return (
+          t.nodes.find((n) => n.id === groupId)?.data.count === 6 &&
+          edge(t, 'exposes', `service/${ns.name}/loose`, groupId)
+        );
       },
       { timeoutMs: 30_000 },
     );
 
-    const whole = await agent.json<Topology>('/api/topology?podGroupThreshold=2');
+    // The whole graph is memoized for up to 2 s while the cache keeps changing: wait for a build that has the Service.
+    let whole = await agent.json<Topology>('/api/topology?podGroupThreshold=2');
+    await waitUntil(
+      'the whole graph with the Service',
+      async () => {
+        whole = await agent.json<Topology>('/api/topology?podGroupThreshold=2');
+        return edge(whole, 'exposes', `service/${ns.name}/loose`, groupId);
+      },
+      { timeoutMs: 10_000 },
+    );
     expect(whole.collapsedToNamespaces).toBeUndefined();
     const expected = await expectedGroups([...seeded, ns.name]);
     const drawn = whole.nodes.filter(
