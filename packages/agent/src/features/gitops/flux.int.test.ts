@@ -4,6 +4,7 @@ import {
   fluxDemo,
   fluxGroups,
   fluxReady,
+  fluxWatchLabel,
   identities,
   installFluxDemo,
   testCluster,
@@ -185,6 +186,53 @@ describe('Flux actions with the real controllers', () => {
     } finally {
       for (const watch of watches) watch.abort();
     }
+  });
+
+  it('stops at a source its controller fails to fetch: 502 reconcile_failed quoting it, the release left alone', async () => {
+    const namespace = fixture.ns.name;
+    const watched = { [fluxWatchLabel.key]: fluxWatchLabel.value };
+    await custom.createNamespacedCustomObject({
+      ...plural.HelmRepository,
+      namespace,
+      body: {
+        apiVersion: `${fluxGroups.source.group}/${fluxGroups.source.version}`,
+        kind: 'HelmRepository',
+        metadata: { name: 'unreachable', labels: watched },
+        spec: { interval: '1m', url: 'http://127.0.0.1:1/charts', timeout: '5s' },
+      },
+    });
+    await custom.createNamespacedCustomObject({
+      ...plural.HelmRelease,
+      namespace,
+      body: {
+        apiVersion: `${fluxGroups.helm.group}/${fluxGroups.helm.version}`,
+        kind: 'HelmRelease',
+        metadata: { name: 'stranded', labels: watched },
+        spec: {
+          interval: '1m',
+          chart: {
+            spec: { chart: 'billing', sourceRef: { kind: 'HelmRepository', name: 'unreachable' } },
+            metadata: { labels: watched },
+          },
+        },
+      },
+    });
+    // helm-controller makes the HelmChart of the chain on its first reconcile.
+    await waitUntil(
+      'the HelmChart of the stranded release',
+      async () => Boolean(await read('HelmChart', `${namespace}-stranded`)),
+      {
+        timeoutMs: 30_000,
+        intervalMs: 250,
+      },
+    );
+    const before = written(await read('HelmRelease', 'stranded'));
+    const res = await act('sync-with-source', 'helmreleases', 'stranded');
+    expect(res.status, await res.clone().text()).toBe(502);
+    const body = (await res.json()) as { code: string; error: string };
+    expect(body.code).toBe('reconcile_failed');
+    expect(body.error).toContain(`HelmRepository ${namespace}/unreachable failed to reconcile`);
+    expect(written(await read('HelmRelease', 'stranded'))).toEqual(before);
   });
 
   it('refuses sync-with-source on a source (400) and while a source in the chain is suspended (409)', async () => {

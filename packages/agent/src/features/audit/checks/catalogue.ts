@@ -39,14 +39,13 @@ export function assertUniqueNames(all: readonly Check[]): void {
 }
 assertUniqueNames(checks);
 
-/** Throws when check-meta.json describes a check no code implements (a removed or renamed check). */
-export function assertAllImplemented(all: readonly Check[], described: readonly string[]): void {
+/** Throws when check-meta.json describes a check that has no code (a removed or renamed check). */
+export function assertEveryDescribedCheckExists(all: readonly Check[], described: readonly string[]): void {
   const implemented = new Set(all.map((c) => c.meta.id));
   const stale = described.filter((id) => !implemented.has(id));
-  if (stale.length > 0)
-    throw new Error(`check-meta.json describes checks no code implements: ${stale.join(', ')}`);
+  if (stale.length > 0) throw new Error(`check-meta.json describes checks without code: ${stale.join(', ')}`);
 }
-assertAllImplemented(checks, describedIds);
+assertEveryDescribedCheckExists(checks, describedIds);
 
 /** Every check's metadata by id. */
 export const checkCatalogue: ReadonlyMap<string, CheckMeta> = new Map(checks.map((c) => [c.meta.id, c.meta]));
