@@ -325,11 +325,19 @@ describe('cloud mode through the hub tunnel', () => {
     const changes = await json<{ events: { namespace?: string }[] }>('/api/changes?preset=all&limit=500');
     expect(changes.events.length).toBeGreaterThan(0);
     expect(changes.events.every((e) => e.namespace === namespace.name)).toBe(true);
-    const dashboard = await json<{ counts: { nodes: { total: number }; pods: { total: number } } }>(
-      '/api/dashboard',
-    );
+    const dashboard = await json<{
+      counts: { nodes: { total: number }; pods: { total: number } };
+      problems: { namespace?: string; source: string }[];
+      certificates?: { total: number };
+      audit?: { passing: number; warning: number; danger: number };
+    }>('/api/dashboard');
     expect(dashboard.counts.nodes.total).toBe(0); // Nodes are cluster-scoped and ada may not list them
     expect(dashboard.counts.pods.total).toBe(1);
+    // Certificates and audit findings of her namespace only: the seeded TLS Secrets elsewhere are not hers to see.
+    expect(dashboard.problems.filter((p) => p.namespace !== namespace.name)).toEqual([]);
+    expect(dashboard.certificates?.total).toBe(0);
+    const audit = await json<{ namespaces: { namespace?: string }[] }>('/api/audit');
+    expect(audit.namespaces.map((n) => n.namespace)).toEqual([namespace.name]);
     const nodes = await hub(`/c/${clusterId}/api/resources/nodes`, { cookie: ada });
     expect(nodes.status).toBe(403);
     const otherNamespace = await hub(`/c/${clusterId}/api/resources/pods?namespaces=kube-system`, {

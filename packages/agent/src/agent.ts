@@ -13,6 +13,7 @@ import {
 } from './config/agent-config.ts';
 import { JsonFile } from './config/json-file.ts';
 import type { AgentContext, App } from './context.ts';
+import { AuditEngine, clusterAuditSource } from './features/audit/engine.ts';
 import { ReleaseChecker } from './features/health/version-check.ts';
 import { MetricsAvailability } from './features/metrics/api.ts';
 import { MetricsPoller } from './features/metrics/poller.ts';
@@ -84,6 +85,7 @@ export async function createAgent(
     releases: new ReleaseChecker(agentVersion, config.releaseFeedUrl),
     timeline: new ChangeRecorder(cluster.cache, await openTimelineStore(config, log)),
     topology: new TopologyService(config.topologyMaxNodes),
+    audit: new AuditEngine(clusterAuditSource(cluster)),
     sessions: new SessionRegistry(),
     charts: new ChartSources(parseHelmRepositories(config.helmRepositories)),
     metrics: {

@@ -2,6 +2,7 @@ import type { TypedApp } from '@binnacle/common/server';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AgentConfig, ConfigFile, Settings } from './config/agent-config.ts';
 import type { JsonFile } from './config/json-file.ts';
+import type { AuditEngine } from './features/audit/engine.ts';
 import type { ReleaseChecker } from './features/health/version-check.ts';
 import type { MetricsAvailability } from './features/metrics/api.ts';
 import type { MetricsPoller } from './features/metrics/poller.ts';
@@ -26,6 +27,8 @@ export interface AgentContext {
   releases: ReleaseChecker;
   timeline: ChangeRecorder;
   topology: TopologyService;
+  /** The best-practice audit over the cache, remembering each object's findings until it or its namespace changes. */
+  audit: AuditEngine;
   sessions: SessionRegistry;
   /** The chart repositories and registries of `--helm-repositories`. */
   charts: ChartSources;

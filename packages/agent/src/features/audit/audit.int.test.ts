@@ -1,7 +1,8 @@
 import { identities, testCluster, waitUntil } from '@binnacle/testkit';
-import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { AppsV1Api, CoreV1Api, NetworkingV1Api, type V1Secret } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentsAndNamespace } from '../../testing/index.ts';
+import { type CertFactory, certFactory, tlsSecret } from '../certificates/test-certs.ts';
 
 // A manifest set with known violations, applied to the local control plane: one risky Deployment and a
 // ConfigMap holding a password, the exact findings asserted.
@@ -139,5 +140,127 @@ describe('settings and scope', () => {
     const refused = await fixture.restricted.request(`/api/audit?namespace=${fixture.ns.name}`);
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { error: string }).error).toContain(identities.restricted.user);
+  });
+});
+
+describe('findings on the dashboard and the topology', () => {
+  let factory: CertFactory;
+  beforeAll(async () => {
+    factory = certFactory();
+    // Half a day past the third day, so the days left read -3 however long the test takes.
+    const expired = factory.make({ cn: 'front.audit.example', valid: [-60, -2.5] });
+    const ns = fixture.ns.name;
+    await kc.makeApiClient(CoreV1Api).createNamespacedSecret({
+      namespace: ns,
+      body: tlsSecret('expired-tls', { crt: expired.cert, key: expired.key }, ns) as V1Secret,
+    });
+    await kc.makeApiClient(NetworkingV1Api).createNamespacedIngress({
+      namespace: ns,
+      body: {
+        metadata: { name: 'front' },
+        spec: {
+          tls: [{ hosts: ['front.audit.example'], secretName: 'expired-tls' }],
+          rules: [
+            {
+              host: 'front.audit.example',
+              http: {
+                paths: [
+                  {
+                    path: '/',
+                    pathType: 'Prefix',
+                    backend: { service: { name: 'risky', port: { number: 80 } } },
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      },
+    });
+  });
+  afterAll(() => factory.dispose());
+
+  interface Problem {
+    kind: string;
+    namespace?: string;
+    name: string;
+    status: string;
+    reason: string;
+    message: string;
+    source: string;
+  }
+  interface Dashboard {
+    problems: Problem[];
+    certificates?: Record<string, number>;
+    audit?: { passing: number; warning: number; danger: number };
+  }
+
+  it('lists the expired certificate and the danger findings among the problems, and counts both', async () => {
+    const ns = fixture.ns.name;
+    let dashboard: Dashboard | undefined;
+    await waitUntil(
+      'the certificate and the Deployment among the problems',
+      async () => {
+        dashboard = await fixture.agent.json<Dashboard>(`/api/dashboard?namespace=${ns}`);
+        return (
+          dashboard.problems.some((p) => p.source === 'certificate') &&
+          dashboard.problems.some((p) => p.source === 'audit')
+        );
+      },
+      { timeoutMs: 15_000, intervalMs: 250 },
+    );
+    if (!dashboard) throw new Error('no dashboard');
+    expect(dashboard.problems.filter((p) => p.source === 'certificate')).toEqual([
+      expect.objectContaining({
+        kind: 'Secret',
+        namespace: ns,
+        name: 'expired-tls',
+        status: 'expired',
+        reason: 'CertificateExpired',
+        message: expect.stringMatching(
+          /^the certificate for front\.audit\.example expired 3 days ago \(not after /,
+        ),
+      }),
+    ]);
+    // privileged, privilegeEscalation and imageTagLatest are the Deployment's dangers; nothing else is dangerous.
+    expect(dashboard.problems.filter((p) => p.source === 'audit')).toEqual([
+      expect.objectContaining({
+        kind: 'Deployment',
+        namespace: ns,
+        name: 'risky',
+        status: '3 danger',
+        message: expect.stringContaining('(and 2 more)'),
+      }),
+    ]);
+    expect(dashboard.certificates).toEqual({
+      total: 1,
+      ok: 0,
+      warning: 0,
+      critical: 0,
+      expired: 1,
+      invalid: 0,
+    });
+    const report = await fixture.agent.json<Report & { namespaces: unknown[] }>(`/api/audit?namespace=${ns}`);
+    const { passing, warning, danger } = report.summary;
+    expect(dashboard.audit).toEqual({ passing, warning, danger });
+    expect(report.namespaces).toEqual([{ namespace: ns, passing, warning, danger }]);
+  });
+
+  it("makes the Ingress unhealthy by its expired certificate and counts each object's findings on its node", async () => {
+    const ns = fixture.ns.name;
+    const report = await fixture.agent.json<Report>(`/api/audit?namespace=${ns}`);
+    const risky = report.findings.filter((f) => f.kind === 'Deployment' && f.name === 'risky');
+    const topology = await fixture.agent.json<{
+      nodes: { id: string; status: string; data: Record<string, unknown> }[];
+    }>(`/api/topology?namespaces=${ns}`);
+    const node = (id: string) => topology.nodes.find((n) => n.id === id);
+    expect(node(`ingress/${ns}/front`)).toMatchObject({
+      status: 'unhealthy',
+      data: { certificate: { secret: `${ns}/expired-tls`, severity: 'expired', daysLeft: -3 } },
+    });
+    expect(node(`deployment/${ns}/risky`)?.data.audit).toEqual({
+      warning: risky.filter((f) => f.severity === 'warning').length,
+      danger: 3,
+    });
   });
 });

@@ -5,6 +5,9 @@ import type { ObjectFinding } from './engine.ts';
 
 type Counts = { passing: number; warning: number; danger: number };
 
+/** One object's finding counts: what the dashboard and the topology show beside its health. */
+export type FindingCounts = { warning: number; danger: number };
+
 export interface AuditReport {
   summary: Counts & { categories: Record<Category, Counts> };
   findings: ObjectFinding[];
@@ -17,11 +20,13 @@ export interface AuditReport {
     danger: number;
     findings: ObjectFinding[];
   }[];
+  /** Per namespace (cluster-scoped objects under `namespace` absent): what a fleet view compares across clusters. */
+  namespaces: (Counts & { namespace?: string })[];
   checks: Record<string, CheckMeta>;
   loading: string[];
 }
 
-const objectKey = (f: { kind: string; namespace?: string; name: string }) =>
+export const objectKey = (f: { kind: string; namespace?: string; name: string }) =>
   `${f.kind}/${f.namespace ?? ''}/${f.name}`;
 const rank: Record<Severity, number> = { danger: 0, warning: 1 };
 
@@ -47,9 +52,16 @@ export function auditReport(
       a.checkId.localeCompare(b.checkId),
   );
   const groups = new Map<string, AuditReport['groups'][number]>();
+  const namespaces = new Map<string | undefined, Counts>();
+  const namespaceCounts = (namespace: string | undefined) => {
+    const counts = namespaces.get(namespace) ?? zero();
+    namespaces.set(namespace, counts);
+    return counts;
+  };
   for (const f of sorted) {
     summary[f.severity] += 1;
     summary.categories[f.category][f.severity] += 1;
+    namespaceCounts(f.namespace)[f.severity] += 1;
     const key = objectKey(f);
     const group = groups.get(key) ?? {
       kind: f.kind,
@@ -70,7 +82,10 @@ export function auditReport(
       name: o.metadata?.name ?? '',
     });
     const found = groups.get(key)?.findings ?? [];
-    if (found.length === 0) summary.passing += 1;
+    if (found.length === 0) {
+      summary.passing += 1;
+      namespaceCounts(o.metadata?.namespace).passing += 1;
+    }
     for (const category of categories)
       if (!found.some((f) => f.category === category)) summary.categories[category].passing += 1;
   }
@@ -79,7 +94,27 @@ export function auditReport(
     summary,
     findings: sorted,
     groups: [...groups.values()].sort((a, b) => b.danger - a.danger || b.warning - a.warning),
+    namespaces: [...namespaces]
+      .map(([namespace, counts]) => ({ ...(namespace ? { namespace } : {}), ...counts }))
+      .sort(
+        (a, b) =>
+          b.danger - a.danger ||
+          b.warning - a.warning ||
+          (a.namespace ?? '').localeCompare(b.namespace ?? ''),
+      ),
     checks: Object.fromEntries([...checkCatalogue].filter(([id]) => !off.has(id))),
     loading,
   };
+}
+
+/** Finding counts per object, keyed `kind/namespace/name` (namespace empty for cluster-scoped objects). */
+export function countsByObject(findings: ObjectFinding[]): Map<string, FindingCounts> {
+  const counts = new Map<string, FindingCounts>();
+  for (const f of findings) {
+    const key = objectKey(f);
+    const entry = counts.get(key) ?? { warning: 0, danger: 0 };
+    entry[f.severity] += 1;
+    counts.set(key, entry);
+  }
+  return counts;
 }

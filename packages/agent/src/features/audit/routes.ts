@@ -7,13 +7,12 @@ import { requestedNamespaces } from '../../http/query.ts';
 import { NamespaceParam } from '../../http/schemas.ts';
 import { defaultAuditSettings, readAuditSettings } from '../config/service.ts';
 import { checkCatalogue } from './checks/catalogue.ts';
-import { AuditEngine, clusterAuditSource } from './engine.ts';
 import { auditReport } from './report.ts';
 import { AuditReport, Category, ObjectAudit, Severity } from './schemas.ts';
 
 /** The best-practice audit of the cached objects (not the hub's audit log): GET /api/audit and one object's. */
 export function auditRoutes(app: App, ctx: AgentContext): void {
-  const engine = new AuditEngine(clusterAuditSource(ctx.cluster));
+  const engine = ctx.audit;
   /** `raw`: the checks' own verdicts, without the local settings (a hub applies its own policy). */
   const settingsFor = async (raw?: boolean) => (raw ? defaultAuditSettings() : readAuditSettings(ctx));
 

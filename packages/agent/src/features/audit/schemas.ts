@@ -48,6 +48,10 @@ export const AuditReport = Type.Object({
       findings: Type.Array(Finding),
     }),
   ),
+  namespaces: Type.Array(Type.Object({ namespace: Type.Optional(Type.String()), ...Counts.properties }), {
+    description:
+      'counts per namespace, most dangerous first (no namespace: the cluster-scoped objects); objects without a finding pass',
+  }),
   checks: Type.Record(Type.String(), CheckMeta),
   loading: Type.Array(Type.String()),
 });

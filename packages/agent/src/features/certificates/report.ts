@@ -16,6 +16,22 @@ export interface CertificateReport {
   certManager: boolean;
 }
 
+/**
+ * A TLS Secret parsed, kept by object: the cache hands out the same object until the Secret changes, and parsing keys and
+ * certificates on every dashboard or topology request would cost milliseconds per Secret. Days left move with the
+ * clock, so a parse is reused for a minute at most.
+ */
+const parsedSecrets = new WeakMap<KubeObject, { at: number; parsed: SecretCertificates }>();
+const reuseMs = 60_000;
+
+export function parsedSecret(secret: KubeObject, now: number): SecretCertificates {
+  const kept = parsedSecrets.get(secret);
+  if (kept && Math.abs(now - kept.at) < reuseMs) return kept.parsed;
+  const parsed = parseTlsSecret(secret, now);
+  parsedSecrets.set(secret, { at: now, parsed });
+  return parsed;
+}
+
 const byUrgency = (a: CertificateReportItem, b: CertificateReportItem) =>
   severityRank[a.severity] - severityRank[b.severity] ||
   (a.daysLeft ?? Number.MAX_SAFE_INTEGER) - (b.daysLeft ?? Number.MAX_SAFE_INTEGER) ||
@@ -32,7 +48,7 @@ export function certificateReport(
   certificates: KubeObject[] | undefined,
   now: number,
 ): CertificateReport {
-  const parsed = secrets.filter((s) => s.type === tlsSecretType).map((s) => parseTlsSecret(s, now));
+  const parsed = secrets.filter((s) => s.type === tlsSecretType).map((s) => parsedSecret(s, now));
   const bySecret = new Map(parsed.map((entry) => [secretKey(entry.namespace, entry.name), entry]));
   const managed = certificates?.map((c) => certManagerEntry(c, bySecret, now)) ?? [];
   const writers = new Map(

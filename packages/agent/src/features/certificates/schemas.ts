@@ -69,16 +69,19 @@ const CertificateItem = Type.Object({
   ]),
 });
 
+/** How many certificates are in each severity (a Secret and the Certificate that writes it count once each). */
+export const CertificateSummary = Type.Object({
+  total: Type.Integer(),
+  ok: Type.Integer(),
+  warning: Type.Integer(),
+  critical: Type.Integer(),
+  expired: Type.Integer(),
+  invalid: Type.Integer(),
+});
+
 export const CertificateReport = Type.Object({
   items: Type.Array(Type.Union([SecretItem, CertificateItem]), { description: 'most urgent first' }),
-  summary: Type.Object({
-    total: Type.Integer(),
-    ok: Type.Integer(),
-    warning: Type.Integer(),
-    critical: Type.Integer(),
-    expired: Type.Integer(),
-    invalid: Type.Integer(),
-  }),
+  summary: CertificateSummary,
   certManager: Type.Boolean({
     description: "cert-manager's Certificates were read (the CRD is served and readable)",
   }),

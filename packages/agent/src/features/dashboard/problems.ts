@@ -9,13 +9,16 @@ export interface Problem {
   reason: string;
   message: string;
   ageSeconds: number;
+  /** What found it: the object's runtime health, its certificate's expiry, or a danger finding of the audit. */
+  source: 'health' | 'certificate' | 'audit';
 }
 
 const pendingGraceSeconds = 300;
 
 type Status = Record<string, unknown>;
 const num = (value: unknown) => (typeof value === 'number' ? value : 0);
-const age = (object: KubeObject, now: number) => {
+/** Seconds since the object was created. */
+export const problemAge = (object: KubeObject, now: number) => {
   const created = Date.parse(object.metadata?.creationTimestamp ?? '');
   return Number.isNaN(created) ? 0 : Math.max(0, Math.round((now - created) / 1000));
 };
@@ -23,7 +26,8 @@ const base = (object: KubeObject, now: number) => ({
   kind: object.kind ?? '',
   namespace: object.metadata?.namespace,
   name: object.metadata?.name ?? '',
-  ageSeconds: age(object, now),
+  ageSeconds: problemAge(object, now),
+  source: 'health' as const,
 });
 
 export function podProblem(pod: KubeObject, now: number): Problem | undefined {
@@ -54,7 +58,7 @@ export function podProblem(pod: KubeObject, now: number): Problem | undefined {
       message: status.message ?? 'the pod failed',
     };
   }
-  if (status.phase === 'Pending' && age(pod, now) > pendingGraceSeconds) {
+  if (status.phase === 'Pending' && problemAge(pod, now) > pendingGraceSeconds) {
     const unschedulable = (status.conditions as Status[] | undefined)?.find(
       (c) => c.type === 'PodScheduled' && c.status === 'False',
     );
@@ -76,7 +80,7 @@ export function workloadProblem(workload: KubeObject, now: number): Problem | un
     case 'StatefulSet': {
       const want = typeof spec.replicas === 'number' ? spec.replicas : 1;
       const ready = num(status.readyReplicas);
-      if (want > 0 && ready < want && age(workload, now) > 60) {
+      if (want > 0 && ready < want && problemAge(workload, now) > 60) {
         return {
           ...base(workload, now),
           status: `${ready}/${want} ready`,
@@ -89,7 +93,7 @@ export function workloadProblem(workload: KubeObject, now: number): Problem | un
     case 'DaemonSet': {
       const want = num(status.desiredNumberScheduled);
       const ready = num(status.numberReady);
-      if (ready < want && age(workload, now) > 60) {
+      if (ready < want && problemAge(workload, now) > 60) {
         return {
           ...base(workload, now),
           status: `${ready}/${want} ready`,
@@ -124,7 +128,7 @@ export function workloadProblem(workload: KubeObject, now: number): Problem | un
         : undefined;
     }
     case 'PersistentVolumeClaim':
-      return status.phase === 'Pending' && age(workload, now) > 60
+      return status.phase === 'Pending' && problemAge(workload, now) > 60
         ? {
             ...base(workload, now),
             status: 'Pending',

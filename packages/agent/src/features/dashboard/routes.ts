@@ -4,6 +4,8 @@ import type { AgentContext, App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
+import { CertificateSummary } from '../certificates/schemas.ts';
+import { readAuditSettings } from '../config/service.ts';
 import { crdCounts, dashboard } from './service.ts';
 
 const Counted = (fields: string[]) => Type.Object(Object.fromEntries(fields.map((f) => [f, Type.Integer()])));
@@ -24,7 +26,23 @@ const Dashboard = Type.Object({
       reason: Type.String(),
       message: Type.String(),
       ageSeconds: Type.Integer(),
+      source: Type.Union([Type.Literal('health'), Type.Literal('certificate'), Type.Literal('audit')], {
+        description:
+          'health: the object runs badly; certificate: expired, expiring within 7 days or unreadable; audit: a danger finding',
+      }),
     }),
+  ),
+  certificates: Type.Optional(
+    Type.Object(CertificateSummary.properties, {
+      description:
+        'TLS Secrets and cert-manager Certificates by severity; absent when the caller may not read Secrets',
+    }),
+  ),
+  audit: Type.Optional(
+    Type.Object(
+      { passing: Type.Integer(), warning: Type.Integer(), danger: Type.Integer() },
+      { description: 'the best-practice audit (settings applied); absent while pods cannot be listed' },
+    ),
   ),
   counts: Type.Object({
     pods: Counted(['total', 'running', 'pending', 'failed', 'succeeded']),
@@ -79,7 +97,8 @@ export function dashboardRoutes(app: App, ctx: AgentContext): void {
       },
     },
     async (request) => {
-      return dashboard(ctx, await callerView(ctx, request.caller, requestedNamespaces(request.query)));
+      const view = await callerView(ctx, request.caller, requestedNamespaces(request.query));
+      return dashboard(ctx, view, await readAuditSettings(ctx));
     },
   );
 

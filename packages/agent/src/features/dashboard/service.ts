@@ -1,8 +1,13 @@
+import { AppError } from '@binnacle/common/server';
+import type { AuditSettings } from '../../config/agent-config.ts';
 import type { AgentContext } from '../../context.ts';
 import { type CallerView, countInView, viewReader } from '../../http/caller-view.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import { tierOf } from '../../kube/tiers.ts';
+import { auditReport } from '../audit/report.ts';
+import { certificateReport } from '../certificates/report.ts';
 import { detectPlatform } from '../health/platform.ts';
+import { auditProblems, certificateProblems, objectsByKey } from './findings.ts';
 import { type Problem, podProblem, workloadProblem } from './problems.ts';
 
 const maxProblems = 100;
@@ -30,9 +35,15 @@ const eventTime = (e: KubeObject) =>
  * The first screen: which cluster, what is broken, how much of everything, what just happened. Built from the
  * cache; kinds still loading are named in `loading` and count as zero until they arrive. With a namespace,
  * namespaced kinds are counted in it only (nodes stay cluster-wide). A tunneled caller sees only its view:
- * namespaces where it may list pods, kinds it may list.
+ * namespaces where it may list pods, kinds it may list. Problems are runtime health first, then certificates that
+ * expired, break within 7 days or cannot be read, then objects with a danger finding of the audit.
  */
-export function dashboard(ctx: AgentContext, view: CallerView, now = Date.now()) {
+export function dashboard(
+  ctx: AgentContext,
+  view: CallerView,
+  auditSettings: AuditSettings,
+  now = Date.now(),
+) {
   const { cluster } = ctx;
   // Answers 503 until the cluster is connected, instead of a dashboard of zeros.
   cluster.resources();
@@ -49,6 +60,8 @@ export function dashboard(ctx: AgentContext, view: CallerView, now = Date.now())
   };
   const events = get('', 'Event');
   const podProblems = kinds.pods.map((p) => podProblem(p, now)).filter((p): p is Problem => p !== undefined);
+  const certificates = certificateFindings(ctx, view, get, now);
+  const audit = auditFindings(ctx, view, auditSettings, now);
   return {
     cluster: {
       name: cluster.target.contextName,
@@ -62,7 +75,13 @@ export function dashboard(ctx: AgentContext, view: CallerView, now = Date.now())
       connected: cluster.state === 'connected',
     },
     health: podHealth(kinds.pods, podProblems.length, events, now),
-    problems: currentProblems(kinds, podProblems, now),
+    problems: [
+      ...currentProblems(kinds, podProblems, now),
+      ...(certificates?.problems ?? []),
+      ...(audit?.problems ?? []),
+    ].slice(0, maxProblems),
+    ...(certificates ? { certificates: certificates.summary } : {}),
+    ...(audit ? { audit: audit.summary } : {}),
     counts: {
       ...workloadCounts(kinds),
       services: get('', 'Service').length,
@@ -97,7 +116,45 @@ function currentProblems(kinds: DashboardKinds, podProblems: Problem[], now: num
     ...[...nodes, ...deployments, ...statefulSets, ...daemonSets, ...jobs, ...pvcs]
       .map((o) => workloadProblem(o, now))
       .filter((p): p is Problem => p !== undefined),
-  ].slice(0, maxProblems);
+  ];
+}
+
+type Reader = ReturnType<typeof viewReader>['get'];
+
+/** The caller's TLS Secrets (and cert-manager Certificates); undefined when it may not read Secrets or they load. */
+function certificateFindings(ctx: AgentContext, view: CallerView, get: Reader, now: number) {
+  const secrets = ctx.cluster.find('', 'Secret');
+  if (!secrets || view.hiddenKinds.includes('Secret') || !ctx.cluster.cache.informer(secrets)?.synced) {
+    return undefined;
+  }
+  const tls = get('', 'Secret');
+  const certificates = ctx.cluster.find('cert-manager.io', 'Certificate')
+    ? get('cert-manager.io', 'Certificate')
+    : undefined;
+  const report = certificateReport(tls, certificates, now);
+  return {
+    summary: report.summary,
+    problems: certificateProblems(report, objectsByKey([...tls, ...(certificates ?? [])]), now),
+  };
+}
+
+/** The audit of the caller's view; undefined while the agent may not list pods or they load. */
+function auditFindings(ctx: AgentContext, view: CallerView, settings: AuditSettings, now: number) {
+  let run: ReturnType<AgentContext['audit']['run']>;
+  try {
+    run = ctx.audit.run({ namespaces: view.namespaces, settings }, now);
+  } catch (error) {
+    if (error instanceof AppError) return undefined;
+    throw error;
+  }
+  const visible = (kind: string | undefined) => !view.hiddenKinds.includes(kind ?? '');
+  const audited = run.audited.filter((o) => visible(o.kind));
+  const findings = run.findings.filter((f) => visible(f.kind));
+  const { passing, warning, danger } = auditReport(audited, findings, [], []).summary;
+  return {
+    summary: { passing, warning, danger },
+    problems: auditProblems(findings, objectsByKey(audited), now),
+  };
 }
 
 function podHealth(pods: KubeObject[], errorPods: number, events: KubeObject[], now: number) {

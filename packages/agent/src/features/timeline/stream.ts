@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
+import type { AuditSettings } from '../../config/agent-config.ts';
 import type { AgentContext } from '../../context.ts';
 import { SseStream, StreamLimit } from '../../http/sse.ts';
+import { readAuditSettings } from '../config/service.ts';
 import type { Topology } from '../topology/model.ts';
 import { type Preset, presetQuery } from './service.ts';
 import { matches } from './store/filter.ts';
@@ -77,16 +79,24 @@ export class ChangeStreams {
     }
     this.#topologyTimer ??= setTimeout(() => {
       this.#topologyTimer = undefined;
-      for (const client of this.#clients) this.#sendTopology(client);
+      void readAuditSettings(this.#ctx).then(
+        (audit) => {
+          for (const client of this.#clients) this.#sendTopology(client, audit);
+        },
+        () => undefined,
+      );
     }, streamLimits.topologyDebounceMs);
   }
 
-  #sendTopology(client: Client): void {
+  /** The graph as GET /api/topology gives it to this client (audit counts; certificates when it may read Secrets). */
+  #sendTopology(client: Client, audit: AuditSettings): void {
     let topology: Topology;
     try {
       topology = this.#ctx.topology.get(this.#ctx, {
         namespaces: client.request.namespaces,
         expand: client.request.expand,
+        audit,
+        certificates: !client.request.hiddenKinds?.includes('Secret'),
       });
     } catch {
       return;
@@ -162,7 +172,7 @@ export class ChangeStreams {
         epoch: stats.epoch,
       });
     }
-    this.#sendTopology(client);
+    this.#sendTopology(client, await readAuditSettings(this.#ctx));
     if (resumable) {
       for (const event of await this.#ctx.timeline.store.query({ ...query, sinceSeq: since, order: 'asc' }))
         this.#send(client, event);

@@ -4,6 +4,7 @@ import type { AgentContext, App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
+import { readAuditSettings } from '../config/service.ts';
 import { defaultTopologyOptions } from './builder.ts';
 
 const Topology = Type.Object({
@@ -86,6 +87,8 @@ export function topologyRoutes(app: App, ctx: AgentContext): void {
         includeSecrets: q.secrets && !view.hiddenKinds.includes('Secret'),
         maxIndividualPods: q.podGroupThreshold,
         expand: q.expand?.split(',').filter(Boolean),
+        audit: await readAuditSettings(ctx),
+        certificates: !view.hiddenKinds.includes('Secret'),
       });
     },
   );

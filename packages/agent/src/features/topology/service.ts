@@ -1,4 +1,5 @@
-import { configDefaults } from '../../config/agent-config.ts';
+import { AppError } from '@binnacle/common/server';
+import { type AuditSettings, configDefaults } from '../../config/agent-config.ts';
 import type { AgentContext } from '../../context.ts';
 import { resourceKey } from '../../kube/discovery.ts';
 import type { KubeObject } from '../../kube/objects.ts';
@@ -10,6 +11,7 @@ import {
   type TopologyOptions,
   topologyGroups,
 } from './builder.ts';
+import { withFindings } from './findings.ts';
 import type { Topology } from './model.ts';
 import { namespaceOverview } from './namespace-overview.ts';
 import { appOf } from './pod-groups.ts';
@@ -27,6 +29,21 @@ const memoTtlMs = 2000;
 
 export interface TopologyRequest extends TopologyOptions {
   namespaces?: string[];
+  /** The audit settings to count each node's findings by; without them, nodes carry no audit counts. */
+  audit?: AuditSettings;
+  /** Whether the caller may read Secrets: Ingresses, Gateways and TLS Secrets then show their certificate. */
+  certificates?: boolean;
+}
+
+/** The audit's findings in the request's namespaces; undefined when the agent cannot list pods (or they load). */
+function auditFindings(ctx: AgentContext, request: TopologyRequest, now: number) {
+  if (!request.audit) return undefined;
+  try {
+    return ctx.audit.run({ namespaces: request.namespaces, settings: request.audit }, now).findings;
+  } catch (error) {
+    if (error instanceof AppError) return undefined;
+    throw error;
+  }
 }
 
 function snapshot(
@@ -96,13 +113,15 @@ export class TopologyService {
       request.includeSecrets,
       request.maxIndividualPods,
       request.expand,
+      request.audit,
+      request.certificates,
     ]);
     const hit = this.#memo.get(key);
     const version = ctx.cluster.cache.version;
     if (hit && (hit.version === version || now - hit.at < memoTtlMs)) return hit.topology;
     const { input, warnings } = snapshot(ctx, request.namespaces);
     const estimatedNodes = estimate(input, request.maxIndividualPods);
-    const topology: Topology =
+    const graph: Topology =
       !request.namespaces && estimatedNodes > this.#largeCluster
         ? {
             nodes: namespaceOverview(input),
@@ -112,6 +131,12 @@ export class TopologyService {
             estimatedNodes,
           }
         : { ...buildTopology(input, request), warnings };
+    const topology = withFindings(
+      graph,
+      input,
+      { audit: auditFindings(ctx, request, now), certificates: request.certificates ?? false },
+      now,
+    );
     if (this.#memo.size > 100) this.#memo.clear();
     this.#memo.set(key, { version, at: now, topology });
     return topology;
