@@ -28,6 +28,7 @@ const deferred = new Set([
   'serviceaccounts',
   'resourcequotas',
   'limitranges',
+  'replicationcontrollers',
   'endpoints',
   'storageclasses.storage.k8s.io',
   'horizontalpodautoscalers.autoscaling',

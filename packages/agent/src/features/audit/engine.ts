@@ -152,7 +152,8 @@ export function clusterAuditSource(cluster: Cluster): AuditSource {
       const loading: string[] = [];
       for (const [group, kind] of auditedKinds) {
         const resource = cluster.find(group, kind);
-        if (!resource) continue;
+        // A kind the agent does not cache would be "loading" for ever: judged only once it is cached.
+        if (!resource || !cluster.cache.caches(resource)) continue;
         const informer = cluster.cache.informer(resource);
         if (!informer?.synced) {
           if (informer?.state !== 'forbidden') loading.push(`${resource.plural}${group ? `.${group}` : ''}`);

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { cidrContains, cidrStrictlyWithin, parseCidr, parseIp } from './cidr.ts';
+import {
+  cidrContains,
+  cidrRange,
+  cidrStrictlyWithin,
+  formatIp,
+  type IpAddress,
+  parseCidr,
+  parseIp,
+  splitCidr,
+} from './cidr.ts';
 
 const ip = (text: string) => {
   const parsed = parseIp(text);
@@ -110,5 +119,50 @@ describe('malformed input', () => {
   ];
   it.each(cases)('%s refuses %j', (parser, text) => {
     expect(parsers[parser](text)).toBeUndefined();
+  });
+});
+
+describe('splitCidr, cidrRange and formatIp', () => {
+  const cidr = (text: string) => {
+    const parsed = parseCidr(text);
+    if (!parsed) throw new Error(text);
+    return parsed;
+  };
+  const text = (family: 4 | 6, parts: { first: bigint; last: bigint }[]) =>
+    parts.map((p) => `${formatIp({ family, value: p.first })}-${formatIp({ family, value: p.last })}`);
+
+  it('gives a block its first and last address', () => {
+    const { first, last } = cidrRange(cidr('10.1.0.0/16'));
+    expect([formatIp({ family: 4, value: first }), formatIp({ family: 4, value: last })]).toEqual([
+      '10.1.0.0',
+      '10.1.255.255',
+    ]);
+  });
+
+  it('cuts a block where the other blocks begin and end, and nowhere else', () => {
+    expect(text(4, splitCidr(cidr('10.0.0.0/8'), [cidr('10.1.0.0/16'), cidr('10.1.2.0/24')]))).toEqual([
+      '10.0.0.0-10.0.255.255',
+      '10.1.0.0-10.1.1.255',
+      '10.1.2.0-10.1.2.255',
+      '10.1.3.0-10.1.255.255',
+      '10.2.0.0-10.255.255.255',
+    ]);
+  });
+
+  it('leaves a block whole when the others contain it, miss it, or are of the other family', () => {
+    const whole = ['192.168.1.0-192.168.1.255'];
+    expect(text(4, splitCidr(cidr('192.168.1.0/24'), [cidr('192.168.0.0/16')]))).toEqual(whole);
+    expect(text(4, splitCidr(cidr('192.168.1.0/24'), [cidr('10.0.0.0/8'), cidr('fd00::/8')]))).toEqual(whole);
+    expect(text(4, splitCidr(cidr('192.168.1.0/24'), [cidr('192.168.1.0/24')]))).toEqual(whole);
+  });
+
+  it('prints IPv6 with the longest run of zero groups compressed', () => {
+    const ip = (t: string) => formatIp(parseIp(t) as IpAddress);
+    expect(ip('2001:db8:0:0:0:0:0:1')).toBe('2001:db8::1');
+    expect(ip('fd00::')).toBe('fd00::');
+    expect(ip('::1')).toBe('::1');
+    expect(ip('2001:db8:0:1:0:0:0:0')).toBe('2001:db8:0:1::');
+    expect(ip('1:2:3:4:5:6:7:8')).toBe('1:2:3:4:5:6:7:8');
+    expect(ip('1:0:2:3:4:5:6:7')).toBe('1:0:2:3:4:5:6:7');
   });
 });

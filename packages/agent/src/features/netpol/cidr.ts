@@ -112,3 +112,46 @@ export function cidrStrictlyWithin(inner: Cidr, outer: Cidr): boolean {
     cidrContains(outer, { family: inner.family, value: inner.base })
   );
 }
+
+/** The first and last address of a block. */
+export function cidrRange(cidr: Cidr): { first: bigint; last: bigint } {
+  const size = 1n << BigInt(widthOf(cidr.family) - cidr.prefix);
+  return { first: cidr.base, last: cidr.base + size - 1n };
+}
+
+/** An address as Go prints it: dotted IPv4, or IPv6 with its longest run of zero groups (two or more) as `::`. */
+export function formatIp(ip: IpAddress): string {
+  if (ip.family === 4)
+    return [24n, 16n, 8n, 0n].map((shift) => String((ip.value >> shift) & 0xffn)).join('.');
+  const groups = Array.from({ length: 8 }, (_, i) => (ip.value >> BigInt(112 - i * 16)) & 0xffffn);
+  let best = { at: -1, length: 1 };
+  for (let i = 0; i < 8; ) {
+    let j = i;
+    while (j < 8 && groups[j] === 0n) j += 1;
+    if (j - i > best.length) best = { at: i, length: j - i };
+    i = j === i ? i + 1 : j;
+  }
+  const hex = (part: bigint[]) => part.map((g) => g.toString(16)).join(':');
+  if (best.at < 0) return hex(groups);
+  return `${hex(groups.slice(0, best.at))}::${hex(groups.slice(best.at + best.length))}`;
+}
+
+/**
+ * Splits a block where any of `blocks` (of its family) begins or ends, so that every block holds either all of
+ * a part or none of it: judging one address of each part judges the whole part.
+ */
+export function splitCidr(block: Cidr, blocks: Cidr[]): { first: bigint; last: bigint }[] {
+  const { first, last } = cidrRange(block);
+  const cuts = new Set<bigint>([first]);
+  for (const other of blocks) {
+    if (other.family !== block.family) continue;
+    const range = cidrRange(other);
+    if (range.first > first && range.first <= last) cuts.add(range.first);
+    if (range.last >= first && range.last < last) cuts.add(range.last + 1n);
+  }
+  const starts = [...cuts].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return starts.map((start, i) => ({
+    first: start,
+    last: i + 1 < starts.length ? (starts[i + 1] as bigint) - 1n : last,
+  }));
+}

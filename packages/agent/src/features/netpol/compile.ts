@@ -35,6 +35,8 @@ export interface Endpoint {
 
 interface CompiledPeer {
   matches: (endpoint: Endpoint) => boolean;
+  /** An ipBlock's cidr and except blocks: where a source block has to be cut to be judged address by address. */
+  blocks?: Cidr[];
 }
 
 /** A rule's port entry: a protocol with all ports, a numeric range, or a named port. */
@@ -131,6 +133,7 @@ function compileIpBlock(raw: Obj, field: string): CompiledPeer {
   return {
     matches: (e) =>
       e.ips.some((ip) => cidrContains(cidr, ip) && !except.some((block) => cidrContains(block, ip))),
+    blocks: [cidr, ...except],
   };
 }
 
@@ -241,6 +244,15 @@ export function podEndpoint(pod: KubeObject, compiled: CompiledSnapshot): Endpoi
     hostNetwork: obj(pod.spec).hostNetwork === true,
     containerPorts: containerPortsOf(pod),
   };
+}
+
+/** Every ipBlock's cidr and except blocks, of every policy. */
+export function policyBlocks(compiled: CompiledSnapshot): Cidr[] {
+  return compiled.policies.flatMap((policy) =>
+    [...(policy.ingress ?? []), ...(policy.egress ?? [])].flatMap((rule) =>
+      (rule.peers ?? []).flatMap((peer) => peer.blocks ?? []),
+    ),
+  );
 }
 
 export function externalEndpoint(text: unknown, field: string): Endpoint {

@@ -593,3 +593,73 @@ describe('bad input', () => {
     expect(error.message).toBe('pod x/nope not found');
   });
 });
+
+describe('a block of outside addresses as the source', () => {
+  const fromBlock = (snapshot: ReturnType<typeof world>, block: string, port?: number) =>
+    evaluateConnection(snapshot, {
+      source: { ip: block },
+      destination: { pod: { namespace: 'x', name: 'web' } },
+      ...(port === undefined ? {} : { port }),
+    });
+  const admits = (ipBlock: object, ports = [{ port: 8080 }]) =>
+    world(ingressTo('x/in', web, [{ from: [{ ipBlock }], ports }]));
+
+  it('is allowed when every address of it is: one ipBlock holding it, or several together', () => {
+    const one = fromBlock(admits({ cidr: '203.0.113.0/24' }), '203.0.113.128/25', 8080);
+    expect(one).toMatchObject({
+      allowed: true,
+      sourceParts: [{ addresses: '203.0.113.128-203.0.113.255', allowed: true }],
+    });
+    expect(one.ingress.decidedBy).toEqual([{ policy: 'x/in', ruleIndex: 0, peerIndex: 0, portIndex: 0 }]);
+    const halves = world(
+      ingressTo('x/in', web, [
+        { from: [{ ipBlock: { cidr: '203.0.113.0/25' } }, { ipBlock: { cidr: '203.0.113.128/25' } }] },
+      ]),
+    );
+    expect(fromBlock(halves, '203.0.113.0/24', 8080)).toMatchObject({
+      allowed: true,
+      sourceParts: [
+        { addresses: '203.0.113.0-203.0.113.127', allowed: true },
+        { addresses: '203.0.113.128-203.0.113.255', allowed: true },
+      ],
+    });
+  });
+
+  it('is denied when part of it is outside the ipBlock or in its except, naming that part', () => {
+    const wider = fromBlock(admits({ cidr: '203.0.113.0/25' }), '203.0.113.0/24', 8080);
+    expect(wider).toMatchObject({
+      allowed: false,
+      sourceParts: [
+        { addresses: '203.0.113.0-203.0.113.127', allowed: true },
+        { addresses: '203.0.113.128-203.0.113.255', allowed: false },
+      ],
+      ingress: { isolated: true, allowed: false, policies: ['x/in'] },
+    });
+    expect(wider.ingress.reason).toContain('203.0.113.128-203.0.113.255 (of 203.0.113.0/24)');
+    const carved = fromBlock(
+      admits({ cidr: '203.0.113.0/24', except: ['203.0.113.7/32'] }),
+      '203.0.113.0/24',
+      8080,
+    );
+    expect(carved.allowed).toBe(false);
+    expect(carved.sourceParts?.filter((p) => !p.allowed)).toEqual([
+      { addresses: '203.0.113.7', allowed: false },
+    ]);
+  });
+
+  it('is denied on a port no rule opens, and allowed where nothing isolates the destination', () => {
+    expect(fromBlock(admits({ cidr: '0.0.0.0/0' }), '203.0.113.0/24', 9090).allowed).toBe(false);
+    expect(fromBlock(world(), '0.0.0.0/0', 9090)).toMatchObject({
+      allowed: true,
+      sourceParts: [{ addresses: '0.0.0.0-255.255.255.255', allowed: true }],
+    });
+  });
+
+  it('refuses a malformed block, and a block without a port, with 400 naming the field', () => {
+    expect(failure(() => fromBlock(world(), '203.0.113.0/33', 80))).toEqual({
+      status: 400,
+      message: 'source.ip "203.0.113.0/33" is not a valid CIDR',
+    });
+    expect(failure(() => fromBlock(world(), '203.0.113.0/24')).message).toMatch(/^port is required/);
+  });
+});

@@ -1,6 +1,7 @@
 import { badRequest, notFound } from '@binnacle/common/server';
 import type { KubeObject } from '../../kube/objects.ts';
 import { mapSelectorMatcher } from '../../kube/selectors.ts';
+import { formatIp, parseCidr, splitCidr } from './cidr.ts';
 import {
   type CompiledSnapshot,
   checkPortNumber,
@@ -13,6 +14,7 @@ import {
   obj,
   podAt,
   podEndpoint,
+  policyBlocks,
   refAt,
   selectingPolicies,
 } from './compile.ts';
@@ -148,6 +150,67 @@ function serviceResult(
   return { allowed: shown.allowed, egress: shown.egress, ingress: shown.ingress, ports: shown.ports, perPod };
 }
 
+/** One source's verdict to the destination: a pod, a Service (per backing pod) or an outside address. */
+function evaluateFrom(
+  compiled: CompiledSnapshot,
+  source: Endpoint,
+  destination: Obj,
+  query: { port?: number; protocol: Protocol },
+): ConnectionResult {
+  if (destination.service !== undefined) return serviceResult(compiled, source, destination.service, query);
+  let target: Endpoint;
+  if (destination.pod !== undefined) target = podAt(compiled, destination.pod, 'destination.pod');
+  else if (destination.ip !== undefined) target = externalEndpoint(destination.ip, 'destination.ip');
+  else throw badRequest('destination must be {pod: {namespace, name}}, {service: {namespace, name}} or {ip}');
+  if (source.namespace === undefined && target.namespace === undefined)
+    throw badRequest('source and destination are both outside the cluster: no NetworkPolicy applies to them');
+  const asked = query.port === undefined ? allPorts : portRange(query.port);
+  return evaluatePair(
+    compiled,
+    { source, destination: target, protocol: query.protocol, port: query.port },
+    asked,
+  );
+}
+
+/**
+ * A block of outside addresses, judged part by part: cut where any policy's ipBlock (or except) begins or ends,
+ * every address of a part meets the same peers, so one address decides for its part. Allowed only when every part
+ * is; the verdicts shown are the first denied part's (else the first part's), and `sourceParts` lists them all.
+ */
+function evaluateBlock(
+  compiled: CompiledSnapshot,
+  text: string,
+  destination: Obj,
+  query: { port?: number; protocol: Protocol },
+): ConnectionResult {
+  const block = parseCidr(text);
+  if (!block) throw badRequest(`source.ip "${text}" is not a valid CIDR`);
+  if (query.port === undefined)
+    throw badRequest(
+      `port is required with an address block as the source (${text}): it is judged one port at a time`,
+    );
+  const parts = splitCidr(block, policyBlocks(compiled)).map(({ first, last }) => {
+    const addresses =
+      first === last
+        ? formatIp({ family: block.family, value: first })
+        : `${formatIp({ family: block.family, value: first })}-${formatIp({ family: block.family, value: last })}`;
+    const source: Endpoint = {
+      text: `${addresses} (of ${text})`,
+      ips: [{ family: block.family, value: first }],
+      hostNetwork: false,
+      containerPorts: [],
+    };
+    return { addresses, result: evaluateFrom(compiled, source, destination, query) };
+  });
+  const denied = parts.find((part) => !part.result.allowed);
+  const shown = (denied ?? parts[0]) as (typeof parts)[number];
+  return {
+    ...shown.result,
+    allowed: denied === undefined,
+    sourceParts: parts.map((part) => ({ addresses: part.addresses, allowed: part.result.allowed })),
+  };
+}
+
 /**
  * Whether the snapshot's NetworkPolicies let `query.source` open a connection to `query.destination`, following
  * the networking.k8s.io/v1 semantics: egress is checked on a source pod, ingress on each destination pod, and
@@ -158,16 +221,9 @@ export function evaluateConnection(snapshot: ClusterSnapshot, query: ConnectionQ
   const compiled = compileSnapshot(snapshot);
   const protocol = checkProtocol(query.protocol ?? 'TCP', 'protocol');
   const port = query.port === undefined ? undefined : checkPortNumber(query.port, 'port');
-  const source = sourceOf(compiled, obj(query.source));
+  const rawSource = obj(query.source);
   const destination = obj(query.destination);
-  if (destination.service !== undefined)
-    return serviceResult(compiled, source, destination.service, { port, protocol });
-  let target: Endpoint;
-  if (destination.pod !== undefined) target = podAt(compiled, destination.pod, 'destination.pod');
-  else if (destination.ip !== undefined) target = externalEndpoint(destination.ip, 'destination.ip');
-  else throw badRequest('destination must be {pod: {namespace, name}}, {service: {namespace, name}} or {ip}');
-  if (source.namespace === undefined && target.namespace === undefined)
-    throw badRequest('source and destination are both outside the cluster: no NetworkPolicy applies to them');
-  const asked = port === undefined ? allPorts : portRange(port);
-  return evaluatePair(compiled, { source, destination: target, protocol, port }, asked);
+  if (typeof rawSource.ip === 'string' && rawSource.ip.includes('/'))
+    return evaluateBlock(compiled, rawSource.ip, destination, { port, protocol });
+  return evaluateFrom(compiled, sourceOf(compiled, rawSource), destination, { port, protocol });
 }

@@ -19,7 +19,8 @@ export interface ObjectRef {
 /**
  * Where a connection starts: a pod of the snapshot; a hypothetical pod with these labels in that namespace
  * (the namespace's labels come from its Namespace object plus the automatic `kubernetes.io/metadata.name`);
- * or an address outside the cluster, which only ipBlock peers match and whose egress nothing polices.
+ * or an address outside the cluster — or a block of them (`10.0.0.0/8`, judged for every address in it) — which
+ * only ipBlock peers match and whose egress nothing polices.
  */
 export type Source =
   | { pod: ObjectRef }
@@ -90,6 +91,11 @@ export interface BackendVerdict extends PairVerdict {
  */
 export interface ConnectionResult extends PairVerdict {
   perPod?: BackendVerdict[];
+  /**
+   * For a source block of addresses (`ip: "10.0.0.0/8"`): the block cut where policies' ipBlocks begin and end,
+   * each part with its verdict; the connection is allowed only when every part is.
+   */
+  sourceParts?: { addresses: string; allowed: boolean }[];
 }
 
 export interface MatrixOptions {

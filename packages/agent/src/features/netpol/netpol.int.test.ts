@@ -68,6 +68,7 @@ describe('GET /api/network-policies/evaluate', () => {
       'source=pod/NS/other&destination=pod/NS/server&port=80',
       'source=pod/NS/client&destination=pod/NS/server&port=81',
       'source=ip/203.0.113.9&destination=pod/NS/server&port=80',
+      'source=ip/203.0.113.0/24&destination=pod/NS/server&port=80',
       'sourceNamespace=NS&sourceLabels=app=stranger&destination=pod/NS/server&port=80',
     ]) {
       const res = await evaluate(query);
@@ -102,6 +103,8 @@ describe('GET /api/network-policies/evaluate', () => {
       ['source=node/x&destination=pod/NS/server', 'source'],
       ['sourceNamespace=NS&sourceLabels=app&destination=pod/NS/server', 'sourceLabels'],
       ['source=pod/NS/client', 'destination'],
+      ['source=ip/203.0.113.0/33&destination=pod/NS/server&port=80', 'source.ip'],
+      ['source=ip/203.0.113.0/24&destination=pod/NS/server', 'port'],
     ] as const) {
       const res = await evaluate(query);
       expect(res.status, query).toBe(400);

@@ -19,9 +19,9 @@ function endpoint(field: string, text: string, allowed: readonly string[]): Sour
   if (allowed.includes(kind) && kind !== 'ip' && rest.length === 2 && namespace && name)
     return (kind === 'pod' ? { pod: { namespace, name } } : { service: { namespace, name } }) as Source &
       Destination;
-  throw badRequest(
-    `${field} "${text}" is not one of ${allowed.map((k) => (k === 'ip' ? 'ip/<address>' : `${k}/<namespace>/<name>`)).join(', ')}`,
-  );
+  const form = (k: string) =>
+    k !== 'ip' ? `${k}/<namespace>/<name>` : field === 'source' ? 'ip/<address>[/<prefix>]' : 'ip/<address>';
+  throw badRequest(`${field} "${text}" is not one of ${allowed.map(form).join(', ')}`);
 }
 
 /** `app=web,tier=front` into labels; anything else is a 400 naming the field. */
@@ -75,7 +75,10 @@ export function networkPolicyRoutes(app: App, ctx: AgentContext): void {
         summary:
           'Whether NetworkPolicies allow a connection (egress of the source, ingress of the destination) and the exact rules that decide it; or, with matrix=<namespace>, every pod pair of a namespace',
         querystring: Query({
-          source: Endpoint('source', 'pod/<ns>/<name> or ip/<address> (outside the cluster)'),
+          source: Endpoint(
+            'source',
+            'pod/<ns>/<name>, ip/<address> or ip/<address>/<prefix> (outside the cluster; a block needs a port)',
+          ),
           sourceNamespace: Type.Optional(NamespaceParam),
           sourceLabels: Type.Optional(
             Type.String({
