@@ -1,4 +1,5 @@
 // Test support: an in-process agent against the test control plane. Not part of the agent's public API.
 
 export { type AgentsAndNamespace, agentsAndNamespace } from './agents.ts';
+export { type CertFactory, certFactory, type TestCert, tlsSecret } from './certs.ts';
 export { startTestAgent, type TestAgent, type TestAgentOptions } from './test-agent.ts';

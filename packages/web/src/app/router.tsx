@@ -1,5 +1,7 @@
-import { createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
 import { basePath } from '../api/client.ts';
+import { type AuditSearch, auditViews, categories, severities } from '../features/audit/types.ts';
+import { type CertificatesSearch, certSeverities } from '../features/certificates/types.ts';
 import { DashboardPage } from '../features/dashboard/DashboardPage.tsx';
 import { ApplicationPage } from '../features/gitops/ApplicationPage.tsx';
 import { FluxPage } from '../features/gitops/FluxPage.tsx';
@@ -8,6 +10,8 @@ import { ChartPage, type ChartSearch, chartViews } from '../features/helm/ChartP
 import { ChartsPage, type ChartsSearch, chartsTabs } from '../features/helm/ChartsPage.tsx';
 import { ReleasePage, type ReleaseSearch, releaseTabs } from '../features/helm/ReleasePage.tsx';
 import { ReleasesPage, type ReleasesSearch } from '../features/helm/ReleasesPage.tsx';
+import type { NetpolSearch } from '../features/netpol/query.ts';
+import { protocols } from '../features/netpol/types.ts';
 import { SessionsPage } from '../features/portforward/SessionsPage.tsx';
 import { ResourceDetailPage } from '../features/resources/ResourceDetailPage.tsx';
 import { ResourcesPage, type ResourcesSearch } from '../features/resources/ResourcesPage.tsx';
@@ -132,6 +136,53 @@ const fluxRoute = createRoute({
   component: FluxPage,
 });
 
+const oneOf = <T extends string>(values: readonly T[], value: unknown) => values.find((v) => v === value);
+
+// The audit, certificates and network policy pages load on their first visit: many sessions never open them.
+const auditRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/audit',
+  component: lazyRouteComponent(() => import('../features/audit/AuditPage.tsx'), 'AuditPage'),
+  validateSearch: (search: Record<string, unknown>): AuditSearch => ({
+    category: oneOf(categories, search.category),
+    severity: oneOf(severities, search.severity),
+    view: oneOf(auditViews, search.view),
+    q: text(search.q),
+  }),
+});
+
+const certificatesRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/certificates',
+  component: lazyRouteComponent(
+    () => import('../features/certificates/CertificatesPage.tsx'),
+    'CertificatesPage',
+  ),
+  validateSearch: (search: Record<string, unknown>): CertificatesSearch => ({
+    q: text(search.q),
+    severity: oneOf(certSeverities, search.severity),
+  }),
+});
+
+const networkPoliciesRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/network-policies',
+  component: lazyRouteComponent(
+    () => import('../features/netpol/NetworkPoliciesPage.tsx'),
+    'NetworkPoliciesPage',
+  ),
+  validateSearch: (search: Record<string, unknown>): NetpolSearch => ({
+    source: text(search.source),
+    sourceNamespace: text(search.sourceNamespace),
+    sourceLabels: text(search.sourceLabels),
+    destination: text(search.destination),
+    // The router reads `port=8080` as a number; anything else stays text, for the agent to refuse by name.
+    port: typeof search.port === 'number' ? search.port : text(search.port),
+    protocol: oneOf(protocols, search.protocol),
+    matrix: text(search.matrix),
+  }),
+});
+
 const terminalRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/terminal',
@@ -158,6 +209,9 @@ export const router = createRouter({
     gitopsRoute,
     applicationRoute,
     fluxRoute,
+    auditRoute,
+    certificatesRoute,
+    networkPoliciesRoute,
     sessionsRoute,
     terminalRoute,
   ]),

@@ -4,6 +4,11 @@ export const buttonLook =
   'rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-800';
 export const primaryLook =
   'rounded-md bg-teal-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-teal-800 disabled:opacity-60';
+/** A white panel on the page's grey, holding a table or a form. */
+export const panelLook =
+  'rounded-lg border border-slate-200 bg-white px-4 pt-3 pb-1 shadow-sm dark:border-slate-800 dark:bg-slate-900';
+/** Secondary text: hints, counts beside headings, units. */
+export const mutedLook = 'text-slate-600 dark:text-slate-400';
 
 /** A checkbox with its label beside it. */
 export function Checkbox(props: {

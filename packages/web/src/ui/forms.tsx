@@ -1,23 +1,46 @@
-import type { InputHTMLAttributes } from 'react';
+import { type InputHTMLAttributes, useId } from 'react';
 
 /** How a text field, a select or a plain button looks in the app's forms. */
 export const controlLook =
   'rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-800';
 
-/** A text field with its label above it; every other attribute goes to the input. */
+/**
+ * A text field with its label above it; every other attribute goes to the input. With `error`, the field is
+ * marked invalid and the message stands under it (the server's words for what is wrong with this field).
+ */
 export function Field({
   label,
   onText,
+  error,
+  className,
   ...input
-}: { label: string; onText: (value: string) => void } & Omit<
+}: { label: string; onText: (value: string) => void; error?: string } & Omit<
   InputHTMLAttributes<HTMLInputElement>,
   'onChange'
 >) {
-  return (
+  const errorId = useId();
+  const field = (
     <label className="flex flex-col gap-1 text-sm">
       {label}
-      <input className={controlLook} {...input} onChange={(e) => onText(e.target.value)} />
+      <input
+        className={`${className ?? controlLook} ${error ? 'border-red-600 dark:border-red-500' : ''}`}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+        {...input}
+        onChange={(e) => onText(e.target.value)}
+      />
     </label>
+  );
+  // One shape with or without an error, so the input keeps its focus when the message comes or goes.
+  return (
+    <div className="flex flex-col gap-1">
+      {field}
+      {error && (
+        <span id={errorId} role="alert" className="max-w-md text-xs text-red-800 dark:text-red-300">
+          {error}
+        </span>
+      )}
+    </div>
   );
 }
 

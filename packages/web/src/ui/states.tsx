@@ -93,3 +93,13 @@ export function ago(iso: string | undefined, now = Date.now()): string {
   const at = Date.parse(iso ?? '');
   return Number.isNaN(at) ? '—' : `${age((now - at) / 1000)} ago`;
 }
+
+/** Kinds the agent is still loading, named so that an answer without them is not read as the whole truth. */
+export function StillLoading({ kinds }: { kinds: string[] }) {
+  if (kinds.length === 0) return null;
+  return (
+    <p role="status" className="text-sm text-slate-600 dark:text-slate-400">
+      Still loading: {kinds.join(', ')}
+    </p>
+  );
+}

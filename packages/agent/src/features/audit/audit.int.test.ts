@@ -1,8 +1,8 @@
 import { identities, testCluster, waitUntil } from '@binnacle/testkit';
 import { AppsV1Api, CoreV1Api, NetworkingV1Api, type V1Secret } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CertFactory, certFactory, tlsSecret } from '../../testing/certs.ts';
 import { agentsAndNamespace } from '../../testing/index.ts';
-import { type CertFactory, certFactory, tlsSecret } from '../certificates/test-certs.ts';
 
 // A manifest set with known violations, applied to the local control plane: one risky Deployment and a
 // ConfigMap holding a password, the exact findings asserted.

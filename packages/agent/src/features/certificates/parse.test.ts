@@ -1,8 +1,8 @@
 import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CertFactory, certFactory, type TestCert, tlsSecret } from '../../testing/certs.ts';
 import { maxChainCertificates, parseTlsSecret } from './parse.ts';
 import { daysLeft, severityOf } from './severity.ts';
-import { type CertFactory, certFactory, type TestCert, tlsSecret } from './test-certs.ts';
 
 let factory: CertFactory;
 let now: number;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../kube/objects.ts';
+import { type CertFactory, certFactory, tlsSecret } from '../../testing/certs.ts';
 import { certificateReport } from './report.ts';
-import { type CertFactory, certFactory, tlsSecret } from './test-certs.ts';
 
 let factory: CertFactory;
 let secrets: KubeObject[];

@@ -6,7 +6,8 @@ import { NamespaceParam } from '../../http/schemas.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { evaluateConnection } from './evaluate.ts';
 import { reachabilityMatrix } from './matrix.ts';
-import type { ClusterSnapshot, Destination, Protocol, Source } from './model.ts';
+import type { ClusterSnapshot, Destination, Source } from './model.ts';
+import { Evaluation, Protocol } from './schemas.ts';
 
 const Endpoint = (what: string, kinds: string) =>
   Type.Optional(Type.String({ minLength: 3, maxLength: 600, description: `the ${what}: ${kinds}` }));
@@ -91,20 +92,18 @@ export function networkPolicyRoutes(app: App, ctx: AgentContext): void {
           port: Type.Optional(
             Type.Integer({ minimum: 1, maximum: 65535, description: 'absent: is any port open end to end' }),
           ),
-          protocol: Type.Optional(
-            Type.Union([Type.Literal('TCP'), Type.Literal('UDP'), Type.Literal('SCTP')]),
-          ),
+          protocol: Type.Optional(Protocol),
           matrix: Type.Optional({
             ...NamespaceParam,
             description: 'every pod of this namespace to every other',
           }),
         }),
-        response: { 200: Type.Object({}, { additionalProperties: true }), ...errorResponses },
+        response: { 200: Evaluation, ...errorResponses },
       },
     },
     async (request) => {
       const q = request.query;
-      const protocol = q.protocol as Protocol | undefined;
+      const protocol = q.protocol;
       if (q.matrix) {
         if (q.source || q.destination || q.sourceNamespace)
           throw badRequest('matrix answers every pair of a namespace: leave out source and destination');

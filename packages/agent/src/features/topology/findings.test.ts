@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../kube/objects.ts';
+import { type CertFactory, certFactory, tlsSecret } from '../../testing/certs.ts';
 import type { ObjectFinding } from '../audit/engine.ts';
-import { type CertFactory, certFactory, tlsSecret } from '../certificates/test-certs.ts';
 import type { TopologyInput } from './builder.ts';
 import { withFindings } from './findings.ts';
 import type { Topology, TopologyNode } from './model.ts';

@@ -3,6 +3,7 @@ import { useSearch } from '@tanstack/react-router';
 import { type Answer, get } from '../../api/client.ts';
 import { Card, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { CountsGrid } from './CountsGrid.tsx';
+import { FindingsSummary } from './FindingsSummary.tsx';
 import { HealthSummary } from './HealthSummary.tsx';
 import { HelmReleases } from './HelmReleases.tsx';
 import { ProblemsTable } from './ProblemsTable.tsx';
@@ -44,6 +45,7 @@ export function DashboardPage() {
       )}
       <HealthSummary health={data.health} />
       <CountsGrid counts={data.counts} />
+      <FindingsSummary certificates={data.certificates} audit={data.audit} />
       <div className="grid items-start gap-5 xl:grid-cols-2">
         <Card title={`Problems (${data.problems.length})`}>
           <ProblemsTable problems={data.problems} />

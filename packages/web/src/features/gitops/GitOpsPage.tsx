@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { get } from '../../api/client.ts';
-import { linkLook } from '../../ui/controls.tsx';
-import { ago, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { linkLook, panelLook } from '../../ui/controls.tsx';
+import { ago, Empty, ErrorMessage, Loading, StillLoading } from '../../ui/states.tsx';
 import { Table } from '../../ui/Table.tsx';
 import { TextFilter } from '../../ui/TextFilter.tsx';
 import { fluxState, StateBadge } from './Badges.tsx';
@@ -20,8 +20,6 @@ export interface GitOpsSearch {
 
 const cell = 'py-2 pr-4 align-top';
 const muted = 'text-slate-600 dark:text-slate-400';
-const section =
-  'rounded-lg border border-slate-200 bg-white px-4 pt-3 pb-1 shadow-sm dark:border-slate-800 dark:bg-slate-900';
 const matches = (o: { name: string; namespace: string }, q?: string) =>
   !q || `${o.namespace}/${o.name}`.toLowerCase().includes(q.toLowerCase());
 
@@ -149,12 +147,8 @@ export function GitOpsPage() {
         <ErrorMessage error={overview.error} what="GitOps objects" />
       ) : (
         <>
-          {overview.data.loading.length > 0 && (
-            <p role="status" className={`text-sm ${muted}`}>
-              Still loading: {overview.data.loading.join(', ')}
-            </p>
-          )}
-          <section aria-label="Argo CD applications" className={section}>
+          <StillLoading kinds={overview.data.loading} />
+          <section aria-label="Argo CD applications" className={panelLook}>
             <h2 className="mb-2 text-sm font-semibold">
               Argo CD applications <span className={`font-normal ${muted}`}>{apps.length}</span>
             </h2>
@@ -164,7 +158,7 @@ export function GitOpsPage() {
               <Applications apps={apps} />
             )}
           </section>
-          <section aria-label="Flux" className={section}>
+          <section aria-label="Flux" className={panelLook}>
             <h2 className="mb-2 text-sm font-semibold">
               Flux <span className={`font-normal ${muted}`}>{flux.length}</span>
             </h2>

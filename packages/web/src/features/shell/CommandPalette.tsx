@@ -51,7 +51,9 @@ export function CommandPalette() {
     if (!entry) return;
     setOpen(false);
     const helm = entry.helm;
-    if (helm?.page === 'release') {
+    if (entry.page) {
+      void navigate({ to: entry.page, search: { namespace } });
+    } else if (helm?.page === 'release') {
       void navigate({
         to: '/helm/$namespace/$name',
         params: { namespace: helm.namespace, name: helm.name },

@@ -10,6 +10,18 @@ import { ThemeToggle } from './ThemeToggle.tsx';
 import { useCapabilities } from './use-capabilities.ts';
 
 /** The agent's pages: which cluster and whether it is reachable, the namespace in view, the areas. */
+/** The sidebar's areas after Dashboard and Resources, each marked current on its own pages. */
+const areaLinks = [
+  { to: '/topology', label: 'Topology' },
+  { to: '/timeline', label: 'Timeline' },
+  { to: '/helm', label: 'Helm' },
+  { to: '/gitops', label: 'GitOps' },
+  { to: '/audit', label: 'Audit' },
+  { to: '/certificates', label: 'Certificates' },
+  { to: '/network-policies', label: 'Network policies' },
+  { to: '/sessions', label: 'Sessions' },
+] as const;
+
 export function Shell() {
   const path = useRouterState({ select: (state) => state.location.pathname });
   const keepNamespace = (prev: { namespace?: string }) => ({ namespace: prev.namespace });
@@ -35,31 +47,13 @@ export function Shell() {
           Resources
         </Link>
       </li>
-      <li>
-        <Link to="/topology" search={keepNamespace} className={navLinkLook(path.startsWith('/topology'))}>
-          Topology
-        </Link>
-      </li>
-      <li>
-        <Link to="/timeline" search={keepNamespace} className={navLinkLook(path.startsWith('/timeline'))}>
-          Timeline
-        </Link>
-      </li>
-      <li>
-        <Link to="/helm" search={keepNamespace} className={navLinkLook(path.startsWith('/helm'))}>
-          Helm
-        </Link>
-      </li>
-      <li>
-        <Link to="/gitops" search={keepNamespace} className={navLinkLook(path.startsWith('/gitops'))}>
-          GitOps
-        </Link>
-      </li>
-      <li>
-        <Link to="/sessions" search={keepNamespace} className={navLinkLook(path.startsWith('/sessions'))}>
-          Sessions
-        </Link>
-      </li>
+      {areaLinks.map(({ to, label }) => (
+        <li key={to}>
+          <Link to={to} search={keepNamespace} className={navLinkLook(path.startsWith(to))}>
+            {label}
+          </Link>
+        </li>
+      ))}
       {capabilities.data?.localTerminal && (
         <li>
           <Link to="/terminal" search={keepNamespace} className={navLinkLook(path.startsWith('/terminal'))}>

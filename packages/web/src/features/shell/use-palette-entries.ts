@@ -13,7 +13,23 @@ export interface PaletteEntry {
   name?: string;
   /** Set for the Helm pages and releases, which are not kinds. */
   helm?: HelmTarget;
+  /** Set for the pages that are not about one kind (the audit, certificates, network policies). */
+  page?: PalettePage;
 }
+
+export type PalettePage = '/audit' | '/certificates' | '/network-policies';
+
+/** The pages the palette opens by name, besides kinds and objects. */
+const pageEntries: PaletteEntry[] = [
+  { label: 'Audit', detail: 'page · best-practice findings', kind: 'page', page: '/audit' },
+  { label: 'Certificates', detail: 'page · TLS expiry', kind: 'page', page: '/certificates' },
+  {
+    label: 'Network policies',
+    detail: 'page · connection tester, matrix',
+    kind: 'page',
+    page: '/network-policies',
+  },
+];
 
 /** The kinds whose objects the palette finds by name (the ones people jump to). */
 const searchedKinds = [
@@ -70,5 +86,5 @@ export function usePaletteEntries(open: boolean, namespace?: string): PaletteEnt
     kind: 'helm',
     namespace: e.helm.page === 'release' ? e.helm.namespace : undefined,
   }));
-  return [...kindEntries, ...helmEntries, ...objectEntries];
+  return [...pageEntries, ...kindEntries, ...helmEntries, ...objectEntries];
 }

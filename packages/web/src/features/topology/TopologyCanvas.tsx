@@ -40,6 +40,50 @@ const objectHref = (to: { kind: string; namespace: string; name: string }) =>
 /** Far out, a node is a coloured box: text for 2 000 nodes is what makes panning slow, and unreadable anyway. */
 const farOut = (s: { transform: [number, number, number] }) => s.transform[2] < 0.45;
 
+type AuditCounts = { warning: number; danger: number };
+type NodeCertificate = { secret: string; severity: string; daysLeft: number | null };
+
+/** The audit's findings and the served certificate's expiry, as the agent puts them in the node's data. */
+function FindingBadges({ data }: { data: Record<string, unknown> }) {
+  const audit = data.audit as AuditCounts | undefined;
+  const certificate = data.certificate as NodeCertificate | undefined;
+  const urgent = certificate && certificate.severity !== 'ok';
+  if (!audit && !urgent) return null;
+  const days = certificate?.daysLeft;
+  return (
+    <span className="ml-auto flex gap-1 normal-case tracking-normal">
+      {audit && (
+        <span
+          title={`audit: ${audit.danger} danger, ${audit.warning} warning`}
+          className={`rounded px-1 font-medium ${
+            audit.danger > 0
+              ? 'bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200'
+              : 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200'
+          }`}
+        >
+          {audit.danger > 0 ? `${audit.danger} danger` : `${audit.warning} warn`}
+        </span>
+      )}
+      {urgent && (
+        <span
+          title={`certificate in ${certificate.secret}: ${certificate.severity}`}
+          className={`rounded px-1 font-medium ${
+            certificate.severity === 'warning'
+              ? 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200'
+              : 'bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200'
+          }`}
+        >
+          {certificate.severity === 'invalid'
+            ? 'cert unreadable'
+            : days !== null && days !== undefined && days < 0
+              ? 'cert expired'
+              : `cert ${String(days)}d`}
+        </span>
+      )}
+    </span>
+  );
+}
+
 const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<ResourceData>>) {
   const far = useStore(farOut);
   const { node, to } = data;
@@ -88,6 +132,7 @@ const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<Resourc
                 show
               </button>
             )}
+            {!overview && node.kind !== 'PodGroup' && <FindingBadges data={node.data} />}
           </span>
           {to ? (
             // A plain link, not the router's: thousands of router links cost seconds to mount.
