@@ -14,6 +14,8 @@ import {
 import { JsonFile } from './config/json-file.ts';
 import type { AgentContext, App } from './context.ts';
 import { AuditEngine, clusterAuditSource } from './features/audit/engine.ts';
+import { agentOidc } from './features/auth/oidc-service.ts';
+import { authSettings } from './features/auth/settings.ts';
 import { ReleaseChecker } from './features/health/version-check.ts';
 import { MetricsAvailability } from './features/metrics/api.ts';
 import { MetricsPoller } from './features/metrics/poller.ts';
@@ -72,6 +74,7 @@ export async function createAgent(
       'cloud mode needs both --cloud-url and --cluster-token (BINNACLE_CLOUD_URL, BINNACLE_CLUSTER_TOKEN)',
     );
   }
+  const auth = authSettings(config, process.env);
   let clusterId: string | undefined;
   const availability = new MetricsAvailability(cluster.client);
   const ctx: AgentContext = {
@@ -107,6 +110,7 @@ export async function createAgent(
             tunnelPeers: new Set<string>(),
           }
         : undefined,
+    auth: auth && { settings: auth, oidc: auth.mode === 'oidc' ? agentOidc(auth, log) : undefined },
     log,
   };
   let tunnel: { close(): Promise<void> } | undefined;

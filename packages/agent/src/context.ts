@@ -3,6 +3,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AgentConfig, ConfigFile, Settings } from './config/agent-config.ts';
 import type { JsonFile } from './config/json-file.ts';
 import type { AuditEngine } from './features/audit/engine.ts';
+import type { AgentOidc } from './features/auth/oidc-service.ts';
+import type { AuthSettings } from './features/auth/settings.ts';
 import type { ReleaseChecker } from './features/health/version-check.ts';
 import type { MetricsAvailability } from './features/metrics/api.ts';
 import type { MetricsPoller } from './features/metrics/poller.ts';
@@ -44,6 +46,8 @@ export interface AgentContext {
     /** The client ends of the tunnel's open connections to this listener: only requests from them come through the hub. */
     tunnelPeers: Set<string>;
   };
+  /** `--auth-mode proxy|oidc`: how people sign in to the agent itself (undefined: mode none, or cloud mode). */
+  auth?: { settings: AuthSettings; oidc?: AgentOidc };
   log: FastifyBaseLogger;
 }
 

@@ -2,7 +2,10 @@ import { createApp, registerWebAssets, webPage } from '@binnacle/common/server';
 import websocket from '@fastify/websocket';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AgentContext, App } from './context.ts';
+import { aiRoutes } from './features/ai/routes.ts';
 import { auditRoutes } from './features/audit/routes.ts';
+import { registerSignIn } from './features/auth/identify.ts';
+import { authRoutes } from './features/auth/routes.ts';
 import { certificateRoutes } from './features/certificates/routes.ts';
 import { configRoutes } from './features/config/routes.ts';
 import { cronJobRoutes } from './features/cronjobs/routes.ts';
@@ -12,6 +15,7 @@ import { execRoutes } from './features/exec/routes.ts';
 import { gitopsRoutes } from './features/gitops/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { logRoutes } from './features/logs/routes.ts';
+import { mcpRoutes } from './features/mcp/routes.ts';
 import { metricsRoutes } from './features/metrics/routes.ts';
 import { networkPolicyRoutes } from './features/netpol/routes.ts';
 import { nodeRoutes } from './features/nodes/routes.ts';
@@ -52,9 +56,12 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   // After the WebSocket plugin: its own hooks must see refused upgrades, or their sockets would linger.
   refuseDirectCallers(app, ctx);
   registerCallerIdentity(app, ctx);
+  // --auth-mode proxy|oidc: who is signed in, acting as them (never together with cloud mode).
+  await registerSignIn(app, ctx);
   // The same files for everyone, nothing of the cluster in them: served to tunneled callers as well.
   await registerWebAssets(app, callerAware);
   healthRoutes(app, ctx);
+  authRoutes(app, ctx);
   configRoutes(app, ctx);
   resourceRoutes(app, ctx);
   dashboardRoutes(app, ctx);
@@ -70,6 +77,8 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   cronJobRoutes(app, ctx);
   gitopsRoutes(app, ctx);
   certificateRoutes(app, ctx);
+  aiRoutes(app, ctx);
+  if (!ctx.config.noMcp) mcpRoutes(app, ctx, { readOnly: ctx.config.mcpReadOnly });
   auditRoutes(app, ctx);
   networkPolicyRoutes(app, ctx);
   nodeRoutes(app, ctx);

@@ -31,6 +31,11 @@ export const errorCodes = {
     status: 401,
     description: 'The sign-in e-mail or password is wrong (the answer does not say which).',
   },
+  proxy_not_trusted: {
+    status: 401,
+    description:
+      "Identity headers came from an address that is not one of the agent's trusted proxies (`--auth-proxy-addresses`).",
+  },
   direct_access_refused: {
     status: 401,
     description:

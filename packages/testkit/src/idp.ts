@@ -22,6 +22,10 @@ export interface TestIdpOptions {
   endSession?: boolean;
   /** The claim carrying groups. */
   groupsClaim?: string;
+  /** The client's callback path under hubUrl (default the hub's, /api/auth/oidc/callback; an agent's is /auth/callback). */
+  callbackPath?: string;
+  /** The client's back-channel logout path under hubUrl (default the hub's). */
+  backchannelPath?: string;
 }
 
 export interface TestIdp {
@@ -86,13 +90,13 @@ export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
           {
             client_id: clientId,
             client_secret: clientSecret,
-            redirect_uris: [`${options.hubUrl}/api/auth/oidc/callback`],
-            post_logout_redirect_uris: [options.hubUrl],
+            redirect_uris: [`${options.hubUrl}${options.callbackPath ?? '/api/auth/oidc/callback'}`],
+            post_logout_redirect_uris: [options.hubUrl, `${options.hubUrl}/`],
             grant_types:
               options.refreshTokens === false
                 ? ['authorization_code']
                 : ['authorization_code', 'refresh_token'],
-            backchannel_logout_uri: `${options.hubUrl}/api/auth/oidc/backchannel-logout`,
+            backchannel_logout_uri: `${options.hubUrl}${options.backchannelPath ?? '/api/auth/oidc/backchannel-logout'}`,
             backchannel_logout_session_required: true,
           },
         ],

@@ -1,5 +1,6 @@
 import { type OptionSpec, optionsHelp, parseOptions, resolveOptions } from '@binnacle/common/server';
 import { type AgentConfig, type ConfigFile, configDefaults } from '../config/agent-config.ts';
+import { authOptions } from '../config/auth-config.ts';
 
 /** Every flag of `binnacle agent`, its BINNACLE_* variable and its config-file key: one table, one truth. */
 export const agentOptions: OptionSpec<AgentConfig>[] = [
@@ -157,6 +158,20 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     help: "refuse /api/local-terminal (a shell on the agent's host); it is always off in a cluster",
   },
   {
+    flag: 'no-mcp',
+    key: 'noMcp',
+    env: 'BINNACLE_NO_MCP',
+    type: 'boolean',
+    help: 'serve no MCP endpoint (/mcp) for AI assistants',
+  },
+  {
+    flag: 'mcp-read-only',
+    key: 'mcpReadOnly',
+    env: 'BINNACLE_MCP_READ_ONLY',
+    type: 'boolean',
+    help: 'offer AI assistants only the MCP tools that read, none that change the cluster',
+  },
+  {
     flag: 'max-event-streams',
     key: 'maxEventStreams',
     env: 'BINNACLE_MAX_EVENT_STREAMS',
@@ -209,6 +224,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     placeholder: 'TOKEN',
     help: "cloud mode: this cluster's token (bnc_…) from the hub; prefer the variable",
   },
+  ...authOptions,
 ];
 
 export function parseAgentArgs(argv: string[], env: NodeJS.ProcessEnv = process.env) {
@@ -228,6 +244,6 @@ Settings come from flags, then BINNACLE_* variables, then <data-dir>/config.json
 flags:
 ${optionsHelp(agentOptions)}
 
-docs: docs/agent.md
+docs: docs/agent.md, docs/agent-auth.md (sign-in: --auth-mode)
 `;
 }

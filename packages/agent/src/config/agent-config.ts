@@ -4,6 +4,7 @@ import { sizePattern } from '@binnacle/common';
 import { Duration } from '@binnacle/common/server';
 import { type Static, Type } from 'typebox';
 import { NamespaceParam } from '../http/schemas.ts';
+import { type AuthConfig, AuthConfigFields, authDefaults } from './auth-config.ts';
 
 export const defaultCatalogUrl = 'https://artifacthub.io';
 export const defaultReleaseFeed = 'https://api.github.com/repos/binnacle-dev/binnacle/releases/latest';
@@ -69,6 +70,8 @@ export const ConfigFileSchema = Type.Object(
     disableLocalTerminal: Type.Optional(
       Type.Boolean({ description: 'Refuse /api/local-terminal even in local mode' }),
     ),
+    noMcp: Type.Optional(Type.Boolean({ description: 'Serve no MCP endpoint (/mcp)' })),
+    mcpReadOnly: Type.Optional(Type.Boolean({ description: 'Offer only the MCP tools that read' })),
     maxEventStreams: Type.Optional(
       Type.Integer({
         minimum: 1,
@@ -100,13 +103,14 @@ export const ConfigFileSchema = Type.Object(
         description: 'Size cap of the SQLite timeline, e.g. 512Mi',
       }),
     ),
+    ...AuthConfigFields,
   },
   { additionalProperties: false },
 );
 export type ConfigFile = Static<typeof ConfigFileSchema>;
 
 /** The configuration the agent runs with, after flags > env > file > defaults. */
-export interface AgentConfig {
+export interface AgentConfig extends AuthConfig {
   kubeconfig?: string;
   context?: string;
   namespace?: string;
@@ -137,6 +141,10 @@ export interface AgentConfig {
   catalogUrl: string;
   debugImage: string;
   disableLocalTerminal: boolean;
+  /** No `/mcp` at all. */
+  noMcp: boolean;
+  /** `/mcp` lists no tool that changes the cluster. */
+  mcpReadOnly: boolean;
   /** Cloud mode: the hub's URL and this cluster's token (`bnc_…`). */
   cloudUrl?: string;
   clusterToken?: string;
@@ -144,8 +152,16 @@ export interface AgentConfig {
 
 export const configDefaults = (): Omit<
   AgentConfig,
-  'kubeconfig' | 'context' | 'namespace' | 'timelineDb' | 'cloudUrl' | 'clusterToken' | 'helmRepositories'
+  | 'kubeconfig'
+  | 'context'
+  | 'namespace'
+  | 'timelineDb'
+  | 'cloudUrl'
+  | 'clusterToken'
+  | 'helmRepositories'
+  | keyof Omit<AuthConfig, keyof typeof authDefaults>
 > => ({
+  ...authDefaults,
   timelineStorage: 'memory',
   historyLimit: 10_000,
   timelineRetentionMs: 168 * 3_600_000,
@@ -157,6 +173,8 @@ export const configDefaults = (): Omit<
   debugImage: 'busybox:1.37',
   catalogUrl: defaultCatalogUrl,
   disableLocalTerminal: false,
+  noMcp: false,
+  mcpReadOnly: false,
   port: 9280,
   listenAddress: '127.0.0.1',
   noBrowser: false,

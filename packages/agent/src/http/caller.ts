@@ -19,12 +19,17 @@ declare module 'fastify' {
     callerAccess?: (request: FastifyRequest) => AccessAttributes;
     /** Answered on the agent's own port in cloud mode too (the kubelet's probes); other routes only through the hub. */
     probe?: boolean;
+    /** With `--auth-mode proxy|oidc`: answered without a signed-in caller (the sign-in routes themselves). */
+    signInExempt?: boolean;
+    /** With `--auth-mode proxy|oidc`: answered without a signed-in caller too, as the agent itself (`/api/auth/me`). */
+    signInOptional?: boolean;
   }
 }
 
 export const callerAware = { callerAware: true } as const;
 export const agentOnly = { agentOnly: true } as const;
 export const probe = { probe: true } as const;
+export const signInExempt = { signInExempt: true } as const;
 
 /**
  * A pod subresource route that acts as the caller (exec, logs, files, debug containers): the API server's RBAC
@@ -106,20 +111,37 @@ export function registerCallerIdentity(app: App, ctx: AgentContext): void {
     if (typeof header !== 'string' || !clusterId || !cameThroughTunnel(request, cloud.tunnelPeers)) return;
     const identity = verifyIdentity(key, header, clusterId, Date.now());
     if (!identity) return;
-    if ([identity.user, ...identity.groups].some((subject) => subject.startsWith('system:'))) {
-      throw new AppError('forbidden', 'system: users and groups cannot be forwarded into the cluster');
-    }
+    refuseSystemIdentity(identity, 'system: users and groups cannot be forwarded into the cluster');
     request.caller = { user: identity.user, groups: identity.groups };
-    if (!request.routeOptions.url) return; // no route: the 404 answer needs no access check
-    const config = request.routeOptions.config;
-    if (config.callerAccess) await requireAccess(ctx, request.caller, config.callerAccess(request));
-    if (config.callerAware) return;
-    if (config.agentOnly || request.method !== 'GET') {
-      throw new AppError(
-        'forbidden',
-        `${request.method} ${request.routeOptions.url ?? request.url} acts with the agent's own machine and identity; it is not served through the hub`,
-      );
-    }
-    await requireAccess(ctx, request.caller, { verb: 'list', group: '', resource: 'namespaces' });
+    await authorizeCaller(ctx, request, 'it is not served through the hub');
   });
+}
+
+/** `system:` principals (the cluster's own components) are never impersonated for a person: 403. */
+export function refuseSystemIdentity(identity: Impersonation, message: string): void {
+  if ([identity.user, ...identity.groups].some((subject) => subject.startsWith('system:')))
+    throw new AppError('forbidden', message);
+}
+
+/**
+ * What a caller (tunneled, or signed in to the agent itself) may reach: a route's declared access is reviewed
+ * first; routes that serve cluster-wide views from the cache without per-caller filtering answer only GETs of
+ * callers who may list namespaces cluster-wide; routes that act with the agent's own identity refuse callers.
+ */
+export async function authorizeCaller(
+  ctx: AgentContext,
+  request: FastifyRequest,
+  refusal: string,
+): Promise<void> {
+  if (!request.caller || !request.routeOptions.url) return; // no route: the 404 answer needs no access check
+  const config = request.routeOptions.config;
+  if (config.callerAccess) await requireAccess(ctx, request.caller, config.callerAccess(request));
+  if (config.callerAware) return;
+  if (config.agentOnly || request.method !== 'GET') {
+    throw new AppError(
+      'forbidden',
+      `${request.method} ${request.routeOptions.url ?? request.url} acts with the agent's own machine and identity; ${refusal}`,
+    );
+  }
+  await requireAccess(ctx, request.caller, { verb: 'list', group: '', resource: 'namespaces' });
 }

@@ -2,4 +2,5 @@
 
 export { type AgentsAndNamespace, agentsAndNamespace } from './agents.ts';
 export { type CertFactory, certFactory, type TestCert, tlsSecret } from './certs.ts';
+export { bindInNamespace } from './rbac.ts';
 export { startTestAgent, type TestAgent, type TestAgentOptions } from './test-agent.ts';

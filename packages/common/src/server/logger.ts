@@ -18,6 +18,8 @@ export const redactedPaths = [
   '*.refresh_token',
   '*.id_token',
   '*.client_secret',
+  '*.clientSecret',
+  '*.oidcClientSecret',
   '*.clusterToken',
 ];
 

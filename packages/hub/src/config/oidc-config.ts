@@ -1,3 +1,4 @@
+import { oidcClientOptions } from '@binnacle/common/oidc';
 import { type OptionSpec, UsageError } from '@binnacle/common/server';
 import type { Role } from '../context.ts';
 import { secretFile } from './secret-key.ts';
@@ -34,30 +35,7 @@ export const oidcDefaults: OidcSettings = {
 };
 
 export const oidcOptions: OptionSpec<OidcSettings>[] = [
-  {
-    flag: 'oidc-issuer',
-    key: 'oidcIssuer',
-    env: 'BINNACLE_OIDC_ISSUER',
-    type: 'url',
-    placeholder: 'URL',
-    help: 'OIDC issuer URL (auth.oidc.issuer); OIDC sign-in is off without it',
-  },
-  {
-    flag: 'oidc-client-id',
-    key: 'oidcClientId',
-    env: 'BINNACLE_OIDC_CLIENT_ID',
-    type: 'string',
-    placeholder: 'ID',
-    help: 'OIDC client id (auth.oidc.clientID)',
-  },
-  {
-    flag: 'oidc-client-secret-file',
-    key: 'oidcClientSecretFile',
-    env: 'BINNACLE_OIDC_CLIENT_SECRET_FILE',
-    type: 'path',
-    placeholder: 'PATH',
-    help: "file holding the client secret (the existing secret's client-secret key); or set BINNACLE_OIDC_CLIENT_SECRET",
-  },
+  ...oidcClientOptions,
   {
     flag: 'oidc-default-role',
     key: 'oidcDefaultRole',
@@ -66,24 +44,6 @@ export const oidcOptions: OptionSpec<OidcSettings>[] = [
     values: ['owner', 'member', 'viewer'],
     placeholder: 'ROLE',
     help: 'role of users who join after the first (default member)',
-  },
-  {
-    flag: 'oidc-scopes',
-    key: 'oidcScopes',
-    env: 'BINNACLE_OIDC_SCOPES',
-    type: 'string',
-    emptyAllowed: true,
-    placeholder: 'LIST',
-    help: 'extra scopes, comma-separated (default none; hosted IdPs need offline_access for refresh)',
-  },
-  {
-    flag: 'oidc-groups-claim',
-    key: 'oidcGroupsClaim',
-    env: 'BINNACLE_OIDC_GROUPS_CLAIM',
-    type: 'string',
-    emptyAllowed: true,
-    placeholder: 'CLAIM',
-    help: 'ID-token claim with the IdP groups (default groups; "" turns group forwarding off)',
   },
   {
     flag: 'oidc-use-refresh-token',

@@ -1,8 +1,8 @@
+import { forwardableGroups } from '@binnacle/common/oidc';
 import { unauthenticated } from '@binnacle/common/server';
 import type { JWTPayload } from 'jose';
 import type { HubContext } from '../context.ts';
 import { findUser, membershipsOf, upsertUser } from '../db/directory.ts';
-import { forwardableGroups } from '../features/auth/groups.ts';
 import { placeMember } from '../features/auth/sign-in.ts';
 import { iso } from '../security/clock.ts';
 import type { Principal } from './principal.ts';

@@ -148,23 +148,27 @@ export function healthRoutes(app: App, ctx: AgentContext): void {
   app.get(
     '/api/auth/me',
     {
-      config: callerAware,
+      // Answered without a signed-in caller too: the UI learns from it whether sign-in is on.
+      config: { ...callerAware, signInOptional: true },
       schema: {
         tags,
-        summary: 'The current user: the person a hub tunnel forwards (cloud mode), else none (local mode)',
+        summary:
+          'The current user: the person signed in (--auth-mode proxy|oidc) or forwarded by the hub (cloud mode); none in mode none',
         querystring: Query({}),
         response: { 200: AuthMe, ...errorResponses },
       },
     },
-    (request) =>
-      request.caller
+    (request) => {
+      const authMode = ctx.auth?.settings.mode ?? (ctx.cloud ? 'cloud' : 'none');
+      return request.caller
         ? {
             authEnabled: true,
-            authMode: 'cloud',
+            authMode,
             username: request.caller.user,
             groups: [...request.caller.groups],
           }
-        : { authEnabled: false, authMode: ctx.cloud ? 'cloud' : 'none' },
+        : { authEnabled: ctx.auth !== undefined, authMode };
+    },
   );
 
   app.get(

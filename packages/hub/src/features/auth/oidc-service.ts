@@ -1,22 +1,22 @@
 import { randomBytes } from 'node:crypto';
-import { AppError, badRequest } from '@binnacle/common/server';
-import * as oidc from 'openid-client';
+import {
+  callbackState,
+  exchangeCode as exchangeAtIdp,
+  forwardableGroups,
+  loginCookieName,
+  loginTtlMs,
+  newLoginChecks,
+  pendingInThisBrowser,
+  safeReturnTo,
+} from '@binnacle/common/oidc';
+import { AppError } from '@binnacle/common/server';
+import type * as oidc from 'openid-client';
 import type { HubContext } from '../../context.ts';
 import { upsertUser } from '../../db/directory.ts';
 import { iso, later } from '../../security/clock.ts';
-import { hashSecret, sameSecret } from '../../security/tokens.ts';
-import { forwardableGroups } from './groups.ts';
-import { idpUnavailable, isIdpUnavailable, type OidcClient } from './oidc-client.ts';
-import { safeReturnTo } from './return-to.ts';
+import { hashSecret } from '../../security/tokens.ts';
+import type { OidcClient } from './oidc-client.ts';
 import { placeMember, recordSignIn } from './sign-in.ts';
-
-const loginTtlMs = 10 * 60_000;
-
-/** A sign-in's browser cookie is named after its state, so parallel sign-ins in one browser never overwrite each other. */
-export function loginCookieName(publicUrl: string, state: string): string {
-  const prefix = publicUrl.startsWith('https:') ? '__Host-' : '';
-  return `${prefix}binnacle_oidc_${hashSecret(state).slice(0, 16)}`;
-}
 
 export function oidcClientOf(ctx: HubContext): OidcClient {
   if (!ctx.oidc)
@@ -27,11 +27,7 @@ export function oidcClientOf(ctx: HubContext): OidcClient {
 /** Starts the authorization-code flow (PKCE S256, state, nonce); the pending sign-in lives server-side for 10 minutes. */
 export async function startOidcLogin(ctx: HubContext, returnTo: string | undefined) {
   const client = oidcClientOf(ctx);
-  const checks = {
-    state: oidc.randomState(),
-    nonce: oidc.randomNonce(),
-    codeVerifier: oidc.randomPKCECodeVerifier(),
-  };
+  const checks = newLoginChecks();
   const url = await client.authorizationUrl(checks);
   const binding = randomBytes(32).toString('base64url');
   const now = ctx.clock.now();
@@ -136,27 +132,20 @@ async function takePendingLogin(
   query: Record<string, string | undefined>,
   cookies: Record<string, string | undefined>,
 ) {
-  const { state, error } = query;
-  if (error) {
-    ctx.metrics.signIns.inc({ method: 'oidc', result: 'refused' });
-    throw new AppError(
-      'sign_in_failed',
-      `the identity provider refused the sign-in: ${error}${query.error_description ? ` (${query.error_description})` : ''}`,
-    );
-  }
-  if (!state || !query.code) throw badRequest('the callback needs code and state');
+  if (query.error) ctx.metrics.signIns.inc({ method: 'oidc', result: 'refused' });
+  const state = callbackState(query);
   const cookieName = loginCookieName(ctx.config.publicUrl, state);
-  const pending = await ctx.database.db
+  const taken = await ctx.database.db
     .deleteFrom('oidc_logins')
     .where('state_hash', '=', hashSecret(state))
     .returningAll()
     .executeTakeFirst();
-  const binding = cookies[cookieName];
-  if (!pending || Date.parse(pending.expires_at) <= ctx.clock.now().getTime())
-    throw badRequest('unknown, used or expired sign-in state; start the sign-in again');
-  if (!binding || !sameSecret(Buffer.from(hashSecret(binding)), Buffer.from(pending.binding_hash))) {
-    throw badRequest('this sign-in was started in another browser; start it again here');
-  }
+  const pending = pendingInThisBrowser(
+    taken,
+    (row) => ({ bindingHash: row.binding_hash, expiresAt: Date.parse(row.expires_at) }),
+    cookies[cookieName],
+    ctx.clock.now().getTime(),
+  );
   return { state, pending, cookieName };
 }
 
@@ -169,18 +158,14 @@ async function exchangeCode(
   pending: { nonce: string; code_verifier: string },
 ): Promise<Awaited<ReturnType<OidcClient['exchange']>>> {
   try {
-    return await client.exchange(rawQuery, {
-      state,
-      nonce: pending.nonce,
-      codeVerifier: pending.code_verifier,
-    });
+    return await exchangeAtIdp(
+      client,
+      rawQuery,
+      { state, nonce: pending.nonce, codeVerifier: pending.code_verifier },
+      ctx.log,
+    );
   } catch (failure) {
     ctx.metrics.signIns.inc({ method: 'oidc', result: 'failed' });
-    if (isIdpUnavailable(failure)) throw idpUnavailable('token endpoint');
-    ctx.log.warn({ err: failure }, 'OIDC code exchange failed');
-    throw new AppError(
-      'sign_in_failed',
-      'the sign-in could not be completed (code, PKCE, nonce or ID token check failed); start it again',
-    );
+    throw failure;
   }
 }

@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { forwardableGroups } from '@binnacle/common/oidc';
 import type { FastifyBaseLogger } from 'fastify';
 import { decodeJwt } from 'jose';
 import type { Clock } from '../../security/clock.ts';
-import { forwardableGroups } from '../auth/groups.ts';
 import type { OidcClient } from '../auth/oidc-client.ts';
 import type { ActiveSession, SessionStore } from './store.ts';
 

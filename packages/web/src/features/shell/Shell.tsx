@@ -6,6 +6,7 @@ import { ClusterSwitcher } from './ClusterSwitcher.tsx';
 import { CommandPalette } from './CommandPalette.tsx';
 import { ConnectionBadge } from './ConnectionBadge.tsx';
 import { NamespacePicker } from './NamespacePicker.tsx';
+import { SignedIn } from './SignedIn.tsx';
 import { ThemeToggle } from './ThemeToggle.tsx';
 import { useCapabilities } from './use-capabilities.ts';
 
@@ -79,6 +80,7 @@ export function Shell() {
         </kbd>
         <NamespacePicker />
         <ThemeToggle />
+        <SignedIn />
       </div>
     </>
   );

@@ -1,5 +1,5 @@
 /**
- * The page to land on after sign-in: a path on the hub itself, else `/`. Anything that could leave the origin
+ * The page to land on after sign-in: a path on the server itself (hub or agent), else `/`. Anything that could leave the origin
  * (`//evil`, `/\evil`, encoded backslashes, schemes) or smuggle a header (control characters) is refused.
  */
 export function safeReturnTo(value: string | undefined, publicUrl: string): string {

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { proxyIdentity } from './identify.ts';
+import { type ProxySettings, proxyAddresses } from './settings.ts';
+
+const settings: ProxySettings = {
+  mode: 'proxy',
+  userHeader: 'x-forwarded-user',
+  groupsHeader: 'x-forwarded-groups',
+  proxies: proxyAddresses('10.0.0.1'),
+};
+
+describe('proxy identity', () => {
+  it('believes the headers from a trusted proxy, groups comma-split and trimmed', () => {
+    expect(proxyIdentity(settings, { user: 'ada', groups: ' a, b ,,c' }, '10.0.0.1')).toEqual({
+      user: 'ada',
+      groups: ['a', 'b', 'c'],
+    });
+    expect(proxyIdentity(settings, { user: 'ada' }, '::ffff:10.0.0.1')).toEqual({ user: 'ada', groups: [] });
+  });
+
+  it('refuses identity headers from any other address with proxy_not_trusted', () => {
+    expect(() => proxyIdentity(settings, { user: 'ada' }, '10.0.0.2')).toThrow(
+      /not one of the trusted proxies/,
+    );
+    expect(() => proxyIdentity(settings, { groups: 'a' }, undefined)).toThrow(/unknown address/);
+  });
+
+  it('has nobody without a user header', () => {
+    expect(proxyIdentity(settings, {}, '10.0.0.1')).toBeUndefined();
+    expect(proxyIdentity(settings, {}, '10.0.0.2')).toBeUndefined();
+  });
+});

@@ -1,0 +1,124 @@
+import { errorResponses, Query } from '@binnacle/common/server';
+import { Type } from 'typebox';
+import type { AgentContext, App } from '../../context.ts';
+import { signInExempt } from '../../http/caller.ts';
+import { type AgentOidc, backchannelLogout, finishLogin, logout, startLogin } from './oidc-service.ts';
+
+const Redirect = Type.Null({ description: 'a redirect (Location header)' });
+const tags = ['auth'];
+
+/**
+ * `--auth-mode oidc`: the agent's own sign-in, as top-level browser navigations (login, callback, logout) and
+ * the IdP's back-channel logout. Registered only in that mode (404 otherwise).
+ */
+export function authRoutes(app: App, ctx: AgentContext): void {
+  const oidc = ctx.auth?.oidc;
+  if (!oidc) return;
+  const secure = oidc.settings.publicUrl.startsWith('https:');
+  const loginCookie = { path: '/', httpOnly: true, sameSite: 'lax', secure } as const;
+  app.get(
+    '/auth/login',
+    {
+      config: signInExempt,
+      schema: {
+        tags,
+        summary:
+          'Start sign-in (a browser navigation): redirects to the identity provider with PKCE, state and nonce',
+        querystring: Query({
+          returnTo: Type.Optional(
+            Type.String({ maxLength: 2048, description: 'a path on the agent to land on afterwards' }),
+          ),
+        }),
+        response: { 302: Redirect, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const login = await startLogin(oidc, request.query.returnTo);
+      reply.setCookie(login.cookie.name, login.cookie.value, {
+        ...loginCookie,
+        maxAge: login.cookie.maxAgeSeconds,
+      });
+      return reply.redirect(login.url, 302);
+    },
+  );
+  app.get(
+    '/auth/callback',
+    {
+      config: signInExempt,
+      schema: {
+        tags,
+        summary:
+          "The identity provider's redirect after sign-in: opens a session, redirects to the return path",
+        querystring: Type.Object(
+          {
+            code: Type.Optional(Type.String()),
+            state: Type.Optional(Type.String()),
+            error: Type.Optional(Type.String()),
+            error_description: Type.Optional(Type.String()),
+          },
+          { additionalProperties: true, description: 'as the IdP sends it' },
+        ),
+        response: { 302: Redirect, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const signedIn = await finishLogin(oidc, {
+        query: request.query,
+        rawQuery: request.url.slice(request.url.indexOf('?') + 1),
+        cookies: request.cookies,
+      });
+      reply.clearCookie(signedIn.loginCookie, loginCookie);
+      reply.setCookie(
+        oidc.cookie.name,
+        signedIn.cookieValue,
+        oidc.cookie.set(signedIn.expiresAt, new Date(oidc.now())),
+      );
+      return reply.redirect(signedIn.returnTo, 302);
+    },
+  );
+  app.get(
+    '/auth/logout',
+    {
+      config: signInExempt,
+      schema: {
+        tags,
+        summary:
+          "Sign out: ends the session and redirects to the IdP's logout page when it advertises end_session_endpoint, else to /",
+        querystring: Query({}),
+        response: { 302: Redirect, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const logoutUrl = await logout(oidc, request.cookies[oidc.cookie.name]);
+      reply.clearCookie(oidc.cookie.name, oidc.cookie.clear());
+      return reply.redirect(logoutUrl ?? '/', 302);
+    },
+  );
+  // The IdP posts a form; only this route takes one (elsewhere a cross-site form post stays a 415).
+  void app.register((formScope, _options, done) => {
+    formScope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string' },
+      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+    );
+    backchannelRoute(formScope as unknown as App, oidc);
+    done();
+  });
+}
+
+function backchannelRoute(app: App, oidc: AgentOidc): void {
+  app.post(
+    '/auth/backchannel-logout',
+    {
+      config: signInExempt,
+      schema: {
+        tags,
+        summary: 'OIDC back-channel logout, called by the identity provider: ends the matching sessions',
+        querystring: Query({}),
+        body: Type.Object({ logout_token: Type.String({ minLength: 1, maxLength: 16_384 }) }),
+        response: { 200: Type.Object({ ended: Type.Integer() }), ...errorResponses },
+      },
+    },
+    async (request) => ({ ended: await backchannelLogout(oidc, request.body.logout_token) }),
+  );
+}

@@ -1,0 +1,209 @@
+import { identities, seeded } from '@binnacle/testkit';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentsAndNamespace, startTestAgent, type TestAgent } from '../../testing/index.ts';
+import { leaks, plantSecrets } from '../../testing/planted-secrets.ts';
+
+// The agent's /mcp driven by the SDK's own client, against the local control plane.
+const fixture = agentsAndNamespace('mcp');
+const clients: Client[] = [];
+
+async function connect(agent: TestAgent): Promise<Client> {
+  const client = new Client({ name: 'binnacle-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${agent.url}/mcp`)));
+  clients.push(client);
+  return client;
+}
+
+type Content = { type: string; text: string }[];
+async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
+  const result = await client.callTool({ name, arguments: args });
+  return {
+    isError: result.isError === true,
+    text: (result.content as Content).map((c) => c.text).join('\n'),
+  };
+}
+const json = async <T>(client: Client, name: string, args: Record<string, unknown> = {}) => {
+  const result = await call(client, name, args);
+  expect(result.isError, result.text).toBe(false);
+  return JSON.parse(result.text) as T;
+};
+
+let client: Client;
+beforeAll(async () => {
+  await plantSecrets(fixture.agent, fixture.ns.name);
+  client = await connect(fixture.agent);
+});
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+});
+
+const readTools = [
+  'get_dashboard',
+  'list_namespaces',
+  'list_resources',
+  'get_resource',
+  'get_events',
+  'get_pod_logs',
+  'get_changes',
+  'get_cluster_audit',
+  'list_helm_releases',
+  'get_topology',
+];
+
+describe('the agent MCP endpoint', () => {
+  it('lists the read tools, each marked read-only and closed-world, with an input schema', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([...readTools].sort());
+    for (const t of tools) {
+      expect(t.annotations, t.name).toMatchObject({
+        readOnlyHint: true,
+        destructiveHint: false,
+        openWorldHint: false,
+      });
+      expect(t.inputSchema.type, t.name).toBe('object');
+      expect(t.description?.length, t.name).toBeGreaterThan(20);
+    }
+  });
+
+  it('answers each read tool from the local control plane', async () => {
+    const ns = fixture.ns.name;
+    const dashboard = await json<{ cluster: { connected: boolean }; counts: { pods: { total: number } } }>(
+      client,
+      'get_dashboard',
+      { namespace: ns },
+    );
+    expect(dashboard.cluster.connected).toBe(true);
+    expect(dashboard.counts.pods.total).toBe(1);
+    const names = (await json<{ name: string }[]>(client, 'list_namespaces')).map((n) => n.name);
+    expect(names).toEqual(expect.arrayContaining([ns, ...seeded.namespaces]));
+    const deployments = await json<{ items: string[] }>(client, 'list_resources', {
+      kind: 'deploy',
+      namespace: ns,
+    });
+    expect(deployments.items).toEqual([
+      expect.stringMatching(new RegExp(`^Deployment ${ns}/web: 1/1 ready`)),
+    ]);
+    const web = await json<{ resource: { spec: { replicas: number } }; events: { object: string }[] }>(
+      client,
+      'get_resource',
+      { kind: 'deployment', name: 'web', namespace: ns },
+    );
+    expect(web.resource.spec.replicas).toBe(1);
+    expect(web.events.map((e) => e.object)).toContain(`Deployment ${ns}/web`);
+    const events = await json<{ total: number; events: { reason: string }[] }>(client, 'get_events', {
+      namespace: ns,
+    });
+    expect(events.events.map((e) => e.reason)).toContain('ScalingReplicaSet');
+    const [line] = (
+      await json<{ items: string[] }>(client, 'list_resources', { kind: 'pods', namespace: ns })
+    ).items;
+    const pod = /^Pod [^/]+\/([^:]+):/.exec(line ?? '')?.[1];
+    const logs = await call(client, 'get_pod_logs', {
+      namespace: ns,
+      name: pod,
+      grep: 'login',
+      tail_lines: 2000,
+    });
+    expect(logs.isError, logs.text).toBe(false);
+    expect(logs.text).toMatch(new RegExp(`^# ${ns}/${pod} container app`));
+    expect(logs.text).toContain('path=/login?user=ada&password=[REDACTED]');
+    const changes = await json<{ what: string; object: string }[]>(client, 'get_changes', {
+      namespace: ns,
+      since: '10m',
+    });
+    expect(changes).toEqual(
+      expect.arrayContaining([expect.objectContaining({ object: `Deployment ${ns}/web` })]),
+    );
+    const audit = await json<{
+      findings: { kind: string; name: string; checkId: string }[];
+      checks: Record<string, { remediation: string }>;
+    }>(client, 'get_cluster_audit', { namespace: ns, category: 'Reliability' });
+    expect(audit.findings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'Deployment', name: 'web', checkId: 'livenessProbeMissing' }),
+      ]),
+    );
+    expect(audit.checks.livenessProbeMissing?.remediation).toBeTruthy();
+    const releases = await json<{ releases: { namespace: string; name: string }[] }>(
+      client,
+      'list_helm_releases',
+      {
+        namespace: seeded.helmRelease.namespace,
+      },
+    );
+    expect(releases.releases).toEqual([expect.objectContaining({ name: seeded.helmRelease.name })]);
+    const topology = await json<{ nodes: string[]; edges: string[] }>(client, 'get_topology', {
+      namespace: ns,
+    });
+    expect(topology.nodes).toEqual(
+      expect.arrayContaining([expect.stringMatching(`^deployment/${ns}/web \\(`)]),
+    );
+    expect(topology.edges.some((e) => e.startsWith(`deployment/${ns}/web -manages->`))).toBe(true);
+  });
+
+  it('lets no planted credential out of any tool', async () => {
+    const ns = fixture.ns.name;
+    const texts: string[] = [];
+    for (const kind of ['secrets', 'configmaps', 'deployments', 'replicasets', 'pods'])
+      for (const verbosity of ['compact', 'summary', 'detail'])
+        texts.push((await call(client, 'list_resources', { kind, namespace: ns, verbosity })).text);
+    for (const [kind, name] of [
+      ['secret', 'db'],
+      ['configmap', 'settings'],
+      ['deployment', 'web'],
+    ])
+      texts.push((await call(client, 'get_resource', { kind, name, namespace: ns })).text);
+    const pods = await json<{ items: { metadata: { name: string } }[] }>(client, 'list_resources', {
+      kind: 'pods',
+      namespace: ns,
+      verbosity: 'summary',
+    });
+    for (const pod of pods.items) {
+      texts.push(
+        (await call(client, 'get_resource', { kind: 'pod', name: pod.metadata.name, namespace: ns })).text,
+      );
+      texts.push(
+        (await call(client, 'get_pod_logs', { namespace: ns, name: pod.metadata.name, tail_lines: 2000 }))
+          .text,
+      );
+    }
+    for (const name of ['get_dashboard', 'get_events', 'get_changes', 'get_cluster_audit', 'get_topology'])
+      texts.push((await call(client, name, { namespace: ns })).text);
+    expect(texts).toHaveLength(15 + 3 + 2 + 5);
+    expect(texts.flatMap(leaks)).toEqual([]);
+  });
+
+  it('refuses unknown tools and bad arguments naming them, and a caller without rights with the reason', async () => {
+    const unknown = await call(client, 'delete_everything');
+    expect(unknown.isError).toBe(true);
+    expect(unknown.text).toMatch(/-32602: Tool delete_everything not found/);
+    const missing = await call(client, 'get_resource', { name: 'web' });
+    expect(missing.isError).toBe(true);
+    expect(missing.text).toMatch(/-32602: [\s\S]*kind/);
+    const restricted = await connect(fixture.restricted);
+    const refused = await call(restricted, 'list_resources', { kind: 'pods', namespace: fixture.ns.name });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/^forbidden: /);
+    expect(refused.text).toContain(identities.restricted.user);
+  });
+
+  it('is not served with --no-mcp; GET and DELETE are 405 on a stateless endpoint', async () => {
+    const off = await startTestAgent({ config: { noMcp: true }, start: false });
+    try {
+      const res = await off.request('/mcp', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{}',
+      });
+      expect(res.status).toBe(404);
+    } finally {
+      await off.close();
+    }
+    const get = await fixture.agent.request('/mcp');
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    expect(await get.json()).toMatchObject({ code: 'method_not_allowed' });
+  });
+});

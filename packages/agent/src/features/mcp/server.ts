@@ -1,0 +1,47 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { AgentContext } from '../../context.ts';
+import type { Impersonation } from '../../kube/client.ts';
+import { readTools } from './read-tools.ts';
+import { answer, type Tool } from './tool.ts';
+
+/** Every tool the agent offers, read ones first. */
+export const agentTools: Tool[] = [...readTools];
+
+/**
+ * An MCP server for one request (the endpoint is stateless): the tools, each running as the caller, so the API
+ * server's RBAC decides every read and write exactly as for the REST routes. A read-only endpoint lists no tool
+ * that writes.
+ */
+export function mcpServer(
+  ctx: AgentContext,
+  caller: Impersonation | undefined,
+  options: { readOnly: boolean },
+): McpServer {
+  const server = new McpServer(
+    { name: 'binnacle-agent', title: 'Binnacle agent', version: ctx.version },
+    {
+      instructions:
+        'Tools for one Kubernetes cluster, watched by a Binnacle agent. Start with get_dashboard, then list_resources / get_resource, get_events, get_pod_logs and get_changes to find why something fails. Secret values and credentials are never shown.',
+    },
+  );
+  for (const entry of agentTools) {
+    if (options.readOnly && entry.writes) continue;
+    server.registerTool(
+      entry.name,
+      {
+        title: entry.title,
+        description: entry.description,
+        inputSchema: entry.input,
+        annotations: {
+          title: entry.title,
+          readOnlyHint: !entry.writes,
+          destructiveHint: Boolean(entry.writes),
+          openWorldHint: false,
+        },
+      },
+      (args: Record<string, unknown>) =>
+        answer(() => entry.run(args as never, { ctx, caller, now: Date.now() })),
+    );
+  }
+  return server;
+}
