@@ -1,4 +1,4 @@
-import { identities, seeded } from '@binnacle/testkit';
+import { identities, seeded, waitUntil } from '@binnacle/testkit';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,14 +52,17 @@ const readTools = [
   'get_topology',
 ];
 
+const writeTools = ['manage_workload', 'manage_cronjob', 'manage_node'];
+
 describe('the agent MCP endpoint', () => {
-  it('lists the read tools, each marked read-only and closed-world, with an input schema', async () => {
+  it('lists the read tools as read-only and the write tools as destructive, all closed-world, with input schemas', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual([...readTools].sort());
+    expect(tools.map((t) => t.name).sort()).toEqual([...readTools, ...writeTools].sort());
     for (const t of tools) {
+      const writes = writeTools.includes(t.name);
       expect(t.annotations, t.name).toMatchObject({
-        readOnlyHint: true,
-        destructiveHint: false,
+        readOnlyHint: !writes,
+        destructiveHint: writes,
         openWorldHint: false,
       });
       expect(t.inputSchema.type, t.name).toBe('object');
@@ -143,6 +146,26 @@ describe('the agent MCP endpoint', () => {
     expect(topology.edges.some((e) => e.startsWith(`deployment/${ns}/web -manages->`))).toBe(true);
   });
 
+  it('offers health, topology and recent warnings as resources', async () => {
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri).sort()).toEqual([
+      'cluster://events',
+      'cluster://health',
+      'cluster://topology',
+    ]);
+    const health = await client.readResource({ uri: 'cluster://health' });
+    const dashboard = JSON.parse((health.contents[0] as { text: string }).text) as {
+      cluster: { connected: boolean };
+    };
+    expect(dashboard.cluster.connected).toBe(true);
+    const events = await client.readResource({ uri: 'cluster://events' });
+    const warnings = JSON.parse((events.contents[0] as { text: string }).text) as {
+      events: { type: string }[];
+    };
+    expect(warnings.events.length).toBeLessThanOrEqual(50);
+    expect(warnings.events.every((e) => e.type === 'Warning')).toBe(true);
+  });
+
   it('lets no planted credential out of any tool', async () => {
     const ns = fixture.ns.name;
     const texts: string[] = [];
@@ -171,7 +194,7 @@ describe('the agent MCP endpoint', () => {
     }
     for (const name of ['get_dashboard', 'get_events', 'get_changes', 'get_cluster_audit', 'get_topology'])
       texts.push((await call(client, name, { namespace: ns })).text);
-    expect(texts).toHaveLength(15 + 3 + 2 + 5);
+    expect(texts).toHaveLength(15 + 3 + 2 * pods.items.length + 5);
     expect(texts.flatMap(leaks)).toEqual([]);
   });
 
@@ -187,6 +210,54 @@ describe('the agent MCP endpoint', () => {
     expect(refused.isError).toBe(true);
     expect(refused.text).toMatch(/^forbidden: /);
     expect(refused.text).toContain(identities.restricted.user);
+  });
+
+  it('changes the cluster as an allowed caller, refuses the restricted one, and offers no writer when read-only', async () => {
+    const ns = fixture.ns.name;
+    const scale = { action: 'scale', kind: 'deploy', namespace: ns, name: 'web', replicas: 2 };
+    const refused = await call(await connect(fixture.restricted), 'manage_workload', scale);
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/^forbidden: /);
+    const scaled = await json<{ replicas: number; previous: number; kind: string }>(
+      client,
+      'manage_workload',
+      scale,
+    );
+    expect(scaled).toMatchObject({ kind: 'Deployment', replicas: 2, previous: 1 });
+    // The agent's cache hears of the change from its watch, a moment after the API server took it.
+    await waitUntil(
+      'the cache showing 2 replicas',
+      async () =>
+        (
+          await json<{ resource: { spec: { replicas: number } } }>(client, 'get_resource', {
+            kind: 'deployment',
+            name: 'web',
+            namespace: ns,
+          })
+        ).resource.spec.replicas === 2,
+      { timeoutMs: 10_000, intervalMs: 100 },
+    );
+    const actions = await json<{ what: string; reason?: string; actor?: { user: string } }[]>(
+      client,
+      'get_changes',
+      {
+        namespace: ns,
+        kind: 'Deployment',
+        name: 'web',
+      },
+    );
+    expect(actions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ what: 'action', reason: 'Scale' })]),
+    );
+    const missing = await call(client, 'manage_workload', { ...scale, replicas: undefined });
+    expect(missing).toEqual({ isError: true, text: 'invalid_request: replicas is required to scale' });
+    const readOnly = await startTestAgent({ config: { mcpReadOnly: true }, start: false });
+    try {
+      const { tools } = await (await connect(readOnly)).listTools();
+      expect(tools.map((t) => t.name).sort()).toEqual([...readTools].sort());
+    } finally {
+      await readOnly.close();
+    }
   });
 
   it('is not served with --no-mcp; GET and DELETE are 405 on a stateless endpoint', async () => {

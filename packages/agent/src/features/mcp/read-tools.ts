@@ -203,7 +203,7 @@ export const readTools: Tool[] = [
       });
       return page.events.map((e) => ({
         time: e.timestamp,
-        what: e.eventType,
+        what: e.source === 'action' ? 'action' : e.eventType,
         object: `${e.kind} ${e.namespace ? `${e.namespace}/` : ''}${e.name}`,
         ...(e.health ? { health: e.health } : {}),
         ...(e.reason ? { reason: e.reason } : {}),

@@ -1,11 +1,41 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
 import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { readTools } from './read-tools.ts';
 import { answer, type Tool } from './tool.ts';
+import { writeTools } from './write-tools.ts';
 
 /** Every tool the agent offers, read ones first. */
-export const agentTools: Tool[] = [...readTools];
+export const agentTools: Tool[] = [...readTools, ...writeTools];
+
+/** Resources an assistant may attach as context: the answers of read tools with fixed arguments. */
+const agentResources = [
+  {
+    uri: 'cluster://health',
+    name: 'health',
+    title: 'Cluster health',
+    description: 'The dashboard: pod health, problems, counts and recent events',
+    tool: 'get_dashboard',
+    args: {},
+  },
+  {
+    uri: 'cluster://topology',
+    name: 'topology',
+    title: 'Topology',
+    description: 'How the objects connect, with their health',
+    tool: 'get_topology',
+    args: {},
+  },
+  {
+    uri: 'cluster://events',
+    name: 'events',
+    title: 'Recent warnings',
+    description: 'The 50 most recent Warning events',
+    tool: 'get_events',
+    args: { type: 'Warning', limit: 50 },
+  },
+];
 
 /**
  * An MCP server for one request (the endpoint is stateless): the tools, each running as the caller, so the API
@@ -41,6 +71,19 @@ export function mcpServer(
       },
       (args: Record<string, unknown>) =>
         answer(() => entry.run(args as never, { ctx, caller, now: Date.now() })),
+    );
+  }
+  for (const resource of agentResources) {
+    const source = agentTools.find((t) => t.name === resource.tool) as Tool;
+    server.registerResource(
+      resource.name,
+      resource.uri,
+      { title: resource.title, description: resource.description, mimeType: 'application/json' },
+      async (uri) => {
+        const args = z.object(source.input).parse(resource.args);
+        const value = await source.run(args as never, { ctx, caller, now: Date.now() });
+        return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(value) }] };
+      },
     );
   }
   return server;
