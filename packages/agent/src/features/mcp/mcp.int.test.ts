@@ -1,4 +1,5 @@
-import { identities, seeded, waitUntil } from '@binnacle/testkit';
+import { argoApplication, identities, seeded, testCluster, waitUntil } from '@binnacle/testkit';
+import { CustomObjectsApi } from '@kubernetes/client-node';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,7 +53,14 @@ const readTools = [
   'get_topology',
 ];
 
-const writeTools = ['manage_workload', 'manage_cronjob', 'manage_node'];
+const writeTools = [
+  'manage_workload',
+  'manage_cronjob',
+  'manage_node',
+  'manage_gitops',
+  'apply_resource',
+  'patch_resource',
+];
 
 describe('the agent MCP endpoint', () => {
   it('lists the read tools as read-only and the write tools as destructive, all closed-world, with input schemas', async () => {
@@ -258,6 +266,78 @@ describe('the agent MCP endpoint', () => {
     } finally {
       await readOnly.close();
     }
+  });
+
+  it('applies YAML (a dry run changes nothing) and acts on an Argo CD Application, as the caller', async () => {
+    const ns = fixture.ns.name;
+    const yaml = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-mcp\ndata:\n  greeting: hello\n`;
+    const dry = await json<{ results: { action: string; dryRun: boolean }[] }>(client, 'apply_resource', {
+      yaml,
+      namespace: ns,
+      dry_run: true,
+    });
+    expect(dry.results).toEqual([expect.objectContaining({ action: 'created', dryRun: true })]);
+    expect(
+      (await call(client, 'get_resource', { kind: 'configmap', name: 'from-mcp', namespace: ns })).text,
+    ).toMatch(/^not_found: /);
+    const refused = await call(await connect(fixture.restricted), 'apply_resource', { yaml, namespace: ns });
+    expect(refused).toMatchObject({ isError: true, text: expect.stringMatching(/^forbidden: /) });
+    const applied = await json<{ results: { action: string; dryRun: boolean }[] }>(client, 'apply_resource', {
+      yaml,
+      namespace: ns,
+    });
+    expect(applied.results).toEqual([expect.objectContaining({ action: 'created', dryRun: false })]);
+    const patch = { kind: 'configmap', name: 'from-mcp', namespace: ns, patch: '{"data":{"greeting":"hi"}}' };
+    const wouldPatch = await json<{ dryRun: boolean; resource: { data: { greeting: string } } }>(
+      client,
+      'patch_resource',
+      { ...patch, dry_run: true },
+    );
+    expect(wouldPatch).toMatchObject({ dryRun: true, resource: { data: { greeting: 'hi' } } });
+    const greeting = async () =>
+      (
+        await json<{ resource: { data: { greeting: string } } }>(client, 'get_resource', {
+          kind: 'configmap',
+          name: 'from-mcp',
+          namespace: ns,
+        })
+      ).resource.data.greeting;
+    expect(await greeting()).toBe('hello');
+    await json(client, 'patch_resource', patch);
+    await waitUntil('the patched greeting in the cache', async () => (await greeting()) === 'hi', {
+      timeoutMs: 10_000,
+      intervalMs: 100,
+    });
+    const notOperations = await call(client, 'patch_resource', { ...patch, patch_type: 'json' });
+    expect(notOperations).toEqual({
+      isError: true,
+      text: 'invalid_request: patch must be a JSON array of operations for a json patch',
+    });
+    const custom = testCluster().kubeConfig('admin').makeApiClient(CustomObjectsApi);
+    const argo = { group: 'argoproj.io', version: 'v1alpha1', plural: 'applications', namespace: ns };
+    await custom.createNamespacedCustomObject({ ...argo, body: argoApplication('shop', ns) });
+    const refreshed = await call(client, 'manage_gitops', {
+      tool: 'argocd',
+      action: 'refresh',
+      namespace: ns,
+      name: 'shop',
+      hard: true,
+    });
+    expect(refreshed.isError, refreshed.text).toBe(false);
+    const app = (await custom.getNamespacedCustomObject({ ...argo, name: 'shop' })) as {
+      metadata: { annotations?: Record<string, string> };
+    };
+    expect(app.metadata.annotations?.['argocd.argoproj.io/refresh']).toBe('hard');
+    const noKind = await call(client, 'manage_gitops', {
+      tool: 'fluxcd',
+      action: 'reconcile',
+      namespace: ns,
+      name: 'x',
+    });
+    expect(noKind).toMatchObject({
+      isError: true,
+      text: expect.stringMatching(/^invalid_request: kind is required/),
+    });
   });
 
   it('is not served with --no-mcp; GET and DELETE are 405 on a stateless endpoint', async () => {

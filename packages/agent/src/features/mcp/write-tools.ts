@@ -1,8 +1,19 @@
 import { badRequest } from '@binnacle/common/server';
 import { z } from 'zod';
 import { type ActionOutcome, performAction } from '../../http/actions.ts';
+import { objectPath } from '../../kube/discovery.ts';
+import { type KubeObject, stripObject } from '../../kube/objects.ts';
+import { redactObject } from '../ai/redact.ts';
 import { setCronJobSuspended, triggerCronJob } from '../cronjobs/service.ts';
+import {
+  refreshApplication,
+  setAutomatedSync,
+  syncApplication,
+  terminateOperation,
+} from '../gitops/argocd.ts';
+import { fluxKind, fluxKinds, reconcileFlux, setFluxSuspended, syncWithSource } from '../gitops/flux.ts';
 import { drainNode, setSchedulable } from '../nodes/service.ts';
+import { applyDocuments, fieldManager } from '../resources/apply.ts';
 import { workloadResource } from '../workloads/kinds.ts';
 import { restartWorkload, rollbackWorkload, scaleWorkload } from '../workloads/service.ts';
 import { type Tool, tool } from './tool.ts';
@@ -88,4 +99,164 @@ export const writeTools: Tool[] = [
       );
     },
   }),
+  tool({
+    name: 'manage_gitops',
+    title: 'Argo CD and Flux actions',
+    description:
+      "Argo CD Applications: sync, refresh, terminate (the running operation), suspend or resume (automated sync). Flux objects (Kustomization, HelmRelease, GitRepository, OCIRepository, HelmRepository, Bucket): reconcile, sync-with-source, suspend or resume. The object changes are those of the controllers' own tools.",
+    input: {
+      tool: z.enum(['argocd', 'fluxcd']),
+      action: z.enum(['sync', 'refresh', 'terminate', 'suspend', 'resume', 'reconcile', 'sync-with-source']),
+      namespace,
+      name,
+      kind: z.string().max(63).optional().describe('Flux kind (required for fluxcd)'),
+      hard: z.boolean().default(false).describe('argocd refresh: hard'),
+      prune: z.boolean().optional().describe('argocd sync'),
+      revision: z.string().max(253).optional().describe('argocd sync: revision to sync to'),
+    },
+    writes: true,
+    async run(args, { ctx, caller }) {
+      const { namespace: ns, name: app } = args;
+      if (args.tool === 'argocd') {
+        const target = { kind: 'Application', group: 'argoproj.io', namespace: ns, name: app };
+        const actor = caller?.user ?? (await ctx.cluster.identity()).user;
+        const work = (): Promise<ActionOutcome> => {
+          switch (args.action) {
+            case 'sync':
+              return syncApplication(
+                ctx,
+                ns,
+                app,
+                { prune: args.prune, revision: args.revision },
+                actor,
+                caller,
+              );
+            case 'refresh':
+              return refreshApplication(ctx, ns, app, args.hard, caller);
+            case 'terminate':
+              return terminateOperation(ctx, ns, app, caller);
+            case 'suspend':
+            case 'resume':
+              return setAutomatedSync(ctx, ns, app, args.action === 'resume', caller);
+            default:
+              throw badRequest(
+                `argocd takes sync, refresh, terminate, suspend or resume, not ${args.action}`,
+              );
+          }
+        };
+        return performAction<ActionOutcome>(ctx, caller, args.action, target, work);
+      }
+      if (!args.kind) throw badRequest(`kind is required for fluxcd: ${Object.keys(fluxKinds).join(', ')}`);
+      const target = { kind: fluxKind(args.kind), namespace: ns, name: app };
+      const work = (): Promise<ActionOutcome> => {
+        switch (args.action) {
+          case 'reconcile':
+            return reconcileFlux(ctx, target, caller);
+          case 'sync-with-source':
+            return syncWithSource(ctx, target, caller);
+          case 'suspend':
+          case 'resume':
+            return setFluxSuspended(ctx, target, args.action === 'suspend', caller);
+          default:
+            throw badRequest(
+              `fluxcd takes reconcile, sync-with-source, suspend or resume, not ${args.action}`,
+            );
+        }
+      };
+      return performAction<ActionOutcome>(
+        ctx,
+        caller,
+        args.action,
+        { ...target, group: fluxKinds[target.kind] },
+        work,
+      );
+    },
+  }),
+  tool({
+    name: 'apply_resource',
+    title: 'Apply YAML',
+    description:
+      'Applies one or more YAML documents with server-side apply, as kubectl apply --server-side does; every document is dry-run first, so a bad one applies nothing. Use dry_run to see what would change.',
+    input: {
+      yaml: z.string().min(1).max(1_000_000).describe('one or more documents separated by ---'),
+      namespace: z.string().min(1).max(63).optional().describe('for namespaced documents that name none'),
+      dry_run: z.boolean().default(false),
+      force: z.boolean().default(true).describe('take over fields another manager set'),
+    },
+    writes: true,
+    async run(args, { ctx, caller }) {
+      return {
+        results: await applyDocuments(ctx, args.yaml, {
+          namespace: args.namespace,
+          dryRun: args.dry_run,
+          force: args.force,
+          as: caller,
+        }),
+      };
+    },
+  }),
+  tool({
+    name: 'patch_resource',
+    title: 'Patch a resource',
+    description:
+      'Patches one object as kubectl patch does: merge (default), strategic (built-in kinds) or json (a list of RFC 6902 operations). Use dry_run to see the result without changing anything.',
+    input: {
+      kind: z.string().min(1).max(253),
+      name,
+      namespace: z.string().min(1).max(63).optional().describe('required for a namespaced kind'),
+      group: z.string().max(253).optional(),
+      patch_type: z.enum(['merge', 'strategic', 'json']).default('merge'),
+      patch: z.string().min(2).max(1_000_000).describe('the patch as JSON'),
+      dry_run: z.boolean().default(false),
+    },
+    writes: true,
+    run(args, { ctx, caller }) {
+      const resource = ctx.cluster.resolve(args.kind, args.group);
+      if (resource.namespaced && !args.namespace)
+        throw badRequest(`namespace is required for ${resource.plural}`);
+      const namespace = resource.namespaced ? args.namespace : undefined;
+      let patch: unknown;
+      try {
+        patch = JSON.parse(args.patch);
+      } catch (error) {
+        throw badRequest(`patch is not JSON: ${(error as Error).message}`);
+      }
+      if ((args.patch_type === 'json') !== Array.isArray(patch))
+        throw badRequest(
+          args.patch_type === 'json'
+            ? 'patch must be a JSON array of operations for a json patch'
+            : 'patch must be a JSON object',
+        );
+      const target = { kind: resource.kind, group: resource.group, namespace, name: args.name };
+      return performAction<ActionOutcome>(
+        ctx,
+        caller,
+        'patch',
+        target,
+        async () => {
+          const after = await ctx.cluster.client.request<KubeObject>({
+            method: 'PATCH',
+            path: objectPath(resource, args.name, namespace),
+            query: { fieldManager, dryRun: args.dry_run ? 'All' : undefined },
+            contentType: patchTypes[args.patch_type],
+            body: JSON.stringify(patch),
+            as: caller,
+          });
+          return {
+            message: `${args.dry_run ? 'would patch' : 'patched'} ${resource.kind} ${namespace ? `${namespace}/` : ''}${args.name}`,
+            uid: after.metadata?.uid,
+            dryRun: args.dry_run,
+            resource: redactObject(stripObject(after)),
+          };
+        },
+        { dryRun: args.dry_run },
+      );
+    },
+  }),
 ];
+
+const patchTypes = {
+  merge: 'application/merge-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+  json: 'application/json-patch+json',
+} as const;
