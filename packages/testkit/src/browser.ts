@@ -59,19 +59,24 @@ export async function seriousA11yViolations(page: Page): Promise<AxeViolation[]>
     }));
 }
 
-/** A screenshot for the docs: docs/images/<name>.png, taken by the browser tests so it shows the real page. */
 /** A page of its own (fresh cookies) at the size the docs' screenshots have, opened at `url`. */
 export async function openPage(
   browser: Browser,
   url: string,
   colorScheme: 'light' | 'dark' = 'light',
+  extraHTTPHeaders?: Record<string, string>,
 ): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme });
+  const context = await browser.newContext({
+    viewport: { width: 1440, height: 900 },
+    colorScheme,
+    ...(extraHTTPHeaders ? { extraHTTPHeaders } : {}),
+  });
   const page = await context.newPage();
   await page.goto(url);
   return page;
 }
 
+/** A screenshot for the docs: docs/images/<name>.png, taken by the browser tests so it shows the real page. */
 export async function docsScreenshot(page: Page, name: string): Promise<string> {
   const path = join(repoRoot, 'docs/images', `${name}.png`);
   await page.screenshot({ path, fullPage: false });

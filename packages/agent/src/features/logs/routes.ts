@@ -1,11 +1,10 @@
-import { parseDuration } from '@binnacle/common';
-import { badRequest, Duration, errorResponses, Query } from '@binnacle/common/server';
+import { Duration, errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { asCallerOnPod } from '../../http/caller.ts';
 import { StreamLimit } from '../../http/sse.ts';
 import { podAndContainer } from '../../kube/pods.ts';
-import { quickReadLimits, readPodLog } from './service.ts';
+import { quickReadLimits, readPodLog, sinceSeconds } from './service.ts';
 import { logLimits, streamPodLog } from './stream.ts';
 import { streamWorkloadLogs } from './workload.ts';
 
@@ -21,15 +20,6 @@ const Tail = (fallback: number) =>
     default: fallback,
     description: 'last N lines (per container)',
   });
-
-const sinceSeconds = (since: string | undefined) => {
-  if (since === undefined) return undefined;
-  try {
-    return Math.max(1, Math.ceil(parseDuration(since, 'query parameter "since"') / 1000));
-  } catch (error) {
-    throw badRequest((error as Error).message);
-  }
-};
 
 // Through the hub, logs are read as the caller: `get pods/log` in the namespace.
 const readLogs = asCallerOnPod('get', 'log');

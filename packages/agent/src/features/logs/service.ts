@@ -1,8 +1,23 @@
+import { parseDuration } from '@binnacle/common';
+import { badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { containersOf, podAndContainer } from '../../kube/pods.ts';
 import type { LogLine } from './lines.ts';
 import { openPodLog } from './pod-log.ts';
+
+/** A log's `since` (a duration back from now: `90s`, `15m`, `2h`) in whole seconds; a 400 naming it otherwise. */
+export function sinceSeconds(
+  since: string | undefined,
+  field = 'query parameter "since"',
+): number | undefined {
+  if (since === undefined) return undefined;
+  try {
+    return Math.max(1, Math.ceil(parseDuration(since, field) / 1000));
+  } catch (error) {
+    throw badRequest((error as Error).message);
+  }
+}
 
 export const quickReadLimits = { defaultTail: 500, maxTail: 10_000, maxBytes: 5 * 1024 * 1024 };
 

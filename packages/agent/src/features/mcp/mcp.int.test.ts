@@ -111,6 +111,8 @@ describe('the agent MCP endpoint', () => {
       await json<{ items: string[] }>(client, 'list_resources', { kind: 'pods', namespace: ns })
     ).items;
     const pod = /^Pod [^/]+\/([^:]+):/.exec(line ?? '')?.[1];
+    const badSince = await call(client, 'get_pod_logs', { namespace: ns, name: pod, since: 'yesterday' });
+    expect(badSince).toMatchObject({ isError: true, text: expect.stringMatching(/^invalid_request: since/) });
     const logs = await call(client, 'get_pod_logs', {
       namespace: ns,
       name: pod,
@@ -356,5 +358,8 @@ describe('the agent MCP endpoint', () => {
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
     expect(await get.json()).toMatchObject({ code: 'method_not_allowed' });
+    const del = await fixture.agent.request('/mcp', { method: 'DELETE' });
+    expect(del.status).toBe(405);
+    expect(del.headers.get('allow')).toBe('POST');
   });
 });

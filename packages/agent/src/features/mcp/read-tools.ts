@@ -6,7 +6,7 @@ import { aiGet, aiList } from '../ai/service.ts';
 import { auditReport } from '../audit/report.ts';
 import { readAuditSettings } from '../config/service.ts';
 import { dashboard } from '../dashboard/service.ts';
-import { readPodLog } from '../logs/service.ts';
+import { readPodLog, sinceSeconds } from '../logs/service.ts';
 import { ReleaseDecoder } from '../pkgmgr/releases.ts';
 import { pkgmgrDashboard } from '../pkgmgr/service.ts';
 import { namespaces } from '../resources/catalog.ts';
@@ -36,14 +36,6 @@ const since = z
   .max(64)
   .optional()
   .describe('RFC 3339 time or a duration back from now (90s, 15m, 2h)');
-
-const seconds = (text: string | undefined) => {
-  if (!text) return undefined;
-  const match = /^(\d+)(s|m|h)$/.exec(text);
-  if (match) return Number(match[1]) * { s: 1, m: 60, h: 3600 }[match[2] as 's' | 'm' | 'h'];
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(1, Math.round((Date.now() - at) / 1000));
-};
 
 const decoder = new ReleaseDecoder();
 
@@ -161,14 +153,14 @@ export const readTools: Tool[] = [
       container: z.string().max(63).optional().describe('default: the first container'),
       tail_lines: limit(200, 2000),
       grep: z.string().max(256).optional(),
-      since,
+      since: z.string().max(64).optional().describe('a duration back from now: 90s, 15m, 2h'),
       previous: z.boolean().default(false).describe("the previous run's log (after a restart)"),
     },
     async run(args, { ctx, caller }) {
       const log = await readPodLog(ctx, args.namespace, args.name, {
         container: args.container,
         tail: args.tail_lines,
-        sinceSeconds: seconds(args.since),
+        sinceSeconds: sinceSeconds(args.since, 'since'),
         previous: args.previous,
         as: caller,
       });
