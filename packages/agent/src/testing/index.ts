@@ -2,5 +2,6 @@
 
 export { type AgentsAndNamespace, agentsAndNamespace } from './agents.ts';
 export { type CertFactory, certFactory, type TestCert, tlsSecret } from './certs.ts';
+export { type HttpSignIn, signInOverHttp } from './oidc.ts';
 export { bindInNamespace } from './rbac.ts';
 export { startTestAgent, type TestAgent, type TestAgentOptions } from './test-agent.ts';

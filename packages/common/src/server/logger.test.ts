@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createApp } from './app.ts';
-import { serverLogger } from './logger.ts';
+import { loggableUrl, serverLogger } from './logger.ts';
 
 const secrets = {
   authorization: 'Bearer bnp_secretpersonalaccesstoken',
@@ -12,6 +12,8 @@ const secrets = {
   token: 'secret-token',
   refreshToken: 'secret-refresh-token',
   clusterToken: 'bnc_secretclustertoken',
+  authorizationCode: 'secret-authorization-code',
+  state: 'secret-sign-in-state',
 };
 
 /** A logger of both servers writing to memory: each line parsed. */
@@ -76,11 +78,28 @@ describe('the servers’ log', () => {
       app.get('/api/ping', () => ({ pong: true }));
       const answer = await app.inject({ method: 'GET', url: '/api/ping', headers });
       expect(answer.statusCode).toBe(200);
+      const callback = `/api/ping?code=${secrets.authorizationCode}&state=${secrets.state}&iss=x`;
+      expect((await app.inject({ method: 'GET', url: callback, headers })).statusCode).toBe(200);
     } finally {
       await app.close();
     }
-    expect(lines.length).toBeGreaterThanOrEqual(2); // incoming request, request completed
+    expect(lines.length).toBeGreaterThanOrEqual(4); // incoming request, request completed; twice
     const text = lines.join('');
     for (const [name, value] of Object.entries(secrets)) expect(text, name).not.toContain(value);
+    expect(text).toContain('/api/ping?code=[redacted]&state=[redacted]&iss=x');
+  });
+
+  it('censors the values of credential query parameters in a logged URL, keeping the rest', () => {
+    expect(loggableUrl('/auth/callback?code=abc&state=def&iss=https%3A%2F%2Fidp')).toBe(
+      '/auth/callback?code=[redacted]&state=[redacted]&iss=https%3A%2F%2Fidp',
+    );
+    expect(loggableUrl('/x?C%6Fde=abc&Token=t&logout_token=l&namespace=shop')).toBe(
+      '/x?C%6Fde=[redacted]&Token=[redacted]&logout_token=[redacted]&namespace=shop',
+    );
+    expect(loggableUrl('/api/resources/pods?namespace=shop&limit=5')).toBe(
+      '/api/resources/pods?namespace=shop&limit=5',
+    );
+    expect(loggableUrl('/plain')).toBe('/plain');
+    expect(loggableUrl('/bad?%E0%A4%A=1&code')).toBe('/bad?%E0%A4%A=1&code=[redacted]');
   });
 });

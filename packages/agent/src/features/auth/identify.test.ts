@@ -25,8 +25,9 @@ describe('proxy identity', () => {
     expect(() => proxyIdentity(settings, { groups: 'a' }, undefined)).toThrow(/unknown address/);
   });
 
-  it('has nobody without a user header', () => {
+  it('has nobody without a user header, or with a blank one (never an empty impersonated user)', () => {
     expect(proxyIdentity(settings, {}, '10.0.0.1')).toBeUndefined();
     expect(proxyIdentity(settings, {}, '10.0.0.2')).toBeUndefined();
+    expect(proxyIdentity(settings, { user: '\u00a0 ', groups: 'a' }, '10.0.0.1')).toBeUndefined();
   });
 });

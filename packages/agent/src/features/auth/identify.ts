@@ -30,12 +30,15 @@ export function proxyIdentity(
       'proxy_not_trusted',
       `identity headers came from ${address || 'an unknown address'}, which is not one of the trusted proxies (--auth-proxy-addresses)`,
     );
-  if (!headers.user) return undefined;
+  // Blank counts as absent: an empty Impersonate-User is no impersonation at all, so the API server would
+  // act as the agent itself.
+  const user = headers.user?.trim();
+  if (!user) return undefined;
   const groups = (headers.groups ?? '')
     .split(',')
     .map((group) => group.trim())
     .filter(Boolean);
-  return { user: headers.user.trim(), groups };
+  return { user, groups };
 }
 
 /** The caller of a request in proxy or oidc mode; undefined when nobody is signed in. */
@@ -83,12 +86,15 @@ export async function registerSignIn(app: App, ctx: AgentContext): Promise<void>
           : `no ${auth.settings.userHeader} header: this agent serves only people its authenticating proxy signed in`,
       );
     }
-    if (auth.oidc && !['GET', 'HEAD', 'OPTIONS'].includes(request.method)) {
+    // SameSite=Lax still sends the cookie from pages of the same site (another port, a sibling host), and with
+    // WebSocket handshakes too: a socket (exec) is held to the agent's own pages as a change is.
+    const socket = request.headers.upgrade?.toLowerCase() === 'websocket';
+    if (auth.oidc && (socket || !['GET', 'HEAD', 'OPTIONS'].includes(request.method))) {
       const origin = request.headers.origin;
       if (origin && origin !== new URL(auth.oidc.settings.publicUrl).origin)
         throw new AppError(
           'origin_rejected',
-          `a signed-in change must come from the agent's own pages, not ${origin}`,
+          `a signed-in change or socket must come from the agent's own pages, not ${origin}`,
         );
     }
     refuseSystemIdentity(caller, 'system: users and groups cannot use the agent as a signed-in person');

@@ -67,13 +67,23 @@ export async function startLogin(oidc: AgentOidc, returnTo: string | undefined) 
   };
 }
 
-/** The Kubernetes user an ID token names (the configured claim); without it the sign-in fails. */
-function usernameOf(oidc: AgentOidc, claims: Record<string, unknown>): string {
-  const value = claims[oidc.settings.usernameClaim];
+/**
+ * The Kubernetes user an ID token names (the configured claim); without a usable one the sign-in fails. The API
+ * server trims spaces and tabs off impersonation headers, so a name with whitespace around it would not be
+ * impersonated as itself: " system:admin" would slip past the system: refusal, and a blank name would be no
+ * impersonation at all (the agent's own identity).
+ */
+export function usernameOf(claims: Record<string, unknown>, claim: string): string {
+  const value = claims[claim];
   if (typeof value !== 'string' || value === '')
     throw new AppError(
       'sign_in_failed',
-      `the ID token has no "${oidc.settings.usernameClaim}" claim to name the Kubernetes user (--oidc-username-claim)`,
+      `the ID token has no "${claim}" claim to name the Kubernetes user (--oidc-username-claim)`,
+    );
+  if (value.trim() !== value)
+    throw new AppError(
+      'sign_in_failed',
+      `the ID token's "${claim}" claim starts or ends with whitespace, so it cannot name a Kubernetes user`,
     );
   return value;
 }
@@ -110,7 +120,7 @@ export async function finishLogin(
     throw new AppError('sign_in_failed', 'the identity provider returned no ID token');
   const expiresAt = oidc.now() + oidc.settings.sessionLifetimeMs;
   const session: AuthSession = {
-    user: usernameOf(oidc, claims),
+    user: usernameOf(claims, oidc.settings.usernameClaim),
     groups: forwardableGroups(claims, oidc.settings.groupsClaim).groups,
     idToken: tokens.id_token,
     issuer: claims.iss,

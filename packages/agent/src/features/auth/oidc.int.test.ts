@@ -1,6 +1,6 @@
-import { signInAtIdp, startTestIdp, type TestIdp, testCluster } from '@binnacle/testkit';
+import { openTerminal, startTestIdp, type TestIdp, testCluster } from '@binnacle/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bindInNamespace, startTestAgent, type TestAgent } from '../../testing/index.ts';
+import { bindInNamespace, signInOverHttp, startTestAgent, type TestAgent } from '../../testing/index.ts';
 
 /**
  * `--auth-mode oidc` end to end: the real IdP of the testkit on loopback, a real agent against the control
@@ -21,33 +21,15 @@ const get = (path: string, cookie?: string, accept = 'application/json') =>
     headers: { accept, ...(cookie ? { cookie: `${cookieName}=${cookie}` } : {}) },
   });
 
-/** Login → IdP (a person signs in there) → callback; the session cookie and the callback's answer. */
+/** Login → IdP (a person signs in there) → callback, checking the authorization request on the way. */
 async function signIn(user: string, returnTo?: string) {
-  const login = await get(`/auth/login${returnTo ? `?returnTo=${encodeURIComponent(returnTo)}` : ''}`);
-  expect(login.status).toBe(302);
-  const authorization = new URL(String(login.headers.get('location')));
-  expect(authorization.origin).toBe(idp.issuer);
-  expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
-  expect(authorization.searchParams.get('nonce')).toBeTruthy();
-  const loginCookie = (login.headers.getSetCookie()[0] ?? '').split(';')[0] as string;
-  const callbackUrl = new URL(await signInAtIdp(idp, authorization.toString(), user));
+  const signedIn = await signInOverHttp(agent, idp, user, { returnTo });
+  expect(signedIn.authorization.origin).toBe(idp.issuer);
+  expect(signedIn.authorization.searchParams.get('code_challenge_method')).toBe('S256');
+  expect(signedIn.authorization.searchParams.get('nonce')).toBeTruthy();
+  const { callbackUrl } = signedIn;
   expect(`${callbackUrl.origin}${callbackUrl.pathname}`).toBe(`${publicUrl}/auth/callback`);
-  const callback = await agent.request(`${callbackUrl.pathname}${callbackUrl.search}`, {
-    redirect: 'manual',
-    headers: { cookie: loginCookie },
-  });
-  const session = callback.headers
-    .getSetCookie()
-    .find((c) => c.startsWith(`${cookieName}=`))
-    ?.split(';')[0]
-    ?.slice(cookieName.length + 1);
-  return {
-    callback,
-    cookie: session ?? '',
-    setCookies: callback.headers.getSetCookie(),
-    callbackUrl,
-    loginCookie,
-  };
+  return { ...signedIn, cookie: signedIn.session, setCookies: signedIn.callback.headers.getSetCookie() };
 }
 
 beforeAll(async () => {
@@ -98,6 +80,27 @@ describe('--auth-mode oidc', () => {
     const outside = await get(`/api/resources/pods?namespace=${other.name}`, cookie);
     expect(outside.status).toBe(403);
     expect(await outside.json()).toMatchObject({ code: 'forbidden' });
+  });
+
+  it('refuses someone the IdP puts in a system: group with 403, however their session was opened', async () => {
+    idp.groups.set('mallory', ['system:masters']);
+    const { cookie } = await signIn('mallory');
+    const read = await get(`/api/resources/pods?namespace=${allowed.name}`, cookie);
+    expect(read.status).toBe(403);
+    expect(await read.json()).toMatchObject({ code: 'forbidden', error: expect.stringContaining('system:') });
+  });
+
+  it('holds socket handshakes with the session cookie to its own origin (no cross-site WebSocket hijacking)', async () => {
+    const { cookie } = await signIn('ada');
+    const exec = `${agent.url}/api/pods/${allowed.name}/no-such-pod/exec`;
+    const open = (origin: string) =>
+      openTerminal(exec, { cookie: `${cookieName}=${cookie}`, origin }).then(
+        () => 'opened',
+        (refusal: Error) => refusal.message,
+      );
+    expect(await open('http://other.binnacle.test')).toMatch(/403 .*"code":"origin_rejected"/);
+    // From its own pages the handshake goes on, to what RBAC says: ada may not exec in that namespace.
+    expect(await open(publicUrl)).toMatch(/403 .*"code":"forbidden"/);
   });
 
   it('answers 401 to API calls without a session, sends pages to /auth/login, keeps /api/health open', async () => {

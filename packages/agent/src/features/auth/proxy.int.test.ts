@@ -1,5 +1,6 @@
 import { request } from 'node:http';
 import { testCluster } from '@binnacle/testkit';
+import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bindInNamespace, startTestAgent, type TestAgent } from '../../testing/index.ts';
 
@@ -10,17 +11,25 @@ import { bindInNamespace, startTestAgent, type TestAgent } from '../../testing/i
  */
 const proxyAddress = '127.0.0.2';
 
-/** A GET from a given local address, as an authenticating proxy in front of the agent would send it. */
-function getFrom(
+/** A request from a given local address, as an authenticating proxy in front of the agent would send it. */
+function sendFrom(
   agent: TestAgent,
   path: string,
   headers: Record<string, string>,
   localAddress: string,
+  method = 'GET',
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   const url = new URL(path, agent.url);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: url.hostname, port: url.port, path: `${url.pathname}${url.search}`, headers, localAddress },
+      {
+        method,
+        host: url.hostname,
+        port: url.port,
+        path: `${url.pathname}${url.search}`,
+        headers,
+        localAddress,
+      },
       (res) => {
         let text = '';
         res.on('data', (chunk: Buffer) => {
@@ -54,8 +63,8 @@ afterAll(async () => {
   await Promise.all([agent?.close(), allowed?.remove(), other?.remove()]);
 });
 
-const asProxy = (path: string, headers: Record<string, string>) =>
-  getFrom(agent, path, headers, proxyAddress);
+const asProxy = (path: string, headers: Record<string, string>, method?: string) =>
+  sendFrom(agent, path, headers, proxyAddress, method);
 
 describe('--auth-mode proxy', () => {
   it('acts as the user and groups of the trusted headers: lists pods where a RoleBinding names the group, 403 elsewhere', async () => {
@@ -100,6 +109,23 @@ describe('--auth-mode proxy', () => {
     expect(String(bare.body.error)).toMatch(/x-forwarded-user/i);
     expect((await agent.request('/api/health')).status).toBe(200);
     expect(await agent.json('/api/auth/me')).toEqual({ authEnabled: true, authMode: 'proxy' });
+  });
+
+  it('takes a blank user header for none: 401, and nothing runs as the agent itself', async () => {
+    const core = testCluster().kubeConfig('admin').makeApiClient(CoreV1Api);
+    await core.createNamespacedConfigMap({ namespace: other.name, body: { metadata: { name: 'keep' } } });
+    // A no-break space is header-legal and trims away; an empty Impersonate-User impersonates nobody, so the
+    // API server would delete as the agent.
+    const blank = await asProxy(
+      `/api/resources/configmaps/${other.name}/keep`,
+      { 'x-forwarded-user': '\u00a0' },
+      'DELETE',
+    );
+    expect(blank.status).toBe(401);
+    expect(blank.body).toMatchObject({ code: 'unauthenticated' });
+    expect((await core.readNamespacedConfigMap({ namespace: other.name, name: 'keep' })).metadata?.name).toBe(
+      'keep',
+    );
   });
 
   it('refuses system: users and groups with 403', async () => {
