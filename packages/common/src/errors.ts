@@ -162,6 +162,10 @@ export const errorCodes = {
       'A GitOps controller did not handle a reconcile request in time (is it running?); what depended on it was left alone.',
   },
   cluster_timeout: { status: 504, description: 'The Kubernetes API server did not answer in time.' },
+  agent_timeout: {
+    status: 504,
+    description: "The cluster's agent did not answer through the tunnel in time (a hub call that fans out).",
+  },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;

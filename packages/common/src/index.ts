@@ -14,3 +14,4 @@ export { type ErrorBody, type ErrorCode, errorCodes, errorTableMarkdown, statusO
 export { codePointOrder, dnsLabelPattern, dnsSubdomainPattern } from './kube-names.ts';
 export { parseQuantity } from './quantities.ts';
 export { parseSize, SizeError, sizePattern } from './sizes.ts';
+export { boundedTextContent, maxAnswerChars } from './tool-answer.ts';

@@ -13,7 +13,7 @@ import type { LiveStreams } from './features/tunnel/live-streams.ts';
 import type { TunnelRegistry } from './features/tunnel/registry.ts';
 import type { BreakGlass } from './security/break-glass.ts';
 import type { Clock } from './security/clock.ts';
-import type { FailureThrottle } from './security/failure-throttle.ts';
+import type { SlidingWindowLimit } from './security/sliding-window.ts';
 
 /** Everything a hub feature may use; passed explicitly to each feature's routes (no container, no globals). */
 export interface HubContext {
@@ -24,7 +24,9 @@ export interface HubContext {
   /** HMAC and encryption key (32+ bytes). */
   secretKey: Buffer;
   sessions: SessionStore;
-  breakGlass: { admin: BreakGlass; throttle: FailureThrottle };
+  breakGlass: { admin: BreakGlass; throttle: SlidingWindowLimit };
+  /** DESIGN §6.2.7: one bucket per user for everything that fans out across clusters (fleet routes, MCP). */
+  fleetLimit: SlidingWindowLimit;
   audit: AuditLog;
   metrics: HubMetrics;
   log: FastifyBaseLogger;
@@ -43,6 +45,9 @@ export interface HubContext {
 
 /** The fastify instance with TypeBox types on every route. */
 export type HubApp = TypedApp;
+
+/** 30 requests per minute per user, shared by `/api/fleet/*` and the MCP tools that fan out. */
+export const fleetRateLimit = { limit: 30, windowMs: 60_000 };
 
 export type Role = 'owner' | 'member' | 'viewer';
 export const roles: readonly Role[] = ['owner', 'member', 'viewer'];

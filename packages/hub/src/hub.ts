@@ -3,7 +3,7 @@ import packageJson from '../package.json' with { type: 'json' };
 import type { HubConfig } from './config/hub-config.ts';
 import { splitScopes } from './config/oidc-config.ts';
 import { loadSecretKey } from './config/secret-key.ts';
-import type { HubApp, HubContext } from './context.ts';
+import { fleetRateLimit, type HubApp, type HubContext } from './context.ts';
 import { countOf } from './db/count.ts';
 import { openDatabase } from './db/database.ts';
 import { AuditLog } from './features/audit/service.ts';
@@ -16,8 +16,8 @@ import { LiveStreams } from './features/tunnel/live-streams.ts';
 import { TunnelRegistry } from './features/tunnel/registry.ts';
 import { BreakGlass } from './security/break-glass.ts';
 import { type Clock, systemClock } from './security/clock.ts';
-import { FailureThrottle } from './security/failure-throttle.ts';
 import { Sealer } from './security/sealed.ts';
+import { SlidingWindowLimit } from './security/sliding-window.ts';
 import { buildHubServer } from './server.ts';
 
 export const hubVersion = packageJson.version;
@@ -74,7 +74,8 @@ export async function createHub(
     clock,
     secretKey,
     sessions,
-    breakGlass: { admin, throttle: new FailureThrottle(clock) },
+    breakGlass: { admin, throttle: new SlidingWindowLimit(clock, { limit: 5, windowMs: 5 * 60_000 }) },
+    fleetLimit: new SlidingWindowLimit(clock, fleetRateLimit),
     audit: new AuditLog(database.db, clock),
     metrics: createMetrics({ activeSessions: () => sessions.countActive(), clusters: countClusters }),
     log: options.log,

@@ -8,6 +8,7 @@ import { authRoutes } from './features/auth/routes.ts';
 import { clusterRoutes } from './features/clusters/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { invitationRoutes } from './features/invitations/routes.ts';
+import { mcpRoutes } from './features/mcp/routes.ts';
 import { memberRoutes } from './features/members/routes.ts';
 import { metricsRoutes } from './features/metrics/routes.ts';
 import { orgRoutes } from './features/orgs/routes.ts';
@@ -63,6 +64,7 @@ export async function buildHubServer(
   accountRoutes(app, ctx);
   preferenceRoutes(app, ctx);
   ssoRoutes(app, ctx);
+  mcpRoutes(app, ctx);
   tunnelRoutes(app, ctx);
   return app;
 }

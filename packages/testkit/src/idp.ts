@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
-import Provider from 'oidc-provider';
+import Provider, { errors } from 'oidc-provider';
 
 /** How the IdP's token endpoint misbehaves, to exercise the hub's refresh error handling. */
 /** What the token endpoint answers instead of tokens: busy, down, silent, or refusing the hub's client. */
@@ -27,6 +27,12 @@ export interface TestIdpOptions {
   /** The client's back-channel logout path under hubUrl (default the hub's). */
   backchannelPath?: string;
 }
+
+/**
+ * A public client (PKCE, no secret) registered for MCP clients such as an AI agent: it asks for access tokens
+ * for a resource of the hub (RFC 8707), which the IdP issues as JWTs with that audience and the groups claim.
+ */
+export const mcpTestClient = { clientId: 'mcp-test-client', redirectUri: 'http://127.0.0.1/callback' };
 
 export interface TestIdp {
   issuer: string;
@@ -99,7 +105,19 @@ export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
             backchannel_logout_uri: `${options.hubUrl}${options.backchannelPath ?? '/api/auth/oidc/backchannel-logout'}`,
             backchannel_logout_session_required: true,
           },
+          {
+            client_id: mcpTestClient.clientId,
+            application_type: 'native',
+            token_endpoint_auth_method: 'none',
+            redirect_uris: [mcpTestClient.redirectUri],
+            grant_types: ['authorization_code', 'refresh_token'],
+          },
         ],
+        extraTokenClaims(_ctx, token) {
+          const { accountId } = token as { accountId?: string };
+          if (token.kind !== 'AccessToken' || !accountId || !groups.has(accountId)) return undefined;
+          return { [groupsClaim]: groups.get(accountId) };
+        },
         claims: { openid: ['sub', groupsClaim], email: ['email', 'email_verified'], profile: ['name'] },
         scopes: ['openid', 'offline_access', 'email', 'profile'],
         conformIdTokenClaims: false,
@@ -118,6 +136,22 @@ export async function startTestIdp(options: TestIdpOptions): Promise<TestIdp> {
           backchannelLogout: { enabled: true },
           revocation: { enabled: true },
           rpInitiatedLogout: { enabled: options.endSession !== false },
+          // Access tokens for the hub's resources (its MCP URLs) are JWTs for that audience; nothing else is one.
+          resourceIndicators: {
+            enabled: true,
+            defaultResource: (_ctx, _client, oneOf) => oneOf,
+            useGrantedResource: () => true,
+            getResourceServerInfo(_ctx, resource) {
+              if (!resource.startsWith(`${options.hubUrl}/`)) throw new errors.InvalidTarget();
+              return {
+                scope: 'openid email profile',
+                audience: resource,
+                accessTokenFormat: 'jwt',
+                accessTokenTTL: idp.idTokenTtl,
+                jwt: { sign: { alg: 'RS256' } },
+              };
+            },
+          },
         },
         findAccount(_ctx, sub) {
           if (disabled.has(sub)) return undefined;

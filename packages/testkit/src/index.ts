@@ -48,7 +48,15 @@ export {
   signInOwner,
   spawnHub,
 } from './hub-process.ts';
-export { signInAtIdp, startTestIdp, type TestIdp, type TestIdpOptions, type TokenFault } from './idp.ts';
+export {
+  mcpTestClient,
+  signInAtIdp,
+  startTestIdp,
+  type TestIdp,
+  type TestIdpOptions,
+  type TokenFault,
+} from './idp.ts';
+export { type InspectorRun, runInspector } from './mcp-inspector.ts';
 export { createDatabase, type PostgresServer, startPostgres } from './postgres.ts';
 export { openSse, type SseClient, type SseEvent } from './sse-client.ts';
 export { openTerminal, type TerminalClient, type TerminalFrame } from './terminal-client.ts';

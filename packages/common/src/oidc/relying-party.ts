@@ -158,7 +158,7 @@ export class OidcRelyingParty {
   }
 
   /** Verifies a JWT the IdP signed (logout tokens; access tokens with their audience) against its published keys. */
-  async verifyIdpJwt(token: string, options: { audience?: string } = {}): Promise<JWTPayload> {
+  async verifyIdpJwt(token: string, options: { audience?: string | string[] } = {}): Promise<JWTPayload> {
     const config = await this.configuration();
     const jwksUri = config.serverMetadata().jwks_uri;
     if (!jwksUri) throw idpUnavailable('the IdP publishes no jwks_uri');

@@ -17,6 +17,7 @@ export {
   unauthenticated,
 } from './errors.ts';
 export { redactedPaths, serverLogger } from './logger.ts';
+export { type McpEndpoint, registerMcpEndpoint } from './mcp-endpoint.ts';
 export { openApiRoute, registerOpenApi } from './openapi.ts';
 export {
   type OptionSpec,

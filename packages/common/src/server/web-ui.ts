@@ -54,6 +54,9 @@ export function webPage(
     // are routes (absent in cloud mode), never pages.
     if (path.startsWith('/assets/')) throw new AppError('not_found', `no asset ${echo(path)}`);
     if (path.startsWith('/debug/')) throw routeNotFound(request.method, path);
+    // MCP clients look for OAuth metadata here: a page in its place would read as "this server signs in by OAuth".
+    if (path.startsWith('/.well-known/') || path.startsWith('/mcp/'))
+      throw routeNotFound(request.method, path);
     index ??= readFile(join(dist, 'index.html'), 'utf8').catch(() => {
       index = undefined;
       throw new AppError(

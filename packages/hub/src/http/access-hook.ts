@@ -1,6 +1,7 @@
 import { AppError, forbidden, notFound } from '@binnacle/common/server';
 import type { FastifyRequest } from 'fastify';
 import type { HubApp, HubContext } from '../context.ts';
+import { withChallenge } from '../features/mcp/protected-resource.ts';
 import { sessionCookie } from '../features/sessions/cookie.ts';
 import { authenticate } from './authenticate.ts';
 import { atLeast, cookieBased, inOrg, type Principal } from './principal.ts';
@@ -12,7 +13,8 @@ const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
  * hook authenticates, applies CSRF protection to cookie-authenticated writes (bearer requests carry no
  * ambient credential, so they need none), scopes `{org_id}` to the
  * caller's memberships (another organization's id is 404, never 403, so ids leak nothing) and checks the
- * role. A route without a declaration is refused: access fails closed.
+ * role. A route without a declaration is refused: access fails closed. Every 401 carries a Bearer challenge
+ * pointing MCP clients at the resource's OAuth metadata (RFC 9728).
  */
 export function registerAccessControl(app: HubApp, ctx: HubContext): void {
   const hubOrigin = new URL(ctx.config.publicUrl).origin;
@@ -34,6 +36,14 @@ export function registerAccessControl(app: HubApp, ctx: HubContext): void {
     const cookie = sessionCookie(ctx.config.publicUrl);
     let principal = await authenticate(ctx, request, () => {
       reply.clearCookie(cookie.name, cookie.clear());
+    }).catch((error: unknown) => {
+      if (!(error instanceof AppError) || error.status !== 401) throw error;
+      throw withChallenge(
+        error,
+        ctx.config.publicUrl,
+        request.url,
+        request.headers.authorization !== undefined,
+      );
     });
     if (access.session && !cookieBased(principal)) {
       throw forbidden(

@@ -12,6 +12,8 @@ import type { Principal } from './principal.ts';
 export interface Credentials {
   headers: Record<string, string | string[] | undefined>;
   cookies: Record<string, string | undefined>;
+  /** The request URL: an access token's accepted audience depends on the MCP resource it is for. */
+  url: string;
 }
 
 /**
@@ -25,7 +27,7 @@ export async function authenticate(
   clearSessionCookie: () => void,
 ): Promise<Principal> {
   const header = request.headers.authorization;
-  if (header !== undefined) return authenticateBearer(ctx, String(header));
+  if (header !== undefined) return authenticateBearer(ctx, String(header), request.url);
   const cookie = sessionCookie(ctx.config.publicUrl);
   const value = request.cookies[cookie.name];
   const hostedToken = ctx.hosted ? request.cookies[ctx.hosted.cookie] : undefined;
@@ -98,11 +100,11 @@ const endMessages = {
   idp_rejected: 'the identity provider refused to refresh it',
 } as const;
 
-async function authenticateBearer(ctx: HubContext, header: string): Promise<Principal> {
+async function authenticateBearer(ctx: HubContext, header: string, url: string): Promise<Principal> {
   const match = /^Bearer (\S+)$/.exec(header);
   if (!match) throw unauthenticated('the Authorization header must be "Bearer bnp_…"');
   const token = match[1] as string;
-  if (/^[\w-]+\.[\w-]+\.[\w-]+$/.test(token)) return authenticateAccessToken(ctx, token);
+  if (/^[\w-]+\.[\w-]+\.[\w-]+$/.test(token)) return authenticateAccessToken(ctx, token, url);
   return authenticatePat(ctx, token);
 }
 

@@ -4,6 +4,7 @@ import type { JWTPayload } from 'jose';
 import type { HubContext } from '../context.ts';
 import { findUser, membershipsOf, upsertUser } from '../db/directory.ts';
 import { placeMember } from '../features/auth/sign-in.ts';
+import { acceptedAudiences } from '../features/mcp/protected-resource.ts';
 import { iso } from '../security/clock.ts';
 import type { Principal } from './principal.ts';
 
@@ -17,15 +18,19 @@ async function knownMember(ctx: HubContext, claims: JWTPayload & { sub: string }
 
 /**
  * An OAuth access token the IdP issued for the hub (AI agents): signature, issuer, expiry and audience (the
- * hub's MCP resource URL) are checked; groups come from the same claim as for browser sessions. The person
+ * hub's MCP resource URL, or on a cluster's MCP path that cluster's) are checked; groups come from the same claim as for browser sessions. The person
  * must have signed in to the hub before; they act in their first organization.
  */
-export async function authenticateAccessToken(ctx: HubContext, token: string): Promise<Principal> {
+export async function authenticateAccessToken(
+  ctx: HubContext,
+  token: string,
+  url: string,
+): Promise<Principal> {
   const client = ctx.oidc;
   if (!client) throw unauthenticated('the bearer token is not a Binnacle personal access token');
   let claims: JWTPayload;
   try {
-    claims = await client.verifyIdpJwt(token, { audience: client.accessTokenAudience });
+    claims = await client.verifyIdpJwt(token, { audience: acceptedAudiences(ctx.config.publicUrl, url) });
   } catch {
     throw unauthenticated(
       'the access token is not valid for this hub (signature, issuer, audience or expiry)',

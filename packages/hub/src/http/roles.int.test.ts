@@ -154,6 +154,15 @@ async function concrete(row: Row, caller: Awaited<ReturnType<typeof principal>>)
     case 'POST /api/pats':
       body = { name: 'another' };
       break;
+    case 'POST /mcp':
+      // A hub tool, so no agent needs to be connected: the gate is what this test checks.
+      body = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'list_clusters', arguments: {} },
+      };
+      return { path: '/mcp', body, headers: { accept: 'application/json, text/event-stream' } };
     case 'POST /api/clusters':
     case 'POST /api/clusters/connect':
     case 'PATCH /api/clusters/{id}':
@@ -163,6 +172,9 @@ async function concrete(row: Row, caller: Awaited<ReturnType<typeof principal>>)
   const path = row.path.replace(/\{([\w*]+)\}/g, (_, name: string) => ids[name] ?? `missing-${name}`);
   return { path, body, headers: {} as Record<string, string> };
 }
+
+/** Routes every caller reaches and gets 405 from: a stateless MCP server has no stream to open or session to end. */
+const statelessRefusals = new Set(['GET /mcp', 'DELETE /mcp']);
 
 describe('the role matrix in docs/api/roles.md', () => {
   const matrix = documentedMatrix();
@@ -198,6 +210,8 @@ describe('the role matrix in docs/api/roles.md', () => {
           if (expected) {
             // 2xx, or the redirects of the OIDC routes; through the tunnel, past the gate: no agent is connected.
             if (row.path.startsWith('/c/')) expect(answer.json().code, answer.body).toBe('cluster_offline');
+            else if (statelessRefusals.has(`${row.method} ${row.path}`))
+              expect(answer.json().code, answer.body).toBe('method_not_allowed');
             else expect(answer.status, answer.body).toBeLessThan(400);
           } else {
             expect(answer.status, answer.body).toBe(403);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../kube/objects.ts';
-import { redactArgs, redacted, redactObject, redactText } from './redact.ts';
+import { redactArgs, redacted, redactManifest, redactObject, redactText, redactValues } from './redact.ts';
 
 const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEiLCJpYXQiOjE3MDB9.c2lnbmF0dXJlLXNpZ25hdHVyZQ';
 const planted = [
@@ -130,5 +130,52 @@ describe('redactObject', () => {
       LOG_LEVEL: 'info',
     });
     expect(out.binaryData).toEqual({ blob: redacted });
+  });
+});
+
+describe('redactValues', () => {
+  it('drops scalars under credential keys at any depth, keeps the shape of sections, scrubs other strings', () => {
+    const values = {
+      replicaCount: 2,
+      auth: { enabled: true, password: 'hunter2-db-password', existingSecret: '' },
+      postgresql: { primary: { extraEnv: [{ name: 'X', value: `token=${planted[1]}` }] } },
+      webhook: `https://ci:${planted[0]}@ci.example.com/hook`,
+      apiKey: 12345,
+      image: { repository: 'ghcr.io/acme/web', tag: '1.2.3' },
+    };
+    expect(redactValues(values)).toEqual({
+      replicaCount: 2,
+      auth: { enabled: true, password: redacted, existingSecret: '' },
+      postgresql: { primary: { extraEnv: [{ name: 'X', value: `token=${redacted}` }] } },
+      webhook: `https://ci:${redacted}@ci.example.com/hook`,
+      apiKey: redacted,
+      image: { repository: 'ghcr.io/acme/web', tag: '1.2.3' },
+    });
+  });
+});
+
+describe('redactManifest', () => {
+  it("keeps a Secret's keys and drops its values in every document, and scrubs the others", () => {
+    const manifest = [
+      '# Source: shop/templates/secret.yaml',
+      'apiVersion: v1',
+      'kind: Secret',
+      'metadata: { name: db }',
+      `data: { password: aHVudGVyMg== }`,
+      `stringData: { token: ${planted[0]} }`,
+      '---',
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata: { name: settings }',
+      `data: { DB_PASSWORD: ${planted[0]}, LOG_LEVEL: info }`,
+      '---',
+    ].join('\n');
+    const out = redactManifest(manifest);
+    expect(out).not.toContain('aHVudGVyMg==');
+    expect(out).not.toContain(planted[0]);
+    expect(out).toContain('dataKeys:\n  - password\n  - token');
+    expect(out).toContain(`DB_PASSWORD: "${redacted}"`);
+    expect(out).toContain('LOG_LEVEL: info');
+    expect(out.split('---\n')).toHaveLength(2);
   });
 });

@@ -1,3 +1,4 @@
+import { parseAllDocuments, stringify } from 'yaml';
 import type { KubeObject } from '../../kube/objects.ts';
 
 /** What replaces a value that must not reach a model. */
@@ -112,6 +113,26 @@ function redactMap(map: unknown): unknown {
   );
 }
 
+/**
+ * Free-form configuration (Helm values): a string or number under a key that says credential goes whole, maps and
+ * lists under it are redacted key by key (an `auth:` section keeps its `enabled: true`), every other string is
+ * scrubbed.
+ */
+export function redactValues(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactText(value);
+  if (depth > 32) return redacted;
+  if (Array.isArray(value)) return value.map((v) => redactValues(v, depth + 1));
+  if (!isObj(value)) return value;
+  const secretScalar = (key: string, child: unknown) =>
+    isSensitiveName(key) && ((typeof child === 'string' && child !== '') || typeof child === 'number');
+  return Object.fromEntries(
+    Object.entries(value).map(([key, child]) => [
+      key,
+      secretScalar(key, child) ? redacted : redactValues(child, depth + 1),
+    ]),
+  );
+}
+
 /** Annotations whose value copies the object (and so a Secret's data) as written. */
 const copyingAnnotations = ['kubectl.kubernetes.io/last-applied-configuration'];
 
@@ -147,4 +168,13 @@ export function redactObject(object: KubeObject): KubeObject {
       out.binaryData = Object.fromEntries(Object.keys(object.binaryData).map((k) => [k, redacted]));
   }
   return out;
+}
+
+/** A rendered multi-document manifest (a Helm release's) with each object redacted: a Secret keeps its keys only. */
+export function redactManifest(manifest: string | undefined): string {
+  return parseAllDocuments(manifest ?? '')
+    .map((doc) => doc.toJS() as unknown)
+    .filter((object): object is KubeObject => isObj(object))
+    .map((object) => stringify(redactObject(object)))
+    .join('---\n');
 }

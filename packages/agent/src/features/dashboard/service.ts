@@ -48,20 +48,16 @@ export function dashboard(
   // Answers 503 until the cluster is connected, instead of a dashboard of zeros.
   cluster.resources();
   const { get, loading } = viewReader(ctx, view);
-  const kinds: DashboardKinds = {
-    pods: get('', 'Pod'),
-    deployments: get('apps', 'Deployment'),
-    statefulSets: get('apps', 'StatefulSet'),
-    daemonSets: get('apps', 'DaemonSet'),
-    jobs: get('batch', 'Job'),
-    cronJobs: get('batch', 'CronJob'),
-    nodes: get('', 'Node'),
-    pvcs: get('', 'PersistentVolumeClaim'),
-  };
+  const kinds = kindsOf(get);
   const events = get('', 'Event');
-  const podProblems = kinds.pods.map((p) => podProblem(p, now)).filter((p): p is Problem => p !== undefined);
-  const certificates = certificateFindings(ctx, view, get, now);
-  const audit = auditFindings(ctx, view, auditSettings, now);
+  const { podProblems, problems, certificates, audit } = findProblems(
+    ctx,
+    view,
+    get,
+    kinds,
+    auditSettings,
+    now,
+  );
   return {
     cluster: {
       name: cluster.target.contextName,
@@ -75,11 +71,7 @@ export function dashboard(
       connected: cluster.state === 'connected',
     },
     health: podHealth(kinds.pods, podProblems.length, events, now),
-    problems: [
-      ...currentProblems(kinds, podProblems, now),
-      ...(certificates?.problems ?? []),
-      ...(audit?.problems ?? []),
-    ].slice(0, maxProblems),
+    problems: problems.slice(0, maxProblems),
     ...(certificates ? { certificates: certificates.summary } : {}),
     ...(audit ? { audit: audit.summary } : {}),
     counts: {
@@ -108,6 +100,55 @@ interface DashboardKinds {
 
 const phase = (p: KubeObject) => p.status?.phase;
 
+type Reader = ReturnType<typeof viewReader>['get'];
+
+const kindsOf = (get: Reader): DashboardKinds => ({
+  pods: get('', 'Pod'),
+  deployments: get('apps', 'Deployment'),
+  statefulSets: get('apps', 'StatefulSet'),
+  daemonSets: get('apps', 'DaemonSet'),
+  jobs: get('batch', 'Job'),
+  cronJobs: get('batch', 'CronJob'),
+  nodes: get('', 'Node'),
+  pvcs: get('', 'PersistentVolumeClaim'),
+});
+
+/** Runtime health first, then certificates, then danger findings of the audit (each with its summary). */
+function findProblems(
+  ctx: AgentContext,
+  view: CallerView,
+  get: Reader,
+  kinds: DashboardKinds,
+  auditSettings: AuditSettings,
+  now: number,
+) {
+  const podProblems = kinds.pods.map((p) => podProblem(p, now)).filter((p): p is Problem => p !== undefined);
+  const certificates = certificateFindings(ctx, view, get, now);
+  const audit = auditFindings(ctx, view, auditSettings, now);
+  const problems = [
+    ...currentProblems(kinds, podProblems, now),
+    ...(certificates?.problems ?? []),
+    ...(audit?.problems ?? []),
+  ];
+  return { podProblems, problems, certificates, audit };
+}
+
+/**
+ * Every problem the dashboard knows of in the caller's view, not cut at the dashboard's 100, with the kinds still
+ * loading (their problems come when they do).
+ */
+export function clusterProblems(
+  ctx: AgentContext,
+  view: CallerView,
+  auditSettings: AuditSettings,
+  now = Date.now(),
+): { problems: Problem[]; loading: string[] } {
+  ctx.cluster.resources();
+  const { get, loading } = viewReader(ctx, view);
+  const { problems } = findProblems(ctx, view, get, kindsOf(get), auditSettings, now);
+  return { problems, loading: [...new Set(loading)] };
+}
+
 /** Pods that fail first, then workloads, nodes and claims that do, at most `maxProblems`. */
 function currentProblems(kinds: DashboardKinds, podProblems: Problem[], now: number): Problem[] {
   const { nodes, deployments, statefulSets, daemonSets, jobs, pvcs } = kinds;
@@ -118,8 +159,6 @@ function currentProblems(kinds: DashboardKinds, podProblems: Problem[], now: num
       .filter((p): p is Problem => p !== undefined),
   ];
 }
-
-type Reader = ReturnType<typeof viewReader>['get'];
 
 /** The caller's TLS Secrets (and cert-manager Certificates); undefined when it may not read Secrets or they load. */
 function certificateFindings(ctx: AgentContext, view: CallerView, get: Reader, now: number) {

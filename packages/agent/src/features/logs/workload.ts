@@ -14,7 +14,7 @@ const mainContainers = (pod: KubeObject) =>
   ((pod.spec?.containers as Obj[] | undefined) ?? []).map((c) => String(c.name));
 
 /** A pod whose containers have started (or finished), so its log can be read. */
-function hasLogs(pod: KubeObject): boolean {
+export function hasLogs(pod: KubeObject): boolean {
   if (pod.metadata?.deletionTimestamp) return false;
   const phase = pod.status?.phase;
   if (phase === 'Running' || phase === 'Succeeded' || phase === 'Failed') return true;
@@ -85,7 +85,13 @@ export function streamWorkloadLogs(
 }
 
 /** The workload's pods now, which pods are its own, and which of their containers are read; 4xx when none can be. */
-function workloadPods(ctx: AgentContext, kind: string, namespace: string, name: string, container?: string) {
+export function workloadPods(
+  ctx: AgentContext,
+  kind: string,
+  namespace: string,
+  name: string,
+  container?: string,
+) {
   const resource = ctx.cluster.resolve(kind);
   if (!workloadKinds.has(resource.kind))
     throw badRequest(

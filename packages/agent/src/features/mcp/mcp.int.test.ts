@@ -1,43 +1,20 @@
 import { argoApplication, identities, seeded, testCluster, waitUntil } from '@binnacle/testkit';
 import { CustomObjectsApi } from '@kubernetes/client-node';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { agentsAndNamespace, startTestAgent, type TestAgent } from '../../testing/index.ts';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { agentsAndNamespace, startTestAgent } from '../../testing/index.ts';
+import { call, json, mcpClients } from '../../testing/mcp-client.ts';
 import { leaks, plantSecrets } from '../../testing/planted-secrets.ts';
 
-// The agent's /mcp driven by the SDK's own client, against the local control plane.
+// The agent's /mcp driven by the SDK's own client, against the local control plane; what the tools answer about
+// pods, workloads, releases and permissions is in tool-answers.int.test.ts.
 const fixture = agentsAndNamespace('mcp');
-const clients: Client[] = [];
-
-async function connect(agent: TestAgent): Promise<Client> {
-  const client = new Client({ name: 'binnacle-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${agent.url}/mcp`)));
-  clients.push(client);
-  return client;
-}
-
-type Content = { type: string; text: string }[];
-async function call(client: Client, name: string, args: Record<string, unknown> = {}) {
-  const result = await client.callTool({ name, arguments: args });
-  return {
-    isError: result.isError === true,
-    text: (result.content as Content).map((c) => c.text).join('\n'),
-  };
-}
-const json = async <T>(client: Client, name: string, args: Record<string, unknown> = {}) => {
-  const result = await call(client, name, args);
-  expect(result.isError, result.text).toBe(false);
-  return JSON.parse(result.text) as T;
-};
+const connect = mcpClients();
 
 let client: Client;
 beforeAll(async () => {
   await plantSecrets(fixture.agent, fixture.ns.name);
   client = await connect(fixture.agent);
-});
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
 });
 
 const readTools = [
@@ -51,6 +28,15 @@ const readTools = [
   'get_cluster_audit',
   'list_helm_releases',
   'get_topology',
+  'top_resources',
+  'issues',
+  'search',
+  'get_subject_permissions',
+  'get_neighborhood',
+  'get_workload_logs',
+  'diagnose',
+  'get_helm_release',
+  'list_packages',
 ];
 
 const writeTools = [
@@ -340,6 +326,20 @@ describe('the agent MCP endpoint', () => {
       isError: true,
       text: expect.stringMatching(/^invalid_request: kind is required/),
     });
+  });
+
+  it('answers 404 JSON, never the web UI, where MCP clients look for OAuth metadata', async () => {
+    for (const path of [
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/openid-configuration',
+      '/mcp/.well-known/oauth-protected-resource',
+    ]) {
+      const res = await fixture.agent.request(path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('content-type'), path).toMatch(/^application\/json/);
+      expect(await res.json(), path).toMatchObject({ code: 'route_not_found' });
+    }
   });
 
   it('is not served with --no-mcp; GET and DELETE are 405 on a stateless endpoint', async () => {

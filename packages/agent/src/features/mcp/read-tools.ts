@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { callerView, visibleNamespaces } from '../../http/caller-view.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { redactText } from '../ai/redact.ts';
 import { aiGet, aiList } from '../ai/service.ts';
 import { auditReport } from '../audit/report.ts';
@@ -11,24 +10,20 @@ import { ReleaseDecoder } from '../pkgmgr/releases.ts';
 import { pkgmgrDashboard } from '../pkgmgr/service.ts';
 import { namespaces } from '../resources/catalog.ts';
 import { changes, kubeEvents } from '../timeline/service.ts';
+import {
+  container,
+  grep,
+  group,
+  kind,
+  limit,
+  logSince,
+  name,
+  namespace,
+  requiredNamespace,
+  scope,
+} from './args.ts';
+import { edgeLine, eventRow, nodeLine, shownLines } from './rows.ts';
 import { type Tool, tool } from './tool.ts';
-
-const namespace = z.string().min(1).max(63).optional().describe('a namespace; all you may see when absent');
-const kind = z
-  .string()
-  .min(1)
-  .max(253)
-  .describe('plural, singular, Kind or short name: pods, deploy, Service');
-const group = z.string().max(253).optional().describe('API group, when a kind name exists in several');
-const limit = (fallback: number, max: number) =>
-  z
-    .number()
-    .int()
-    .min(1)
-    .max(max)
-    .default(fallback)
-    .describe(`at most this many (default ${fallback}, max ${max})`);
-const scope = (ns?: string) => (ns ? [ns] : undefined);
 
 /** A time or a duration back from now, as the timeline takes it. */
 const since = z
@@ -96,7 +91,7 @@ export const readTools: Tool[] = [
       'One object, redacted, with its recent events; namespace omitted for a cluster-scoped kind (nodes, namespaces).',
     input: {
       kind,
-      name: z.string().min(1).max(253),
+      name,
       namespace,
       group,
       verbosity: z.enum(['compact', 'summary', 'detail']).default('detail'),
@@ -148,12 +143,12 @@ export const readTools: Tool[] = [
     description:
       "The last lines of a pod's container (credentials scrubbed), optionally only those matching grep (a regular expression, case-insensitive).",
     input: {
-      namespace: z.string().min(1).max(63),
-      name: z.string().min(1).max(253),
-      container: z.string().max(63).optional().describe('default: the first container'),
+      namespace: requiredNamespace,
+      name,
+      container: container.describe('default: the first container'),
       tail_lines: limit(200, 2000),
-      grep: z.string().max(256).optional(),
-      since: z.string().max(64).optional().describe('a duration back from now: 90s, 15m, 2h'),
+      grep,
+      since: logSince,
       previous: z.boolean().default(false).describe("the previous run's log (after a restart)"),
     },
     async run(args, { ctx, caller }) {
@@ -164,11 +159,13 @@ export const readTools: Tool[] = [
         previous: args.previous,
         as: caller,
       });
-      const match = args.grep ? grepOf(args.grep) : undefined;
-      const lines = log.lines.map((l) => l.line).filter((line) => !match || match.test(line));
+      const lines = shownLines(
+        log.lines.map((l) => l.line),
+        args.grep,
+      );
       return [
         `# ${log.namespace}/${log.pod} container ${log.container} (containers: ${log.containers.join(', ')}); ${lines.length} lines${args.grep ? ` matching /${args.grep}/i` : ''}`,
-        ...lines.map(redactText),
+        ...lines,
       ].join('\n');
     },
   }),
@@ -281,31 +278,10 @@ export const readTools: Tool[] = [
         ...(graph.collapsedToNamespaces
           ? { note: 'too big to draw object by object: one node per namespace' }
           : {}),
-        nodes: graph.nodes.map((n) => `${n.id} (${n.status})`),
-        edges: graph.edges.map((e) => `${e.source} -${e.type}-> ${e.target}`),
+        nodes: graph.nodes.map(nodeLine),
+        edges: graph.edges.map(edgeLine),
         ...(graph.warnings.length > 0 ? { warnings: graph.warnings } : {}),
       };
     },
   }),
 ];
-
-function eventRow(event: KubeObject) {
-  const involved = (event.involvedObject ?? {}) as { kind?: string; namespace?: string; name?: string };
-  return {
-    type: event.type,
-    reason: event.reason,
-    object: `${involved.kind ?? ''} ${involved.namespace ? `${involved.namespace}/` : ''}${involved.name ?? ''}`,
-    message: redactText(String(event.message ?? '')),
-    count: event.count ?? 1,
-    lastSeen: event.lastTimestamp ?? event.eventTime ?? event.metadata?.creationTimestamp,
-  };
-}
-
-/** A grep pattern: a regular expression when it is one, else the text itself; case-insensitive. */
-function grepOf(pattern: string): RegExp {
-  try {
-    return new RegExp(pattern, 'i');
-  } catch {
-    return new RegExp(pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
-  }
-}

@@ -2,12 +2,21 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
+import { clusterTools } from './cluster-tools.ts';
+import { packageTools } from './package-tools.ts';
 import { readTools } from './read-tools.ts';
 import { answer, type Tool } from './tool.ts';
+import { workloadTools } from './workload-tools.ts';
 import { writeTools } from './write-tools.ts';
 
 /** Every tool the agent offers, read ones first. */
-export const agentTools: Tool[] = [...readTools, ...writeTools];
+export const agentTools: Tool[] = [
+  ...readTools,
+  ...clusterTools,
+  ...workloadTools,
+  ...packageTools,
+  ...writeTools,
+];
 
 /** Resources an assistant may attach as context: the answers of read tools with fixed arguments. */
 const agentResources = [
@@ -51,7 +60,7 @@ export function mcpServer(
     { name: 'binnacle-agent', title: 'Binnacle agent', version: ctx.version },
     {
       instructions:
-        'Tools for one Kubernetes cluster, watched by a Binnacle agent. Start with get_dashboard, then list_resources / get_resource, get_events, get_pod_logs and get_changes to find why something fails. Secret values and credentials are never shown.',
+        'Tools for one Kubernetes cluster, watched by a Binnacle agent. Start with get_dashboard or issues; diagnose a failing pod or workload in one call; search finds objects by name or label; then list_resources / get_resource, get_events, get_pod_logs, get_workload_logs and get_changes to find why something fails. Secret values and credentials are never shown.',
     },
   );
   for (const entry of agentTools) {

@@ -1,3 +1,4 @@
+import { boundedTextContent } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
@@ -26,23 +27,15 @@ export interface Tool<Shape extends z.ZodRawShape = z.ZodRawShape> {
 export const tool = <Shape extends z.ZodRawShape>(definition: Tool<Shape>): Tool =>
   definition as unknown as Tool;
 
-/** An answer never grows past this many characters; a longer one is cut with a note saying how to narrow it. */
-export const maxAnswerChars = 100_000;
-
 /** What a tool returns to the client: JSON text (cut with a note when too long), or the error in words. */
 export async function answer(run: () => Promise<unknown>): Promise<CallToolResult> {
   try {
     const value = await run();
-    const text = typeof value === 'string' ? value : JSON.stringify(value);
-    if (text.length <= maxAnswerChars) return { content: [{ type: 'text', text }] };
     return {
-      content: [
-        { type: 'text', text: text.slice(0, maxAnswerChars) },
-        {
-          type: 'text',
-          text: `[truncated: the answer had ${text.length} characters, ${maxAnswerChars} shown; narrow the query (namespace, name, limit, grep, compact verbosity)]`,
-        },
-      ],
+      content: boundedTextContent(
+        typeof value === 'string' ? value : JSON.stringify(value),
+        'narrow the query (namespace, name, limit, grep, compact verbosity)',
+      ),
     };
   } catch (error) {
     if (error instanceof AppError)

@@ -16,10 +16,8 @@ import { drainNode, setSchedulable } from '../nodes/service.ts';
 import { applyDocuments, fieldManager } from '../resources/apply.ts';
 import { workloadResource } from '../workloads/kinds.ts';
 import { restartWorkload, rollbackWorkload, scaleWorkload } from '../workloads/service.ts';
+import { name, requiredNamespace as namespace } from './args.ts';
 import { type Tool, tool } from './tool.ts';
-
-const name = z.string().min(1).max(253);
-const namespace = z.string().min(1).max(63);
 
 /**
  * The tools that change the cluster: the same operations as the REST routes, run as the caller, audited and

@@ -81,12 +81,14 @@ export const podMetrics = (ctx: AgentContext, namespace: string, name: string, a
 export const nodeMetrics = (ctx: AgentContext, name: string, as?: Impersonation) =>
   live(ctx, () => readOne(ctx, 'node', undefined, name, as));
 
-const byUsage =
-  (sort: TopSort) => (a: Sample & { namespace?: string }, b: Sample & { namespace?: string }) => {
-    if (sort === 'cpu' && a.cpuMillicores !== b.cpuMillicores) return b.cpuMillicores - a.cpuMillicores;
-    if (sort === 'memory' && a.memoryBytes !== b.memoryBytes) return b.memoryBytes - a.memoryBytes;
-    return (a.namespace ?? '').localeCompare(b.namespace ?? '') || a.name.localeCompare(b.name);
-  };
+type Ranked = { cpuMillicores: number; memoryBytes: number; name: string; namespace?: string };
+
+/** Highest CPU or memory first (by namespace and name on a tie, or for `name`). */
+export const byUsage = (sort: TopSort) => (a: Ranked, b: Ranked) => {
+  if (sort === 'cpu' && a.cpuMillicores !== b.cpuMillicores) return b.cpuMillicores - a.cpuMillicores;
+  if (sort === 'memory' && a.memoryBytes !== b.memoryBytes) return b.memoryBytes - a.memoryBytes;
+  return (a.namespace ?? '').localeCompare(b.namespace ?? '') || a.name.localeCompare(b.name);
+};
 
 /** Pod metrics in the namespaces asked for, or everywhere the caller may list them. */
 async function podSamples(ctx: AgentContext, as: Impersonation | undefined, namespace?: string) {

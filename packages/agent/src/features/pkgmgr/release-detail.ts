@@ -2,6 +2,8 @@ import { AppError, badRequest } from '@binnacle/common/server';
 import { createTwoFilesPatch } from 'diff';
 import { parseAllDocuments } from 'yaml';
 import type { AgentContext } from '../../context.ts';
+import { requireAccess } from '../../http/caller.ts';
+import type { Impersonation } from '../../kube/client.ts';
 import { splitApiVersion } from '../../kube/discovery.ts';
 import { type LiveHealth, liveHealth } from '../../kube/live-health.ts';
 import type { KubeObject } from '../../kube/objects.ts';
@@ -47,6 +49,18 @@ export function releaseRevisions(
     .filter((s) => isReleaseSecret(s) && s.metadata?.labels?.name === name);
   if (secrets.length === 0) throw new AppError('not_found', `no Helm release ${namespace}/${name}`);
   return secrets.map((s) => decoder.decode(s)).sort((a, b) => a.version - b.version);
+}
+
+/** A release's revisions for a caller who may list Secrets in its namespace (which Helm needs to read it); 403 otherwise. */
+export async function releaseRevisionsFor(
+  ctx: AgentContext,
+  decoder: ReleaseDecoder,
+  caller: Impersonation | undefined,
+  namespace: string,
+  name: string,
+): Promise<StoredRelease[]> {
+  await requireAccess(ctx, caller, { verb: 'list', group: '', resource: 'secrets', namespace });
+  return releaseRevisions(ctx, decoder, namespace, name);
 }
 
 /** One revision of a release (the newest without `revision`); 404 naming the revisions there are. */

@@ -1,10 +1,11 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
-import { callerAware, requireAccess } from '../../http/caller.ts';
+import { callerAware } from '../../http/caller.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
 import { NamespaceParam } from '../../http/schemas.ts';
+import type { Impersonation } from '../../kube/client.ts';
 import { pkgmgrActionRoutes } from './action-routes.ts';
 import { catalogRoutes } from './catalog-routes.ts';
 import { pkgmgrChartRoutes } from './chart-routes.ts';
@@ -12,7 +13,7 @@ import {
   releaseDetail,
   releaseDiff,
   releaseRevision,
-  releaseRevisions,
+  releaseRevisionsFor,
   releaseValues,
 } from './release-detail.ts';
 import { ReleaseDecoder } from './releases.ts';
@@ -23,19 +24,8 @@ const tags = ['pkgmgr'];
 
 export function pkgmgrRoutes(app: App, ctx: AgentContext): void {
   const decoder = new ReleaseDecoder();
-  /** A release's revisions, for a caller who may list Secrets in its namespace (which Helm needs to read it). */
-  const revisionsFor = async (
-    caller: Parameters<typeof requireAccess>[1],
-    params: { namespace: string; name: string },
-  ) => {
-    await requireAccess(ctx, caller, {
-      verb: 'list',
-      group: '',
-      resource: 'secrets',
-      namespace: params.namespace,
-    });
-    return releaseRevisions(ctx, decoder, params.namespace, params.name);
-  };
+  const revisionsFor = (caller: Impersonation | undefined, params: { namespace: string; name: string }) =>
+    releaseRevisionsFor(ctx, decoder, caller, params.namespace, params.name);
 
   app.get(
     '/api/pkgmgr/releases',

@@ -21,16 +21,8 @@ export interface OidcClientSettings {
  * `<publicUrl>/api/auth/oidc/callback`, RP-initiated logout returns to its base URL.
  */
 export class OidcClient extends OidcRelyingParty {
-  readonly publicUrl: string;
-
   constructor(settings: OidcClientSettings, log: RelyingPartyLog) {
     const { publicUrl, ...client } = settings;
     super({ ...client, redirectUri: oidcRedirectUri(publicUrl), postLogoutRedirectUri: publicUrl }, log);
-    this.publicUrl = publicUrl;
-  }
-
-  /** The audience of access tokens issued for the hub (DESIGN §6.2.8: its MCP resource URL). */
-  get accessTokenAudience(): string {
-    return `${this.publicUrl}/mcp`;
   }
 }

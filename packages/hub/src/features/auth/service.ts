@@ -33,7 +33,7 @@ export async function signInBreakGlass(
     });
   }
   if (!ctx.breakGlass.admin.verify(email, input.password)) {
-    ctx.breakGlass.throttle.fail(throttleKey);
+    ctx.breakGlass.throttle.record(throttleKey);
     ctx.metrics.signIns.inc({ method: 'break-glass', result: 'rejected' });
     ctx.log.warn(
       { ip: input.ip, breakGlass: email === ctx.breakGlass.admin.email },
@@ -44,7 +44,7 @@ export async function signInBreakGlass(
       throw new AppError('invalid_credentials', 'break-glass sign-in is not configured on this hub');
     throw new AppError('invalid_credentials', 'wrong e-mail or password');
   }
-  ctx.breakGlass.throttle.succeed(throttleKey);
+  ctx.breakGlass.throttle.forget(throttleKey);
   const at = iso(ctx.clock.now());
   const { user, orgId, role } = await ctx.database.db.transaction().execute(async (tx) => {
     const user = await upsertUser(

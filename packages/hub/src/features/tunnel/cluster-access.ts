@@ -50,6 +50,7 @@ const forwarded = [
   'content-type',
   'content-length',
   'last-event-id',
+  'mcp-protocol-version',
   'if-none-match',
   'user-agent',
 ];

@@ -35,6 +35,11 @@ const agent = http.createServer((request, response) => {
     response.writeHead(200, { 'content-type': 'text/plain' }).end('pong');
     return;
   }
+  // An accepted MCP notification: a head and no body, whose stream ends as the head arrives.
+  if (request.url === '/api/accepted') {
+    response.writeHead(202).end();
+    return;
+  }
   // /api/slow never answers; /api/partial answers its head (announcing ?length= bytes, else chunked) and
   // part of the body, then stalls.
   const url = new URL(request.url ?? '/', 'http://agent');
@@ -158,6 +163,19 @@ afterAll(async () => {
   agent.closeAllConnections();
   for (const socket of upgraded) socket.destroy();
   await new Promise<void>((resolve) => agent.close(() => resolve()));
+});
+
+describe('the tunnel proxy', () => {
+  it('passes a bodiless answer (202) through at once', async () => {
+    const dialer = await connectAgent();
+    try {
+      const response = await within(through('/api/accepted'), 'the 202');
+      expect(response.status).toBe(202);
+      expect(await within(response.text(), 'the empty body')).toBe('');
+    } finally {
+      await dialer.close();
+    }
+  });
 });
 
 describe('the tunnel proxy when the tunnel drops mid-request', () => {

@@ -56,6 +56,19 @@ export async function proxyRequest(
   };
   reply.raw.on('close', clientGone);
   if (request.raw.destroyed) clientGone();
+  // Wired before the answer arrives: a bodiless answer (202, 204) can end the stream as its head arrives.
+  // `answer` is a readable-only copy for fastify, which judges the end of a duplex HTTP/2 stream as premature.
+  stream.pipe(answer, { end: false });
+  // A tunnel that drops mid-answer (agent gone, hub stopping) cuts the answer too, so the client sees the end.
+  // Node ends a stream of a destroyed session as if it were complete: only an end while the tunnel is still
+  // up is the agent's; otherwise a short answer would look whole, or leave a client told a length waiting.
+  stream.on('end', () => {
+    if (tunnel.client.open) answer.end();
+    else answer.destroy();
+  });
+  stream.on('close', () => {
+    if (!answer.writableEnded) answer.destroy();
+  });
   const answered = once(stream, 'response') as Promise<
     [Record<string, string | string[] | number | undefined>]
   >;
@@ -73,18 +86,6 @@ export async function proxyRequest(
     );
   const [headers] = response;
   const { 'set-cookie': _dropped, ...passed } = forwardableHeaders(headers as IncomingMessage['headers']);
-  // `answer` is a readable-only copy for fastify, which judges the end of a duplex HTTP/2 stream as premature.
-  stream.pipe(answer, { end: false });
-  // A tunnel that drops mid-answer (agent gone, hub stopping) cuts the answer too, so the client sees the end.
-  // Node ends a stream of a destroyed session as if it were complete: only an end while the tunnel is still
-  // up is the agent's; otherwise a short answer would look whole, or leave a client told a length waiting.
-  stream.on('end', () => {
-    if (tunnel.client.open) answer.end();
-    else answer.destroy();
-  });
-  stream.on('close', () => {
-    if (!answer.writableEnded) answer.destroy();
-  });
   // The agent's own caching word stands (no-store everywhere but its content-hashed UI assets); none is no-store.
   return reply
     .code(Number(headers[':status']))

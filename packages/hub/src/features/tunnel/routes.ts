@@ -35,7 +35,7 @@ export function tunnelRoutes(app: HubApp, ctx: HubContext): void {
         request,
         socket,
         head,
-        { headers: request.headers, cookies: app.parseCookie(request.headers.cookie ?? '') },
+        { headers: request.headers, cookies: app.parseCookie(request.headers.cookie ?? ''), url },
         tunneled[1],
       );
     else

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+/** The arguments several tools share, each with the bounds and wording an assistant sees in the schema. */
+export const namespace = z
+  .string()
+  .min(1)
+  .max(63)
+  .optional()
+  .describe('a namespace; all you may see when absent');
+export const requiredNamespace = z.string().min(1).max(63);
+export const name = z.string().min(1).max(253);
+export const kind = z
+  .string()
+  .min(1)
+  .max(253)
+  .describe('plural, singular, Kind or short name: pods, deploy, Service');
+export const group = z.string().max(253).optional().describe('API group, when a kind name exists in several');
+export const limit = (fallback: number, max: number) =>
+  z
+    .number()
+    .int()
+    .min(1)
+    .max(max)
+    .default(fallback)
+    .describe(`at most this many (default ${fallback}, max ${max})`);
+export const container = z.string().max(63).optional();
+export const logSince = z.string().max(64).optional().describe('a duration back from now: 90s, 15m, 2h');
+export const grep = z
+  .string()
+  .max(256)
+  .optional()
+  .describe('keep only lines matching this regular expression (case-insensitive)');
+
+/** One namespace asked for, as the services take it: undefined means every namespace the caller may see. */
+export const scope = (ns?: string) => (ns ? [ns] : undefined);

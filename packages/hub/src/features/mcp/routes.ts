@@ -1,0 +1,60 @@
+import { Query, registerMcpEndpoint } from '@binnacle/common/server';
+import { Type } from 'typebox';
+import type { HubApp, HubContext } from '../../context.ts';
+import { access, principalOf } from '../../http/principal.ts';
+import { metadataPrefix, resourceMetadata } from './protected-resource.ts';
+import { fansOut, hubMcpServer } from './server.ts';
+
+const Metadata = Type.Object(
+  {
+    resource: Type.String(),
+    authorization_servers: Type.Optional(Type.Array(Type.String())),
+    scopes_supported: Type.Optional(Type.Array(Type.String())),
+    bearer_methods_supported: Type.Array(Type.String()),
+    resource_name: Type.String(),
+  },
+  { description: 'RFC 9728 protected-resource metadata' },
+);
+
+/**
+ * The organisation-wide `/mcp` (every cluster's tools, fanning out when no cluster is named) and the RFC 9728
+ * metadata of the hub's MCP resources, through which an MCP client finds the IdP and runs its own OAuth flow.
+ * Each cluster's own `/c/<id>/mcp` is its agent's, reached through the tunnel like any agent route.
+ */
+export function mcpRoutes(app: HubApp, ctx: HubContext): void {
+  registerMcpEndpoint(app, {
+    url: '/mcp',
+    summary:
+      'MCP (Streamable HTTP, stateless) for the whole organisation: list_clusters and every cluster tool with a `cluster` argument; read tools without it fan out (30 per minute per user, shared with /api/fleet/*)',
+    config: access('viewer'),
+    refusalConfig: access('public'),
+    serverFor(request) {
+      const principal = principalOf(request);
+      const messages = Array.isArray(request.body) ? request.body : [request.body];
+      for (const message of messages) {
+        if (fansOut(message))
+          ctx.fleetLimit.take(principal.user.id, 'calls that fan out across clusters (fleet views, MCP)');
+      }
+      return Promise.resolve(hubMcpServer(ctx, principal));
+    },
+  });
+  const metadataRoute = (url: string, resourcePath: (params: { cluster_id?: string }) => string) =>
+    app.get(
+      url,
+      {
+        config: access('public'),
+        schema: {
+          tags: ['ai'],
+          summary: 'RFC 9728 metadata of an MCP resource: the IdP issuing its access tokens',
+          params: url.includes(':cluster_id')
+            ? Type.Object({ cluster_id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) })
+            : Type.Object({}),
+          querystring: Query({}),
+          response: { 200: Metadata },
+        },
+      },
+      (request) => resourceMetadata(ctx, resourcePath(request.params as { cluster_id?: string })),
+    );
+  metadataRoute(`${metadataPrefix}/mcp`, () => '/mcp');
+  metadataRoute(`${metadataPrefix}/c/:cluster_id/mcp`, (params) => `/c/${params.cluster_id}/mcp`);
+}

@@ -1,0 +1,59 @@
+import { mapConcurrently } from '@binnacle/common';
+import { toAppError } from '@binnacle/common/server';
+import type { HubContext } from '../../context.ts';
+import type { Principal } from '../../http/principal.ts';
+import { listClusters } from '../clusters/service.ts';
+
+export interface ClusterRef {
+  id: string;
+  name: string;
+}
+
+/** A cluster's part that did not come: not connected, too slow, refused, or failed — named, never hidden. */
+export interface ClusterFailure {
+  cluster: ClusterRef;
+  code: string;
+  error: string;
+}
+
+export interface FanOut<T> {
+  results: { cluster: ClusterRef; value: T }[];
+  errors: ClusterFailure[];
+}
+
+/** Clusters asked at once: enough for a fleet to answer in one round, few enough not to flood the hub. */
+const concurrency = 16;
+
+/**
+ * Runs `work` for every cluster of the caller's organisation, in parallel, as the caller (each cluster's RBAC
+ * trims its own part): partial results with a per-cluster error list, never all-or-nothing. Clusters whose
+ * agent is not connected are listed as `cluster_offline` without being asked.
+ */
+export async function fanOut<T>(
+  ctx: HubContext,
+  principal: Principal,
+  work: (cluster: ClusterRef) => Promise<T>,
+): Promise<FanOut<T>> {
+  const clusters = await listClusters(ctx, principal.orgId);
+  const outcome: FanOut<T> = { results: [], errors: [] };
+  const settled = await mapConcurrently(clusters, concurrency, async ({ id, name, connected }) => {
+    const cluster = { id, name };
+    if (!connected)
+      return {
+        cluster,
+        failure: { code: 'cluster_offline', error: 'the agent is not connected to the hub' },
+      };
+    try {
+      return { cluster, value: await work(cluster) };
+    } catch (error) {
+      const known = toAppError(error);
+      if (known.code === 'internal_error') ctx.log.error({ err: error, cluster: id }, 'fan-out call failed');
+      return { cluster, failure: { code: known.code, error: known.message } };
+    }
+  });
+  for (const part of settled) {
+    if ('value' in part) outcome.results.push({ cluster: part.cluster, value: part.value as T });
+    else outcome.errors.push({ cluster: part.cluster, ...part.failure });
+  }
+  return outcome;
+}
