@@ -28,6 +28,7 @@ import { timelineRoutes } from './features/timeline/routes.ts';
 import { topologyRoutes } from './features/topology/routes.ts';
 import { workloadRoutes } from './features/workloads/routes.ts';
 import { callerAware, refuseDirectCallers, registerCallerIdentity, uiBase } from './http/caller.ts';
+import { refuseOtherPages } from './http/same-origin.ts';
 
 export interface ServerOptions {
   logger: FastifyBaseLogger;
@@ -55,6 +56,7 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
   // After the WebSocket plugin: its own hooks must see refused upgrades, or their sockets would linger.
   refuseDirectCallers(app, ctx);
+  refuseOtherPages(app, ctx);
   registerCallerIdentity(app, ctx);
   // --auth-mode proxy|oidc: who is signed in, acting as them (never together with cloud mode).
   await registerSignIn(app, ctx);

@@ -32,4 +32,15 @@ describe('the Kubernetes client', () => {
     const review = await whoAmI();
     expect(review.status.userInfo.groups).toContain('system:masters');
   });
+
+  it('refuses to impersonate a blank or padded name, which the API server would trim into another identity', async () => {
+    for (const as of [
+      { user: ' ', groups: [] },
+      { user: ' system:admin', groups: [] },
+      { user: 'ada@example.com', groups: ['system:masters\t'] },
+    ]) {
+      await expect(whoAmI(as)).rejects.toMatchObject({ code: 'forbidden' });
+      await expect(client.upgradeHeaders(as)).rejects.toMatchObject({ code: 'forbidden' });
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { AppError } from '@binnacle/common/server';
+import { type AppError, forbidden } from '@binnacle/common/server';
 import { Agent, type Dispatcher, request } from 'undici';
 import { fromKubeResponse, fromNetworkError } from './api-errors.ts';
 import type { ClusterTarget } from './kubeconfig.ts';
@@ -36,8 +36,17 @@ export interface KubeStream {
 const defaultTimeoutMs = 30_000;
 const maxErrorBodyBytes = 64 * 1024;
 
-/** Header values travel as latin1; a UTF-8 group name must reach the API server as its UTF-8 bytes. */
-const headerValue = (value: string) => Buffer.from(value, 'utf8').toString('latin1');
+/**
+ * An impersonated name as a header value. Header values travel as latin1; a UTF-8 group name must reach the API
+ * server as its UTF-8 bytes. The API server trims header values, so a blank name would mean "no
+ * impersonation" (the agent itself) and a padded one a different name: both are refused here, whatever
+ * checked the caller before.
+ */
+function headerValue(value: string): string {
+  if (value.trim() === '' || value.trim() !== value)
+    throw forbidden(`refusing to act as ${JSON.stringify(value)}: a blank or padded name`);
+  return Buffer.from(value, 'utf8').toString('latin1');
+}
 
 /**
  * The agent's HTTP client for one Kubernetes API server (undici, keep-alive pool). It sends impersonation with

@@ -86,17 +86,6 @@ export async function registerSignIn(app: App, ctx: AgentContext): Promise<void>
           : `no ${auth.settings.userHeader} header: this agent serves only people its authenticating proxy signed in`,
       );
     }
-    // SameSite=Lax still sends the cookie from pages of the same site (another port, a sibling host), and with
-    // WebSocket handshakes too: a socket (exec) is held to the agent's own pages as a change is.
-    const socket = request.headers.upgrade?.toLowerCase() === 'websocket';
-    if (auth.oidc && (socket || !['GET', 'HEAD', 'OPTIONS'].includes(request.method))) {
-      const origin = request.headers.origin;
-      if (origin && origin !== new URL(auth.oidc.settings.publicUrl).origin)
-        throw new AppError(
-          'origin_rejected',
-          `a signed-in change or socket must come from the agent's own pages, not ${origin}`,
-        );
-    }
     refuseSystemIdentity(caller, 'system: users and groups cannot use the agent as a signed-in person');
     request.caller = caller;
     await authorizeCaller(ctx, request, 'it is not served to signed-in people');
