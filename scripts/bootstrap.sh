@@ -53,6 +53,8 @@ command -v openssl >/dev/null 2>&1 || missing="$missing openssl"
 command -v python3 >/dev/null 2>&1 || missing="$missing python3"
 have_postgres || missing="$missing postgresql"
 if [ "${1:-}" = test ] && ! command -v chromium >/dev/null 2>&1; then missing="$missing chromium"; fi
+# The metrics store tests run Debian's Prometheus and its promtool (backfill).
+if [ "${1:-}" = test ] && ! command -v promtool >/dev/null 2>&1; then missing="$missing prometheus"; fi
 if [ -n "$missing" ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     say "installing Debian packages:$missing"
@@ -67,4 +69,8 @@ fi
 if [ "${1:-}" = cluster ] || [ "${1:-}" = test ]; then
   bash test/cluster/build.sh >/dev/null
   bash test/cluster/helm.sh >/dev/null
+fi
+# 5. VictoriaMetrics single-node, the second metrics store of the tests (Go, cached by its go.sum).
+if [ "${1:-}" = test ]; then
+  bash test/cluster/go/victoriametrics/build.sh >/dev/null
 fi

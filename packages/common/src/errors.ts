@@ -11,6 +11,11 @@ export const errorCodes = {
     status: 400,
     description: 'A YAML body could not be parsed; the message names the document.',
   },
+  invalid_query: {
+    status: 400,
+    description:
+      "The metrics store refused the query (PromQL syntax, unknown function, bad parameter); the message is the store's own.",
+  },
   unknown_kind: { status: 400, description: 'The resource kind is not served by the cluster.' },
   ambiguous_kind: {
     status: 400,
@@ -117,6 +122,11 @@ export const errorCodes = {
     description:
       'A chart repository or registry failed, timed out or answered something that is not a chart source; the message names it.',
   },
+  metrics_store_error: {
+    status: 502,
+    description:
+      'The metrics store at the given address could not be reached, timed out, refused the credentials or is not a Prometheus-compatible store; the message says what was tried.',
+  },
   reconcile_failed: {
     status: 502,
     description:
@@ -162,6 +172,10 @@ export const errorCodes = {
       'A GitOps controller did not handle a reconcile request in time (is it running?); what depended on it was left alone.',
   },
   cluster_timeout: { status: 504, description: 'The Kubernetes API server did not answer in time.' },
+  repohost_error: {
+    status: 502,
+    description: 'The code host (its API) could not be reached or failed; the message says how.',
+  },
   agent_timeout: {
     status: 504,
     description: "The cluster's agent did not answer through the tunnel in time (a hub call that fans out).",

@@ -49,6 +49,15 @@ export {
   spawnHub,
 } from './hub-process.ts';
 export {
+  type FlowOptions,
+  type FlowPod,
+  type HubbleFlowMessage,
+  hubbleFlow,
+  sampleFlows,
+  world,
+} from './hubble/flows.ts';
+export { type HubbleServer, type HubbleServerOptions, startHubbleServer } from './hubble/server.ts';
+export {
   mcpTestClient,
   signInAtIdp,
   startTestIdp,
@@ -58,6 +67,14 @@ export {
 } from './idp.ts';
 export { type InspectorRun, runInspector } from './mcp-inspector.ts';
 export { createDatabase, type PostgresServer, startPostgres } from './postgres.ts';
+export { type BearerProxy, startBearerProxy } from './prometheus/bearer-proxy.ts';
+export { type GenerateOptions, generateMetrics } from './prometheus/generate.ts';
+export { clusterInventory, type Inventory } from './prometheus/inventory.ts';
+export type { ContainerTruth, FlowTruth, GeneratedMetrics, NodePrice, Series } from './prometheus/model.ts';
+export { startPrometheus } from './prometheus/prometheus-server.ts';
+export type { MetricsStoreServer } from './prometheus/store-process.ts';
+export { memoryAt, memoryPeakEvery } from './prometheus/usage-series.ts';
+export { startVictoriaMetrics } from './prometheus/victoria-server.ts';
 export { openSse, type SseClient, type SseEvent } from './sse-client.ts';
 export { openTerminal, type TerminalClient, type TerminalFrame } from './terminal-client.ts';
 export {

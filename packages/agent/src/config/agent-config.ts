@@ -8,6 +8,7 @@ import { type AuthConfig, AuthConfigFields, authDefaults } from './auth-config.t
 
 export const defaultCatalogUrl = 'https://artifacthub.io';
 export const defaultReleaseFeed = 'https://api.github.com/repos/binnacle-dev/binnacle/releases/latest';
+export const defaultRepohostApiUrl = 'https://api.github.com';
 
 /**
  * What `~/.binnacle/config.json` may hold — the persistent form of the agent's flags. Flags and BINNACLE_*
@@ -58,6 +59,12 @@ export const ConfigFileSchema = Type.Object(
           'Chart repositories, comma-separated NAME=URL: http(s):// for a classic repository, oci:// for a registry',
       }),
     ),
+    repohostApiUrl: Type.Optional(
+      Type.String({
+        pattern: '^https?://',
+        description: 'Base URL of the code host API the star prompt calls (default https://api.github.com)',
+      }),
+    ),
     catalogUrl: Type.Optional(
       Type.String({
         pattern: '^https?://',
@@ -97,11 +104,30 @@ export const ConfigFileSchema = Type.Object(
         description: 'Samples the history keeps per pod and node',
       }),
     ),
+    hubbleAddress: Type.Optional(
+      Type.String({
+        pattern: '^[^\\s/]+:[0-9]{1,5}$',
+        description: 'host:port of a Hubble relay, instead of finding the hubble-relay Service',
+      }),
+    ),
     timelineMaxSize: Type.Optional(
       Type.String({
         pattern: sizePattern,
         description: 'Size cap of the SQLite timeline, e.g. 512Mi',
       }),
+    ),
+    metricsdbUrl: Type.Optional(
+      Type.String({
+        pattern: '^https?://',
+        description:
+          'Base URL of the Prometheus-compatible metrics store (default: discovered in the cluster)',
+      }),
+    ),
+    metricsdbHeaders: Type.Optional(
+      Type.String({ description: 'Headers sent to the metrics store, comma-separated NAME=VALUE' }),
+    ),
+    metricsdbTimeout: Type.Optional(
+      Duration({ description: 'Longest wait for one metrics store query, e.g. 30s' }),
     ),
     ...AuthConfigFields,
   },
@@ -139,12 +165,21 @@ export interface AgentConfig extends AuthConfig {
   helmRepositories?: string;
   /** Base URL of the Artifact Hub-compatible catalog the chart search asks. */
   catalogUrl: string;
+  repohostApiUrl: string;
   debugImage: string;
   disableLocalTerminal: boolean;
   /** No `/mcp` at all. */
   noMcp: boolean;
   /** `/mcp` lists no tool that changes the cluster. */
   mcpReadOnly: boolean;
+  /** `host:port` of a Hubble relay; undefined: the hubble-relay Service (by DNS or a port-forward). */
+  hubbleAddress?: string;
+  /** The metrics store to read (undefined: discover one among the cluster's Services). */
+  metricsdbUrl?: string;
+  /** Headers for it as given (`NAME=VALUE,…`); parsed when the metrics store feature starts. */
+  metricsdbHeaders?: string;
+  /** Milliseconds one metrics store query may take (and the cap of a query's own `timeout`). */
+  metricsdbTimeoutMs: number;
   /** Cloud mode: the hub's URL and this cluster's token (`bnc_…`). */
   cloudUrl?: string;
   clusterToken?: string;
@@ -159,6 +194,7 @@ export const configDefaults = (): Omit<
   | 'cloudUrl'
   | 'clusterToken'
   | 'helmRepositories'
+  | 'hubbleAddress'
   | keyof Omit<AuthConfig, keyof typeof authDefaults>
 > => ({
   ...authDefaults,
@@ -170,8 +206,10 @@ export const configDefaults = (): Omit<
   topologyMaxNodes: 2000,
   metricsPollMs: 30_000,
   metricsHistory: 120,
+  metricsdbTimeoutMs: 30_000,
   debugImage: 'busybox:1.37',
   catalogUrl: defaultCatalogUrl,
+  repohostApiUrl: defaultRepohostApiUrl,
   disableLocalTerminal: false,
   noMcp: false,
   mcpReadOnly: false,

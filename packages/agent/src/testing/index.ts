@@ -3,5 +3,6 @@
 export { type AgentsAndNamespace, agentsAndNamespace } from './agents.ts';
 export { type CertFactory, certFactory, type TestCert, tlsSecret } from './certs.ts';
 export { type HttpSignIn, signInOverHttp } from './oidc.ts';
+export { sendFrom } from './proxy-request.ts';
 export { bindInNamespace } from './rbac.ts';
 export { startTestAgent, type TestAgent, type TestAgentOptions } from './test-agent.ts';

@@ -1,8 +1,7 @@
-import { request } from 'node:http';
 import { testCluster } from '@binnacle/testkit';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bindInNamespace, startTestAgent, type TestAgent } from '../../testing/index.ts';
+import { bindInNamespace, sendFrom, startTestAgent, type TestAgent } from '../../testing/index.ts';
 
 /**
  * `--auth-mode proxy` against the real control plane: the agent believes identity headers only from its
@@ -10,38 +9,6 @@ import { bindInNamespace, startTestAgent, type TestAgent } from '../../testing/i
  * person, so the API server's RBAC decides what they see.
  */
 const proxyAddress = '127.0.0.2';
-
-/** A request from a given local address, as an authenticating proxy in front of the agent would send it. */
-function sendFrom(
-  agent: TestAgent,
-  path: string,
-  headers: Record<string, string>,
-  localAddress: string,
-  method = 'GET',
-): Promise<{ status: number; body: Record<string, unknown> }> {
-  const url = new URL(path, agent.url);
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        method,
-        host: url.hostname,
-        port: url.port,
-        path: `${url.pathname}${url.search}`,
-        headers,
-        localAddress,
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (chunk: Buffer) => {
-          text += chunk.toString();
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text || '{}') }));
-      },
-    );
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 let agent: TestAgent;
 let allowed: { name: string; remove: () => Promise<void> };

@@ -5,16 +5,24 @@ export interface ConfigView {
   /** What `<data-dir>/config.json` holds. */
   file: ConfigFile;
   /** What the agent runs with now (flags > BINNACLE_* > file > defaults). */
-  effective: Omit<AgentConfig, 'dataDir' | 'clusterToken'> & { dataDir: string; clusterTokenSet: boolean };
+  effective: Omit<AgentConfig, 'dataDir' | 'clusterToken' | 'metricsdbHeaders'> & {
+    dataDir: string;
+    clusterTokenSet: boolean;
+    metricsdbHeadersSet: boolean;
+  };
   path: string;
 }
 
 export async function readConfig(ctx: AgentContext): Promise<ConfigView> {
-  // The cluster token is a credential: the answer says whether one is set, never what it is.
-  const { clusterToken, ...effective } = ctx.config;
+  // The cluster token and the metrics store's headers are credentials: the answer says whether they are set.
+  const { clusterToken, metricsdbHeaders, ...effective } = ctx.config;
   return {
     file: await ctx.configFile.read(),
-    effective: { ...effective, clusterTokenSet: Boolean(clusterToken) },
+    effective: {
+      ...effective,
+      clusterTokenSet: Boolean(clusterToken),
+      metricsdbHeadersSet: Boolean(metricsdbHeaders),
+    },
     path: ctx.configFile.path,
   };
 }

@@ -1,6 +1,6 @@
 import type { Health } from '../../kube/health.ts';
 
-export type EdgeType = 'manages' | 'exposes' | 'routes-to' | 'configures' | 'uses' | 'protects';
+export type EdgeType = 'manages' | 'exposes' | 'routes-to' | 'configures' | 'uses' | 'protects' | 'traffic';
 
 export interface TopologyNode {
   /** `<kind>/<namespace>/<name>` in lower-case kind (`deployment/shop/web`); cluster-scoped kinds omit the namespace. */
@@ -19,6 +19,8 @@ export interface TopologyEdge {
   type: EdgeType;
   /** A shortcut edge (Deployment→Pod past its ReplicaSet) that a client hides when that kind is shown. */
   skipIfKindVisible?: string;
+  /** A `traffic` edge's counts (flows, requests, errors, verdicts …) over the traffic window. */
+  data?: Record<string, unknown>;
 }
 
 export interface Topology {

@@ -6,6 +6,7 @@ import { callerView } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
 import { readAuditSettings } from '../config/service.ts';
 import { defaultTopologyOptions } from './builder.ts';
+import { type TrafficPairs, withTrafficEdges } from './traffic-edges.ts';
 
 const Topology = Type.Object({
   nodes: Type.Array(
@@ -23,8 +24,9 @@ const Topology = Type.Object({
       id: Type.String(),
       source: Type.String(),
       target: Type.String(),
-      type: Type.Enum(['manages', 'exposes', 'routes-to', 'configures', 'uses', 'protects']),
+      type: Type.Enum(['manages', 'exposes', 'routes-to', 'configures', 'uses', 'protects', 'traffic']),
       skipIfKindVisible: Type.Optional(Type.String()),
+      data: Type.Optional(Type.Object({}, { additionalProperties: true })),
     }),
   ),
   warnings: Type.Array(Type.String()),
@@ -34,7 +36,7 @@ const Topology = Type.Object({
   estimatedNodes: Type.Optional(Type.Integer()),
 });
 
-export function topologyRoutes(app: App, ctx: AgentContext): void {
+export function topologyRoutes(app: App, ctx: AgentContext, traffic?: TrafficPairs): void {
   app.get(
     '/api/topology',
     {
@@ -74,6 +76,12 @@ export function topologyRoutes(app: App, ctx: AgentContext): void {
               description: 'comma-separated PodGroup ids to show as their individual pods',
             }),
           ),
+          view: Type.Optional(
+            Type.Enum(['resources', 'traffic'], {
+              default: 'resources',
+              description: 'traffic: the same graph plus a `traffic` edge per observed flow pair (last 5m)',
+            }),
+          ),
         }),
         response: { 200: Topology, ...errorResponses },
       },
@@ -81,7 +89,7 @@ export function topologyRoutes(app: App, ctx: AgentContext): void {
     async (request) => {
       const q = request.query;
       const view = await callerView(ctx, request.caller, requestedNamespaces(q));
-      return ctx.topology.get(ctx, {
+      const topology = ctx.topology.get(ctx, {
         namespaces: view.namespaces,
         includeReplicaSets: q.replicaSets,
         includeSecrets: q.secrets && !view.hiddenKinds.includes('Secret'),
@@ -90,6 +98,11 @@ export function topologyRoutes(app: App, ctx: AgentContext): void {
         audit: await readAuditSettings(ctx),
         certificates: !view.hiddenKinds.includes('Secret'),
       });
+      if (q.view !== 'traffic' || !traffic) return topology;
+      const flows = await traffic(request.caller, view.namespaces);
+      if ('reason' in flows)
+        return { ...topology, warnings: [...topology.warnings, `traffic: ${flows.reason}`] };
+      return withTrafficEdges(topology, flows.pairs);
     },
   );
 }

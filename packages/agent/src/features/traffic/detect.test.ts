@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../kube/objects.ts';
+import { detectCni, detectSources, recommend } from './detect.ts';
+
+const object = (namespace: string, name: string, labels?: Record<string, string>): KubeObject => ({
+  metadata: { namespace, name, ...(labels ? { labels } : {}) },
+});
+
+describe('traffic source detection', () => {
+  it('lists the sources in the order hubble, istio, caretta, beyla; the metric-based ones wait for the metrics store', () => {
+    const found = detectSources({
+      services: [object('kube-system', 'hubble-relay')],
+      deployments: [object('istio-system', 'istiod')],
+      daemonSets: [
+        object('caretta', 'caretta'),
+        object('obs', 'ebpf-agent', { 'app.kubernetes.io/name': 'beyla' }),
+      ],
+    });
+    expect(found.map((s) => [s.name, s.status, s.found])).toEqual([
+      ['hubble', 'available', 'kube-system/hubble-relay'],
+      ['istio', 'needs_metrics_store', 'istio-system/istiod'],
+      ['caretta', 'needs_metrics_store', 'caretta/caretta'],
+      ['beyla', 'needs_metrics_store', 'obs/ebpf-agent'],
+    ]);
+  });
+
+  it('takes an explicit relay address for Hubble, and finds nothing in an empty cluster', () => {
+    const none = detectSources({ services: [], deployments: [], daemonSets: [] });
+    expect(none.every((s) => s.status === 'not_found')).toBe(true);
+    const given = detectSources({
+      services: [],
+      deployments: [],
+      daemonSets: [],
+      hubbleAddress: '10.0.0.1:4245',
+    });
+    expect(given[0]).toMatchObject({ name: 'hubble', status: 'available' });
+  });
+
+  it('recommends Hubble relay on Cilium, Caretta elsewhere', () => {
+    expect(detectCni([object('kube-system', 'cilium')])).toBe('cilium');
+    expect(recommend('cilium')).toMatchObject({
+      name: 'hubble',
+      reason: expect.stringContaining('Hubble relay'),
+    });
+    expect(recommend(detectCni([object('kube-system', 'kube-flannel-ds')]))).toMatchObject({
+      name: 'caretta',
+      reason: expect.stringContaining('flannel'),
+    });
+  });
+});

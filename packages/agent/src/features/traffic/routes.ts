@@ -1,0 +1,207 @@
+import { parseDuration } from '@binnacle/common';
+import { badRequest, Duration, errorResponses, Query, UsageError } from '@binnacle/common/server';
+import { Type } from 'typebox';
+import type { AgentContext, App } from '../../context.ts';
+import { callerAware } from '../../http/caller.ts';
+import { callerView } from '../../http/caller-view.ts';
+import { requestedNamespaces } from '../../http/query.ts';
+import type { Impersonation } from '../../kube/client.ts';
+import type { TrafficPairs } from '../topology/traffic-edges.ts';
+import {
+  addressPattern,
+  ConnectionAnswer,
+  FlowPair,
+  FlowsAnswer,
+  SourceChoice,
+  SourcesAnswer,
+} from './schemas.ts';
+import { flowLimits, TrafficService } from './service.ts';
+import { FlowStreams, flowStreamLimits } from './stream.ts';
+import type { FlowView } from './visibility.ts';
+
+const tags = ['traffic'];
+const windowQuery = {
+  namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })),
+  namespaces: Type.Optional(Type.String({ minLength: 1, description: 'comma-separated namespaces' })),
+  since: Type.Optional(Duration({ description: 'the window back from now, 10s to 1h (default 5m)' })),
+};
+
+/** The window of `?since=` in milliseconds, bounded; a value out of bounds is a 400 naming it. */
+function windowOf(since: string | undefined): number {
+  if (since === undefined) return flowLimits.defaultWindowMs;
+  const ms = parseDuration(since, 'since');
+  if (ms < 10_000 || ms > flowLimits.maxWindowMs)
+    throw badRequest(`since must be between 10s and 1h, not ${since}`);
+  return ms;
+}
+
+/** The flows a caller may see (ADR 0034): its namespaces, and Nodes only when it may list them. */
+export async function flowView(
+  ctx: AgentContext,
+  caller: Impersonation | undefined,
+  query: { namespace?: string; namespaces?: string },
+): Promise<FlowView> {
+  const requested = requestedNamespaces(query);
+  const view = await callerView(ctx, caller);
+  return { namespaces: view.namespaces, nodesHidden: view.hiddenKinds.includes('Node'), requested };
+}
+
+/**
+ * Registers the traffic routes; answers the topology's traffic view: the caller's pairs of the default window
+ * within the namespaces the graph shows, or why there are none.
+ */
+export function trafficRoutes(app: App, ctx: AgentContext): TrafficPairs {
+  if (ctx.config.hubbleAddress !== undefined && !new RegExp(addressPattern).test(ctx.config.hubbleAddress))
+    throw new UsageError(`--hubble-address: "${ctx.config.hubbleAddress}" is not HOST:PORT`);
+  const service = new TrafficService(ctx);
+  const streams = new FlowStreams(service);
+  app.addSchema(FlowPair);
+  app.addHook('preClose', (done) => {
+    streams.close();
+    service.close();
+    done();
+  });
+
+  app.get(
+    '/api/traffic/sources',
+    {
+      config: callerAware,
+      schema: {
+        tags,
+        summary:
+          'Traffic sources found in the cluster (Hubble, Istio, Caretta, Beyla), the active one, and what to install when none is',
+        querystring: Query({}),
+        response: { 200: SourcesAnswer, ...errorResponses },
+      },
+    },
+    () => service.sources(),
+  );
+
+  app.get(
+    '/api/traffic/flows',
+    {
+      config: callerAware,
+      schema: {
+        tags,
+        summary:
+          'Flows of the window added up per source → destination pair, ends named after Kubernetes objects; available:false when no source gives flows',
+        querystring: Query({
+          ...windowQuery,
+          limit: Type.Optional(
+            Type.Integer({ minimum: 1, maximum: flowLimits.maxPairs, default: flowLimits.defaultPairs }),
+          ),
+        }),
+        response: { 200: FlowsAnswer, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const windowMs = windowOf(q.since);
+      const view = await flowView(ctx, request.caller, q);
+      return service.flows(view, windowMs, q.limit ?? flowLimits.defaultPairs);
+    },
+  );
+
+  app.get(
+    '/api/traffic/flows/stream',
+    {
+      config: callerAware,
+      schema: {
+        tags,
+        summary: `SSE: a "snapshot" of the window's pairs, then a "delta" of the pairs that changed or left the window (at most once a second), "heartbeat" every 15 s; "unavailable" while no source gives flows, "error" when the source's stream broke (it is retried). At most ${flowStreamLimits.clients} clients.`,
+        produces: ['text/event-stream'],
+        querystring: Query(windowQuery),
+        response: { 200: Type.String({ description: 'text/event-stream' }), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const windowMs = windowOf(request.query.since);
+      await streams.open(reply, await flowView(ctx, request.caller, request.query), windowMs);
+    },
+  );
+
+  app.get(
+    '/api/traffic/source',
+    {
+      config: callerAware,
+      schema: {
+        tags,
+        summary: 'The preferred traffic source (null: the first found in detection order) and the active one',
+        querystring: Query({}),
+        response: { 200: SourceChoice, ...errorResponses },
+      },
+    },
+    () => ({ preferred: service.preferred, active: service.sources().active }),
+  );
+
+  app.post(
+    '/api/traffic/source',
+    {
+      config: callerAware,
+      schema: {
+        tags,
+        summary:
+          'Prefers a traffic source (hubble, istio, caretta, beyla) or `auto`; an unknown name is a 400 listing the known ones',
+        body: Type.Object(
+          { source: Type.String({ minLength: 1, maxLength: 64 }) },
+          { additionalProperties: false },
+        ),
+        response: { 200: SourceChoice, ...errorResponses },
+      },
+    },
+    (request) => {
+      service.setPreferred(request.body.source);
+      return { preferred: service.preferred, active: service.sources().active };
+    },
+  );
+
+  app.get(
+    '/api/traffic/connection',
+    {
+      config: callerAware,
+      schema: {
+        tags,
+        summary: 'The state of the link to the Hubble relay (address, how it was reached, what was tried)',
+        querystring: Query({}),
+        response: { 200: ConnectionAnswer, ...errorResponses },
+      },
+    },
+    () => service.hubble.state,
+  );
+
+  app.post(
+    '/api/traffic/connect',
+    {
+      config: callerAware,
+      // A bare POST (no body at all) means "find the relay", as `{}` does.
+      preValidation: (request, _reply, done) => {
+        request.body ??= {};
+        done();
+      },
+      schema: {
+        tags,
+        summary:
+          "Connects to the Hubble relay: the body's address, else --hubble-address, else the hubble-relay Service by in-cluster DNS or a port-forward; 200 with available:false and what was tried when none answers",
+        body: Type.Object(
+          {
+            address: Type.Optional(
+              Type.String({
+                pattern: addressPattern,
+                maxLength: 260,
+                description: 'host:port of a Hubble relay',
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: ConnectionAnswer, ...errorResponses },
+      },
+    },
+    async (request) => service.hubble.connect(service.relay(), request.body.address),
+  );
+  return async (caller, namespaces) => {
+    const view = await flowView(ctx, caller, { namespaces: namespaces?.join(',') });
+    const answer = await service.flows(view, flowLimits.defaultWindowMs, flowLimits.maxPairs);
+    return answer.available ? { pairs: answer.pairs } : { reason: answer.reason };
+  };
+}

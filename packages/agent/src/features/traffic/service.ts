@@ -1,0 +1,181 @@
+import { badRequest } from '@binnacle/common/server';
+import type { AgentContext } from '../../context.ts';
+import type { KubeObject } from '../../kube/objects.ts';
+import { aggregateFlows } from './aggregate.ts';
+import { HubbleConnection } from './connection.ts';
+import {
+  detectCni,
+  detectSources,
+  findRelayService,
+  type Recommendation,
+  recommend,
+  type SourceDetection,
+  type SourceName,
+  sourceNames,
+} from './detect.ts';
+import type { FlowPair, FlowRecord } from './model.ts';
+import { EndpointResolver } from './resolve.ts';
+import { type FlowView, visibleFlows } from './visibility.ts';
+
+export const flowLimits = {
+  defaultWindowMs: 5 * 60_000,
+  maxWindowMs: 3_600_000,
+  defaultPairs: 500,
+  maxPairs: 5000,
+};
+
+export interface SourcesAnswer {
+  sources: SourceDetection[];
+  /** The source flows come from; null when none can give flows. */
+  active: SourceName | null;
+  /** The source chosen with POST /api/traffic/source; null: automatic (detection order). */
+  preferred: SourceName | null;
+  cni?: string;
+  recommendation?: Recommendation;
+}
+
+export type FlowsAnswer =
+  | { available: false; reason: string; recommendation?: Recommendation }
+  | {
+      available: true;
+      source: SourceName;
+      windowMs: number;
+      from: string;
+      to: string;
+      pairs: FlowPair[];
+      /** More pairs than `limit`: the busiest are kept. */
+      truncated: boolean;
+    };
+
+/** Reads flows from the active source and names their ends after the cache's objects. */
+export class TrafficService {
+  readonly #ctx: AgentContext;
+  readonly hubble: HubbleConnection;
+  #preferred: SourceName | null = null;
+
+  constructor(ctx: AgentContext) {
+    this.#ctx = ctx;
+    this.hubble = new HubbleConnection(ctx);
+  }
+
+  #cached(group: string, kind: string): KubeObject[] {
+    const resource = this.#ctx.cluster.find(group, kind);
+    const informer = resource && this.#ctx.cluster.cache.informer(resource);
+    return informer?.synced ? informer.list() : [];
+  }
+
+  relay(): KubeObject | undefined {
+    return findRelayService(this.#cached('', 'Service'));
+  }
+
+  resolver(): EndpointResolver {
+    return new EndpointResolver({
+      pods: this.#cached('', 'Pod'),
+      services: this.#cached('', 'Service'),
+      nodes: this.#cached('', 'Node'),
+      replicaSets: this.#cached('apps', 'ReplicaSet'),
+      jobs: this.#cached('batch', 'Job'),
+    });
+  }
+
+  sources(): SourcesAnswer {
+    const daemonSets = this.#cached('apps', 'DaemonSet');
+    const sources = detectSources({
+      services: this.#cached('', 'Service'),
+      deployments: this.#cached('apps', 'Deployment'),
+      daemonSets,
+      hubbleAddress: this.hubble.state.address ?? this.#ctx.config.hubbleAddress,
+    });
+    // Only Hubble is read natively; the metric-based sources become active once the metrics store is read.
+    const usable = sources.filter((s) => s.status === 'available');
+    const active = (usable.find((s) => s.name === this.#preferred) ?? usable[0])?.name ?? null;
+    const cni = detectCni(daemonSets);
+    return {
+      sources,
+      active,
+      preferred: this.#preferred,
+      ...(cni ? { cni } : {}),
+      ...(active ? {} : { recommendation: recommend(cni) }),
+    };
+  }
+
+  get preferred(): SourceName | null {
+    return this.#preferred;
+  }
+
+  /** `auto` (or null) goes back to the detection order; an unknown name is a 400 listing the known ones. */
+  setPreferred(name: string): SourceName | null {
+    if (name === 'auto') this.#preferred = null;
+    else if ((sourceNames as readonly string[]).includes(name)) this.#preferred = name as SourceName;
+    else throw badRequest(`unknown traffic source "${name}"; known: ${sourceNames.join(', ')} (or auto)`);
+    return this.#preferred;
+  }
+
+  /** Why no flows can be read, or the active source's name. */
+  activeOrAbsence():
+    | { source: SourceName }
+    | { available: false; reason: string; recommendation?: Recommendation } {
+    const answer = this.sources();
+    if (answer.active) return { source: answer.active };
+    const waiting = answer.sources.find((s) => s.status === 'needs_metrics_store');
+    return {
+      available: false,
+      reason: waiting
+        ? waiting.message
+        : 'no traffic source found in the cluster (Hubble, Istio, Caretta, Beyla)',
+      ...(answer.recommendation ? { recommendation: answer.recommendation } : {}),
+    };
+  }
+
+  /** The Hubble flows since `sinceMs`, or why there are none. */
+  async hubbleFlows(sinceMs: number): Promise<FlowRecord[] | { available: false; reason: string }> {
+    const client = await this.hubble.client(this.relay());
+    if (!client) return { available: false, reason: this.hubble.state.reason ?? 'not connected to Hubble' };
+    try {
+      return await client.flows(sinceMs);
+    } catch (error) {
+      this.hubble.failed(error);
+      return {
+        available: false,
+        reason: `Hubble relay ${client.address} failed: ${this.hubble.state.reason}`,
+      };
+    }
+  }
+
+  async flows(view: FlowView, windowMs: number, limit: number, now = Date.now()): Promise<FlowsAnswer> {
+    const active = this.activeOrAbsence();
+    if (!('source' in active)) return active;
+    const records = await this.hubbleFlows(now - windowMs);
+    if (!Array.isArray(records)) return records;
+    const pairs = pairsOf(this.resolver(), records, view, windowMs);
+    return {
+      available: true,
+      source: active.source,
+      windowMs,
+      from: new Date(now - windowMs).toISOString(),
+      to: new Date(now).toISOString(),
+      pairs: pairs.slice(0, limit),
+      truncated: pairs.length > limit,
+    };
+  }
+
+  close(): void {
+    this.hubble.close();
+  }
+}
+
+/** Records → named ends → the caller's view → pairs. */
+export function pairsOf(
+  resolver: EndpointResolver,
+  records: readonly FlowRecord[],
+  view: FlowView,
+  windowMs: number,
+): FlowPair[] {
+  return aggregateFlows(
+    visibleFlows(
+      records.map((r) => resolver.flow(r)),
+      view,
+    ),
+    windowMs,
+  );
+}
