@@ -26,12 +26,13 @@ const originHost = (origin: string): string | undefined => {
  * - a change (POST, PUT, PATCH, DELETE) or a WebSocket handshake that names an `Origin` must come from a page
  *   of this agent: the origin's host is the request's `Host`, or with OIDC sign-in the origin is the public
  *   URL's (SameSite=Lax sends the cookie from sibling hosts and other ports of the same site too);
- * - an agent listening on loopback answers only requests addressed to a loopback name, so a page whose own
- *   name was re-pointed at 127.0.0.1 (DNS rebinding) reads and changes nothing.
+ * - an agent listening on loopback (outside cloud mode) answers only requests addressed to a loopback name,
+ *   so a page whose own name was re-pointed at 127.0.0.1 (DNS rebinding) reads and changes nothing.
  * Requests without a browser (curl, the hub's tunnel) send no Origin and pass the first rule.
  */
 export function refuseOtherPages(app: App, ctx: AgentContext): void {
-  const onLoopback = isLoopback(ctx.config.listenAddress);
+  // In cloud mode nothing but the hub's tunnel reaches the routes (its handshakes name `agent.tunnel`).
+  const onLoopback = !ctx.cloud && isLoopback(ctx.config.listenAddress);
   // Signed in with OIDC, the agent knows its public URL: pages must come from exactly there (scheme included).
   const publicUrl = ctx.auth?.oidc ? new URL(ctx.auth.oidc.settings.publicUrl) : undefined;
   const publicHost = publicUrl?.host;

@@ -4,8 +4,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from '../../testing/index.ts';
 
 let agent: TestAgent;
+// Credentials an embedding may put in the configuration: /api/config says they are set, never what they are.
+const credentials = {
+  oidcClientSecret: 'oidc-client-secret-value',
+  metricsdbHeaders: 'Authorization=Bearer metrics-store-secret',
+};
 beforeAll(async () => {
-  agent = await startTestAgent({ config: { port: 0, debugEvents: false } });
+  agent = await startTestAgent({ config: { port: 0, debugEvents: false, ...credentials } });
 });
 afterAll(async () => {
   await agent?.close();
@@ -28,6 +33,14 @@ describe('GET/PUT /api/config', () => {
     expect(view.file).toEqual({});
     expect(view.effective.listenAddress).toBe('127.0.0.1');
     expect(view.path).toBe(join(agent.dataDir, 'config.json'));
+    expect(view.effective).toMatchObject({
+      clusterTokenSet: false,
+      oidcClientSecretSet: true,
+      metricsdbHeadersSet: true,
+    });
+    const text = JSON.stringify(view);
+    for (const secret of ['oidc-client-secret-value', 'metrics-store-secret'])
+      expect(text).not.toContain(secret);
   });
 
   it('replaces the file atomically with mode 0600, effective at the next start', async () => {

@@ -5,23 +5,26 @@ export interface ConfigView {
   /** What `<data-dir>/config.json` holds. */
   file: ConfigFile;
   /** What the agent runs with now (flags > BINNACLE_* > file > defaults). */
-  effective: Omit<AgentConfig, 'dataDir' | 'clusterToken' | 'metricsdbHeaders'> & {
+  effective: Omit<AgentConfig, 'dataDir' | 'clusterToken' | 'metricsdbHeaders' | 'oidcClientSecret'> & {
     dataDir: string;
     clusterTokenSet: boolean;
     metricsdbHeadersSet: boolean;
+    oidcClientSecretSet: boolean;
   };
   path: string;
 }
 
 export async function readConfig(ctx: AgentContext): Promise<ConfigView> {
-  // The cluster token and the metrics store's headers are credentials: the answer says whether they are set.
-  const { clusterToken, metricsdbHeaders, ...effective } = ctx.config;
+  // The cluster token, the metrics store's headers and the OIDC client secret (set when the agent is embedded)
+  // are credentials: the answer says whether they are set.
+  const { clusterToken, metricsdbHeaders, oidcClientSecret, ...effective } = ctx.config;
   return {
     file: await ctx.configFile.read(),
     effective: {
       ...effective,
       clusterTokenSet: Boolean(clusterToken),
       metricsdbHeadersSet: Boolean(metricsdbHeaders),
+      oidcClientSecretSet: Boolean(oidcClientSecret),
     },
     path: ctx.configFile.path,
   };
