@@ -54,6 +54,7 @@ export function metricsdbRoutes(app: App, ctx: AgentContext): void {
     '/api/metricsdb/connect',
     {
       schema: {
+        querystring: Query({}),
         tags,
         summary:
           'Use this Prometheus-compatible store from now on, if it answers; 502 with what was tried when not',
@@ -219,6 +220,7 @@ export function metricsdbRoutes(app: App, ctx: AgentContext): void {
     {
       config: callerAware,
       schema: {
+        querystring: Query({}),
         tags,
         summary:
           'Recommendations for every workload in the namespaces the caller may list pods in, largest CPU saving first',

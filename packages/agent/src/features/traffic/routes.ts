@@ -139,6 +139,7 @@ export function trafficRoutes(app: App, ctx: AgentContext): TrafficPairs {
     {
       config: callerAware,
       schema: {
+        querystring: Query({}),
         tags,
         summary:
           'Prefers a traffic source (hubble, istio, caretta, beyla) or `auto`; an unknown name is a 400 listing the known ones',
@@ -179,6 +180,7 @@ export function trafficRoutes(app: App, ctx: AgentContext): TrafficPairs {
         done();
       },
       schema: {
+        querystring: Query({}),
         tags,
         summary:
           "Connects to the Hubble relay: the body's address, else --hubble-address, else the hubble-relay Service by in-cluster DNS or a port-forward; 200 with available:false and what was tried when none answers",
