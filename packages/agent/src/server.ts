@@ -8,6 +8,7 @@ import { registerSignIn } from './features/auth/identify.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { certificateRoutes } from './features/certificates/routes.ts';
 import { configRoutes } from './features/config/routes.ts';
+import { costRoutes } from './features/cost/routes.ts';
 import { cronJobRoutes } from './features/cronjobs/routes.ts';
 import { dashboardRoutes } from './features/dashboard/routes.ts';
 import { debugRoutes } from './features/debug/routes.ts';
@@ -17,7 +18,7 @@ import { healthRoutes } from './features/health/routes.ts';
 import { logRoutes } from './features/logs/routes.ts';
 import { mcpRoutes } from './features/mcp/routes.ts';
 import { metricsRoutes } from './features/metrics/routes.ts';
-import { metricsdbRoutes } from './features/metricsdb/routes.ts';
+import { metricsdbRoutes, metricsStores } from './features/metricsdb/routes.ts';
 import { networkPolicyRoutes } from './features/netpol/routes.ts';
 import { nodeRoutes } from './features/nodes/routes.ts';
 import { packagesRoutes } from './features/packages/routes.ts';
@@ -73,7 +74,8 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   pkgmgrRoutes(app, ctx);
   packagesRoutes(app, ctx);
   timelineRoutes(app, ctx);
-  topologyRoutes(app, ctx, trafficRoutes(app, ctx));
+  const stores = metricsStores(app, ctx);
+  topologyRoutes(app, ctx, trafficRoutes(app, ctx, stores));
   logRoutes(app, ctx);
   execRoutes(app, ctx);
   portForwardRoutes(app, ctx);
@@ -89,7 +91,8 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   networkPolicyRoutes(app, ctx);
   nodeRoutes(app, ctx);
   metricsRoutes(app, ctx);
-  metricsdbRoutes(app, ctx);
+  metricsdbRoutes(app, ctx, stores);
+  costRoutes(app, ctx, stores);
   // Cloud mode removes every debug route (DESIGN §5): they answer 404, directly and through the tunnel.
   if (!ctx.cloud) debugRoutes(app, ctx);
   return app;

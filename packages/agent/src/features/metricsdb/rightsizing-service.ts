@@ -1,7 +1,6 @@
 import { DurationError, parseDuration, parseQuantity } from '@binnacle/common';
-import { AppError, badRequest } from '@binnacle/common/server';
+import { badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
-import { requireAccess } from '../../http/caller.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import type { KubeObject } from '../../kube/objects.ts';
@@ -10,7 +9,7 @@ import { quote, usageQueries } from './queries.ts';
 import { type ContainerUsage, type CurrentResources, policy, recommend } from './rightsizing.ts';
 import { withStore } from './service.ts';
 import type { Connection, MetricsStores } from './source.ts';
-import { podWorkload, workloadPodPattern, workloadResource } from './workload-pods.ts';
+import { podWorkload, requireWorkload, workloadPodPattern } from './workload-pods.ts';
 
 const maxWindowMs = 720 * 3_600_000;
 
@@ -137,16 +136,7 @@ export async function rightsizeWorkload(
   target: { kind: string; namespace: string; name: string },
   windowParam: string | undefined,
 ) {
-  const resource = workloadResource(ctx, ctx.cluster.resolve(target.kind).kind);
-  await requireAccess(ctx, caller, {
-    verb: 'get',
-    group: resource.group,
-    resource: resource.plural,
-    namespace: target.namespace,
-  });
-  const object = ctx.cluster.cache.get(resource, target.name, target.namespace);
-  if (!object)
-    throw new AppError('not_found', `${resource.kind} ${target.namespace}/${target.name} not found`);
+  const { resource, object } = await requireWorkload(ctx, caller, target);
   const window = windowOf(windowParam);
   const pods = workloadPodPattern(ctx, resource.kind, target.namespace, target.name);
   return withStore(stores, async (c) => {

@@ -26,13 +26,17 @@ const chartQuery = (query: { category?: Category; range?: string }) => ({
 });
 const KindParam = Type.String({ minLength: 1, maxLength: 63, pattern: '^[A-Za-z][A-Za-z0-9.]*$' });
 
-export function metricsdbRoutes(app: App, ctx: AgentContext): void {
+/** The store the agent reads, shared by every area that reads metrics (metricsdb, traffic). */
+export function metricsStores(app: App, ctx: AgentContext): MetricsStores {
   const stores = new MetricsStores(ctx);
   app.addHook('preClose', (done) => {
     stores.close();
     done();
   });
+  return stores;
+}
 
+export function metricsdbRoutes(app: App, ctx: AgentContext, stores: MetricsStores): void {
   app.get(
     '/api/metricsdb/status',
     {

@@ -1,5 +1,7 @@
-import { badRequest } from '@binnacle/common/server';
+import { AppError, badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
+import { requireAccess } from '../../http/caller.ts';
+import type { Impersonation } from '../../kube/client.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -25,6 +27,25 @@ export function workloadResource(ctx: AgentContext, kind: string) {
       `kind: "${kind}" has no pods to chart; use one of ${workloadKinds.join(', ')} (or Node)`,
     );
   return ctx.cluster.resolve(kind, group);
+}
+
+/** A workload the caller may `get` and the cache holds: 403 or 404 otherwise. */
+export async function requireWorkload(
+  ctx: AgentContext,
+  caller: Impersonation | undefined,
+  target: { kind: string; namespace: string; name: string },
+) {
+  const resource = workloadResource(ctx, ctx.cluster.resolve(target.kind).kind);
+  await requireAccess(ctx, caller, {
+    verb: 'get',
+    group: resource.group,
+    resource: resource.plural,
+    namespace: target.namespace,
+  });
+  const object = ctx.cluster.cache.get(resource, target.name, target.namespace);
+  if (!object)
+    throw new AppError('not_found', `${resource.kind} ${target.namespace}/${target.name} not found`);
+  return { resource, object };
 }
 
 /** The workload a pod belongs to as people name it: a Deployment rather than its ReplicaSet, a CronJob rather than its Job. */

@@ -1,6 +1,23 @@
-import type { FlowPair, ResolvedFlow } from './model.ts';
+import type { Endpoint, FlowPair, ResolvedFlow } from './model.ts';
 
 export const pairId = (sourceId: string, destinationId: string) => `${sourceId}→${destinationId}`;
+
+/** A pair with nothing counted yet. */
+export const emptyPair = (source: Endpoint, destination: Endpoint): FlowPair => ({
+  id: pairId(source.id, destination.id),
+  source,
+  destination,
+  ports: [],
+  flows: 0,
+  connections: 0,
+  requests: 0,
+  errors: 0,
+  requestRate: 0,
+  errorRate: 0,
+  verdicts: {},
+  httpStatus: {},
+  lastSeen: '',
+});
 
 interface Tally {
   pair: FlowPair;
@@ -21,21 +38,7 @@ export function aggregateFlows(flows: readonly ResolvedFlow[], windowMs: number)
     let tally = tallies.get(id);
     if (!tally) {
       tally = {
-        pair: {
-          id,
-          source,
-          destination,
-          ports: [],
-          flows: 0,
-          connections: 0,
-          requests: 0,
-          errors: 0,
-          requestRate: 0,
-          errorRate: 0,
-          verdicts: {},
-          httpStatus: {},
-          lastSeen: '',
-        },
+        pair: emptyPair(source, destination),
         latencySum: 0,
         latencyCount: 0,
         lastSeen: 0,

@@ -1,4 +1,6 @@
 import type { KubeObject } from '../../kube/objects.ts';
+import type { MetricSource } from './metrics-flows.ts';
+import type { Presence } from './metrics-source.ts';
 
 /** Detection order: the first available source that can give flows is the active one. */
 export const sourceNames = ['hubble', 'istio', 'caretta', 'beyla'] as const;
@@ -9,7 +11,7 @@ export type SourceStatus = 'available' | 'not_found' | 'needs_metrics_store';
 export interface SourceDetection {
   name: SourceName;
   status: SourceStatus;
-  /** Hubble is read natively (gRPC); the others through their Prometheus metrics. */
+  /** Hubble is read natively (gRPC); the others through their series in the metrics store. */
   native: boolean;
   message: string;
   /** Where it was found (`kube-system/hubble-relay`). */
@@ -23,6 +25,8 @@ export interface DetectionInput {
   daemonSets: readonly KubeObject[];
   /** `--hubble-address` / a POST /api/traffic/connect address: Hubble counts as present without a Service. */
   hubbleAddress?: string;
+  /** Which metric-based sources have series in the metrics store, or why it cannot say. */
+  metrics: Presence;
 }
 
 const name = (o: KubeObject) => o.metadata?.name ?? '';
@@ -38,8 +42,40 @@ export function findRelayService(services: readonly KubeObject[]): KubeObject | 
   return relays.find((s) => s.metadata?.namespace === 'kube-system') ?? relays[0];
 }
 
-const metricsNote = (what: string) =>
-  `${what} found; its flows are read from Prometheus metrics, which needs the metrics store connected to the agent`;
+/**
+ * A metric-based source is available when the store holds its series, whether or not its objects run in this
+ * cluster (a store fed by another cluster's scrapers, or a test's seeded series); found without its series it
+ * waits for the store.
+ */
+function byMetrics(
+  source: MetricSource,
+  object: KubeObject | undefined,
+  what: string,
+  label: string,
+  metrics: Presence,
+): SourceDetection {
+  const found = object ? { found: where(object) } : {};
+  if ('present' in metrics && metrics.present.has(source))
+    return {
+      name: source,
+      status: 'available',
+      native: false,
+      message: object
+        ? `${what} found; its series are in the metrics store`
+        : `${label} series in the metrics store`,
+      ...found,
+    };
+  const store = 'reason' in metrics ? metrics.reason : `the metrics store holds no ${label} series`;
+  return object
+    ? {
+        name: source,
+        status: 'needs_metrics_store',
+        native: false,
+        message: `${what} found, but ${store}`,
+        ...found,
+      }
+    : { name: source, status: 'not_found', native: false, message: `no ${what}; ${store}` };
+}
 
 /** What of each traffic source the cluster runs, in detection order. */
 export function detectSources(input: DetectionInput): SourceDetection[] {
@@ -68,21 +104,11 @@ export function detectSources(input: DetectionInput): SourceDetection[] {
           native: true,
           message: 'no hubble-relay Service in the cluster',
         };
-  const byMetrics = (source: SourceName, object: KubeObject | undefined, what: string): SourceDetection =>
-    object
-      ? {
-          name: source,
-          status: 'needs_metrics_store',
-          native: false,
-          message: metricsNote(what),
-          found: where(object),
-        }
-      : { name: source, status: 'not_found', native: false, message: `no ${what}` };
   return [
     hubble,
-    byMetrics('istio', istiod, 'istiod Deployment'),
-    byMetrics('caretta', caretta, 'Caretta DaemonSet'),
-    byMetrics('beyla', beyla, 'Beyla DaemonSet'),
+    byMetrics('istio', istiod, 'istiod Deployment', 'Istio', input.metrics),
+    byMetrics('caretta', caretta, 'Caretta DaemonSet', 'Caretta', input.metrics),
+    byMetrics('beyla', beyla, 'Beyla DaemonSet', 'Beyla', input.metrics),
   ];
 }
 

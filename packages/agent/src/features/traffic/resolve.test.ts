@@ -43,6 +43,19 @@ describe('endpoint resolution', () => {
     expect(resolver.resolve({ ip: '10.0.0.7' })).toMatchObject({ id: 'pod/shop/debug', kind: 'Pod' });
   });
 
+  it("names a workload a metrics source gives by name: its own kind, else the running pods' owner, else Deployment", () => {
+    expect(resolver.named('data', 'db', 'statefulset')).toEqual({
+      id: 'statefulset/data/db',
+      kind: 'StatefulSet',
+      name: 'db',
+      namespace: 'data',
+    });
+    expect(resolver.named('data', 'db').id).toBe('statefulset/data/db');
+    expect(resolver.named('shop', 'web').id).toBe('deployment/shop/web');
+    expect(resolver.named('shop', 'gone').id).toBe('deployment/shop/gone');
+    expect(resolver.named('', 'n1', 'Node')).toEqual({ id: 'node/n1', kind: 'Node', name: 'n1' });
+  });
+
   it('names a Service cluster IP, a node address, and falls back to External (DNS name, else IP)', () => {
     expect(resolver.resolve({ ip: '10.96.0.10' })).toMatchObject({ id: 'service/shop/web', kind: 'Service' });
     expect(resolver.resolve({ ip: '172.18.0.2' })).toEqual({

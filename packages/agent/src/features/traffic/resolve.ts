@@ -18,6 +18,10 @@ const workloadKinds = new Set<string>([
   'CronJob',
   'ReplicaSet',
 ]);
+/** Kinds as metrics sources spell them (`deployment`, `Deployment`) → the kind of an Endpoint. */
+const kindNames = new Map<string, EndpointKind>(
+  [...workloadKinds, 'Pod', 'Service', 'Node'].map((kind) => [kind.toLowerCase(), kind as EndpointKind]),
+);
 const key = (namespace: string | undefined, name: string | undefined) => `${namespace}/${name}`;
 
 export const endpoint = (kind: EndpointKind, name: string, namespace?: string, ip?: string): Endpoint => ({
@@ -42,6 +46,7 @@ export class EndpointResolver {
   readonly #servicesByIp = new Map<string, KubeObject>();
   readonly #nodesByIp = new Map<string, string>();
   readonly #owners = new Map<string, KubeObject>();
+  #workloads?: Map<string, EndpointKind>;
 
   constructor(objects: ClusterObjects) {
     for (const pod of objects.pods) {
@@ -77,6 +82,23 @@ export class EndpointResolver {
     if (ref && workloadKinds.has(ref.kind))
       return endpoint(ref.kind as EndpointKind, ref.name, namespace, ip);
     return endpoint('Pod', pod.metadata?.name ?? '', namespace, ip);
+  }
+
+  /**
+   * A workload a metrics source names: the kind it gives, else the kind of the running pods' top-level owner of
+   * that name, else Deployment (the usual owner behind Istio's `*_workload` names); a node is a Node.
+   */
+  named(namespace: string, name: string, kind?: string): Endpoint {
+    const given = kind && kindNames.get(kind.toLowerCase());
+    if (given === 'Node') return endpoint('Node', name);
+    if (given) return endpoint(given, name, namespace);
+    this.#workloads ??= new Map(
+      [...this.#pods.values()].map((pod) => {
+        const end = this.#ofPod(pod);
+        return [key(end.namespace, end.name), end.kind] as const;
+      }),
+    );
+    return endpoint(this.#workloads.get(key(namespace, name)) ?? 'Deployment', name, namespace);
   }
 
   resolve(raw: RawEndpoint): Endpoint {

@@ -6,6 +6,7 @@ import { callerAware } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
 import type { Impersonation } from '../../kube/client.ts';
+import type { MetricsStores } from '../metricsdb/source.ts';
 import type { TrafficPairs } from '../topology/traffic-edges.ts';
 import {
   addressPattern,
@@ -50,10 +51,10 @@ export async function flowView(
  * Registers the traffic routes; answers the topology's traffic view: the caller's pairs of the default window
  * within the namespaces the graph shows, or why there are none.
  */
-export function trafficRoutes(app: App, ctx: AgentContext): TrafficPairs {
+export function trafficRoutes(app: App, ctx: AgentContext, stores: MetricsStores): TrafficPairs {
   if (ctx.config.hubbleAddress !== undefined && !new RegExp(addressPattern).test(ctx.config.hubbleAddress))
     throw new UsageError(`--hubble-address: "${ctx.config.hubbleAddress}" is not HOST:PORT`);
-  const service = new TrafficService(ctx);
+  const service = new TrafficService(ctx, stores);
   const streams = new FlowStreams(service);
   app.addSchema(FlowPair);
   app.addHook('preClose', (done) => {
@@ -74,7 +75,7 @@ export function trafficRoutes(app: App, ctx: AgentContext): TrafficPairs {
         response: { 200: SourcesAnswer, ...errorResponses },
       },
     },
-    () => service.sources(),
+    async () => service.sources(),
   );
 
   app.get(
@@ -108,7 +109,7 @@ export function trafficRoutes(app: App, ctx: AgentContext): TrafficPairs {
       config: callerAware,
       schema: {
         tags,
-        summary: `SSE: a "snapshot" of the window's pairs, then a "delta" of the pairs that changed or left the window (at most once a second), "heartbeat" every 15 s; "unavailable" while no source gives flows, "error" when the source's stream broke (it is retried). At most ${flowStreamLimits.clients} clients.`,
+        summary: `SSE: a "snapshot" of the window's pairs, then a "delta" of the pairs that changed or left the window (at most once a second), "heartbeat" every 15 s; "unavailable" while no source gives flows, "error" when the source's stream broke (it is retried); Istio, Caretta and Beyla are read from the metrics store every 15 s. At most ${flowStreamLimits.clients} clients.`,
         produces: ['text/event-stream'],
         querystring: Query(windowQuery),
         response: { 200: Type.String({ description: 'text/event-stream' }), ...errorResponses },
@@ -131,7 +132,7 @@ export function trafficRoutes(app: App, ctx: AgentContext): TrafficPairs {
         response: { 200: SourceChoice, ...errorResponses },
       },
     },
-    () => ({ preferred: service.preferred, active: service.sources().active }),
+    async () => ({ preferred: service.preferred, active: (await service.sources()).active }),
   );
 
   app.post(
@@ -150,9 +151,9 @@ export function trafficRoutes(app: App, ctx: AgentContext): TrafficPairs {
         response: { 200: SourceChoice, ...errorResponses },
       },
     },
-    (request) => {
+    async (request) => {
       service.setPreferred(request.body.source);
-      return { preferred: service.preferred, active: service.sources().active };
+      return { preferred: service.preferred, active: (await service.sources()).active };
     },
   );
 

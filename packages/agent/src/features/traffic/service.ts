@@ -1,6 +1,7 @@
 import { badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import type { KubeObject } from '../../kube/objects.ts';
+import type { MetricsStores } from '../metricsdb/source.ts';
 import { aggregateFlows } from './aggregate.ts';
 import { HubbleConnection } from './connection.ts';
 import {
@@ -13,6 +14,9 @@ import {
   type SourceName,
   sourceNames,
 } from './detect.ts';
+import { aggregateMetricFlows } from './metrics-aggregate.ts';
+import type { MetricFlow, Namer } from './metrics-flows.ts';
+import { MetricsFlowReader } from './metrics-source.ts';
 import type { FlowPair, FlowRecord } from './model.ts';
 import { EndpointResolver } from './resolve.ts';
 import { type FlowView, visibleFlows } from './visibility.ts';
@@ -51,11 +55,13 @@ export type FlowsAnswer =
 export class TrafficService {
   readonly #ctx: AgentContext;
   readonly hubble: HubbleConnection;
+  readonly metrics: MetricsFlowReader;
   #preferred: SourceName | null = null;
 
-  constructor(ctx: AgentContext) {
+  constructor(ctx: AgentContext, stores: MetricsStores) {
     this.#ctx = ctx;
     this.hubble = new HubbleConnection(ctx);
+    this.metrics = new MetricsFlowReader(stores);
   }
 
   #cached(group: string, kind: string): KubeObject[] {
@@ -78,15 +84,28 @@ export class TrafficService {
     });
   }
 
-  sources(): SourcesAnswer {
+  /** Metric series name workloads; an address is a pod, Service or node IP, else the outside. */
+  namer(): Namer {
+    const resolver = this.resolver();
+    return {
+      workload: (namespace, name, kind) => resolver.named(namespace, name, kind),
+      address: (address) =>
+        /^[0-9a-fA-F.:]+$/.test(address)
+          ? resolver.resolve({ ip: address })
+          : resolver.resolve({ names: [address] }),
+    };
+  }
+
+  async sources(): Promise<SourcesAnswer> {
     const daemonSets = this.#cached('apps', 'DaemonSet');
+    const metrics = await this.metrics.presence();
     const sources = detectSources({
       services: this.#cached('', 'Service'),
       deployments: this.#cached('apps', 'Deployment'),
       daemonSets,
       hubbleAddress: this.hubble.state.address ?? this.#ctx.config.hubbleAddress,
+      metrics,
     });
-    // Only Hubble is read natively; the metric-based sources become active once the metrics store is read.
     const usable = sources.filter((s) => s.status === 'available');
     const active = (usable.find((s) => s.name === this.#preferred) ?? usable[0])?.name ?? null;
     const cni = detectCni(daemonSets);
@@ -112,12 +131,15 @@ export class TrafficService {
   }
 
   /** Why no flows can be read, or the active source's name. */
-  activeOrAbsence():
-    | { source: SourceName }
-    | { available: false; reason: string; recommendation?: Recommendation } {
-    const answer = this.sources();
+  async activeOrAbsence(): Promise<
+    { source: SourceName } | { available: false; reason: string; recommendation?: Recommendation }
+  > {
+    const answer = await this.sources();
     if (answer.active) return { source: answer.active };
-    const waiting = answer.sources.find((s) => s.status === 'needs_metrics_store');
+    // A chosen source says why it cannot give flows, else the first one found that waits for the store.
+    const waiting =
+      answer.sources.find((s) => s.name === this.#preferred) ??
+      answer.sources.find((s) => s.status === 'needs_metrics_store');
     return {
       available: false,
       reason: waiting
@@ -142,12 +164,28 @@ export class TrafficService {
     }
   }
 
-  async flows(view: FlowView, windowMs: number, limit: number, now = Date.now()): Promise<FlowsAnswer> {
-    const active = this.activeOrAbsence();
-    if (!('source' in active)) return active;
+  /** The caller's pairs of the window from the active source. */
+  async pairs(
+    source: SourceName,
+    view: FlowView,
+    windowMs: number,
+    now: number,
+  ): Promise<FlowPair[] | { available: false; reason: string }> {
+    if (source !== 'hubble') {
+      const flows = await this.metrics.flows(source, this.namer(), windowMs, now);
+      if (!Array.isArray(flows)) return { available: false, reason: flows.reason };
+      return metricPairsOf(flows, view, windowMs, now);
+    }
     const records = await this.hubbleFlows(now - windowMs);
     if (!Array.isArray(records)) return records;
-    const pairs = pairsOf(this.resolver(), records, view, windowMs);
+    return pairsOf(this.resolver(), records, view, windowMs);
+  }
+
+  async flows(view: FlowView, windowMs: number, limit: number, now = Date.now()): Promise<FlowsAnswer> {
+    const active = await this.activeOrAbsence();
+    if (!('source' in active)) return active;
+    const pairs = await this.pairs(active.source, view, windowMs, now);
+    if (!Array.isArray(pairs)) return pairs;
     return {
       available: true,
       source: active.source,
@@ -179,3 +217,7 @@ export function pairsOf(
     windowMs,
   );
 }
+
+/** A metrics source's flows → the caller's view → pairs. */
+export const metricPairsOf = (flows: readonly MetricFlow[], view: FlowView, windowMs: number, now: number) =>
+  aggregateMetricFlows(visibleFlows(flows, view), windowMs, now);

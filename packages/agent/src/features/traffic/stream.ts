@@ -1,5 +1,8 @@
 import type { FastifyReply } from 'fastify';
 import { SseStream, StreamLimit } from '../../http/sse.ts';
+import type { SourceName } from './detect.ts';
+import type { MetricSource } from './metrics-flows.ts';
+import { pollMetricPairs } from './metrics-stream.ts';
 import type { FlowPair, FlowRecord } from './model.ts';
 import { pairsOf, type TrafficService } from './service.ts';
 import type { FlowView } from './visibility.ts';
@@ -11,6 +14,8 @@ export const flowStreamLimits = {
   tickMs: 1000,
   /** A lost follow is tried again after this. */
   retryMs: 5000,
+  /** Metric-based sources are read from the store this often (their scrapers rarely run more often). */
+  pollMs: 15_000,
   /** Flows kept for the open streams' windows; the oldest go first. */
   maxBuffered: 50_000,
   maxQueued: 1000,
@@ -40,6 +45,9 @@ export class FlowStreams {
   #starting?: Promise<void>;
   #retryAt = 0;
   #timer?: ReturnType<typeof setInterval>;
+  #source: SourceName = 'hubble';
+  /** Set while a metric-based source is polled instead of a Hubble follow. */
+  #metric?: { source: MetricSource; polledAt: number; polling: boolean };
 
   constructor(service: TrafficService) {
     this.#service = service;
@@ -68,7 +76,8 @@ export class FlowStreams {
     this.#timer ??= setInterval(() => void this.#tick(), flowStreamLimits.tickMs);
     this.#timer.unref();
     await this.#start(windowMs);
-    this.#snapshot(client);
+    if (this.#metric) await this.#poll([client]);
+    else this.#snapshot(client);
   }
 
   /** Reads the window, then follows from its last flow; flows both return (same uid) count once. */
@@ -81,8 +90,16 @@ export class FlowStreams {
   }
 
   async #follow(windowMs: number): Promise<void> {
-    const active = this.#service.activeOrAbsence();
+    const active = await this.#service.activeOrAbsence();
     if (!('source' in active)) return this.#unavailable(active);
+    this.#source = active.source;
+    if (active.source !== 'hubble') {
+      this.#metric = { source: active.source, polledAt: Date.now(), polling: false };
+      this.#cancel = () => {
+        this.#metric = undefined;
+      };
+      return;
+    }
     const since = Date.now() - windowMs;
     const seed = await this.#service.hubbleFlows(since);
     if (!Array.isArray(seed)) return this.#unavailable(seed);
@@ -137,16 +154,55 @@ export class FlowStreams {
 
   #snapshot(client: Client): void {
     if (!this.#cancel || client.stream.closed) return;
-    const pairs = this.#pairs(client, Date.now());
+    this.#send(client, this.#pairs(client, Date.now()));
+  }
+
+  /** The snapshot to a new client, else the delta of what changed since it was last sent. */
+  #send(client: Client, pairs: FlowPair[]): void {
+    if (client.sent) {
+      this.#delta(client, pairs);
+      return;
+    }
     client.sent = new Map(pairs.map((p) => [p.id, JSON.stringify(p)]));
-    client.stream.send('snapshot', { available: true, source: 'hubble', windowMs: client.windowMs, pairs });
+    client.stream.send('snapshot', {
+      available: true,
+      source: this.#source,
+      windowMs: client.windowMs,
+      pairs,
+    });
+  }
+
+  /** One read of the metrics source for these clients; a failed read is an `error` event, polled again. */
+  async #poll(clients: Client[]): Promise<void> {
+    const metric = this.#metric;
+    if (!metric) return;
+    // A failed read must not end the agent: the tick that called this is not awaited by anyone.
+    const answers = await pollMetricPairs(this.#service, metric.source, clients, Date.now()).catch(
+      (error: unknown) => new Map(clients.map((c) => [c, { reason: (error as Error).message }])),
+    );
+    for (const [client, answer] of answers)
+      if (client.stream.closed) continue;
+      else if (Array.isArray(answer)) this.#send(client, answer);
+      else client.stream.send(client.sent ? 'error' : 'unavailable', { available: false, ...answer });
   }
 
   async #tick(): Promise<void> {
+    const metric = this.#metric;
+    if (metric) {
+      if (metric.polling || Date.now() - metric.polledAt < flowStreamLimits.pollMs) return;
+      metric.polling = true;
+      metric.polledAt = Date.now();
+      await this.#poll([...this.#clients]).finally(() => {
+        metric.polling = false;
+      });
+      return;
+    }
     if (!this.#cancel) {
       const widest = Math.max(0, ...[...this.#clients].map((c) => c.windowMs));
       await this.#start(widest);
-      for (const client of this.#clients) if (!client.sent) this.#snapshot(client);
+      const unsent = [...this.#clients].filter((c) => !c.sent);
+      if (this.#metric) await this.#poll(unsent);
+      else for (const client of unsent) this.#snapshot(client);
       return;
     }
     const now = Date.now();

@@ -26,8 +26,11 @@ const ownEnd = (end: Endpoint, view: FlowView, within = view.namespaces) =>
  * caller's workloads and the rest stays visible without naming the rest; hidden peers merge into one pair.
  * A flow with no end in the caller's (requested) namespaces is dropped.
  */
-export function visibleFlows(flows: readonly ResolvedFlow[], view: FlowView): ResolvedFlow[] {
-  const kept: ResolvedFlow[] = [];
+export function visibleFlows<T extends Pick<ResolvedFlow, 'source' | 'destination'>>(
+  flows: readonly T[],
+  view: FlowView,
+): T[] {
+  const kept: T[] = [];
   for (const flow of flows) {
     const { source, destination } = flow;
     // Flows between non-namespaced ends (nodes, the outside) are shown only to callers who see every namespace.

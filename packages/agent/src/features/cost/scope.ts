@@ -1,0 +1,68 @@
+import type { AgentContext } from '../../context.ts';
+import { requireAccess } from '../../http/caller.ts';
+import { visibleNamespaces } from '../../http/caller-view.ts';
+import type { Impersonation } from '../../kube/client.ts';
+import { quote } from '../metricsdb/queries.ts';
+import { requireWorkload, workloadPodPattern } from '../metricsdb/workload-pods.ts';
+
+export interface NamespaceScope {
+  /** PromQL label matchers, one per query branch; none: the caller sees no namespace. */
+  selectors: string[];
+  /** Every namespace: only then are cluster-wide figures (node cost, idle, unclaimed volumes) shown. */
+  whole: boolean;
+  namespaces?: string[];
+}
+
+/**
+ * The namespaces an answer covers. The store has no RBAC, so as in the metricsdb routes the agent decides: a
+ * named namespace needs `list pods` there (403 otherwise), else the answer covers the namespaces where the
+ * caller may list pods (all of them, or those under `--namespace`).
+ */
+export async function namespaceScope(
+  ctx: AgentContext,
+  caller: Impersonation | undefined,
+  namespace: string | undefined,
+): Promise<NamespaceScope> {
+  if (namespace) {
+    await requireAccess(ctx, caller, { verb: 'list', group: '', resource: 'pods', namespace });
+    return { selectors: [`namespace=${quote(namespace)}`], whole: false, namespaces: [namespace] };
+  }
+  const requested = ctx.config.namespace ? [ctx.config.namespace] : undefined;
+  const namespaces = await visibleNamespaces(ctx, caller, { group: '', resource: 'pods' }, requested);
+  if (!namespaces) return { selectors: ['namespace!=""'], whole: true };
+  if (namespaces.length === 0) return { selectors: [], whole: false, namespaces };
+  return { selectors: [`namespace=~${quote(namespaces.join('|'))}`], whole: false, namespaces };
+}
+
+export interface WorkloadTarget {
+  kind: string;
+  namespace: string;
+  name: string;
+}
+
+/** A workload the caller may `get`, which must exist, with the names its pods have (past and present). */
+export async function resolveWorkload(
+  ctx: AgentContext,
+  caller: Impersonation | undefined,
+  target: WorkloadTarget,
+) {
+  const { resource } = await requireWorkload(ctx, caller, target);
+  const pods = workloadPodPattern(ctx, resource.kind, target.namespace, target.name);
+  return {
+    kind: resource.kind,
+    namespace: target.namespace,
+    name: target.name,
+    pods,
+    /** Prometheus anchors its regular expressions; so does this one. */
+    matches: new RegExp(`^(?:${pods})$`),
+  };
+}
+
+export type ResolvedWorkload = Awaited<ReturnType<typeof resolveWorkload>>;
+
+/** One selector per namespace, its workloads' pod patterns joined, so a set costs one query per figure. */
+export function workloadSelectors(workloads: ResolvedWorkload[]): string[] {
+  return [...Map.groupBy(workloads, (w) => w.namespace)].map(
+    ([namespace, group]) => `namespace=${quote(namespace)},pod=~${quote(group.map((w) => w.pods).join('|'))}`,
+  );
+}
