@@ -210,9 +210,11 @@ describe('the role matrix in docs/api/roles.md', () => {
           if (expected) {
             // 2xx, or the redirects of the OIDC routes; through the tunnel, past the gate: no agent is connected.
             if (row.path.startsWith('/c/')) expect(answer.json().code, answer.body).toBe('cluster_offline');
-            else if (statelessRefusals.has(`${row.method} ${row.path}`))
+            else if (statelessRefusals.has(`${row.method} ${row.path}`)) {
+              // DESIGN §6.2.6: a stateless MCP endpoint answers GET and DELETE 405, naming POST.
               expect(answer.json().code, answer.body).toBe('method_not_allowed');
-            else expect(answer.status, answer.body).toBeLessThan(400);
+              expect(answer.headers.allow).toBe('POST');
+            } else expect(answer.status, answer.body).toBeLessThan(400);
           } else {
             expect(answer.status, answer.body).toBe(403);
             expect(answer.json().code).toBe('forbidden');
