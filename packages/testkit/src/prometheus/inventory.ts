@@ -78,6 +78,8 @@ export async function clusterInventory(kubeConfig: KubeConfig): Promise<Inventor
       ref.kind === 'ReplicaSet' ? deploymentOf.get(`${pod.metadata?.namespace}/${ref.name}`) : undefined;
     return { controller, owner: deployment ? { kind: 'Deployment', name: deployment } : controller };
   };
+  // A node created between the lists (by a test running beside) must not leave a pod without its node's price.
+  const known = new Set(nodes.items.map((node) => node.metadata?.name));
   return {
     nodes: nodes.items
       .map((node) => ({
@@ -89,7 +91,7 @@ export async function clusterInventory(kubeConfig: KubeConfig): Promise<Inventor
       }))
       .sort(byName),
     pods: pods.items
-      .filter((pod) => pod.spec?.nodeName && pod.status?.phase === 'Running')
+      .filter((pod) => known.has(pod.spec?.nodeName) && pod.status?.phase === 'Running')
       .map((pod) => ({
         namespace: pod.metadata?.namespace ?? '',
         name: pod.metadata?.name ?? '',
