@@ -10,11 +10,11 @@ cache_root=${BINNACLE_CACHE_DIR:-$HOME/.cache/binnacle}
 k8s_version=$(sed -n 's/^require k8s.io\/kubernetes \(v[0-9.]*\).*/\1/p' "$here/go/k8s/go.mod")
 [ -n "$k8s_version" ] || { echo "build.sh: cannot read the k8s.io/kubernetes version from go/k8s/go.mod" >&2; exit 1; }
 # Bump a module's recipe when its build steps below change, so its cached build is redone.
-declare -A recipe=([k8s]=1 [kwok]=2 [metrics-server]=1 [registry]=1 [flux]=1 [argocd]=1)
+declare -A recipe=([k8s]=1 [kwok]=3 [metrics-server]=1 [registry]=1 [flux]=1 [argocd]=1)
 modules="k8s kwok metrics-server registry flux argocd"
 declare -A tools=(
   [k8s]="kube-apiserver kube-controller-manager kube-scheduler kubectl etcd"
-  [kwok]="kwok kwok-stages"
+  [kwok]="kwok kwok-stages kwok-crds"
   [metrics-server]="metrics-server"
   [registry]="registry"
   [flux]="source-controller kustomize-controller helm-controller flux-crds"
@@ -80,6 +80,10 @@ build_kwok() {
      "$src"/kustomize/stage/volume/fast/pvc-delete.yaml "$src"/kustomize/metrics/resource/metrics-resource.yaml \
      "$1/kwok-stages/"
   chmod -R u+w "$1/kwok-stages"
+  # The namespaced PortForward CRD, so a test can point one pod's port at a server of its own on loopback.
+  mkdir -p "$1/kwok-crds"
+  cp "$src"/kustomize/crd/bases/kwok.x-k8s.io_portforwards.yaml "$1/kwok-crds/"
+  chmod -R u+w "$1/kwok-crds"
 }
 
 build_metrics-server() {

@@ -81,6 +81,7 @@ export {
   type ClusterIdentity,
   clusterNodesLock,
   hubRoleBindingsLock,
+  metricsStoreServiceLock,
   type TestCluster,
   testCluster,
 } from './test-cluster.ts';

@@ -11,6 +11,11 @@ import { waitUntil } from './cluster/wait.ts';
 export const hubRoleBindingsLock = 'hub-role-bindings';
 /** The lock of files that add Nodes to the shared cluster or count its Nodes. */
 export const clusterNodesLock = 'cluster-nodes';
+/**
+ * The lock of files that expose a metrics store as a Service in the shared cluster (any agent would find it) or
+ * depend on none being found.
+ */
+export const metricsStoreServiceLock = 'metrics-store-service';
 
 export type ClusterIdentity = 'admin' | 'restricted';
 

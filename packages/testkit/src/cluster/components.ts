@@ -96,6 +96,9 @@ export function kwokArgs({ adminKubeconfig, ports, kwokConfig }: ComponentArgs):
     `--kubeconfig=${adminKubeconfig}`,
     `--config=${kwokConfig}`,
     '--manage-all-nodes=true',
+    // PortForward rules per pod from the API server (the cluster-wide rules stay in the config file), so a test
+    // can send one pod's port to a server of its own.
+    '--enable-crds=PortForward',
     // Every simulated node points the API server at this one kwok server on loopback for logs, exec and
     // port-forward.
     '--node-ip=127.0.0.1',

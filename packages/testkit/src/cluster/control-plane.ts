@@ -12,7 +12,7 @@ import {
   metricsServerArgs,
   schedulerArgs,
 } from './components.ts';
-import { installFluxCrds, startFluxControllers } from './flux.ts';
+import { installCrds, startFluxControllers } from './flux.ts';
 import { writeKwokConfig } from './kwok-config.ts';
 import { registerMetricsApi } from './metrics-api.ts';
 import { simulatedNode } from './nodes.ts';
@@ -192,8 +192,8 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
       process: apiserver,
     });
     log(`kube-apiserver ready at ${server}`);
-    // The Flux controllers need their CRDs served to start; apply them while the other components boot.
-    const fluxCrds = installFluxCrds(state, bin.kubectl, bin.fluxCrdsDir).then(
+    // The Flux controllers and kwok need their CRDs served to start; apply them while the other components boot.
+    const crds = installCrds(state, bin.kubectl, [bin.fluxCrdsDir, bin.kwokCrdsDir]).then(
       () => undefined,
       (error: unknown) => error,
     );
@@ -208,6 +208,8 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
       String(ports.podSim),
       logsFile,
     ]);
+    const crdError = await crds;
+    if (crdError) throw crdError;
     const kwok = await launch('kwok', bin.kwok, kwokArgs(args));
     const chartDir = join(stateDir, 'charts');
     const chartRepo = await launch('chart-repo', process.execPath, [
@@ -222,8 +224,6 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
       (options.metricsServer ?? true)
         ? await launch('metrics-server', bin.metricsServer, metricsServerArgs(args))
         : undefined;
-    const crdError = await fluxCrds;
-    if (crdError) throw crdError;
     const flux = await startFluxControllers(launch, bin, args);
     await Promise.all([
       waitUntil('kube-controller-manager', healthy(`https://127.0.0.1:${ports.controllerManager}/healthz`), {

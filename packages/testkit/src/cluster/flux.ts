@@ -32,14 +32,17 @@ export const fluxGroups = {
 
 const watched = { [fluxWatchLabel.key]: fluxWatchLabel.value };
 
-/** Applies Flux's CRDs and waits until the API server serves them (the controllers need them to start). */
-export async function installFluxCrds(
+/**
+ * Applies the CRDs in the given directories (Flux's, kwok's PortForward) and waits until the API server serves
+ * them: the Flux controllers and kwok need theirs to start.
+ */
+export async function installCrds(
   state: Pick<ClusterState, 'kubeconfigs'>,
   kubectlPath: string,
-  crdsDir: string,
+  crdsDirs: string[],
 ): Promise<void> {
   // One -f per file: kubectl reads a symlinked directory (the cache's bin/ links) as a file.
-  const files = (await crdFiles(crdsDir)).flatMap((file) => ['-f', file]);
+  const files = (await Promise.all(crdsDirs.map(crdFiles))).flat().flatMap((file) => ['-f', file]);
   await kubectl(state, kubectlPath, [...applyArgs('binnacle-cluster'), ...files]);
   await kubectl(state, kubectlPath, ['wait', '--for=condition=Established', '--timeout=30s', ...files]);
 }
@@ -53,7 +56,7 @@ type Launch = (
 
 /**
  * Starts source-, kustomize- and helm-controller (their CRDs must be served already); `ready` waits for their
- * health endpoints and for source-controller's artifact server, which opens only after its manager has started.
+ * health endpoints and for every port they listen on.
  */
 export async function startFluxControllers(
   launch: Launch,
@@ -77,9 +80,25 @@ export async function startFluxControllers(
       health: ports.helmControllerHealth,
     },
   ];
-  const artifactServer = async () => {
-    if (await isListening(ports.sourceControllerStorage)) return true;
-    throw new Error(`nothing listens on 127.0.0.1:${ports.sourceControllerStorage}`);
+  // The metrics listeners and source-controller's artifact server open only once each manager has started,
+  // which can be after /readyz answers.
+  const lateListeners = [
+    {
+      name: 'source-controller artifact server',
+      port: ports.sourceControllerStorage,
+      proc: controllers[0]?.proc,
+    },
+    { name: 'source-controller metrics', port: ports.sourceControllerMetrics, proc: controllers[0]?.proc },
+    {
+      name: 'kustomize-controller metrics',
+      port: ports.kustomizeControllerMetrics,
+      proc: controllers[1]?.proc,
+    },
+    { name: 'helm-controller metrics', port: ports.helmControllerMetrics, proc: controllers[2]?.proc },
+  ];
+  const listening = (port: number) => async () => {
+    if (await isListening(port)) return true;
+    throw new Error(`nothing listens on 127.0.0.1:${port}`);
   };
   return {
     ready: async (timeoutMs) => {
@@ -87,10 +106,9 @@ export async function startFluxControllers(
         ...controllers.map(({ proc, health }) =>
           waitUntil(proc.name, healthy(`http://127.0.0.1:${health}/readyz`), { timeoutMs, process: proc }),
         ),
-        waitUntil('source-controller artifact server', artifactServer, {
-          timeoutMs,
-          process: controllers[0]?.proc,
-        }),
+        ...lateListeners.map(({ name, port, proc }) =>
+          waitUntil(name, listening(port), { timeoutMs, process: proc }),
+        ),
       ]);
     },
   };

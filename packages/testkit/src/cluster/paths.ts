@@ -23,6 +23,8 @@ export interface ClusterBinaries {
   etcd: string;
   kwok: string;
   kwokStagesDir: string;
+  /** kwok's namespaced PortForward CRD, served so a test can forward one pod's port to its own server. */
+  kwokCrdsDir: string;
   metricsServer: string;
   registry: string;
   sourceController: string;
@@ -60,6 +62,7 @@ export async function clusterBinaries(): Promise<ClusterBinaries> {
     etcd: join(dir, 'etcd'),
     kwok: join(dir, 'kwok'),
     kwokStagesDir: join(dir, 'kwok-stages'),
+    kwokCrdsDir: join(dir, 'kwok-crds'),
     metricsServer: join(dir, 'metrics-server'),
     registry: join(dir, 'registry'),
     sourceController: join(dir, 'source-controller'),

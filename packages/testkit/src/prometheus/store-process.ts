@@ -15,6 +15,12 @@ export interface MetricsStoreServer {
   halt(): Promise<void>;
   /** Starts it again on the same port and data after `halt`. */
   resume(): Promise<void>;
+  /**
+   * Stops the process where it is (SIGSTOP): connections are still accepted, nothing answers — a store that
+   * hangs, which only a client's time-out ends. `thaw` lets it go on.
+   */
+  freeze(): void;
+  thaw(): void;
   /** Stops it and removes `dir`. */
   stop(): Promise<void>;
 }
@@ -51,6 +57,8 @@ export async function runStore(launch: Launch): Promise<MetricsStoreServer> {
     );
   };
   const halt = async () => {
+    // A frozen store could not act on the SIGTERM that asks it to stop.
+    if (proc) signalGroup(proc.pid, 'SIGCONT');
     if (proc) await stopProcesses([proc], 10_000);
     proc = undefined;
   };
@@ -69,5 +77,19 @@ export async function runStore(launch: Launch): Promise<MetricsStoreServer> {
     await stop();
     throw error;
   }
-  return { kind: launch.kind, url, port: launch.port, dir: launch.dir, halt, resume: start, stop };
+  const signal = (name: 'SIGSTOP' | 'SIGCONT') => () => {
+    if (!proc) throw new Error(`${launch.kind} on ${url} is not running`);
+    signalGroup(proc.pid, name);
+  };
+  return {
+    kind: launch.kind,
+    url,
+    port: launch.port,
+    dir: launch.dir,
+    halt,
+    resume: start,
+    freeze: signal('SIGSTOP'),
+    thaw: signal('SIGCONT'),
+    stop,
+  };
 }

@@ -2,6 +2,7 @@ import {
   clusterInventory,
   generateMetrics,
   type MetricsStoreServer,
+  metricsStoreServiceLock,
   startPrometheus,
   testCluster,
 } from '@binnacle/testkit';
@@ -117,7 +118,8 @@ describe('absence is an answer', () => {
   });
 
   it('says there is no store when none is configured or found', async () => {
-    expect(await noStore.json('/api/cost/summary')).toMatchObject({
+    const unlock = await testCluster().lock(metricsStoreServiceLock);
+    expect(await noStore.json('/api/cost/summary').finally(unlock)).toMatchObject({
       available: false,
       reason: expect.stringContaining('no metrics store'),
     });

@@ -3,12 +3,13 @@ import {
   clusterInventory,
   generateMetrics,
   type MetricsStoreServer,
+  metricsStoreServiceLock,
   startBearerProxy,
   startPrometheus,
   testCluster,
   waitUntil,
 } from '@binnacle/testkit';
-import { CoreV1Api } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bindInNamespace, sendFrom, startTestAgent, type TestAgent } from '../../testing/index.ts';
 
@@ -35,7 +36,8 @@ afterAll(async () => {
 
 describe('metrics store sources', () => {
   it('answers 200 available:false with the reason when there is no store, on every read route', async () => {
-    const status = await bare.json('/api/metricsdb/status');
+    const unlock = await testCluster().lock(metricsStoreServiceLock);
+    const status = await bare.json('/api/metricsdb/status').finally(unlock);
     expect(status).toMatchObject({
       available: false,
       reason: expect.stringContaining('no metrics store configured'),
@@ -100,6 +102,7 @@ describe('metrics store sources', () => {
   });
 
   it('finds a Prometheus Service by its well-known name and says what it tried when it cannot reach it', async () => {
+    const unlock = await testCluster().lock(metricsStoreServiceLock);
     const ns = await testCluster().namespace('metricsdb-disc');
     const core = testCluster().kubeConfig().makeApiClient(CoreV1Api);
     try {
@@ -124,6 +127,91 @@ describe('metrics store sources', () => {
       }
     } finally {
       await ns.remove();
+      await unlock();
+    }
+  });
+
+  it('finds a Prometheus exposed as a Service in the cluster and reads it through a port-forward', async () => {
+    const cluster = testCluster();
+    const unlock = await cluster.lock(metricsStoreServiceLock);
+    const ns = await cluster.namespace('metricsdb-svc');
+    const core = cluster.kubeConfig().makeApiClient(CoreV1Api);
+    const custom = cluster.kubeConfig().makeApiClient(CustomObjectsApi);
+    const pod = 'prometheus-0';
+    try {
+      // The simulated pod's port 9090 leads, through kwok's PortForward for that one pod, to the real
+      // Prometheus on loopback: the path a port-forward from the agent's host takes to an in-cluster store.
+      await custom.createNamespacedCustomObject({
+        group: 'kwok.x-k8s.io',
+        version: 'v1alpha1',
+        namespace: ns.name,
+        plural: 'portforwards',
+        body: {
+          apiVersion: 'kwok.x-k8s.io/v1alpha1',
+          kind: 'PortForward',
+          metadata: { name: pod },
+          spec: {
+            forwards: [
+              { ports: [9090], target: { address: '127.0.0.1', port: Number(new URL(prometheus.url).port) } },
+            ],
+          },
+        },
+      });
+      await core.createNamespacedPod({
+        namespace: ns.name,
+        body: {
+          metadata: { name: pod, labels: { 'app.kubernetes.io/name': 'prometheus' } },
+          spec: {
+            containers: [
+              {
+                name: 'prometheus',
+                image: 'quay.io/prometheus/prometheus',
+                ports: [{ name: 'web', containerPort: 9090 }],
+              },
+            ],
+          },
+        },
+      });
+      await core.createNamespacedService({
+        namespace: ns.name,
+        body: {
+          metadata: { name: 'prometheus-operated' },
+          spec: {
+            selector: { 'app.kubernetes.io/name': 'prometheus' },
+            ports: [{ name: 'web', port: 9090, targetPort: 'web' }],
+          },
+        },
+      });
+      const agent = await startTestAgent();
+      try {
+        type Status = { available: boolean; store?: Record<string, unknown>; reason?: string };
+        let status: Status = { available: false };
+        await waitUntil(
+          'the agent to find the in-cluster Prometheus',
+          async () => {
+            status = await agent.json<Status>('/api/metricsdb/status');
+            return status.available;
+          },
+          { timeoutMs: 40_000, intervalMs: 1000 },
+        );
+        expect(status.store).toMatchObject({
+          kind: 'prometheus',
+          origin: 'discovered',
+          via: 'port-forward',
+          service: { namespace: ns.name, name: 'prometheus-operated', port: 9090 },
+        });
+        // The seeded series come back through the forward, for the metrics store and for cost alike.
+        const query = await agent.json<{ available: boolean; result?: unknown[] }>(
+          '/api/metricsdb/query?query=count(node_cpu_hourly_cost)',
+        );
+        expect(query).toMatchObject({ available: true });
+        expect(await agent.json('/api/cost/summary')).toMatchObject({ available: true, currency: 'USD' });
+      } finally {
+        await agent.close();
+      }
+    } finally {
+      await ns.remove();
+      await unlock();
     }
   });
 });

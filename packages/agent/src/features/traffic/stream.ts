@@ -27,6 +27,8 @@ interface Client {
   windowMs: number;
   /** Each pair's last sent form, to send only what changed; undefined until the snapshot went out. */
   sent?: Map<string, string>;
+  /** An `error` went out since: the next good read is a whole `snapshot`, so the client knows it is live again. */
+  stale?: boolean;
 }
 
 /**
@@ -120,7 +122,7 @@ export class FlowStreams {
         this.#retryAt = Date.now() + flowStreamLimits.retryMs;
         this.#service.hubble.failed(error ?? new Error('the relay ended the flow stream'));
         const reason = `the flow stream from ${client.address} ended: ${this.#service.hubble.state.reason}`;
-        for (const c of this.#clients) c.stream.send('error', { reason });
+        for (const c of this.#clients) this.#error(c, { reason });
       },
     );
     this.#dirty = true;
@@ -157,12 +159,13 @@ export class FlowStreams {
     this.#send(client, this.#pairs(client, Date.now()));
   }
 
-  /** The snapshot to a new client, else the delta of what changed since it was last sent. */
+  /** The snapshot to a new client or one told of an error, else the delta of what changed since it was last sent. */
   #send(client: Client, pairs: FlowPair[]): void {
-    if (client.sent) {
+    if (client.sent && !client.stale) {
       this.#delta(client, pairs);
       return;
     }
+    client.stale = false;
     client.sent = new Map(pairs.map((p) => [p.id, JSON.stringify(p)]));
     client.stream.send('snapshot', {
       available: true,
@@ -183,7 +186,13 @@ export class FlowStreams {
     for (const [client, answer] of answers)
       if (client.stream.closed) continue;
       else if (Array.isArray(answer)) this.#send(client, answer);
-      else client.stream.send(client.sent ? 'error' : 'unavailable', { available: false, ...answer });
+      else if (client.sent) this.#error(client, answer);
+      else client.stream.send('unavailable', { available: false, ...answer });
+  }
+
+  #error(client: Client, why: { reason: string }): void {
+    client.stale = true;
+    client.stream.send('error', { available: false, ...why });
   }
 
   async #tick(): Promise<void> {
@@ -214,7 +223,7 @@ export class FlowStreams {
     }
     if (!this.#dirty) return;
     this.#dirty = false;
-    for (const client of this.#clients) if (client.sent) this.#delta(client, this.#pairs(client, now));
+    for (const client of this.#clients) if (client.sent) this.#send(client, this.#pairs(client, now));
   }
 
   #delta(client: Client, pairs: FlowPair[]): void {

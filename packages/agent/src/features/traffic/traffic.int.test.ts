@@ -2,12 +2,13 @@ import {
   freePort,
   type HubbleServer,
   hubbleFlow,
+  metricsStoreServiceLock,
   startHubbleServer,
   testCluster,
   world,
 } from '@binnacle/testkit';
 import { CoreV1Api, type V1Pod } from '@kubernetes/client-node';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { startTestAgent, type TestAgent } from '../../testing/index.ts';
 import { cached, trafficPods } from '../../testing/traffic-pods.ts';
 
@@ -36,6 +37,9 @@ afterAll(async () => {
 
 describe('traffic without a source', () => {
   it('answers 200 available:false with a reason and a recommendation, never a 500', async () => {
+    // Istio, Caretta and Beyla are read from a metrics store: none may be discoverable meanwhile.
+    const unlock = await testCluster().lock(metricsStoreServiceLock);
+    onTestFinished(unlock);
     const sources = await bare.json<{
       active: null;
       sources: { name: string; status: string }[];
