@@ -6,6 +6,7 @@ import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { agentScale } from './agent-scale.ts';
 import { auditNetpol } from './audit-netpol.ts';
+import { costTraffic } from './cost-traffic.ts';
 import { helmReleases } from './helm-releases.ts';
 import { hubAuth } from './hub-auth.ts';
 import { topologySse } from './topology-sse.ts';
@@ -49,6 +50,11 @@ const benchmarks: Record<string, { about: string; run: (args: string[]) => Promi
     about:
       'the best-practice audit at 10 000 pods (full, unchanged, and the re-check after one pod changes) and the NetworkPolicy reachability matrix of 200 pods under 20 policies, in process',
     run: auditNetpol,
+  },
+  'cost-traffic': {
+    about:
+      "the cost and traffic-flow routes at 10 000 pods with 24 h of 30 s series in VictoriaMetrics: load time, then p50/p99/worst (cold apart) of the cost summary, workloads, trend and each source's flows",
+    run: costTraffic,
   },
   tunnel: {
     about:

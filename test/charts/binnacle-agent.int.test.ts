@@ -13,14 +13,14 @@ const cloud = ['cloud.url=https://hub.example.com', `cloud.clusterToken=${token}
 
 interface Rendered {
   kind: string;
-  metadata: { name: string };
+  metadata: { name: string; namespace?: string };
   subjects?: { kind: string; name: string }[];
-  roleRef?: { name: string };
-  rules?: { resources: string[]; verbs: string[] }[];
+  roleRef?: { kind?: string; name: string };
+  rules?: { resources: string[]; verbs: string[]; resourceNames?: string[] }[];
   spec?: {
     policyTypes?: string[];
     ingress?: { from: unknown[]; ports: unknown[] }[];
-    template?: { spec: { containers: { env: { name: string; value?: string }[] }[] } };
+    template?: { spec: { containers: { env: { name: string; value?: string; valueFrom?: unknown }[] }[] } };
   };
 }
 
@@ -41,7 +41,7 @@ async function template(sets: string[]): Promise<Rendered[] | string> {
 }
 
 /** The environment of the agent's container as the chart renders it with these values. */
-async function agentEnv(sets: string[]): Promise<{ name: string; value?: string }[]> {
+async function agentEnv(sets: string[]): Promise<{ name: string; value?: string; valueFrom?: unknown }[]> {
   const objects = await template(sets);
   if (typeof objects === 'string') throw new Error(objects);
   return objects.find((o) => o.kind === 'Deployment')?.spec?.template?.spec.containers[0]?.env ?? [];
@@ -115,6 +115,40 @@ describe('the binnacle-agent chart', () => {
       expect(may(verb as string, resource as string), `${verb} ${resource}`).toBe(true);
     }
     expect(await template(['rbac.operations=yes'])).toMatch(/operations/);
+  });
+
+  it('lets the agent upgrade its own Deployment only with rbac.selfUpgrade=true: its name and namespace, a Role for it alone', async () => {
+    const env = await agentEnv(['rbac.selfUpgrade=true']);
+    expect(env).toEqual(
+      expect.arrayContaining([
+        { name: 'MY_POD_NAMESPACE', valueFrom: { fieldRef: { fieldPath: 'metadata.namespace' } } },
+        { name: 'MY_DEPLOYMENT_NAME', value: 'edge-binnacle-agent' },
+      ]),
+    );
+    const objects = await template(['rbac.selfUpgrade=true']);
+    if (typeof objects === 'string') throw new Error(objects);
+    const role = objects.find((o) => o.kind === 'Role');
+    expect(role?.metadata).toMatchObject({ name: 'edge-binnacle-agent-self-upgrade', namespace: 'default' });
+    expect(role?.rules).toEqual([
+      {
+        apiGroups: ['apps'],
+        resources: ['deployments'],
+        resourceNames: ['edge-binnacle-agent'],
+        verbs: ['get', 'patch'],
+      },
+      { apiGroups: [''], resources: ['secrets'], verbs: ['get', 'list'] },
+    ]);
+    const binding = objects.find((o) => o.kind === 'RoleBinding');
+    expect(binding?.subjects).toEqual([
+      { kind: 'ServiceAccount', name: 'edge-binnacle-agent', namespace: 'default' },
+    ]);
+    expect(binding?.roleRef).toMatchObject({ kind: 'Role', name: 'edge-binnacle-agent-self-upgrade' });
+    // Off by default: no variables, no Role, and the cluster-wide rules grant no patch either.
+    const plain = await template([]);
+    if (typeof plain === 'string') throw new Error(plain);
+    expect((await agentEnv([])).filter((e) => e.name.startsWith('MY_'))).toEqual([]);
+    expect(plain.filter((o) => o.kind === 'Role' || o.kind === 'RoleBinding')).toEqual([]);
+    expect(await template(['rbac.selfUpgrade=yes'])).toMatch(/selfUpgrade/);
   });
 
   it('binds binnacle:role:owner|member|viewer to admin|edit|view in cloud mode, unless defaultRbac.create=false', async () => {

@@ -184,11 +184,17 @@ const signedIdentity = (groups: string[]) =>
  * A request on the tunnel itself, as only the hub can send one. Without an identity header the agent acts as
  * itself: the view of the agent's own identity, which its port no longer offers in cloud mode.
  */
-async function throughTunnel(path: string, headers: Record<string, string> = {}) {
+async function throughTunnel(path: string, headers: Record<string, string> = {}, body?: unknown) {
   const stream = liveTunnel().client.request(
-    { ':method': 'GET', ':path': path, ...headers },
-    { endStream: true },
+    {
+      ':method': 'GET',
+      ':path': path,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...headers,
+    },
+    { endStream: body === undefined },
   );
+  if (body !== undefined) stream.end(JSON.stringify(body));
   const [answer] = (await once(stream, 'response')) as [Record<string, unknown>];
   let text = '';
   stream.on('data', (chunk: Buffer) => {
@@ -598,6 +604,27 @@ describe('cloud mode through the hub tunnel', () => {
     expect(answer.json()).toEqual({
       code: 'forbidden',
       error: 'system: users and groups cannot be forwarded into the cluster',
+    });
+  });
+
+  it('lets only owners ask the agent to upgrade itself: 403 cloud_role_insufficient for members, viewers and no identity', async () => {
+    const upgrade = (identity: Record<string, string>) =>
+      throughTunnel('/api/agent/self-upgrade', { ':method': 'POST', ...identity }, { tag: '0.2.0' });
+    for (const identity of [
+      { 'x-binnacle-identity': signedIdentity(['binnacle:role:member']) } as Record<string, string>,
+      { 'x-binnacle-identity': signedIdentity(['binnacle:role:viewer', 'binnacle:idp:/platform-admins']) },
+      {},
+    ]) {
+      const refused = await upgrade(identity);
+      expect(refused.status, refused.text).toBe(403);
+      expect(refused.json()).toMatchObject({ code: 'cloud_role_insufficient' });
+    }
+    // An owner passes the gate; this agent was installed without rbac.selfUpgrade, so it cannot upgrade itself.
+    const owner = await upgrade({ 'x-binnacle-identity': signedIdentity(['binnacle:role:owner']) });
+    expect(owner.status, owner.text).toBe(503);
+    expect(owner.json()).toMatchObject({
+      code: 'self_upgrade_unavailable',
+      error: expect.stringContaining('rbac.selfUpgrade=true'),
     });
   });
 

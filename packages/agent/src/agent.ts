@@ -1,5 +1,4 @@
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { UsageError } from '@binnacle/common/server';
 import { dialHub } from '@binnacle/tunnel';
 import type { FastifyBaseLogger } from 'fastify';
@@ -13,21 +12,14 @@ import {
 } from './config/agent-config.ts';
 import { JsonFile } from './config/json-file.ts';
 import type { AgentContext, App } from './context.ts';
-import { AuditEngine, clusterAuditSource } from './features/audit/engine.ts';
 import { agentOidc } from './features/auth/oidc-service.ts';
 import { authSettings } from './features/auth/settings.ts';
+import { ClusterConnection } from './features/contexts/connection.ts';
+import { ClusterScope } from './features/contexts/scope.ts';
 import { ReleaseChecker } from './features/health/version-check.ts';
-import { MetricsAvailability } from './features/metrics/api.ts';
-import { MetricsPoller } from './features/metrics/poller.ts';
 import { ChartSources } from './features/pkgmgr/chart-sources.ts';
 import { parseHelmRepositories } from './features/pkgmgr/repositories.ts';
-import { ChangeRecorder } from './features/timeline/recorder.ts';
-import { MemoryTimelineStore } from './features/timeline/store/memory-store.ts';
-import type { TimelineStore } from './features/timeline/types.ts';
-import { TopologyService } from './features/topology/service.ts';
 import { SessionRegistry } from './http/sessions.ts';
-import { AccessReviewer } from './kube/access-review.ts';
-import { Cluster } from './kube/cluster.ts';
 import type { ClusterTarget } from './kube/kubeconfig.ts';
 import { buildServer } from './server.ts';
 
@@ -42,33 +34,16 @@ export interface Agent {
   close(): Promise<void>;
 }
 
-/** The timeline store the configuration asks for. */
-export async function openTimelineStore(config: AgentConfig, log: FastifyBaseLogger): Promise<TimelineStore> {
-  if (config.timelineStorage === 'memory') return new MemoryTimelineStore(config.historyLimit);
-  // SQLite and its query builder load only for an agent that keeps its timeline there.
-  const { SqliteTimelineStore } = await import('./features/timeline/store/sqlite-store.ts');
-  return SqliteTimelineStore.open({
-    path: config.timelineDb ?? join(config.dataDir, 'timeline.db'),
-    retentionMs: config.timelineRetentionMs,
-    maxBytes: config.timelineMaxBytes,
-    log: (message, detail) => log.error(detail, message),
-  });
-}
-
 /**
  * Wires one agent: the cluster connection, the files it persists, the HTTP app. The CLI and the test harness
  * both build agents here, so tests run exactly what users run. The cluster is not started: call
- * `agent.ctx.cluster.start()` (requests answer 503 `not_ready` until it has synced).
+ * `agent.ctx.connection.start()` (requests answer 503 `not_ready` until it has synced).
  */
 export async function createAgent(
   config: AgentConfig,
   target: ClusterTarget,
   log: FastifyBaseLogger,
 ): Promise<Agent> {
-  const cluster = new Cluster(target, {
-    namespace: config.namespace,
-    log: (level, message, detail) => log[level](detail ?? {}, message),
-  });
   if (Boolean(config.cloudUrl) !== Boolean(config.clusterToken)) {
     throw new UsageError(
       'cloud mode needs both --cloud-url and --cluster-token (BINNACLE_CLOUD_URL, BINNACLE_CLUSTER_TOKEN)',
@@ -76,31 +51,42 @@ export async function createAgent(
   }
   const auth = authSettings(config, process.env);
   let clusterId: string | undefined;
-  const availability = new MetricsAvailability(cluster.client);
+  const sessions = new SessionRegistry();
+  const connection = new ClusterConnection(
+    await ClusterScope.open(config, target, log, target.contextName),
+    config,
+    sessions,
+    log,
+  );
   const ctx: AgentContext = {
     version: agentVersion,
     startedAt: new Date(),
     mode: target.source === 'in-cluster' ? 'in-cluster' : 'local',
     config,
-    cluster,
+    connection,
+    get cluster() {
+      return connection.scope.cluster;
+    },
     configFile: new JsonFile(configFilePath(config.dataDir), ConfigFileSchema, () => ({})),
     settingsFile: new JsonFile(settingsFilePath(config.dataDir), SettingsSchema, () => ({})),
     releases: new ReleaseChecker(agentVersion, config.releaseFeedUrl),
-    timeline: new ChangeRecorder(cluster.cache, await openTimelineStore(config, log)),
-    topology: new TopologyService(config.topologyMaxNodes),
-    audit: new AuditEngine(clusterAuditSource(cluster)),
-    sessions: new SessionRegistry(),
-    charts: new ChartSources(parseHelmRepositories(config.helmRepositories)),
-    metrics: {
-      availability,
-      poller: new MetricsPoller(cluster, availability, {
-        intervalMs: config.metricsPollMs,
-        capacity: config.metricsHistory,
-        namespace: config.namespace,
-        log: (message, detail) => log.warn(detail, message),
-      }),
+    get timeline() {
+      return connection.scope.timeline;
     },
-    access: new AccessReviewer(cluster.client),
+    get topology() {
+      return connection.scope.topology;
+    },
+    get audit() {
+      return connection.scope.audit;
+    },
+    sessions,
+    charts: new ChartSources(parseHelmRepositories(config.helmRepositories)),
+    get metrics() {
+      return connection.scope.metrics;
+    },
+    get access() {
+      return connection.scope.access;
+    },
     cloud:
       config.cloudUrl && config.clusterToken
         ? {
@@ -114,9 +100,6 @@ export async function createAgent(
     log,
   };
   let tunnel: { close(): Promise<void> } | undefined;
-  // Subscribed before the cluster starts, so the first lists of every kind reach the timeline.
-  ctx.timeline.start();
-  ctx.metrics.poller.start();
   const app = await buildServer(ctx, { logger: log, logRequests: config.debugEvents });
   return {
     ctx,
@@ -145,10 +128,8 @@ export async function createAgent(
     },
     async close() {
       await tunnel?.close();
-      ctx.sessions.closeAll();
-      await Promise.allSettled([app.close(), cluster.stop(), ctx.metrics.poller.stop()]);
-      await ctx.timeline.stop();
-      await ctx.timeline.store.close();
+      ctx.sessions.closeAll('the agent is shutting down');
+      await Promise.allSettled([app.close(), connection.close()]);
     },
   };
 }

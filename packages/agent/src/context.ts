@@ -5,6 +5,7 @@ import type { JsonFile } from './config/json-file.ts';
 import type { AuditEngine } from './features/audit/engine.ts';
 import type { AgentOidc } from './features/auth/oidc-service.ts';
 import type { AuthSettings } from './features/auth/settings.ts';
+import type { ClusterConnection } from './features/contexts/connection.ts';
 import type { ReleaseChecker } from './features/health/version-check.ts';
 import type { MetricsAvailability } from './features/metrics/api.ts';
 import type { MetricsPoller } from './features/metrics/poller.ts';
@@ -23,21 +24,27 @@ export interface AgentContext {
   startedAt: Date;
   mode: DeploymentMode;
   config: AgentConfig;
-  cluster: Cluster;
+  /**
+   * The kubeconfig context served and its parts. `cluster`, `timeline`, `topology`, `audit`, `metrics` and
+   * `access` below are the connection's current ones: read them when used, never keep them (a switch replaces
+   * them); a feature that must keep a subscription makes it through `connection.bind`.
+   */
+  connection: ClusterConnection;
+  readonly cluster: Cluster;
   configFile: JsonFile<ConfigFile>;
   settingsFile: JsonFile<Settings>;
   releases: ReleaseChecker;
-  timeline: ChangeRecorder;
-  topology: TopologyService;
+  readonly timeline: ChangeRecorder;
+  readonly topology: TopologyService;
   /** The best-practice audit over the cache, remembering each object's findings until it or its namespace changes. */
-  audit: AuditEngine;
+  readonly audit: AuditEngine;
   sessions: SessionRegistry;
   /** The chart repositories and registries of `--helm-repositories`. */
   charts: ChartSources;
   /** metrics.k8s.io: whether it is served, and the poller that keeps the usage history. */
-  metrics: { availability: MetricsAvailability; poller: MetricsPoller };
+  readonly metrics: { availability: MetricsAvailability; poller: MetricsPoller };
   /** SubjectAccessReviews for tunneled callers. */
-  access: AccessReviewer;
+  readonly access: AccessReviewer;
   /** Cloud mode: the hub this agent dials and the cluster id the hub gave it. */
   cloud?: {
     hubUrl: string;

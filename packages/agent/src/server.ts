@@ -2,12 +2,14 @@ import { createApp, registerWebAssets, webPage } from '@binnacle/common/server';
 import websocket from '@fastify/websocket';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AgentContext, App } from './context.ts';
+import { agentUpdateRoutes } from './features/agent-update/routes.ts';
 import { aiRoutes } from './features/ai/routes.ts';
 import { auditRoutes } from './features/audit/routes.ts';
 import { registerSignIn } from './features/auth/identify.ts';
 import { authRoutes } from './features/auth/routes.ts';
 import { certificateRoutes } from './features/certificates/routes.ts';
 import { configRoutes } from './features/config/routes.ts';
+import { contextRoutes } from './features/contexts/routes.ts';
 import { costRoutes } from './features/cost/routes.ts';
 import { cronJobRoutes } from './features/cronjobs/routes.ts';
 import { dashboardRoutes } from './features/dashboard/routes.ts';
@@ -15,6 +17,7 @@ import { debugRoutes } from './features/debug/routes.ts';
 import { execRoutes } from './features/exec/routes.ts';
 import { gitopsRoutes } from './features/gitops/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
+import { imageRoutes } from './features/images/routes.ts';
 import { logRoutes } from './features/logs/routes.ts';
 import { mcpRoutes } from './features/mcp/routes.ts';
 import { metricsRoutes } from './features/metrics/routes.ts';
@@ -53,7 +56,7 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
       title: 'Binnacle agent API',
       version: ctx.version,
       description:
-        'The agent serves one cluster. Errors are { error, code } (docs/api/errors.md); every response carries Cache-Control: no-store.',
+        'The agent serves one cluster at a time (one kubeconfig context; /api/contexts switches). Errors are { error, code } (docs/api/errors.md); every response carries Cache-Control: no-store.',
     },
   })) as unknown as App;
   // Before any route, so WebSocket routes can take their upgrades.
@@ -69,6 +72,7 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   healthRoutes(app, ctx);
   authRoutes(app, ctx);
   configRoutes(app, ctx);
+  contextRoutes(app, ctx);
   resourceRoutes(app, ctx);
   dashboardRoutes(app, ctx);
   pkgmgrRoutes(app, ctx);
@@ -86,11 +90,13 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   certificateRoutes(app, ctx);
   aiRoutes(app, ctx);
   repohostRoutes(app, ctx);
+  agentUpdateRoutes(app, ctx);
   if (!ctx.config.noMcp) mcpRoutes(app, ctx, { readOnly: ctx.config.mcpReadOnly });
   auditRoutes(app, ctx);
   networkPolicyRoutes(app, ctx);
   nodeRoutes(app, ctx);
   metricsRoutes(app, ctx);
+  imageRoutes(app, ctx);
   metricsdbRoutes(app, ctx, stores);
   costRoutes(app, ctx, stores);
   // Cloud mode removes every debug route (DESIGN §5): they answer 404, directly and through the tunnel.

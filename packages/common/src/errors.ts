@@ -46,9 +46,19 @@ export const errorCodes = {
     description:
       "A cloud-mode agent's own port answers only `/api/health`; every other request goes through the hub (`/c/<cluster_id>/…`), which authenticates it.",
   },
+  registry_unauthorized: {
+    status: 401,
+    description:
+      'The image registry refused the credentials, or wants some and none of the pull secrets matched it; the message names the registry.',
+  },
   forbidden: {
     status: 403,
     description: 'The identity may not do this (Kubernetes RBAC or a Binnacle role).',
+  },
+  cloud_role_insufficient: {
+    status: 403,
+    description:
+      "Cloud mode: the operation is for the organization's owners (the agent's own configuration and version); the caller's hub role is lower.",
   },
   origin_rejected: {
     status: 403,
@@ -81,6 +91,11 @@ export const errorCodes = {
     description: 'The requested resourceVersion is too old; list again.',
   },
   payload_too_large: { status: 413, description: 'The body exceeds the size limit.' },
+  image_file_too_large: {
+    status: 413,
+    description:
+      'A file of an image is larger than the agent serves (`--image-file-max-size`); the message gives both sizes.',
+  },
   uri_too_long: {
     status: 414,
     description: 'A path segment is longer than 253 characters (the longest Kubernetes name).',
@@ -97,6 +112,11 @@ export const errorCodes = {
   values_invalid: {
     status: 422,
     description: "The values do not meet the chart's values.schema.json; the message is helm's.",
+  },
+  kubeconfig_invalid: {
+    status: 422,
+    description:
+      'A Cluster API Secret holds no kubeconfig under its `value` key, or what it holds names no usable context.',
   },
   rate_limited: { status: 429, description: 'Too many requests; retry after the Retry-After header.' },
   headers_too_large: {
@@ -121,6 +141,11 @@ export const errorCodes = {
     status: 502,
     description:
       'A chart repository or registry failed, timed out or answered something that is not a chart source; the message names it.',
+  },
+  registry_error: {
+    status: 502,
+    description:
+      'The image registry could not be reached, timed out or answered something that is not an image; the message names it.',
   },
   metrics_store_error: {
     status: 502,
@@ -160,6 +185,11 @@ export const errorCodes = {
     status: 503,
     description:
       'The agent has no helm binary to change releases with; set --helm-binary or put helm on its PATH.',
+  },
+  self_upgrade_unavailable: {
+    status: 503,
+    description:
+      'The agent cannot upgrade itself: it does not run in a cluster from charts/binnacle-agent with `rbac.selfUpgrade=true`, or its Deployment is not part of a Helm release.',
   },
   access_review_unavailable: {
     status: 503,

@@ -15,6 +15,7 @@ export {
   catalogOperations,
   startCatalogServer,
 } from './catalog-server.ts';
+export { type ApiServerOnly, apiServerOnlyUp } from './cluster/api-server-only.ts';
 export {
   type ChartSources,
   chartRepositoryNames,
@@ -75,6 +76,17 @@ export { startPrometheus } from './prometheus/prometheus-server.ts';
 export type { MetricsStoreServer } from './prometheus/store-process.ts';
 export { memoryAt, memoryPeakEvery } from './prometheus/usage-series.ts';
 export { startVictoriaMetrics } from './prometheus/victoria-server.ts';
+export {
+  type Layer,
+  largeLayer,
+  layer,
+  type PushedManifest,
+  pushImage,
+  pushIndex,
+  type RegistryTarget,
+} from './registry/oci-image.ts';
+export { type LayerEntry, tarArchive } from './registry/tar-writer.ts';
+export { registryLogin, startRegistry, type TestRegistry } from './registry/test-registry.ts';
 export { openSse, type SseClient, type SseEvent } from './sse-client.ts';
 export { openTerminal, type TerminalClient, type TerminalFrame } from './terminal-client.ts';
 export {

@@ -82,7 +82,7 @@ export async function runAgent(argv: string[]): Promise<number> {
   const notice = exposureNotice(config, url);
   if (notice) process.stderr.write(`binnacle agent: ${notice}\n`);
   const stopProgress = showSyncProgress(agent.ctx.cluster.cache);
-  void agent.ctx.cluster.start();
+  void agent.ctx.connection.start();
   // In cloud mode the UI lives at the hub; the agent's own port would only refuse the browser.
   if (process.stdout.isTTY && !config.noBrowser && !config.cloudUrl) openBrowser(url);
   // The progress line is left open (carriage returns): end it before the shutdown message.

@@ -239,6 +239,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     type: 'string',
     placeholder: 'NAME=VALUE,…',
     help: 'headers sent to the metrics store of --metricsdb-url, e.g. Authorization=Bearer …; prefer the variable',
+    secret: true,
   },
   {
     flag: 'metricsdb-timeout',
@@ -249,6 +250,32 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     range: [1000, 300_000],
     placeholder: 'DURATION',
     help: 'longest wait for one metrics store query, 1s to 5m (default 30s)',
+  },
+  {
+    flag: 'image-cache-dir',
+    key: 'imageCacheDir',
+    env: 'BINNACLE_IMAGE_CACHE_DIR',
+    type: 'path',
+    placeholder: 'DIR',
+    help: 'where image layers read by /api/images/* are cached (default <data-dir>/image-cache)',
+  },
+  {
+    flag: 'image-cache-max-size',
+    key: 'imageCacheMaxBytes',
+    fileKey: 'imageCacheMaxSize',
+    env: 'BINNACLE_IMAGE_CACHE_MAX_SIZE',
+    type: 'size',
+    placeholder: 'SIZE',
+    help: 'size cap of the image layer cache; least recently used layers go first (default 4Gi)',
+  },
+  {
+    flag: 'image-file-max-size',
+    key: 'imageFileMaxBytes',
+    fileKey: 'imageFileMaxSize',
+    env: 'BINNACLE_IMAGE_FILE_MAX_SIZE',
+    type: 'size',
+    placeholder: 'SIZE',
+    help: 'largest image file /api/images/file serves; larger ones answer 413 (default 50Mi)',
   },
   {
     flag: 'cloud-url',
@@ -265,9 +292,32 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     type: 'string',
     placeholder: 'TOKEN',
     help: "cloud mode: this cluster's token (bnc_…) from the hub; prefer the variable",
+    secret: true,
+  },
+  // The chart's rbac.selfUpgrade sets these variables; their names are what the chart's downward API gives.
+  {
+    flag: 'self-upgrade-namespace',
+    key: 'selfUpgradeNamespace',
+    env: 'MY_POD_NAMESPACE',
+    type: 'string',
+    placeholder: 'NAME',
+    help: "in-cluster: the namespace of the agent's own Deployment, for POST /api/agent/self-upgrade",
+  },
+  {
+    flag: 'self-upgrade-deployment',
+    key: 'selfUpgradeDeployment',
+    env: 'MY_DEPLOYMENT_NAME',
+    type: 'string',
+    placeholder: 'NAME',
+    help: "in-cluster: the agent's own Deployment (from charts/binnacle-agent), for POST /api/agent/self-upgrade",
   },
   ...authOptions,
 ];
+
+/** The flags whose values are credentials. */
+export const secretAgentFlags: ReadonlySet<string> = new Set(
+  agentOptions.filter((option) => option.secret).map((option) => option.flag),
+);
 
 export function parseAgentArgs(argv: string[], env: NodeJS.ProcessEnv = process.env) {
   return parseOptions(agentOptions, argv, env);

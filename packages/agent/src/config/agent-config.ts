@@ -129,6 +129,21 @@ export const ConfigFileSchema = Type.Object(
     metricsdbTimeout: Type.Optional(
       Duration({ description: 'Longest wait for one metrics store query, e.g. 30s' }),
     ),
+    imageCacheDir: Type.Optional(
+      Type.String({
+        minLength: 1,
+        description: 'Where image layers are cached (default <data-dir>/image-cache)',
+      }),
+    ),
+    imageCacheMaxSize: Type.Optional(
+      Type.String({ pattern: sizePattern, description: 'Size cap of the image layer cache, e.g. 4Gi' }),
+    ),
+    imageFileMaxSize: Type.Optional(
+      Type.String({
+        pattern: sizePattern,
+        description: 'Largest image file /api/images/file serves, e.g. 50Mi',
+      }),
+    ),
     ...AuthConfigFields,
   },
   { additionalProperties: false },
@@ -180,9 +195,18 @@ export interface AgentConfig extends AuthConfig {
   metricsdbHeaders?: string;
   /** Milliseconds one metrics store query may take (and the cap of a query's own `timeout`). */
   metricsdbTimeoutMs: number;
+  /** Where image layers are cached (undefined: `<dataDir>/image-cache`). */
+  imageCacheDir?: string;
+  /** Bytes the image layer cache keeps at most (least recently used layers go first). */
+  imageCacheMaxBytes: number;
+  /** Bytes of the largest image file served. */
+  imageFileMaxBytes: number;
   /** Cloud mode: the hub's URL and this cluster's token (`bnc_…`). */
   cloudUrl?: string;
   clusterToken?: string;
+  /** The agent's own Deployment, which `POST /api/agent/self-upgrade` re-applies (both unset: not offered). */
+  selfUpgradeNamespace?: string;
+  selfUpgradeDeployment?: string;
 }
 
 export const configDefaults = (): Omit<
@@ -195,6 +219,9 @@ export const configDefaults = (): Omit<
   | 'clusterToken'
   | 'helmRepositories'
   | 'hubbleAddress'
+  | 'imageCacheDir'
+  | 'selfUpgradeNamespace'
+  | 'selfUpgradeDeployment'
   | keyof Omit<AuthConfig, keyof typeof authDefaults>
 > => ({
   ...authDefaults,
@@ -207,6 +234,8 @@ export const configDefaults = (): Omit<
   metricsPollMs: 30_000,
   metricsHistory: 120,
   metricsdbTimeoutMs: 30_000,
+  imageCacheMaxBytes: 4 * 1024 ** 3,
+  imageFileMaxBytes: 50 * 1024 ** 2,
   debugImage: 'busybox:1.37',
   catalogUrl: defaultCatalogUrl,
   repohostApiUrl: defaultRepohostApiUrl,

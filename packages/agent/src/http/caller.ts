@@ -58,7 +58,7 @@ export async function requireAccess(
   const resource = attributes.subresource
     ? `${attributes.resource}/${attributes.subresource}`
     : attributes.resource;
-  const what = attributes.group ? `${resource}.${attributes.group}` : resource;
+  const what = `${attributes.group ? `${resource}.${attributes.group}` : resource}${attributes.name ? ` ${attributes.name}` : ''}`;
   throw new AppError('forbidden', `${caller.user} cannot ${attributes.verb} ${what}${where}`);
 }
 

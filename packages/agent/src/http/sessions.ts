@@ -16,14 +16,17 @@ export interface SessionHandle {
   end(): void;
 }
 
+/** Ends a session, saying why (the agent shuts down, or switched context): streams pass the reason on. */
+export type SessionClose = (reason: string) => void;
+
 /**
  * Every long-lived stream the agent serves — event streams, log streams, exec, terminals, port-forwards — with
- * a way to end them all (shutdown). Features register their streams here; /api/sessions lists them.
+ * a way to end them all (shutdown, a context switch). Features register their streams here; /api/sessions lists them.
  */
 export class SessionRegistry {
-  readonly #sessions = new Map<string, { info: SessionInfo; close: () => void }>();
+  readonly #sessions = new Map<string, { info: SessionInfo; close: SessionClose }>();
 
-  open(kind: SessionKind, target: string, close: () => void): SessionHandle {
+  open(kind: SessionKind, target: string, close: SessionClose): SessionHandle {
     const id = randomUUID();
     this.#sessions.set(id, { info: { id, kind, target, startedAt: new Date().toISOString() }, close });
     return { id, end: () => this.#sessions.delete(id) };
@@ -47,11 +50,11 @@ export class SessionRegistry {
     return counts;
   }
 
-  /** Ends every session (shutdown). */
-  closeAll(): void {
+  /** Ends every session, telling each why. */
+  closeAll(reason: string): void {
     for (const [id, session] of this.#sessions) {
       this.#sessions.delete(id);
-      session.close();
+      session.close(reason);
     }
   }
 }

@@ -7,6 +7,8 @@ export interface AccessAttributes {
   resource: string;
   subresource?: string;
   namespace?: string;
+  /** One object by name (rules with resourceNames grant only those). */
+  name?: string;
 }
 
 const cacheMs = 5_000;

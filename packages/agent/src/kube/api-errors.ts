@@ -102,6 +102,9 @@ const timeoutCodes = new Set([
   'ETIMEDOUT',
 ]);
 
+/** The words a TLS failure is reported with (the connection status tells it apart from other network failures). */
+export const tlsFailure = 'TLS verification failed';
+
 /** A request that never got an HTTP answer: refused, reset, TLS failure, DNS, timeout. */
 export function fromNetworkError(error: unknown, server: URL): AppError {
   const err = error as { code?: string; message?: string; cause?: { code?: string } };
@@ -116,7 +119,7 @@ export function fromNetworkError(error: unknown, server: URL): AppError {
   }
   const why =
     code.startsWith('ERR_TLS') || /CERT|certificate|self.signed/i.test(err.message ?? '')
-      ? 'TLS verification failed'
+      ? tlsFailure
       : code || 'connection failed';
   return new AppError(
     'cluster_unreachable',

@@ -8,6 +8,15 @@ import type { ClusterTarget } from './kubeconfig.ts';
 
 export type ConnectionState = 'connecting' | 'connected' | 'disconnected';
 
+/**
+ * How a connected agent notices that its API server went away: a probe this often, and this many failed in a row
+ * before the connection is reported `disconnected` (one slow answer under load is no outage).
+ */
+export const livenessProbe = { intervalMs: 5_000, failures: 2 };
+
+const asAppError = (error: unknown) =>
+  error instanceof AppError ? error : new AppError('cluster_unreachable', String(error));
+
 export interface ServerVersion {
   gitVersion: string;
   major: string;
@@ -28,17 +37,21 @@ export class Cluster {
   connectedAt?: Date;
   version?: ServerVersion;
   readonly #abort = new AbortController();
+  readonly #log: NonNullable<InformerCacheOptions['log']>;
   #identity?: Promise<Impersonation>;
 
   constructor(target: ClusterTarget, options: InformerCacheOptions = {}) {
     this.target = target;
     this.client = new KubeClient(target);
     this.cache = new InformerCache(this.client, options);
+    this.#log = options.log ?? (() => undefined);
   }
 
   /**
    * Connects (retrying with backoff while the API server is unreachable) and starts the cache; resolves when
-   * the core tier has synced. The agent serves requests meanwhile: they answer 503 `not_ready`.
+   * the core tier has synced. The agent serves requests meanwhile: they answer 503 `not_ready`. Once connected,
+   * a liveness probe keeps the state true: a lost API server turns it `disconnected` (with the error) until a
+   * probe, retried with back-off, gets an answer again; the informers resume their watches by themselves.
    */
   async start(): Promise<void> {
     let attempt = 0;
@@ -52,16 +65,43 @@ export class Cluster {
         this.state = 'connected';
         this.connectedAt = new Date();
         this.lastError = undefined;
+        void this.#probe();
         await this.cache.start(resources);
         return;
       } catch (error) {
         if (this.#abort.signal.aborted) return;
         this.state = 'disconnected';
-        this.lastError =
-          error instanceof AppError ? error : new AppError('cluster_unreachable', String(error));
+        this.lastError = asAppError(error);
         await sleep(backoffDelay(attempt++), undefined, { signal: this.#abort.signal }).catch(
           () => undefined,
         );
+      }
+    }
+  }
+
+  async #probe(): Promise<void> {
+    const signal = this.#abort.signal;
+    let failures = 0;
+    let attempt = 0;
+    while (!signal.aborted) {
+      const wait = this.state === 'disconnected' ? backoffDelay(attempt++) : livenessProbe.intervalMs;
+      await sleep(wait, undefined, { signal }).catch(() => undefined);
+      if (signal.aborted) return;
+      try {
+        await this.client.request({ path: '/version', signal, timeoutMs: livenessProbe.intervalMs });
+        if (this.state === 'disconnected') this.#log('info', 'the Kubernetes API server answers again');
+        this.state = 'connected';
+        this.lastError = undefined;
+        failures = 0;
+        attempt = 0;
+      } catch (error) {
+        if (signal.aborted) return;
+        failures += 1;
+        if (failures < livenessProbe.failures) continue;
+        if (this.state !== 'disconnected')
+          this.#log('warn', 'lost the Kubernetes API server', { error: (error as Error).message });
+        this.state = 'disconnected';
+        this.lastError = asAppError(error);
       }
     }
   }

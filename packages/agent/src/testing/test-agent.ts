@@ -56,7 +56,7 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
   const agent = await createAgent(config, target, options.log ?? serverLogger('error'));
   const url = await agent.listen();
   if (options.start ?? true) {
-    void agent.ctx.cluster.start();
+    void agent.ctx.connection.start();
     await waitUntil(
       'the test agent to sync every tier',
       () => Promise.resolve(agent.ctx.cluster.cache.tiers().every((t) => t.state === 'synced')),

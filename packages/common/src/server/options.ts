@@ -32,6 +32,8 @@ export interface OptionSpec<Config> {
   values?: readonly string[];
   placeholder?: string;
   help: string;
+  /** A credential: its value never shows in what the process reports about itself (e.g. /debug/pprof/cmdline). */
+  secret?: boolean;
 }
 
 function convert(

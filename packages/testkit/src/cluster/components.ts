@@ -16,7 +16,12 @@ export interface ComponentArgs {
   fluxStorageDir: string;
 }
 
-export function etcdArgs({ ports, etcdDataDir }: ComponentArgs): string[] {
+/** The parts of ComponentArgs that etcd and kube-apiserver need (a control plane of those two only has no more). */
+export type ApiServerArgs = Pick<ComponentArgs, 'pki' | 'etcdDataDir'> & {
+  ports: Pick<ClusterPorts, 'etcdClient' | 'etcdPeer' | 'apiserver'>;
+};
+
+export function etcdArgs({ ports, etcdDataDir }: ApiServerArgs): string[] {
   const client = `http://127.0.0.1:${ports.etcdClient}`;
   const peer = `http://127.0.0.1:${ports.etcdPeer}`;
   return [
@@ -33,7 +38,7 @@ export function etcdArgs({ ports, etcdDataDir }: ComponentArgs): string[] {
   ];
 }
 
-export function apiserverArgs({ pki, ports }: ComponentArgs): string[] {
+export function apiserverArgs({ pki, ports }: ApiServerArgs): string[] {
   return [
     `--etcd-servers=http://127.0.0.1:${ports.etcdClient}`,
     '--bind-address=127.0.0.1',

@@ -56,7 +56,7 @@ async function kubernetesVersion(): Promise<string> {
   return /^require k8s\.io\/kubernetes (v[\d.]+)/m.exec(goMod)?.[1] ?? 'unknown';
 }
 
-async function etcdDataDir(stateDir: string): Promise<string> {
+export async function etcdDataDir(stateDir: string): Promise<string> {
   // etcd fsyncs constantly; tmpfs keeps a 2-core machine responsive.
   const base = existsSync('/dev/shm') ? '/dev/shm' : stateDir;
   const dir = join(base, `binnacle-etcd-${process.pid}-${Date.now()}`);

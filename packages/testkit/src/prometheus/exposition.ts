@@ -9,42 +9,43 @@ const labelText = (labels: Record<string, string>) =>
     .map(([k, v]) => `${k}="${escapeLabel(v)}"`)
     .join(',')}}`;
 
-/**
- * The samples as text lines, series by series and each in time order, grouped by metric name (OpenMetrics wants
- * a family's lines together). `unit` picks the timestamp unit: seconds for OpenMetrics, milliseconds for the
- * Prometheus text format VictoriaMetrics imports.
- */
-function* lines(metrics: GeneratedMetrics, unit: 's' | 'ms'): Generator<string> {
+/** Unix seconds of every sample: all series share them. */
+const sampleTimes = (metrics: GeneratedMetrics) =>
+  Array.from(
+    { length: Math.floor((metrics.end - metrics.start) / metrics.stepSeconds) + 1 },
+    (_, i) => metrics.start + i * metrics.stepSeconds,
+  );
+
+/** Writes an OpenMetrics file for `promtool tsdb create-blocks-from openmetrics`, a family's lines together. */
+export async function writeOpenMetrics(metrics: GeneratedMetrics, path: string): Promise<void> {
+  const out = createWriteStream(path);
+  const times = sampleTimes(metrics);
   const byName = Map.groupBy(metrics.series, (s: Series) => s.name);
-  const points = Math.floor((metrics.end - metrics.start) / metrics.stepSeconds) + 1;
   for (const family of [...byName.keys()].sort()) {
     for (const series of byName.get(family) ?? []) {
       const prefix = `${series.name}${labelText(series.labels)} `;
       let chunk = '';
-      for (let i = 0; i < points; i += 1) {
-        const seconds = metrics.start + i * metrics.stepSeconds;
-        chunk += `${prefix}${series.value(i, seconds)} ${unit === 's' ? seconds : seconds * 1000}\n`;
-      }
-      yield chunk;
+      for (const [i, seconds] of times.entries())
+        chunk += `${prefix}${series.value(i, seconds)} ${seconds}\n`;
+      if (!out.write(chunk)) await once(out, 'drain');
     }
-  }
-}
-
-/** Writes an OpenMetrics file for `promtool tsdb create-blocks-from openmetrics`. */
-export async function writeOpenMetrics(metrics: GeneratedMetrics, path: string): Promise<void> {
-  const out = createWriteStream(path);
-  for (const chunk of lines(metrics, 's')) {
-    if (!out.write(chunk)) await once(out, 'drain');
   }
   out.end('# EOF\n');
   await once(out, 'finish');
 }
 
-/** The samples in the Prometheus text format with millisecond timestamps, in chunks of about `bytes`. */
-export function* prometheusText(metrics: GeneratedMetrics, bytes = 4 * 1024 * 1024): Generator<string> {
+/**
+ * The samples as VictoriaMetrics' JSON lines import (/api/v1/import), in chunks of about `bytes`, made as they are
+ * read: one line per series holding all its values and timestamps, so labels are written once per series
+ * instead of once per sample, and a day of 30 s samples for 10 000 pods never has to be in memory at once.
+ */
+export function* importLines(metrics: GeneratedMetrics, bytes = 1024 * 1024): Generator<string> {
+  const times = sampleTimes(metrics);
+  const timestamps = `"timestamps":[${times.map((s) => s * 1000).join(',')}]}\n`;
   let batch = '';
-  for (const chunk of lines(metrics, 'ms')) {
-    batch += chunk;
+  for (const series of metrics.series) {
+    const values = times.map((seconds, i) => series.value(i, seconds));
+    batch += `{"metric":${JSON.stringify({ __name__: series.name, ...series.labels })},"values":[${values.join(',')}],${timestamps}`;
     if (batch.length >= bytes) {
       yield batch;
       batch = '';

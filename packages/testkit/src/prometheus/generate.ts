@@ -15,6 +15,10 @@ export interface GenerateOptions {
   aheadMinutes?: number;
   /** Unix seconds taken as now (default: the clock). */
   now?: number;
+  /** Talking workload pairs at most (default 8): each seeded workload calls the next one. */
+  flows?: number;
+  /** Only the series of these metric names (default: all), to load what a reader reads and no more. */
+  names?: readonly string[];
 }
 
 /**
@@ -30,13 +34,14 @@ export function generateMetrics(inventory: Inventory, options: GenerateOptions =
   const containers = containerTruths(seed, inventory);
   const network = networkTruths(seed, inventory);
   const nodes = nodePrices(seed, inventory);
-  const flows = flowTruths(seed, inventory);
+  const flows = flowTruths(seed, inventory, options.flows);
+  const names = options.names && new Set(options.names);
   const series = [
     ...cadvisorSeries(seed, step, containers, network),
     ...stateSeries(seed, inventory, containers),
     ...costSeries(seed, inventory, nodes, containers),
     ...trafficSeries(flows, step),
-  ];
+  ].filter((s) => !names || names.has(s.name));
   const points = Math.floor((end - start) / step) + 1;
   return {
     seed,

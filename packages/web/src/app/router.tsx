@@ -2,6 +2,7 @@ import { createRootRoute, createRoute, createRouter, lazyRouteComponent } from '
 import { basePath } from '../api/client.ts';
 import { type AuditSearch, auditViews, categories, severities } from '../features/audit/types.ts';
 import { type CertificatesSearch, certSeverities } from '../features/certificates/types.ts';
+import { type CostSearch, costTabs } from '../features/cost/types.ts';
 import { DashboardPage } from '../features/dashboard/DashboardPage.tsx';
 import { ApplicationPage } from '../features/gitops/ApplicationPage.tsx';
 import { FluxPage } from '../features/gitops/FluxPage.tsx';
@@ -10,6 +11,7 @@ import { ChartPage, type ChartSearch, chartViews } from '../features/helm/ChartP
 import { ChartsPage, type ChartsSearch, chartsTabs } from '../features/helm/ChartsPage.tsx';
 import { ReleasePage, type ReleaseSearch, releaseTabs } from '../features/helm/ReleasePage.tsx';
 import { ReleasesPage, type ReleasesSearch } from '../features/helm/ReleasesPage.tsx';
+import { costWindows } from '../features/metrics/windows.ts';
 import type { NetpolSearch } from '../features/netpol/query.ts';
 import { protocols } from '../features/netpol/types.ts';
 import { SessionsPage } from '../features/portforward/SessionsPage.tsx';
@@ -21,6 +23,7 @@ import { LocalTerminalPage } from '../features/terminal/LocalTerminalPage.tsx';
 import { changeTypes, TimelinePage, type TimelineSearch } from '../features/timeline/TimelinePage.tsx';
 import { groupings } from '../features/topology/graph.ts';
 import { TopologyPage, type TopologySearch } from '../features/topology/TopologyPage.tsx';
+import { type TrafficSearch, trafficWindows } from '../features/traffic/search.ts';
 
 /** Every page takes the namespace filter from the URL, so a link keeps what the reader was looking at. */
 export interface ScopeSearch {
@@ -55,6 +58,7 @@ const topologyRoute = createRoute({
   validateSearch: (search: Record<string, unknown>): TopologySearch => {
     const group = groupings.find((g) => g === search.group);
     return {
+      ...(search.traffic === true ? { traffic: true as const } : {}),
       hide: text(search.hide),
       health: text(search.health),
       expand: text(search.expand),
@@ -183,6 +187,30 @@ const networkPoliciesRoute = createRoute({
   }),
 });
 
+// Like the audit: React Flow comes with the topology's chunk, the traffic page's own code on its first visit.
+const trafficRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/traffic',
+  component: lazyRouteComponent(() => import('../features/traffic/TrafficPage.tsx'), 'TrafficPage'),
+  validateSearch: (search: Record<string, unknown>): TrafficSearch => ({
+    since: oneOf(trafficWindows, search.since),
+  }),
+});
+
+// Cost loads on its first visit too, with the chart it shares with the object pages.
+const costRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/cost',
+  component: lazyRouteComponent(() => import('../features/cost/CostPage.tsx'), 'CostPage'),
+  validateSearch: (search: Record<string, unknown>): CostSearch => ({
+    window: oneOf(
+      costWindows.map(([w]) => w),
+      search.window,
+    ),
+    tab: oneOf(costTabs, search.tab),
+  }),
+});
+
 const terminalRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/terminal',
@@ -212,6 +240,8 @@ export const router = createRouter({
     auditRoute,
     certificatesRoute,
     networkPoliciesRoute,
+    costRoute,
+    trafficRoute,
     sessionsRoute,
     terminalRoute,
   ]),

@@ -1,16 +1,18 @@
 export interface CountTile {
   id: string;
   label: string;
-  value: number;
+  /** A count, or a figure already written in its unit (`$1.20`). */
+  value: number | string;
   /** The tile's left border colour: `border-l-red-500`. */
   accent: string;
   /** A line under the number: what it counts. */
   hint?: string;
 }
 
-// Top-aligned (a button centres its content), so the numbers of a row line up whatever the hints' lengths.
+// Top-aligned (a button centres its content), so the numbers of a row line up whatever the hints' lengths. The
+// dark theme colours the other three edges only, or it would paint over the accent on the left.
 const tileLook =
-  'flex flex-col justify-start rounded-lg border border-l-4 border-slate-200 bg-white px-4 py-3 text-left shadow-sm dark:border-slate-800 dark:bg-slate-900';
+  'flex flex-col justify-start rounded-lg border border-l-4 border-slate-200 bg-white px-4 py-3 text-left shadow-sm dark:border-y-slate-800 dark:border-r-slate-800 dark:bg-slate-900';
 
 /**
  * A row of counts, each a tile with a coloured edge. With `choose`, a tile is a toggle that filters the page to

@@ -2,7 +2,7 @@ import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { diagnoseObject } from './diagnose.ts';
-import { cpuProfile, heapSnapshot } from './profiles.ts';
+import { pprofRoutes } from './pprof-routes.ts';
 
 const tags = ['debug'];
 const Open = Type.Object({}, { additionalProperties: true });
@@ -85,43 +85,5 @@ export function debugRoutes(app: App, ctx: AgentContext): void {
     (request) => diagnoseObject(ctx, request.query.kind, request.query.namespace, request.query.name),
   );
 
-  app.get(
-    '/debug/pprof/heap',
-    {
-      schema: {
-        tags,
-        summary: 'A V8 heap snapshot of the agent (DevTools → Memory)',
-        produces: ['application/octet-stream'],
-        querystring: Query({}),
-        response: { 200: Type.String(), ...errorResponses },
-      },
-    },
-    (_request, reply) => {
-      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      return reply
-        .type('application/octet-stream')
-        .header('Content-Disposition', `attachment; filename="binnacle-${stamp}.heapsnapshot"`)
-        .send(heapSnapshot());
-    },
-  );
-
-  app.get(
-    '/debug/pprof/profile',
-    {
-      schema: {
-        tags,
-        summary: 'A CPU profile of the next seconds (DevTools → Performance)',
-        querystring: Query({
-          seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 60, default: 10 })),
-        }),
-        response: { 200: Open, ...errorResponses },
-      },
-    },
-    async (request, reply) => {
-      const profile = await cpuProfile(request.query.seconds ?? 10);
-      const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      reply.header('Content-Disposition', `attachment; filename="binnacle-${stamp}.cpuprofile"`);
-      return profile;
-    },
-  );
+  pprofRoutes(app);
 }

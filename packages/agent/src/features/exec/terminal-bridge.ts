@@ -219,7 +219,10 @@ export function serveTerminal(
     socket.close(1013);
     return;
   }
-  const handle = ctx.sessions.open(session.kind, session.target, () => socket.close(1001));
+  // 1001 "going away", with the reason (a close reason holds at most 123 bytes).
+  const handle = ctx.sessions.open(session.kind, session.target, (reason) =>
+    socket.close(1001, Buffer.from(reason).subarray(0, 123).toString()),
+  );
   void bridgeTerminal(socket, start, () => {
     handle.end();
     release();

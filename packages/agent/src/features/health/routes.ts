@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { callerAware, probe } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
+import { selfUpgradeConfigured } from '../agent-update/service.ts';
 import { capabilities } from './capabilities.ts';
 import { clusterInfo } from './cluster-info.ts';
 import { diagnostics, diagnosticsMarkdown } from './diagnostics.ts';
@@ -45,6 +46,10 @@ const VersionCheck = Type.Object({
   releaseNotes: Type.Optional(Type.String()),
   checkedAt: Type.String(),
   error: Type.Optional(Type.String()),
+  selfUpgrade: Type.Boolean({
+    description:
+      'the agent can move itself to latestVersion: POST /api/agent/self-upgrade {"tag": latestVersion} (installed by charts/binnacle-agent with rbac.selfUpgrade=true)',
+  }),
 });
 
 const ClusterInfo = Type.Object({
@@ -112,7 +117,7 @@ export function healthRoutes(app: App, ctx: AgentContext): void {
         response: { 200: VersionCheck, ...errorResponses },
       },
     },
-    () => ctx.releases.check(),
+    async () => ({ ...(await ctx.releases.check()), selfUpgrade: selfUpgradeConfigured(ctx.config) }),
   );
 
   app.get(

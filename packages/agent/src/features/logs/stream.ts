@@ -53,7 +53,7 @@ export class LogSession {
     this.#options = options;
     const release = limit.acquire();
     this.#stream = new SseStream(reply, { maxQueued: logLimits.maxQueued });
-    const session = ctx.sessions.open('logs', target, () => this.close('the agent is shutting down'));
+    const session = ctx.sessions.open('logs', target, (reason) => this.close(reason));
     const deadline = setTimeout(
       () => this.close(`streams end after ${logLimits.maxDurationMs / 3_600_000}h; reconnect to continue`),
       logLimits.maxDurationMs,

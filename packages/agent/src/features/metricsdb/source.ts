@@ -47,6 +47,11 @@ export class MetricsStores {
         endpoint: { url, headers: parseHeaderList(ctx.config.metricsdbHeaders, '--metricsdb-headers') },
         origin: 'flag',
       };
+    // A store found among one context's Services is not the next one's: after a switch the next request searches.
+    ctx.connection.bind(() => () => {
+      if (this.#connection?.origin === 'discovered') this.#release();
+      this.#failure = undefined;
+    });
   }
 
   get timeoutMs(): number {

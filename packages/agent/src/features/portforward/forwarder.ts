@@ -80,7 +80,10 @@ export class Forward {
     this.#session = this.#ctx.sessions.open(
       'portforward',
       `${this.view.address}:${this.view.localPort} → ${this.view.namespace}/${this.view.pod}:${this.view.podPort}`,
-      () => this.stop('stopped'),
+      (reason) => {
+        this.view.error = reason;
+        this.stop('stopped');
+      },
     );
   }
 

@@ -26,26 +26,29 @@ export class PortForwards {
 
   constructor(ctx: AgentContext) {
     this.#ctx = ctx;
-    this.#unsubscribe = ctx.cluster.cache.onEvent((event) => {
-      if (event.resource.kind !== 'Pod' || event.resource.group !== '') return;
-      const gone =
-        event.type === 'deleted' ||
-        event.object.metadata?.deletionTimestamp !== undefined ||
-        event.object.status?.phase === 'Failed';
-      if (!gone) return;
-      for (const forward of this.#forwards.values()) {
-        const { namespace, pod, status } = forward.view;
-        if (
-          status === 'running' &&
-          namespace === event.object.metadata?.namespace &&
-          pod === event.object.metadata?.name
-        ) {
-          forward.podGone(
-            `pod ${namespace}/${pod} ${event.type === 'deleted' ? 'was deleted' : 'is going away'}`,
-          );
+    // Pods of the context being served: a switch brings a new cache (and ends every forward into the old).
+    this.#unsubscribe = ctx.connection.bind((scope) =>
+      scope.cluster.cache.onEvent((event) => {
+        if (event.resource.kind !== 'Pod' || event.resource.group !== '') return;
+        const gone =
+          event.type === 'deleted' ||
+          event.object.metadata?.deletionTimestamp !== undefined ||
+          event.object.status?.phase === 'Failed';
+        if (!gone) return;
+        for (const forward of this.#forwards.values()) {
+          const { namespace, pod, status } = forward.view;
+          if (
+            status === 'running' &&
+            namespace === event.object.metadata?.namespace &&
+            pod === event.object.metadata?.name
+          ) {
+            forward.podGone(
+              `pod ${namespace}/${pod} ${event.type === 'deleted' ? 'was deleted' : 'is going away'}`,
+            );
+          }
         }
-      }
-    });
+      }),
+    );
   }
 
   list(): ForwardView[] {

@@ -57,7 +57,10 @@ export class ChangeStreams {
   constructor(ctx: AgentContext) {
     this.#ctx = ctx;
     this.#limit = new StreamLimit('the event stream', ctx.config.maxEventStreams);
-    this.#unsubscribe = ctx.timeline.subscribe((events) => this.#publish(events));
+    // The recorder belongs to the context: a switch brings a new one (and ends every client of the old).
+    this.#unsubscribe = ctx.connection.bind((scope) =>
+      scope.timeline.subscribe((events) => this.#publish(events)),
+    );
   }
 
   get clients(): number {
@@ -138,7 +141,10 @@ export class ChangeStreams {
     const session = this.#ctx.sessions.open(
       'events',
       request.namespaces ? `namespaces=${request.namespaces.join(',')}` : 'all namespaces',
-      () => client.stream.close(),
+      (reason) => {
+        client.stream.send('end', { reason });
+        client.stream.end();
+      },
     );
     client.stream.onClose(() => {
       this.#clients.delete(client);

@@ -44,6 +44,11 @@ export class HubbleConnection {
   constructor(ctx: AgentContext) {
     this.#ctx = ctx;
     this.#forwards = new PortForwards(ctx);
+    // A relay reached in one context's cluster is not the next one's: after a switch the next use connects again.
+    ctx.connection.bind(() => () => {
+      this.#drop();
+      this.#state = { source: 'hubble', status: 'disconnected', available: false, tried: [] };
+    });
   }
 
   get state(): ConnectionState {

@@ -55,7 +55,7 @@ export function trafficRoutes(app: App, ctx: AgentContext, stores: MetricsStores
   if (ctx.config.hubbleAddress !== undefined && !new RegExp(addressPattern).test(ctx.config.hubbleAddress))
     throw new UsageError(`--hubble-address: "${ctx.config.hubbleAddress}" is not HOST:PORT`);
   const service = new TrafficService(ctx, stores);
-  const streams = new FlowStreams(service);
+  const streams = new FlowStreams(service, ctx.sessions);
   app.addSchema(FlowPair);
   app.addHook('preClose', (done) => {
     streams.close();

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import type { SessionRegistry } from '../../http/sessions.ts';
 import { SseStream, StreamLimit } from '../../http/sse.ts';
 import type { SourceName } from './detect.ts';
 import type { MetricSource } from './metrics-flows.ts';
@@ -38,6 +39,7 @@ interface Client {
  */
 export class FlowStreams {
   readonly #service: TrafficService;
+  readonly #sessions: SessionRegistry;
   readonly #clients = new Set<Client>();
   readonly #limit = new StreamLimit('the traffic stream', flowStreamLimits.clients);
   #records: FlowRecord[] = [];
@@ -51,8 +53,9 @@ export class FlowStreams {
   /** Set while a metric-based source is polled instead of a Hubble follow. */
   #metric?: { source: MetricSource; polledAt: number; polling: boolean };
 
-  constructor(service: TrafficService) {
+  constructor(service: TrafficService, sessions: SessionRegistry) {
     this.#service = service;
+    this.#sessions = sessions;
   }
 
   get clients(): number {
@@ -70,8 +73,14 @@ export class FlowStreams {
       }),
     };
     this.#clients.add(client);
+    // A session, so a context switch ends it (with the reason) and the follow of the old cluster's flows stops.
+    const session = this.#sessions.open('events', 'traffic flows', (reason) => {
+      client.stream.send('end', { reason });
+      client.stream.end();
+    });
     client.stream.onClose(() => {
       this.#clients.delete(client);
+      session.end();
       release();
       if (this.#clients.size === 0) this.#stop();
     });

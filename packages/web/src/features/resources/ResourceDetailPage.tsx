@@ -1,15 +1,22 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearch } from '@tanstack/react-router';
+import { lazy, Suspense } from 'react';
 import { get } from '../../api/client.ts';
 import { ObjectLink } from '../../ui/ObjectLink.tsx';
 import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { YamlCard } from '../editor/YamlCard.tsx';
 import { LogViewer } from '../logs/LogViewer.tsx';
+import { hasMetrics } from '../metrics/kinds.ts';
 import { ActionsCard } from '../operations/ActionsCard.tsx';
 import { PortForwardCard } from '../portforward/PortForwardCard.tsx';
 import { ShellOpener } from '../terminal/ShellOpener.tsx';
 import { ageOf, type KubeObject } from './objects.ts';
 import { RelatedCard } from './RelatedCard.tsx';
+
+// The charts load with the first object page that has them: most pages people open first do not.
+const ResourceMetrics = lazy(() =>
+  import('../metrics/ResourceMetrics.tsx').then((m) => ({ default: m.ResourceMetrics })),
+);
 
 interface EventObject {
   type?: string;
@@ -113,6 +120,11 @@ export function ResourceDetailPage() {
           </dd>
         </dl>
       </Card>
+      {resource?.kind && hasMetrics(resource.kind, scope) && (
+        <Suspense fallback={<Loading what="the metrics" />}>
+          <ResourceMetrics kind={resource.kind} namespace={scope} name={name} />
+        </Suspense>
+      )}
       {resource?.kind && scope && <RelatedCard kind={resource.kind} namespace={scope} name={name} />}
       <Card title="Events">
         {events.isError ? (

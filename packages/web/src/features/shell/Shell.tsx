@@ -14,10 +14,12 @@ import { useCapabilities } from './use-capabilities.ts';
 /** The sidebar's areas after Dashboard and Resources, each marked current on its own pages. */
 const areaLinks = [
   { to: '/topology', label: 'Topology' },
+  { to: '/traffic', label: 'Traffic' },
   { to: '/timeline', label: 'Timeline' },
   { to: '/helm', label: 'Helm' },
   { to: '/gitops', label: 'GitOps' },
   { to: '/audit', label: 'Audit' },
+  { to: '/cost', label: 'Cost' },
   { to: '/certificates', label: 'Certificates' },
   { to: '/network-policies', label: 'Network policies' },
   { to: '/sessions', label: 'Sessions' },

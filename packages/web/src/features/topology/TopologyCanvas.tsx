@@ -18,11 +18,23 @@ import { router } from '../../app/router.tsx';
 import { PlainLink } from '../../ui/PlainLink.tsx';
 import { healthColor, openedObject, type ShownGraph, type Topology, type TopologyNode } from './graph.ts';
 import { type LayoutResult, nodeHeight, nodeWidth } from './layout.ts';
+import { RoutedEdge } from './RoutedEdge.tsx';
 import type { TopologySearch } from './TopologyPage.tsx';
+import {
+  portsOf,
+  type TrafficCounts,
+  trafficColor,
+  trafficLabel,
+  trafficState,
+  trafficWidth,
+  volume,
+} from './traffic-edge.ts';
 
 type ResourceData = {
   node: TopologyNode;
   to?: { kind: string; namespace: string; name: string };
+  /** Shown beside the kind when no group frame names the namespace. */
+  namespace?: string;
 };
 type GroupData = { title: string };
 
@@ -86,7 +98,7 @@ function FindingBadges({ data }: { data: Record<string, unknown> }) {
 
 const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<ResourceData>>) {
   const far = useStore(farOut);
-  const { node, to } = data;
+  const { node, to, namespace } = data;
   const color = healthColor[node.status];
   // A cluster too big to draw whole shows one node per namespace, counting what is in it.
   const overview = node.kind === 'Namespace' && node.data.objects !== undefined;
@@ -100,6 +112,7 @@ const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<Resourc
         <>
           <span className="flex items-center gap-1 text-[10px] uppercase tracking-wide text-slate-600 dark:text-slate-400">
             {node.kind}
+            {namespace ? ` · ${namespace}` : ''}
             {node.kind === 'PodGroup' ? ` · ${String(node.data.count)} pods` : ''}
             {overview ? ` · ${counted(node.data.objects, 'object')}, ${counted(node.data.pods, 'pod')}` : ''}
             {overview && (
@@ -168,6 +181,8 @@ function GroupNode({ data }: NodeProps<Node<GroupData>>) {
 // Not React Flow's built-in `group` type, whose frame and selection styles would be drawn around ours.
 /** Above this many objects, the details that cost the most go while zoomed out: edges, their labels, the minimap. */
 const bigGraph = 300;
+/** Up to this many objects the graph fits the view whole: an overview would only hide a corner of it. */
+const smallGraph = 12;
 
 /** Tells the canvas when the zoom crosses the level of detail (it has to sit inside React Flow to see it). */
 function ZoomWatcher({ onFar }: { onFar: (far: boolean) => void }) {
@@ -177,36 +192,51 @@ function ZoomWatcher({ onFar }: { onFar: (far: boolean) => void }) {
 }
 
 const nodeTypes = { resource: ResourceNode, frame: GroupNode };
+const edgeTypes = { routed: RoutedEdge };
 
-/** The graph in React Flow, at the positions the layout worker found; only what is in view is rendered. */
+/**
+ * The graph in React Flow, at the positions the layout worker found; only what is in view is rendered. `selected`
+ * picks out one edge (the others fade); `onEdgeClick` is told which edge was clicked.
+ */
 export function TopologyCanvas({
   topology,
   graph,
   layout,
   dark,
+  selected,
+  onEdgeClick,
 }: {
   topology: Topology;
   graph: ShownGraph;
   layout: LayoutResult;
   dark: boolean;
+  selected?: string;
+  onEdgeClick?: (id: string) => void;
 }) {
   const big = graph.nodes.length > bigGraph;
   // A big graph opens fitted to the view, which is far out: its first render already leaves the edges out.
   const [far, setFar] = useState(big);
   const nodes = useMemo(() => flowNodes(topology, graph, layout), [topology, graph, layout]);
-  const allEdges = useMemo(() => flowEdges(graph, !big), [graph, big]);
+  const allEdges = useMemo(
+    () => flowEdges(graph, !big, selected, layout.routes),
+    [graph, big, selected, layout.routes],
+  );
   const edges = big && far ? noEdges : allEdges;
   return (
     <ReactFlow
       nodes={nodes}
       edges={edges}
+      onEdgeClick={onEdgeClick && ((_event, edge) => onEdgeClick(edge.id))}
       nodeTypes={nodeTypes}
+      edgeTypes={edgeTypes}
       colorMode={dark ? 'dark' : 'light'}
       nodesDraggable={false}
       nodesConnectable={false}
       edgesFocusable={false}
       onlyRenderVisibleElements
       fitView
+      // A few objects are not blown up to twice their size to fill the view.
+      fitViewOptions={{ maxZoom: 1.25 }}
       minZoom={0.05}
       proOptions={{ hideAttribution: true }}
       ariaLabelConfig={{ 'node.a11yDescription.default': 'A cluster object. Tab to its link to open it.' }}
@@ -214,7 +244,9 @@ export function TopologyCanvas({
       <ZoomWatcher onFar={setFar} />
       <Background gap={24} />
       <Controls showInteractive={false} />
-      {!big && <MiniMap pannable zoomable ariaLabel="Overview of the graph" />}
+      {!big && graph.nodes.length > smallGraph && (
+        <MiniMap pannable zoomable ariaLabel="Overview of the graph" />
+      )}
     </ReactFlow>
   );
 }
@@ -238,7 +270,11 @@ function flowNodes(topology: Topology, graph: ShownGraph, layout: LayoutResult):
       position: at(node.id),
       width: nodeWidth,
       height: nodeHeight,
-      data: { node, to: openedObject(node, topology) },
+      data: {
+        node,
+        to: openedObject(node, topology),
+        ...(group || !node.namespace ? {} : { namespace: node.namespace }),
+      },
       ...(group ? { parentId: group } : {}),
       ariaLabel: `${node.kind} ${node.name}, ${node.status}`,
     };
@@ -248,16 +284,59 @@ function flowNodes(topology: Topology, graph: ShownGraph, layout: LayoutResult):
 
 const noEdges: Edge[] = [];
 
-function flowEdges(graph: ShownGraph, labelled: boolean): Edge[] {
+function flowEdges(
+  graph: ShownGraph,
+  labelled: boolean,
+  selected?: string,
+  routes?: LayoutResult['routes'],
+): Edge[] {
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   const named = (id: string) => `${byId.get(id)?.kind} ${byId.get(id)?.name}`;
-  return graph.edges.map((e) => ({
-    id: e.id,
-    source: e.source,
-    target: e.target,
-    ariaLabel: `${named(e.source)} ${e.type} ${named(e.target)}`,
-    label: labelled && e.type !== 'manages' ? e.type : undefined,
-    markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 },
-    style: e.type === 'manages' ? undefined : { strokeDasharray: '4 3' },
-  }));
+  const traffic = graph.edges.flatMap((e) =>
+    e.type === 'traffic' ? [e.data as unknown as TrafficCounts] : [],
+  );
+  const busiest = Math.max(0, ...traffic.map(volume));
+  return graph.edges.map((e): Edge => {
+    const route = routes?.[e.id];
+    const routed = route ? { type: 'routed', data: { route } } : {};
+    const faded = selected !== undefined && selected !== e.id ? { opacity: 0.25 } : {};
+    const arrow = { type: MarkerType.ArrowClosed, width: 16, height: 16 };
+    if (e.type !== 'traffic')
+      return {
+        id: e.id,
+        source: e.source,
+        target: e.target,
+        ...routed,
+        ariaLabel: `${named(e.source)} ${e.type} ${named(e.target)}`,
+        label: labelled && e.type !== 'manages' ? e.type : undefined,
+        markerEnd: arrow,
+        style: { ...(e.type === 'manages' ? {} : { strokeDasharray: '4 3' }), ...faded },
+      };
+    const counts = e.data as unknown as TrafficCounts;
+    const state = trafficState(counts);
+    const color = trafficColor[state];
+    const label = trafficLabel(counts);
+    const chosen = selected === e.id;
+    return {
+      id: e.id,
+      source: e.source,
+      target: e.target,
+      ...routed,
+      ariaLabel: `${named(e.source)} to ${named(e.target)}, ${portsOf(counts)}: ${label}`,
+      label: labelled || chosen ? label : undefined,
+      labelStyle: { fontSize: 11, fontWeight: chosen ? 600 : 500 },
+      labelBgPadding: [4, 2],
+      labelBgBorderRadius: 4,
+      // Sized in pixels, not stroke widths: a busy pair's arrowhead stays an arrowhead.
+      markerEnd: { ...arrow, color, width: 22, height: 22, markerUnits: 'userSpaceOnUse' },
+      zIndex: chosen ? 1 : 0,
+      style: {
+        stroke: color,
+        strokeWidth: trafficWidth(counts, busiest) + (chosen ? 2 : 0),
+        // Dropped traffic never arrived: drawn broken, so it reads without the colour too.
+        ...(state === 'dropped' ? { strokeDasharray: '6 4' } : {}),
+        ...faded,
+      },
+    };
+  });
 }

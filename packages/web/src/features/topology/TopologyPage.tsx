@@ -1,24 +1,23 @@
-import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { get } from '../../api/client.ts';
 import { type StreamState, subscribe } from '../../api/events.ts';
+import { linkLook } from '../../ui/controls.tsx';
 import { Empty, Loading } from '../../ui/states.tsx';
-import {
-  type Grouping,
-  groupings,
-  type Health,
-  healths,
-  layoutKey,
-  shownGraph,
-  type Topology,
-} from './graph.ts';
-import { type LayoutResult, layout } from './layout.ts';
+import { type Grouping, groupings, type Health, healths, shownGraph, type Topology } from './graph.ts';
+import { usePlacedLayout } from './use-placed-layout.ts';
 
 // React Flow and its styles are fetched when the topology is opened; the layout runs in a Web Worker.
 const TopologyCanvas = lazy(() =>
   import('./TopologyCanvas.tsx').then((m) => ({ default: m.TopologyCanvas })),
 );
 
+type TopologyView = 'resources' | 'traffic';
+
 export interface TopologySearch {
+  /** Adds an edge per pair of observed flows of the last 5 minutes (the agent's traffic view). */
+  traffic?: true;
   group?: Grouping;
   /** Kinds left out, comma-separated. */
   hide?: string;
@@ -30,19 +29,35 @@ export interface TopologySearch {
 
 const listOf = (value?: string) => (value ? value.split(',').filter(Boolean) : []);
 
-/** The agent's graph for the namespace in view, kept current by the event stream's `topology` events. */
-function useLiveTopology(namespace?: string, expand?: string): { topology?: Topology; stream: StreamState } {
+/**
+ * The agent's graph for the namespace in view, kept current by the event stream's `topology` events; with
+ * traffic, read again every 10 s instead (the event stream carries no flows).
+ */
+function useLiveTopology(
+  namespace: string | undefined,
+  expand: string | undefined,
+  view: TopologyView,
+): { topology?: Topology; stream: StreamState } {
   const [topology, setTopology] = useState<Topology>();
   const [stream, setStream] = useState<StreamState>('connecting');
+  const traffic = useQuery({
+    queryKey: ['topology', 'traffic', namespace, expand],
+    queryFn: ({ signal }) => get('/api/topology', { query: { view: 'traffic', namespace, expand }, signal }),
+    enabled: view === 'traffic',
+    refetchInterval: 10_000,
+  });
   useEffect(() => {
     setTopology(undefined);
+    if (view === 'traffic') return;
     return subscribe(
       '/api/events/stream',
       { namespaces: namespace, expand },
       { onState: setStream, onEvent: (_type, data) => setTopology(data as Topology) },
       ['topology'],
     );
-  }, [namespace, expand]);
+  }, [namespace, expand, view]);
+  if (view === 'traffic')
+    return { topology: traffic.data, stream: traffic.isError ? 'reconnecting' : 'open' };
   return { topology, stream };
 }
 
@@ -56,7 +71,8 @@ export function TopologyPage() {
   const grouping = search.group ?? 'namespace';
   const hidden = listOf(search.hide);
   const health = listOf(search.health) as Health[];
-  const { topology, stream } = useLiveTopology(search.namespace, search.expand);
+  const view: TopologyView = search.traffic ? 'traffic' : 'resources';
+  const { topology, stream } = useLiveTopology(search.namespace, search.expand, view);
   const graph = useMemo(
     () =>
       topology &&
@@ -67,20 +83,9 @@ export function TopologyPage() {
       ),
     [topology, search.hide, search.health, grouping],
   );
-  const key = graph ? layoutKey(graph) : '';
   // What is asked for: a layout of another namespace (or other expanded groups) is never shown for this one.
-  const scope = `${search.namespace ?? ''}|${search.expand ?? ''}`;
-  const [placed, setPlaced] = useState<{ key: string; scope: string; result: LayoutResult }>();
-  // Statuses change often and move nothing: only a change of nodes, groups or edges is laid out again.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the key stands for the graph's structure.
-  useEffect(() => {
-    if (!graph || placed?.key === key) return;
-    let current = true;
-    void layout(graph).then((result) => current && setPlaced({ key, scope, result }));
-    return () => {
-      current = false;
-    };
-  }, [key]);
+  const scope = `${search.namespace ?? ''}|${search.expand ?? ''}|${view}`;
+  const placed = usePlacedLayout(graph, scope);
   const setSearch = (change: Partial<TopologySearch>) =>
     void navigate({ to: '/topology', search: (was) => ({ ...was, ...change }) });
   const kinds = useMemo(() => countKinds(topology), [topology]);
@@ -94,7 +99,15 @@ export function TopologyPage() {
       <div className="flex flex-wrap items-center gap-3">
         <h1 className="text-xl font-semibold">Topology{search.namespace ? ` · ${search.namespace}` : ''}</h1>
         <span role="status" className="text-xs text-slate-600 dark:text-slate-400">
-          {stream === 'open' ? 'Live' : stream === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
+          {view === 'traffic'
+            ? stream === 'open'
+              ? 'Flows of the last 5 minutes, read every 10 s'
+              : 'Reading again…'
+            : stream === 'open'
+              ? 'Live'
+              : stream === 'connecting'
+                ? 'Connecting…'
+                : 'Reconnecting…'}
           {graph && ` · ${graph.nodes.length} objects, ${graph.edges.length} connections`}
         </span>
         {search.expand && (
@@ -103,6 +116,14 @@ export function TopologyPage() {
           </button>
         )}
         <label className="ml-auto flex items-center gap-1 text-sm">
+          <input
+            type="checkbox"
+            checked={view === 'traffic'}
+            onChange={(e) => setSearch({ traffic: e.target.checked || undefined })}
+          />
+          Traffic of the last 5 minutes
+        </label>
+        <label className="flex items-center gap-1 text-sm">
           Group by
           <select
             className={control}
@@ -155,21 +176,24 @@ export function TopologyPage() {
           <Loading what="the topology" />
         ) : graph && graph.nodes.length === 0 ? (
           <Empty>Nothing to draw: no objects here pass the filters.</Empty>
-        ) : !graph || placed?.scope !== scope ? (
+        ) : !graph || !placed ? (
           <Loading what={`the layout of ${graph?.nodes.length ?? 0} objects`} />
         ) : (
           <Suspense fallback={<Loading what="the graph view" />}>
             {/* A new scope mounts a new canvas, which fits its view to the new graph. */}
-            <TopologyCanvas
-              key={scope}
-              topology={topology}
-              graph={graph}
-              layout={placed.result}
-              dark={dark}
-            />
+            <TopologyCanvas key={scope} topology={topology} graph={graph} layout={placed} dark={dark} />
           </Suspense>
         )}
       </section>
+      {view === 'traffic' && (
+        <p className="text-xs">
+          Each colored edge is a pair that exchanged flows; the{' '}
+          <Link to="/traffic" search={(was) => ({ namespace: was.namespace })} className={linkLook}>
+            traffic page
+          </Link>{' '}
+          follows them live, with their counts.
+        </p>
+      )}
       {topology && topology.warnings.length > 0 && (
         <p className="text-xs text-amber-800 dark:text-amber-300">{topology.warnings.join(' · ')}</p>
       )}

@@ -127,11 +127,15 @@ export function layoutKey(graph: ShownGraph): string {
   return `${nodes.join('|')}#${edges.join('|')}`;
 }
 
+/** Kinds of traffic ends that are no cluster object: an outside address, or a peer the caller may not see. */
+const pageless = ['External', 'Hidden'];
+
 /** The object a click opens: the node's own, or for a pod group its owner (whose page lists the pods). */
 export function openedObject(
   node: TopologyNode,
   topology: Topology,
 ): { kind: string; namespace: string; name: string } | undefined {
+  if (pageless.includes(node.kind)) return undefined;
   if (node.kind === 'PodGroup') {
     const owner = topology.edges.find((e) => e.target === node.id && e.type === 'manages')?.source;
     const found = topology.nodes.find((n) => n.id === owner);

@@ -7,14 +7,34 @@ export interface LayoutRequest {
   id: number;
   nodeWidth: number;
   nodeHeight: number;
+  /** Room between the columns of a left-to-right layout (default 48 px). */
+  layerGap?: number;
+  /**
+   * Edges routed by ELK around the boxes, each with room kept for a label this size (ungrouped graphs only): a
+   * straight line from box to box would cross the boxes between them.
+   */
+  routed?: { labelWidth: number; labelHeight: number };
   nodes: { id: string; group?: string }[];
   edges: { id: string; source: string; target: string }[];
+}
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+/** An edge's way from box to box, and the centre of the room kept for its label. */
+export interface Route {
+  points: Point[];
+  label?: Point;
 }
 
 /** Positions by node id: groups absolute (with their size), their members relative to the group. */
 export interface LayoutResult {
   id: number;
   positions: Record<string, { x: number; y: number; width?: number; height?: number }>;
+  /** By edge id, when the request asked for routed edges. */
+  routes?: Record<string, Route>;
   error?: string;
 }
 
@@ -23,7 +43,10 @@ let next = 0;
 const waiting = new Map<number, (result: LayoutResult) => void>();
 
 /** Lays the graph out with ELK in a Web Worker, so a big graph never blocks the page while it is placed. */
-export function layout(graph: ShownGraph): Promise<LayoutResult> {
+export function layout(
+  graph: ShownGraph,
+  options: Pick<LayoutRequest, 'layerGap' | 'routed'> = {},
+): Promise<LayoutResult> {
   if (!worker) {
     worker = new Worker(new URL('./layout.worker.ts', import.meta.url), { type: 'module' });
     worker.onmessage = (message: MessageEvent<LayoutResult>) => {
@@ -36,6 +59,7 @@ export function layout(graph: ShownGraph): Promise<LayoutResult> {
     id,
     nodeWidth,
     nodeHeight,
+    ...options,
     nodes: graph.nodes.map((n) => ({ id: n.id, group: graph.groupOf.get(n.id) })),
     edges: graph.edges.map((e) => ({ id: e.id, source: e.source, target: e.target })),
   };

@@ -1,5 +1,5 @@
 import ELK, { type ElkNode } from 'elkjs/lib/elk.bundled.js';
-import type { LayoutRequest, LayoutResult } from './layout.ts';
+import type { LayoutRequest, LayoutResult, Route } from './layout.ts';
 
 const elk = new ELK();
 
@@ -31,7 +31,7 @@ async function place(request: LayoutRequest): Promise<LayoutResult> {
     'elk.algorithm': 'layered',
     'elk.direction': 'RIGHT',
     'elk.spacing.nodeNode': '16',
-    'elk.layered.spacing.nodeNodeBetweenLayers': '48',
+    'elk.layered.spacing.nodeNodeBetweenLayers': String(request.layerGap ?? 48),
     'elk.padding': '[top=36,left=16,bottom=16,right=16]',
     ...(request.nodes.length > quickAbove ? quick : {}),
   };
@@ -54,10 +54,18 @@ async function place(request: LayoutRequest): Promise<LayoutResult> {
   }
   const groupOf = new Map(request.nodes.map((n) => [n.id, n.group]));
   const rootEdges: ElkNode['edges'] = [];
+  const routed = grouped.size === 0 ? request.routed : undefined;
+  // ELK keeps no room for a label without text; the canvas draws the real one (it changes with every count).
+  const label = routed && { text: 'label', width: routed.labelWidth, height: routed.labelHeight };
   for (const edge of layoutEdges(request.edges)) {
     const group = groupOf.get(edge.source);
     const inner = group !== undefined && group === groupOf.get(edge.target) ? grouped.get(group) : undefined;
-    (inner?.edges ?? rootEdges).push({ id: edge.id, sources: [edge.source], targets: [edge.target] });
+    (inner?.edges ?? rootEdges).push({
+      id: edge.id,
+      sources: [edge.source],
+      targets: [edge.target],
+      ...(label ? { labels: [{ id: `${edge.id}:label`, ...label }] } : {}),
+    });
   }
   const root: ElkNode = {
     id: 'root',
@@ -74,7 +82,21 @@ async function place(request: LayoutRequest): Promise<LayoutResult> {
     positions[child.id] = { x: child.x ?? 0, y: child.y ?? 0, width: child.width, height: child.height };
     for (const inner of child.children ?? []) positions[inner.id] = { x: inner.x ?? 0, y: inner.y ?? 0 };
   }
-  return { id: request.id, positions };
+  if (!routed) return { id: request.id, positions };
+  // Without groups every edge is the root's, in the same coordinates as the boxes.
+  const routes: Record<string, Route> = {};
+  for (const edge of laid.edges ?? []) {
+    const section = edge.sections?.[0];
+    if (!section) continue;
+    const at = edge.labels?.[0];
+    routes[edge.id] = {
+      points: [section.startPoint, ...(section.bendPoints ?? []), section.endPoint],
+      ...(at
+        ? { label: { x: (at.x ?? 0) + (at.width ?? 0) / 2, y: (at.y ?? 0) + (at.height ?? 0) / 2 } }
+        : {}),
+    };
+  }
+  return { id: request.id, positions, routes };
 }
 
 self.onmessage = (message: MessageEvent<LayoutRequest>) => {

@@ -1,0 +1,59 @@
+import { useEffect, useState } from 'react';
+import { type StreamState, subscribe } from '../../api/events.ts';
+import { applyDelta, type FlowDelta, type FlowPair, type SourceName } from './flows.ts';
+
+/** What the flow stream said last: nothing yet, the window's pairs, or why there are none. */
+export type FlowView =
+  | { state: 'waiting' }
+  | {
+      state: 'flows';
+      source: SourceName;
+      windowMs: number;
+      pairs: FlowPair[];
+      /** The source's stream broke or a read failed: the agent tries again, the pairs shown may be stale. */
+      trouble?: string;
+    }
+  | { state: 'absent'; reason: string };
+
+interface Snapshot {
+  source: SourceName;
+  windowMs: number;
+  pairs: FlowPair[];
+}
+
+/**
+ * The caller's flow pairs of the window, live: the stream's snapshot, then its deltas. A dropped connection is
+ * opened again (with backoff) and starts over from a fresh snapshot; so does a new value of `restart`.
+ */
+export function useFlowStream(
+  namespace: string | undefined,
+  since: string,
+  restart: number,
+): { view: FlowView; connection: StreamState } {
+  const [view, setView] = useState<FlowView>({ state: 'waiting' });
+  const [connection, setConnection] = useState<StreamState>('connecting');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `restart` only asks for a new stream.
+  useEffect(() => {
+    setView({ state: 'waiting' });
+    return subscribe(
+      '/api/traffic/flows/stream',
+      { namespace, since },
+      {
+        onState: setConnection,
+        onEvent: (type, data) =>
+          setView((was) => {
+            if (type === 'snapshot') return { state: 'flows', ...(data as Snapshot) };
+            if (type === 'unavailable')
+              return { state: 'absent', reason: (data as { reason: string }).reason };
+            if (was.state !== 'flows') return was;
+            // A delta means the source answers again: what went wrong before is over.
+            if (type === 'delta')
+              return { ...was, pairs: applyDelta(was.pairs, data as FlowDelta), trouble: undefined };
+            return { ...was, trouble: (data as { reason: string }).reason };
+          }),
+      },
+      ['snapshot', 'delta', 'unavailable', 'error'],
+    );
+  }, [namespace, since, restart]);
+  return { view, connection };
+}
