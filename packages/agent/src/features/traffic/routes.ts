@@ -153,6 +153,7 @@ export function trafficRoutes(app: App, ctx: AgentContext, stores: MetricsStores
     },
     async (request) => {
       service.setPreferred(request.body.source);
+      streams.restart();
       return { preferred: service.preferred, active: (await service.sources()).active };
     },
   );

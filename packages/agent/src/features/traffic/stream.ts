@@ -192,6 +192,8 @@ export class FlowStreams {
     const answers = await pollMetricPairs(this.#service, metric.source, clients, Date.now()).catch(
       (error: unknown) => new Map(clients.map((c) => [c, { reason: (error as Error).message }])),
     );
+    // Another source was chosen meanwhile: these pairs are the old one's.
+    if (this.#metric !== metric) return;
     for (const [client, answer] of answers)
       if (client.stream.closed) continue;
       else if (Array.isArray(answer)) this.#send(client, answer);
@@ -252,11 +254,28 @@ export class FlowStreams {
     if (changed.length > 0 || removed.length > 0) client.stream.send('delta', { changed, removed });
   }
 
-  #stop(): void {
+  /**
+   * Another source was chosen: drop the follow of the old one at once (open streams would otherwise keep it until
+   * the last client left) and give every client a fresh snapshot from the next tick.
+   */
+  restart(): void {
+    this.#release();
+    this.#retryAt = 0;
+    for (const client of this.#clients) {
+      client.sent = undefined;
+      client.stale = false;
+    }
+  }
+
+  #release(): void {
     this.#cancel?.();
     this.#cancel = undefined;
     this.#records = [];
     this.#uids.clear();
+  }
+
+  #stop(): void {
+    this.#release();
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
   }

@@ -137,10 +137,17 @@ describe('metric-based traffic sources', () => {
       const data = snapshot.data as { source: string; pairs: Pair[] };
       expect(data.source).toBe('istio');
       near(data.pairs.find((p) => p.id === pairId(truth))?.requests, truth.requestsPerSecond * windowS);
+      // Choosing another source restarts the open stream on it with a whole snapshot.
+      expect((await agent.post('/api/traffic/source', { source: 'caretta' })).status).toBe(200);
+      const switched = await stream.next(
+        (e) => e.event === 'snapshot' && e.receivedAt > snapshot.receivedAt,
+        15_000,
+      );
+      expect(switched.data).toMatchObject({ available: true, source: 'caretta' });
     } finally {
       stream.close();
     }
-  }, 30_000);
+  }, 45_000);
 
   it('shows a restricted caller (Istio, the first found) its namespace; every peer outside it is hidden', async () => {
     const truth = metrics.flows.find((f) => f.source.namespace !== f.destination.namespace) as FlowTruth;
