@@ -53,6 +53,9 @@ command -v openssl >/dev/null 2>&1 || missing="$missing openssl"
 command -v python3 >/dev/null 2>&1 || missing="$missing python3"
 have_postgres || missing="$missing postgresql"
 if [ "${1:-}" = test ] && ! command -v chromium >/dev/null 2>&1; then missing="$missing chromium"; fi
+# The single executable is stripped (binutils) and its image built by buildah without a daemon (ADR 0040).
+if [ "${1:-}" = test ] && ! command -v strip >/dev/null 2>&1; then missing="$missing binutils"; fi
+if [ "${1:-}" = test ] && ! command -v buildah >/dev/null 2>&1; then missing="$missing buildah"; fi
 # The metrics store tests run Debian's Prometheus and its promtool (backfill).
 if [ "${1:-}" = test ] && ! command -v promtool >/dev/null 2>&1; then missing="$missing prometheus"; fi
 if [ -n "$missing" ]; then

@@ -27,10 +27,18 @@ export function runBinnacle(
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith('BINNACLE_')),
   );
-  const child = spawn(process.execPath, [...nodeArgs, resolve(repoRoot, script), ...args], {
-    env: { ...inherited, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  return runCommand(process.execPath, [...nodeArgs, resolve(repoRoot, script), ...args], {
+    ...inherited,
+    ...env,
   });
+}
+
+/**
+ * A program as its own process with exactly `env` (nothing inherited), its output kept; ended by
+ * `killBinnacles` like `runBinnacle`'s. The single executable and the image's chroot run this way.
+ */
+export function runCommand(command: string, args: string[], env: NodeJS.ProcessEnv): BinnacleRun {
+  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(child);
   let stdout = '';
   let stderr = '';
@@ -40,17 +48,23 @@ export function runBinnacle(
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
   });
-  const exited = new Promise<number | null>((resolveExit) =>
+  const exited = new Promise<number | null>((resolveExit) => {
     child.once('exit', (code) => {
       running.delete(child);
       resolveExit(code);
-    }),
-  );
+    });
+    // A program that cannot start (not found, not executable) ends with its reason in stderr, exit code null.
+    child.once('error', (error) => {
+      running.delete(child);
+      stderr += `${error.message}\n`;
+      resolveExit(null);
+    });
+  });
   const exit = (ms = defaultExitMs) => {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new Error(`binnacle ${args.join(' ')} still running after ${ms} ms:\n${stderr}`)),
+        () => reject(new Error(`${command} ${args.join(' ')} still running after ${ms} ms:\n${stderr}`)),
         ms,
       );
     });

@@ -1,5 +1,5 @@
 export { type ApiServerProxy, startApiServerProxy } from './api-server-proxy.ts';
-export { type BinnacleRun, killBinnacles, runBinnacle } from './binnacle-process.ts';
+export { type BinnacleRun, killBinnacles, runBinnacle, runCommand } from './binnacle-process.ts';
 export {
   type AxeViolation,
   chromiumPath,
