@@ -16,6 +16,7 @@ import { agentOidc } from './features/auth/oidc-service.ts';
 import { authSettings } from './features/auth/settings.ts';
 import { ClusterConnection } from './features/contexts/connection.ts';
 import { ClusterScope } from './features/contexts/scope.ts';
+import { checkDesktopConfig } from './features/desktop/service.ts';
 import { ReleaseChecker } from './features/health/version-check.ts';
 import { ChartSources } from './features/pkgmgr/chart-sources.ts';
 import { parseHelmRepositories } from './features/pkgmgr/repositories.ts';
@@ -49,6 +50,7 @@ export async function createAgent(
       'cloud mode needs both --cloud-url and --cluster-token (BINNACLE_CLOUD_URL, BINNACLE_CLUSTER_TOKEN)',
     );
   }
+  checkDesktopConfig(config);
   const auth = authSettings(config, process.env);
   let clusterId: string | undefined;
   const sessions = new SessionRegistry();

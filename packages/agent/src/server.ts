@@ -14,6 +14,7 @@ import { costRoutes } from './features/cost/routes.ts';
 import { cronJobRoutes } from './features/cronjobs/routes.ts';
 import { dashboardRoutes } from './features/dashboard/routes.ts';
 import { debugRoutes } from './features/debug/routes.ts';
+import { desktopRoutes } from './features/desktop/routes.ts';
 import { execRoutes } from './features/exec/routes.ts';
 import { gitopsRoutes } from './features/gitops/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
@@ -91,6 +92,7 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   aiRoutes(app, ctx);
   repohostRoutes(app, ctx);
   agentUpdateRoutes(app, ctx);
+  desktopRoutes(app, ctx);
   if (!ctx.config.noMcp) mcpRoutes(app, ctx, { readOnly: ctx.config.mcpReadOnly });
   auditRoutes(app, ctx);
   networkPolicyRoutes(app, ctx);

@@ -141,3 +141,43 @@ describe('binnacle agent', () => {
     expect(help.stdout()).toMatch(/^usage: binnacle agent \[flags\]/);
   });
 });
+
+describe('binnacle desktop', () => {
+  it('prints its flags, the agent flags included', async () => {
+    const help = binnacle(['desktop', '--help']);
+    expect(await help.exit()).toBe(0);
+    expect(help.stdout()).toMatch(/^usage: binnacle desktop \[flags\]/);
+    for (const flag of ['--downloads-dir DIR', '--update-url URL', '--port N', '--kubeconfig PATH'])
+      expect(help.stdout()).toContain(flag);
+  });
+
+  it('exits 2 for a listener beyond loopback and for cloud mode', async () => {
+    const wide = binnacle(['desktop', '--listen-address', '0.0.0.0']);
+    expect(await wide.exit()).toBe(2);
+    expect(wide.stderr()).toBe(
+      'binnacle desktop: desktop mode listens on loopback only: --listen-address 0.0.0.0 is not 127.0.0.1, ::1 or localhost\n',
+    );
+    const cloud = binnacle(['desktop', '--cloud-url', 'http://127.0.0.1:9', '--cluster-token', 'bnc_x']);
+    expect(await cloud.exit()).toBe(2);
+    expect(cloud.stderr()).toContain('--cloud-url is not allowed');
+  });
+
+  it('serves the agent with the desktop helpers on', async () => {
+    const downloads = join(dataDir, 'desktop-downloads');
+    const run = binnacle(['desktop', '--port', '9395', '--no-browser', '--downloads-dir', downloads]);
+    await serves(9395, run);
+    const saved = await fetch('http://127.0.0.1:9395/api/desktop/save-file', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ filename: 'notes.txt', content: 'hello' }),
+    });
+    expect(await saved.json()).toEqual({
+      desktop: true,
+      path: join(downloads, 'notes.txt'),
+      name: 'notes.txt',
+      size: 5,
+    });
+    run.child.kill('SIGTERM');
+    expect(await run.exit(stopsWithinMs)).toBe(0);
+  });
+});

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** The `binnacle` command: `binnacle agent [flags]`, `binnacle hub [flags]`. */
+/** The `binnacle` command: `binnacle agent [flags]`, `binnacle desktop [flags]`, `binnacle hub [flags]`. */
 import { enableCompileCache } from 'node:module';
 
 // V8 keeps the compiled code of every module between runs (in the OS temp directory; a read-only one only
@@ -10,6 +10,7 @@ const usage = `usage: binnacle <command> [flags]
 
 commands:
   agent    serve the Binnacle API and UI for one cluster (binnacle agent --help)
+  desktop  the agent for this machine: loopback only, with the desktop helpers (binnacle desktop --help)
   hub      serve the hub in front of many agents: organizations, sign-in, tokens (binnacle hub --help)
 `;
 
@@ -17,6 +18,7 @@ async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
   // Each command loads only its own code: an agent never loads the hub's database drivers, nor the hub the agent's.
   if (command === 'agent') return (await import('@binnacle/agent')).runAgent(rest);
+  if (command === 'desktop') return (await import('@binnacle/agent')).runDesktop(rest);
   if (command === 'hub') return (await import('@binnacle/hub')).runHub(rest);
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     process.stdout.write(usage);

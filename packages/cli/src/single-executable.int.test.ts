@@ -1,5 +1,8 @@
 import { execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { chmod, copyFile, mkdir, mkdtemp, readdir, readFile, realpath, rm, stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -53,6 +56,8 @@ async function healthy(url: string, run: BinnacleRun, expected: Record<string, u
     );
   }
 }
+
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /** A directory holding no `node`: the executable must not need one. */
 async function pathWithoutNode(): Promise<string> {
@@ -110,6 +115,67 @@ describe('the single executable (npm run build:sea)', () => {
       'dist',
     );
   });
+});
+
+describe('binnacle desktop in the single executable', () => {
+  it('checks a release manifest and replaces its own file with the verified build, which then runs', async () => {
+    const dir = await mkdtemp(join(work, 'desktop-'));
+    const binary = join(dir, 'binnacle');
+    await copyFile(executable, binary);
+    // The next build: the same program with bytes appended after the ELF image (ignored by the loader), so the
+    // replaced file is told apart from the one that ran, and still runs.
+    const next = Buffer.concat([await readFile(executable), Buffer.from('\nnext build\n')]);
+    const releases = createServer((request, response) => {
+      if (request.url === '/manifest.json') {
+        const asset = { url: 'builds/binnacle', size: next.length, sha256: sha256(next) };
+        response.setHeader('content-type', 'application/json');
+        response.end(JSON.stringify({ version: '99.0.0', assets: { 'linux-x64': asset } }));
+      } else if (request.url === '/builds/binnacle') response.end(next);
+      else response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => releases.listen(0, '127.0.0.1', resolve));
+    const releasesPort = (releases.address() as AddressInfo).port;
+    try {
+      const port = await freePort();
+      const home = join(dir, 'home');
+      await mkdir(home);
+      const run = runCommand(
+        binary,
+        [
+          'desktop',
+          '--port',
+          String(port),
+          '--no-browser',
+          '--update-url',
+          `http://127.0.0.1:${releasesPort}/manifest.json`,
+        ],
+        { PATH: await pathWithoutNode(), HOME: home, KUBECONFIG: cluster.kubeconfigPath() },
+      );
+      const url = `http://127.0.0.1:${port}`;
+      await healthy(url, run, { status: 'healthy' });
+      const post = async (path: string) => {
+        const res = await fetch(`${url}/api/desktop/${path}`, { method: 'POST' });
+        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+      };
+      expect(await post('update')).toMatchObject({
+        status: 200,
+        body: { available: true, latest: '99.0.0' },
+      });
+      expect(await post('update/apply')).toMatchObject({
+        status: 200,
+        body: { applied: true, version: '99.0.0', restartRequired: true },
+      });
+      expect(sha256(await readFile(binary))).toBe(sha256(next));
+      expect(((await stat(binary)).mode & 0o777).toString(8)).toBe('755');
+      run.child.kill('SIGTERM');
+      expect(await run.exit(15_000)).toBe(0);
+      const replaced = runCommand(binary, ['--help'], { PATH: await pathWithoutNode(), HOME: home });
+      expect(await replaced.exit()).toBe(0);
+      expect(replaced.stdout()).toContain('usage: binnacle <command>');
+    } finally {
+      releases.close();
+    }
+  }, 120_000);
 });
 
 interface OciManifest {

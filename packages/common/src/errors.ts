@@ -65,6 +65,11 @@ export const errorCodes = {
     description:
       'A cookie-authenticated write came from another origin (CSRF protection); send it from the hub page or use a PAT.',
   },
+  outside_allowed_folders: {
+    status: 403,
+    description:
+      'Desktop: the path is outside the folders the desktop helpers may open (the downloads folder and the data directory); the message names them.',
+  },
   not_found: { status: 404, description: 'The object does not exist.' },
   route_not_found: { status: 404, description: 'No route matches the path.' },
   method_not_allowed: {
@@ -81,6 +86,20 @@ export const errorCodes = {
     status: 409,
     description:
       'A node drain stopped before the node was empty (a PodDisruptionBudget, a pod that needs a drain switch, the timeout); the node stays cordoned and the answer lists every pod.',
+  },
+  update_not_available: {
+    status: 409,
+    description:
+      'Desktop: the release manifest names no version newer than the running one, or no build for this platform.',
+  },
+  update_in_progress: {
+    status: 409,
+    description: 'Desktop: an update is already being checked or applied; wait for it to finish.',
+  },
+  not_single_executable: {
+    status: 409,
+    description:
+      'Desktop: the agent does not run as the single-executable binary, so there is no executable to replace.',
   },
   request_timeout: {
     status: 408,
@@ -117,6 +136,11 @@ export const errorCodes = {
     status: 422,
     description:
       'A Cluster API Secret holds no kubeconfig under its `value` key, or what it holds names no usable context.',
+  },
+  checksum_mismatch: {
+    status: 422,
+    description:
+      "Desktop: the downloaded update's size or SHA-256 is not the manifest's; it was deleted and the executable left as it was.",
   },
   rate_limited: { status: 429, description: 'Too many requests; retry after the Retry-After header.' },
   headers_too_large: {
@@ -157,6 +181,11 @@ export const errorCodes = {
     description:
       "A GitOps controller handled a reconcile request and reports it failed (its Ready condition's reason and message are quoted); what depended on it was left alone.",
   },
+  update_source_error: {
+    status: 502,
+    description:
+      'Desktop: the release manifest or its download could not be fetched, timed out or is malformed; the message says which.',
+  },
   not_ready: { status: 503, description: 'The data is still loading (informers syncing); retry shortly.' },
   ui_not_built: {
     status: 503,
@@ -185,6 +214,15 @@ export const errorCodes = {
     status: 503,
     description:
       'The agent has no helm binary to change releases with; set --helm-binary or put helm on its PATH.',
+  },
+  opener_unavailable: {
+    status: 503,
+    description:
+      "Desktop: the platform's opener (xdg-open, open, rundll32) could not be started on the agent's machine.",
+  },
+  update_not_configured: {
+    status: 503,
+    description: 'Desktop: no release manifest is configured; start `binnacle desktop` with `--update-url`.',
   },
   self_upgrade_unavailable: {
     status: 503,

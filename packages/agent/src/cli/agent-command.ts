@@ -2,16 +2,19 @@ import { exitOnCrash, exitOnSignal, serverLogger, UsageError } from '@binnacle/c
 import { agentVersion, createAgent } from '../agent.ts';
 import { ConfigFileSchema, configDefaults, configFilePath } from '../config/agent-config.ts';
 import { InvalidFileError, JsonFile } from '../config/json-file.ts';
+import { openExternal } from '../features/desktop/opener.ts';
+import { checkDesktopConfig } from '../features/desktop/service.ts';
 import { clusterConfigured, KubeconfigError, resolveTarget } from '../kube/kubeconfig.ts';
 import { exposureNotice } from './exposure.ts';
-import { openBrowser } from './open-browser.ts';
-import { agentHelp, effectiveConfig, parseAgentArgs } from './options.ts';
+import { agentHelp, desktopHelp, effectiveConfig, parseAgentArgs, parseDesktopArgs } from './options.ts';
 import { showSyncProgress } from './progress.ts';
 
-const fail = (message: string, code: number) => {
-  process.stderr.write(`binnacle agent: ${message}\n`);
-  return code;
+/** The two commands that serve an agent: the same start, their own flags. */
+const commands = {
+  agent: { parse: parseAgentArgs, help: agentHelp },
+  desktop: { parse: parseDesktopArgs, help: desktopHelp },
 };
+type CommandName = keyof typeof commands;
 
 /** Flags and BINNACLE_* variables over `<data-dir>/config.json` over the defaults. */
 async function configOf(parsed: ReturnType<typeof parseAgentArgs>) {
@@ -37,23 +40,33 @@ export async function agentFindsCluster(argv: string[]): Promise<boolean> {
 }
 
 /** `binnacle agent`: resolves config and cluster, serves, shows sync progress, shuts down cleanly on a signal. */
-export async function runAgent(argv: string[]): Promise<number> {
+export const runAgent = (argv: string[]) => serve('agent', argv);
+
+/** `binnacle desktop`: the same agent on loopback, with the desktop helpers (docs/desktop.md). */
+export const runDesktop = (argv: string[]) => serve('desktop', argv);
+
+async function serve(name: CommandName, argv: string[]): Promise<number> {
+  const fail = (message: string, code: number) => {
+    process.stderr.write(`binnacle ${name}: ${message}\n`);
+    return code;
+  };
   let parsed: ReturnType<typeof parseAgentArgs>;
   try {
-    parsed = parseAgentArgs(argv);
+    parsed = commands[name].parse(argv);
   } catch (error) {
     if (error instanceof UsageError)
-      return fail(`${error.message}\nrun "binnacle agent --help" for the flags`, 2);
+      return fail(`${error.message}\nrun "binnacle ${name} --help" for the flags`, 2);
     throw error;
   }
   if (parsed.help) {
-    process.stdout.write(agentHelp());
+    process.stdout.write(commands[name].help());
     return 0;
   }
   let config: ReturnType<typeof effectiveConfig>;
   let target: Awaited<ReturnType<typeof resolveTarget>>;
   try {
     config = await configOf(parsed);
+    checkDesktopConfig(config);
     target = await resolveTarget({ kubeconfig: config.kubeconfig, context: config.context });
   } catch (error) {
     if (error instanceof InvalidFileError || error instanceof UsageError) return fail(error.message, 2);
@@ -62,7 +75,7 @@ export async function runAgent(argv: string[]): Promise<number> {
   }
 
   const log = serverLogger(config.debugEvents ? 'info' : 'warn');
-  exitOnCrash('agent', log);
+  exitOnCrash(name, log);
   const agent = await createAgent(config, target, log);
   try {
     await agent.listen();
@@ -77,17 +90,18 @@ export async function runAgent(argv: string[]): Promise<number> {
     config.listenAddress === '0.0.0.0' || config.listenAddress === '::' ? 'localhost' : config.listenAddress;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
   process.stderr.write(
-    `binnacle agent ${agentVersion}: serving ${url} for context "${target.contextName}" (${target.server.origin})\n`,
+    `binnacle ${name} ${agentVersion}: serving ${url} for context "${target.contextName}" (${target.server.origin})\n`,
   );
   const notice = exposureNotice(config, url);
-  if (notice) process.stderr.write(`binnacle agent: ${notice}\n`);
+  if (notice) process.stderr.write(`binnacle ${name}: ${notice}\n`);
   const stopProgress = showSyncProgress(agent.ctx.cluster.cache);
   void agent.ctx.connection.start();
-  // In cloud mode the UI lives at the hub; the agent's own port would only refuse the browser.
-  if (process.stdout.isTTY && !config.noBrowser && !config.cloudUrl) openBrowser(url);
+  // In cloud mode the UI lives at the hub; the agent's own port would only refuse the browser. A server has
+  // no browser: failing to open one is no failure of the agent.
+  if (process.stdout.isTTY && !config.noBrowser && !config.cloudUrl) openExternal(url).catch(() => {});
   // The progress line is left open (carriage returns): end it before the shutdown message.
   return exitOnSignal(
-    'agent',
+    name,
     () => agent.close(),
     () => {
       stopProgress();

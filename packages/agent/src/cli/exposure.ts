@@ -1,6 +1,5 @@
 import type { AgentConfig } from '../config/agent-config.ts';
-
-const loopback = /^(127\.\d+\.\d+\.\d+|::1|localhost)$/;
+import { isLoopback } from '../http/same-origin.ts';
 
 /**
  * What the start line adds about who may use the port: in cloud mode only the hub, and a standalone agent
@@ -10,6 +9,6 @@ export function exposureNotice(config: AgentConfig, url: string): string | undef
   if (config.cloudUrl) {
     return `cloud mode: the API is served only through ${new URL(config.cloudUrl).origin}/c/<cluster_id>/; ${url} answers only /api/health`;
   }
-  if (loopback.test(config.listenAddress)) return undefined;
+  if (isLoopback(config.listenAddress)) return undefined;
   return `WARNING: no authentication on ${url}: whoever reaches it reads the cluster as this agent's identity, Secrets included (docs/agent.md, "Who can reach the agent")`;
 }

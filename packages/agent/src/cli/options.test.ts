@@ -1,7 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agentHelp, agentOptions, effectiveConfig, parseAgentArgs } from './options.ts';
+import { checkDesktopConfig } from '../features/desktop/service.ts';
+import {
+  agentHelp,
+  agentOptions,
+  desktopHelp,
+  desktopOptions,
+  effectiveConfig,
+  parseAgentArgs,
+  parseDesktopArgs,
+} from './options.ts';
 
 describe('binnacle agent flags', () => {
   it('defaults to port 9280 on 127.0.0.1', () => {
@@ -105,6 +114,55 @@ describe('binnacle agent flags', () => {
   it('documents every flag and its variable in docs/agent.md', () => {
     const doc = readFileSync(resolve(import.meta.dirname, '../../../../docs/agent.md'), 'utf8');
     for (const option of agentOptions) {
+      expect(doc).toContain(`\`--${option.flag}`);
+      expect(doc).toContain(`\`${option.env}\``);
+    }
+  });
+});
+
+describe('binnacle desktop flags', () => {
+  it("takes the agent's flags and its own, with desktop mode on", () => {
+    const { overrides } = parseDesktopArgs(
+      ['--port', '9400', '--downloads-dir', '/tmp/dl', '--update-url', 'https://example.com/m.json'],
+      {},
+    );
+    expect(effectiveConfig(overrides, {})).toMatchObject({
+      desktop: true,
+      port: 9400,
+      downloadsDir: '/tmp/dl',
+      updateUrl: 'https://example.com/m.json',
+    });
+    expect(effectiveConfig(parseAgentArgs([], {}).overrides, {}).desktop).toBe(false);
+    expect(() => parseAgentArgs(['--downloads-dir', '/tmp'], {})).toThrow("unknown flag '--downloads-dir'");
+    expect(() => parseDesktopArgs(['--update-url', 'ftp://x'], {})).toThrow(
+      '--update-url: "ftp://x" is not an http(s) URL',
+    );
+  });
+
+  it('refuses a listener beyond loopback and cloud mode', () => {
+    const config = (argv: string[]) => effectiveConfig(parseDesktopArgs(argv, {}).overrides, {});
+    for (const address of ['127.0.0.1', '::1', 'localhost'])
+      expect(() => checkDesktopConfig(config(['--listen-address', address]))).not.toThrow();
+    expect(() => checkDesktopConfig(config(['--listen-address', '0.0.0.0']))).toThrow(
+      'desktop mode listens on loopback only: --listen-address 0.0.0.0 is not 127.0.0.1, ::1 or localhost',
+    );
+    expect(() =>
+      checkDesktopConfig(config(['--cloud-url', 'https://hub.example.com', '--cluster-token', 'bnc_x'])),
+    ).toThrow(/--cloud-url is not allowed/);
+    // Not desktop mode: nothing to refuse.
+    expect(() =>
+      checkDesktopConfig(effectiveConfig(parseAgentArgs(['--listen-address', '0.0.0.0'], {}).overrides, {})),
+    ).not.toThrow();
+  });
+
+  it('documents every flag in --help and docs/desktop.md', () => {
+    const help = desktopHelp();
+    const doc = readFileSync(resolve(import.meta.dirname, '../../../../docs/desktop.md'), 'utf8');
+    for (const option of desktopOptions) {
+      expect(help).toContain(`--${option.flag}`);
+      expect(help).toContain(option.env);
+    }
+    for (const option of desktopOptions.slice(agentOptions.length)) {
       expect(doc).toContain(`\`--${option.flag}`);
       expect(doc).toContain(`\`${option.env}\``);
     }

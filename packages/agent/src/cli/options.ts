@@ -314,6 +314,27 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
   ...authOptions,
 ];
 
+/** `binnacle desktop`: the agent's flags and the desktop helpers' own. */
+export const desktopOptions: OptionSpec<AgentConfig>[] = [
+  ...agentOptions,
+  {
+    flag: 'downloads-dir',
+    key: 'downloadsDir',
+    env: 'BINNACLE_DOWNLOADS_DIR',
+    type: 'path',
+    placeholder: 'DIR',
+    help: 'where saved files go (default XDG_DOWNLOAD_DIR, ~/.config/user-dirs.dirs, else ~/Downloads)',
+  },
+  {
+    flag: 'update-url',
+    key: 'updateUrl',
+    env: 'BINNACLE_UPDATE_URL',
+    type: 'url',
+    placeholder: 'URL',
+    help: 'release manifest the desktop updater reads (default: none, updates off)',
+  },
+];
+
 /** The flags whose values are credentials. */
 export const secretAgentFlags: ReadonlySet<string> = new Set(
   agentOptions.filter((option) => option.secret).map((option) => option.flag),
@@ -321,6 +342,11 @@ export const secretAgentFlags: ReadonlySet<string> = new Set(
 
 export function parseAgentArgs(argv: string[], env: NodeJS.ProcessEnv = process.env) {
   return parseOptions(agentOptions, argv, env);
+}
+
+export function parseDesktopArgs(argv: string[], env: NodeJS.ProcessEnv = process.env) {
+  const parsed = parseOptions(desktopOptions, argv, env);
+  return { ...parsed, overrides: { ...parsed.overrides, desktop: true } };
 }
 
 export function effectiveConfig(overrides: Partial<AgentConfig>, file: ConfigFile): AgentConfig {
@@ -337,5 +363,19 @@ flags:
 ${optionsHelp(agentOptions)}
 
 docs: docs/agent.md, docs/agent-auth.md (sign-in: --auth-mode)
+`;
+}
+
+export function desktopHelp(): string {
+  return `usage: binnacle desktop [flags]
+
+Runs the agent for this machine's desktop: the UI on loopback only, in your browser, with the desktop
+helpers on (opening links and saved files, saving downloads, updating the binary). No --cloud-url.
+Settings come from flags, then BINNACLE_* variables, then <data-dir>/config.json.
+
+flags:
+${optionsHelp(desktopOptions)}
+
+docs: docs/desktop.md, docs/agent.md
 `;
 }

@@ -207,6 +207,17 @@ export interface AgentConfig extends AuthConfig {
   /** The agent's own Deployment, which `POST /api/agent/self-upgrade` re-applies (both unset: not offered). */
   selfUpgradeNamespace?: string;
   selfUpgradeDeployment?: string;
+  /** `binnacle desktop`: the /api/desktop/* helpers act (open, save, update); otherwise they answer as no-ops. */
+  desktop: boolean;
+  /** Desktop: where save-file writes (undefined: XDG_DOWNLOAD_DIR, ~/.config/user-dirs.dirs, else ~/Downloads). */
+  downloadsDir?: string;
+  /** Desktop: the release manifest the updater reads (undefined: no updates). */
+  updateUrl?: string;
+  /**
+   * Desktop: the executable an update replaces. Undefined: the running single executable, if it is one. Set only
+   * by tests and embedders; no flag, so a misconfigured start cannot overwrite some other file.
+   */
+  desktopExecutablePath?: string;
 }
 
 export const configDefaults = (): Omit<
@@ -222,6 +233,9 @@ export const configDefaults = (): Omit<
   | 'imageCacheDir'
   | 'selfUpgradeNamespace'
   | 'selfUpgradeDeployment'
+  | 'downloadsDir'
+  | 'updateUrl'
+  | 'desktopExecutablePath'
   | keyof Omit<AuthConfig, keyof typeof authDefaults>
 > => ({
   ...authDefaults,
@@ -240,6 +254,7 @@ export const configDefaults = (): Omit<
   catalogUrl: defaultCatalogUrl,
   repohostApiUrl: defaultRepohostApiUrl,
   disableLocalTerminal: false,
+  desktop: false,
   noMcp: false,
   mcpReadOnly: false,
   port: 9280,

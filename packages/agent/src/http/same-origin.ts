@@ -5,7 +5,8 @@ import type { AgentContext, App } from '../context.ts';
 
 const loopbackNames = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
-const isLoopback = (address: string) =>
+/** A loopback name or address: localhost, [::1], ::1, 127.x.y.z. */
+export const isLoopback = (address: string) =>
   loopbackNames.has(address) || (isIP(address) === 4 && address.startsWith('127.'));
 
 /** The host part (name or address, no port) of a Host header or an origin's host. */
