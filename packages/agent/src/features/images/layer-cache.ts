@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { PassThrough, type Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '@binnacle/common/server';
+import { chunkDone } from './young-garbage.ts';
 
 interface Entry {
   bytes: number;
@@ -24,6 +25,7 @@ export function verifying(digest: string, label: string): Transform {
   return new Transform({
     transform(chunk: Buffer, _encoding, done) {
       hash.update(chunk);
+      chunkDone(chunk.length);
       done(null, chunk);
     },
     flush(done) {

@@ -2,6 +2,7 @@ import { pipeline, type Readable, type Transform } from 'node:stream';
 import * as zlib from 'node:zlib';
 import { AppError } from '@binnacle/common/server';
 import { TarReader } from './tar-reader.ts';
+import { collecting } from './young-garbage.ts';
 
 /** The decompressor a layer's media type asks for (gzip for Docker's and OCI's usual layers). */
 function decompressor(mediaType: string, label: string): Transform | undefined {
@@ -22,8 +23,8 @@ function decompressor(mediaType: string, label: string): Transform | undefined {
 /** A layer's tar, read as the bytes arrive: decompressed by its media type and parsed member by member. */
 export function layerTar(source: Readable, mediaType: string, label: string): TarReader {
   const inflate = decompressor(mediaType, label);
-  if (!inflate) return new TarReader(source);
+  if (!inflate) return new TarReader(collecting(source));
   // pipeline destroys the decompressor with the source's error, so the reader's loop sees it.
   const out = pipeline(source, inflate, () => undefined);
-  return new TarReader(out);
+  return new TarReader(collecting(out));
 }
