@@ -26,9 +26,11 @@ function healthBody(): string {
  * What a cloud-mode agent's own listener is to its tunnel: GET /api/health answers a ~200-byte JSON, and a
  * forwarded identity is checked as the agent checks it (HMAC with the cluster token's hash, audience, expiry),
  * so a tunneled request pays that too. A header that does not verify is a 401, which fails the load run.
+ * `routes`: more GET paths answered with canned JSON, whatever their query string (agent routes the hub calls).
  */
-export async function startStandIn(): Promise<StandIn> {
+export async function startStandIn(routes: Record<string, string> = {}): Promise<StandIn> {
   const body = healthBody();
+  const answers = new Map([['/api/health', body], ...Object.entries(routes)]);
   const keys = new Map<string, string>();
   const counts = { direct: 0, verified: 0 };
   const verified = (header: string) => {
@@ -43,12 +45,15 @@ export async function startStandIn(): Promise<StandIn> {
     return Boolean(key && verifyIdentity(key, header, aud as string, Date.now()));
   };
   const server = http.createServer((request, response) => {
-    if (request.method !== 'GET' || request.url !== '/api/health') return response.writeHead(404).end();
+    const answer = request.method === 'GET' ? answers.get(request.url?.split('?')[0] ?? '') : undefined;
+    if (answer === undefined) return response.writeHead(404).end();
     const header = request.headers[identityHeader];
     if (typeof header === 'string' && !verified(header))
       return response.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"bad identity"}');
     counts[typeof header === 'string' ? 'verified' : 'direct'] += 1;
-    response.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
+    response
+      .writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) })
+      .end(answer);
   });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');

@@ -19,7 +19,7 @@ export interface LoadFigures {
   maxMs: number;
 }
 
-const quantile = (sorted: Float64Array, q: number) =>
+export const quantile = (sorted: Float64Array, q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 const round = (value: number, digits: number) => Number(value.toFixed(digits));
 

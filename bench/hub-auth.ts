@@ -1,18 +1,12 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { serverLogger } from '@binnacle/common/server';
-import { createHub, type HubConfig, hubDefaults, validateHubConfig } from '@binnacle/hub';
 import { signInOwner, startPostgres } from '@binnacle/testkit';
 import { Pool } from 'undici';
 import { type LoadFigures, type LoadOptions, load } from './http-load.ts';
+import { publicUrl, withHubInProcess } from './hub-in-process.ts';
 import { send } from './hub-owner.ts';
-import { breakGlass } from './hub-process.ts';
 import { machine } from './machine.ts';
 import type { BenchResult } from './run.ts';
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
-const publicUrl = 'https://hub.binnacle.test';
 const numberArg = (args: string[], name: string, fallback: number) =>
   Number(args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
 
@@ -40,61 +34,27 @@ async function credentials(pool: Pool, url: string): Promise<{ cookie: string; p
   return { cookie, pat };
 }
 
-/** One real hub on 127.0.0.1 (SQLite in a temporary data dir, or the given PostgreSQL database), loaded thrice. */
-async function measureHub(
-  databaseUrl: string | undefined,
-  plan: Plan,
-): Promise<Figures & { warnings: number }> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'binnacle-bench-hub-'));
-  let warnings = 0;
-  try {
-    const config = validateHubConfig(
-      {
-        ...(hubDefaults() as HubConfig),
-        publicUrl,
-        port: 0,
-        listenAddress: '127.0.0.1',
-        dataDir,
-        databaseUrl,
-        breakGlassEmail: breakGlass.email,
-        breakGlassPassword: breakGlass.password,
-        secretKey: 'b'.repeat(64),
-        debugRequests: false,
-      },
-      {},
-    );
-    // Warnings only, to nowhere: logging must not be what is measured. Counted, so a noisy run shows.
-    const counter = {
-      write: () => {
-        warnings += 1;
-      },
-    };
-    const hub = await createHub(config, { log: serverLogger('warn', counter) });
+/** One real hub on 127.0.0.1 (SQLite, or the given PostgreSQL database), loaded thrice. */
+function measureHub(databaseUrl: string | undefined, plan: Plan): Promise<Figures & { warnings: number }> {
+  return withHubInProcess(databaseUrl, async (_hub, url, warnings) => {
+    const pool = new Pool(url, { connections: plan.concurrency, pipelining: 1 });
     try {
-      const url = await hub.listen();
-      const pool = new Pool(url, { connections: plan.concurrency, pipelining: 1 });
-      try {
-        const { cookie, pat } = await credentials(pool, url);
-        const run = async (label: string, path: string, headers?: Record<string, string>) => {
-          const figures = await load(pool, { ...plan, path, headers });
-          log(`  ${label}: ${figures.perSecond} req/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms`);
-          return figures;
-        };
-        return {
-          health: await run('health (no auth)', '/api/health'),
-          cookie: await run('cookie', '/api/account', { cookie }),
-          pat: await run('PAT', '/api/account', { authorization: `Bearer ${pat}` }),
-          warnings,
-        };
-      } finally {
-        await pool.close();
-      }
+      const { cookie, pat } = await credentials(pool, url);
+      const run = async (label: string, path: string, headers?: Record<string, string>) => {
+        const figures = await load(pool, { ...plan, path, headers });
+        log(`  ${label}: ${figures.perSecond} req/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms`);
+        return figures;
+      };
+      return {
+        health: await run('health (no auth)', '/api/health'),
+        cookie: await run('cookie', '/api/account', { cookie }),
+        pat: await run('PAT', '/api/account', { authorization: `Bearer ${pat}` }),
+        warnings: warnings(),
+      };
     } finally {
-      await hub.close();
+      await pool.close();
     }
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 async function onPostgres<T>(body: (databaseUrl: string) => Promise<T>): Promise<T> {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { agentScale } from './agent-scale.ts';
 import { auditNetpol } from './audit-netpol.ts';
 import { costTraffic } from './cost-traffic.ts';
+import { fleetFanout } from './fleet-fanout.ts';
 import { helmReleases } from './helm-releases.ts';
 import { hubAuth } from './hub-auth.ts';
 import { topologySse } from './topology-sse.ts';
@@ -55,6 +56,11 @@ const benchmarks: Record<string, { about: string; run: (args: string[]) => Promi
     about:
       "the cost and traffic-flow routes at 10 000 pods with 24 h of 30 s series in VictoriaMetrics: load time, then p50/p99/worst (cold apart) of the cost summary, workloads, trend and each source's flows",
     run: costTraffic,
+  },
+  'fleet-fanout': {
+    about:
+      'GET /api/fleet/problems p50/p99 on a hub with 1, 10 and 50 clusters connected over real tunnels to agent stand-ins',
+    run: fleetFanout,
   },
   tunnel: {
     about:

@@ -77,3 +77,7 @@ fi
 if [ "${1:-}" = test ]; then
   bash test/cluster/go/victoriametrics/build.sh >/dev/null
 fi
+# 6. stripe-mock, Stripe's API mock server for the hub billing tests (Go, cached by its go.sum).
+if [ "${1:-}" = test ]; then
+  bash test/cluster/go/stripe-mock/build.sh >/dev/null
+fi

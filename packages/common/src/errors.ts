@@ -16,6 +16,11 @@ export const errorCodes = {
     description:
       "The metrics store refused the query (PromQL syntax, unknown function, bad parameter); the message is the store's own.",
   },
+  invalid_signature: {
+    status: 400,
+    description:
+      'Billing webhook: the Stripe-Signature header is missing, does not match the body and the webhook secret, or its timestamp is outside the tolerance window; nothing was stored.',
+  },
   unknown_kind: { status: 400, description: 'The resource kind is not served by the cluster.' },
   ambiguous_kind: {
     status: 400,
@@ -51,6 +56,11 @@ export const errorCodes = {
     description:
       'The image registry refused the credentials, or wants some and none of the pull secrets matched it; the message names the registry.',
   },
+  plan_limit: {
+    status: 402,
+    description:
+      "The organization's plan allows no more of this (clusters or members); the message names the limit. Upgrade through billing checkout or the portal.",
+  },
   forbidden: {
     status: 403,
     description: 'The identity may not do this (Kubernetes RBAC or a Binnacle role).',
@@ -72,6 +82,11 @@ export const errorCodes = {
   },
   not_found: { status: 404, description: 'The object does not exist.' },
   route_not_found: { status: 404, description: 'No route matches the path.' },
+  billing_disabled: {
+    status: 404,
+    description:
+      'Billing is not configured on this hub (self-hosted): there are no plans and no limits (docs/billing.md).',
+  },
   method_not_allowed: {
     status: 405,
     description: 'The path exists but not with this method; the Allow header lists the methods it takes.',
@@ -185,6 +200,10 @@ export const errorCodes = {
     status: 502,
     description:
       'Desktop: the release manifest or its download could not be fetched, timed out or is malformed; the message says which.',
+  },
+  payment_provider_error: {
+    status: 502,
+    description: 'Stripe could not be reached, timed out or refused the request; retry, the log says why.',
   },
   not_ready: { status: 503, description: 'The data is still loading (informers syncing); retry shortly.' },
   ui_not_built: {

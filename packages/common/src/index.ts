@@ -13,5 +13,6 @@ export {
 export { type ErrorBody, type ErrorCode, errorCodes, errorTableMarkdown, statusOf } from './errors.ts';
 export { codePointOrder, dnsLabelPattern, dnsSubdomainPattern } from './kube-names.ts';
 export { parseQuantity } from './quantities.ts';
+export { searchLimits } from './search-limits.ts';
 export { parseSize, SizeError, sizePattern } from './sizes.ts';
 export { boundedTextContent, maxAnswerChars } from './tool-answer.ts';

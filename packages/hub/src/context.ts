@@ -6,6 +6,7 @@ import type { AuditLog } from './features/audit/service.ts';
 
 import type { HostedIdp } from './features/auth/hosted-idp.ts';
 import type { OidcClient } from './features/auth/oidc-client.ts';
+import type { Billing } from './features/billing/service.ts';
 import type { HubMetrics } from './features/metrics/registry.ts';
 import type { SessionRefresher } from './features/sessions/refresh.ts';
 import type { SessionStore } from './features/sessions/store.ts';
@@ -35,6 +36,8 @@ export interface HubContext {
   refresher?: SessionRefresher;
   /** The hosted identity provider, when configured. */
   hosted?: HostedIdp;
+  /** Billing with Stripe and its plan limits, when configured (docs/billing.md). */
+  billing?: Billing;
   /** Agents connected to this hub process. */
   tunnels: TunnelRegistry;
   /** Tunneled requests in flight and who they act for: cut when that access ends. */

@@ -9,6 +9,7 @@ import { openDatabase } from './db/database.ts';
 import { AuditLog } from './features/audit/service.ts';
 import { HostedIdp } from './features/auth/hosted-idp.ts';
 import { OidcClient } from './features/auth/oidc-client.ts';
+import { Billing } from './features/billing/service.ts';
 import { createMetrics } from './features/metrics/registry.ts';
 import { SessionRefresher } from './features/sessions/refresh.ts';
 import { SessionStore } from './features/sessions/store.ts';
@@ -97,6 +98,14 @@ export async function createHub(
             cookie: config.hostedIdpCookie,
           })
         : undefined,
+    billing: config.billing
+      ? new Billing(config.billing, {
+          db: database.db,
+          clock,
+          log: options.log,
+          publicUrl: config.publicUrl,
+        })
+      : undefined,
     tunnels: new TunnelRegistry(),
     liveStreams: new LiveStreams(database, sessions, clock),
     warnOnce(key, message) {

@@ -5,7 +5,9 @@ import { accountRoutes } from './features/account/routes.ts';
 import { auditRoutes } from './features/audit/routes.ts';
 import { oidcRoutes } from './features/auth/oidc-routes.ts';
 import { authRoutes } from './features/auth/routes.ts';
+import { billingRoutes } from './features/billing/routes.ts';
 import { clusterRoutes } from './features/clusters/routes.ts';
+import { fleetRoutes } from './features/fleet/routes.ts';
 import { healthRoutes } from './features/health/routes.ts';
 import { invitationRoutes } from './features/invitations/routes.ts';
 import { mcpRoutes } from './features/mcp/routes.ts';
@@ -61,6 +63,8 @@ export async function buildHubServer(
   auditRoutes(app, ctx);
   patRoutes(app, ctx);
   clusterRoutes(app, ctx);
+  billingRoutes(app, ctx);
+  fleetRoutes(app, ctx);
   accountRoutes(app, ctx);
   preferenceRoutes(app, ctx);
   ssoRoutes(app, ctx);

@@ -10,7 +10,8 @@ export function hubHelp(): string {
 Serves the Binnacle hub: organizations, sign-in, personal access tokens and clusters, on
 http://<listen-address>:<port>. Settings come from flags, then BINNACLE_* variables, then the --config file.
 Secrets come from variables or files only: BINNACLE_BREAK_GLASS_PASSWORD or --break-glass-password-file,
-BINNACLE_SECRET_KEY or --secret-key-file.
+BINNACLE_SECRET_KEY or --secret-key-file, BINNACLE_STRIPE_SECRET_KEY or --stripe-secret-key-file,
+BINNACLE_STRIPE_WEBHOOK_SECRET or --stripe-webhook-secret-file (billing, docs/billing.md).
 
 flags:
 ${optionsHelp(hubOptions)}

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { formatDuration, parseDuration } from '@binnacle/common';
 import { type OptionSpec, parseOptions, resolveOptions, UsageError } from '@binnacle/common/server';
 import { parse as parseYaml } from 'yaml';
+import { type BillingSettings, billingDefaults, billingOptions, validateBilling } from './billing-config.ts';
 import {
   type OidcSettings,
   oidcClientSecretEnv,
@@ -14,7 +15,7 @@ import {
 import { decodeKey, secretFile } from './secret-key.ts';
 
 /** The hub's settings after flags > BINNACLE_* env > config file > defaults, checked at boot. */
-export interface HubConfig extends OidcSettings {
+export interface HubConfig extends OidcSettings, BillingSettings {
   port: number;
   listenAddress: string;
   /** The hub's public base URL (cookies, same-origin checks, redirect URIs). */
@@ -45,6 +46,7 @@ export const hubDefaults = (): Partial<HubConfig> => ({
   maxInactiveMs: parseDuration('24h', 'maxInactive'),
   debugRequests: false,
   ...oidcDefaults,
+  ...billingDefaults,
 });
 
 export const minInactiveMs = 20 * 60_000;
@@ -149,6 +151,7 @@ export const hubOptions: OptionSpec<HubConfig>[] = [
     help: 'log every request',
   },
   ...(oidcOptions as OptionSpec<HubConfig>[]),
+  ...(billingOptions as OptionSpec<HubConfig>[]),
 ];
 
 /** Settings that may only come from the environment or the config file, never from a flag (they are secrets). */
@@ -243,8 +246,8 @@ export function validateHubConfig(config: HubConfig, env: NodeJS.ProcessEnv): Hu
           : 'secretKeyFile',
     );
   }
-  return validateOidc(
-    { ...config, publicUrl: publicUrl.origin, breakGlassPassword: password, secretKey },
+  return validateBilling(
+    validateOidc({ ...config, publicUrl: publicUrl.origin, breakGlassPassword: password, secretKey }, env),
     env,
   );
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { oidcMigration } from './migration-0002-oidc.ts';
+import { billingMigration } from './migration-0003-billing.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -115,5 +116,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
       },
     },
     '0002_oidc': oidcMigration,
+    '0003_billing': billingMigration,
   };
 }

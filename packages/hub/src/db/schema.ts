@@ -128,6 +128,29 @@ export interface PreferencesTable {
   updated_at: Timestamp;
 }
 
+export interface BillingAccountsTable {
+  org_id: string;
+  /** The Stripe customer (cus_…), made at the first checkout. */
+  customer_id: string | null;
+  subscription_id: string | null;
+  /** The plan the subscription is for; limits follow it only while `status` is active, trialing or past_due. */
+  plan: string;
+  /** Stripe's subscription status, `none` before the first subscription. */
+  status: string;
+  current_period_end: Timestamp | null;
+  /** `created` of the newest Stripe event applied to the subscription state: older ones arrive late and are ignored. */
+  state_at: Timestamp | null;
+  updated_at: Timestamp;
+}
+
+export interface BillingEventsTable {
+  /** Stripe's event id (evt_…): a delivery whose id is here was applied already. */
+  event_id: string;
+  type: string;
+  org_id: string | null;
+  received_at: Timestamp;
+}
+
 export interface HubSchema {
   orgs: OrgsTable;
   users: UsersTable;
@@ -140,4 +163,6 @@ export interface HubSchema {
   preferences: PreferencesTable;
   oidc_logins: OidcLoginsTable;
   logout_tokens: LogoutTokensTable;
+  billing_accounts: BillingAccountsTable;
+  billing_events: BillingEventsTable;
 }

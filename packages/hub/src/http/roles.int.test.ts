@@ -163,6 +163,12 @@ async function concrete(row: Row, caller: Awaited<ReturnType<typeof principal>>)
         params: { name: 'list_clusters', arguments: {} },
       };
       return { path: '/mcp', body, headers: { accept: 'application/json, text/event-stream' } };
+    case 'GET /api/fleet/search':
+      // The one fleet route with a required parameter (no agent is connected here: 200, every cluster offline).
+      return { path: '/api/fleet/search?q=web', body, headers: {} as Record<string, string> };
+    case 'POST /api/orgs/{org_id}/billing/checkout':
+      body = { plan: 'team' };
+      break;
     case 'POST /api/clusters':
     case 'POST /api/clusters/connect':
     case 'PATCH /api/clusters/{id}':
@@ -210,6 +216,9 @@ describe('the role matrix in docs/api/roles.md', () => {
           if (expected) {
             // 2xx, or the redirects of the OIDC routes; through the tunnel, past the gate: no agent is connected.
             if (row.path.startsWith('/c/')) expect(answer.json().code, answer.body).toBe('cluster_offline');
+            // This hub has no Stripe settings: past the gate, billing answers that it is off.
+            else if (row.path.includes('/billing'))
+              expect(answer.json().code, answer.body).toBe('billing_disabled');
             else if (statelessRefusals.has(`${row.method} ${row.path}`)) {
               // DESIGN §6.2.6: a stateless MCP endpoint answers GET and DELETE 405, naming POST.
               expect(answer.json().code, answer.body).toBe('method_not_allowed');

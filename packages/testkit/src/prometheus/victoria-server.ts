@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { type IncomingMessage, request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -6,26 +5,15 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { pipeline } from 'node:stream/promises';
-import { promisify } from 'node:util';
-import { repoRoot } from '../cluster/paths.ts';
+import { goToolBinary } from '../cluster/go-tool.ts';
 import { freePort } from '../cluster/ports.ts';
 import { importLines } from './exposition.ts';
 import type { GeneratedMetrics } from './model.ts';
 import type { StartStoreOptions } from './prometheus-server.ts';
 import { type MetricsStoreServer, runStore } from './store-process.ts';
 
-const run = promisify(execFile);
-
 /** Builds VictoriaMetrics single-node once from the Go module proxy (cached by go.sum) and returns its path. */
-export async function victoriaMetricsBinary(): Promise<string> {
-  const script = join(repoRoot, 'test/cluster/go/victoriametrics/build.sh');
-  const { stdout } = await run('bash', [script], { maxBuffer: 1 << 20, timeout: 900_000 }).catch(
-    (error: { stderr?: string; message: string }) => {
-      throw new Error(`building VictoriaMetrics failed: ${error.stderr?.trim() || error.message}`);
-    },
-  );
-  return stdout.trim().split('\n').at(-1) ?? '';
-}
+export const victoriaMetricsBinary = () => goToolBinary('victoriametrics', 'VictoriaMetrics');
 
 /**
  * POSTs the chunks as one request, each made when the socket has taken the last: the generator runs synchronously,

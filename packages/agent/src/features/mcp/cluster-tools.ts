@@ -1,3 +1,4 @@
+import { searchLimits } from '@binnacle/common';
 import { badRequest } from '@binnacle/common/server';
 import { z } from 'zod';
 import { callerView } from '../../http/caller-view.ts';
@@ -8,7 +9,7 @@ import { clusterProblems } from '../dashboard/service.ts';
 import { topNodes, topPods } from '../metrics/service.ts';
 import { topWorkloads } from '../metrics/top-workloads.ts';
 import { subjectPermissions } from '../rbac/subject-permissions.ts';
-import { searchLimits, searchObjects } from '../resources/search.ts';
+import { searchObjects } from '../resources/search.ts';
 import { limit, name, namespace, scope } from './args.ts';
 import { type Tool, tool } from './tool.ts';
 

@@ -9,6 +9,7 @@ import { KubeObjectSchema } from '../../http/schemas.ts';
 import { clusterScoped, scopeOf } from '../../kube/discovery.ts';
 import { applyAt, applyDocuments } from './apply.ts';
 import { apiResources, namespaces, resourceCounts } from './catalog.ts';
+import { searchRoutes } from './search-routes.ts';
 import { deleteResource, getResource, listChunks, listLimit, listResources } from './service.ts';
 
 const tags = ['resources'];
@@ -60,6 +61,7 @@ const ApplyResult = Type.Object({
 const text = (body: unknown) => (typeof body === 'string' ? body : JSON.stringify(body));
 
 export function resourceRoutes(app: App, ctx: AgentContext): void {
+  searchRoutes(app, ctx);
   app.addContentTypeParser(
     ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/plain'],
     { parseAs: 'string', bodyLimit: applyBodyLimit },

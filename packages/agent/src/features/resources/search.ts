@@ -1,3 +1,4 @@
+import { searchLimits } from '@binnacle/common';
 import { badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import { requireAccess } from '../../http/caller.ts';
@@ -7,8 +8,6 @@ import { type ApiResource, resourceKey } from '../../kube/discovery.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import { isSensitiveName } from '../ai/redact.ts';
 import { view } from '../ai/views.ts';
-
-export const searchLimits = { defaultLimit: 50, maxLimit: 500, maxQueryChars: 256 };
 
 export interface SearchQuery {
   /** Words that must all appear (case-insensitive) in the name, namespace, kind, a label or an annotation value. */

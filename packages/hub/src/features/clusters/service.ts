@@ -59,6 +59,7 @@ export async function createCluster(ctx: HubContext, principal: Principal, name:
   const count = await countOf(db.selectFrom('clusters').where('org_id', '=', principal.orgId));
   if (count >= maxClustersPerOrg)
     throw new AppError('conflict', `this organization already has ${maxClustersPerOrg} clusters`);
+  await ctx.billing?.ensureRoom(principal.orgId, 'clusters');
   const minted = mintToken('bnc');
   const row: ClustersTable = {
     id: randomUUID(),

@@ -55,6 +55,7 @@ export async function invite(
     .where((eb) => eb(eb.fn('lower', ['users.email']), '=', email))
     .executeTakeFirst();
   if (member) throw new AppError('conflict', `${email} is already a member of this organization`);
+  await ctx.billing?.ensureRoom(principal.orgId, 'members', email);
   if ((await countOf(pendingIn(ctx, principal.orgId))) >= maxPendingInvitations) {
     throw new AppError(
       'conflict',

@@ -1,17 +1,13 @@
-import { errorCodes } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { HubContext } from '../../context.ts';
 import type { Principal } from '../../http/principal.ts';
-import { callAgent } from '../tunnel/call.ts';
+import { callAgentJson, knownCode } from '../tunnel/call.ts';
 
 /** A cluster's part of an MCP call; a slower agent is reported as timed out, the others still answer. */
 const agentTimeoutMs = 20_000;
 /** An agent's tool answer is at most 100 000 characters; this leaves room for JSON escaping and the envelope. */
 const maxAnswerBytes = 2 * 1024 * 1024;
-
-const known = (code: unknown): code is keyof typeof errorCodes =>
-  typeof code === 'string' && Object.hasOwn(errorCodes, code);
 
 /**
  * One JSON-RPC request to a cluster agent's stateless `/mcp`, through its tunnel as the caller: the agent's
@@ -25,26 +21,19 @@ async function agentRpc<T>(
   method: string,
   params: Record<string, unknown>,
 ): Promise<T> {
-  const answer = await callAgent(ctx, principal, clusterId, {
-    method: 'POST',
-    path: '/mcp',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    timeoutMs: agentTimeoutMs,
-    maxBytes: maxAnswerBytes,
-  });
-  let message: { result?: T; error?: { message?: string }; code?: unknown };
-  try {
-    message = JSON.parse(answer.text) as typeof message;
-  } catch {
-    throw new AppError('cluster_error', `the agent answered ${answer.status} without JSON`);
-  }
-  if (answer.status !== 200) {
-    const text = String((message as { error?: unknown }).error ?? `HTTP ${answer.status}`);
-    throw known(message.code)
-      ? new AppError(message.code, text)
-      : new AppError('cluster_error', `the agent answered ${answer.status}: ${text}`);
-  }
+  const message = await callAgentJson<{ result?: T; error?: { message?: string } }>(
+    ctx,
+    principal,
+    clusterId,
+    {
+      method: 'POST',
+      path: '/mcp',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
+      timeoutMs: agentTimeoutMs,
+      maxBytes: maxAnswerBytes,
+    },
+  );
   if (message.error)
     throw new AppError('invalid_request', message.error.message ?? 'the agent refused the call');
   return message.result as T;
@@ -72,7 +61,7 @@ export const resultText = (result: CallToolResult) =>
 export function toolFailure(result: CallToolResult): { code: string; error: string } {
   const text = resultText(result);
   const match = /^([a-z_]+): ([\s\S]*)$/.exec(text);
-  return match && known(match[1])
+  return match && knownCode(match[1])
     ? { code: match[1], error: match[2] as string }
     : { code: 'tool_error', error: text };
 }

@@ -2,6 +2,7 @@ import { Query, registerMcpEndpoint } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access, principalOf } from '../../http/principal.ts';
+import { countFanOut } from '../tunnel/fan-out.ts';
 import { metadataPrefix, resourceMetadata } from './protected-resource.ts';
 import { fansOut, hubMcpServer } from './server.ts';
 
@@ -32,8 +33,7 @@ export function mcpRoutes(app: HubApp, ctx: HubContext): void {
       const principal = principalOf(request);
       const messages = Array.isArray(request.body) ? request.body : [request.body];
       for (const message of messages) {
-        if (fansOut(message))
-          ctx.fleetLimit.take(principal.user.id, 'calls that fan out across clusters (fleet views, MCP)');
+        if (fansOut(message)) countFanOut(ctx, principal);
       }
       return Promise.resolve(hubMcpServer(ctx, principal));
     },

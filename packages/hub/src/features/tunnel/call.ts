@@ -1,3 +1,4 @@
+import { errorCodes } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { HubContext } from '../../context.ts';
 import type { Principal } from '../../http/principal.ts';
@@ -77,4 +78,33 @@ export async function callAgent(
     clearTimeout(timer);
     if (!stream.closed) stream.close();
   }
+}
+
+/** Whether the agent's error code is one the hub knows (and may pass on as its own). */
+export const knownCode = (code: unknown): code is keyof typeof errorCodes =>
+  typeof code === 'string' && Object.hasOwn(errorCodes, code);
+
+/**
+ * `callAgent` for a JSON answer: a 200's body parsed; a refusal keeps the agent's code when the hub knows it
+ * (forbidden, not_ready, route_not_found …), else `cluster_error` with the agent's words.
+ */
+export async function callAgentJson<T>(
+  ctx: HubContext,
+  principal: Principal,
+  clusterId: string,
+  call: AgentCall,
+): Promise<T> {
+  const answer = await callAgent(ctx, principal, clusterId, call);
+  let body: unknown;
+  try {
+    body = JSON.parse(answer.text);
+  } catch {
+    throw new AppError('cluster_error', `the agent answered ${answer.status} without JSON`);
+  }
+  if (answer.status === 200) return body as T;
+  const { error, code } = (body ?? {}) as { error?: unknown; code?: unknown };
+  const text = String(error ?? `HTTP ${answer.status}`);
+  throw knownCode(code)
+    ? new AppError(code, text)
+    : new AppError('cluster_error', `the agent answered ${answer.status}: ${text}`);
 }
