@@ -52,11 +52,13 @@ export async function answer<T>(res: Response): Promise<T> {
   const body = text ? (JSON.parse(text) as unknown) : undefined;
   if (!res.ok) {
     const error = (body ?? {}) as { error?: string; code?: string };
+    const retryAfter = Number.parseInt(res.headers.get('retry-after') ?? '', 10);
     throw new ApiError(
       res.status,
       error.code ?? 'http_error',
       error.error ?? `HTTP ${res.status}`,
       error as Record<string, unknown>,
+      Number.isNaN(retryAfter) ? undefined : retryAfter,
     );
   }
   return body as T;

@@ -2,7 +2,9 @@ import { createRootRoute, createRoute, createRouter, Outlet } from '@tanstack/re
 import { NotFound } from '../features/shell/NotFound.tsx';
 import { AuditPage, type AuditSearch } from './audit/AuditPage.tsx';
 import { SignInPage, type SignInSearch } from './auth/SignInPage.tsx';
+import { BillingPage, type BillingSearch } from './billing/BillingPage.tsx';
 import { ClustersPage } from './clusters/ClustersPage.tsx';
+import { FleetPage, type FleetSearch, fleetTabs } from './fleet/FleetPage.tsx';
 import { AcceptInvitationPage, type AcceptSearch } from './members/AcceptInvitationPage.tsx';
 import { MembersPage } from './members/MembersPage.tsx';
 import { PreferencesPage } from './preferences/PreferencesPage.tsx';
@@ -32,6 +34,16 @@ const clustersRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: '/',
   component: ClustersPage,
+});
+const fleetRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/fleet',
+  component: FleetPage,
+  validateSearch: (search: Record<string, unknown>): FleetSearch => ({
+    tab: fleetTabs.find((tab) => tab === search.tab),
+    // A number-like search (`?q=404`) arrives as a number.
+    q: text(typeof search.q === 'number' ? String(search.q) : search.q),
+  }),
 });
 const startRoute = createRoute({
   getParentRoute: () => signedInRoute,
@@ -63,6 +75,14 @@ const preferencesRoute = createRoute({
   path: '/settings/preferences',
   component: PreferencesPage,
 });
+const billingRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/settings/billing',
+  component: BillingPage,
+  validateSearch: (search: Record<string, unknown>): BillingSearch => ({
+    checkout: search.checkout === 'success' || search.checkout === 'cancelled' ? search.checkout : undefined,
+  }),
+});
 const membersRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: '/members',
@@ -81,11 +101,13 @@ export const hubRouter = createRouter({
     signInRoute,
     signedInRoute.addChildren([
       clustersRoute,
+      fleetRoute,
       startRoute,
       tokensRoute,
       membersRoute,
       auditRoute,
       ssoRoute,
+      billingRoute,
       preferencesRoute,
       acceptRoute,
     ]),

@@ -19,9 +19,11 @@ export const accountQuery = {
 /** The sidebar: each area's path and name. */
 const hubAreas: [string, string][] = [
   ['/', 'Clusters'],
+  ['/fleet', 'Fleet'],
   ['/members', 'Members'],
   ['/audit', 'Audit log'],
   ['/settings/sso', 'Single sign-on'],
+  ['/settings/billing', 'Billing'],
   ['/tokens', 'Access tokens'],
   ['/settings/preferences', 'Preferences'],
 ];
