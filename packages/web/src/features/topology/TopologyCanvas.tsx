@@ -184,6 +184,17 @@ const bigGraph = 300;
 /** Up to this many objects the graph fits the view whole: an overview would only hide a corner of it. */
 const smallGraph = 12;
 
+/** A few objects are not blown up to twice their size to fill the view. */
+const fitWhole = { maxZoom: 1.25 };
+/**
+ * With the overview shown (bottom right, 200 × 150 px), the fitted graph keeps clear of the strip it sits in, so
+ * it never covers the lowest objects.
+ */
+const fitBesideMinimap = {
+  maxZoom: 1.25,
+  padding: { top: 0.05, left: 0.05, right: 0.05, bottom: '180px' },
+} as const;
+
 /** Tells the canvas when the zoom crosses the level of detail (it has to sit inside React Flow to see it). */
 function ZoomWatcher({ onFar }: { onFar: (far: boolean) => void }) {
   const far = useStore(farOut);
@@ -222,6 +233,7 @@ export function TopologyCanvas({
     [graph, big, selected, layout.routes],
   );
   const edges = big && far ? noEdges : allEdges;
+  const minimap = !big && graph.nodes.length > smallGraph;
   return (
     <ReactFlow
       nodes={nodes}
@@ -235,18 +247,15 @@ export function TopologyCanvas({
       edgesFocusable={false}
       onlyRenderVisibleElements
       fitView
-      // A few objects are not blown up to twice their size to fill the view.
-      fitViewOptions={{ maxZoom: 1.25 }}
+      fitViewOptions={minimap ? fitBesideMinimap : fitWhole}
       minZoom={0.05}
       proOptions={{ hideAttribution: true }}
       ariaLabelConfig={{ 'node.a11yDescription.default': 'A cluster object. Tab to its link to open it.' }}
     >
       <ZoomWatcher onFar={setFar} />
       <Background gap={24} />
-      <Controls showInteractive={false} />
-      {!big && graph.nodes.length > smallGraph && (
-        <MiniMap pannable zoomable ariaLabel="Overview of the graph" />
-      )}
+      <Controls showInteractive={false} fitViewOptions={minimap ? fitBesideMinimap : fitWhole} />
+      {minimap && <MiniMap pannable zoomable ariaLabel="Overview of the graph" />}
     </ReactFlow>
   );
 }
