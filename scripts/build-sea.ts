@@ -24,10 +24,16 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'rolldown';
 import { manifestAsset, type PayloadManifest } from '../packages/cli/src/sea-payload.ts';
+import releaseBundle from '../rolldown.config.ts';
 
 const root = resolve(import.meta.dirname, '..');
-/** The addons the release bundle leaves external (rolldown.config.ts) that the product needs at run time. */
-const nativePackages = ['better-sqlite3', '@lydell/node-pty'];
+/**
+ * What the release bundle leaves external (rolldown.config.ts): the native addons, and optional drivers that
+ * `packageClosure` skips when they are not installed.
+ */
+const nativePackages = (Array.isArray(releaseBundle.external) ? releaseBundle.external : []).filter(
+  (name): name is string => typeof name === 'string',
+);
 /** Node's published fuse for single executables: postject flips it so the binary looks for its blob. */
 const seaFuse = 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2';
 const platform = `${process.platform}-${process.arch}`;

@@ -1,4 +1,4 @@
-import { startTestAgent, type TestAgent } from '@binnacle/agent/testing';
+import { type CostFigures as Figures, startTestAgent, type TestAgent } from '@binnacle/agent/testing';
 import {
   clusterInventory,
   docsScreenshot,
@@ -51,13 +51,6 @@ afterAll(async () => {
   await Promise.all([browser?.close(), agent?.close(), bare?.close(), prometheus?.stop()]);
 });
 
-type Figures = {
-  hourlyCost: number;
-  cpuCost: number;
-  memoryCost: number;
-  storageCost: number;
-  efficiency: number | null;
-};
 interface Summary extends Figures {
   available: true;
   window: string;

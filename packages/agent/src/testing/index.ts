@@ -1,5 +1,7 @@
 // Test support: an in-process agent against the test control plane. Not part of the agent's public API.
 
+/** A cost answer's figures, for tests that compare the API's numbers with what they expect or see. */
+export type { Figures as CostFigures } from '../features/cost/math.ts';
 export { type AgentsAndNamespace, agentsAndNamespace } from './agents.ts';
 export { type CertFactory, certFactory, type TestCert, tlsSecret } from './certs.ts';
 export { kubeconfigWithContexts } from './kubeconfigs.ts';

@@ -10,6 +10,7 @@ import {
 } from '@binnacle/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from '../../testing/index.ts';
+import type { Figures } from './math.ts';
 
 /**
  * The cost routes against a real Prometheus holding four hours of seeded OpenCost and cAdvisor series for the
@@ -95,13 +96,6 @@ function matchesCosts(
   );
 }
 
-interface Figures {
-  hourlyCost: number;
-  cpuCost: number;
-  memoryCost: number;
-  storageCost: number;
-  efficiency: number | null;
-}
 interface Summary extends Figures {
   available: boolean;
   window: string;

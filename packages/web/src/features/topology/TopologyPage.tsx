@@ -188,7 +188,12 @@ export function TopologyPage() {
       {view === 'traffic' && (
         <p className="text-xs">
           Each colored edge is a pair that exchanged flows; the{' '}
-          <Link to="/traffic" search={(was) => ({ namespace: was.namespace })} className={linkLook}>
+          {/* Underlined: a link inside a sentence must not be told apart by its colour alone. */}
+          <Link
+            to="/traffic"
+            search={(was) => ({ namespace: was.namespace })}
+            className={`${linkLook} underline`}
+          >
             traffic page
           </Link>{' '}
           follows them live, with their counts.

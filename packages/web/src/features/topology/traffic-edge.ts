@@ -1,19 +1,10 @@
+import type { FlowPair } from '../traffic/flows.ts';
+
 /**
  * What a `traffic` edge carries in `data`: a flow pair's counts without its ends, as both the agent's traffic
- * view of the topology and the traffic page give them.
+ * view of the topology and the traffic page give them (the agent's `TrafficFlowPair`).
  */
-export interface TrafficCounts {
-  flows: number;
-  connections: number;
-  requests: number;
-  errors: number;
-  requestRate: number;
-  errorRate: number;
-  /** Absent for sources that do not count bytes (Hubble). */
-  bytes?: number;
-  verdicts: Record<string, number | undefined>;
-  ports: { protocol: string; port?: number; flows: number }[];
-}
+export type TrafficCounts = Omit<FlowPair, 'id' | 'source' | 'destination'>;
 
 /** Dropped: a flow the datapath refused or failed; errors: HTTP 5xx answers; ok: neither. */
 export type TrafficState = 'ok' | 'errors' | 'dropped';

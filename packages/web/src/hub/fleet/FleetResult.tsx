@@ -1,12 +1,12 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import { type ReactNode, useEffect, useState } from 'react';
 import { ApiError } from '../../api/errors.ts';
+import { linkLook } from '../../ui/controls.tsx';
 import { rowButtonLook } from '../../ui/forms.tsx';
 import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { type ColumnHeading, Table } from '../../ui/Table.tsx';
 import { HubLink } from '../shell/HubLink.tsx';
 import { ClusterStatusStrip } from './ClusterStatusStrip.tsx';
-import { linkLook } from './cells.tsx';
 import type { FleetAnswer } from './fleet-query.ts';
 
 /** Seconds left until `until`, ticking once a second while any are left. */
@@ -85,7 +85,7 @@ export function FleetResult<A extends FleetAnswer>(props: {
         {answer.clusters.length === 0 ? (
           <Empty>
             This organization has no cluster yet:{' '}
-            <HubLink to="/" className={linkLook}>
+            <HubLink to="/" className={`${linkLook} underline`}>
               register one
             </HubLink>{' '}
             and its rows show here.

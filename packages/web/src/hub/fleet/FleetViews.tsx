@@ -1,8 +1,9 @@
 import { type CertSeverity, certTone, dateOf, daysText } from '../../features/certificates/types.ts';
 import { Badge } from '../../ui/Badge.tsx';
+import { linkLook } from '../../ui/controls.tsx';
 import { HealthBadge } from '../../ui/HealthBadge.tsx';
 import { age } from '../../ui/states.tsx';
-import { ClusterCell, linkLook, ObjectCell, TwoLines } from './cells.tsx';
+import { ClusterCell, ObjectCell, TwoLines } from './cells.tsx';
 import { FleetResult } from './FleetResult.tsx';
 import { useFleet } from './fleet-query.ts';
 import { certificatePage, objectPage, packagePage } from './links.ts';

@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
+import { linkLook } from '../../ui/controls.tsx';
 import { clusterHome } from '../shell/cluster-home.ts';
-
-export const linkLook = 'text-teal-800 hover:underline dark:text-teal-300';
 
 /**
  * The cluster a row came from, opening its pages. Plain links, as the clusters list has them: a cluster's pages
