@@ -46,13 +46,18 @@ interface SizeFigures {
  * GET /api/fleet/problems one request at a time with `count` clusters connected. The caller's fan-out bucket
  * (30 per minute) is emptied before each request: this measures the fan-out, not the limit.
  */
-async function measure(pool: Pool, cookie: string, count: number, forget: () => void): Promise<SizeFigures> {
+async function measure(
+  pool: Pool,
+  cookie: string,
+  count: number,
+  forget: () => void | Promise<void>,
+): Promise<SizeFigures> {
   const latencies = new Float64Array(samples);
   const until = performance.now() + maxSecondsPerSize * 1000;
   let measured = 0;
   let rows = 0;
   while (measured < samples && performance.now() < until) {
-    forget();
+    await forget();
     const started = performance.now();
     const res = await pool.request({ method: 'GET', path: '/api/fleet/problems', headers: { cookie } });
     const text = await res.body.text();

@@ -8,6 +8,8 @@ export interface LoadOptions {
   durationMs: number;
   /** Cap on measured requests, so a surprisingly fast server cannot make the run unbounded in memory. */
   maxRequests: number;
+  /** CPU time used so far (ms) by each process that serves the load, read as the measurement starts and ends. */
+  cpuMs?: () => Promise<Record<string, number>>;
 }
 
 export interface LoadFigures {
@@ -17,6 +19,11 @@ export interface LoadFigures {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /**
+   * CPU time per measured request (µs) of each process `cpuMs` names: on a busy machine, throughput follows
+   * whatever else runs, while this stays the cost of a request.
+   */
+  cpuUsPerRequest?: Record<string, number>;
 }
 
 export const quantile = (sorted: Float64Array, q: number) =>
@@ -56,9 +63,11 @@ export async function load(pool: Pool, options: LoadOptions): Promise<LoadFigure
   };
 
   await phase(performance.now() + options.warmupMs, false);
+  const cpuBefore = await options.cpuMs?.();
   const started = performance.now();
   await phase(started + options.durationMs, true);
   const seconds = (performance.now() - started) / 1000;
+  const cpuAfter = await options.cpuMs?.();
   const sorted = latencies.subarray(0, measured).sort();
   return {
     requests: measured,
@@ -67,5 +76,14 @@ export async function load(pool: Pool, options: LoadOptions): Promise<LoadFigure
     p50Ms: round(quantile(sorted, 0.5), 2),
     p99Ms: round(quantile(sorted, 0.99), 2),
     maxMs: round(quantile(sorted, 1), 2),
+    cpuUsPerRequest:
+      cpuBefore &&
+      cpuAfter &&
+      Object.fromEntries(
+        Object.entries(cpuAfter).map(([name, ms]) => [
+          name,
+          Math.round((1000 * (ms - (cpuBefore[name] ?? 0))) / Math.max(1, measured)),
+        ]),
+      ),
   };
 }

@@ -36,11 +36,16 @@ async function heapFigures(url: string): Promise<{ heapUsedMB: number; externalM
 
 /**
  * The hub in its own process (testkit's spawnHub), able to collect its garbage on SIGUSR2: its RSS is then
- * the hub's alone, not the load generator's or the agents'.
+ * the hub's alone, not the load generator's or the agents'. `nodeArgs` adds Node options (e.g. `--cpu-prof`).
  */
-export async function startHubProcess(): Promise<HubProcess> {
+export async function startHubProcess(options: { nodeArgs?: string[] } = {}): Promise<HubProcess> {
   const hub = await spawnHub({
-    nodeArgs: ['--expose-gc', '--import', pathToFileURL(join(import.meta.dirname, 'hub-gc-signal.ts')).href],
+    nodeArgs: [
+      '--expose-gc',
+      '--import',
+      pathToFileURL(join(import.meta.dirname, 'hub-gc-signal.ts')).href,
+      ...(options.nodeArgs ?? []),
+    ],
   });
   return {
     ...hub,

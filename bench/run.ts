@@ -10,6 +10,7 @@ import { costTraffic } from './cost-traffic.ts';
 import { fleetFanout } from './fleet-fanout.ts';
 import { helmReleases } from './helm-releases.ts';
 import { hubAuth } from './hub-auth.ts';
+import { hubReplicas } from './hub-replicas.ts';
 import { topologySse } from './topology-sse.ts';
 import { tunnel } from './tunnel.ts';
 import { webUi } from './web-ui.ts';
@@ -61,6 +62,11 @@ const benchmarks: Record<string, { about: string; run: (args: string[]) => Promi
     about:
       'GET /api/fleet/problems p50/p99 on a hub with 1, 10 and 50 clusters connected over real tunnels to agent stand-ins',
     run: fleetFanout,
+  },
+  'hub-replicas': {
+    about:
+      'three hub processes on PostgreSQL + Redis behind HAProxy with 1 000 agent stand-ins under load: one replica SIGKILLed, time until every cluster answers again, requests lost, throughput before and after',
+    run: hubReplicas,
   },
   tunnel: {
     about:

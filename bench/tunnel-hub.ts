@@ -14,8 +14,9 @@ export interface HubSession {
 export async function withHub<T>(
   connections: number,
   body: (session: HubSession) => Promise<T>,
+  options: { nodeArgs?: string[] } = {},
 ): Promise<T & { hubStop: Awaited<ReturnType<HubProcess['stop']>> }> {
-  const hub = await startHubProcess();
+  const hub = await startHubProcess(options);
   let result: T;
   try {
     const pool = new Pool(hub.url, { connections, pipelining: 1 });

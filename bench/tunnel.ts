@@ -1,9 +1,12 @@
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
-import { createCluster } from '@binnacle/testkit';
+import { join, relative } from 'node:path';
+import { createCluster, repoRoot } from '@binnacle/testkit';
 import { Pool } from 'undici';
 import { dialAgent, type StandIn, startStandIn } from './agent-stand-in.ts';
 import { type LoadFigures, type LoadOptions, load } from './http-load.ts';
 import { machine } from './machine.ts';
+import { profileDir, topFunctions } from './profiles.ts';
 import type { BenchResult } from './run.ts';
 import { type FleetFigures, measureFleet } from './tunnel-fleet.ts';
 import { awaitConnected, withHub } from './tunnel-hub.ts';
@@ -24,6 +27,17 @@ const pair = (direct: LoadFigures, hub: LoadFigures): Pair => ({
   ratio: round(hub.perSecond / Math.max(1, direct.perSecond)),
 });
 
+/** User + system CPU time of a process (ms), from /proc (clock ticks of 10 ms). */
+async function processCpuMs(pid: number): Promise<number> {
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).replace(/^.*\) /s, '').split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+const benchCpuMs = () => {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+};
+
 /** The tunneled answer must be the agent's answer, byte for byte, before either is timed. */
 async function sameAnswer(direct: Pool, hub: Pool, path: string, cookie: string, standIn: StandIn) {
   for (const [pool, p, headers] of [
@@ -42,59 +56,90 @@ async function sameAnswer(direct: Pool, hub: Pool, path: string, cookie: string,
  * `/c/<cluster>/…` (session cookie, HTTP/2 stream over the agent's WebSocket), closed-loop at high
  * concurrency and then one request at a time.
  */
-async function measureOverhead(busy: Plan, sequential: Plan) {
+async function measureOverhead(busy: Plan, sequential: Plan, nodeArgs: string[]) {
   const standIn = await startStandIn();
   try {
-    return await withHub(busy.concurrency, async (session) => {
-      const cluster = await createCluster(session.hub, session.owner, 'bench-overhead');
-      standIn.trust(cluster.id, cluster.token);
-      const agent = await dialAgent(session.hub.url, cluster.token, standIn.port, 10_000);
-      const direct = new Pool(`http://127.0.0.1:${standIn.port}`, {
-        connections: busy.concurrency,
-        pipelining: 1,
-      });
-      try {
-        await awaitConnected(session, [cluster.id], 10_000);
-        const path = `/c/${cluster.id}/api/health`;
-        await sameAnswer(direct, session.pool, path, session.owner.cookie, standIn);
-        const hubMemoryBefore = await session.hub.memory();
-        const run = async (label: string, plan: Plan, hub: boolean) => {
-          const figures = hub
-            ? await load(session.pool, { ...plan, path, headers: { cookie: session.owner.cookie } })
-            : await load(direct, { ...plan, path: '/api/health' });
-          log(`  ${label}: ${figures.perSecond} req/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms`);
-          return figures;
-        };
-        const verifiedBefore = standIn.counts.verified;
-        const concurrent = pair(
-          await run(`direct c=${busy.concurrency}`, busy, false),
-          await run(`via hub c=${busy.concurrency}`, busy, true),
-        );
-        const oneByOne = pair(
-          await run('direct c=1', sequential, false),
-          await run('via hub c=1', sequential, true),
-        );
-        // Every tunneled request reached the stand-in with an identity the hub signed for this cluster.
-        const verified = standIn.counts.verified - verifiedBefore;
-        if (verified < concurrent.hub.requests + oneByOne.hub.requests)
-          throw new Error(`only ${verified} tunneled requests carried a verified identity`);
-        return {
-          bodyBytes: standIn.body.length,
-          concurrent,
-          sequential: oneByOne,
-          verifiedIdentities: verified,
-          tunnelDrops: agent.drops(),
-          hubMemoryBefore,
-          hubMemoryAfter: await session.hub.memory(),
-        };
-      } finally {
-        await direct.close();
-        await agent.close();
-      }
-    });
+    return await withHub(
+      busy.concurrency,
+      async (session) => {
+        const cluster = await createCluster(session.hub, session.owner, 'bench-overhead');
+        standIn.trust(cluster.id, cluster.token);
+        const agent = await dialAgent(session.hub.url, cluster.token, standIn.port, 10_000);
+        const direct = new Pool(`http://127.0.0.1:${standIn.port}`, {
+          connections: busy.concurrency,
+          pipelining: 1,
+        });
+        try {
+          await awaitConnected(session, [cluster.id], 10_000);
+          const path = `/c/${cluster.id}/api/health`;
+          await sameAnswer(direct, session.pool, path, session.owner.cookie, standIn);
+          const hubMemoryBefore = await session.hub.memory();
+          const cpuMs = async () => ({ hub: await processCpuMs(session.hub.pid), bench: benchCpuMs() });
+          const run = async (label: string, plan: Plan, hub: boolean) => {
+            const figures = hub
+              ? await load(session.pool, {
+                  ...plan,
+                  path,
+                  headers: { cookie: session.owner.cookie },
+                  cpuMs,
+                })
+              : await load(direct, { ...plan, path: '/api/health', cpuMs });
+            log(
+              `  ${label}: ${figures.perSecond} req/s, p50 ${figures.p50Ms} ms, p99 ${figures.p99Ms} ms, CPU µs/request ${JSON.stringify(figures.cpuUsPerRequest)}`,
+            );
+            return figures;
+          };
+          const verifiedBefore = standIn.counts.verified;
+          const concurrent = pair(
+            await run(`direct c=${busy.concurrency}`, busy, false),
+            await run(`via hub c=${busy.concurrency}`, busy, true),
+          );
+          const oneByOne = pair(
+            await run('direct c=1', sequential, false),
+            await run('via hub c=1', sequential, true),
+          );
+          // Every tunneled request reached the stand-in with an identity the hub signed for this cluster.
+          const verified = standIn.counts.verified - verifiedBefore;
+          if (verified < concurrent.hub.requests + oneByOne.hub.requests)
+            throw new Error(`only ${verified} tunneled requests carried a verified identity`);
+          return {
+            bodyBytes: standIn.body.length,
+            concurrent,
+            sequential: oneByOne,
+            verifiedIdentities: verified,
+            tunnelDrops: agent.drops(),
+            hubMemoryBefore,
+            hubMemoryAfter: await session.hub.memory(),
+          };
+        } finally {
+          await direct.close();
+          await agent.close();
+        }
+      },
+      { nodeArgs },
+    );
   } finally {
     await standIn.close();
   }
+}
+
+/**
+ * `--profile`: the hub runs with `--cpu-prof`, which writes its profile (the whole overhead phase, dominated
+ * by the c=32 load) into a fresh folder of bench/profiles/ when it exits; its top self-time functions.
+ */
+async function hubProfile(enabled: boolean) {
+  if (!enabled) return { nodeArgs: [], read: () => Promise.resolve(undefined) };
+  const dir = join(profileDir, `tunnel-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  await mkdir(dir, { recursive: true });
+  return {
+    nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+    async read() {
+      const file = (await readdir(dir)).find((name) => name.endsWith('.cpuprofile'));
+      if (!file) throw new Error(`the hub wrote no CPU profile into ${dir}`);
+      const path = join(dir, file);
+      return { file: relative(repoRoot, path), top: await topFunctions(path, 12) };
+    },
+  };
 }
 
 /**
@@ -119,7 +164,10 @@ export async function tunnel(args: string[]): Promise<BenchResult> {
   };
   const agents = numberArg(args, 'agents', 200);
   log('tunnel overhead');
-  const overhead = await measureOverhead(busy, sequential);
+  const profile = await hubProfile(args.includes('--profile'));
+  const overhead = await measureOverhead(busy, sequential, profile.nodeArgs);
+  const hubCpu = await profile.read();
+  if (hubCpu) log(`hub CPU profile ${hubCpu.file}:\n  ${hubCpu.top.join('\n  ')}`);
   log(`${agents} agents on one hub`);
   const fleet: FleetFigures = await measureFleet(agents);
   const cell = (f: LoadFigures) => `${f.perSecond} req/s (p50 ${f.p50Ms} / p99 ${f.p99Ms} ms)`;
@@ -133,14 +181,17 @@ export async function tunnel(args: string[]): Promise<BenchResult> {
     summary:
       `GET /api/health (${overhead.bodyBytes} B) on an agent stand-in vs through the hub (/c/<id>/…, cookie; hub in its own process, ` +
       `load + agent side in the bench process, ${cpu.length} cores); c=${concurrency} ${busy.durationMs / 1000} s: ` +
-      `direct ${cell(c.direct)}, via hub ${cell(c.hub)}, throughput ×${c.ratio}, added p50 +${c.addedP50Ms} / p99 +${c.addedP99Ms} ms; ` +
+      `direct ${cell(c.direct)}, via hub ${cell(c.hub)}, throughput ×${c.ratio}, added p50 +${c.addedP50Ms} / p99 +${c.addedP99Ms} ms, ` +
+      `CPU per request direct ${c.direct.cpuUsPerRequest?.bench} µs (bench process), via hub ${c.hub.cpuUsPerRequest?.hub} µs in the hub + ${c.hub.cpuUsPerRequest?.bench} µs in the bench process; ` +
       `c=1 ${sequential.maxRequests} requests: direct ${latency(s.direct)}, via hub ${latency(s.hub)}, added p50 +${s.addedP50Ms} / p99 +${s.addedP99Ms} ms; ` +
       `${fleet.agents} agents connected in ${fleet.connectMs} ms: hub (after a full GC) RSS ${m.before.rssMB} → ${m.after.rssMB} MB ` +
-      `(+${fleet.perAgentKB.rss} KB/agent; JS heap + external +${fleet.perAgentKB.heap} KB/agent), ${fleet.probes.ok}/${fleet.probes.sent} probes via 5 random tunnels OK`,
+      `(+${fleet.perAgentKB.rss} KB/agent; JS heap + external +${fleet.perAgentKB.heap} KB/agent), ${fleet.probes.ok}/${fleet.probes.sent} probes via 5 random tunnels OK` +
+      (hubCpu ? `; hub CPU profile (${hubCpu.file}), self time: ${hubCpu.top.slice(0, 9).join(', ')}` : ''),
     data: {
       machine: machine(),
       plan: { busy, sequential, agents },
       overhead,
+      hubCpu,
       fleet,
     },
   };

@@ -58,10 +58,23 @@ if [ "${1:-}" = test ] && ! command -v strip >/dev/null 2>&1; then missing="$mis
 if [ "${1:-}" = test ] && ! command -v buildah >/dev/null 2>&1; then missing="$missing buildah"; fi
 # The metrics store tests run Debian's Prometheus and its promtool (backfill).
 if [ "${1:-}" = test ] && ! command -v promtool >/dev/null 2>&1; then missing="$missing prometheus"; fi
+# Several hub replicas share a Redis, behind HAProxy as the load balancer; the harness starts both on loopback.
+if [ "${1:-}" = test ] && [ ! -x "${BINNACLE_REDIS_SERVER:-/usr/bin/redis-server}" ]; then missing="$missing redis-server"; fi
+if [ "${1:-}" = test ] && [ ! -x "${BINNACLE_HAPROXY:-/usr/sbin/haproxy}" ]; then missing="$missing haproxy"; fi
 if [ -n "$missing" ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     say "installing Debian packages:$missing"
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing
+    # The harness starts its own servers on free loopback ports; the packages' system services (PostgreSQL on
+    # 5432, Redis on 6379, Prometheus on 9090, HAProxy) are kept from starting, unless a policy is already in place.
+    policy=""
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+      policy=/usr/sbin/policy-rc.d
+      printf '#!/bin/sh\nexit 101\n' > "$policy" && chmod 755 "$policy"
+    fi
+    status=0
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing; } || status=$?
+    [ -z "$policy" ] || rm -f "$policy"
+    [ "$status" = 0 ] || exit "$status"
   else
     say "missing tools:$missing — install them (Debian: apt-get install$missing) and run again"
     exit 1

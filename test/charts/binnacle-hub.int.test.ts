@@ -27,8 +27,25 @@ interface EnvVar {
 /** The part of a rendered object the tests read. */
 interface Rendered {
   kind: string;
-  spec?: { template: { spec: { containers: { env: EnvVar[] }[] } } };
+  spec?: {
+    replicas?: number;
+    maxUnavailable?: number;
+    template: {
+      spec: {
+        containers: { env: EnvVar[]; ports: { name: string; containerPort: number }[] }[];
+        volumes: Record<string, unknown>[];
+      };
+    };
+  };
 }
+
+/** What several replicas need: PostgreSQL and Redis (from secrets) and a shared key. */
+const replicated = [
+  'replicaCount=3',
+  'database.existingSecret=hub-db',
+  'secretKey.existingSecret=hub-key',
+  'redis.existingSecret=hub-redis',
+];
 
 /** `helm template` with --set values: the rendered objects, or the error helm printed. */
 async function template(sets: string[]): Promise<{ objects: Rendered[] } | { error: string }> {
@@ -48,6 +65,15 @@ async function template(sets: string[]): Promise<{ objects: Rendered[] } | { err
     return { error: String((error as { stderr?: string }).stderr ?? error) };
   }
 }
+
+/** The rendered objects; a refusal fails the test with helm's message. */
+async function render(sets: string[]): Promise<Rendered[]> {
+  const rendered = await template(sets);
+  if (!('objects' in rendered)) throw new Error(rendered.error);
+  return rendered.objects;
+}
+
+const kinds = (objects: Rendered[]) => objects.map((o) => o.kind).sort();
 
 function containerOf(objects: Rendered[]) {
   const container = objects.find((o) => o.kind === 'Deployment')?.spec?.template.spec.containers[0];
@@ -90,15 +116,9 @@ async function bootHub(env: Record<string, string>): Promise<{ code: number | nu
 describe('the binnacle-hub chart', () => {
   it('passes helm lint and renders the defaults: one replica on SQLite, refresh tokens on', async () => {
     await run(await helmBinary(), ['lint', chart]);
-    const rendered = await template([]);
-    if (!('objects' in rendered)) throw new Error(rendered.error);
-    expect(rendered.objects.map((o) => o.kind).sort()).toEqual([
-      'Deployment',
-      'PersistentVolumeClaim',
-      'Service',
-      'ServiceAccount',
-    ]);
-    expect(hubEnv(rendered.objects)).toMatchObject({
+    const rendered = await render([]);
+    expect(kinds(rendered)).toEqual(['Deployment', 'PersistentVolumeClaim', 'Service', 'ServiceAccount']);
+    expect(hubEnv(rendered)).toMatchObject({
       BINNACLE_OIDC_USE_REFRESH_TOKEN: 'true',
       BINNACLE_MAX_INACTIVE: '24h',
       BINNACLE_SESSION_LIFETIME: '168h',
@@ -107,14 +127,13 @@ describe('the binnacle-hub chart', () => {
   });
 
   it('renders OIDC settings, with the client secret read from the existing secret key client-secret', async () => {
-    const rendered = await template([
+    const rendered = await render([
       ...oidc,
       'auth.oidc.clusterAccess=idp',
       'auth.oidc.scopes={groups,offline_access}',
     ]);
-    if (!('objects' in rendered)) throw new Error(rendered.error);
-    const container = containerOf(rendered.objects);
-    expect(hubEnv(rendered.objects)).toMatchObject({
+    const container = containerOf(rendered);
+    expect(hubEnv(rendered)).toMatchObject({
       BINNACLE_OIDC_ISSUER: 'https://idp.example.com/realms/acme',
       BINNACLE_OIDC_CLUSTER_ACCESS: 'idp',
       BINNACLE_OIDC_SCOPES: 'groups,offline_access',
@@ -123,6 +142,50 @@ describe('the binnacle-hub chart', () => {
     expect(container.env.find((e) => e.name === 'BINNACLE_OIDC_CLIENT_SECRET')?.valueFrom).toEqual({
       secretKeyRef: { name: 'binnacle-oidc', key: 'client-secret' },
     });
+  });
+
+  it('renders three replicas on PostgreSQL and Redis: each told its pod IP, a disruption budget, no volume claim', async () => {
+    const rendered = await render(replicated);
+    expect(kinds(rendered)).toEqual(['Deployment', 'PodDisruptionBudget', 'Service', 'ServiceAccount']);
+    const deployment = rendered.find((o) => o.kind === 'Deployment');
+    expect(deployment?.spec?.replicas).toBe(3);
+    expect(deployment?.spec?.template.spec.volumes).toContainEqual({ name: 'data', emptyDir: {} });
+    expect(rendered.find((o) => o.kind === 'PodDisruptionBudget')?.spec?.maxUnavailable).toBe(1);
+    expect(containerOf(rendered).ports).toEqual([
+      { name: 'http', containerPort: 9380 },
+      { name: 'replica', containerPort: 9381 },
+    ]);
+    const env = containerOf(rendered).env;
+    const byName = (name: string) => env.find((e) => e.name === name);
+    expect(byName('BINNACLE_REDIS_URL')?.valueFrom).toEqual({
+      secretKeyRef: { name: 'hub-redis', key: 'redis-url' },
+    });
+    expect(byName('POD_IP')?.valueFrom).toEqual({ fieldRef: { fieldPath: 'status.podIP' } });
+    // Kubernetes expands $(POD_IP) only from a variable listed before it.
+    expect(env.findIndex((e) => e.name === 'POD_IP')).toBeLessThan(
+      env.findIndex((e) => e.name === 'BINNACLE_REPLICA_URL'),
+    );
+    expect(hubEnv(rendered)).toMatchObject({
+      BINNACLE_REPLICA_URL: 'http://$(POD_IP):9381',
+      BINNACLE_HUB_LISTEN_ADDRESS: '0.0.0.0',
+    });
+    expect(byName('BINNACLE_SECRET_KEY')?.valueFrom).toEqual({
+      secretKeyRef: { name: 'hub-key', key: 'secret-key' },
+    });
+  });
+
+  it('reads the Redis URL from a chosen secret key or from redis.url, and keeps one replica without a budget', async () => {
+    const fromKey = await render([...replicated, 'redis.key=url']);
+    expect(containerOf(fromKey).env.find((e) => e.name === 'BINNACLE_REDIS_URL')?.valueFrom).toEqual({
+      secretKeyRef: { name: 'hub-redis', key: 'url' },
+    });
+    const single = await render([
+      'database.url=postgres://db/binnacle',
+      'secretKey.existingSecret=hub-key',
+      'redis.url=rediss://redis.internal:6380/1',
+    ]);
+    expect(kinds(single)).not.toContain('PodDisruptionBudget');
+    expect(hubEnv(single)).toMatchObject({ BINNACLE_REDIS_URL: 'rediss://redis.internal:6380/1' });
   });
 
   const refusals: [string, string[], RegExp][] = [
@@ -147,6 +210,23 @@ describe('the binnacle-hub chart', () => {
     ['a break-glass e-mail without its secret', ['breakGlass.email=admin@example.com'], /existingSecret/],
     ['PostgreSQL without a secret key', ['database.url=postgres://db/binnacle'], /secretKey/],
     ['two replicas on SQLite', ['replicaCount=2'], /PostgreSQL/],
+    ['two replicas on SQLite, with Redis', ['replicaCount=2', 'redis.url=redis://redis:6379'], /PostgreSQL/],
+    [
+      'two replicas without Redis',
+      ['replicaCount=2', 'database.url=postgres://db/binnacle', 'secretKey.existingSecret=hub-key'],
+      /replicaCount above 1 needs Redis/,
+    ],
+    [
+      'two replicas without a secret key',
+      ['replicaCount=2', 'database.url=postgres://db/binnacle', 'redis.url=redis://redis:6379'],
+      /secretKey/,
+    ],
+    ['Redis on SQLite', ['redis.existingSecret=hub-redis'], /redis needs PostgreSQL/],
+    [
+      'a Redis URL that is not redis:// or rediss://',
+      ['database.url=postgres://db/binnacle', 'secretKey.existingSecret=k', 'redis.url=http://redis:6379'],
+      /redis/,
+    ],
     ['an unknown role', ['auth.oidc.defaultRole=admin'], /defaultRole/],
   ];
   for (const [name, sets, message] of refusals) {
@@ -157,12 +237,19 @@ describe('the binnacle-hub chart', () => {
   }
 
   it('renders maxInactive: 19m, which the hub then refuses at boot naming the setting', async () => {
-    const rendered = await template(['maxInactive=19m']);
-    if (!('objects' in rendered)) throw new Error(rendered.error);
-    const boot = await bootHub(hubEnv(rendered.objects));
+    const rendered = await render(['maxInactive=19m']);
+    const boot = await bootHub(hubEnv(rendered));
     expect(boot.code).toBe(2);
     expect(boot.stderr).toMatch(/BINNACLE_MAX_INACTIVE|maxInactive/);
     expect(boot.stderr).toContain('20m');
+  });
+
+  it('the hub refuses to boot with Redis on SQLite, naming redisUrl and never quoting its password', async () => {
+    const boot = await bootHub({ BINNACLE_REDIS_URL: 'redis://:hunter2-redis@127.0.0.1:6379' });
+    expect(boot.code).toBe(2);
+    expect(boot.stderr).toContain('redisUrl');
+    expect(boot.stderr).toContain('PostgreSQL');
+    expect(boot.stderr).not.toContain('hunter2-redis');
   });
 
   it('the hub refuses to boot with the hosted IdP and clusterAccess idp (group forwarding cannot work)', async () => {

@@ -19,3 +19,8 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- define "binnacle-hub.sqlite" -}}
 {{- if and (not .Values.database.url) (not .Values.database.existingSecret) -}}true{{- end -}}
 {{- end -}}
+
+{{/* Several replicas coordinate through Redis when it is configured. */}}
+{{- define "binnacle-hub.redis" -}}
+{{- if or .Values.redis.url .Values.redis.existingSecret -}}true{{- end -}}
+{{- end -}}

@@ -8,13 +8,16 @@ import type { HostedIdp } from './features/auth/hosted-idp.ts';
 import type { OidcClient } from './features/auth/oidc-client.ts';
 import type { Billing } from './features/billing/service.ts';
 import type { HubMetrics } from './features/metrics/registry.ts';
+import type { Changes } from './features/replicas/changes.ts';
+import type { Replicas } from './features/replicas/replicas.ts';
 import type { SessionRefresher } from './features/sessions/refresh.ts';
 import type { SessionStore } from './features/sessions/store.ts';
 import type { LiveStreams } from './features/tunnel/live-streams.ts';
 import type { TunnelRegistry } from './features/tunnel/registry.ts';
+import type { AccessCache } from './http/access-cache.ts';
 import type { BreakGlass } from './security/break-glass.ts';
 import type { Clock } from './security/clock.ts';
-import type { SlidingWindowLimit } from './security/sliding-window.ts';
+import type { RateLimit, SlidingWindowLimit } from './security/sliding-window.ts';
 
 /** Everything a hub feature may use; passed explicitly to each feature's routes (no container, no globals). */
 export interface HubContext {
@@ -27,7 +30,7 @@ export interface HubContext {
   sessions: SessionStore;
   breakGlass: { admin: BreakGlass; throttle: SlidingWindowLimit };
   /** DESIGN §6.2.7: one bucket per user for everything that fans out across clusters (fleet routes, MCP). */
-  fleetLimit: SlidingWindowLimit;
+  fleetLimit: RateLimit;
   audit: AuditLog;
   metrics: HubMetrics;
   log: FastifyBaseLogger;
@@ -42,6 +45,12 @@ export interface HubContext {
   tunnels: TunnelRegistry;
   /** Tunneled requests in flight and who they act for: cut when that access ends. */
   liveStreams: LiveStreams;
+  /** Changes to access, announced by this replica or heard from the others. */
+  changes: Changes;
+  /** The other replicas and the shared tunnel directory, when the hub runs as several (`redisUrl`). */
+  replicas?: Replicas;
+  /** The rows requests' access is decided from; emptied by every change (ADR 0043). */
+  accessCache: AccessCache;
   /** Logs a warning once per process (conditions that hold for many sessions). */
   warnOnce(key: string, message: string): void;
 }

@@ -11,10 +11,13 @@ import { HostedIdp } from './features/auth/hosted-idp.ts';
 import { OidcClient } from './features/auth/oidc-client.ts';
 import { Billing } from './features/billing/service.ts';
 import { createMetrics } from './features/metrics/registry.ts';
+import { Changes } from './features/replicas/changes.ts';
+import { joinReplicas, leaveReplicas, listenForPeers } from './features/replicas/replicas.ts';
 import { SessionRefresher } from './features/sessions/refresh.ts';
 import { SessionStore } from './features/sessions/store.ts';
 import { LiveStreams } from './features/tunnel/live-streams.ts';
 import { TunnelRegistry } from './features/tunnel/registry.ts';
+import { AccessCache } from './http/access-cache.ts';
 import { BreakGlass } from './security/break-glass.ts';
 import { type Clock, systemClock } from './security/clock.ts';
 import { Sealer } from './security/sealed.ts';
@@ -44,12 +47,16 @@ export async function createHub(
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const secretKey = loadSecretKey(config.secretKey, config.dataDir);
   const admin = new BreakGlass(config.breakGlassEmail, config.breakGlassPassword, secretKey);
+  const changes = new Changes();
+  const accessCache = new AccessCache(clock);
+  changes.onChange(() => accessCache.clear());
   const sessions = new SessionStore(
     database.db,
     clock,
     { lifetimeMs: config.sessionLifetimeMs, maxInactiveMs: config.maxInactiveMs },
     admin.version,
     new Sealer(secretKey, 'session refresh tokens'),
+    { cache: accessCache, changes },
   );
   const countClusters = async () => {
     const row = await countOf(database.db.selectFrom('clusters'));
@@ -108,6 +115,8 @@ export async function createHub(
       : undefined,
     tunnels: new TunnelRegistry(),
     liveStreams: new LiveStreams(database, sessions, clock),
+    changes,
+    accessCache,
     warnOnce(key, message) {
       if (warned.has(key)) return;
       warned.add(key);
@@ -120,6 +129,9 @@ export async function createHub(
       'both OIDC and the hosted identity provider are configured: IdP groups of OIDC sessions are not forwarded to clusters',
     );
   }
+  if (config.redisUrl && config.replicaUrl)
+    ctx.replicas = await joinReplicas(ctx, { redisUrl: config.redisUrl, replicaUrl: config.replicaUrl });
+  const { replicas } = ctx;
   const app = await buildHubServer(ctx, { logRequests: config.debugRequests });
   const sweeper = setInterval(() => {
     sessions.sweep().catch((error: unknown) => options.log.warn({ err: error }, 'session sweep failed'));
@@ -128,7 +140,10 @@ export async function createHub(
   return {
     ctx,
     app,
-    listen: () => app.listen({ port: config.port, host: config.listenAddress }),
+    async listen() {
+      if (replicas) await listenForPeers(replicas, config.listenAddress);
+      return app.listen({ port: config.port, host: config.listenAddress });
+    },
     async close() {
       clearInterval(sweeper);
       // Requests in flight get a grace period; connections still open after it (a client holding a
@@ -137,6 +152,7 @@ export async function createHub(
       force.unref();
       await app.close();
       clearTimeout(force);
+      if (replicas) await leaveReplicas(replicas);
       await database.close();
     },
   };

@@ -41,13 +41,22 @@ export { readState } from './cluster/state.ts';
 export { waitUntil } from './cluster/wait.ts';
 export { argoApplication, deploymentBody } from './fixtures.ts';
 export {
+  type HaproxyBackend,
+  type HaproxyServer,
+  haproxyConfig,
+  startHaproxy,
+} from './haproxy.ts';
+export {
   createCluster,
   type HubOwner,
   type HubProcess,
   type HubProcessOptions,
+  type HubReplica,
+  type HubReplicaSet,
   hubProcessBreakGlass,
   signInOwner,
   spawnHub,
+  spawnHubReplicas,
 } from './hub-process.ts';
 export {
   type FlowOptions,
@@ -76,6 +85,7 @@ export { startPrometheus } from './prometheus/prometheus-server.ts';
 export type { MetricsStoreServer } from './prometheus/store-process.ts';
 export { memoryAt, memoryPeakEvery } from './prometheus/usage-series.ts';
 export { startVictoriaMetrics } from './prometheus/victoria-server.ts';
+export { type RedisServer, redisPing, startRedis } from './redis.ts';
 export {
   type Layer,
   largeLayer,

@@ -1,15 +1,16 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { rmSync, statSync } from 'node:fs';
-import { chown, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { statSync } from 'node:fs';
+import { chown, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { freePort } from './cluster/ports.ts';
-import { type ManagedProcess, signalGroup, startProcess, stopProcesses } from './cluster/processes.ts';
+import { type ManagedProcess, startProcess, stopProcesses } from './cluster/processes.ts';
 import { waitUntil } from './cluster/wait.ts';
 import { postgresBinaries } from './postgres-binaries.ts';
+import { serverLifetime } from './server-lifetime.ts';
 
 export interface PostgresServer {
   /** postgres://postgres@127.0.0.1:<port>/postgres: the superuser, trust auth, loopback only. */
@@ -94,29 +95,14 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
   const account = postgresAccount();
   // As root the server runs as `postgres`, which must be able to reach its directory (not so under /root).
   const base = account && !traversableByAll(tmpdir()) ? '/tmp' : tmpdir();
-  const dir = await mkdtemp(join(base, 'binnacle-pg-'));
+  const server = await serverLifetime({ prefix: 'binnacle-pg-', base, stopProcess: stopGroup });
+  const { dir } = server;
   const asPostgres = (binary: string, args: string[]): [string, string[]] =>
     account ? ['runuser', ['-u', 'postgres', '--', binary, ...args]] : [binary, args];
   const dataDir = join(dir, 'data');
   const logFile = join(dir, 'postgres.log');
 
-  let proc: ManagedProcess | undefined;
-  const killOnExit = () => {
-    if (proc) signalGroup(proc.pid, 'SIGKILL');
-    rmSync(dir, { recursive: true, force: true });
-  };
-  process.on('exit', killOnExit);
-  let stopping: Promise<void> | undefined;
-  const stop = () => {
-    stopping ??= (async () => {
-      if (proc) await stopGroup(proc);
-      await rm(dir, { recursive: true, force: true, maxRetries: 5 });
-      process.off('exit', killOnExit);
-    })();
-    return stopping;
-  };
-
-  try {
+  return server.starting(async () => {
     if (account) await chown(dir, account.uid, account.gid);
     const initdbArgs = ['-D', dataDir, `--username=${superuser}`, '--auth=trust', '--encoding=UTF8'];
     await execFileAsync(...asPostgres(bin.initdb, [...initdbArgs, '--locale=C', '--no-sync'])).catch(
@@ -148,16 +134,13 @@ export async function startPostgres(options: StartPostgresOptions = {}): Promise
       dataDir,
       ...Object.entries(settings).flatMap(([key, value]) => ['-c', `${key}=${value}`]),
     ];
-    proc = startProcess('postgres', ...asPostgres(bin.postgres, args), logFile);
+    const proc = server.own(startProcess('postgres', ...asPostgres(bin.postgres, args), logFile));
     const url = `postgres://${superuser}@127.0.0.1:${port}/postgres`;
     await waitUntil(`PostgreSQL on 127.0.0.1:${port}`, accepts(url), {
       timeoutMs: readyTimeoutMs,
       process: proc,
     });
     log(`PostgreSQL ready at ${url} in ${((Date.now() - started) / 1000).toFixed(1)}s`);
-    return { url, port, dir, createDatabase: () => createDatabase(url), stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+    return { url, port, dir, createDatabase: () => createDatabase(url), stop: server.stop };
+  });
 }

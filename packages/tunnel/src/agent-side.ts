@@ -1,7 +1,8 @@
 import http, { type IncomingHttpHeaders } from 'node:http';
 import http2, { type IncomingHttpHeaders as Http2Headers, type ServerHttp2Stream } from 'node:http2';
 import net from 'node:net';
-import { createWebSocketStream, type WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
+import { webSocketStream } from './ws-stream.ts';
 
 /** Headers that belong to one hop and must not be forwarded (RFC 9110 §7.6.1), plus HTTP/2 pseudo-headers. */
 const hopByHop = new Set([
@@ -67,7 +68,7 @@ function trackTunnelPeer(socket: net.Socket, target: LocalTarget): void {
  * terminals). Every stream and socket has an error handler: a dropped tunnel must never crash the agent.
  */
 export function serveOverWebSocket(ws: WebSocket, target: LocalTarget): http2.ServerHttp2Session {
-  const duplex = createWebSocketStream(ws);
+  const duplex = webSocketStream(ws);
   duplex.on('error', () => duplex.destroy());
   const session = http2.performServerHandshake(duplex, { peerMaxConcurrentStreams: 256 });
   session.on('error', () => session.destroy());
@@ -89,6 +90,7 @@ function forwardRequest(
   headers: Http2Headers,
   target: LocalTarget,
   pool: http.Agent,
+  retried = false,
 ): void {
   const upstream = http.request({
     host: target.host,
@@ -106,8 +108,14 @@ function forwardRequest(
     response.pipe(stream);
     response.on('error', () => stream.destroy());
   });
-  upstream.on('error', () => {
+  upstream.on('error', (error: NodeJS.ErrnoException) => {
     if (stream.destroyed) return;
+    // A kept-alive connection the target closed just as the pool reused it (their idle timeouts racing, worst
+    // on a busy process): the request never reached the target, so a bodiless one goes again, once, fresh.
+    if (!retried && upstream.reusedSocket && error.code === 'ECONNRESET' && stream.endAfterHeaders) {
+      upstream.removeAllListeners('response');
+      return forwardRequest(stream, headers, target, pool, true);
+    }
     if (!stream.headersSent)
       stream.respond({ ':status': 502, 'content-type': 'application/json', 'cache-control': 'no-store' });
     stream.end(
@@ -116,7 +124,8 @@ function forwardRequest(
   });
   // The hub cancelling the stream (client gone) cancels the local request: SSE and log streams end here too.
   stream.on('close', () => upstream.destroy());
-  stream.pipe(upstream);
+  if (stream.endAfterHeaders) upstream.end();
+  else stream.pipe(upstream);
 }
 
 function pipeRaw(stream: ServerHttp2Stream, target: LocalTarget): void {

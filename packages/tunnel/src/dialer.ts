@@ -8,7 +8,12 @@ export const agentVersionHeader = 'x-binnacle-agent-version';
 export const clusterIdHeader = 'x-binnacle-cluster-id';
 
 const healthyAfterMs = 60_000;
-const silentHubMs = 60_000;
+/**
+ * The hub pings every 10 s: two and a half periods of silence mean the hub (or the replica behind a load
+ * balancer) is gone without closing the connection, and the agent redials, landing on a live replica well
+ * within the 35 s a cluster may stay unreachable when a replica dies (docs/scaling.md).
+ */
+const silentHubMs = 25_000;
 
 export type TunnelState = 'connecting' | 'connected' | 'disconnected';
 
@@ -25,7 +30,7 @@ export interface DialOptions {
 /**
  * Keeps the agent's tunnel to the hub up: dials `wss://<hub>/api/agents/connect` with the cluster token,
  * serves HTTP/2 over it, and redials with backoff whenever it drops (the backoff resets after a minute of
- * health). A hub silent for a minute (no ping) counts as dropped.
+ * health). A hub silent for 25 s (no ping) counts as dropped.
  */
 export function dialHub(options: DialOptions): { close(): Promise<void> } {
   let stopped = false;

@@ -1,12 +1,16 @@
 import http2, { type ClientHttp2Session, type ClientHttp2Stream, type OutgoingHttpHeaders } from 'node:http2';
-import { createWebSocketStream, type WebSocket } from 'ws';
+import type { WebSocket } from 'ws';
+import { webSocketStream } from './ws-stream.ts';
 
-const pingEveryMs = 20_000;
+/** Frequent enough for an agent to notice a vanished hub replica in 25 s (`dialHub`'s silence limit). */
+const pingEveryMs = 10_000;
+/** Two missed pongs and a half: one slow answer from a busy agent must not cut its tunnel. */
+const silentAgentMs = 25_000;
 
 /**
  * The hub's end of one agent's tunnel: an HTTP/2 client session over the agent's WebSocket. Requests are
  * HTTP/2 streams (flow control and cancellation per request); `connect` opens a raw byte stream for upgrades.
- * A missed pong closes the tunnel, so a dead agent is noticed within two ping periods.
+ * An agent that answers no ping for 25 s is taken for dead and its tunnel closed.
  */
 export class TunnelClient {
   readonly session: ClientHttp2Session;
@@ -15,20 +19,19 @@ export class TunnelClient {
 
   constructor(ws: WebSocket) {
     this.#ws = ws;
-    const duplex = createWebSocketStream(ws);
+    const duplex = webSocketStream(ws);
     duplex.on('error', () => duplex.destroy());
     this.session = http2.connect('http://agent.tunnel', {
       createConnection: () => duplex,
       peerMaxConcurrentStreams: 256,
     });
     this.session.on('error', () => this.session.destroy());
-    let alive = true;
+    let answeredAt = Date.now();
     ws.on('pong', () => {
-      alive = true;
+      answeredAt = Date.now();
     });
     const heartbeat = setInterval(() => {
-      if (!alive) return ws.terminate();
-      alive = false;
+      if (Date.now() - answeredAt > silentAgentMs) return ws.terminate();
       ws.ping();
     }, pingEveryMs);
     heartbeat.unref();

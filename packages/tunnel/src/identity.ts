@@ -42,6 +42,34 @@ export function signIdentity(keyHex: string, identity: ForwardedIdentity): strin
   return `${payload}.${mac(keyHex, payload)}`;
 }
 
+/**
+ * Signs identities for one side's requests, reusing the header signed for the same key, cluster and subjects
+ * for `reuseSeconds`: the JSON and HMAC per request were a visible share of the hub's CPU under load
+ * (ADR 0043). A reused header has at least `ttlSeconds - reuseSeconds` of its life left; a new key (token
+ * rotated) or other subjects (role or groups changed) never match an older header.
+ */
+export class IdentitySigner {
+  readonly #signed = new Map<string, { header: string; reuseUntil: number }>();
+  readonly #ttlSeconds: number;
+  readonly #reuseSeconds: number;
+
+  constructor(ttlSeconds: number, reuseSeconds: number) {
+    this.#ttlSeconds = ttlSeconds;
+    this.#reuseSeconds = reuseSeconds;
+  }
+
+  sign(keyHex: string, subjects: { user: string; groups: string[] }, aud: string, nowMs: number): string {
+    const now = Math.floor(nowMs / 1000);
+    const key = `${keyHex}\n${aud}\n${subjects.user}\n${subjects.groups.join('\n')}`;
+    const kept = this.#signed.get(key);
+    if (kept && now < kept.reuseUntil) return kept.header;
+    const header = signIdentity(keyHex, { ...subjects, aud, exp: now + this.#ttlSeconds });
+    if (this.#signed.size >= maxKeys) this.#signed.clear();
+    this.#signed.set(key, { header, reuseUntil: now + this.#reuseSeconds });
+    return header;
+  }
+}
+
 /** The identity when the header is signed with this key, for this cluster, and not expired; else undefined. */
 export function verifyIdentity(
   keyHex: string,

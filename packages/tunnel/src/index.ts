@@ -9,6 +9,7 @@ export {
 export { TunnelClient } from './hub-side.ts';
 export {
   type ForwardedIdentity,
+  IdentitySigner,
   identityHeader,
   identityKey,
   signIdentity,

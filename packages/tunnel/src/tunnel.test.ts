@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { dialHub } from './dialer.ts';
 import { TunnelClient } from './hub-side.ts';
-import { identityKey, peerKey, signIdentity, verifyIdentity } from './index.ts';
+import { IdentitySigner, identityKey, peerKey, signIdentity, verifyIdentity } from './index.ts';
 
 /** A stand-in for the agent's router: JSON, request bodies, a never-ending stream, and a WebSocket echo. */
 let agent: http.Server;
@@ -174,5 +174,30 @@ describe('identity forwarded to the agent', () => {
     expect(
       verifyIdentity(key, header.replace(payload as string, forged), 'cluster-a', Date.now()),
     ).toBeUndefined();
+  });
+
+  it('a signer reuses a header for the same key, cluster and subjects only within its reuse window', () => {
+    const signer = new IdentitySigner(60, 10);
+    const subjects = { user: identity.user, groups: identity.groups };
+    const at = 1_900_000_000_000;
+    const first = signer.sign(key, subjects, 'cluster-a', at);
+    expect(verifyIdentity(key, first, 'cluster-a', at)).toEqual({
+      ...subjects,
+      aud: 'cluster-a',
+      exp: 1_900_000_060,
+    });
+    expect(signer.sign(key, subjects, 'cluster-a', at + 9_999)).toBe(first);
+    // Past the window a new header is signed: a reused one always has 50 s of its minute left.
+    const later = signer.sign(key, subjects, 'cluster-a', at + 10_000);
+    expect(later).not.toBe(first);
+    expect(verifyIdentity(key, later, 'cluster-a', at + 10_000)?.exp).toBe(1_900_000_070);
+    // Another role, cluster or key (a rotated token) never gets an older header.
+    const demoted = signer.sign(key, { ...subjects, groups: ['binnacle:role:member'] }, 'cluster-a', at);
+    expect(verifyIdentity(key, demoted, 'cluster-a', at)?.groups).toEqual(['binnacle:role:member']);
+    expect(verifyIdentity(key, signer.sign(key, subjects, 'cluster-b', at), 'cluster-b', at)).toBeDefined();
+    const rotated = identityKey('bnc_rotated_token');
+    expect(
+      verifyIdentity(rotated, signer.sign(rotated, subjects, 'cluster-a', at), 'cluster-a', at),
+    ).toBeDefined();
   });
 });

@@ -1,5 +1,5 @@
 import { exitOnCrash, exitOnSignal, optionsHelp, serverLogger, UsageError } from '@binnacle/common/server';
-import { type HubConfig, hubOptions, loadHubConfig } from '../config/hub-config.ts';
+import { type HubConfig, hubOptions, loadHubConfig, redisLocation } from '../config/hub-config.ts';
 import { oidcRedirectUri } from '../config/oidc-config.ts';
 import { DatabaseError } from '../db/database.ts';
 import { createHub, hubVersion } from '../hub.ts';
@@ -12,6 +12,8 @@ http://<listen-address>:<port>. Settings come from flags, then BINNACLE_* variab
 Secrets come from variables or files only: BINNACLE_BREAK_GLASS_PASSWORD or --break-glass-password-file,
 BINNACLE_SECRET_KEY or --secret-key-file, BINNACLE_STRIPE_SECRET_KEY or --stripe-secret-key-file,
 BINNACLE_STRIPE_WEBHOOK_SECRET or --stripe-webhook-secret-file (billing, docs/billing.md).
+Several replicas behind a load balancer: --database-url (PostgreSQL), --redis-url, the same secret key on
+each, and --replica-url when listening on 0.0.0.0 (docs/hub.md).
 
 flags:
 ${optionsHelp(hubOptions)}
@@ -58,6 +60,10 @@ export async function runHub(argv: string[], env: NodeJS.ProcessEnv = process.en
   process.stderr.write(
     `binnacle hub ${hubVersion}: serving ${config.publicUrl} on ${config.listenAddress}:${config.port} (${hub.ctx.database.dialect} ${hub.ctx.database.location}); break-glass ${hub.ctx.breakGlass.admin.enabled ? 'on' : 'off'}\n`,
   );
+  if (config.redisUrl)
+    process.stderr.write(
+      `binnacle hub: one of several replicas, sharing ${redisLocation(config.redisUrl)}; the others reach this one at ${config.replicaUrl}\n`,
+    );
   // The IdP compares the redirect URI character for character; an IdP client registered for 127.0.0.1 while the
   // hub serves localhost fails at sign-in with a message that does not say why.
   if (config.oidcIssuer)

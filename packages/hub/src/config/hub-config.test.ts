@@ -3,7 +3,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '@binnacle/common/server';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type HubConfig, loadHubConfig } from './hub-config.ts';
+import { type HubConfig, loadHubConfig, redisLocation } from './hub-config.ts';
 import { loadSecretKey } from './secret-key.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'binnacle-hub-config-'));
@@ -24,6 +24,9 @@ const hour = 60 * minute;
 const password = 'correct horse battery staple';
 const key = 'ab'.repeat(32);
 const postgres = ['--database-url', 'postgres://127.0.0.1:1/x'];
+const redis = ['--redis-url', 'redis://127.0.0.1:6379'];
+/** What several replicas need: PostgreSQL, Redis and an explicit key. */
+const replicas = { argv: [...postgres, ...redis], env: { BINNACLE_SECRET_KEY: key } };
 
 function load(argv: string[], env: NodeJS.ProcessEnv = {}): HubConfig {
   const loaded = loadHubConfig(argv, env);
@@ -49,6 +52,14 @@ interface Refused {
   /** What the message must contain: the setting as the user wrote it (flag, variable or file key). */
   names: string;
 }
+
+/** A refusal of an otherwise complete replica setup (PostgreSQL, Redis, key), `extra` flags winning. */
+const replicasWith = (name: string, extra: string[], names: string): Refused => ({
+  name,
+  argv: [...replicas.argv, ...extra],
+  env: replicas.env,
+  names,
+});
 
 const refusals: Refused[] = [
   { name: 'maxInactive below 20m as a flag', argv: ['--max-inactive', '10m'], names: 'maxInactive' },
@@ -209,6 +220,30 @@ const refusals: Refused[] = [
     names: 'publicUrl',
   },
   { name: 'a public URL that is not http(s)', argv: ['--public-url', 'ftp://hub'], names: '--public-url' },
+  { name: 'Redis on SQLite', argv: redis, env: { BINNACLE_SECRET_KEY: key }, names: 'redisUrl' },
+  {
+    name: 'Redis (from the variable) on SQLite',
+    argv: [],
+    env: { BINNACLE_REDIS_URL: 'redis://127.0.0.1:6379', BINNACLE_SECRET_KEY: key },
+    names: 'redisUrl',
+  },
+  { name: 'Redis without an explicit secret key', argv: [...postgres, ...redis], names: 'secretKey' },
+  replicasWith('an http:// Redis URL', ['--redis-url', 'http://127.0.0.1:6379'], 'redisUrl'),
+  replicasWith('a Redis URL that does not parse', ['--redis-url', '127.0.0.1:6379'], 'redisUrl'),
+  replicasWith('a Redis database that is no number', ['--redis-url', 'redis://r:6379/x'], 'redisUrl'),
+  replicasWith('Redis on 0.0.0.0 and no replica URL', ['--listen-address', '0.0.0.0'], '--replica-url'),
+  replicasWith('Redis on :: and no replica URL', ['--listen-address', '::'], 'replicaUrl'),
+  replicasWith('Redis on port 65535 and no replica URL', ['--port', '65535'], '--replica-url'),
+  replicasWith('a replica URL on the hub port', ['--replica-url', 'http://10.0.0.7:9380'], 'replicaUrl'),
+  replicasWith('a replica URL without a port', ['--replica-url', 'http://10.0.0.7'], 'replicaUrl'),
+  replicasWith('an https replica URL', ['--replica-url', 'https://10.0.0.7:9381'], 'replicaUrl'),
+  replicasWith('a replica URL with a path', ['--replica-url', 'http://10.0.0.7:9381/hub'], 'replicaUrl'),
+  replicasWith('a tcp:// replica URL', ['--replica-url', 'tcp://10.0.0.7:9381'], '--replica-url'),
+  {
+    name: 'a replica URL without Redis',
+    argv: ['--replica-url', 'http://10.0.0.7:9381'],
+    names: 'replicaUrl',
+  },
   { name: 'an unknown flag', argv: ['--max-inactiv', '1h'], names: '--max-inactiv' },
   { name: 'a port out of range', argv: [], env: { BINNACLE_HUB_PORT: '70000' }, names: 'BINNACLE_HUB_PORT' },
 ];
@@ -336,6 +371,48 @@ describe('loadHubConfig', () => {
     expect(refusal(() => load(yaml('maxInactive: 3600\n'))).message).toMatch(/maxInactive/);
     expect(refusal(() => load(yaml('port: 70000\n'))).message).toMatch(/port/);
     expect(load(yaml('port: 9444\n')).port).toBe(9444);
+  });
+
+  it('runs as one of several replicas with Redis, PostgreSQL and an explicit key', () => {
+    expect(load(replicas.argv, replicas.env)).toMatchObject({
+      redisUrl: 'redis://127.0.0.1:6379',
+      databaseUrl: 'postgres://127.0.0.1:1/x',
+      replicaUrl: 'http://127.0.0.1:9381',
+    });
+    const fromEnv = load(['--secret-key-file', tempFile(key, 'secret.key')], {
+      BINNACLE_DATABASE_URL: 'postgres://db/hub',
+      BINNACLE_REDIS_URL: 'rediss://:pw@redis.internal:6380/2',
+      BINNACLE_HUB_LISTEN_ADDRESS: '0.0.0.0',
+      BINNACLE_HUB_PORT: '9400',
+      BINNACLE_REPLICA_URL: 'http://10.0.0.7:9401/',
+    });
+    expect(fromEnv).toMatchObject({
+      redisUrl: 'rediss://:pw@redis.internal:6380/2',
+      replicaUrl: 'http://10.0.0.7:9401',
+    });
+    expect(
+      load(yaml(`databaseUrl: postgres://db/hub\nredisUrl: redis://r\nsecretKey: ${key}\n`)),
+    ).toMatchObject({
+      redisUrl: 'redis://r',
+      replicaUrl: 'http://127.0.0.1:9381',
+    });
+    expect(load([...replicas.argv, '--listen-address', '::1'], replicas.env).replicaUrl).toBe(
+      'http://[::1]:9381',
+    );
+    expect(load([]).replicaUrl).toBeUndefined();
+  });
+
+  it('never quotes the Redis password, in a refusal or in the location it logs', () => {
+    const secret = 'hunter2-redis';
+    for (const url of [`http://:${secret}@127.0.0.1:6379`, `redis://:${secret}@127.0.0.1:6379/db`]) {
+      const message = refusal(() => load([...postgres, '--redis-url', url], replicas.env)).message;
+      expect(message).toContain('redisUrl');
+      expect(message).not.toContain(secret);
+    }
+    expect(redisLocation(`rediss://default:${secret}@redis.internal:6380/2`)).toBe(
+      'rediss://redis.internal:6380/2',
+    );
+    expect(redisLocation(`redis://:${secret}@127.0.0.1:6379`)).toBe('redis://127.0.0.1:6379');
   });
 
   it('answers --help and -h without validating the rest', () => {

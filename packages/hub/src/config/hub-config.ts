@@ -23,6 +23,13 @@ export interface HubConfig extends OidcSettings, BillingSettings {
   dataDir: string;
   /** postgres://… ; SQLite under the data dir when left out. */
   databaseUrl?: string;
+  /** redis:// or rediss://; when set, this process is one of several replicas sharing PostgreSQL and this Redis. */
+  redisUrl?: string;
+  /**
+   * http://host:port at which the other replicas reach this process directly (not through the load balancer): its
+   * replica port, a second listener on listenAddress beside `port`.
+   */
+  replicaUrl?: string;
   /** Absolute session lifetime (ms). */
   sessionLifetimeMs: number;
   /** Inactivity window (ms); at least 20 minutes. */
@@ -92,6 +99,23 @@ export const hubOptions: OptionSpec<HubConfig>[] = [
     type: 'string',
     placeholder: 'URL',
     help: 'PostgreSQL (postgres://user:pass@host/db); SQLite in the data dir when left out',
+  },
+  {
+    flag: 'redis-url',
+    key: 'redisUrl',
+    env: 'BINNACLE_REDIS_URL',
+    type: 'string',
+    placeholder: 'URL',
+    help: 'Redis (redis://[:pass@]host:port[/db] or rediss://…) shared by several hub replicas; needs PostgreSQL and a secret key',
+    secret: true,
+  },
+  {
+    flag: 'replica-url',
+    key: 'replicaUrl',
+    env: 'BINNACLE_REPLICA_URL',
+    type: 'url',
+    placeholder: 'URL',
+    help: 'with --redis-url: http://host:port the other replicas reach this one at directly, on a port of its own (default http://<listen-address>:<port + 1>)',
   },
   {
     flag: 'session-lifetime',
@@ -175,9 +199,86 @@ export function readConfigFile(path: string | undefined): Record<string, unknown
   return value as Record<string, unknown>;
 }
 
+/** Where Redis is, for log lines: the URL without its credentials. */
+export function redisLocation(redisUrl: string): string {
+  const url = new URL(redisUrl);
+  return `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}`;
+}
+
+const wildcardAddresses = new Set(['0.0.0.0', '::', '[::]']);
+
+/**
+ * Several replicas (redisUrl set) share one PostgreSQL and one key, and reach each other directly; returns the
+ * replica URL. Messages never quote the Redis URL: it may hold a password.
+ */
+function validateReplicas(config: HubConfig, secretKey: string | undefined): string | undefined {
+  if (!config.redisUrl) {
+    if (config.replicaUrl)
+      throw new UsageError(
+        'replicaUrl: only used with redisUrl (several replicas); set redisUrl or leave it out',
+      );
+    return undefined;
+  }
+  let redis: URL | undefined;
+  try {
+    redis = new URL(config.redisUrl);
+  } catch {
+    redis = undefined;
+  }
+  if (
+    !redis ||
+    !['redis:', 'rediss:'].includes(redis.protocol) ||
+    !redis.hostname ||
+    !/^\/\d*$|^$/.test(redis.pathname)
+  ) {
+    throw new UsageError(
+      'redisUrl: not a Redis URL; write redis://[:password@]host[:port][/db] or rediss://…',
+    );
+  }
+  if (!config.databaseUrl) {
+    throw new UsageError(
+      'redisUrl: several hub replicas need one shared PostgreSQL: set databaseUrl (the embedded SQLite serves one hub only)',
+    );
+  }
+  if (!secretKey) {
+    throw new UsageError(
+      'redisUrl: several hub replicas need the same secretKey: set BINNACLE_SECRET_KEY or secretKeyFile (a key generated in each data dir differs per replica)',
+    );
+  }
+  if (config.replicaUrl) return replicaOrigin(config.replicaUrl, config.port);
+  if (wildcardAddresses.has(config.listenAddress)) {
+    throw new UsageError(
+      `replicaUrl: required with redisUrl when listenAddress is ${config.listenAddress}: set --replica-url (BINNACLE_REPLICA_URL) to the URL the other replicas reach this one at, e.g. http://<pod IP>:${config.port + 1}`,
+    );
+  }
+  if (config.port === 65535)
+    throw new UsageError(
+      'replicaUrl: port 65535 leaves no port after it for the replica port: set --replica-url',
+    );
+  const host = config.listenAddress.includes(':') ? `[${config.listenAddress}]` : config.listenAddress;
+  return `http://${host}:${config.port + 1}`;
+}
+
+/** The replica port is plain HTTP/2 on a listener of its own, so the URL names that port and nothing more. */
+function replicaOrigin(replicaUrl: string, hubPort: number): string {
+  const url = new URL(replicaUrl);
+  if (url.protocol !== 'http:' || !url.port || url.pathname !== '/' || url.search) {
+    throw new UsageError(
+      `replicaUrl: ${replicaUrl} must be http://host:port with an explicit port and no path (the replica port speaks plain HTTP/2)`,
+    );
+  }
+  if (Number(url.port) === hubPort) {
+    throw new UsageError(
+      `replicaUrl: port ${hubPort} is the hub's own port; the replica port must be another (e.g. ${hubPort + 1})`,
+    );
+  }
+  return url.origin;
+}
+
 /**
  * The checks that stop the hub at boot, each naming the setting: inactivity below 20 minutes, a public URL
- * the session cookie cannot work with, a half-configured break-glass account, unreadable secret files.
+ * the session cookie cannot work with, a half-configured break-glass account, unreadable secret files, several
+ * replicas without what they must share.
  */
 export function validateHubConfig(config: HubConfig, env: NodeJS.ProcessEnv): HubConfig {
   if (config.maxInactiveMs < minInactiveMs) {
@@ -230,6 +331,7 @@ export function validateHubConfig(config: HubConfig, env: NodeJS.ProcessEnv): Hu
     env[secretSettings.secretKey] ??
     config.secretKey ??
     (config.secretKeyFile ? secretFile(config.secretKeyFile, 'secretKeyFile') : undefined);
+  const replicaUrl = validateReplicas(config, secretKey);
   if (config.databaseUrl && !secretKey) {
     throw new UsageError(
       'secretKey: with PostgreSQL every hub replica needs the same key: set BINNACLE_SECRET_KEY or secretKeyFile',
@@ -247,7 +349,10 @@ export function validateHubConfig(config: HubConfig, env: NodeJS.ProcessEnv): Hu
     );
   }
   return validateBilling(
-    validateOidc({ ...config, publicUrl: publicUrl.origin, breakGlassPassword: password, secretKey }, env),
+    validateOidc(
+      { ...config, publicUrl: publicUrl.origin, breakGlassPassword: password, secretKey, replicaUrl },
+      env,
+    ),
     env,
   );
 }

@@ -81,7 +81,7 @@ async function scopeToOrg(
   orgId: string | undefined,
 ): Promise<Principal> {
   if (orgId === undefined) return principal;
-  const scoped = await inOrg(ctx.database.db, principal, orgId);
+  const scoped = await inOrg(ctx, principal, orgId);
   if (!scoped) throw notFound(`organization ${orgId} not found`);
   return scoped;
 }

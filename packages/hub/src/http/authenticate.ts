@@ -113,30 +113,36 @@ async function authenticatePat(ctx: HubContext, token: string): Promise<Principa
   if (!wellFormed('bnp', token))
     throw unauthenticated('the bearer token is not a Binnacle personal access token');
   const { db } = ctx.database;
-  const row = await db
-    .selectFrom('pats')
-    .innerJoin('memberships', (join) =>
-      join.onRef('memberships.org_id', '=', 'pats.org_id').onRef('memberships.user_id', '=', 'pats.user_id'),
-    )
-    .innerJoin('users', 'users.id', 'pats.user_id')
-    .select(['pats.id', 'pats.org_id', 'pats.expires_at', 'pats.last_used_at', 'memberships.role'])
-    .select(['users.id as user_id', 'users.email', 'users.name'])
-    .where('pats.token_hash', '=', hashSecret(token))
-    .executeTakeFirst();
+  const tokenHash = hashSecret(token);
+  const row = await ctx.accessCache.remember(`pat ${tokenHash}`, () =>
+    db
+      .selectFrom('pats')
+      .innerJoin('memberships', (join) =>
+        join
+          .onRef('memberships.org_id', '=', 'pats.org_id')
+          .onRef('memberships.user_id', '=', 'pats.user_id'),
+      )
+      .innerJoin('users', 'users.id', 'pats.user_id')
+      .select(['pats.id', 'pats.org_id', 'pats.expires_at', 'pats.last_used_at', 'memberships.role'])
+      .select(['users.id as user_id', 'users.email', 'users.name'])
+      .where('pats.token_hash', '=', tokenHash)
+      .executeTakeFirst(),
+  );
   // A PAT whose owner left the organization has no membership row: it is refused like an unknown one.
   if (!row) throw unauthenticated('the personal access token is not valid');
   const now = ctx.clock.now();
   if (row.expires_at && now.getTime() >= Date.parse(row.expires_at))
     throw unauthenticated('the personal access token has expired');
-  if (!row.last_used_at || now.getTime() - Date.parse(row.last_used_at) >= activityGranularityMs) {
-    // Guarded by the value read, so concurrent first uses write once.
+  const lastUsed = row.last_used_at;
+  if (!lastUsed || now.getTime() - Date.parse(lastUsed) >= activityGranularityMs) {
+    // The cached row takes the new time first, so concurrent requests of this replica write once; the
+    // guard on the value read does the same across replicas.
+    row.last_used_at = iso(now);
     await db
       .updateTable('pats')
-      .set({ last_used_at: iso(now) })
+      .set({ last_used_at: row.last_used_at })
       .where('id', '=', row.id)
-      .where((eb) =>
-        row.last_used_at ? eb('last_used_at', '=', row.last_used_at) : eb('last_used_at', 'is', null),
-      )
+      .where((eb) => (lastUsed ? eb('last_used_at', '=', lastUsed) : eb('last_used_at', 'is', null)))
       .execute();
   }
   return {

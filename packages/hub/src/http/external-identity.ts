@@ -10,10 +10,13 @@ import type { Principal } from './principal.ts';
 
 const expiryOf = (claims: JWTPayload) => (claims.exp ? new Date(claims.exp * 1000) : undefined);
 
-async function knownMember(ctx: HubContext, claims: JWTPayload & { sub: string }) {
-  const user = await findUser(ctx.database.db, claims.iss as string, claims.sub);
-  const membership = user ? (await membershipsOf(ctx.database.db, user.id))[0] : undefined;
-  return user && membership ? { user, orgId: membership.id, role: membership.role } : undefined;
+/** The person behind IdP claims in their first organization; cached like the other access rows (ADR 0043). */
+function knownMember(ctx: HubContext, claims: JWTPayload & { sub: string }) {
+  return ctx.accessCache.remember(`idp ${claims.iss} ${claims.sub}`, async () => {
+    const user = await findUser(ctx.database.db, claims.iss as string, claims.sub);
+    const membership = user ? (await membershipsOf(ctx.database.db, user.id))[0] : undefined;
+    return user && membership ? { user, orgId: membership.id, role: membership.role } : undefined;
+  });
 }
 
 /**

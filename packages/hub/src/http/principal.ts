@@ -1,5 +1,5 @@
-import type { Role } from '../context.ts';
-import { type Db, roleIn, type UserRow } from '../db/directory.ts';
+import type { HubContext, Role } from '../context.ts';
+import { roleIn, type UserRow } from '../db/directory.ts';
 import type { SessionMethod } from '../features/sessions/store.ts';
 
 /** Who is calling, in which organization, with which role, and by which credential. */
@@ -57,15 +57,30 @@ export const cookieBased = (principal: Pick<Principal, 'via'>) =>
 
 /**
  * The caller's role in an organization: their own for the one they act in; for another, their membership
- * there — except a PAT, which is pinned to its organization. Undefined means "not theirs" (answered 404).
+ * there (cached with the rest of a request's access, ADR 0043) — except a PAT, which is pinned to its
+ * organization. Undefined means "not theirs" (answered 404).
  */
-export async function roleInOrg(db: Db, principal: Principal, orgId: string): Promise<Role | undefined> {
+export async function roleInOrg(
+  ctx: Pick<HubContext, 'database' | 'accessCache'>,
+  principal: Principal,
+  orgId: string,
+): Promise<Role | undefined> {
   if (orgId === principal.orgId) return principal.role;
-  return principal.via === 'pat' ? undefined : roleIn(db, orgId, principal.user.id);
+  if (principal.via === 'pat') return undefined;
+  const membership = await ctx.accessCache.remember(`role ${principal.user.id} ${orgId}`, async () => {
+    const role = await roleIn(ctx.database.db, orgId, principal.user.id);
+    return role && { role };
+  });
+  return membership?.role;
 }
 
 /** The caller acting in another organization (its role there), or undefined when it is not theirs. */
-export async function inOrg(db: Db, principal: Principal, orgId: string): Promise<Principal | undefined> {
-  const role = await roleInOrg(db, principal, orgId);
+export async function inOrg(
+  ctx: Pick<HubContext, 'database' | 'accessCache'>,
+  principal: Principal,
+  orgId: string,
+): Promise<Principal | undefined> {
+  if (orgId === principal.orgId) return principal;
+  const role = await roleInOrg(ctx, principal, orgId);
   return role && { ...principal, orgId, role };
 }

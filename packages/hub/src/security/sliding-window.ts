@@ -1,12 +1,32 @@
 import { AppError } from '@binnacle/common/server';
 import type { Clock } from './clock.ts';
 
+/** A limit on events per key in a sliding window: in this process, or shared by the replicas through Redis. */
+export interface RateLimit {
+  readonly limit: number;
+  readonly windowMs: number;
+  /** Counts one event, or throws 429 `rate_limited` with Retry-After when the window is full. */
+  take(key: string, what: string): void | Promise<void>;
+  /** Empties the key's window. */
+  forget(key: string): void | Promise<void>;
+}
+
+/** The 429 of a full window: Retry-After in whole seconds, and the limit named in the message. */
+export function rateLimited(what: string, window: RateLimit, waitMs: number): AppError {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return new AppError(
+    'rate_limited',
+    `${what}: at most ${window.limit} per ${window.windowMs / 1000} s; retry in ${seconds} s`,
+    { headers: { 'Retry-After': String(seconds) } },
+  );
+}
+
 /**
  * Counts events per key in a sliding window; past the limit, more are refused until the oldest leaves the
  * window. Serves failed sign-ins (per IP and e-mail) and the fleet bucket (per user). Memory is bounded: the
  * least recently counted keys go first.
  */
-export class SlidingWindowLimit {
+export class SlidingWindowLimit implements RateLimit {
   readonly #events = new Map<string, number[]>();
   readonly clock: Clock;
   readonly limit: number;
@@ -41,14 +61,7 @@ export class SlidingWindowLimit {
    */
   take(key: string, what: string): void {
     const waitMs = this.retryAfterMs(key);
-    if (waitMs > 0) {
-      const seconds = Math.ceil(waitMs / 1000);
-      throw new AppError(
-        'rate_limited',
-        `${what}: at most ${this.limit} per ${this.windowMs / 1000} s; retry in ${seconds} s`,
-        { headers: { 'Retry-After': String(seconds) } },
-      );
-    }
+    if (waitMs > 0) throw rateLimited(what, this, waitMs);
     this.record(key);
   }
 

@@ -6,6 +6,7 @@ import type { ClustersTable } from '../../db/schema.ts';
 import type { Principal } from '../../http/principal.ts';
 import { iso } from '../../security/clock.ts';
 import { hashSecret, mintToken, wellFormed } from '../../security/tokens.ts';
+import { connectedAmong } from '../replicas/replicas.ts';
 
 export const maxClustersPerOrg = 1000;
 
@@ -19,7 +20,7 @@ const view = (row: ClustersTable) => ({
   agentVersion: row.agent_version,
 });
 
-/** Whether each cluster's agent holds a tunnel to this hub right now. */
+/** Whether each cluster's agent holds a tunnel to this hub (any of its replicas) right now. */
 export async function listClusters(ctx: HubContext, orgId: string) {
   const rows = await ctx.database.db
     .selectFrom('clusters')
@@ -27,7 +28,11 @@ export async function listClusters(ctx: HubContext, orgId: string) {
     .where('org_id', '=', orgId)
     .orderBy('name')
     .execute();
-  return rows.map((row) => ({ ...view(row), connected: Boolean(ctx.tunnels.get(row.id)) }));
+  const connected = await connectedAmong(
+    ctx,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => ({ ...view(row), connected: connected.has(row.id) }));
 }
 
 async function clusterIn(ctx: HubContext, orgId: string, id: string): Promise<ClustersTable> {

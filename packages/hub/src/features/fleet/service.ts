@@ -81,7 +81,7 @@ export async function fleetView<Row extends object>(
   view: FleetView<Row>,
   limit: number,
 ) {
-  countFanOut(ctx, principal);
+  await countFanOut(ctx, principal);
   const outcome = await fanOut(ctx, principal, view.ask);
   const clusters = [
     ...outcome.results.map(({ cluster, value }) => ({

@@ -29,13 +29,13 @@ export function mcpRoutes(app: HubApp, ctx: HubContext): void {
       'MCP (Streamable HTTP, stateless) for the whole organisation: list_clusters and every cluster tool with a `cluster` argument; read tools without it fan out (30 per minute per user, shared with /api/fleet/*)',
     config: access('viewer'),
     refusalConfig: access('public'),
-    serverFor(request) {
+    async serverFor(request) {
       const principal = principalOf(request);
       const messages = Array.isArray(request.body) ? request.body : [request.body];
       for (const message of messages) {
-        if (fansOut(message)) countFanOut(ctx, principal);
+        if (fansOut(message)) await countFanOut(ctx, principal);
       }
-      return Promise.resolve(hubMcpServer(ctx, principal));
+      return hubMcpServer(ctx, principal);
     },
   });
   const metadataRoute = (url: string, resourcePath: (params: { cluster_id?: string }) => string) =>

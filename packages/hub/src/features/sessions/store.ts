@@ -3,9 +3,11 @@ import type { Role } from '../../context.ts';
 import { countOf } from '../../db/count.ts';
 import type { Db, UserRow } from '../../db/directory.ts';
 import type { SessionsTable } from '../../db/schema.ts';
+import type { AccessCache } from '../../http/access-cache.ts';
 import { type Clock, iso, later } from '../../security/clock.ts';
 import type { Sealer } from '../../security/sealed.ts';
 import { hashSecret, newSessionId } from '../../security/tokens.ts';
+import type { Changes } from '../replicas/changes.ts';
 
 /** Activity is written at most this often, so a busy session costs one write per 10 minutes, not per request. */
 export const activityGranularityMs = 10 * 60_000;
@@ -67,6 +69,8 @@ export class SessionStore {
   readonly #limits: SessionLimits;
   readonly #breakGlassVersion: string | undefined;
   readonly #sealer: Sealer;
+  readonly #cache: AccessCache;
+  readonly #changes: Changes;
 
   constructor(
     db: Db,
@@ -74,12 +78,15 @@ export class SessionStore {
     limits: SessionLimits,
     breakGlassVersion: string | undefined,
     sealer: Sealer,
+    access: { cache: AccessCache; changes: Changes },
   ) {
     this.#db = db;
     this.#clock = clock;
     this.#limits = limits;
     this.#breakGlassVersion = breakGlassVersion;
     this.#sealer = sealer;
+    this.#cache = access.cache;
+    this.#changes = access.changes;
   }
 
   /** A new session with a new id (never one the client offered). Returns the cookie value: shown once. */
@@ -103,6 +110,9 @@ export class SessionStore {
         credential_version: input.method === 'break-glass' ? (this.#breakGlassVersion ?? null) : null,
       })
       .execute();
+    // A sign-in may have renamed the user (e-mail and name follow the IdP) and so changed who other sessions
+    // of theirs are in clusters; it is answered by a GET (the OIDC callback), which announces nothing.
+    this.#changes.announce();
     return { cookieValue, expiresAt };
   }
 
@@ -127,6 +137,8 @@ export class SessionStore {
       })
       .where('id_hash', '=', idHash)
       .execute();
+    // New groups are a new identity in clusters; a refresh happens inside any request, tunneled GETs too.
+    this.#changes.announce();
   }
 
   /**
@@ -182,10 +194,10 @@ export class SessionStore {
       );
     }
     const result = await query.executeTakeFirst();
+    this.#changes.announce();
     return Number(result.numDeletedRows);
   }
 
-  /** Resolves a cookie value; ends the session when a rule says so, else records activity (throttled). */
   /** Sessions with the member's role in their organization (none: no longer a member) and the user. */
   #withRole() {
     return this.#db
@@ -214,40 +226,52 @@ export class SessionStore {
     return active;
   }
 
+  /**
+   * Resolves a cookie value; ends the session when a rule says so, else records activity (throttled). The
+   * row comes from the access cache (ADR 0043); the rules are evaluated against it at every request.
+   */
   async lookup(cookieValue: string): Promise<SessionLookup> {
     const idHash = hashSecret(cookieValue);
-    const row = await this.#withRole().where('sessions.id_hash', '=', idHash).executeTakeFirst();
-    if (!row) return { state: 'unknown' };
+    const cached = await this.#cache.remember(`session ${idHash}`, () => this.#read(idHash));
+    if (!cached) return { state: 'unknown' };
+    const { row } = cached;
     const now = this.#clock.now();
     const reason = this.#endReason(row, row.role, now);
     if (reason) {
       await this.end(idHash);
       return { state: 'ended', reason };
     }
-    if (now.getTime() - Date.parse(row.last_seen_at) >= activityGranularityMs) {
+    const lastSeen = row.last_seen_at;
+    if (now.getTime() - Date.parse(lastSeen) >= activityGranularityMs) {
+      // The cached row takes the new time first, so concurrent requests of this replica write once.
+      row.last_seen_at = iso(now);
       await this.#db
         .updateTable('sessions')
-        .set({ last_seen_at: iso(now) })
+        .set({ last_seen_at: row.last_seen_at })
         .where('id_hash', '=', idHash)
-        .where('last_seen_at', '=', row.last_seen_at)
+        .where('last_seen_at', '=', lastSeen)
         .execute();
     }
-    return {
-      state: 'active',
-      session: {
-        idHash,
-        user: { id: row.user_id, email: row.email, name: row.name },
-        orgId: row.org_id,
-        role: row.role as Role,
-        method: row.method,
-        createdAt: row.created_at,
-        expiresAt: new Date(row.absolute_expires_at),
-        groups: JSON.parse(row.groups) as string[],
-        idToken: row.id_token,
-        idTokenExpiresAt: row.id_token_expires_at ? new Date(row.id_token_expires_at) : null,
-        refreshToken: row.refresh_token_enc ? this.#sealer.open(row.refresh_token_enc, idHash) : undefined,
-      },
+    return { state: 'active', session: cached.session };
+  }
+
+  async #read(idHash: string) {
+    const row = await this.#withRole().where('sessions.id_hash', '=', idHash).executeTakeFirst();
+    if (!row) return undefined;
+    const session: ActiveSession = {
+      idHash,
+      user: { id: row.user_id, email: row.email, name: row.name },
+      orgId: row.org_id,
+      role: row.role as Role,
+      method: row.method,
+      createdAt: row.created_at,
+      expiresAt: new Date(row.absolute_expires_at),
+      groups: JSON.parse(row.groups) as string[],
+      idToken: row.id_token,
+      idTokenExpiresAt: row.id_token_expires_at ? new Date(row.id_token_expires_at) : null,
+      refreshToken: row.refresh_token_enc ? this.#sealer.open(row.refresh_token_enc, idHash) : undefined,
     };
+    return { row, session };
   }
 
   #endReason(row: Selectable<SessionsTable>, role: Role | null, now: Date): EndReason | undefined {
@@ -276,6 +300,7 @@ export class SessionStore {
 
   async end(idHash: string): Promise<void> {
     await this.#db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+    this.#changes.announce();
   }
 
   /** Ends every session of a user in one organization (removal from it). */
@@ -285,14 +310,19 @@ export class SessionStore {
       .where('user_id', '=', userId)
       .where('org_id', '=', orgId)
       .executeTakeFirst();
+    this.#changes.announce();
     return Number(result.numDeletedRows);
   }
 
   async switchOrg(idHash: string, orgId: string): Promise<void> {
     await this.#db.updateTable('sessions').set({ org_id: orgId }).where('id_hash', '=', idHash).execute();
+    this.#changes.announce();
   }
 
-  /** Deletes sessions past their lifetime or inactivity window (rows nobody will present again). */
+  /**
+   * Deletes sessions past their lifetime or inactivity window (rows nobody will present again). Nothing to
+   * announce: a cached row of such a session fails the same rules at its next request.
+   */
   async sweep(): Promise<number> {
     const now = this.#clock.now();
     const result = await this.#db

@@ -1,12 +1,40 @@
 import { AppError, notFound } from '@binnacle/common/server';
-import { identityHeader, signIdentity } from '@binnacle/tunnel';
+import { IdentitySigner, identityHeader } from '@binnacle/tunnel';
 import type { HubContext } from '../../context.ts';
 import { clusterIdentity } from '../../http/cluster-identity.ts';
 import { inOrg, type Principal } from '../../http/principal.ts';
-import type { LiveTunnel } from './registry.ts';
+import type { TunnelEnd } from '../replicas/peer-tunnels.ts';
+import { tunnelElsewhere } from '../replicas/replicas.ts';
 
-/** Forwarded identities live a minute: long enough for one request, useless if captured later. */
-const identityTtlSeconds = 60;
+/** A cluster's tunnel wherever it is: held by this replica, or by another one that relays to it. */
+export interface ReachedTunnel {
+  client: TunnelEnd;
+  /** The key the identity is signed with: the hash of the token the agent holds. */
+  tokenHash: string;
+}
+
+/**
+ * This replica's tunnel to the cluster, else the one another replica holds (the directory in Redis), signed
+ * with the cluster's token hash as stored (a rotation disconnects the agent everywhere); else 503.
+ */
+async function reachTunnel(
+  ctx: HubContext,
+  cluster: { id: string; name: string; token_hash: string },
+): Promise<ReachedTunnel> {
+  const here = ctx.tunnels.get(cluster.id);
+  if (here) return here;
+  const relayed = await tunnelElsewhere(ctx, cluster.id);
+  if (relayed) return { client: relayed, tokenHash: cluster.token_hash };
+  throw new AppError('cluster_offline', `cluster ${cluster.name} is not connected to the hub right now`, {
+    headers: { 'Retry-After': '5' },
+  });
+}
+
+/**
+ * Forwarded identities live a minute: long enough for one request, useless if captured later. One signed
+ * for the same caller and cluster is reused for 10 s, so every header still has 50 s left when sent.
+ */
+const signer = new IdentitySigner(60, 10);
 
 /**
  * The tunnel to a cluster the caller may reach: the cluster must belong to an organization the caller is a
@@ -17,26 +45,23 @@ export async function tunnelFor(
   ctx: HubContext,
   principal: Principal,
   clusterId: string,
-): Promise<{ tunnel: LiveTunnel; identity: string; principal: Principal }> {
-  const cluster = await ctx.database.db
-    .selectFrom('clusters')
-    .select(['id', 'org_id', 'name'])
-    .where('id', '=', clusterId)
-    .executeTakeFirst();
-  const scoped = cluster && (await inOrg(ctx.database.db, principal, cluster.org_id));
+): Promise<{ tunnel: ReachedTunnel; identity: string; principal: Principal }> {
+  const cluster = await ctx.accessCache.remember(`cluster ${clusterId}`, () =>
+    ctx.database.db
+      .selectFrom('clusters')
+      .select(['id', 'org_id', 'name', 'token_hash'])
+      .where('id', '=', clusterId)
+      .executeTakeFirst(),
+  );
+  const scoped = cluster && (await inOrg(ctx, principal, cluster.org_id));
   if (!cluster || !scoped) throw notFound(`cluster ${clusterId} not found`);
-  const tunnel = ctx.tunnels.get(cluster.id);
-  if (!tunnel) {
-    throw new AppError('cluster_offline', `cluster ${cluster.name} is not connected to the hub right now`, {
-      headers: { 'Retry-After': '5' },
-    });
-  }
-  const subjects = clusterIdentity(scoped);
-  const identity = signIdentity(tunnel.tokenHash, {
-    ...subjects,
-    aud: cluster.id,
-    exp: Math.floor(ctx.clock.now().getTime() / 1000) + identityTtlSeconds,
-  });
+  const tunnel = await reachTunnel(ctx, cluster);
+  const identity = signer.sign(
+    tunnel.tokenHash,
+    clusterIdentity(scoped),
+    cluster.id,
+    ctx.clock.now().getTime(),
+  );
   return { tunnel, identity, principal: scoped };
 }
 

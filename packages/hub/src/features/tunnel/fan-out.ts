@@ -25,8 +25,8 @@ export interface FanOut<T> {
  * Counts one call that fans out across clusters against the caller's bucket (DESIGN §6.2.7: the fleet routes
  * and the organisation-wide MCP share it); past the limit, 429 `rate_limited` with Retry-After.
  */
-export function countFanOut(ctx: HubContext, principal: Principal): void {
-  ctx.fleetLimit.take(principal.user.id, 'calls that fan out across clusters (fleet views, MCP)');
+export async function countFanOut(ctx: HubContext, principal: Principal): Promise<void> {
+  await ctx.fleetLimit.take(principal.user.id, 'calls that fan out across clusters (fleet views, MCP)');
 }
 
 /** Clusters asked at once: enough for a fleet to answer in one round, few enough not to flood the hub. */

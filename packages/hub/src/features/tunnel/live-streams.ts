@@ -111,24 +111,34 @@ export class LiveStreams {
 
 /**
  * When the hub rechecks: after every change it answers (a member removed or demoted, a PAT revoked, a
- * sign-out …), before that answer goes out, so the streams the change ends are cut by then; and every 15 s,
- * for expiry and changes made by another replica. Tunneled requests (`tunneled(url)`) change nothing here.
+ * sign-out …), before that answer goes out, so the streams the change ends are cut by then; when another
+ * replica announces a change; and every 15 s, for expiry and anything an announcement missed. Requests that
+ * act in clusters (`changesNoAccess(url)`: tunneled ones, MCP calls) change nothing here.
  */
-export function recheckAfterChanges(app: HubApp, ctx: HubContext, tunneled: (url: string) => boolean): void {
+export function recheckAfterChanges(
+  app: HubApp,
+  ctx: HubContext,
+  changesNoAccess: (url: string) => boolean,
+): void {
   const recheck = () =>
     ctx.liveStreams
       .recheck()
       .catch((error: unknown) => ctx.log.warn({ err: error }, 'rechecking tunneled streams failed'));
   app.addHook('onSend', async (request, reply, payload) => {
     const changes = !['GET', 'HEAD', 'OPTIONS'].includes(request.method) && reply.statusCode < 400;
+    if (!changes || changesNoAccess(request.url)) return payload;
+    ctx.changes.announce();
     // The change is made: a failed recheck must not turn its answer into an error (the periodic one retries).
-    if (changes && !tunneled(request.url)) await recheck();
+    await recheck();
     return payload;
   });
+  // Changes made outside a write this hook sees (a refresh during a GET) and those of other replicas.
+  const forget = ctx.changes.onChange(() => void recheck());
   const timer = setInterval(() => void recheck(), recheckEveryMs);
   timer.unref();
   app.addHook('preClose', (done) => {
     clearInterval(timer);
+    forget();
     done();
   });
 }

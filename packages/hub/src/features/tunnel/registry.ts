@@ -9,18 +9,35 @@ export interface LiveTunnel {
   connectedAt: Date;
 }
 
+/** Where the replicas of a hub record which one holds each tunnel (Redis; absent for a single hub). */
+export interface TunnelDirectory {
+  claim(clusterId: string): Promise<void>;
+  release(clusterId: string): Promise<void>;
+  announceDisconnect(clusterId: string, reason: string): void;
+}
+
 /**
  * The tunnels this hub process holds, one per cluster: a newer connection of the same cluster replaces the
- * older one (closed with 4000), and rotating or deleting a cluster's token closes its tunnel (4001).
+ * older one (closed with 4000), and rotating or deleting a cluster's token closes its tunnel (4001) — on
+ * whichever replica holds it.
  */
 export class TunnelRegistry {
   readonly #tunnels = new Map<string, LiveTunnel>();
+  #directory: TunnelDirectory | undefined;
+
+  /** From now on, tunnels are claimed in (and released from) the replicas' shared directory. */
+  shareWith(directory: TunnelDirectory): void {
+    this.#directory = directory;
+  }
 
   add(tunnel: LiveTunnel): void {
     this.#tunnels.get(tunnel.clusterId)?.client.close(4000, 'superseded by a newer connection');
     this.#tunnels.set(tunnel.clusterId, tunnel);
+    void this.#directory?.claim(tunnel.clusterId);
     void tunnel.client.closed.then(() => {
-      if (this.#tunnels.get(tunnel.clusterId) === tunnel) this.#tunnels.delete(tunnel.clusterId);
+      if (this.#tunnels.get(tunnel.clusterId) !== tunnel) return;
+      this.#tunnels.delete(tunnel.clusterId);
+      void this.#directory?.release(tunnel.clusterId);
     });
   }
 
@@ -29,9 +46,18 @@ export class TunnelRegistry {
     return tunnel?.client.open ? tunnel : undefined;
   }
 
+  /** Closes the cluster's tunnel here and on every other replica. */
   disconnect(clusterId: string, reason: string): void {
-    this.#tunnels.get(clusterId)?.client.close(4001, reason);
+    this.disconnectHere(clusterId, reason);
+    this.#directory?.announceDisconnect(clusterId, reason);
+  }
+
+  disconnectHere(clusterId: string, reason: string): void {
+    const tunnel = this.#tunnels.get(clusterId);
+    if (!tunnel) return;
+    tunnel.client.close(4001, reason);
     this.#tunnels.delete(clusterId);
+    void this.#directory?.release(clusterId);
   }
 
   get size(): number {

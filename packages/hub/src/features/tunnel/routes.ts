@@ -48,7 +48,8 @@ export function tunnelRoutes(app: HubApp, ctx: HubContext): void {
       socket.destroy();
     });
   });
-  recheckAfterChanges(app, ctx, (url) => tunneledPath.test(url));
+  // Tunneled requests and the organisation-wide MCP endpoint act in clusters; they change no access here.
+  recheckAfterChanges(app, ctx, (url) => tunneledPath.test(url) || url.split('?')[0] === '/mcp');
   // Before the server waits for its connections: tunneled streams (SSE, logs) must end for it to close.
   app.addHook('preClose', (done) => {
     ctx.tunnels.closeAll();
