@@ -49,10 +49,6 @@ export class AccessCache {
     return value;
   }
 
-  forget(key: string): void {
-    this.#entries.delete(key);
-  }
-
   clear(): void {
     this.#generation += 1;
     this.#entries.clear();

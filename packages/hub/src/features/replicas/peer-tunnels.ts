@@ -10,6 +10,8 @@ const connectTimeoutMs = 1_000;
 /** What a tunneled request needs of a tunnel: this replica's own, or a relay through the replica holding it. */
 export interface TunnelEnd {
   readonly open: boolean;
+  /** Through another replica's relay (a stream lost with that replica may be sent again). */
+  readonly relayed?: boolean;
   request(headers: OutgoingHttpHeaders, options?: { endStream?: boolean }): ClientHttp2Stream;
   connect(): ClientHttp2Stream;
 }
@@ -47,6 +49,7 @@ export class PeerTunnels {
       return stream;
     };
     return {
+      relayed: true,
       get open() {
         return !session.destroyed && !session.closed;
       },

@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import { redisLocation } from '../../config/hub-config.ts';
 
 /** How long a replica's claim on a tunnel lives in Redis unless renewed: a dead replica's claims lapse. */
-export const claimTtlSeconds = 30;
+const claimTtlSeconds = 30;
 const renewEveryMs = 10_000;
 const connectTimeoutMs = 10_000;
 const channel = 'bnc:events';

@@ -28,11 +28,20 @@ let cookie = '';
 let clusterId = '';
 let clusterToken = '';
 let dialer: { close(): Promise<void> } | undefined;
+let hangOnce = 0;
+const firstHang = Promise.withResolvers<void>();
 
 const agent = http.createServer((request, response) => {
   if (request.url === '/api/whoami') {
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify({ identity: Boolean(request.headers['x-binnacle-identity']) }));
+    return;
+  }
+  // Hangs the first time (the relay dies under it), answers the next.
+  if (request.url === '/api/hang-once') {
+    hangOnce += 1;
+    if (hangOnce > 1) response.writeHead(200, { 'content-type': 'text/plain' }).end(`answer ${hangOnce}`);
+    else firstHang.resolve();
     return;
   }
   if (request.url === '/api/stream') {
@@ -232,6 +241,44 @@ describe('several hub replicas', () => {
       expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
     } finally {
       await redialed.close();
+    }
+  });
+
+  it('sends a read again when the replica it was relayed through dies before the answer', async () => {
+    const created = (
+      await a.request('POST', '/api/clusters', { as: { cookie }, body: { name: 'relay-dies' } })
+    ).json<{ id: string; token: string }>();
+    const target = { host: '127.0.0.1', port: (agent.address() as AddressInfo).port };
+    const onB = dialHub({
+      hubUrl: urls.b,
+      clusterToken: created.token,
+      agentVersion: 'replicas-test',
+      target,
+    });
+    let onA: { close(): Promise<void> } | undefined;
+    try {
+      await waitUntil(
+        'the agent on replica B',
+        () => Promise.resolve(Boolean(b.hub.ctx.tunnels.get(created.id))),
+        {
+          timeoutMs: boundMs,
+          intervalMs: 20,
+        },
+      );
+      const pending = fetch(`${urls.a}/c/${created.id}/api/hang-once`, {
+        headers: as(cookie),
+        signal: AbortSignal.timeout(boundMs),
+      });
+      await firstHang.promise;
+      // Replica B's relay goes away with the request on it; its claim stays, as a killed process leaves it.
+      await b.hub.ctx.replicas?.relay.close();
+      onA = dialHub({ hubUrl: urls.a, clusterToken: created.token, agentVersion: 'replicas-test', target });
+      const answer = await pending;
+      expect(answer.status).toBe(200);
+      expect(await answer.text()).toBe('answer 2');
+    } finally {
+      await onA?.close();
+      await onB.close();
     }
   });
 });

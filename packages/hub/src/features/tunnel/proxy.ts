@@ -17,14 +17,16 @@ export function agentPath(url: string, clusterId: string): string {
 /**
  * `{hub}/c/{cluster_id}/…`: the request goes to the cluster's agent as an HTTP/2 stream over its tunnel, with
  * the caller's identity signed for that cluster; the answer (JSON, SSE, downloads) streams back as it comes.
- * A tunnel that drops before the agent answers is a 502 `cluster_disconnected`; a client that goes away
- * cancels the stream, which ends the request at the agent.
+ * A tunnel that drops before the agent answers is a 502 `cluster_disconnected` (a read relayed through a
+ * replica that died is sent once more first); a client that goes away cancels the stream, which ends the
+ * request at the agent.
  */
 export async function proxyRequest(
   ctx: HubContext,
   request: FastifyRequest<{ Params: { cluster_id: string } }>,
   reply: FastifyReply,
-) {
+  retried = false,
+): Promise<FastifyReply> {
   const { tunnel, identity, principal } = await tunnelFor(
     ctx,
     principalOf(request),
@@ -79,6 +81,14 @@ export async function proxyRequest(
       'forbidden',
       'the access this request was made with ended or changed (removal, role change, sign-out, revoked token)',
     );
+  // A replica that dies takes the requests relayed through it along; a read goes again, once, to wherever its
+  // cluster lands (tunnelFor waits for that), since its client has not seen a byte of the answer yet.
+  const rereadable = ['GET', 'HEAD'].includes(request.method) && tunnel.client.relayed === true;
+  if (!response && rereadable && !retried && !request.raw.destroyed) {
+    untrack();
+    reply.raw.off('close', clientGone);
+    return proxyRequest(ctx, request, reply, true);
+  }
   if (!response)
     throw new AppError(
       'cluster_disconnected',
