@@ -84,11 +84,14 @@ export function haproxyConfig(
     // A request sent to a replica that just died is retried on another before the checks notice.
     '  option redispatch',
     '  retries 2',
+    // A replica killed mid-request answers nothing: a read it held goes to another; writes are never replayed.
+    '  retry-on conn-failure empty-response',
     'frontend hub',
     `  bind 127.0.0.1:${port}`,
     '  default_backend hubs',
     'backend hubs',
     '  balance roundrobin',
+    '  http-request disable-l7-retry if !METH_GET',
     '  option httpchk GET /api/health',
     '  http-check expect status 200',
     ...backends.map(serverLine),
