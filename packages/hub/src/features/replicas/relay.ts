@@ -59,7 +59,7 @@ function relayStream(
   const connect = headers[':method'] === 'CONNECT';
   const outgoing = connect
     ? tunnel.client.connect()
-    : tunnel.client.request(forwarded(headers), { endStream: incoming.endAfterHeaders });
+    : tunnel.client.request(defined(headers, sessionOwned), { endStream: incoming.endAfterHeaders });
   incoming.on('close', () => {
     if (!outgoing.closed) outgoing.close(NGHTTP2_CANCEL);
   });
@@ -68,7 +68,7 @@ function relayStream(
   });
   outgoing.once('response', (answer) => {
     if (incoming.closed) return;
-    incoming.respond(connect ? { ':status': 200 } : answered(answer));
+    incoming.respond(connect ? { ':status': 200 } : defined(answer));
     outgoing.pipe(incoming, { end: false });
     // Node ends the streams of a dropped tunnel as if complete: only an end while it is up is the agent's.
     outgoing.on('end', () => {
@@ -79,15 +79,10 @@ function relayStream(
   if (connect || !incoming.endAfterHeaders) incoming.pipe(outgoing);
 }
 
-function forwarded(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
+/** The headers as they may be sent on: those with a value, but the ones `skip` names. */
+function defined(headers: IncomingHttpHeaders, skip = new Set<string>()): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers))
-    if (!sessionOwned.has(name) && value !== undefined) out[name] = value;
-  return out;
-}
-
-function answered(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
-  const out: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) out[name] = value;
+    if (!skip.has(name) && value !== undefined) out[name] = value;
   return out;
 }

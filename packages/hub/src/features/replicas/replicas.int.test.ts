@@ -4,6 +4,7 @@ import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { serverLogger } from '@binnacle/common/server';
 import { freePort, openSse, type RedisServer, startRedis, waitUntil } from '@binnacle/testkit';
 import { dialHub } from '@binnacle/tunnel';
 import { Redis } from 'ioredis';
@@ -11,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { ManualClock, startTestHub, type TestHub } from '../../testing/index.ts';
 import { peerClusterHeader, peerHeader } from './peer-token.ts';
+import { ReplicaSet } from './replica-set.ts';
 
 /**
  * Two replicas of one hub (one PostgreSQL, one Redis), each listening on loopback with its replica port; a
@@ -280,5 +282,20 @@ describe('several hub replicas', () => {
       await onA?.close();
       await onB.close();
     }
+  });
+
+  it('fails to start naming the Redis it cannot reach, never its password, nor in what it logs', async () => {
+    const lines: string[] = [];
+    const log = serverLogger('info', { write: (line: string) => void lines.push(line) });
+    const port = await freePort();
+    const joining = ReplicaSet.connect({
+      redisUrl: `redis://:hunter2-secret@127.0.0.1:${port}/0`,
+      replicaUrl: 'http://127.0.0.1:1',
+      log,
+      events: { change: () => undefined, disconnect: () => undefined },
+    });
+    await expect(joining).rejects.toThrow(`cannot reach Redis at redis://127.0.0.1:${port}/0`);
+    const said = `${String(await joining.catch((error: unknown) => error))}\n${lines.join('')}`;
+    expect(said).not.toContain('hunter2');
   });
 });

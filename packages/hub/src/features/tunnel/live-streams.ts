@@ -120,20 +120,24 @@ export function recheckAfterChanges(
   ctx: HubContext,
   changesNoAccess: (url: string) => boolean,
 ): void {
-  const recheck = () =>
-    ctx.liveStreams
+  // The recheck an announcement started last: the hook below waits for the one its own change started.
+  let latest: Promise<unknown> = Promise.resolve();
+  const recheck = () => {
+    latest = ctx.liveStreams
       .recheck()
       .catch((error: unknown) => ctx.log.warn({ err: error }, 'rechecking tunneled streams failed'));
+    return latest;
+  };
+  // Every change, announced here (the hook below, a refresh during a GET) or by another replica.
+  const forget = ctx.changes.onChange(() => void recheck());
   app.addHook('onSend', async (request, reply, payload) => {
     const changes = !['GET', 'HEAD', 'OPTIONS'].includes(request.method) && reply.statusCode < 400;
     if (!changes || changesNoAccess(request.url)) return payload;
     ctx.changes.announce();
     // The change is made: a failed recheck must not turn its answer into an error (the periodic one retries).
-    await recheck();
+    await latest;
     return payload;
   });
-  // Changes made outside a write this hook sees (a refresh during a GET) and those of other replicas.
-  const forget = ctx.changes.onChange(() => void recheck());
   const timer = setInterval(() => void recheck(), recheckEveryMs);
   timer.unref();
   app.addHook('preClose', (done) => {
