@@ -239,6 +239,8 @@ const refusals: Refused[] = [
   replicasWith('an https replica URL', ['--replica-url', 'https://10.0.0.7:9381'], 'replicaUrl'),
   replicasWith('a replica URL with a path', ['--replica-url', 'http://10.0.0.7:9381/hub'], 'replicaUrl'),
   replicasWith('a tcp:// replica URL', ['--replica-url', 'tcp://10.0.0.7:9381'], '--replica-url'),
+  replicasWith('a replica URL that does not parse', ['--replica-url', 'http://10.0.0.7:x'], 'replicaUrl'),
+  replicasWith('an IPv6 replica URL without a port', ['--replica-url', 'http://fd00::7'], 'replicaUrl'),
   {
     name: 'a replica URL without Redis',
     argv: ['--replica-url', 'http://10.0.0.7:9381'],
@@ -398,6 +400,12 @@ describe('loadHubConfig', () => {
     });
     expect(load([...replicas.argv, '--listen-address', '::1'], replicas.env).replicaUrl).toBe(
       'http://[::1]:9381',
+    );
+    // The chart's http://$(POD_IP):9381 on an IPv6 pod network: the address is bracketed, the port kept.
+    const podIpv6 = { ...replicas.env, BINNACLE_REPLICA_URL: 'http://fd00:10:244::7:9381' };
+    expect(load(replicas.argv, podIpv6).replicaUrl).toBe('http://[fd00:10:244::7]:9381');
+    expect(load([...replicas.argv, '--replica-url', 'http://[fd00::7]:9381'], replicas.env).replicaUrl).toBe(
+      'http://[fd00::7]:9381',
     );
     expect(load([]).replicaUrl).toBeUndefined();
   });

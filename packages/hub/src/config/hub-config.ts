@@ -259,10 +259,20 @@ function validateReplicas(config: HubConfig, secretKey: string | undefined): str
   return `http://${host}:${config.port + 1}`;
 }
 
+/**
+ * Kubernetes expands `http://$(POD_IP):9381` without brackets, so on an IPv6 pod network the URL reads
+ * `http://fd00::7:9381`: the last colon then separates the port, and the address gets its brackets.
+ */
+function parseReplicaUrl(replicaUrl: string): URL | undefined {
+  const bareIpv6 = /^http:\/\/([0-9a-f]*:[0-9a-f:.]*):(\d+)\/?$/i.exec(replicaUrl);
+  const candidate = bareIpv6 ? `http://[${bareIpv6[1]}]:${bareIpv6[2]}` : replicaUrl;
+  return URL.canParse(candidate) ? new URL(candidate) : undefined;
+}
+
 /** The replica port is plain HTTP/2 on a listener of its own, so the URL names that port and nothing more. */
 function replicaOrigin(replicaUrl: string, hubPort: number): string {
-  const url = new URL(replicaUrl);
-  if (url.protocol !== 'http:' || !url.port || url.pathname !== '/' || url.search) {
+  const url = parseReplicaUrl(replicaUrl);
+  if (url?.protocol !== 'http:' || !url.port || url.pathname !== '/' || url.search) {
     throw new UsageError(
       `replicaUrl: ${replicaUrl} must be http://host:port with an explicit port and no path (the replica port speaks plain HTTP/2)`,
     );
