@@ -53,6 +53,20 @@ export async function editYamlAndFollowToTimeline(
  * (reading right after a key press can see the list before React has redrawn it).
  */
 export async function openPodWithPalette(page: Page): Promise<void> {
+  await highlightPodInPalette(page);
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'Pod demo-data/postgres-0' }).waitFor();
+}
+
+/** The text of the palette's option that holds the highlight. */
+export const highlightedOption = async (page: Page): Promise<string> =>
+  (await page
+    .getByRole('dialog', { name: 'Go to a kind or object' })
+    .getByRole('option', { selected: true })
+    .textContent()) ?? '';
+
+/** Opens the palette, searches `postgres` and moves the highlight to postgres-0 with the arrow keys. */
+export async function highlightPodInPalette(page: Page): Promise<void> {
   await page.keyboard.press('Control+k');
   const palette = page.getByRole('dialog', { name: 'Go to a kind or object' });
   const combobox = palette.getByRole('combobox');
@@ -77,8 +91,6 @@ export async function openPodWithPalette(page: Page): Promise<void> {
       { timeoutMs: 5_000, intervalMs: 20 },
     );
   }
-  await page.keyboard.press('Enter');
-  await page.getByRole('heading', { name: 'Pod demo-data/postgres-0' }).waitFor();
 }
 
 /** On postgres-0's page: its log shows lines, and a newer one arrives without a reload (pod-sim writes one a second). */

@@ -15,6 +15,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   echoInTerminal,
   editYamlAndFollowToTimeline,
+  highlightedOption,
+  highlightPodInPalette,
   openPodWithPalette,
   seeNewLogLine,
   seeShopEdges,
@@ -248,6 +250,26 @@ describe('the web UI served by the agent', () => {
     await palette.getByRole('combobox').fill('Deployment');
     await palette.getByRole('combobox').press('Enter');
     await page.getByRole('region', { name: 'Deployment objects' }).waitFor();
+    await page.context().close();
+  });
+
+  it("keeps the palette's highlight on its object while other lists are still loading", async () => {
+    const page = await open('/');
+    // The StatefulSet named postgres, which sorts above the pod, arrives only once the pod is highlighted.
+    const release = Promise.withResolvers<void>();
+    await page.route(/\/api\/resources\/statefulsets\?.*summary=true/, async (route) => {
+      await release.promise;
+      await route.continue();
+    });
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await highlightPodInPalette(page);
+    expect(await highlightedOption(page)).toMatch(/^postgres-0\s*Pod · demo-data$/);
+    release.resolve();
+    const palette = page.getByRole('dialog', { name: 'Go to a kind or object' });
+    await palette.getByRole('option', { name: /^postgres\s*StatefulSet · demo-data$/ }).waitFor();
+    expect(await highlightedOption(page)).toMatch(/^postgres-0\s*Pod · demo-data$/);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { name: 'Pod demo-data/postgres-0' }).waitFor();
     await page.context().close();
   });
 

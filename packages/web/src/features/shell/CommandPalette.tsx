@@ -12,11 +12,14 @@ function rank(entry: PaletteEntry, query: string): number {
   return label.includes(query) ? 2 : -1;
 }
 
+const entryKey = (entry: PaletteEntry) => `${entry.kind}/${entry.namespace}/${entry.label}`;
+
 /** Ctrl/Cmd-K: jump to any kind, or to an object of the common kinds by name. */
 export function CommandPalette() {
   const [open, setOpen] = useState(false);
   const [query, setQuery] = useState('');
-  const [active, setActive] = useState(0);
+  // The highlight follows an entry, not a position: lists still loading must not move it under the user's Enter.
+  const [activeKey, setActiveKey] = useState<string>();
   const input = useRef<HTMLInputElement>(null);
   const listId = useId();
   const { namespace } = useSearch({ strict: false });
@@ -47,6 +50,14 @@ export function CommandPalette() {
         .slice(0, shown)
         .map((m) => m.entry)
     : [];
+  const active = Math.max(
+    0,
+    matches.findIndex((entry) => entryKey(entry) === activeKey),
+  );
+  const highlight = (index: number) => {
+    const entry = matches[Math.min(Math.max(index, 0), matches.length - 1)];
+    if (entry) setActiveKey(entryKey(entry));
+  };
   const go = (entry: PaletteEntry | undefined) => {
     if (!entry) return;
     setOpen(false);
@@ -100,12 +111,12 @@ export function CommandPalette() {
           value={query}
           onChange={(e) => {
             setQuery(e.target.value);
-            setActive(0);
+            setActiveKey(undefined);
           }}
           onKeyDown={(e) => {
             if (e.key === 'Escape') setOpen(false);
-            else if (e.key === 'ArrowDown') setActive((i) => Math.min(i + 1, matches.length - 1));
-            else if (e.key === 'ArrowUp') setActive((i) => Math.max(i - 1, 0));
+            else if (e.key === 'ArrowDown') highlight(active + 1);
+            else if (e.key === 'ArrowUp') highlight(active - 1);
             else if (e.key === 'Enter') go(matches[active]);
             else return;
             e.preventDefault();
@@ -114,7 +125,7 @@ export function CommandPalette() {
         <div id={listId} role="listbox" aria-label="Matches" className="max-h-80 overflow-auto py-1">
           {matches.map((entry, index) => (
             <div
-              key={`${entry.kind}/${entry.namespace}/${entry.label}`}
+              key={entryKey(entry)}
               id={`${listId}-${index}`}
               role="option"
               tabIndex={-1}
@@ -122,7 +133,7 @@ export function CommandPalette() {
               className={`flex cursor-pointer justify-between px-4 py-2 text-sm ${
                 index === active ? 'bg-teal-50 dark:bg-teal-950' : ''
               }`}
-              onMouseEnter={() => setActive(index)}
+              onMouseEnter={() => highlight(index)}
               onClick={() => go(entry)}
               onKeyDown={(e) => {
                 if (e.key === 'Enter') go(entry);
