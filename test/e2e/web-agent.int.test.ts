@@ -46,7 +46,8 @@ describe('the web UI served by the agent', () => {
     await page.getByText('billing 1.2.0').first().waitFor();
     const counts = page.getByRole('region', { name: 'Resource counts' });
     expect(await counts.getByText('Deployments').count()).toBe(1);
-    expect(await page.getByRole('status').filter({ hasText: 'Connected' }).count()).toBe(1);
+    // The event stream connects on its own, not with the dashboard's data (one such status: strict).
+    await page.getByRole('status').filter({ hasText: 'Connected' }).waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
     await docsScreenshot(page, 'dashboard');
     await page.context().close();
@@ -234,8 +235,10 @@ describe('the web UI served by the agent', () => {
     await page.keyboard.press('Control+k');
     const palette = page.getByRole('dialog', { name: 'Go to a kind or object' });
     await palette.getByRole('combobox').fill('postgres');
-    // The StatefulSet and the Service named postgres match exactly and come first; then the pod.
-    await palette.getByRole('option', { name: /postgres-0.*Pod · demo-data/ }).waitFor();
+    // The StatefulSet and the Service named postgres match exactly and come first; then the pod. Each kind's
+    // list arrives on its own: all three are awaited before the order is read.
+    for (const name of [/^postgres\s*StatefulSet/, /^postgres\s*Service/, /postgres-0.*Pod · demo-data/])
+      await palette.getByRole('option', { name }).waitFor();
     expect((await palette.getByRole('option').allTextContents()).slice(0, 3)).toEqual([
       'postgresStatefulSet · demo-data',
       'postgresService · demo-data',
@@ -515,7 +518,7 @@ describe('the web UI served by the agent', () => {
     const graph = page.getByRole('region', { name: 'Topology graph' });
     await seeShopEdges(page);
     await graph.getByText('namespace demo-shop').waitFor();
-    expect(await page.getByRole('status').filter({ hasText: 'Live' }).count()).toBe(1);
+    await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
     await docsScreenshot(page, 'topology');
     await page.getByLabel('Group by').selectOption('app');

@@ -78,6 +78,8 @@ describe('the GitOps pages', () => {
     await page.getByRole('heading', { name: 'GitOps' }).waitFor();
     const apps = page.getByRole('region', { name: 'Argo CD applications' });
     const storefront = apps.getByRole('row').filter({ has: page.getByRole('link', { name: 'storefront' }) });
+    // The heading shows before the overview answers.
+    await storefront.waitFor();
     expect((await storefront.getByRole('cell').allTextContents()).slice(0, 5)).toEqual([
       'storefront',
       'argocd',

@@ -147,6 +147,8 @@ describe('the web UI through the hub', () => {
     const page = await open('/');
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     const picker = page.getByLabel('Switch cluster');
+    // The clusters list loads on its own, after the dashboard's heading may show.
+    await picker.locator('option', { hasText: `web-other-${process.pid}` }).waitFor({ state: 'attached' });
     expect(await picker.locator('option').allTextContents()).toEqual(
       expect.arrayContaining(['web', `web-other-${process.pid} (not connected)`]),
     );
