@@ -1,5 +1,7 @@
 export { hubHelp, runHub } from './cli/hub-command.ts';
-export { type HubConfig, hubDefaults, hubOptions, validateHubConfig } from './config/hub-config.ts';
+export { type HubConfig, hubDefaults } from './config/hub-config.ts';
+export { hubOptions } from './config/hub-options.ts';
+export { validateHubConfig } from './config/validate-hub-config.ts';
 export type { HubApp, HubContext, Role } from './context.ts';
 export { addMember, createOrg, type Identity, upsertUser } from './db/directory.ts';
 export { clusterForToken } from './features/clusters/service.ts';

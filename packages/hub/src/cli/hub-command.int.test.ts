@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, killBinnacles, runBinnacle, waitUntil } from '@binnacle/testkit';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { hubOptions } from '../config/hub-config.ts';
+import { hubOptions } from '../config/hub-options.ts';
 
 // The hub through the real `binnacle` command: only SQLite is needed, so it runs the same in both hub projects.
 const home = await mkdtemp(join(tmpdir(), 'binnacle-hub-cli-'));

@@ -1,6 +1,8 @@
 import { exitOnCrash, exitOnSignal, optionsHelp, serverLogger, UsageError } from '@binnacle/common/server';
-import { type HubConfig, hubOptions, loadHubConfig, redisLocation } from '../config/hub-config.ts';
+import { type HubConfig, loadHubConfig } from '../config/hub-config.ts';
+import { hubOptions } from '../config/hub-options.ts';
 import { oidcRedirectUri } from '../config/oidc-config.ts';
+import { redisLocation } from '../config/replica-config.ts';
 import { DatabaseError } from '../db/database.ts';
 import { createHub, hubVersion } from '../hub.ts';
 

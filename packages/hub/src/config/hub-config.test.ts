@@ -3,7 +3,8 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { UsageError } from '@binnacle/common/server';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type HubConfig, loadHubConfig, redisLocation } from './hub-config.ts';
+import { type HubConfig, loadHubConfig } from './hub-config.ts';
+import { redisLocation } from './replica-config.ts';
 import { loadSecretKey } from './secret-key.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'binnacle-hub-config-'));

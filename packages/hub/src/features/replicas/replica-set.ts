@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import { redisLocation } from '../../config/hub-config.ts';
+import { redisLocation } from '../../config/replica-config.ts';
 
 /** How long a replica's claim on a tunnel lives in Redis unless renewed: a dead replica's claims lapse. */
 const claimTtlSeconds = 30;
