@@ -16,3 +16,4 @@ export { parseQuantity } from './quantities.ts';
 export { searchLimits } from './search-limits.ts';
 export { parseSize, SizeError, sizePattern } from './sizes.ts';
 export { boundedTextContent, maxAnswerChars } from './tool-answer.ts';
+export { urlHost } from './url-host.ts';

@@ -1,3 +1,4 @@
+import { urlHost } from '@binnacle/common';
 import { exitOnCrash, exitOnSignal, serverLogger, UsageError } from '@binnacle/common/server';
 import { agentVersion, createAgent } from '../agent.ts';
 import { ConfigFileSchema, configDefaults, configFilePath } from '../config/agent-config.ts';
@@ -88,7 +89,7 @@ async function serve(name: CommandName, argv: string[]): Promise<number> {
   }
   const host =
     config.listenAddress === '0.0.0.0' || config.listenAddress === '::' ? 'localhost' : config.listenAddress;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${config.port}`;
+  const url = `http://${urlHost(host)}:${config.port}`;
   process.stderr.write(
     `binnacle ${name} ${agentVersion}: serving ${url} for context "${target.contextName}" (${target.server.origin})\n`,
   );

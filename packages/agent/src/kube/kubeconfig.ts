@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { urlHost } from '@binnacle/common';
 import { type AuthMethod, type Credentials, credentialsFor } from './credentials.ts';
 import {
   type Kubeconfig,
@@ -60,7 +61,7 @@ function inClusterConfig(): Kubeconfig {
   const namespaceFile = join(serviceAccountDir, 'namespace');
   const cluster: KubeconfigCluster = {
     name: 'inCluster',
-    server: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    server: `https://${urlHost(host)}:${port}`,
     certificateAuthority: join(serviceAccountDir, 'ca.crt'),
     insecureSkipTlsVerify: false,
   };

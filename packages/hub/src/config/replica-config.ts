@@ -1,3 +1,4 @@
+import { urlHost } from '@binnacle/common';
 import { UsageError } from '@binnacle/common/server';
 import type { HubConfig } from './hub-config.ts';
 
@@ -57,8 +58,7 @@ export function validateReplicas(config: HubConfig, secretKey: string | undefine
     throw new UsageError(
       'replicaUrl: port 65535 leaves no port after it for the replica port: set --replica-url',
     );
-  const host = config.listenAddress.includes(':') ? `[${config.listenAddress}]` : config.listenAddress;
-  return `http://${host}:${config.port + 1}`;
+  return `http://${urlHost(config.listenAddress)}:${config.port + 1}`;
 }
 
 /**
@@ -67,7 +67,7 @@ export function validateReplicas(config: HubConfig, secretKey: string | undefine
  */
 function parseReplicaUrl(replicaUrl: string): URL | undefined {
   const bareIpv6 = /^http:\/\/([0-9a-f]*:[0-9a-f:.]*):(\d+)\/?$/i.exec(replicaUrl);
-  const candidate = bareIpv6 ? `http://[${bareIpv6[1]}]:${bareIpv6[2]}` : replicaUrl;
+  const candidate = bareIpv6 ? `http://${urlHost(bareIpv6[1] ?? '')}:${bareIpv6[2]}` : replicaUrl;
   return URL.canParse(candidate) ? new URL(candidate) : undefined;
 }
 
