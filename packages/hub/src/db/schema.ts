@@ -78,6 +78,8 @@ export interface PatsTable {
   created_at: Timestamp;
   expires_at: Timestamp | null;
   last_used_at: Timestamp | null;
+  /** Minted in a break-glass session: that session's password version; a new password ends the PAT. */
+  credential_version: string | null;
 }
 
 export interface ClustersTable {

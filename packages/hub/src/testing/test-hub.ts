@@ -62,7 +62,7 @@ export interface TestHub {
  * The database the hub suite runs on: SQLite in a temporary data dir, or — in the `hub-postgres` project — a
  * fresh database on the PostgreSQL server its global setup started.
  */
-async function freshDatabase(): Promise<{ dataDir: string; databaseUrl?: string }> {
+export async function freshDatabase(): Promise<{ dataDir: string; databaseUrl?: string }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'binnacle-hub-'));
   if (process.env.BINNACLE_TEST_DATABASE !== 'postgres') return { dataDir };
   return { dataDir, databaseUrl: await createDatabase(inject('binnaclePostgres').url) };

@@ -45,6 +45,8 @@ export interface ActiveSession {
   idTokenExpiresAt: Date | null;
   /** The refresh token, unsealed; undefined when none is kept. */
   refreshToken: string | undefined;
+  /** Break-glass sessions: the password version they were opened with (always the one in force while active). */
+  credentialVersion: string | null;
 }
 
 export type SessionLookup =
@@ -270,6 +272,7 @@ export class SessionStore {
       idToken: row.id_token,
       idTokenExpiresAt: row.id_token_expires_at ? new Date(row.id_token_expires_at) : null,
       refreshToken: row.refresh_token_enc ? this.#sealer.open(row.refresh_token_enc, idHash) : undefined,
+      credentialVersion: row.credential_version,
     };
     return { row, session };
   }

@@ -35,7 +35,12 @@ export function tunnelRoutes(app: HubApp, ctx: HubContext): void {
         request,
         socket,
         head,
-        { headers: request.headers, cookies: app.parseCookie(request.headers.cookie ?? ''), url },
+        {
+          headers: request.headers,
+          cookies: app.parseCookie(request.headers.cookie ?? ''),
+          url,
+          ip: request.socket.remoteAddress ?? '',
+        },
         tunneled[1],
       );
     else
