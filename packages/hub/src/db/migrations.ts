@@ -3,6 +3,7 @@ import type { Migration } from 'kysely/migration';
 import { oidcMigration } from './migration-0002-oidc.ts';
 import { billingMigration } from './migration-0003-billing.ts';
 import { patCredentialMigration } from './migration-0004-pat-credential.ts';
+import { endedSessionsMigration } from './migration-0005-ended-sessions.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -119,5 +120,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0002_oidc': oidcMigration,
     '0003_billing': billingMigration,
     '0004_pat_credential': patCredentialMigration,
+    '0005_ended_sessions': endedSessionsMigration,
   };
 }

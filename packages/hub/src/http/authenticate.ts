@@ -47,12 +47,12 @@ export async function authenticate(
     clearSessionCookie();
     throw unauthenticated('the session is not known; sign in again');
   }
-  const ended = (reason: EndReason) => {
+  const ended = (reason: EndReason, justNow = true) => {
     clearSessionCookie();
-    ctx.metrics.sessionsEnded.inc({ reason });
+    if (justNow) ctx.metrics.sessionsEnded.inc({ reason });
     return new AppError('session_ended', `the session ended (${endMessages[reason]}); sign in again`);
   };
-  if (found.state === 'ended') throw ended(found.reason);
+  if (found.state === 'ended') throw ended(found.reason, found.justNow);
   const { session } = found;
   return {
     user: session.user,
@@ -95,14 +95,17 @@ async function currentGroups(
   throw idpUnavailable('token refresh');
 }
 
-const endMessages = {
+const endMessages: Record<EndReason, string> = {
   lifetime: 'its lifetime is over',
   inactivity: 'it was unused for too long',
+  signout: 'you signed out',
+  replaced: 'a new sign-in in this browser replaced it',
   membership: 'you are no longer a member of the organization',
+  idp_logout: 'the identity provider signed you out',
   credential: 'the break-glass password changed',
   id_token_expired: 'its ID token expired and no refresh token is in use',
   idp_rejected: 'the identity provider refused to refresh it',
-} as const;
+};
 
 async function authenticateBearer(ctx: HubContext, header: string, request: Credentials): Promise<Principal> {
   const match = /^Bearer (\S+)$/.exec(header);

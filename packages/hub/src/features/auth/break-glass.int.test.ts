@@ -66,7 +66,10 @@ describe('break-glass sign-in', () => {
     const after = String(answer.headers['set-cookie']).split(';')[0]?.split('=')[1];
     expect(after).toBeDefined();
     expect(after).not.toBe(before.cookie);
-    expect((await t.request('GET', '/api/account', { as: { cookie: before.cookie } })).status).toBe(401);
+    expect((await t.request('GET', '/api/account', { as: { cookie: before.cookie } })).json()).toEqual({
+      code: 'session_ended',
+      error: 'the session ended (a new sign-in in this browser replaced it); sign in again',
+    });
     expect((await t.request('GET', '/api/account', { as: { cookie: after as string } })).status).toBe(200);
     // A made-up id never becomes a session.
     expect((await t.request('GET', '/api/account', { as: { cookie: 'attacker-chosen-value' } })).status).toBe(

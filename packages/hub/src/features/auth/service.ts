@@ -92,6 +92,6 @@ async function auditFailure(ctx: HubContext, email: string, ip: string) {
 }
 
 export async function signOut(ctx: HubContext, principal: Principal, ip: string) {
-  if (principal.session) await ctx.sessions.end(principal.session.idHash);
+  if (principal.session) await ctx.sessions.end(principal.session.idHash, 'signout');
   await ctx.audit.act(principal, ip, 'auth.sign_out', { type: 'user', id: principal.user.id });
 }
