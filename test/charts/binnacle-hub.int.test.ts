@@ -188,6 +188,12 @@ describe('the binnacle-hub chart', () => {
     expect(hubEnv(single)).toMatchObject({ BINNACLE_REDIS_URL: 'rediss://redis.internal:6380/1' });
   });
 
+  it('passes the networks the hub may fetch from for callers as one comma-separated variable', async () => {
+    expect(hubEnv(await render([])).BINNACLE_OUTBOUND_ALLOWED_NETWORKS).toBeUndefined();
+    const rendered = await render(['outboundAllowedNetworks={10.0.0.0/8,fd00::/8}']);
+    expect(hubEnv(rendered)).toMatchObject({ BINNACLE_OUTBOUND_ALLOWED_NETWORKS: '10.0.0.0/8,fd00::/8' });
+  });
+
   const refusals: [string, string[], RegExp][] = [
     ['a duration in days', ['maxInactive=7d'], /maxInactive/],
     ['a session lifetime in days', ['sessionLifetime=7d'], /sessionLifetime/],
@@ -228,6 +234,11 @@ describe('the binnacle-hub chart', () => {
       /redis/,
     ],
     ['an unknown role', ['auth.oidc.defaultRole=admin'], /defaultRole/],
+    [
+      'an allowed network that is a host name',
+      ['outboundAllowedNetworks={idp.example.com}'],
+      /outboundAllowedNetworks/,
+    ],
   ];
   for (const [name, sets, message] of refusals) {
     it(`refuses ${name}`, async () => {
@@ -242,6 +253,12 @@ describe('the binnacle-hub chart', () => {
     expect(boot.code).toBe(2);
     expect(boot.stderr).toMatch(/BINNACLE_MAX_INACTIVE|maxInactive/);
     expect(boot.stderr).toContain('20m');
+  });
+
+  it('the hub refuses to boot with an allowed network it cannot read, naming the setting and the entry', async () => {
+    const boot = await bootHub({ BINNACLE_OUTBOUND_ALLOWED_NETWORKS: '10.0.0.0/8,10.0.0.0/33' });
+    expect(boot.code).toBe(2);
+    expect(boot.stderr).toContain('outboundAllowedNetworks: "10.0.0.0/33" is not an IP address or a network');
   });
 
   it('the hub refuses to boot with Redis on SQLite, naming redisUrl and never quoting its password', async () => {

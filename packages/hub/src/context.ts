@@ -17,6 +17,7 @@ import type { TunnelRegistry } from './features/tunnel/registry.ts';
 import type { AccessCache } from './http/access-cache.ts';
 import type { BreakGlass } from './security/break-glass.ts';
 import type { Clock } from './security/clock.ts';
+import type { GuardedFetcher } from './security/outbound.ts';
 import type { RateLimit, SlidingWindowLimit } from './security/sliding-window.ts';
 
 /** Everything a hub feature may use; passed explicitly to each feature's routes (no container, no globals). */
@@ -32,6 +33,8 @@ export interface HubContext {
   /** DESIGN §6.2.7: one bucket per user for everything that fans out across clusters (fleet routes, MCP). */
   fleetLimit: RateLimit;
   audit: AuditLog;
+  /** Fetches URLs a caller chose, never to internal addresses the operator did not allow (ADR 0050). */
+  outbound: GuardedFetcher;
   metrics: HubMetrics;
   log: FastifyBaseLogger;
   /** OIDC sign-in, when configured. */
