@@ -188,6 +188,22 @@ describe('the binnacle-hub chart', () => {
     expect(hubEnv(single)).toMatchObject({ BINNACLE_REDIS_URL: 'rediss://redis.internal:6380/1' });
   });
 
+  it('passes the trusted proxies and their hop count, when set', async () => {
+    const defaults = hubEnv(await render([]));
+    expect([defaults.BINNACLE_TRUSTED_PROXIES, defaults.BINNACLE_TRUSTED_PROXY_HOPS]).toEqual([
+      undefined,
+      undefined,
+    ]);
+    const rendered = await render(['trustedProxies={10.0.0.0/8,192.168.0.10}', 'trustedProxyHops=2']);
+    expect(hubEnv(rendered)).toMatchObject({
+      BINNACLE_TRUSTED_PROXIES: '10.0.0.0/8,192.168.0.10',
+      BINNACLE_TRUSTED_PROXY_HOPS: '2',
+    });
+    const boot = await bootHub({ BINNACLE_TRUSTED_PROXIES: '10.0.0.0/8,ingress' });
+    expect(boot.code).toBe(2);
+    expect(boot.stderr).toContain('trustedProxies: "ingress"');
+  });
+
   it('passes the networks the hub may fetch from for callers as one comma-separated variable', async () => {
     expect(hubEnv(await render([])).BINNACLE_OUTBOUND_ALLOWED_NETWORKS).toBeUndefined();
     const rendered = await render(['outboundAllowedNetworks={10.0.0.0/8,fd00::/8}']);
@@ -234,6 +250,8 @@ describe('the binnacle-hub chart', () => {
       /redis/,
     ],
     ['an unknown role', ['auth.oidc.defaultRole=admin'], /defaultRole/],
+    ['a trusted proxy that is a host name', ['trustedProxies={ingress-nginx}'], /trustedProxies/],
+    ['more than 10 proxy hops', ['trustedProxyHops=11'], /trustedProxyHops/],
     [
       'an allowed network that is a host name',
       ['outboundAllowedNetworks={idp.example.com}'],

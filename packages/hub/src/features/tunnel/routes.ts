@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import { WebSocketServer } from 'ws';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access } from '../../http/principal.ts';
+import { clientAddress } from '../../security/client-address.ts';
 import { acceptAgent, agentConnectPath, refuseUpgrade } from './agent-connect.ts';
 import { recheckAfterChanges } from './live-streams.ts';
 import { proxyRequest } from './proxy.ts';
@@ -43,7 +44,7 @@ export function tunnelRoutes(app: HubApp, ctx: HubContext): void {
           headers: request.headers,
           cookies: app.parseCookie(request.headers.cookie ?? ''),
           url,
-          ip: request.socket.remoteAddress ?? '',
+          ip: clientAddress(request, ctx.proxyTrust),
         },
         tunneled,
       );
