@@ -188,6 +188,28 @@ describe('the binnacle-hub chart', () => {
     expect(hubEnv(single)).toMatchObject({ BINNACLE_REDIS_URL: 'rediss://redis.internal:6380/1' });
   });
 
+  it('passes the trusted proxies and their hop count, when set', async () => {
+    const defaults = hubEnv(await render([]));
+    expect([defaults.BINNACLE_TRUSTED_PROXIES, defaults.BINNACLE_TRUSTED_PROXY_HOPS]).toEqual([
+      undefined,
+      undefined,
+    ]);
+    const rendered = await render(['trustedProxies={10.0.0.0/8,192.168.0.10}', 'trustedProxyHops=2']);
+    expect(hubEnv(rendered)).toMatchObject({
+      BINNACLE_TRUSTED_PROXIES: '10.0.0.0/8,192.168.0.10',
+      BINNACLE_TRUSTED_PROXY_HOPS: '2',
+    });
+    const boot = await bootHub({ BINNACLE_TRUSTED_PROXIES: '10.0.0.0/8,ingress' });
+    expect(boot.code).toBe(2);
+    expect(boot.stderr).toContain('trustedProxies: "ingress"');
+  });
+
+  it('passes the networks the hub may fetch from for callers as one comma-separated variable', async () => {
+    expect(hubEnv(await render([])).BINNACLE_OUTBOUND_ALLOWED_NETWORKS).toBeUndefined();
+    const rendered = await render(['outboundAllowedNetworks={10.0.0.0/8,fd00::/8}']);
+    expect(hubEnv(rendered)).toMatchObject({ BINNACLE_OUTBOUND_ALLOWED_NETWORKS: '10.0.0.0/8,fd00::/8' });
+  });
+
   const refusals: [string, string[], RegExp][] = [
     ['a duration in days', ['maxInactive=7d'], /maxInactive/],
     ['a session lifetime in days', ['sessionLifetime=7d'], /sessionLifetime/],
@@ -228,6 +250,13 @@ describe('the binnacle-hub chart', () => {
       /redis/,
     ],
     ['an unknown role', ['auth.oidc.defaultRole=admin'], /defaultRole/],
+    ['a trusted proxy that is a host name', ['trustedProxies={ingress-nginx}'], /trustedProxies/],
+    ['more than 10 proxy hops', ['trustedProxyHops=11'], /trustedProxyHops/],
+    [
+      'an allowed network that is a host name',
+      ['outboundAllowedNetworks={idp.example.com}'],
+      /outboundAllowedNetworks/,
+    ],
   ];
   for (const [name, sets, message] of refusals) {
     it(`refuses ${name}`, async () => {
@@ -242,6 +271,12 @@ describe('the binnacle-hub chart', () => {
     expect(boot.code).toBe(2);
     expect(boot.stderr).toMatch(/BINNACLE_MAX_INACTIVE|maxInactive/);
     expect(boot.stderr).toContain('20m');
+  });
+
+  it('the hub refuses to boot with an allowed network it cannot read, naming the setting and the entry', async () => {
+    const boot = await bootHub({ BINNACLE_OUTBOUND_ALLOWED_NETWORKS: '10.0.0.0/8,10.0.0.0/33' });
+    expect(boot.code).toBe(2);
+    expect(boot.stderr).toContain('outboundAllowedNetworks: "10.0.0.0/33" is not an IP address or a network');
   });
 
   it('the hub refuses to boot with Redis on SQLite, naming redisUrl and never quoting its password', async () => {

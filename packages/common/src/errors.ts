@@ -30,7 +30,7 @@ export const errorCodes = {
   session_ended: {
     status: 401,
     description:
-      'The hub session ended (lifetime, inactivity, sign-out, removal from the organization, new break-glass password); sign in again.',
+      "The hub session ended (lifetime, inactivity, sign-out, a new sign-in in the same browser, removal from the organization, the IdP's logout or refusal to refresh, new break-glass password); the message says which. Its cookie keeps this answer until the session's lifetime would have ended; sign in again.",
   },
   sign_in_failed: {
     status: 401,

@@ -16,8 +16,12 @@ import type { LiveStreams } from './features/tunnel/live-streams.ts';
 import type { TunnelRegistry } from './features/tunnel/registry.ts';
 import type { AccessCache } from './http/access-cache.ts';
 import type { BreakGlass } from './security/break-glass.ts';
+import type { ProxyTrust } from './security/client-address.ts';
 import type { Clock } from './security/clock.ts';
-import type { RateLimit, SlidingWindowLimit } from './security/sliding-window.ts';
+import type { DeviceCookies } from './security/device-cookie.ts';
+import type { GuardedFetcher } from './security/outbound.ts';
+import type { SignInThrottle } from './security/sign-in-throttle.ts';
+import type { RateLimit } from './security/sliding-window.ts';
 
 /** Everything a hub feature may use; passed explicitly to each feature's routes (no container, no globals). */
 export interface HubContext {
@@ -28,10 +32,15 @@ export interface HubContext {
   /** HMAC and encryption key (32+ bytes). */
   secretKey: Buffer;
   sessions: SessionStore;
-  breakGlass: { admin: BreakGlass; throttle: SlidingWindowLimit };
+  /** The break-glass admin, its sign-in throttle and the device cookies that exempt known browsers (ADR 0049). */
+  breakGlass: { admin: BreakGlass; throttle: SignInThrottle; devices: DeviceCookies };
   /** DESIGN §6.2.7: one bucket per user for everything that fans out across clusters (fleet routes, MCP). */
   fleetLimit: RateLimit;
   audit: AuditLog;
+  /** The proxies whose X-Forwarded-For names the client (ADR 0049); none: the socket's peer is the client. */
+  proxyTrust?: ProxyTrust;
+  /** Fetches URLs a caller chose, never to internal addresses the operator did not allow (ADR 0050). */
+  outbound: GuardedFetcher;
   metrics: HubMetrics;
   log: FastifyBaseLogger;
   /** OIDC sign-in, when configured. */

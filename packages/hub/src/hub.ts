@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import packageJson from '../package.json' with { type: 'json' };
 import type { HubConfig } from './config/hub-config.ts';
+import { networksOf, proxyTrustOf } from './config/network-config.ts';
 import { splitScopes } from './config/oidc-config.ts';
 import { loadSecretKey } from './config/secret-key.ts';
 import { fleetRateLimit, type HubApp, type HubContext } from './context.ts';
@@ -20,7 +21,10 @@ import { TunnelRegistry } from './features/tunnel/registry.ts';
 import { AccessCache } from './http/access-cache.ts';
 import { BreakGlass } from './security/break-glass.ts';
 import { type Clock, systemClock } from './security/clock.ts';
+import { DeviceCookies } from './security/device-cookie.ts';
+import { GuardedFetcher } from './security/outbound.ts';
 import { Sealer } from './security/sealed.ts';
+import { SignInThrottle } from './security/sign-in-throttle.ts';
 import { SlidingWindowLimit } from './security/sliding-window.ts';
 import { buildHubServer } from './server.ts';
 
@@ -82,9 +86,15 @@ export async function createHub(
     clock,
     secretKey,
     sessions,
-    breakGlass: { admin, throttle: new SlidingWindowLimit(clock, { limit: 5, windowMs: 5 * 60_000 }) },
+    breakGlass: {
+      admin,
+      throttle: new SignInThrottle(clock),
+      devices: new DeviceCookies(secretKey, clock, config.publicUrl),
+    },
     fleetLimit: new SlidingWindowLimit(clock, fleetRateLimit),
     audit: new AuditLog(database.db, clock),
+    proxyTrust: proxyTrustOf(config),
+    outbound: new GuardedFetcher(networksOf(config.outboundAllowedNetworks, 'outboundAllowedNetworks')),
     metrics: createMetrics({ activeSessions: () => sessions.countActive(), clusters: countClusters }),
     log: options.log,
     oidc,
@@ -153,6 +163,7 @@ export async function createHub(
       await app.close();
       clearTimeout(force);
       if (replicas) await leaveReplicas(replicas);
+      await ctx.outbound.close();
       await database.close();
     },
   };

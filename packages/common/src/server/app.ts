@@ -31,6 +31,8 @@ export interface AppOptions {
   builtInRouteConfig?: Record<string, unknown>;
   /** Answers a GET for a path no route has outside /api/ (the web UI's deep links); without it, a 404. */
   page?: PageFallback;
+  /** Which peers' X-Forwarded-For names the client (`request.ip`); without it, the socket's peer is the client. */
+  trustProxy?: (address: string, hop: number) => boolean;
 }
 
 /**
@@ -47,6 +49,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: maxPathSegment },
     frameworkErrors: sendError,
     clientErrorHandler: answerClientError,
+    trustProxy: options.trustProxy ?? false,
     ajv: {
       // verbose: refusals carry the value, so a message can name it (pattern-errors.ts).
       customOptions: {

@@ -247,6 +247,16 @@ const refusals: Refused[] = [
     argv: ['--replica-url', 'http://10.0.0.7:9381'],
     names: 'replicaUrl',
   },
+  {
+    name: 'an allowed network with a prefix too long',
+    argv: ['--outbound-allowed-networks', '10.0.0.0/8, 10.0.0.0/33'],
+    names: 'outboundAllowedNetworks: "10.0.0.0/33"',
+  },
+  {
+    name: 'an allowed network that is a host name, in the config file',
+    argv: yaml('outboundAllowedNetworks: [10.0.0.0/8, idp.internal]\n'),
+    names: 'outboundAllowedNetworks: "idp.internal"',
+  },
   { name: 'an unknown flag', argv: ['--max-inactiv', '1h'], names: '--max-inactiv' },
   { name: 'a port out of range', argv: [], env: { BINNACLE_HUB_PORT: '70000' }, names: 'BINNACLE_HUB_PORT' },
 ];
@@ -254,6 +264,16 @@ const refusals: Refused[] = [
 describe('loadHubConfig', () => {
   it.each(refusals)('refuses $name, naming it', ({ argv, env, names }) => {
     expect(refusal(() => load(argv, env)).message).toContain(names);
+  });
+
+  it('reads the networks the hub may fetch from for callers as a comma-separated value or a YAML list', () => {
+    expect(load(['--outbound-allowed-networks', '10.0.0.0/8,fd00::/8']).outboundAllowedNetworks).toBe(
+      '10.0.0.0/8,fd00::/8',
+    );
+    expect(load(yaml('outboundAllowedNetworks: [10.0.0.0/8, 127.0.0.1]\n')).outboundAllowedNetworks).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+    ]);
   });
 
   it('says how to write days in hours form', () => {

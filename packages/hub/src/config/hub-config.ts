@@ -6,11 +6,12 @@ import { parseOptions, resolveOptions, UsageError } from '@binnacle/common/serve
 import { parse as parseYaml } from 'yaml';
 import { type BillingSettings, billingDefaults } from './billing-config.ts';
 import { hubOptions, secretSettings } from './hub-options.ts';
+import type { NetworkSettings } from './network-config.ts';
 import { type OidcSettings, oidcDefaults } from './oidc-config.ts';
 import { validateHubConfig } from './validate-hub-config.ts';
 
 /** The hub's settings after flags > BINNACLE_* env > config file > defaults, checked at boot. */
-export interface HubConfig extends OidcSettings, BillingSettings {
+export interface HubConfig extends OidcSettings, BillingSettings, NetworkSettings {
   port: number;
   listenAddress: string;
   /** The hub's public base URL (cookies, same-origin checks, redirect URIs). */

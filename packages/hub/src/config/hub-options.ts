@@ -1,6 +1,7 @@
 import type { OptionSpec } from '@binnacle/common/server';
 import { billingOptions } from './billing-config.ts';
 import type { HubConfig } from './hub-config.ts';
+import { networkOptions } from './network-config.ts';
 import { oidcClientSecretEnv, oidcOptions } from './oidc-config.ts';
 
 /** Every setting of `binnacle hub`: flag, variable and config-file key in one table. */
@@ -119,6 +120,7 @@ export const hubOptions: OptionSpec<HubConfig>[] = [
     type: 'boolean',
     help: 'log every request',
   },
+  ...(networkOptions as OptionSpec<HubConfig>[]),
   ...(oidcOptions as OptionSpec<HubConfig>[]),
   ...(billingOptions as OptionSpec<HubConfig>[]),
 ];

@@ -3,6 +3,7 @@ import { UsageError } from '@binnacle/common/server';
 import { validateBilling } from './billing-config.ts';
 import type { HubConfig } from './hub-config.ts';
 import { secretSettings } from './hub-options.ts';
+import { validateNetwork } from './network-config.ts';
 import { validateOidc } from './oidc-config.ts';
 import { validateReplicas } from './replica-config.ts';
 import { decodeKey, secretFile } from './secret-key.ts';
@@ -84,7 +85,13 @@ export function validateHubConfig(config: HubConfig, env: NodeJS.ProcessEnv): Hu
   }
   return validateBilling(
     validateOidc(
-      { ...config, publicUrl: publicUrl.origin, breakGlassPassword: password, secretKey, replicaUrl },
+      validateNetwork({
+        ...config,
+        publicUrl: publicUrl.origin,
+        breakGlassPassword: password,
+        secretKey,
+        replicaUrl,
+      }),
       env,
     ),
     env,

@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import { oidcMigration } from './migration-0002-oidc.ts';
 import { billingMigration } from './migration-0003-billing.ts';
+import { patCredentialMigration } from './migration-0004-pat-credential.ts';
+import { endedSessionsMigration } from './migration-0005-ended-sessions.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -117,5 +119,7 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     },
     '0002_oidc': oidcMigration,
     '0003_billing': billingMigration,
+    '0004_pat_credential': patCredentialMigration,
+    '0005_ended_sessions': endedSessionsMigration,
   };
 }

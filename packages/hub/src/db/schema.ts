@@ -51,6 +51,16 @@ export interface SessionsTable {
   refresh_lease_until: Timestamp | null;
 }
 
+export interface EndedSessionsTable {
+  /** The ended session's `id_hash`. */
+  id_hash: string;
+  /** Why it ended (EndReason), named in the `session_ended` answer its cookie still gets. */
+  reason: string;
+  ended_at: Timestamp;
+  /** The session's absolute expiry: after it, its cookie is forgotten (and the browser has dropped it). */
+  forget_at: Timestamp;
+}
+
 export interface OidcLoginsTable {
   /** SHA-256 of the `state` sent to the IdP. */
   state_hash: string;
@@ -78,6 +88,8 @@ export interface PatsTable {
   created_at: Timestamp;
   expires_at: Timestamp | null;
   last_used_at: Timestamp | null;
+  /** Minted in a break-glass session: that session's password version; a new password ends the PAT. */
+  credential_version: string | null;
 }
 
 export interface ClustersTable {
@@ -156,6 +168,7 @@ export interface HubSchema {
   users: UsersTable;
   memberships: MembershipsTable;
   sessions: SessionsTable;
+  ended_sessions: EndedSessionsTable;
   pats: PatsTable;
   clusters: ClustersTable;
   invitations: InvitationsTable;

@@ -1,6 +1,7 @@
 import { AppError, unauthenticated } from '@binnacle/common/server';
 import type { HubContext } from '../context.ts';
 import { idpUnavailable } from '../features/auth/oidc-client.ts';
+import { endRotatedPat } from '../features/pats/service.ts';
 import { sessionCookie } from '../features/sessions/cookie.ts';
 import { type ActiveSession, activityGranularityMs, type EndReason } from '../features/sessions/store.ts';
 import { iso } from '../security/clock.ts';
@@ -14,6 +15,8 @@ export interface Credentials {
   cookies: Record<string, string | undefined>;
   /** The request URL: an access token's accepted audience depends on the MCP resource it is for. */
   url: string;
+  /** The client's address, for the audit log of what authentication itself ends. */
+  ip: string;
 }
 
 /**
@@ -27,7 +30,7 @@ export async function authenticate(
   clearSessionCookie: () => void,
 ): Promise<Principal> {
   const header = request.headers.authorization;
-  if (header !== undefined) return authenticateBearer(ctx, String(header), request.url);
+  if (header !== undefined) return authenticateBearer(ctx, String(header), request);
   const cookie = sessionCookie(ctx.config.publicUrl);
   const value = request.cookies[cookie.name];
   const hostedToken = ctx.hosted ? request.cookies[ctx.hosted.cookie] : undefined;
@@ -44,12 +47,12 @@ export async function authenticate(
     clearSessionCookie();
     throw unauthenticated('the session is not known; sign in again');
   }
-  const ended = (reason: EndReason) => {
+  const ended = (reason: EndReason, justNow = true) => {
     clearSessionCookie();
-    ctx.metrics.sessionsEnded.inc({ reason });
+    if (justNow) ctx.metrics.sessionsEnded.inc({ reason });
     return new AppError('session_ended', `the session ended (${endMessages[reason]}); sign in again`);
   };
-  if (found.state === 'ended') throw ended(found.reason);
+  if (found.state === 'ended') throw ended(found.reason, found.justNow);
   const { session } = found;
   return {
     user: session.user,
@@ -62,6 +65,7 @@ export async function authenticate(
       method: session.method,
       expiresAt: session.expiresAt,
       idToken: session.idToken,
+      credentialVersion: session.credentialVersion,
     },
   };
 }
@@ -91,24 +95,27 @@ async function currentGroups(
   throw idpUnavailable('token refresh');
 }
 
-const endMessages = {
+const endMessages: Record<EndReason, string> = {
   lifetime: 'its lifetime is over',
   inactivity: 'it was unused for too long',
+  signout: 'you signed out',
+  replaced: 'a new sign-in in this browser replaced it',
   membership: 'you are no longer a member of the organization',
+  idp_logout: 'the identity provider signed you out',
   credential: 'the break-glass password changed',
   id_token_expired: 'its ID token expired and no refresh token is in use',
   idp_rejected: 'the identity provider refused to refresh it',
-} as const;
+};
 
-async function authenticateBearer(ctx: HubContext, header: string, url: string): Promise<Principal> {
+async function authenticateBearer(ctx: HubContext, header: string, request: Credentials): Promise<Principal> {
   const match = /^Bearer (\S+)$/.exec(header);
   if (!match) throw unauthenticated('the Authorization header must be "Bearer bnp_…"');
   const token = match[1] as string;
-  if (/^[\w-]+\.[\w-]+\.[\w-]+$/.test(token)) return authenticateAccessToken(ctx, token, url);
-  return authenticatePat(ctx, token);
+  if (/^[\w-]+\.[\w-]+\.[\w-]+$/.test(token)) return authenticateAccessToken(ctx, token, request.url);
+  return authenticatePat(ctx, token, request.ip);
 }
 
-async function authenticatePat(ctx: HubContext, token: string): Promise<Principal> {
+async function authenticatePat(ctx: HubContext, token: string, ip: string): Promise<Principal> {
   // Shape and checksum first: a typo or a foreign token is refused without touching the database.
   if (!wellFormed('bnp', token))
     throw unauthenticated('the bearer token is not a Binnacle personal access token');
@@ -123,7 +130,8 @@ async function authenticatePat(ctx: HubContext, token: string): Promise<Principa
           .onRef('memberships.user_id', '=', 'pats.user_id'),
       )
       .innerJoin('users', 'users.id', 'pats.user_id')
-      .select(['pats.id', 'pats.org_id', 'pats.expires_at', 'pats.last_used_at', 'memberships.role'])
+      .select(['pats.id', 'pats.org_id', 'pats.name as pat_name', 'pats.expires_at', 'pats.last_used_at'])
+      .select(['pats.credential_version', 'memberships.role'])
       .select(['users.id as user_id', 'users.email', 'users.name'])
       .where('pats.token_hash', '=', tokenHash)
       .executeTakeFirst(),
@@ -133,6 +141,14 @@ async function authenticatePat(ctx: HubContext, token: string): Promise<Principa
   const now = ctx.clock.now();
   if (row.expires_at && now.getTime() >= Date.parse(row.expires_at))
     throw unauthenticated('the personal access token has expired');
+  // Compared at every request, on every replica, against the password this process was started with.
+  const version = row.credential_version;
+  if (version !== null && version !== (ctx.breakGlass.admin.version ?? null)) {
+    await endRotatedPat(ctx, { id: row.id, orgId: row.org_id, name: row.pat_name, version }, ip);
+    throw unauthenticated(
+      'the personal access token was minted in a break-glass session and the break-glass password has changed since; it is revoked',
+    );
+  }
   const lastUsed = row.last_used_at;
   if (!lastUsed || now.getTime() - Date.parse(lastUsed) >= activityGranularityMs) {
     // The cached row takes the new time first, so concurrent requests of this replica write once; the

@@ -13,7 +13,14 @@ export interface Principal {
   via: 'session' | 'hosted' | 'pat' | 'oauth';
   /** Forwardable IdP groups: OIDC sessions only, never PATs. */
   groups: string[];
-  session?: { idHash: string; method: SessionMethod; expiresAt: Date; idToken: string | null };
+  session?: {
+    idHash: string;
+    method: SessionMethod;
+    expiresAt: Date;
+    idToken: string | null;
+    /** Break-glass sessions: the password version, which a PAT minted in the session inherits. */
+    credentialVersion: string | null;
+  };
   patId?: string;
   /** When a token credential ends by itself (a PAT's expiry, an IdP token's `exp`); sessions have their own rules. */
   expiresAt?: Date;

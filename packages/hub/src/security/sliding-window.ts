@@ -69,6 +69,11 @@ export class SlidingWindowLimit implements RateLimit {
     this.#events.delete(key);
   }
 
+  /** The times (ms) of the key's events still in the window, oldest first. */
+  recent(key: string): readonly number[] {
+    return this.#recent(key);
+  }
+
   #recent(key: string): number[] {
     const since = this.clock.now().getTime() - this.windowMs;
     return (this.#events.get(key) ?? []).filter((at) => at > since);

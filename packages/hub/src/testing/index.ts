@@ -9,4 +9,12 @@ export {
   testWebhookSecret,
 } from './billing-hub.ts';
 export { type OidcTestHubConfig, oidcHubPerTest, startOidcTestHub, testHubUrl } from './oidc-hub.ts';
-export { type Credential, type HttpAnswer, startTestHub, type TestHub, testBreakGlass } from './test-hub.ts';
+export { type StandInAgent, type StandInAnswer, startStandInAgent } from './stand-in-agent.ts';
+export {
+  type Credential,
+  freshDatabase,
+  type HttpAnswer,
+  startTestHub,
+  type TestHub,
+  testBreakGlass,
+} from './test-hub.ts';

@@ -43,7 +43,14 @@ export interface TestHub {
   request(
     method: string,
     path: string,
-    options?: { as?: Credential; body?: unknown; origin?: string | null; headers?: Record<string, string> },
+    options?: {
+      as?: Credential;
+      body?: unknown;
+      origin?: string | null;
+      headers?: Record<string, string>;
+      /** The socket's peer (127.0.0.1 by default): a proxy in front of the hub, or a client calling directly. */
+      remoteAddress?: string;
+    },
   ): Promise<HttpAnswer>;
   signInBreakGlass(): Promise<{ cookie: string; orgId: string; userId: string }>;
   /** Signs `user` in through the IdP as a browser would: hub login redirect, the IdP's forms, the hub callback. */
@@ -62,7 +69,7 @@ export interface TestHub {
  * The database the hub suite runs on: SQLite in a temporary data dir, or — in the `hub-postgres` project — a
  * fresh database on the PostgreSQL server its global setup started.
  */
-async function freshDatabase(): Promise<{ dataDir: string; databaseUrl?: string }> {
+export async function freshDatabase(): Promise<{ dataDir: string; databaseUrl?: string }> {
   const dataDir = await mkdtemp(join(tmpdir(), 'binnacle-hub-'));
   if (process.env.BINNACLE_TEST_DATABASE !== 'postgres') return { dataDir };
   return { dataDir, databaseUrl: await createDatabase(inject('binnaclePostgres').url) };
@@ -104,6 +111,7 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
       method: method as 'GET',
       url: path,
       headers,
+      ...(requestOptions.remoteAddress ? { remoteAddress: requestOptions.remoteAddress } : {}),
       ...(requestOptions.body === undefined ? {} : { payload: requestOptions.body as object }),
     });
     return {

@@ -15,7 +15,8 @@ export const Release = Type.Object({
 
 export const Open = Type.Object({}, { additionalProperties: true });
 export const Values = Type.Record(Type.String(), Type.Unknown());
-export const Revision = Type.Integer({ minimum: 1 });
+/** Helm numbers revisions from 1; the bound keeps a huge query value from reaching the release store. */
+export const Revision = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
 export const ReleaseParams = Type.Object({
   namespace: NamespaceParam,
   // Helm's own limit for release names (53 characters, a DNS-1123 label).

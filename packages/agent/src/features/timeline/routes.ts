@@ -119,7 +119,12 @@ export function timelineRoutes(app: App, ctx: AgentContext): void {
             }),
           ),
           sinceSeq: Type.Optional(
-            Type.Integer({ minimum: 0, description: 'cursor: only events after this seq' }),
+            Type.Integer({
+              minimum: 0,
+              // Larger numbers lose precision in JavaScript and overflow the timeline's integer column.
+              maximum: Number.MAX_SAFE_INTEGER,
+              description: 'cursor: only events after this seq',
+            }),
           ),
           epoch: Type.Optional(
             Type.String({

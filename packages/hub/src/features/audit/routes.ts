@@ -38,7 +38,8 @@ export function auditRoutes(app: HubApp, ctx: HubContext): void {
         querystring: Query({
           limit: Type.Integer({ minimum: 1, maximum: maxAuditPage, default: 50 }),
           cursor: Type.Optional(
-            Type.String({ pattern: '^[0-9]+$', description: 'nextCursor of the previous page' }),
+            // At most 15 digits: an entry id, exact as a JavaScript number and as a PostgreSQL bigint.
+            Type.String({ pattern: '^[0-9]{1,15}$', description: 'nextCursor of the previous page' }),
           ),
           action: Type.Optional(Type.String({ maxLength: 100 })),
         }),

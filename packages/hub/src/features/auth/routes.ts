@@ -21,7 +21,8 @@ export function authRoutes(app: HubApp, ctx: HubContext): void {
       config: access('public'),
       schema: {
         querystring: Query({}),
-        summary: 'Sign in as the break-glass admin (always available); sets the session cookie',
+        summary:
+          'Sign in as the break-glass admin (always available); sets the session cookie and the device cookie',
         tags: ['auth'],
         body: Type.Object(
           {
@@ -38,8 +39,10 @@ export function authRoutes(app: HubApp, ctx: HubContext): void {
         ...request.body,
         ip: request.ip,
         offeredSession: request.cookies[cookie.name],
+        deviceCookie: request.cookies[ctx.breakGlass.devices.name],
       });
       reply.setCookie(cookie.name, signedIn.cookieValue, cookie.set(signedIn.expiresAt, ctx.clock.now()));
+      reply.setCookie(ctx.breakGlass.devices.name, signedIn.device.value, signedIn.device.options);
       return {
         user: signedIn.user,
         orgId: signedIn.orgId,

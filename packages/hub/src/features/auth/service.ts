@@ -14,18 +14,24 @@ import { iso } from '../../security/clock.ts';
 import { recordSignIn } from './sign-in.ts';
 
 /**
- * Break-glass sign-in: checks the configured e-mail and password (throttled per IP and e-mail), makes sure
- * the admin owns an organization — the very first sign-in bootstraps one — and opens a new session.
+ * Break-glass sign-in: checks the configured e-mail and password (throttled per client address and account,
+ * and account-wide for browsers that are not known devices: ADR 0049), makes sure the admin owns an
+ * organization — the very first sign-in bootstraps one — and opens a new session. A success also returns a
+ * fresh device cookie for the browser.
  */
 export async function signInBreakGlass(
   ctx: HubContext,
-  input: { email: string; password: string; ip: string; offeredSession?: string },
+  input: { email: string; password: string; ip: string; offeredSession?: string; deviceCookie?: string },
 ) {
   // A session cookie offered at sign-in is ended, never reused: every sign-in gets a new id.
   if (input.offeredSession) await ctx.sessions.endByCookie(input.offeredSession);
   const email = input.email.trim().toLowerCase();
-  const throttleKey = `${input.ip}|${email}`;
-  const waitMs = ctx.breakGlass.throttle.retryAfterMs(throttleKey);
+  const attempt = {
+    account: email,
+    address: input.ip,
+    device: ctx.breakGlass.devices.verify(input.deviceCookie, email),
+  };
+  const waitMs = ctx.breakGlass.throttle.waitMs(attempt);
   if (waitMs > 0) {
     ctx.metrics.signIns.inc({ method: 'break-glass', result: 'throttled' });
     throw new AppError('rate_limited', 'too many failed sign-in attempts; wait before trying again', {
@@ -33,7 +39,7 @@ export async function signInBreakGlass(
     });
   }
   if (!ctx.breakGlass.admin.verify(email, input.password)) {
-    ctx.breakGlass.throttle.record(throttleKey);
+    ctx.breakGlass.throttle.failed(attempt);
     ctx.metrics.signIns.inc({ method: 'break-glass', result: 'rejected' });
     ctx.log.warn(
       { ip: input.ip, breakGlass: email === ctx.breakGlass.admin.email },
@@ -44,7 +50,7 @@ export async function signInBreakGlass(
       throw new AppError('invalid_credentials', 'break-glass sign-in is not configured on this hub');
     throw new AppError('invalid_credentials', 'wrong e-mail or password');
   }
-  ctx.breakGlass.throttle.forget(throttleKey);
+  ctx.breakGlass.throttle.succeeded(attempt);
   const at = iso(ctx.clock.now());
   const { user, orgId, role } = await ctx.database.db.transaction().execute(async (tx) => {
     const user = await upsertUser(
@@ -70,8 +76,14 @@ export async function signInBreakGlass(
     return { user, orgId, role: 'owner' as const };
   });
   const session = await ctx.sessions.open({ userId: user.id, orgId, method: 'break-glass' });
-  await recordSignIn(ctx, { user, orgId, method: 'break-glass', ip: input.ip });
-  return { user, orgId, role, ...session };
+  await recordSignIn(ctx, {
+    user,
+    orgId,
+    method: 'break-glass',
+    ip: input.ip,
+    detail: { knownDevice: attempt.device !== undefined },
+  });
+  return { user, orgId, role, ...session, device: ctx.breakGlass.devices.issue(email) };
 }
 
 /** Failed attempts on the break-glass admin's e-mail go to the audit log of the organizations it owns. */
@@ -92,6 +104,6 @@ async function auditFailure(ctx: HubContext, email: string, ip: string) {
 }
 
 export async function signOut(ctx: HubContext, principal: Principal, ip: string) {
-  if (principal.session) await ctx.sessions.end(principal.session.idHash);
+  if (principal.session) await ctx.sessions.end(principal.session.idHash, 'signout');
   await ctx.audit.act(principal, ip, 'auth.sign_out', { type: 'user', id: principal.user.id });
 }

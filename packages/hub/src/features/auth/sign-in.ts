@@ -67,7 +67,7 @@ export async function recordSignIn(
     orgId: string;
     method: 'break-glass' | 'oidc';
     ip: string;
-    detail?: Record<string, number>;
+    detail?: Record<string, number | boolean>;
   },
 ) {
   ctx.metrics.signIns.inc({ method: signIn.method, result: 'ok' });

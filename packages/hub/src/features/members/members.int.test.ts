@@ -54,6 +54,20 @@ describe('members and roles', () => {
     expect(body.items).toHaveLength(1);
     expect((await t.request('GET', `/api/orgs/${orgId}/members?limit=501`, asOwner())).status).toBe(400);
   });
+
+  it('refuses an offset or an audit cursor past its bound with 400 naming it, never a database error', async () => {
+    for (const [path, field] of [
+      [`/api/orgs/${orgId}/members?offset=9223372036854775808`, 'offset'],
+      [`/api/orgs/${orgId}/members?offset=1000001`, 'offset'],
+      [`/api/orgs/${orgId}/audit?cursor=9223372036854775808`, 'cursor'],
+    ] as const) {
+      const answer = await t.request('GET', path, asOwner());
+      expect(answer.status, `${path}: ${answer.body}`).toBe(400);
+      expect(answer.json()).toMatchObject({ code: 'invalid_request', error: expect.stringContaining(field) });
+    }
+    const last = await t.request('GET', `/api/orgs/${orgId}/members?offset=1000000`, asOwner());
+    expect(last.json()).toMatchObject({ items: [] });
+  });
 });
 
 describe('invitations', () => {

@@ -30,7 +30,8 @@ export function memberRoutes(app: HubApp, ctx: HubContext): void {
         params: OrgParams,
         querystring: Query({
           limit: Type.Integer({ minimum: 1, maximum: 500, default: 100 }),
-          offset: Type.Integer({ minimum: 0, default: 0 }),
+          // Bounded so a huge offset is a 400, not a database type error.
+          offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 }),
         }),
         response: {
           200: Type.Object({ items: Type.Array(Member), total: Type.Integer() }),

@@ -82,6 +82,8 @@ export async function mintPat(
     created_at: iso(now),
     expires_at: expiresAt,
     last_used_at: null,
+    // A break-glass session's password version: a new password ends the PAT with the session (ADR 0048).
+    credential_version: principal.session?.credentialVersion ?? null,
   };
   await db.insertInto('pats').values(row).execute();
   await ctx.audit.act(
@@ -103,4 +105,29 @@ export async function revokePat(ctx: HubContext, principal: Principal, id: strin
     .executeTakeFirst();
   if (Number(result.numDeletedRows) === 0) throw notFound(`token ${id} not found`);
   await ctx.audit.act(principal, ip, 'pat.revoke', { type: 'pat', id });
+}
+
+/**
+ * A PAT minted under a break-glass password that is no longer the configured one: deleted by whichever replica
+ * sees it first (only if it still carries that version) and audited once, as the hub's own revocation.
+ */
+export async function endRotatedPat(
+  ctx: HubContext,
+  pat: { id: string; orgId: string; name: string; version: string },
+  ip: string,
+) {
+  const result = await ctx.database.db
+    .deleteFrom('pats')
+    .where('id', '=', pat.id)
+    .where('credential_version', '=', pat.version)
+    .executeTakeFirst();
+  if (Number(result.numDeletedRows) === 0) return;
+  ctx.changes.announce();
+  await ctx.audit.record({
+    orgId: pat.orgId,
+    action: 'pat.revoke',
+    target: { type: 'pat', id: pat.id },
+    detail: { name: pat.name, reason: 'the break-glass password changed' },
+    ip,
+  });
 }

@@ -122,7 +122,11 @@ describe('OIDC session states', () => {
     expect(answer.status).toBe(401);
     expect(answer.json().code).toBe('session_ended');
     expect(String(answer.headers['set-cookie'])).toContain('Max-Age=0');
-    expect((await t.request('GET', '/api/account', { as: { cookie } })).json().code).toBe('unauthenticated');
+    const again = await t.request('GET', '/api/account', { as: { cookie } });
+    expect(again.json()).toEqual({
+      code: 'session_ended',
+      error: 'the session ended (the identity provider refused to refresh it); sign in again',
+    });
   });
 
   it('active → ended: the grant is revoked at the IdP → the session ends at the next refresh', async () => {
@@ -257,8 +261,12 @@ describe('back-channel logout', () => {
     const ended = await post(token);
     expect(ended.status, ended.body).toBe(200);
     expect(ended.json()).toEqual({ ended: 2 });
-    for (const { cookie } of [first, second])
-      expect((await t.request('GET', '/api/account', { as: { cookie } })).status).toBe(401);
+    for (const { cookie } of [first, second]) {
+      expect((await t.request('GET', '/api/account', { as: { cookie } })).json()).toEqual({
+        code: 'session_ended',
+        error: 'the session ended (the identity provider signed you out); sign in again',
+      });
+    }
     expect((await t.request('GET', '/api/account', { as: { cookie: other.cookie } })).status).toBe(200);
     expect((await post(token)).status).toBe(400); // replay
     for (const bad of [

@@ -76,7 +76,7 @@ export class SessionRefresher {
         !claims ||
         (previous && (claims.sub !== previous.sub || claims.iss !== previous.iss))
       ) {
-        await this.#sessions.end(session.idHash);
+        await this.#sessions.end(session.idHash, 'idp_rejected');
         return { state: 'rejected' };
       }
       const { groups } = forwardableGroups(claims, this.#groupsClaim);
@@ -90,7 +90,7 @@ export class SessionRefresher {
     } catch (error) {
       const failure = this.#client.classifyRefreshError(error);
       if (failure === 'rejected') {
-        await this.#sessions.end(session.idHash);
+        await this.#sessions.end(session.idHash, 'idp_rejected');
         return { state: 'rejected' };
       }
       await this.#sessions.releaseLease(session.idHash);

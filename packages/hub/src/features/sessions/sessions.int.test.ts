@@ -45,8 +45,9 @@ describe('hub session states', () => {
     t.clock.advance(1);
     expectEnded(await account(t, cookie));
     expect(await lastSeen(t, cookie)).toBeUndefined();
-    // A copied cookie stays useless: the row is gone.
+    // A copied cookie stays useless: the row is gone, and past its lifetime nothing of it is kept.
     expect((await account(t, cookie)).json().code).toBe('unauthenticated');
+    expect(await t.hub.ctx.database.db.selectFrom('ended_sessions').selectAll().execute()).toEqual([]);
   });
 
   it('active → ended when unused for the inactivity window (24h by default)', async () => {
@@ -58,6 +59,21 @@ describe('hub session states', () => {
     expect((await account(t, cookie)).status).toBe(200);
     t.clock.advance(24 * hour);
     expectEnded(await account(t, cookie));
+  });
+
+  it('an idle session the sweep ended still answers session_ended, until its lifetime is over and it is forgotten', async () => {
+    const t = await hub();
+    const { cookie } = await t.signInBreakGlass();
+    t.clock.advance(24 * hour);
+    expect(await t.hub.ctx.sessions.sweep()).toBe(1);
+    expect(await lastSeen(t, cookie)).toBeUndefined();
+    const ended = await account(t, cookie);
+    expectEnded(ended);
+    expect(ended.json().error).toBe('the session ended (it was unused for too long); sign in again');
+    t.clock.advance(144 * hour); // the 168h lifetime is over: the browser has dropped the cookie too
+    await t.hub.ctx.sessions.sweep();
+    expect(await t.hub.ctx.database.db.selectFrom('ended_sessions').selectAll().execute()).toEqual([]);
+    expect((await account(t, cookie)).json().code).toBe('unauthenticated');
   });
 
   it('records activity at most once every 10 minutes, so the inactivity window counts from the last recorded use', async () => {
@@ -92,8 +108,8 @@ describe('hub session states', () => {
       expect(cleared).toContain(attribute);
     expect(await lastSeen(t, cookie)).toBeUndefined();
     const replay = await account(t, cookie);
-    expect(replay.status).toBe(401);
-    expect(replay.json().code).toBe('unauthenticated');
+    expectEnded(replay);
+    expect(replay.json().error).toBe('the session ended (you signed out); sign in again');
   });
 
   it('active → ended at once, every session and PAT, when an owner removes the user from the organization', async () => {
@@ -113,9 +129,13 @@ describe('hub session states', () => {
       as: { cookie: owner.cookie },
     });
     expect(removed.status, removed.body).toBe(204);
-    for (const credential of [{ cookie: laptop }, { cookie: phone }, { pat }]) {
-      expect((await t.request('GET', '/api/account', { as: credential })).status).toBe(401);
+    for (const cookie of [laptop, phone]) {
+      const ended = await account(t, cookie);
+      expectEnded(ended);
+      expect(ended.json().error).toMatch(/no longer a member of the organization/);
     }
+    const patAnswer = await t.request('GET', '/api/account', { as: { pat } });
+    expect([patAnswer.status, patAnswer.json().code]).toEqual([401, 'unauthenticated']);
     const audit = await t.request('GET', `/api/orgs/${owner.orgId}/audit?action=member.remove`, {
       as: { cookie: owner.cookie },
     });
@@ -139,6 +159,9 @@ describe('hub session states', () => {
 
     const rotated = await hub({ breakGlassPassword: 'a brand new password' }, database);
     expectEnded(await account(rotated, admin.cookie));
+    const again = await account(rotated, admin.cookie); // ended already: remembered, same answer
+    expectEnded(again);
+    expect(again.json().error).toMatch(/break-glass password changed/);
     expect((await account(rotated, member.cookie)).status).toBe(200); // OIDC sessions are not touched
     const signIn = await rotated.request('POST', '/api/auth/break-glass/login', {
       body: { email: 'admin@example.com', password: 'a brand new password' },

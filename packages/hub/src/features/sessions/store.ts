@@ -1,8 +1,8 @@
-import type { Selectable } from 'kysely';
+import type { DeleteQueryBuilder, DeleteResult, Selectable } from 'kysely';
 import type { Role } from '../../context.ts';
 import { countOf } from '../../db/count.ts';
 import type { Db, UserRow } from '../../db/directory.ts';
-import type { SessionsTable } from '../../db/schema.ts';
+import type { HubSchema, SessionsTable } from '../../db/schema.ts';
 import type { AccessCache } from '../../http/access-cache.ts';
 import { type Clock, iso, later } from '../../security/clock.ts';
 import type { Sealer } from '../../security/sealed.ts';
@@ -16,7 +16,10 @@ export type SessionMethod = SessionsTable['method'];
 export type EndReason =
   | 'lifetime'
   | 'inactivity'
+  | 'signout'
+  | 'replaced'
   | 'membership'
+  | 'idp_logout'
   | 'credential'
   | 'id_token_expired'
   | 'idp_rejected';
@@ -45,12 +48,17 @@ export interface ActiveSession {
   idTokenExpiresAt: Date | null;
   /** The refresh token, unsealed; undefined when none is kept. */
   refreshToken: string | undefined;
+  /** Break-glass sessions: the password version they were opened with (always the one in force while active). */
+  credentialVersion: string | null;
 }
 
 export type SessionLookup =
   | { state: 'active'; session: ActiveSession }
-  | { state: 'ended'; reason: EndReason }
+  /** `justNow`: this lookup ended it (a rule); else it had ended before and its cookie is presented again. */
+  | { state: 'ended'; reason: EndReason; justNow: boolean }
   | { state: 'unknown' };
+
+type EndQuery = DeleteQueryBuilder<HubSchema, 'sessions', DeleteResult>;
 
 export interface SessionLimits {
   lifetimeMs: number;
@@ -60,8 +68,10 @@ export interface SessionLimits {
 /**
  * Server-side sessions (DESIGN §6.1): the cookie holds a random 256-bit id, the database its SHA-256. A
  * session is ended — its row deleted, so a copied cookie is useless — when its absolute lifetime is reached,
- * when it was unused for the inactivity window, when its user is no longer a member of its organization, or
- * (break-glass) when the password it was opened with is no longer the configured one.
+ * when it was unused for the inactivity window, at sign-out or a new sign-in in the same browser, when its
+ * user is no longer a member of its organization, when the IdP logs it out, or (break-glass) when the
+ * password it was opened with is no longer the configured one. What ended is remembered (hash, reason) until
+ * its absolute lifetime is over, so its cookie is answered `session_ended` with the reason (ADR 0048).
  */
 export class SessionStore {
   readonly #db: Db;
@@ -181,21 +191,19 @@ export class SessionStore {
   }
 
   /** Back-channel logout: the sessions of one IdP session (`sid`), else every session of the IdP user. */
-  async endForIdpUser(issuer: string, subject: string | undefined, sid: string | undefined): Promise<number> {
-    let query = this.#db.deleteFrom('sessions').where('method', '=', 'oidc');
-    if (sid) query = query.where('idp_sid', '=', sid);
-    if (subject) {
-      query = query.where('user_id', 'in', (eb) =>
+  endForIdpUser(issuer: string, subject: string | undefined, sid: string | undefined): Promise<number> {
+    return this.#endWhere('idp_logout', (query) => {
+      let scoped = query.where('method', '=', 'oidc');
+      if (sid) scoped = scoped.where('idp_sid', '=', sid);
+      if (!subject) return scoped;
+      return scoped.where('user_id', 'in', (eb) =>
         eb
           .selectFrom('users')
           .select('id')
           .where('idp_issuer', '=', issuer)
           .where('idp_subject', '=', subject),
       );
-    }
-    const result = await query.executeTakeFirst();
-    this.#changes.announce();
-    return Number(result.numDeletedRows);
+    });
   }
 
   /** Sessions with the member's role in their organization (none: no longer a member) and the user. */
@@ -233,13 +241,13 @@ export class SessionStore {
   async lookup(cookieValue: string): Promise<SessionLookup> {
     const idHash = hashSecret(cookieValue);
     const cached = await this.#cache.remember(`session ${idHash}`, () => this.#read(idHash));
-    if (!cached) return { state: 'unknown' };
-    const { row } = cached;
     const now = this.#clock.now();
+    if (!cached) return this.#endedBefore(idHash, now);
+    const { row } = cached;
     const reason = this.#endReason(row, row.role, now);
     if (reason) {
-      await this.end(idHash);
-      return { state: 'ended', reason };
+      await this.end(idHash, reason);
+      return { state: 'ended', reason, justNow: true };
     }
     const lastSeen = row.last_seen_at;
     if (now.getTime() - Date.parse(lastSeen) >= activityGranularityMs) {
@@ -253,6 +261,18 @@ export class SessionStore {
         .execute();
     }
     return { state: 'active', session: cached.session };
+  }
+
+  async #endedBefore(idHash: string, now: Date): Promise<SessionLookup> {
+    const ended = await this.#db
+      .selectFrom('ended_sessions')
+      .select('reason')
+      .where('id_hash', '=', idHash)
+      .where('forget_at', '>', iso(now))
+      .executeTakeFirst();
+    return ended
+      ? { state: 'ended', reason: ended.reason as EndReason, justNow: false }
+      : { state: 'unknown' };
   }
 
   async #read(idHash: string) {
@@ -270,6 +290,7 @@ export class SessionStore {
       idToken: row.id_token,
       idTokenExpiresAt: row.id_token_expires_at ? new Date(row.id_token_expires_at) : null,
       refreshToken: row.refresh_token_enc ? this.#sealer.open(row.refresh_token_enc, idHash) : undefined,
+      credentialVersion: row.credential_version,
     };
     return { row, session };
   }
@@ -294,24 +315,39 @@ export class SessionStore {
   }
 
   /** Ends the session a cookie value names, whatever its state (a sign-in never reuses the one offered). */
-  endByCookie(cookieValue: string): Promise<void> {
-    return this.end(hashSecret(cookieValue));
+  async endByCookie(cookieValue: string): Promise<void> {
+    await this.end(hashSecret(cookieValue), 'replaced');
   }
 
-  async end(idHash: string): Promise<void> {
-    await this.#db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
-    this.#changes.announce();
+  async end(idHash: string, reason: EndReason): Promise<void> {
+    await this.#endWhere(reason, (query) => query.where('id_hash', '=', idHash));
   }
 
   /** Ends every session of a user in one organization (removal from it). */
-  async endForMember(userId: string, orgId: string): Promise<number> {
-    const result = await this.#db
-      .deleteFrom('sessions')
-      .where('user_id', '=', userId)
-      .where('org_id', '=', orgId)
-      .executeTakeFirst();
-    this.#changes.announce();
-    return Number(result.numDeletedRows);
+  endForMember(userId: string, orgId: string): Promise<number> {
+    return this.#endWhere('membership', (query) =>
+      query.where('user_id', '=', userId).where('org_id', '=', orgId),
+    );
+  }
+
+  /**
+   * Deletes the sessions `scope` selects and remembers each until its absolute lifetime is over (none is kept
+   * past it: its cookie has expired too). Returns how many ended.
+   */
+  async #endWhere(reason: EndReason, scope: (query: EndQuery) => EndQuery): Promise<number> {
+    const now = iso(this.#clock.now());
+    const ended = await this.#db.transaction().execute(async (tx) => {
+      const rows = await scope(tx.deleteFrom('sessions'))
+        .returning(['id_hash', 'absolute_expires_at'])
+        .execute();
+      const remembered = rows
+        .filter((row) => row.absolute_expires_at > now)
+        .map((row) => ({ id_hash: row.id_hash, reason, ended_at: now, forget_at: row.absolute_expires_at }));
+      if (remembered.length > 0) await tx.insertInto('ended_sessions').values(remembered).execute();
+      return rows.length;
+    });
+    if (ended > 0) this.#changes.announce();
+    return ended;
   }
 
   async switchOrg(idHash: string, orgId: string): Promise<void> {
@@ -320,21 +356,19 @@ export class SessionStore {
   }
 
   /**
-   * Deletes sessions past their lifetime or inactivity window (rows nobody will present again). Nothing to
-   * announce: a cached row of such a session fails the same rules at its next request.
+   * Ends sessions past their lifetime or inactivity window (an idle one is remembered like any ended session:
+   * its cookie may come back) and forgets ended sessions past their lifetime. Returns how many sessions ended.
    */
   async sweep(): Promise<number> {
     const now = this.#clock.now();
-    const result = await this.#db
-      .deleteFrom('sessions')
-      .where((eb) =>
-        eb.or([
-          eb('absolute_expires_at', '<=', iso(now)),
-          eb('last_seen_at', '<=', iso(later(now, -this.#limits.maxInactiveMs))),
-        ]),
-      )
-      .executeTakeFirst();
-    return Number(result.numDeletedRows);
+    const expired = await this.#endWhere('lifetime', (query) =>
+      query.where('absolute_expires_at', '<=', iso(now)),
+    );
+    const idle = await this.#endWhere('inactivity', (query) =>
+      query.where('last_seen_at', '<=', iso(later(now, -this.#limits.maxInactiveMs))),
+    );
+    await this.#db.deleteFrom('ended_sessions').where('forget_at', '<=', iso(now)).execute();
+    return expired + idle;
   }
 
   countActive(): Promise<number> {

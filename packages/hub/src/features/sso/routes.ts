@@ -43,7 +43,8 @@ export function ssoRoutes(app: HubApp, ctx: HubContext): void {
       config: access('owner'),
       schema: {
         querystring: Query({}),
-        summary: 'Generate the chart values and commands that configure OIDC (owner); nothing is stored',
+        summary:
+          "Generate the chart values and commands that configure OIDC (owners of the hub's first organization); nothing is stored",
         tags: ['sso'],
         params: OrgParams,
         body: Type.Object(
@@ -69,6 +70,12 @@ export function ssoRoutes(app: HubApp, ctx: HubContext): void {
             commands: Type.Array(Type.String()),
             discovery: Type.Object({
               ok: Type.Boolean(),
+              code: Type.Optional(
+                Type.Union([Type.Literal('discovery_failed'), Type.Literal('issuer_mismatch')], {
+                  description:
+                    'discovery_failed: nothing readable at the issuer, for any reason (never which: ADR 0050); issuer_mismatch: the document names another issuer',
+                }),
+              ),
               error: Type.Optional(Type.String()),
               endSessionEndpoint: Type.Optional(Type.Boolean()),
             }),

@@ -1,7 +1,13 @@
+import { echo, forbidden } from '@binnacle/common/server';
 import { oidcRedirectUri, splitScopes } from '../../config/oidc-config.ts';
 import type { HubContext } from '../../context.ts';
+import { oldestOrg } from '../../db/directory.ts';
 import type { Principal } from '../../http/principal.ts';
+import { OutboundFailure } from '../../security/outbound.ts';
 import { idpTimeoutSeconds } from '../auth/oidc-client.ts';
+
+/** A discovery document is a few kilobytes: this leaves room for any IdP's and bounds what is read. */
+const maxDiscoveryBytes = 256 * 1024;
 
 export const oidcSecretName = 'binnacle-hub-oidc';
 
@@ -34,20 +40,47 @@ export interface SsoSetupInput {
 
 const shellQuote = (value: string) => `'${value.replaceAll("'", `'"'"'`)}'`;
 
+/** The one answer to any failed discovery check, whatever failed (ADR 0050): a caller learns nothing of the network. */
+export const discoveryFailed = {
+  ok: false,
+  code: 'discovery_failed',
+  error:
+    'no OIDC discovery document could be read at this issuer (unreachable, refused, not allowed, or not a discovery document; the hub does not fetch from loopback, private or link-local addresses unless its operator allows them); the hub log says which',
+} as const;
+
 /** Whether the issuer answers OIDC discovery, so a typo shows before anyone applies the values. */
-async function checkDiscovery(issuer: string) {
+async function checkDiscovery(ctx: HubContext, issuer: string) {
+  let metadata: { issuer?: unknown; end_session_endpoint?: unknown };
   try {
-    const response = await fetch(new URL(`${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`), {
-      signal: AbortSignal.timeout(idpTimeoutSeconds * 1000),
-    });
-    if (!response.ok) return { ok: false, error: `discovery answered ${response.status}` };
-    const metadata = (await response.json()) as { issuer?: string; end_session_endpoint?: string };
-    if (metadata.issuer !== issuer)
-      return { ok: false, error: `the IdP calls itself ${metadata.issuer}, not ${issuer}` };
-    return { ok: true, endSessionEndpoint: Boolean(metadata.end_session_endpoint) };
+    const document = await ctx.outbound.getJson(
+      new URL(`${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`),
+      { timeoutMs: idpTimeoutSeconds * 1000, maxBytes: maxDiscoveryBytes },
+    );
+    if (typeof document !== 'object' || document === null) throw new OutboundFailure('not a JSON object');
+    metadata = document;
   } catch (error) {
-    return { ok: false, error: `discovery failed: ${(error as Error).message}` };
+    ctx.log.warn({ issuer, reason: (error as Error).message }, 'SSO setup: the discovery check failed');
+    return discoveryFailed;
   }
+  if (metadata.issuer !== issuer)
+    return {
+      ok: false,
+      code: 'issuer_mismatch',
+      error: `the IdP calls itself ${echo(String(metadata.issuer))}, not ${issuer}`,
+    };
+  return { ok: true, endSessionEndpoint: Boolean(metadata.end_session_endpoint) };
+}
+
+/**
+ * SSO is configured for the whole hub (its chart values), so generating those values — and making the hub
+ * fetch an issuer a caller typed — is for the owners of the hub's first organization, the one the break-glass
+ * admin owns (ADR 0050); an owner of an organization they created themselves gets 403.
+ */
+async function requireHubOwner(ctx: HubContext, principal: Principal) {
+  if (principal.orgId === (await oldestOrg(ctx.database.db))) return;
+  throw forbidden(
+    "SSO is configured for the whole hub: only owners of the hub's first organization may generate its settings",
+  );
 }
 
 /**
@@ -55,6 +88,7 @@ async function checkDiscovery(issuer: string) {
  * secret goes into a Kubernetes secret command only, never into the values; nothing is stored or logged.
  */
 export async function ssoSetup(ctx: HubContext, principal: Principal, input: SsoSetupInput, ip: string) {
+  await requireHubOwner(ctx, principal);
   const groupsClaim = input.groupsClaim ?? 'groups';
   const clusterAccess = input.clusterAccess ?? (groupsClaim ? 'idp' : 'roles');
   const oidc = {
@@ -86,6 +120,6 @@ export async function ssoSetup(ctx: HubContext, principal: Principal, input: Sso
       `kubectl create secret generic ${oidcSecretName} --from-literal=client-secret=${shellQuote(input.clientSecret)}`,
       'helm upgrade binnacle-hub charts/binnacle-hub --reuse-values -f sso-values.yaml',
     ],
-    discovery: await checkDiscovery(input.issuer),
+    discovery: await checkDiscovery(ctx, input.issuer),
   };
 }

@@ -7,12 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { HubContext } from '../../context.ts';
 import { principalOf } from '../../http/principal.ts';
 import { agentRequestHeaders, tunnelFor } from './cluster-access.ts';
-
-/** The agent path of a tunneled URL: everything after `/c/<cluster_id>`, query string included. */
-export function agentPath(url: string, clusterId: string): string {
-  const rest = url.slice(`/c/${clusterId}`.length);
-  return rest.startsWith('/') ? rest : `/${rest}`;
-}
+import { type TunneledUrl, tunneledUrl } from './tunneled-url.ts';
 
 /**
  * `{hub}/c/{cluster_id}/…`: the request goes to the cluster's agent as an HTTP/2 stream over its tunnel, with
@@ -23,21 +18,19 @@ export function agentPath(url: string, clusterId: string): string {
  */
 export async function proxyRequest(
   ctx: HubContext,
-  request: FastifyRequest<{ Params: { cluster_id: string } }>,
+  request: FastifyRequest,
   reply: FastifyReply,
   retried = false,
 ): Promise<FastifyReply> {
-  const { tunnel, identity, principal } = await tunnelFor(
-    ctx,
-    principalOf(request),
-    request.params.cluster_id,
-  );
+  // The route matched /c/:cluster_id…, so the URL is a tunneled one; only its reading can refuse it.
+  const target = tunneledUrl(request.url) as TunneledUrl;
+  const { tunnel, identity, principal } = await tunnelFor(ctx, principalOf(request), target.clusterId);
   const upload = request.body as Readable | undefined;
   const hasBody = upload !== undefined && !['GET', 'HEAD'].includes(request.method);
   const stream = tunnel.client.request(
     {
       ':method': request.method,
-      ':path': agentPath(request.url, request.params.cluster_id),
+      ':path': target.agentPath,
       ...agentRequestHeaders(request.headers, identity),
     },
     { endStream: !hasBody },

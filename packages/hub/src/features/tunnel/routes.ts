@@ -1,16 +1,16 @@
 import type { Readable } from 'node:stream';
-import { AppError, echo, errorResponses } from '@binnacle/common/server';
+import { AppError, echo, errorResponses, toAppError } from '@binnacle/common/server';
 import { clusterIdHeader } from '@binnacle/tunnel';
 import { Type } from 'typebox';
 import { WebSocketServer } from 'ws';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access } from '../../http/principal.ts';
+import { clientAddress } from '../../security/client-address.ts';
 import { acceptAgent, agentConnectPath, refuseUpgrade } from './agent-connect.ts';
 import { recheckAfterChanges } from './live-streams.ts';
 import { proxyRequest } from './proxy.ts';
+import { isTunneled, type TunneledUrl, tunneledUrl } from './tunneled-url.ts';
 import { proxyUpgrade } from './upgrade.ts';
-
-const tunneledPath = /^\/c\/([^/?#]+)(?:[/?#]|$)/;
 
 /**
  * The tunnel's two doors: agents dial `/api/agents/connect` (WebSocket), and people reach any agent route at
@@ -26,17 +26,27 @@ export function tunnelRoutes(app: HubApp, ctx: HubContext): void {
   });
   app.server.on('upgrade', (request, socket, head) => {
     const url = request.url ?? '/';
-    const tunneled = tunneledPath.exec(url);
+    let tunneled: TunneledUrl | undefined;
+    try {
+      tunneled = tunneledUrl(url);
+    } catch (error) {
+      return refuseUpgrade(socket, toAppError(error));
+    }
     let handled: Promise<void>;
     if (url.split('?')[0] === agentConnectPath) handled = acceptAgent(ctx, wss, request, socket, head);
-    else if (tunneled?.[1])
+    else if (tunneled)
       handled = proxyUpgrade(
         ctx,
         request,
         socket,
         head,
-        { headers: request.headers, cookies: app.parseCookie(request.headers.cookie ?? ''), url },
-        tunneled[1],
+        {
+          headers: request.headers,
+          cookies: app.parseCookie(request.headers.cookie ?? ''),
+          url,
+          ip: clientAddress(request, ctx.proxyTrust),
+        },
+        tunneled,
       );
     else
       return refuseUpgrade(
@@ -49,7 +59,7 @@ export function tunnelRoutes(app: HubApp, ctx: HubContext): void {
     });
   });
   // Tunneled requests and the organisation-wide MCP endpoint act in clusters; they change no access here.
-  recheckAfterChanges(app, ctx, (url) => tunneledPath.test(url) || url.split('?')[0] === '/mcp');
+  recheckAfterChanges(app, ctx, (url) => isTunneled(url) || url.split('?')[0] === '/mcp');
   // Before the server waits for its connections: tunneled streams (SSE, logs) must end for it to close.
   app.addHook('preClose', (done) => {
     ctx.tunnels.closeAll();
@@ -77,7 +87,7 @@ export function tunnelRoutes(app: HubApp, ctx: HubContext): void {
           }),
           response: errorResponses,
         },
-        handler: (request, reply) => proxyRequest(ctx, request as never, reply),
+        handler: (request, reply) => proxyRequest(ctx, request, reply),
       });
     }
     registered();

@@ -7,7 +7,7 @@ import { authenticate, type Credentials } from '../../http/authenticate.ts';
 import { cookieBased } from '../../http/principal.ts';
 import { refuseUpgrade } from './agent-connect.ts';
 import { agentRequestHeaders, tunnelFor } from './cluster-access.ts';
-import { agentPath } from './proxy.ts';
+import type { TunneledUrl } from './tunneled-url.ts';
 
 const websocketHeaders = ['sec-websocket-key', 'sec-websocket-version', 'sec-websocket-protocol'];
 
@@ -23,7 +23,7 @@ export async function proxyUpgrade(
   socket: Duplex,
   head: Buffer,
   credentials: Credentials,
-  clusterId: string,
+  target: TunneledUrl,
 ) {
   socket.on('error', () => socket.destroy());
   try {
@@ -35,7 +35,7 @@ export async function proxyUpgrade(
         'a WebSocket opened with the session cookie must come from the hub page',
       );
     }
-    const { tunnel, identity, principal: inCluster } = await tunnelFor(ctx, principal, clusterId);
+    const { tunnel, identity, principal: inCluster } = await tunnelFor(ctx, principal, target.clusterId);
     const stream = tunnel.client.connect();
     // Tracked from the start: the access ending (LiveStreams) or the client leaving ends the other side.
     const untrack = ctx.liveStreams.track(inCluster, () => socket.destroy());
@@ -61,7 +61,7 @@ export async function proxyUpgrade(
       if (typeof value === 'string') headers[name as keyof typeof headers] = value;
     }
     const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
-    stream.write(`GET ${agentPath(request.url ?? '/', clusterId)} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
+    stream.write(`GET ${target.agentPath} HTTP/1.1\r\n${lines.join('\r\n')}\r\n\r\n`);
     if (head.length) stream.write(head);
     stream.pipe(socket);
     socket.pipe(stream);
