@@ -33,6 +33,7 @@ export { type FluxObject, fluxDemo, fluxGroups, fluxReady, installFluxDemo } fro
 export { simulatedNode } from './cluster/nodes.ts';
 export { clusterBinaries, defaultStateDir, helmBinary, repoRoot } from './cluster/paths.ts';
 export { identities } from './cluster/pki.ts';
+export { criLine } from './cluster/pod-sim.ts';
 export { freePort, isListening } from './cluster/ports.ts';
 export { groupAlive, isAlive } from './cluster/processes.ts';
 export { seedCluster, seeded } from './cluster/seed.ts';

@@ -3,7 +3,7 @@ import type { TestAgent } from './test-agent.ts';
 
 /**
  * A request to an agent from a given local address (e.g. 127.0.0.2), as an authenticating proxy in front of it
- * would send one; resolves with the status and the parsed JSON body.
+ * would send one, with a JSON body when one is given; resolves with the status and the parsed JSON body.
  */
 export function sendFrom(
   agent: TestAgent,
@@ -11,8 +11,10 @@ export function sendFrom(
   headers: Record<string, string>,
   localAddress: string,
   method = 'GET',
+  body?: unknown,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   const url = new URL(path, agent.url);
+  const payload = body === undefined ? undefined : JSON.stringify(body);
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -20,7 +22,7 @@ export function sendFrom(
         host: url.hostname,
         port: url.port,
         path: `${url.pathname}${url.search}`,
-        headers,
+        headers: payload === undefined ? headers : { ...headers, 'content-type': 'application/json' },
         localAddress,
       },
       (res) => {
@@ -32,6 +34,6 @@ export function sendFrom(
       },
     );
     req.on('error', reject);
-    req.end();
+    req.end(payload);
   });
 }
