@@ -1,5 +1,11 @@
 export { type ApiServerProxy, startApiServerProxy } from './api-server-proxy.ts';
-export { type BinnacleRun, killBinnacles, runBinnacle, runCommand } from './binnacle-process.ts';
+export {
+  type BinnacleRun,
+  killBinnacles,
+  processMemory,
+  runBinnacle,
+  runCommand,
+} from './binnacle-process.ts';
 export {
   type AxeViolation,
   chromiumPath,

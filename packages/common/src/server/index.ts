@@ -18,6 +18,7 @@ export {
 } from './errors.ts';
 export { redactedPaths, serverLogger } from './logger.ts';
 export { type McpEndpoint, registerMcpEndpoint } from './mcp-endpoint.ts';
+export { maxNestingDepth } from './nesting.ts';
 export { openApiRoute, registerOpenApi } from './openapi.ts';
 export {
   type OptionSpec,
@@ -39,3 +40,10 @@ export {
 } from './schemas.ts';
 export { exitOnCrash, exitOnSignal } from './shutdown.ts';
 export { registerWebAssets, type WebUiMode, webDist, webPage } from './web-ui.ts';
+export {
+  checkedYamlDocuments,
+  parseYaml,
+  parseYamlDocuments,
+  type YamlLimits,
+  yamlLimits,
+} from './yaml.ts';

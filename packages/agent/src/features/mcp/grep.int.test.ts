@@ -42,12 +42,14 @@ const podLogs = (grep: string) =>
     proxyAddress,
     'POST',
     {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name: 'get_pod_logs',
-        arguments: { namespace: ns.name, name: 'app', tail_lines: 2000, grep },
+      json: {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: {
+          name: 'get_pod_logs',
+          arguments: { namespace: ns.name, name: 'app', tail_lines: 2000, grep },
+        },
       },
     },
   );
@@ -71,6 +73,9 @@ describe('grep in the log tools', () => {
       attacking = false;
     });
     await poll;
+    process.stderr.write(
+      `[grep] ${latencies.length} health answers during the call, worst ${Math.max(...latencies).toFixed(1)} ms\n`,
+    );
     expect(answer.status).toBe(200);
     const { result } = answer.body as ToolAnswer;
     expect(result.isError, result.content[0]?.text).toBeFalsy();
