@@ -16,6 +16,7 @@ export {
   notReady,
   unauthenticated,
 } from './errors.ts';
+export { jsonDepth, utf8Body } from './json-body.ts';
 export { redactedPaths, serverLogger } from './logger.ts';
 export { type McpEndpoint, registerMcpEndpoint } from './mcp-endpoint.ts';
 export { maxNestingDepth } from './nesting.ts';
