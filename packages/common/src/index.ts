@@ -16,9 +16,7 @@ export {
   callerPattern,
   callerPatternMaxChars,
   keepMatching,
-  type LinearPattern,
   linearRegex,
-  matchingLimits,
   PatternError,
   quoteRegex,
 } from './patterns.ts';

@@ -40,7 +40,7 @@ export function callerPattern(text: string, field = 'grep'): LinearPattern {
 }
 
 /** How long matching runs before it lets other work in, and how long it may run in all. */
-export const matchingLimits = { sliceMs: 10, budgetMs: 2_000 };
+const matchingLimits = { sliceMs: 10, budgetMs: 2_000 };
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
