@@ -10,6 +10,8 @@ export interface LoadOptions {
   maxRequests: number;
   /** CPU time used so far (ms) by each process that serves the load, read as the measurement starts and ends. */
   cpuMs?: () => Promise<Record<string, number>>;
+  /** Ends the measurement before durationMs once it says so (checked before each request). */
+  done?: () => boolean;
 }
 
 export interface LoadFigures {
@@ -44,7 +46,7 @@ export async function load(pool: Pool, options: LoadOptions): Promise<LoadFigure
     // maxRequests latencies are kept.
     let issued = 0;
     const worker = async () => {
-      while (!failure && issued < options.maxRequests && performance.now() < untilMs) {
+      while (!failure && !options.done?.() && issued < options.maxRequests && performance.now() < untilMs) {
         issued += 1;
         const started = performance.now();
         const res = await pool.request({ method: 'GET', path: options.path, headers: options.headers });

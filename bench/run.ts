@@ -8,6 +8,7 @@ import { agentScale } from './agent-scale.ts';
 import { auditNetpol } from './audit-netpol.ts';
 import { costTraffic } from './cost-traffic.ts';
 import { fleetFanout } from './fleet-fanout.ts';
+import { grepAttack } from './grep-attack.ts';
 import { helmReleases } from './helm-releases.ts';
 import { hubAuth } from './hub-auth.ts';
 import { hubReplicas } from './hub-replicas.ts';
@@ -67,6 +68,11 @@ const benchmarks: Record<string, { about: string; run: (args: string[]) => Promi
     about:
       'three hub processes on PostgreSQL + Redis behind HAProxy with 1 000 agent stand-ins under load: one replica SIGKILLed, time until every cluster answers again, requests lost, throughput before and after',
     run: hubReplicas,
+  },
+  'grep-attack': {
+    about:
+      '/api/health p50/p99/worst while get_pod_logs runs catastrophic grep patterns over 2 000 log lines (goal: worst ≤ 100 ms)',
+    run: grepAttack,
   },
   tunnel: {
     about:

@@ -6,6 +6,7 @@ import {
   runInspector,
   signInAtIdp,
   testCluster,
+  waitUntil,
 } from '@binnacle/testkit';
 import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -131,7 +132,17 @@ beforeAll(async () => {
     namespace: namespace.name,
     body: {
       metadata: { name: 'assistant' },
-      rules: [{ apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch', 'patch'] }],
+      rules: [
+        { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch', 'patch'] },
+        { apiGroups: [''], resources: ['pods', 'pods/log'], verbs: ['get', 'list'] },
+      ],
+    },
+  });
+  await core.createNamespacedPod({
+    namespace: namespace.name,
+    body: {
+      metadata: { name: 'app' },
+      spec: { containers: [{ name: 'main', image: 'ghcr.io/acme/app:1.0' }] },
     },
   });
   await rbac.createNamespacedRoleBinding({
@@ -334,6 +345,42 @@ describe('MCP through the hub', () => {
       client.callTool({ name: 'list_namespaces', arguments: { cluster: 'delta' } }),
     ).rejects.toThrow(/cluster: no cluster "delta"/);
     await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/unknown tool/);
+  });
+
+  it('a catastrophic grep through /mcp reaches every cluster and freezes none (issue 37)', async () => {
+    const pod = { namespace: namespace.name, name: 'app' };
+    await waitUntil(
+      'the pod running',
+      async () => (await core.readNamespacedPod(pod)).status?.phase === 'Running',
+      { timeoutMs: 30_000 },
+    );
+    const client = await connect('/mcp', { oauth: new AssistantOAuth('ada') });
+    const latencies: number[] = [];
+    let attacking = true;
+    const poll = (async () => {
+      while (attacking) {
+        for (const agent of agents) {
+          const start = performance.now();
+          await (await fetch(`${agent.url}/api/health`)).arrayBuffer();
+          latencies.push(performance.now() - start);
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
+    const answer = await call(client, 'get_pod_logs', {
+      ...pod,
+      tail_lines: 2000,
+      grep: '^(.?){18}.{18}#',
+    }).finally(() => {
+      attacking = false;
+    });
+    await poll;
+    expect(answer.isError, answer.text).toBe(false);
+    const merged = JSON.parse(answer.text) as { clusters: { name: string; answer: string }[] };
+    expect(merged.clusters.map((c) => c.name)).toEqual(['alpha', 'beta']);
+    for (const part of merged.clusters) expect(part.answer).toMatch(/; 0 lines matching \//);
+    expect(latencies.length).toBeGreaterThan(0);
+    expect(Math.max(...latencies)).toBeLessThan(1_000);
   });
 
   it('the 31st fan-out call in a minute is 429 with Retry-After; a call naming a cluster is not counted', async () => {

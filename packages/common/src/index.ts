@@ -12,6 +12,14 @@ export {
 } from './durations.ts';
 export { type ErrorBody, type ErrorCode, errorCodes, errorTableMarkdown, statusOf } from './errors.ts';
 export { codePointOrder, dnsLabelPattern, dnsSubdomainPattern } from './kube-names.ts';
+export {
+  callerPattern,
+  callerPatternMaxChars,
+  keepMatching,
+  linearRegex,
+  PatternError,
+  quoteRegex,
+} from './patterns.ts';
 export { parseQuantity } from './quantities.ts';
 export { searchLimits } from './search-limits.ts';
 export { parseSize, SizeError, sizePattern } from './sizes.ts';

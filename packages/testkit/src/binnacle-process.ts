@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { repoRoot } from './cluster/paths.ts';
 
@@ -76,4 +77,11 @@ export function runCommand(command: string, args: string[], env: NodeJS.ProcessE
 /** SIGKILL for every `binnacle` a test started and left running (a failed assertion must not leave a port held). */
 export function killBinnacles(): void {
   for (const child of running) child.kill('SIGKILL');
+}
+
+/** A process's resident memory now and its peak (VmHWM), in MB, from /proc (Linux). */
+export async function processMemory(pid: number): Promise<{ rssMB: number; peakMB: number }> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN);
+  return { rssMB: kb('VmRSS') / 1024, peakMB: kb('VmHWM') / 1024 };
 }

@@ -1,5 +1,11 @@
 export { type ApiServerProxy, startApiServerProxy } from './api-server-proxy.ts';
-export { type BinnacleRun, killBinnacles, runBinnacle, runCommand } from './binnacle-process.ts';
+export {
+  type BinnacleRun,
+  killBinnacles,
+  processMemory,
+  runBinnacle,
+  runCommand,
+} from './binnacle-process.ts';
 export {
   type AxeViolation,
   chromiumPath,
@@ -33,6 +39,7 @@ export { type FluxObject, fluxDemo, fluxGroups, fluxReady, installFluxDemo } fro
 export { simulatedNode } from './cluster/nodes.ts';
 export { clusterBinaries, defaultStateDir, helmBinary, repoRoot } from './cluster/paths.ts';
 export { identities } from './cluster/pki.ts';
+export { criLine } from './cluster/pod-sim.ts';
 export { freePort, isListening } from './cluster/ports.ts';
 export { groupAlive, isAlive } from './cluster/processes.ts';
 export { seedCluster, seeded } from './cluster/seed.ts';

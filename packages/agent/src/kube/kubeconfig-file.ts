@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { parse } from 'yaml';
+import { parseYaml, yamlLimits } from '@binnacle/common/server';
 
 /** A kubeconfig cluster entry, its file paths made absolute against the file that named them. */
 export interface KubeconfigCluster {
@@ -125,7 +125,7 @@ export function readKubeconfig(files: string[]): Kubeconfig {
     contexts: new Map(),
   };
   for (const file of files) {
-    const doc = (parse(readFileSync(file, 'utf8')) ?? {}) as Entry;
+    const doc = (parseYaml(readFileSync(file, 'utf8'), yamlLimits.stored, file) ?? {}) as Entry;
     if (typeof doc !== 'object') throw new Error(`${file} is not a kubeconfig (a YAML mapping)`);
     const baseDir = dirname(resolve(file));
     const pathOf = (p?: string) => (p === undefined || isAbsolute(p) ? p : resolve(baseDir, p));

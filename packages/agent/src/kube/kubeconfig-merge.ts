@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { isMap, isSeq, parseDocument, type YAMLMap } from 'yaml';
+import { checkedYamlDocuments, yamlLimits } from '@binnacle/common/server';
+import { type Document, isMap, isSeq, type YAMLMap } from 'yaml';
 
 /** One context with its own cluster and user entries, as kubeconfig YAML maps (`cluster:` / `user:` bodies). */
 export interface KubeconfigEntry {
@@ -12,13 +13,7 @@ export interface KubeconfigEntry {
 type Section = 'clusters' | 'users' | 'contexts';
 
 /** Puts `{ name, [field]: body }` into the section, replacing an entry of that name (first one wins in reads). */
-function upsert(
-  doc: ReturnType<typeof parseDocument>,
-  section: Section,
-  name: string,
-  field: string,
-  body: unknown,
-) {
+function upsert(doc: Document, section: Section, name: string, field: string, body: unknown) {
   const node = doc.createNode({ name, [field]: body });
   const seq = doc.get(section);
   if (!isSeq(seq)) {
@@ -37,12 +32,14 @@ function upsert(
  */
 export async function mergeKubeconfigEntry(path: string, entry: KubeconfigEntry): Promise<void> {
   const [text, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+  const docs = checkedYamlDocuments(text, yamlLimits.stored, () => path);
+  if (docs.length > 1) throw new Error(`${path} holds ${docs.length} YAML documents, a kubeconfig one`);
   // An empty file (or one of comments only) becomes a kubeconfig of its own.
-  const doc = parseDocument(
-    parseDocument(text).contents === null ? `${text}\napiVersion: v1\nkind: Config\n` : text,
-  );
-  if (doc.errors.length > 0) throw new Error(`${path} is not valid YAML: ${doc.errors[0]?.message}`);
-  if (!isMap(doc.contents)) throw new Error(`${path} is not a kubeconfig (a YAML mapping)`);
+  const [doc] =
+    docs[0]?.contents == null
+      ? checkedYamlDocuments(`${text}\napiVersion: v1\nkind: Config\n`, yamlLimits.stored, () => path)
+      : docs;
+  if (!isMap(doc?.contents)) throw new Error(`${path} is not a kubeconfig (a YAML mapping)`);
   upsert(doc, 'clusters', entry.name, 'cluster', entry.cluster);
   upsert(doc, 'users', entry.name, 'user', entry.user);
   upsert(doc, 'contexts', entry.name, 'context', { cluster: entry.name, user: entry.name });

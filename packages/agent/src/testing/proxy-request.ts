@@ -1,18 +1,24 @@
 import { request } from 'node:http';
 import type { TestAgent } from './test-agent.ts';
 
+/** A request body: a value sent as JSON, or text sent as it is with its media type. */
+export type SentBody = { json: unknown } | { text: string; type: string };
+
 /**
- * A request to an agent from a given local address (e.g. 127.0.0.2), as an authenticating proxy in front of it
- * would send one; resolves with the status and the parsed JSON body.
+ * A request to an agent (in this process or its own) from a given local address (e.g. 127.0.0.2), as an
+ * authenticating proxy in front of it would send one; resolves with the status and the parsed JSON body.
  */
 export function sendFrom(
-  agent: TestAgent,
+  agent: Pick<TestAgent, 'url'>,
   path: string,
   headers: Record<string, string>,
   localAddress: string,
   method = 'GET',
+  body?: SentBody,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   const url = new URL(path, agent.url);
+  const payload = body && ('json' in body ? JSON.stringify(body.json) : body.text);
+  const type = body && ('json' in body ? 'application/json' : body.type);
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -20,7 +26,7 @@ export function sendFrom(
         host: url.hostname,
         port: url.port,
         path: `${url.pathname}${url.search}`,
-        headers,
+        headers: type === undefined ? headers : { ...headers, 'content-type': type },
         localAddress,
       },
       (res) => {
@@ -32,6 +38,6 @@ export function sendFrom(
       },
     );
     req.on('error', reject);
-    req.end();
+    req.end(payload);
   });
 }

@@ -294,3 +294,42 @@ describe('durations and times in a query', () => {
     expect(res.json()).toEqual({ error, code: 'invalid_request' });
   });
 });
+
+describe('JSON bodies', () => {
+  const post = (payload: string | Buffer) =>
+    app.inject({ method: 'POST', url: '/items', headers: json, payload });
+
+  it('refuses nesting deeper than 200 levels before parsing it', async () => {
+    const res = await post(`${'['.repeat(201)}${']'.repeat(201)}`);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({
+      error: 'the JSON body nests deeper than 200 levels',
+      code: 'invalid_request',
+    });
+    // 200 levels are parsed, and answered by the route's schema.
+    const parsed = await post(`{"name":"a","tags":${'['.repeat(199)}${']'.repeat(199)}}`);
+    expect(parsed.json()).toEqual({ error: 'body field "tags.0" must be string', code: 'invalid_request' });
+  });
+
+  it('counts no bracket inside a string', async () => {
+    const name = `[{\\"${'['.repeat(300)}`;
+    const res = await post(`{"name":"${name}"}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ name: `[{"${'['.repeat(300)}` });
+  });
+
+  it('refuses bytes that are not UTF-8, and keeps those that are', async () => {
+    const res = await post(
+      Buffer.concat([Buffer.from('{"name":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]),
+    );
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: 'the JSON body is not valid UTF-8', code: 'invalid_request' });
+    expect((await post(Buffer.from('{"name":"café ☕"}'))).json()).toEqual({ name: 'café ☕' });
+  });
+
+  it("keeps fastify's refusal of a prototype-poisoning body", async () => {
+    const res = await post('{"name":"a","__proto__":{"admin":true}}');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: 'invalid_request' });
+  });
+});

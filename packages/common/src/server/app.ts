@@ -9,6 +9,7 @@ import Fastify, {
 } from 'fastify';
 import { type PageFallback, registerErrorHandling, sendError } from './error-handler.ts';
 import { answerClientError, maxPathSegment } from './framework-errors.ts';
+import { registerJsonBodies } from './json-body.ts';
 import { openApiRoute, registerOpenApi } from './openapi.ts';
 import { buildSerializer, buildValidator } from './validators.ts';
 
@@ -38,8 +39,8 @@ export interface AppOptions {
 /**
  * A fastify app with the conventions every Binnacle server follows (DESIGN §4): `Cache-Control: no-store` on
  * every answer, `{error, code}` for every failure, strict schemas (unknown fields are errors, not dropped; JSON
- * bodies are taken as typed, see validators.ts), and the OpenAPI document at /api/openapi.json. Routes are
- * added by the caller.
+ * bodies are taken as typed, see validators.ts), JSON bodies in UTF-8 and at most 200 levels deep (json-body.ts),
+ * and the OpenAPI document at /api/openapi.json. Routes are added by the caller.
  */
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -62,6 +63,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     },
     schemaController: { compilersFactory: { buildValidator, buildSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>() as unknown as FastifyInstance;
+  registerJsonBodies(app);
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('Cache-Control', 'no-store');
   });

@@ -16,8 +16,10 @@ export {
   notReady,
   unauthenticated,
 } from './errors.ts';
+export { jsonDepth, utf8Body } from './json-body.ts';
 export { redactedPaths, serverLogger } from './logger.ts';
 export { type McpEndpoint, registerMcpEndpoint } from './mcp-endpoint.ts';
+export { maxNestingDepth } from './nesting.ts';
 export { openApiRoute, registerOpenApi } from './openapi.ts';
 export {
   type OptionSpec,
@@ -39,3 +41,10 @@ export {
 } from './schemas.ts';
 export { exitOnCrash, exitOnSignal } from './shutdown.ts';
 export { registerWebAssets, type WebUiMode, webDist, webPage } from './web-ui.ts';
+export {
+  checkedYamlDocuments,
+  parseYaml,
+  parseYamlDocuments,
+  type YamlLimits,
+  yamlLimits,
+} from './yaml.ts';

@@ -2,8 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parseDuration } from '@binnacle/common';
-import { parseOptions, resolveOptions, UsageError } from '@binnacle/common/server';
-import { parse as parseYaml } from 'yaml';
+import {
+  AppError,
+  parseOptions,
+  parseYaml,
+  resolveOptions,
+  UsageError,
+  yamlLimits,
+} from '@binnacle/common/server';
 import { type BillingSettings, billingDefaults } from './billing-config.ts';
 import { hubOptions, secretSettings } from './hub-options.ts';
 import type { NetworkSettings } from './network-config.ts';
@@ -56,7 +62,13 @@ export const hubDefaults = (): Partial<HubConfig> => ({
 function readConfigFile(path: string | undefined): Record<string, unknown> {
   if (!path) return {};
   if (!existsSync(path)) throw new UsageError(`config file ${path} does not exist`);
-  const value = parseYaml(readFileSync(path, 'utf8')) as unknown;
+  let value: unknown;
+  try {
+    value = parseYaml(readFileSync(path, 'utf8'), yamlLimits.stored, `config file ${path}`);
+  } catch (error) {
+    if (error instanceof AppError) throw new UsageError(error.message);
+    throw error;
+  }
   if (value === null || value === undefined) return {};
   if (typeof value !== 'object' || Array.isArray(value))
     throw new UsageError(`config file ${path} must hold a mapping of settings`);

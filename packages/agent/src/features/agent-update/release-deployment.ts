@@ -1,5 +1,4 @@
-import { AppError } from '@binnacle/common/server';
-import { parseAllDocuments } from 'yaml';
+import { AppError, parseYamlDocuments, yamlLimits } from '@binnacle/common/server';
 import type { KubeClient } from '../../kube/client.ts';
 import { collectionPath } from '../../kube/discovery.ts';
 import type { KubeObject } from '../../kube/objects.ts';
@@ -40,9 +39,9 @@ export async function releaseDeployment(client: KubeClient, live: KubeObject): P
       'conflict',
       `helm is changing release ${namespace}/${release} (revision ${stored.version} is ${status}); retry once it is done`,
     );
-  const rendered = parseAllDocuments(stored.manifest ?? '')
-    .map((document) => document.toJS() as KubeObject | null)
-    .find((object) => object?.kind === 'Deployment' && object.metadata?.name === name);
+  const rendered = (
+    parseYamlDocuments(stored.manifest ?? '', yamlLimits.stored) as (KubeObject | null)[]
+  ).find((object) => object?.kind === 'Deployment' && object.metadata?.name === name);
   if (!rendered)
     throw new AppError(
       'self_upgrade_unavailable',

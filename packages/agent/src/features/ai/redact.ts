@@ -1,4 +1,5 @@
-import { parseAllDocuments, stringify } from 'yaml';
+import { parseYamlDocuments, yamlLimits } from '@binnacle/common/server';
+import { stringify } from 'yaml';
 import type { KubeObject } from '../../kube/objects.ts';
 
 /** What replaces a value that must not reach a model. */
@@ -172,8 +173,7 @@ export function redactObject(object: KubeObject): KubeObject {
 
 /** A rendered multi-document manifest (a Helm release's) with each object redacted: a Secret keeps its keys only. */
 export function redactManifest(manifest: string | undefined): string {
-  return parseAllDocuments(manifest ?? '')
-    .map((doc) => doc.toJS() as unknown)
+  return parseYamlDocuments(manifest ?? '', yamlLimits.stored)
     .filter((object): object is KubeObject => isObj(object))
     .map((object) => stringify(redactObject(object)))
     .join('---\n');

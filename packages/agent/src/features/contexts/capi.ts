@@ -1,5 +1,4 @@
-import { AppError } from '@binnacle/common/server';
-import { parse } from 'yaml';
+import { AppError, parseYaml, yamlLimits } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import type { KubeconfigEntry } from '../../kube/kubeconfig-merge.ts';
@@ -51,9 +50,10 @@ export async function capiKubeconfig(
 export function capiEntry(kubeconfig: string, name: string, source: string): KubeconfigEntry {
   let doc: Entry;
   try {
-    doc = (parse(kubeconfig) ?? {}) as Entry;
-  } catch {
-    throw new AppError('kubeconfig_invalid', `${source} is not YAML`);
+    doc = (parseYaml(kubeconfig, yamlLimits.stored, source) ?? {}) as Entry;
+  } catch (error) {
+    if (error instanceof AppError) throw new AppError('kubeconfig_invalid', error.message);
+    throw error;
   }
   const contexts = Array.isArray(doc.contexts) ? (doc.contexts as Entry[]) : [];
   const context =

@@ -1,3 +1,4 @@
+import { linearRegex } from '@binnacle/common';
 import type { AgentContext } from '../../context.ts';
 import { requireAccess } from '../../http/caller.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
@@ -53,8 +54,8 @@ export async function resolveWorkload(
     namespace: target.namespace,
     name: target.name,
     pods,
-    /** Prometheus anchors its regular expressions; so does this one. */
-    matches: new RegExp(`^(?:${pods})$`),
+    /** Prometheus anchors its regular expressions, and runs them on RE2; so does this one. */
+    matches: linearRegex(`^(?:${pods})$`),
   };
 }
 

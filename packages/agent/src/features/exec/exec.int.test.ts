@@ -139,6 +139,29 @@ describe('the local terminal', () => {
   });
 });
 
+/** The entry names of a tar archive (ustar headers, no long-name extensions needed here). */
+function tarNames(tar: Buffer): string[] {
+  const names: string[] = [];
+  for (let offset = 0; offset + 512 <= tar.length; ) {
+    const name = tar
+      .subarray(offset, offset + 100)
+      .toString()
+      .replace(/\0.*$/s, '');
+    if (!name) break;
+    names.push(name);
+    const size = Number.parseInt(
+      tar
+        .subarray(offset + 124, offset + 136)
+        .toString()
+        .replace(/\0.*$/s, '')
+        .trim() || '0',
+      8,
+    );
+    offset += 512 + Math.ceil(size / 512) * 512;
+  }
+  return names;
+}
+
 describe('files', () => {
   it('lists a directory, directories first', async () => {
     const listing = await agent.json<{
@@ -160,25 +183,7 @@ describe('files', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/x-tar');
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="conf.tar"');
-    const tar = Buffer.from(await res.arrayBuffer());
-    const names: string[] = [];
-    for (let offset = 0; offset + 512 <= tar.length; ) {
-      const name = tar
-        .subarray(offset, offset + 100)
-        .toString()
-        .replace(/\0.*$/s, '');
-      if (!name) break;
-      names.push(name);
-      const size = Number.parseInt(
-        tar
-          .subarray(offset + 124, offset + 136)
-          .toString()
-          .replace(/\0.*$/s, '')
-          .trim() || '0',
-        8,
-      );
-      offset += 512 + Math.ceil(size / 512) * 512;
-    }
+    const names = tarNames(Buffer.from(await res.arrayBuffer()));
     expect(names.sort()).toEqual(['conf/', 'conf/app.yaml', 'conf/nested/', 'conf/nested/deep.txt']);
   });
 
@@ -196,6 +201,30 @@ describe('files', () => {
       `/api/pods/${ns.name}/${pod}/files?path=${encodeURIComponent(join(tree, 'nope'))}`,
     );
     expect(missing.status).toBe(404);
+  });
+
+  it("takes a file named like a tar option as a file (issue 37: /--help printed tar's help)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'binnacle-options-'));
+    try {
+      await writeFile(join(dir, '--help'), 'not an option\n');
+      const download = (path: string) =>
+        agent.request(`/api/pods/${ns.name}/${pod}/files/download?path=${encodeURIComponent(path)}`);
+      const named = await download(join(dir, '--help'));
+      expect(named.status).toBe(200);
+      expect(tarNames(Buffer.from(await named.arrayBuffer()))).toEqual(['--help']);
+      const atRoot = await download('/--help');
+      expect(atRoot.status).toBe(404);
+      expect(await atRoot.json()).toEqual({
+        error: '/--help does not exist in the container',
+        code: 'not_found',
+      });
+      const listing = await agent.json<{ entries: { name: string }[] }>(
+        `/api/pods/${ns.name}/${pod}/files?path=${encodeURIComponent(dir)}`,
+      );
+      expect(listing.entries.map((e) => e.name)).toEqual(['--help']);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -19,7 +19,8 @@ export interface FileEntry {
 
 /**
  * A path inside the container, checked: absolute, no `..` segment, no NUL, at most 4096 bytes. It is passed
- * to commands as an argument, never through a shell string, so no quoting can break out.
+ * to commands as an argument, never through a shell string, so no quoting can break out; being absolute, it
+ * starts with `/` and no command reads it as an option (find, stat); tar's base name gets a `--` before it.
  */
 export function safePath(raw: string | undefined): string {
   const path = raw ?? '/';
@@ -161,7 +162,8 @@ export async function downloadFiles(
     };
     out.on('drain', () => proc?.resume());
     out.on('close', () => proc?.close());
-    execInPod(ctx, namespace, pod, container, ['tar', 'cf', '-', '-C', dir, base], {
+    // `--` ends tar's options: a file named `--help` (or `--to-command=…`) is archived, not obeyed.
+    execInPod(ctx, namespace, pod, container, ['tar', 'cf', '-', '-C', dir, '--', base], {
       as,
       tty: false,
       stdin: false,

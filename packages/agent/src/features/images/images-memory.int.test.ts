@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -7,6 +7,7 @@ import {
   killBinnacles,
   largeLayer,
   layer,
+  processMemory,
   pushImage,
   runBinnacle,
   startRegistry,
@@ -30,12 +31,6 @@ let image: string;
 let dir: string;
 let port: number;
 let agent: BinnacleRun;
-
-const memory = async (pid: number) => {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN);
-  return { rssMB: kb('VmRSS') / 1024, peakMB: kb('VmHWM') / 1024 };
-};
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'binnacle-large-image-'));
@@ -81,13 +76,13 @@ describe('a 520 MB image', () => {
       fetch(`http://127.0.0.1:${port}/api/images/${route}?image=${encodeURIComponent(target)}${extra}`);
     // The baseline is the agent cold: healthy, no image inspected yet. (The layer streams' spent chunks are
     // collected as they go — young-garbage.ts — so V8's 64 MB of external-memory headroom is never taken.)
-    const before = await memory(pid);
+    const before = await processMemory(pid);
     // Resets VmHWM to the current RSS: what it reads afterwards is the peak of the inspection alone.
     await writeFile(`/proc/${pid}/clear_refs`, '5');
     const started = Date.now();
     const res = await get('inspect', image);
     const body = (await res.json()) as { totalSize: number; totalFiles: number };
-    const after = await memory(pid);
+    const after = await processMemory(pid);
     const growthMB = after.peakMB - before.rssMB;
     process.stderr.write(
       `[images] inspected ${(imageBytes / 2 ** 20).toFixed(0)} MiB in ${Date.now() - started} ms: RSS ${before.rssMB.toFixed(1)} MB before, peak ${after.peakMB.toFixed(1)} MB during (+${growthMB.toFixed(1)} MB)\n`,

@@ -1,3 +1,4 @@
+import { callerPatternMaxChars } from '@binnacle/common';
 import { z } from 'zod';
 
 /** The arguments several tools share, each with the bounds and wording an assistant sees in the schema. */
@@ -27,9 +28,11 @@ export const container = z.string().max(63).optional();
 export const logSince = z.string().max(64).optional().describe('a duration back from now: 90s, 15m, 2h');
 export const grep = z
   .string()
-  .max(256)
+  .max(callerPatternMaxChars)
   .optional()
-  .describe('keep only lines matching this regular expression (case-insensitive)');
+  .describe(
+    'keep only lines matching this regular expression: RE2 syntax (no backreferences or lookaround), case-insensitive; a pattern that does not compile is matched as plain text',
+  );
 
 /** One namespace asked for, as the services take it: undefined means every namespace the caller may see. */
 export const scope = (ns?: string) => (ns ? [ns] : undefined);

@@ -108,7 +108,7 @@ async function logTail(
     const shown = { pod, container: source.container, previous };
     try {
       const log = await read(previous);
-      return { ...shown, lines: shownLines(log.lines.map((l) => l.line)) };
+      return { ...shown, lines: await shownLines(log.lines.map((l) => l.line)) };
     } catch (error) {
       if (error instanceof AppError) return { ...shown, error: `${error.code}: ${error.message}` };
       throw error;

@@ -208,6 +208,16 @@ describe('the agent MCP endpoint', () => {
     expect(refused.text).toContain(identities.restricted.user);
   });
 
+  it('refuses a patch nested 5 000 levels deep before parsing it', async () => {
+    const deep = await call(client, 'patch_resource', {
+      kind: 'configmap',
+      name: 'anything',
+      namespace: fixture.ns.name,
+      patch: `{"data":${'['.repeat(5000)}${']'.repeat(5000)}}`,
+    });
+    expect(deep).toEqual({ isError: true, text: 'invalid_request: patch nests deeper than 200 levels' });
+  });
+
   it('changes the cluster as an allowed caller, refuses the restricted one, and offers no writer when read-only', async () => {
     const ns = fixture.ns.name;
     const scale = { action: 'scale', kind: 'deploy', namespace: ns, name: 'web', replicas: 2 };

@@ -141,7 +141,7 @@ export const readTools: Tool[] = [
     name: 'get_pod_logs',
     title: 'Pod logs',
     description:
-      "The last lines of a pod's container (credentials scrubbed), optionally only those matching grep (a regular expression, case-insensitive).",
+      "The last lines of a pod's container (credentials scrubbed), optionally only those matching grep.",
     input: {
       namespace: requiredNamespace,
       name,
@@ -159,7 +159,7 @@ export const readTools: Tool[] = [
         previous: args.previous,
         as: caller,
       });
-      const lines = shownLines(
+      const lines = await shownLines(
         log.lines.map((l) => l.line),
         args.grep,
       );

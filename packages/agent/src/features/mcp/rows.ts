@@ -1,3 +1,5 @@
+import { callerPattern, keepMatching, PatternError } from '@binnacle/common';
+import { badRequest } from '@binnacle/common/server';
 import type { KubeObject } from '../../kube/objects.ts';
 import { redactText } from '../ai/redact.ts';
 
@@ -14,19 +16,27 @@ export function eventRow(event: KubeObject) {
   };
 }
 
-/** A grep pattern: a regular expression when it is one, else the text itself; case-insensitive. */
-export function grepOf(pattern: string): RegExp {
+/**
+ * The items whose line matches grep (all without one). grep is RE2, case-insensitive, its text taken literally
+ * when it does not compile (ADR 0045); a pattern that costs more than its budget is the caller's 400.
+ */
+export async function grepped<T>(
+  items: readonly T[],
+  grep: string | undefined,
+  lineOf: (item: T) => string,
+): Promise<T[]> {
+  if (!grep) return [...items];
   try {
-    return new RegExp(pattern, 'i');
-  } catch {
-    return new RegExp(pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'i');
+    return await keepMatching(items, callerPattern(grep), lineOf);
+  } catch (error) {
+    if (error instanceof PatternError) throw badRequest(`grep: ${error.message}`);
+    throw error;
   }
 }
 
 /** Log lines as a tool answers them: those matching grep (all without one), credentials scrubbed. */
-export function shownLines(lines: string[], grep?: string): string[] {
-  const match = grep ? grepOf(grep) : undefined;
-  return lines.filter((line) => !match || match.test(line)).map(redactText);
+export async function shownLines(lines: string[], grep?: string): Promise<string[]> {
+  return (await grepped(lines, grep, (line) => line)).map(redactText);
 }
 
 /** A topology node as one line: `deployment/shop/web (healthy)`. */

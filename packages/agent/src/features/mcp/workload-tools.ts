@@ -11,7 +11,7 @@ import { neighborhood } from '../topology/neighborhood.ts';
 import { maxExpandedPods } from '../topology/pod-groups.ts';
 import { container, grep, group, kind, limit, logSince, name, requiredNamespace } from './args.ts';
 import { diagnose, diagnosedKinds } from './diagnose.ts';
-import { edgeLine, grepOf, nodeLine } from './rows.ts';
+import { edgeLine, grepped, nodeLine } from './rows.ts';
 import { type Tool, tool } from './tool.ts';
 
 /** The tools about one workload or object: what it connects to, its pods' logs, and why it fails. */
@@ -98,10 +98,9 @@ export const workloadTools: Tool[] = [
         previous: args.previous,
         as: caller,
       });
-      const match = args.grep ? grepOf(args.grep) : undefined;
-      const lines = tail.lines
-        .filter((l) => !match || match.test(l.line))
-        .map((l) => `[${l.pod}/${l.container}] ${redactText(l.line)}`);
+      const lines = (await grepped(tail.lines, args.grep, (l) => l.line)).map(
+        (l) => `[${l.pod}/${l.container}] ${redactText(l.line)}`,
+      );
       return [
         `# ${tail.kind} ${tail.namespace}/${tail.name}: pods ${tail.pods.join(', ') || 'none with logs'}${tail.podsLeftOut > 0 ? ` (${tail.podsLeftOut} more left out)` : ''}; ${lines.length} lines${args.grep ? ` matching /${args.grep}/i` : ''}`,
         ...tail.errors.map((e) => `# ${e.pod}/${e.container}: ${e.error}`),

@@ -1,4 +1,4 @@
-import { badRequest } from '@binnacle/common/server';
+import { badRequest, jsonDepth, maxNestingDepth } from '@binnacle/common/server';
 import { z } from 'zod';
 import { type ActionOutcome, performAction } from '../../http/actions.ts';
 import { objectPath } from '../../kube/discovery.ts';
@@ -213,6 +213,9 @@ export const writeTools: Tool[] = [
       if (resource.namespaced && !args.namespace)
         throw badRequest(`namespace is required for ${resource.plural}`);
       const namespace = resource.namespaced ? args.namespace : undefined;
+      // The patch is sent on with JSON.stringify, which recurses: bounded like every JSON body (ADR 0046).
+      if (jsonDepth(args.patch) > maxNestingDepth)
+        throw badRequest(`patch nests deeper than ${maxNestingDepth} levels`);
       let patch: unknown;
       try {
         patch = JSON.parse(args.patch);

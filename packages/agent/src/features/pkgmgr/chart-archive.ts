@@ -1,11 +1,20 @@
 import { gunzipSync } from 'node:zlib';
-import { AppError } from '@binnacle/common/server';
-import { parse } from 'yaml';
+import { AppError, parseYaml, type YamlLimits, yamlLimits } from '@binnacle/common/server';
 
 /** Helm's own bounds: a packaged chart of at most 20 MiB, no file in it above 5 MiB once unpacked. */
 export const maxChartArchiveBytes = 20 << 20;
 const maxChartFileBytes = 5 << 20;
 const maxUnpackedBytes = 100 << 20;
+
+/** YAML a chart source serves, bounded as ADR 0046 says; what is wrong with it is the source's 502, not the caller's. */
+export function sourceYaml(text: string, limits: YamlLimits, name: string): unknown {
+  try {
+    return parseYaml(text, limits, name);
+  } catch (error) {
+    if (error instanceof AppError) throw new AppError('chart_source_error', error.message);
+    throw error;
+  }
+}
 
 /** The files of a packaged chart a user reads before installing it. */
 export interface ChartFiles {
@@ -78,7 +87,9 @@ export function readChartArchive(archive: Buffer, source: string): ChartFiles {
     throw new AppError('chart_source_error', `${source} holds no Chart.yaml at its top level`);
   const schema = files.get('values.schema.json');
   return {
-    metadata: (parse(chartYaml) as Record<string, unknown> | null) ?? {},
+    metadata:
+      (sourceYaml(chartYaml, yamlLimits.stored, `${source}: Chart.yaml`) as Record<string, unknown> | null) ??
+      {},
     values: files.get('values.yaml') ?? '',
     readme: files.get('README.md') ?? files.get('readme.md'),
     schema: schema === undefined ? undefined : parseSchema(schema, source),

@@ -1,7 +1,6 @@
-import { AppError } from '@binnacle/common/server';
+import { AppError, yamlLimits } from '@binnacle/common/server';
 import semver from 'semver';
-import { parse } from 'yaml';
-import { type ChartFiles, maxChartArchiveBytes, readChartArchive } from './chart-archive.ts';
+import { type ChartFiles, maxChartArchiveBytes, readChartArchive, sourceYaml } from './chart-archive.ts';
 import { isPlainHttpRegistry, OciRegistry } from './oci-registry.ts';
 import type { ChartRepository } from './repositories.ts';
 
@@ -121,15 +120,13 @@ export class ChartSources {
     const charts = new Map<string, ChartVersion[]>();
     if (repository.type === 'http') {
       const raw = await download(`${repository.url}/index.yaml`, repository.name, maxIndexBytes);
-      let document: { entries?: Record<string, Record<string, unknown>[]> } | null;
-      try {
-        document = parse(raw.toString('utf8'), { maxAliasCount: 10_000 }) as typeof document;
-      } catch (error) {
-        throw new AppError(
-          'chart_source_error',
-          `${repository.name}: index.yaml is not YAML: ${(error as Error).message}`,
-        );
-      }
+      const document = sourceYaml(
+        raw.toString('utf8'),
+        yamlLimits.index,
+        `${repository.name}: index.yaml`,
+      ) as {
+        entries?: Record<string, Record<string, unknown>[]>;
+      } | null;
       for (const [name, entries] of Object.entries(document?.entries ?? {})) {
         if (Array.isArray(entries)) charts.set(name, entries.map(chartVersion).sort(newestFirst));
       }

@@ -16,7 +16,7 @@ describe('parseValues', () => {
   });
 
   it.each([
-    ['replicaCount: [1', /values are not YAML/],
+    ['replicaCount: [1', /^values: /],
     ['- a\n- b\n', /must be a YAML map/],
     ['just words', /must be a YAML map/],
   ])('refuses %j with 400 invalid_yaml', (text, message) => {

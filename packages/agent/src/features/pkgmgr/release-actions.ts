@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { AppError } from '@binnacle/common/server';
-import { parse } from 'yaml';
+import { AppError, parseYaml, yamlLimits } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import type { ChartSources } from './chart-sources.ts';
@@ -75,12 +74,7 @@ export interface HelmPlan {
 /** The request's values as a map; YAML that does not parse, or is not a map, is 400 `invalid_yaml`. */
 export function parseValues(input: ValuesInput | undefined): Values | undefined {
   if (input === undefined || typeof input === 'object') return input;
-  let parsed: unknown;
-  try {
-    parsed = parse(input, { maxAliasCount: 1000 });
-  } catch (error) {
-    throw new AppError('invalid_yaml', `values are not YAML: ${(error as Error).message.split('\n')[0]}`);
-  }
+  const parsed = parseYaml(input, yamlLimits.values, 'values');
   if (parsed === null || parsed === undefined) return {};
   if (typeof parsed !== 'object' || Array.isArray(parsed))
     throw new AppError('invalid_yaml', 'values must be a YAML map (key: value), not a list or a scalar');
@@ -103,6 +97,8 @@ const waitArgs = ['--wait', '--timeout', `${helmTimeoutSeconds}s`];
 
 export async function planInstall(run: HelmRun, request: InstallRequest): Promise<HelmPlan> {
   const { releaseName: name, namespace, chartName, version, repository } = request;
+  // The caller's values are checked before any chart source is asked (ADR 0046).
+  const values = parseValues(request.values) ?? {};
   await run.sources.version(repository, chartName, version);
   const existing = run.ctx.cluster.cache
     .list(run.ctx.cluster.resolve('secrets'), namespace)
@@ -122,7 +118,7 @@ export async function planInstall(run: HelmRun, request: InstallRequest): Promis
       ...(request.createNamespace ? ['--create-namespace'] : []),
       ...waitArgs,
     ],
-    values: parseValues(request.values) ?? {},
+    values,
     description: `install ${repository}/${chartName} ${version} as ${namespace}/${name}`,
   };
 }
@@ -133,6 +129,7 @@ export async function planUpgrade(
   name: string,
   request: UpgradeRequest,
 ): Promise<HelmPlan> {
+  const values = parseValues(request.values);
   const current = summarizeRelease(currentRelease(run, namespace, name));
   const chartName = request.chartName ?? current.chart;
   const version = request.version ?? current.chartVersion;
@@ -147,7 +144,6 @@ export async function planUpgrade(
     repository = info.repositoryName;
   }
   await run.sources.version(repository, chartName, version);
-  const values = parseValues(request.values);
   return {
     action: 'upgrade',
     namespace,

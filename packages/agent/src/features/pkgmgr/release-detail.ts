@@ -1,6 +1,5 @@
-import { AppError, badRequest } from '@binnacle/common/server';
+import { AppError, badRequest, parseYamlDocuments, yamlLimits } from '@binnacle/common/server';
 import { createTwoFilesPatch } from 'diff';
-import { parseAllDocuments } from 'yaml';
 import type { AgentContext } from '../../context.ts';
 import { requireAccess } from '../../http/caller.ts';
 import type { Impersonation } from '../../kube/client.ts';
@@ -79,8 +78,8 @@ export function releaseRevision(revisions: StoredRelease[], revision?: number): 
 /** The objects a manifest names, each looked up in the cache for its health. */
 export function manifestResources(ctx: AgentContext, release: StoredRelease): ReleaseResource[] {
   const out: ReleaseResource[] = [];
-  for (const doc of parseAllDocuments(release.manifest ?? '')) {
-    const object = doc.toJS() as KubeObject | null;
+  for (const doc of parseYamlDocuments(release.manifest ?? '', yamlLimits.stored)) {
+    const object = doc as KubeObject | null;
     if (!object?.kind || !object.metadata?.name) continue;
     const apiVersion = object.apiVersion ?? 'v1';
     const live = liveHealth(ctx.cluster, {

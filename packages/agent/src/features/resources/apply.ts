@@ -1,5 +1,4 @@
-import { AppError } from '@binnacle/common/server';
-import { parseAllDocuments } from 'yaml';
+import { AppError, parseYamlDocuments, yamlLimits } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { type ApiResource, objectPath, splitApiVersion } from '../../kube/discovery.ts';
@@ -39,17 +38,13 @@ interface Target {
 const label = (t: Pick<Target, 'index' | 'object' | 'namespace' | 'name'>) =>
   `document ${t.index + 1} (${t.object.kind ?? '?'} ${t.namespace ? `${t.namespace}/` : ''}${t.name})`;
 
-/** Splits multi-document YAML (or JSON); `kind: List` documents contribute their items. Empty documents are skipped. */
+/**
+ * Splits multi-document YAML (or JSON); `kind: List` documents contribute their items. Empty documents are
+ * skipped. Aliases, expansion and nesting are bounded before anything is converted (ADR 0046).
+ */
 export function parseDocuments(text: string): KubeObject[] {
   const objects: KubeObject[] = [];
-  parseAllDocuments(text).forEach((doc, index) => {
-    const error = doc.errors[0];
-    if (error)
-      throw new AppError(
-        'invalid_yaml',
-        `document ${index + 1}: ${error.message.split('\n')[0]?.replace(/:$/, '')}`,
-      );
-    const value = doc.toJSON() as unknown;
+  parseYamlDocuments(text, yamlLimits.manifests).forEach((value, index) => {
     if (value === null || value === undefined) return;
     if (typeof value !== 'object' || Array.isArray(value)) {
       throw new AppError(

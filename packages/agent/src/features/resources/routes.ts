@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { errorResponses, Query } from '@binnacle/common/server';
+import { errorResponses, Query, utf8Body } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { callerAware, requireAccess } from '../../http/caller.ts';
@@ -64,8 +64,14 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
   searchRoutes(app, ctx);
   app.addContentTypeParser(
     ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/plain'],
-    { parseAs: 'string', bodyLimit: applyBodyLimit },
-    (_req, body, done) => done(null, body),
+    { parseAs: 'buffer', bodyLimit: applyBodyLimit },
+    (_req, body, done) => {
+      try {
+        done(null, utf8Body(body as Buffer));
+      } catch (error) {
+        done(error as Error, undefined);
+      }
+    },
   );
 
   app.get(

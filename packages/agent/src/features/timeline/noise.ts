@@ -32,6 +32,11 @@ export function noiseReason(
   return undefined;
 }
 
-/** Name patterns the `default` preset hides (as strings, so SQL and memory stores apply the same rule). */
-export const defaultExcludedNames = ['-lock$', '-lease$', 'leader-election', '-heartbeat$'];
+/**
+ * Name patterns the `default` preset hides (as strings, so SQL and memory stores apply the same rule). They run
+ * on `RegExp`, which backtracks: only these constants may reach it (the type of `excludeNames` says so), never a
+ * caller's text (ADR 0045).
+ */
+export const defaultExcludedNames = ['-lock$', '-lease$', 'leader-election', '-heartbeat$'] as const;
+export type ExcludedNamePattern = (typeof defaultExcludedNames)[number];
 export const defaultExcludedKinds = [...noisyKinds];

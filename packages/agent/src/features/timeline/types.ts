@@ -3,6 +3,7 @@ export type TimelineSource = 'informer' | 'k8s_event' | 'historical' | 'action';
 export type TimelineEventType = 'add' | 'update' | 'delete' | 'Normal' | 'Warning';
 
 import type { Health } from '../../kube/health.ts';
+import type { ExcludedNamePattern } from './noise.ts';
 
 export type { Health };
 
@@ -68,8 +69,8 @@ export interface TimelineQuery {
   eventTypes?: TimelineEventType[];
   sources?: TimelineSource[];
   excludeKinds?: string[];
-  /** Names matching any of these regular expressions are left out. */
-  excludeNames?: string[];
+  /** Names matching any of these regular expressions are left out: our constants only, never a caller's. */
+  excludeNames?: readonly ExcludedNamePattern[];
   /** Leave out events of objects that have an owner (ReplicaSets, Pods of workloads). */
   topLevelOnly?: boolean;
   limit: number;

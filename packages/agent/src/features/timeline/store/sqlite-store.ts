@@ -123,6 +123,7 @@ export class SqliteTimelineStore implements TimelineStore {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 10000');
+    // Backtracking RegExp: only `defaultExcludedNames` reach it (TimelineQuery.excludeNames, ADR 0045).
     sqlite.function('regexp', { deterministic: true }, (pattern: unknown, value: unknown) =>
       new RegExp(String(pattern)).test(String(value)) ? 1 : 0,
     );
