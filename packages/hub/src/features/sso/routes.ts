@@ -19,6 +19,10 @@ export function ssoRoutes(app: HubApp, ctx: HubContext): void {
         querystring: Query({}),
         response: {
           200: Type.Object({
+            mayGenerate: Type.Boolean({
+              description:
+                "whether the caller may generate settings (POST …/sso/setup): owners of the hub's first organization",
+            }),
             oidcEnabled: Type.Boolean(),
             issuer: Nullable(Type.String()),
             clientId: Nullable(Type.String()),
@@ -35,7 +39,7 @@ export function ssoRoutes(app: HubApp, ctx: HubContext): void {
         },
       },
     },
-    () => ssoSettings(ctx),
+    (request) => ssoSettings(ctx, principalOf(request)),
   );
   app.post(
     '/api/orgs/:org_id/sso/setup',

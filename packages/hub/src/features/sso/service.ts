@@ -12,9 +12,10 @@ const maxDiscoveryBytes = 256 * 1024;
 export const oidcSecretName = 'binnacle-hub-oidc';
 
 /** The SSO settings in force, for Settings → SSO and Organization → SSO (read-only; the chart is the source of truth). */
-export function ssoSettings(ctx: HubContext) {
+export async function ssoSettings(ctx: HubContext, principal: Principal) {
   const { config } = ctx;
   return {
+    mayGenerate: await mayGenerate(ctx, principal),
     oidcEnabled: Boolean(config.oidcIssuer),
     issuer: config.oidcIssuer ?? null,
     clientId: config.oidcClientId ?? null,
@@ -76,8 +77,12 @@ async function checkDiscovery(ctx: HubContext, issuer: string) {
  * fetch an issuer a caller typed — is for the owners of the hub's first organization, the one the break-glass
  * admin owns (ADR 0050); an owner of an organization they created themselves gets 403.
  */
+async function mayGenerate(ctx: HubContext, principal: Principal): Promise<boolean> {
+  return principal.role === 'owner' && principal.orgId === (await oldestOrg(ctx.database.db));
+}
+
 async function requireHubOwner(ctx: HubContext, principal: Principal) {
-  if (principal.orgId === (await oldestOrg(ctx.database.db))) return;
+  if (await mayGenerate(ctx, principal)) return;
   throw forbidden(
     "SSO is configured for the whole hub: only owners of the hub's first organization may generate its settings",
   );

@@ -25,6 +25,7 @@ describe('Settings → SSO', () => {
       as: { cookie: viewer.cookie },
     });
     expect(answer.json()).toMatchObject({
+      mayGenerate: false,
       oidcEnabled: true,
       issuer: started.idp.issuer,
       redirectUri: `${testHubUrl}/api/auth/oidc/callback`,
@@ -102,6 +103,11 @@ describe('SSO discovery never reaches internal addresses for a caller', () => {
     const answer = await generate(t, orgId, viewer.cookie, `http://127.0.0.1:${port}/api/orgs#`);
     expect(answer.status, answer.body).toBe(403);
     expect(answer.json()).toMatchObject({ code: 'forbidden', error: expect.stringContaining('whole hub') });
+    // The page asks first, so it offers the form only to those it would answer.
+    const settings = (orgOf: string, cookie: string) =>
+      t.request('GET', `/api/orgs/${orgOf}/sso`, { as: { cookie } }).then((r) => r.json());
+    expect(await settings(orgId, viewer.cookie)).toMatchObject({ mayGenerate: false });
+    expect(await settings(admin.orgId, admin.cookie)).toMatchObject({ mayGenerate: true });
   });
 
   it('refuses loopback, private, link-local and mapped addresses with one answer that says nothing of them', async () => {

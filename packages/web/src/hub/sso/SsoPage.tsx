@@ -7,8 +7,8 @@ import { hub } from '../api.ts';
 import { accountQuery } from '../shell/HubShell.tsx';
 
 /**
- * Single sign-on: what is in force (read-only — the chart values are the source of truth), and for owners a
- * form that checks the IdP's discovery and generates the chart values and commands to apply. Nothing is stored.
+ * Single sign-on: what is in force (read-only — the chart values are the source of truth), and for the owners
+ * of the hub's first organization (the only ones the hub lets generate settings, ADR 0050) a form that checks the IdP's discovery and generates the chart values and commands to apply. Nothing is stored.
  */
 export function SsoPage() {
   const account = useQuery(accountQuery);
@@ -51,7 +51,15 @@ export function SsoPage() {
           )}
         </Loaded>
       </Card>
-      {org?.role === 'owner' && <SsoSetup orgId={org.id} />}
+      {org && inForce.data?.mayGenerate && <SsoSetup orgId={org.id} />}
+      {org?.role === 'owner' && inForce.data?.mayGenerate === false && (
+        <Card title="Generate settings">
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            Single sign-on is set for the whole hub, in its chart values, so only the owners of the hub's first
+            organization generate them here. Ask one of them, or the hub's operator.
+          </p>
+        </Card>
+      )}
     </div>
   );
 }
