@@ -337,7 +337,9 @@ describe('Flux actions: the flux CLI semantics', () => {
   it('refuses an unknown kind with 400 listing the allowed ones, and a missing object with 404', async () => {
     const res = await flux('Secret', 'x', 'reconcile');
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: string }).error).toContain(
+    const body = (await res.json()) as { error: string; code: string };
+    expect(body.code).toBe('unknown_kind');
+    expect(body.error).toContain(
       'GitRepository, OCIRepository, HelmRepository, Bucket, Kustomization, HelmRelease',
     );
     expect((await flux('GitRepository', 'nowhere', 'reconcile')).status).toBe(404);
