@@ -35,6 +35,7 @@ export {
   errorResponses,
   Nullable,
   Query,
+  sseResponses,
   TimeOrDuration,
 } from './schemas.ts';
 export { exitOnCrash, exitOnSignal } from './shutdown.ts';
