@@ -39,7 +39,12 @@ const agent = http.createServer((request, response) => {
     return;
   }
   if (request.url === '/api/ping') {
-    response.writeHead(200, { 'content-type': 'text/plain' }).end('pong');
+    response
+      .writeHead(200, {
+        'content-type': 'text/plain',
+        'x-length-seen': request.headers['content-length'] ?? 'none',
+      })
+      .end('pong');
     return;
   }
   // An accepted MCP notification: a head and no body, whose stream ends as the head arrives.
@@ -194,6 +199,44 @@ describe('methods through the tunnel', () => {
       expect(response.status).toBe(405);
       expect(response.headers.get('allow')).toBe('GET, HEAD');
       expect(await response.json()).toMatchObject({ code: 'method_not_allowed' });
+    } finally {
+      await dialer.close();
+    }
+  });
+});
+
+describe('bodies through the tunnel', () => {
+  it('drops the body of a GET together with its length, which the agent would wait for', async () => {
+    const dialer = await connectAgent();
+    try {
+      const answer = await within(
+        new Promise<{ status?: number; length?: string | string[]; body: string }>((resolve, reject) => {
+          const sent = http.request(
+            `${hubUrl}/c/${clusterId}/api/ping`,
+            {
+              method: 'GET',
+              headers: {
+                cookie: `${t.cookieName}=${cookie}`,
+                'content-type': 'application/json',
+                'content-length': 7,
+              },
+            },
+            (response) => {
+              let body = '';
+              response.on('data', (chunk: Buffer) => {
+                body += chunk.toString();
+              });
+              response.on('end', () =>
+                resolve({ status: response.statusCode, length: response.headers['x-length-seen'], body }),
+              );
+            },
+          );
+          sent.on('error', reject);
+          sent.end('{"a":1}');
+        }),
+        'the answer to a GET with a body',
+      );
+      expect(answer).toEqual({ status: 200, length: 'none', body: 'pong' });
     } finally {
       await dialer.close();
     }
