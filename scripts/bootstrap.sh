@@ -51,6 +51,8 @@ have_postgres() {
 missing=""
 command -v openssl >/dev/null 2>&1 || missing="$missing openssl"
 command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+# The API fuzzer (schemathesis) lives in a virtual environment; Debian's python3 makes one only with python3-venv.
+if [ "${1:-}" = test ] && ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then missing="$missing python3-venv"; fi
 have_postgres || missing="$missing postgresql"
 if [ "${1:-}" = test ] && ! command -v chromium >/dev/null 2>&1; then missing="$missing chromium"; fi
 # The single executable is stripped (binutils) and its image built by buildah without a daemon (ADR 0040).
@@ -93,4 +95,9 @@ fi
 # 6. stripe-mock, Stripe's API mock server for the hub billing tests (Go, cached by its go.sum).
 if [ "${1:-}" = test ]; then
   bash test/cluster/go/stripe-mock/build.sh >/dev/null
+fi
+# 7. schemathesis, the OpenAPI fuzzer of test/e2e/openapi-fuzz.int.test.ts (PyPI, pinned with hashes, cached by
+#    test/fuzz/requirements.txt).
+if [ "${1:-}" = test ]; then
+  bash test/fuzz/schemathesis.sh >/dev/null
 fi

@@ -21,7 +21,11 @@ export const errorCodes = {
     description:
       'Billing webhook: the Stripe-Signature header is missing, does not match the body and the webhook secret, or its timestamp is outside the tolerance window; nothing was stored.',
   },
-  unknown_kind: { status: 400, description: 'The resource kind is not served by the cluster.' },
+  unknown_kind: {
+    status: 400,
+    description:
+      'The resource kind is not served by the cluster, or is not one the route takes (the message names those it does).',
+  },
   ambiguous_kind: {
     status: 400,
     description: 'The kind exists in several API groups; pass `group` to choose.',

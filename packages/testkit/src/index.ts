@@ -37,7 +37,13 @@ export {
 } from './cluster/control-plane.ts';
 export { type FluxObject, fluxDemo, fluxGroups, fluxReady, installFluxDemo } from './cluster/flux.ts';
 export { simulatedNode } from './cluster/nodes.ts';
-export { clusterBinaries, defaultStateDir, helmBinary, repoRoot } from './cluster/paths.ts';
+export {
+  clusterBinaries,
+  defaultStateDir,
+  helmBinary,
+  repoRoot,
+  schemathesisBinary,
+} from './cluster/paths.ts';
 export { identities } from './cluster/pki.ts';
 export { criLine } from './cluster/pod-sim.ts';
 export { freePort, isListening } from './cluster/ports.ts';

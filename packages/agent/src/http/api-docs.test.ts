@@ -21,6 +21,20 @@ describe('API reference files', () => {
     expect(await webApiTypesSource('agent', doc)).toBe(await readFile(apiTypes.agent.types, 'utf8'));
   });
 
+  it('a text/event-stream answer describes one event (OpenAPI 3.1 reads a stream schema per event)', async () => {
+    const doc = await agentOpenApiDocument();
+    const streams = Object.values(doc.paths ?? {}).flatMap((item) =>
+      Object.values(item as Record<string, { responses?: Record<string, { content?: object }> }>).flatMap(
+        (operation) =>
+          Object.entries(operation.responses?.['200']?.content ?? {})
+            .filter(([type]) => type === 'text/event-stream')
+            .map(([, media]) => (media as { schema: { type?: string; required?: string[] } }).schema),
+      ),
+    );
+    expect(streams.length).toBeGreaterThan(0);
+    for (const schema of streams) expect(schema).toMatchObject({ type: 'object', required: ['data'] });
+  });
+
   it(`docs/api/errors.md lists exactly the codes of @binnacle/common (${hint})`, async () => {
     const current = await readFile(errorsDoc, 'utf8');
     expect(withErrorTable(current)).toBe(current);

@@ -37,6 +37,7 @@ export {
   errorResponses,
   Nullable,
   Query,
+  sseResponses,
   TimeOrDuration,
 } from './schemas.ts';
 export { exitOnCrash, exitOnSignal } from './shutdown.ts';

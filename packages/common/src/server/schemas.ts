@@ -21,6 +21,23 @@ const errorResponse = {
 /** Error responses every route declares, so the OpenAPI document shows them. */
 export const errorResponses = { '4xx': errorResponse, '5xx': errorResponse };
 
+/**
+ * The answers of a `text/event-stream` route. In OpenAPI 3.1 a stream's schema describes each event (3.2 names
+ * that `itemSchema`), so it is an event's fields, not the stream's text; `data` is JSON, shaped by `event`.
+ */
+export const sseResponses = {
+  200: Type.Object(
+    {
+      event: Type.Optional(Type.String()),
+      data: Type.String({ description: 'JSON' }),
+      id: Type.Optional(Type.String()),
+      retry: Type.Optional(Type.Integer()),
+    },
+    { description: 'one server-sent event (text/event-stream)' },
+  ),
+  ...errorResponses,
+};
+
 /** A query schema that rejects unknown parameters (every route has one, even with no parameters). */
 export function Query<T extends Record<string, TSchema>>(properties: T) {
   return Type.Object(properties, { additionalProperties: false });

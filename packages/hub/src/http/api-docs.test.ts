@@ -9,6 +9,19 @@ describe('hub API reference', () => {
     expect(serializeOpenApi(await hubOpenApiDocument())).toBe(await readFile(hubOpenApiSnapshot, 'utf8'));
   });
 
+  it('every operation documents its error answers, so a client knows any 4xx/5xx is { error, code }', async () => {
+    const doc = await hubOpenApiDocument();
+    const undocumented = Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
+      Object.entries(item as Record<string, { responses?: Record<string, unknown> }>)
+        .filter(
+          ([, operation]) =>
+            operation.responses && !(operation.responses['4XX'] && operation.responses['5XX']),
+        )
+        .map(([method]) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(undocumented).toEqual([]);
+  });
+
   it("the web UI's hub client types are those of the hub's document (sh scripts/bootstrap.sh writes them)", async () => {
     const doc = JSON.parse(await readFile(hubOpenApiSnapshot, 'utf8'));
     expect(await webApiTypesSource('hub', doc)).toBe(await readFile(apiTypes.hub.types, 'utf8'));

@@ -17,7 +17,7 @@ function documentedMatrix(): Row[] {
   const doc = readFileSync(resolve(import.meta.dirname, '../../../../docs/api/roles.md'), 'utf8');
   return doc
     .split('\n')
-    .filter((line) => /^\| (GET|POST|PUT|PATCH|DELETE) \|/.test(line))
+    .filter((line) => /^\| (GET|POST|PUT|PATCH|DELETE|OPTIONS) \|/.test(line))
     .map((line) => {
       const [method, path, credentials, owner, member, viewer] = line
         .split('|')

@@ -82,3 +82,9 @@ export async function helmBinary(): Promise<string> {
   const { stdout } = await run('bash', [join(repoRoot, 'test/cluster/helm.sh')], { maxBuffer: 1 << 20 });
   return stdout.trim().split('\n').at(-1) ?? '';
 }
+
+/** schemathesis's `st` command in its pinned virtual environment (see test/fuzz/schemathesis.sh). */
+export async function schemathesisBinary(): Promise<string> {
+  const { stdout } = await run('bash', [join(repoRoot, 'test/fuzz/schemathesis.sh')], { maxBuffer: 1 << 20 });
+  return stdout.trim().split('\n').at(-1) ?? '';
+}

@@ -102,7 +102,9 @@ export function desktopRoutes(app: App, ctx: AgentContext): void {
           {
             filename: Type.String({ minLength: 1, maxLength: 1024, description: 'the suggested name' }),
             content: Type.String({ description: 'the bytes, as text or base64' }),
-            encoding: Type.Union([Type.Literal('utf8'), Type.Literal('base64')], { default: 'utf8' }),
+            encoding: Type.Optional(
+              Type.Union([Type.Literal('utf8'), Type.Literal('base64')], { default: 'utf8' }),
+            ),
           },
           { additionalProperties: false },
         ),
@@ -114,7 +116,8 @@ export function desktopRoutes(app: App, ctx: AgentContext): void {
       },
     },
     (request) =>
-      service?.saveFile(request.body.filename, request.body.content, request.body.encoding) ?? notDesktop,
+      service?.saveFile(request.body.filename, request.body.content, request.body.encoding ?? 'utf8') ??
+      notDesktop,
   );
   app.get(
     '/api/desktop/update/status',

@@ -21,6 +21,8 @@ const Container = Type.String({ minLength: 1, maxLength: 63 });
 const Path = Type.String({
   minLength: 1,
   maxLength: 4096,
+  // What safePath checks, so the document allows only paths it takes: absolute, no `..` segment, no NUL.
+  pattern: '^(?!.*/\\.\\.(?:/|$))/[^\\u0000]*$',
   description: 'an absolute path in the container (no .. segments)',
 });
 export const sessionLimits = { exec: 50, terminal: 10 };

@@ -58,7 +58,7 @@ export function fluxKind(text: string): FluxKind {
   const kind = (Object.keys(fluxKinds) as FluxKind[]).find((k) => k.toLowerCase() === wanted);
   if (!kind)
     throw new AppError(
-      'invalid_request',
+      'unknown_kind',
       `unknown Flux kind "${text}": one of ${Object.keys(fluxKinds).join(', ')}`,
     );
   return kind;

@@ -196,6 +196,26 @@ describe('Argo CD actions: the object changes of its API', () => {
 });
 
 describe('read views', () => {
+  it('answers 403 for one object of a kind the agent may not list, never 503 "still loading" for good', async () => {
+    const paths = [
+      '/api/gitops-a/applications/argocd/storefront',
+      '/api/gitops-b/GitRepository/flux-system/platform',
+    ];
+    for (const path of paths) {
+      await waitUntil(
+        `${path} to stop loading`,
+        async () => (await fixture.restricted.request(path)).status !== 503,
+        {
+          timeoutMs: 15_000,
+          intervalMs: 200,
+        },
+      );
+      const res = await fixture.restricted.request(path);
+      expect(res.status, path).toBe(403);
+      expect(((await res.json()) as { code: string }).code).toBe('forbidden');
+    }
+  });
+
   it('lists the seeded Applications and Flux objects with their state', async () => {
     const overview = await fixture.agent.json<{
       applications: { namespace: string; name: string; sync: string; health: string; automated: unknown }[];
@@ -317,7 +337,9 @@ describe('Flux actions: the flux CLI semantics', () => {
   it('refuses an unknown kind with 400 listing the allowed ones, and a missing object with 404', async () => {
     const res = await flux('Secret', 'x', 'reconcile');
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: string }).error).toContain(
+    const body = (await res.json()) as { error: string; code: string };
+    expect(body.code).toBe('unknown_kind');
+    expect(body.error).toContain(
       'GitRepository, OCIRepository, HelmRepository, Bucket, Kustomization, HelmRelease',
     );
     expect((await flux('GitRepository', 'nowhere', 'reconcile')).status).toBe(404);

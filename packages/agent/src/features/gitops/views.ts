@@ -118,8 +118,8 @@ function cachedObject(ctx: AgentContext, group: string, kind: string, namespace:
   const resource = ctx.cluster.find(group, kind);
   const informer = resource ? ctx.cluster.cache.informer(resource) : undefined;
   if (!resource || !informer) throw new AppError('not_found', `the cluster serves no ${kind} (${group})`);
-  if (!informer.synced) throw new AppError('not_ready', `${kind} objects are still loading`);
-  const object = informer.get(name, namespace);
+  // Through the cache's rule: 503 while the kind loads, 403 for good when the agent may not list it.
+  const object = ctx.cluster.cache.get(resource, name, namespace);
   if (!object) throw new AppError('not_found', `no ${kind} ${namespace}/${name}`);
   return object;
 }

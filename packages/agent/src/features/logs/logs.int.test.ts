@@ -118,7 +118,7 @@ describe('workload log stream', () => {
     expect(service.status).toBe(400);
     expect(await service.json()).toEqual({
       error: 'workload logs follow Deployments, StatefulSets, DaemonSets, ReplicaSets and Jobs, not Service',
-      code: 'invalid_request',
+      code: 'unknown_kind',
     });
     const missing = await agent.request(`/api/workloads/deployments/${ns.name}/nope/logs/stream`);
     expect(missing.status).toBe(404);

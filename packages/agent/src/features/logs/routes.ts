@@ -1,4 +1,4 @@
-import { Duration, errorResponses, Query } from '@binnacle/common/server';
+import { Duration, errorResponses, Query, sseResponses } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { asCallerOnPod } from '../../http/caller.ts';
@@ -23,7 +23,6 @@ const Tail = (fallback: number) =>
 
 // Through the hub, logs are read as the caller: `get pods/log` in the namespace.
 const readLogs = asCallerOnPod('get', 'log');
-const sseResponse = { 200: Type.String({ description: 'text/event-stream' }), ...errorResponses };
 
 export function logRoutes(app: App, ctx: AgentContext): void {
   const limit = new StreamLimit('log streaming', logLimits.maxStreams);
@@ -86,7 +85,7 @@ export function logRoutes(app: App, ctx: AgentContext): void {
           ),
           timestamps: Type.Optional(Type.Boolean({ default: true })),
         }),
-        response: sseResponse,
+        response: sseResponses,
       },
     },
     async (request, reply) => {
@@ -124,7 +123,7 @@ export function logRoutes(app: App, ctx: AgentContext): void {
           since: Type.Optional(Since),
           timestamps: Type.Optional(Type.Boolean({ default: true })),
         }),
-        response: sseResponse,
+        response: sseResponses,
       },
     },
     (request, reply) => {

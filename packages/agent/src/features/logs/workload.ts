@@ -94,7 +94,8 @@ export function workloadPods(
 ) {
   const resource = ctx.cluster.resolve(kind);
   if (!workloadKinds.has(resource.kind))
-    throw badRequest(
+    throw new AppError(
+      'unknown_kind',
       `workload logs follow Deployments, StatefulSets, DaemonSets, ReplicaSets and Jobs, not ${resource.kind}`,
     );
   const workload = ctx.cluster.cache.get(resource, name, namespace);

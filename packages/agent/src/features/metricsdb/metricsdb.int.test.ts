@@ -105,7 +105,10 @@ describe.each(['prometheus', 'victoriametrics'])('the metrics store routes on %s
     const missing = await agent().request('/api/metricsdb/resources/Deployment/demo-shop/nope');
     expect(missing.status).toBe(404);
     const kindless = await agent().request('/api/metricsdb/resources/ConfigMap/demo-shop/x');
-    expect([400, await kindless.json()]).toEqual([400, expect.objectContaining({ code: 'invalid_request' })]);
+    expect([kindless.status, await kindless.json()]).toEqual([
+      400,
+      expect.objectContaining({ code: 'unknown_kind' }),
+    ]);
   });
 
   it('rightsizes the over-provisioned storefront: p95 CPU + 15 %, peak memory + 20 %, per container', async () => {

@@ -149,7 +149,7 @@ export async function resourceMetrics(
     : ctx.cluster.resolve(target.kind);
   if (!target.namespace && resource.kind !== 'Node')
     throw new AppError(
-      'invalid_request',
+      'unknown_kind',
       `kind: ${resource.kind} is namespaced; use /resources/{kind}/{namespace}/{name}`,
     );
   await requireAccess(ctx, caller, {

@@ -1,4 +1,4 @@
-import { AppError, badRequest } from '@binnacle/common/server';
+import { AppError } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import { requireAccess } from '../../http/caller.ts';
 import type { Impersonation } from '../../kube/client.ts';
@@ -23,7 +23,8 @@ export const workloadKinds = Object.keys(groups);
 export function workloadResource(ctx: AgentContext, kind: string) {
   const group = groups[kind];
   if (group === undefined)
-    throw badRequest(
+    throw new AppError(
+      'unknown_kind',
       `kind: "${kind}" has no pods to chart; use one of ${workloadKinds.join(', ')} (or Node)`,
     );
   return ctx.cluster.resolve(kind, group);

@@ -1,4 +1,4 @@
-import { errorResponses, Query, toAppError } from '@binnacle/common/server';
+import { errorResponses, Query, sseResponses, toAppError } from '@binnacle/common/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
@@ -32,7 +32,6 @@ import {
 } from './schemas.ts';
 
 const tags = ['pkgmgr'];
-const sseResponse = { 200: Type.String({ description: 'text/event-stream' }), ...errorResponses };
 const streamFrames =
   'SSE of `data:` frames only: {type:"progress", phase, message, detail?} as helm works, then {type:"complete", release} or {type:"error", message, code}; the stream then ends. Closing it stops helm.';
 
@@ -131,7 +130,7 @@ export function pkgmgrActionRoutes(app: App, ctx: AgentContext, decoder: Release
           ...common,
           summary: `${summary.streamed}, streamed. ${streamFrames}`,
           produces: ['text/event-stream'],
-          response: sseResponse,
+          response: sseResponses,
         },
       },
       async (request, reply) => stream(reply, runFor(request.caller), await plan(request)),

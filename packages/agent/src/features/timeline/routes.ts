@@ -1,4 +1,4 @@
-import { errorResponses, Query, TimeOrDuration } from '@binnacle/common/server';
+import { errorResponses, Query, sseResponses, TimeOrDuration } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
@@ -239,7 +239,7 @@ export function timelineRoutes(app: App, ctx: AgentContext): void {
             }),
           ),
         }),
-        response: { 200: Type.String({ description: 'text/event-stream' }), ...errorResponses },
+        response: sseResponses,
       },
     },
     async (request, reply) => {

@@ -1,5 +1,5 @@
 import { parseTimeOrDuration } from '@binnacle/common';
-import { badRequest } from '@binnacle/common/server';
+import { AppError, badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import type { CallerView } from '../../http/caller-view.ts';
 import type { KubeObject } from '../../kube/objects.ts';
@@ -116,7 +116,8 @@ export async function childChanges(
     rootUid = past[0]?.uid;
   }
   if (!rootUid)
-    throw badRequest(
+    throw new AppError(
+      'not_found',
       `no ${resource.kind} ${namespace ? `${namespace}/` : ''}${name} is known, now or in the timeline`,
     );
 

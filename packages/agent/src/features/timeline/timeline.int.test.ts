@@ -168,6 +168,12 @@ describe('the change timeline', () => {
     expect(events.filter((e) => e.kind === 'Pod' && e.reason === 'Created').length).toBeGreaterThanOrEqual(3);
   });
 
+  it('answers 404 for the children of an object that neither exists nor was ever recorded', async () => {
+    const res = await agent.request(`/api/changes/deployments/${ns.name}/never-was/children`);
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { code: string }).code).toBe('not_found');
+  });
+
   it('serves Kubernetes Events from the cache, newest first, filtered', async () => {
     const { items } = await agent.json<{
       items: { type: string; involvedObject: { kind: string; name: string }; lastTimestamp?: string }[];

@@ -1,5 +1,12 @@
 import { parseDuration } from '@binnacle/common';
-import { badRequest, Duration, errorResponses, Query, UsageError } from '@binnacle/common/server';
+import {
+  badRequest,
+  Duration,
+  errorResponses,
+  Query,
+  sseResponses,
+  UsageError,
+} from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
@@ -8,6 +15,7 @@ import { requestedNamespaces } from '../../http/query.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import type { MetricsStores } from '../metricsdb/source.ts';
 import type { TrafficPairs } from '../topology/traffic-edges.ts';
+import { sourceNames } from './detect.ts';
 import {
   addressPattern,
   ConnectionAnswer,
@@ -112,7 +120,7 @@ export function trafficRoutes(app: App, ctx: AgentContext, stores: MetricsStores
         summary: `SSE: a "snapshot" of the window's pairs, then a "delta" of the pairs that changed or left the window (at most once a second), "heartbeat" every 15 s; "unavailable" while no source gives flows, "error" when the source's stream broke (it is retried); Istio, Caretta and Beyla are read from the metrics store every 15 s. At most ${flowStreamLimits.clients} clients.`,
         produces: ['text/event-stream'],
         querystring: Query(windowQuery),
-        response: { 200: Type.String({ description: 'text/event-stream' }), ...errorResponses },
+        response: sseResponses,
       },
     },
     async (request, reply) => {
@@ -142,12 +150,8 @@ export function trafficRoutes(app: App, ctx: AgentContext, stores: MetricsStores
       schema: {
         querystring: Query({}),
         tags,
-        summary:
-          'Prefers a traffic source (hubble, istio, caretta, beyla) or `auto`; an unknown name is a 400 listing the known ones',
-        body: Type.Object(
-          { source: Type.String({ minLength: 1, maxLength: 64 }) },
-          { additionalProperties: false },
-        ),
+        summary: 'Prefers a traffic source (hubble, istio, caretta, beyla) or `auto`',
+        body: Type.Object({ source: Type.Enum([...sourceNames, 'auto']) }, { additionalProperties: false }),
         response: { 200: SourceChoice, ...errorResponses },
       },
     },

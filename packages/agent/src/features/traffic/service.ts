@@ -1,4 +1,3 @@
-import { badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import type { MetricsStores } from '../metricsdb/source.ts';
@@ -12,7 +11,6 @@ import {
   recommend,
   type SourceDetection,
   type SourceName,
-  sourceNames,
 } from './detect.ts';
 import { aggregateMetricFlows } from './metrics-aggregate.ts';
 import type { MetricFlow, Namer } from './metrics-flows.ts';
@@ -122,11 +120,9 @@ export class TrafficService {
     return this.#preferred;
   }
 
-  /** `auto` (or null) goes back to the detection order; an unknown name is a 400 listing the known ones. */
-  setPreferred(name: string): SourceName | null {
-    if (name === 'auto') this.#preferred = null;
-    else if ((sourceNames as readonly string[]).includes(name)) this.#preferred = name as SourceName;
-    else throw badRequest(`unknown traffic source "${name}"; known: ${sourceNames.join(', ')} (or auto)`);
+  /** `auto` goes back to the detection order. */
+  setPreferred(name: SourceName | 'auto'): SourceName | null {
+    this.#preferred = name === 'auto' ? null : name;
     return this.#preferred;
   }
 

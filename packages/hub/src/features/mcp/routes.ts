@@ -1,4 +1,4 @@
-import { Query, registerMcpEndpoint } from '@binnacle/common/server';
+import { errorResponses, Query, registerMcpEndpoint } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access, principalOf } from '../../http/principal.ts';
@@ -50,7 +50,7 @@ export function mcpRoutes(app: HubApp, ctx: HubContext): void {
             ? Type.Object({ cluster_id: Type.String({ pattern: '^[A-Za-z0-9_-]{1,64}$' }) })
             : Type.Object({}),
           querystring: Query({}),
-          response: { 200: Metadata },
+          response: { 200: Metadata, ...errorResponses },
         },
       },
       (request) => resourceMetadata(ctx, resourcePath(request.params as { cluster_id?: string })),

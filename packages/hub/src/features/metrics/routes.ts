@@ -1,3 +1,5 @@
+import { errorResponses, Query } from '@binnacle/common/server';
+import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access } from '../../http/principal.ts';
 
@@ -10,7 +12,16 @@ export function metricsRoutes(app: HubApp, ctx: HubContext): void {
   });
   app.get(
     '/metrics',
-    { config: access('public'), schema: { summary: 'Prometheus metrics', tags: ['health'], hide: false } },
+    {
+      config: access('public'),
+      schema: {
+        summary: 'Prometheus metrics',
+        tags: ['health'],
+        produces: ['text/plain'],
+        querystring: Query({}),
+        response: { 200: Type.String({ description: 'Prometheus text format' }), ...errorResponses },
+      },
+    },
     async (_request, reply) => {
       reply.type(ctx.metrics.registry.contentType);
       return ctx.metrics.registry.metrics();

@@ -31,8 +31,20 @@ interface Arrival {
 }
 const arrivals = new EventEmitter<{ arrived: [Arrival] }>();
 const agent = http.createServer((request, response) => {
+  // The agent's own 405, naming the methods its route takes.
+  if (request.method === 'OPTIONS') {
+    response
+      .writeHead(405, { 'content-type': 'application/json', allow: 'GET, HEAD' })
+      .end('{"error":"OPTIONS is not allowed on /api/ping; use GET, HEAD","code":"method_not_allowed"}');
+    return;
+  }
   if (request.url === '/api/ping') {
-    response.writeHead(200, { 'content-type': 'text/plain' }).end('pong');
+    response
+      .writeHead(200, {
+        'content-type': 'text/plain',
+        'x-length-seen': request.headers['content-length'] ?? 'none',
+      })
+      .end('pong');
     return;
   }
   // An accepted MCP notification: a head and no body, whose stream ends as the head arrives.
@@ -86,8 +98,9 @@ const nextArrival = () => new Promise<Arrival>((resolve) => arrivals.once('arriv
 const closedAtAgent = ({ request }: Arrival) =>
   new Promise<void>((resolve) => request.socket.once('close', () => resolve()));
 
-const through = (path: string) =>
+const through = (path: string, method = 'GET') =>
   fetch(`${hubUrl}/c/${clusterId}${path}`, {
+    method,
     headers: { cookie: `${t.cookieName}=${cookie}` },
     signal: AbortSignal.timeout(15_000),
   });
@@ -172,6 +185,58 @@ describe('the tunnel proxy', () => {
       const response = await within(through('/api/accepted'), 'the 202');
       expect(response.status).toBe(202);
       expect(await within(response.text(), 'the empty body')).toBe('');
+    } finally {
+      await dialer.close();
+    }
+  });
+});
+
+describe('methods through the tunnel', () => {
+  it("passes OPTIONS to the agent, whose 405 names its route's methods (not the hub's proxy route's)", async () => {
+    const dialer = await connectAgent();
+    try {
+      const response = await within(through('/api/ping', 'OPTIONS'), 'the 405');
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('GET, HEAD');
+      expect(await response.json()).toMatchObject({ code: 'method_not_allowed' });
+    } finally {
+      await dialer.close();
+    }
+  });
+});
+
+describe('bodies through the tunnel', () => {
+  it('drops the body of a GET together with its length, which the agent would wait for', async () => {
+    const dialer = await connectAgent();
+    try {
+      const answer = await within(
+        new Promise<{ status?: number; length?: string | string[]; body: string }>((resolve, reject) => {
+          const sent = http.request(
+            `${hubUrl}/c/${clusterId}/api/ping`,
+            {
+              method: 'GET',
+              headers: {
+                cookie: `${t.cookieName}=${cookie}`,
+                'content-type': 'application/json',
+                'content-length': 7,
+              },
+            },
+            (response) => {
+              let body = '';
+              response.on('data', (chunk: Buffer) => {
+                body += chunk.toString();
+              });
+              response.on('end', () =>
+                resolve({ status: response.statusCode, length: response.headers['x-length-seen'], body }),
+              );
+            },
+          );
+          sent.on('error', reject);
+          sent.end('{"a":1}');
+        }),
+        'the answer to a GET with a body',
+      );
+      expect(answer).toEqual({ status: 200, length: 'none', body: 'pong' });
     } finally {
       await dialer.close();
     }

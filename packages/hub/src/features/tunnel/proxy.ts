@@ -27,11 +27,14 @@ export async function proxyRequest(
   const { tunnel, identity, principal } = await tunnelFor(ctx, principalOf(request), target.clusterId);
   const upload = request.body as Readable | undefined;
   const hasBody = upload !== undefined && !['GET', 'HEAD'].includes(request.method);
+  const forwarded = agentRequestHeaders(request.headers, identity);
+  // A body that is not forwarded (a GET's has no meaning) takes its length along: the agent would wait for it.
+  if (!hasBody) delete forwarded['content-length'];
   const stream = tunnel.client.request(
     {
       ':method': request.method,
       ':path': target.agentPath,
-      ...agentRequestHeaders(request.headers, identity),
+      ...forwarded,
     },
     { endStream: !hasBody },
   );

@@ -67,14 +67,16 @@ export function tunnelRoutes(app: HubApp, ctx: HubContext): void {
     done();
   });
 
+  const anyType = { '*/*': { schema: {} } };
   app.register((scope, _options, registered) => {
     // Bodies travel to the agent untouched, whatever their type.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload as Readable));
     // The bare `/c/<cluster_id>/` is the agent's `/` (its web UI); the router folds its trailing slash away.
+    // OPTIONS travels too: the agent's 405 names the methods of its route, which the hub cannot know.
     for (const url of ['/c/:cluster_id', '/c/:cluster_id/*']) {
       scope.route({
-        method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
+        method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
         url,
         config: access('viewer'),
         schema: {
@@ -85,7 +87,17 @@ export function tunnelRoutes(app: HubApp, ctx: HubContext): void {
             cluster_id: Type.String({ minLength: 1, maxLength: 64 }),
             ...(url.endsWith('*') ? { '*': Type.String() } : {}),
           }),
-          response: errorResponses,
+          response: {
+            '2xx': {
+              description: "the agent's answer, in whatever media type its route gives",
+              content: anyType,
+            },
+            '3xx': {
+              description: "the agent's redirect (its sign-in, its web UI's paths)",
+              content: anyType,
+            },
+            ...errorResponses,
+          },
         },
         handler: (request, reply) => proxyRequest(ctx, request, reply),
       });
