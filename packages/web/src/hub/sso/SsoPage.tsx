@@ -55,8 +55,8 @@ export function SsoPage() {
       {org?.role === 'owner' && inForce.data?.mayGenerate === false && (
         <Card title="Generate settings">
           <p className="text-sm text-slate-600 dark:text-slate-400">
-            Single sign-on is set for the whole hub, in its chart values, so only the owners of the hub's first
-            organization generate them here. Ask one of them, or the hub's operator.
+            Single sign-on is set for the whole hub, in its chart values, so only the owners of the hub's
+            first organization generate them here. Ask one of them, or the hub's operator.
           </p>
         </Card>
       )}
