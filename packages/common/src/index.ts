@@ -1,4 +1,4 @@
-export { backoffDelay, maxBackoffMs, minBackoffMs } from './backoff.ts';
+export { type BackoffSchedule, backoffDelay, probeSchedule, retrySchedule } from './backoff.ts';
 export { mapConcurrently } from './concurrency.ts';
 export {
   DurationError,
