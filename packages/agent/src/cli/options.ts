@@ -116,7 +116,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     env: 'BINNACLE_TIMELINE_MAX_SIZE',
     type: 'size',
     placeholder: 'SIZE',
-    help: 'size cap of the SQLite timeline (default 512Mi)',
+    help: 'size cap of the SQLite timeline, its WAL and shm files included (default 512Mi)',
   },
   {
     flag: 'helm-binary',
