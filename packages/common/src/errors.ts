@@ -91,6 +91,11 @@ export const errorCodes = {
     status: 405,
     description: 'The path exists but not with this method; the Allow header lists the methods it takes.',
   },
+  not_acceptable: {
+    status: 406,
+    description:
+      'The Accept header does not list a media type the route answers with (MCP: both `application/json` and `text/event-stream`).',
+  },
   conflict: {
     status: 409,
     description:
