@@ -5,10 +5,14 @@ export {
   durationPattern,
   formatDuration,
   parseDuration,
+  parseStep,
   parseTime,
   parseTimeOrDuration,
+  parseUnixTimeOrDuration,
   rfc3339Pattern,
+  stepPattern,
   timeOrDurationPattern,
+  unixTimeOrDurationPattern,
 } from './durations.ts';
 export { type ErrorBody, type ErrorCode, errorCodes, errorTableMarkdown, statusOf } from './errors.ts';
 export { codePointOrder, dnsLabelPattern, dnsSubdomainPattern } from './kube-names.ts';

@@ -35,7 +35,9 @@ export {
   errorResponses,
   Nullable,
   Query,
+  Step,
   TimeOrDuration,
+  UnixTimeOrDuration,
 } from './schemas.ts';
 export { exitOnCrash, exitOnSignal } from './shutdown.ts';
 export { registerWebAssets, type WebUiMode, webDist, webPage } from './web-ui.ts';
