@@ -171,6 +171,11 @@ export const errorCodes = {
     status: 500,
     description: 'An unexpected failure inside Binnacle; details are in its log, never in the answer.',
   },
+  method_not_implemented: {
+    status: 501,
+    description:
+      "The request method is not one the server's HTTP parser knows (e.g. `FOO`), on any path (RFC 9110 §15.6.2); the connection is closed. A method it knows that a path does not take is 405.",
+  },
   cluster_credentials_rejected: {
     status: 502,
     description:
