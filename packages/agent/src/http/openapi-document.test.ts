@@ -18,13 +18,19 @@ interface Parameter {
   description?: string;
   schema?: { pattern?: string };
 }
-type Operations = Record<string, Record<string, { parameters?: Parameter[] }>>;
+interface Operation {
+  parameters?: Parameter[];
+  responses?: Record<string, unknown>;
+  requestBody?: { content?: Record<string, unknown> };
+}
+type Operations = Record<string, Record<string, Operation>>;
 
 let agent: Agent;
 let paths: Operations;
 beforeAll(async () => {
   agent = await createAgent(
-    { ...configDefaults(), dataDir: join(tmpdir(), 'binnacle-durations') },
+    // As scripts/api-docs.ts builds the document: the defaults, so sign-in is off.
+    { ...configDefaults(), dataDir: join(tmpdir(), 'binnacle-openapi-test') },
     offlineTarget,
     pino({ level: 'silent' }),
   );
@@ -87,5 +93,52 @@ describe('durations and times in the OpenAPI document (ADR 0015 §7)', () => {
     const answer = await agent.app.inject({ url });
     // No cluster behind this agent: what answers is the missing cluster or store, not the parameters.
     expect(answer.json().error ?? '', url).not.toMatch(/query parameter|is not a|must be/);
+  });
+});
+
+describe("the agent's own sign-in in the OpenAPI document", () => {
+  it('lists /auth/login, /auth/callback, /auth/logout and /auth/backchannel-logout with their methods and answers, sign-in off', () => {
+    const signIn = Object.fromEntries(
+      Object.entries(paths)
+        .filter(([path]) => path.startsWith('/auth/'))
+        .map(([path, item]) => [path, Object.keys(item).filter((key) => key !== 'parameters')]),
+    );
+    expect(signIn).toEqual({
+      '/auth/login': ['get'],
+      '/auth/callback': ['get'],
+      '/auth/logout': ['get'],
+      '/auth/backchannel-logout': ['post'],
+    });
+    for (const path of ['/auth/login', '/auth/callback', '/auth/logout'])
+      expect(Object.keys(paths[path]?.get?.responses ?? {}), path).toEqual(['302', '4XX', '5XX']);
+    const backchannel = paths['/auth/backchannel-logout']?.post;
+    expect(Object.keys(backchannel?.responses ?? {})).toEqual(['200', '4XX', '5XX']);
+    expect(Object.keys(backchannel?.requestBody?.content ?? {})).toContain(
+      'application/x-www-form-urlencoded',
+    );
+  });
+
+  it.each([
+    ['GET', '/auth/login'],
+    ['GET', '/auth/callback?code=x&state=y'],
+    ['GET', '/auth/logout'],
+  ])('answers %s %s 404 route_not_found while sign-in is off', async (method, url) => {
+    const answer = await agent.app.inject({ method: method as 'GET', url });
+    expect(answer.statusCode).toBe(404);
+    expect(answer.json()).toEqual({
+      error: expect.stringContaining('--auth-mode oidc'),
+      code: 'route_not_found',
+    });
+  });
+
+  it('answers the back-channel logout 404 while sign-in is off', async () => {
+    const answer = await agent.app.inject({
+      method: 'POST',
+      url: '/auth/backchannel-logout',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'logout_token=a.b.c',
+    });
+    expect(answer.statusCode).toBe(404);
+    expect(answer.json()).toMatchObject({ code: 'route_not_found' });
   });
 });
