@@ -23,10 +23,18 @@ interface Answer {
   body: string;
 }
 
-/** A GET with the given extra headers; node's client sends heads of any size, so the server's limit is what is met. */
-function get(base: string, path: string, headers: Record<string, string> = {}): Promise<Answer> {
+/**
+ * A request (GET unless told) with the given extra headers; node's client sends heads of any size and any method
+ * token, so the server's limit and parser are what is met.
+ */
+function get(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(`${base}${path}`, { headers }, (res) => {
+    const req = httpRequest(`${base}${path}`, { headers, method }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
@@ -35,7 +43,9 @@ function get(base: string, path: string, headers: Record<string, string> = {}): 
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
     });
     req.on('error', reject);
-    req.setTimeout(10_000, () => req.destroy(new Error(`GET ${path.slice(0, 60)} got no answer in 10 s`)));
+    req.setTimeout(10_000, () =>
+      req.destroy(new Error(`${method} ${path.slice(0, 60)} got no answer in 10 s`)),
+    );
     req.end();
   });
 }
@@ -59,6 +69,30 @@ describe.each(['agent', 'hub'])('the %s', (name) => {
     expect(body.code).toBe('route_not_found');
     expect(body.error).toMatch(/^no route for GET \/api\/segment\/.*… \(5125 characters\)$/);
     expect(res.body.length).toBeLessThan(250);
+  });
+
+  it('answers a method the path does not take 405 with Allow, a QUERY without Content-Type too', async () => {
+    for (const method of ['QUERY', 'PROPFIND', 'DELETE']) {
+      const res = await get(base(), '/api/health', {}, method);
+      expect(res.status, method).toBe(405);
+      expect(res.headers.allow, method).toBe('GET, HEAD');
+      expect(JSON.parse(res.body), method).toEqual({ error: expect.any(String), code: 'method_not_allowed' });
+    }
+    const unknownPath = await get(base(), '/api/no-such-route', {}, 'QUERY');
+    expect(unknownPath.status).toBe(404);
+    expect(JSON.parse(unknownPath.body)).toMatchObject({ code: 'route_not_found' });
+  });
+
+  it('answers a method no server knows 501 method_not_implemented on every path', async () => {
+    for (const path of ['/api/health', '/api/no-such-route']) {
+      const res = await get(base(), path, {}, 'FOO');
+      expect(res.status, path).toBe(501);
+      expect(res.headers['cache-control'], path).toBe('no-store');
+      expect(JSON.parse(res.body), path).toEqual({
+        error: expect.any(String),
+        code: 'method_not_implemented',
+      });
+    }
   });
 
   it('answers a path segment over 253 characters with 414 uri_too_long, not repeating it', async () => {

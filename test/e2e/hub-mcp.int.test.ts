@@ -228,6 +228,31 @@ describe('MCP through the hub', () => {
     expect(write.text).toMatch(/^forbidden: .*binnacle:user:ada@example\.com/);
   });
 
+  it('refuses a client without the Accept header MCP requires with 406 {error, code}, on /mcp and /c/<id>/mcp', async () => {
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+    };
+    for (const resource of ['/mcp', `/c/${clusters.alpha}/mcp`]) {
+      const answer = await hubFetch(resource, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${adaPat}`,
+          'content-type': 'application/json',
+          accept: 'application/json',
+        },
+        body: JSON.stringify(initialize),
+      });
+      expect(answer.status, resource).toBe(406);
+      expect(await answer.json(), resource).toEqual({
+        error: expect.stringContaining('text/event-stream'),
+        code: 'not_acceptable',
+      });
+    }
+  });
+
   it('/c/<id>/mcp with an access token from its own OAuth flow: the groups in the token decide RBAC', async () => {
     const oauth = new AssistantOAuth('ada');
     const client = await connect(`/c/${clusters.alpha}/mcp`, { oauth });

@@ -3,10 +3,14 @@ import {
   durationPattern,
   formatDuration,
   parseDuration,
+  parseStep,
   parseTime,
   parseTimeOrDuration,
+  parseUnixTimeOrDuration,
   rfc3339Pattern,
+  stepPattern,
   timeOrDurationPattern,
+  unixTimeOrDurationPattern,
 } from './durations.ts';
 
 describe('parseDuration', () => {
@@ -145,5 +149,32 @@ describe('parseTime and parseTimeOrDuration', () => {
     expect(() => parseTimeOrDuration('7d', 'since', 0)).toThrow(
       'since: "7d" is not a duration like 168h, 20m, 90s or 1h30m (days are not accepted: write 168h), or an RFC 3339 time',
     );
+  });
+});
+
+describe('the forms of a metrics query: steps and times', () => {
+  const now = Date.UTC(2026, 10, 20, 12);
+
+  it('reads a step in seconds or hours form, and its pattern takes what it reads', () => {
+    expect(parseStep('30', 'step')).toBe(30_000);
+    expect(parseStep('0.5', 'step')).toBe(500);
+    expect(parseStep('5m', 'step')).toBe(300_000);
+    for (const value of ['30', '0.5', '5m', '1h30m'])
+      expect(new RegExp(stepPattern).test(value), value).toBe(true);
+    expect(() => parseStep('0', 'step')).toThrow('step: "0" must be above zero');
+    expect(() => parseStep('fast', 'step')).toThrow(/step: "fast" is not a duration .*, or seconds$/);
+    for (const value of ['fast', '1d', '-5', ''])
+      expect(new RegExp(stepPattern).test(value), value).toBe(false);
+  });
+
+  it('reads a time as Unix seconds, RFC 3339 or a duration back from now, and its pattern takes what it reads', () => {
+    expect(parseUnixTimeOrDuration('1795000000.5', 'start', now)).toBe(1_795_000_000_500);
+    expect(parseUnixTimeOrDuration('2026-11-20T11:00:00Z', 'start', now)).toBe(now - 3_600_000);
+    expect(parseUnixTimeOrDuration('90m', 'start', now)).toBe(now - 5_400_000);
+    for (const value of ['1795000000.5', '2026-11-20T11:00:00Z', '90m'])
+      expect(new RegExp(unixTimeOrDurationPattern).test(value), value).toBe(true);
+    expect(() => parseUnixTimeOrDuration('yesterday', 'start', now)).toThrow(/, or Unix seconds$/);
+    for (const value of ['yesterday', '7d', '2026-11-20'])
+      expect(new RegExp(unixTimeOrDurationPattern).test(value), value).toBe(false);
   });
 });

@@ -16,6 +16,12 @@ export const durationPattern = `^${duration}$`;
 export const rfc3339Pattern = `^${time}$`;
 /** A point in time as an RFC 3339 time or as a duration back from now (`since=90m`). */
 export const timeOrDurationPattern = `^(?:${time}|${duration})$`;
+/** Seconds as the Prometheus API writes steps and Unix times (`60`, `1700000000.5`). */
+const seconds = '\\d+(?:\\.\\d+)?';
+/** A step of a range query: seconds (as Prometheus takes it) or a duration (`30s`, `5m`). */
+export const stepPattern = `^(?:${seconds}|${duration})$`;
+/** A point in time for a metrics query: Unix seconds, an RFC 3339 time or a duration back from now. */
+export const unixTimeOrDurationPattern = `^(?:${seconds}|${time}|${duration})$`;
 
 const durationRegex = new RegExp(durationPattern);
 const timeRegex = new RegExp(rfc3339Pattern);
@@ -59,6 +65,33 @@ export function parseTimeOrDuration(value: string, setting: string, now: number)
     return now - parseDuration(value, setting);
   } catch (error) {
     throw new DurationError(`${(error as Error).message}, or an RFC 3339 time`);
+  }
+}
+
+const secondsRegex = new RegExp(`^${seconds}$`);
+
+/** A step in seconds or a duration, to milliseconds (above zero). */
+export function parseStep(value: string, setting: string): number {
+  let ms: number;
+  if (secondsRegex.test(value)) ms = Math.round(Number(value) * 1000);
+  else {
+    try {
+      ms = parseDuration(value, setting);
+    } catch (error) {
+      throw new DurationError(`${(error as Error).message}, or seconds`);
+    }
+  }
+  if (ms < 1) throw new DurationError(`${setting}: "${value}" must be above zero`);
+  return ms;
+}
+
+/** Unix seconds, an RFC 3339 time or a duration counted back from `now`, to epoch milliseconds. */
+export function parseUnixTimeOrDuration(value: string, setting: string, now: number): number {
+  if (secondsRegex.test(value)) return Math.round(Number(value) * 1000);
+  try {
+    return parseTimeOrDuration(value, setting, now);
+  } catch (error) {
+    throw new DurationError(`${(error as Error).message}, or Unix seconds`);
   }
 }
 

@@ -95,6 +95,11 @@ export const errorCodes = {
     status: 405,
     description: 'The path exists but not with this method; the Allow header lists the methods it takes.',
   },
+  not_acceptable: {
+    status: 406,
+    description:
+      'The Accept header does not list a media type the route answers with (MCP: both `application/json` and `text/event-stream`).',
+  },
   conflict: {
     status: 409,
     description:
@@ -169,6 +174,11 @@ export const errorCodes = {
   internal_error: {
     status: 500,
     description: 'An unexpected failure inside Binnacle; details are in its log, never in the answer.',
+  },
+  method_not_implemented: {
+    status: 501,
+    description:
+      "The request method is not one the server's HTTP parser knows (e.g. `FOO`), on any path (RFC 9110 §15.6.2); the connection is closed. A method it knows that a path does not take is 405.",
   },
   cluster_credentials_rejected: {
     status: 502,

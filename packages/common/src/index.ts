@@ -1,14 +1,18 @@
-export { backoffDelay, maxBackoffMs, minBackoffMs } from './backoff.ts';
+export { type BackoffSchedule, backoffDelay, probeSchedule, retrySchedule } from './backoff.ts';
 export { mapConcurrently } from './concurrency.ts';
 export {
   DurationError,
   durationPattern,
   formatDuration,
   parseDuration,
+  parseStep,
   parseTime,
   parseTimeOrDuration,
+  parseUnixTimeOrDuration,
   rfc3339Pattern,
+  stepPattern,
   timeOrDurationPattern,
+  unixTimeOrDurationPattern,
 } from './durations.ts';
 export { type ErrorBody, type ErrorCode, errorCodes, errorTableMarkdown, statusOf } from './errors.ts';
 export { codePointOrder, dnsLabelPattern, dnsSubdomainPattern } from './kube-names.ts';

@@ -12,6 +12,12 @@ export interface ApiServerProxy {
   stop(): Promise<void>;
   /** Serves again, on the same port. */
   resume(): Promise<void>;
+  /**
+   * Wedges every connection open now: no byte passes either way any more, yet both sockets stay open, as a
+   * half-open connection behind a dead NAT entry or a hung peer looks. New connections pass as before. Answers
+   * how many connections it froze.
+   */
+  freeze(): number;
   close(): Promise<void>;
 }
 
@@ -24,6 +30,7 @@ export async function startApiServerProxy(identity: ClusterIdentity = 'admin'): 
   const cluster = testCluster();
   const upstream = new URL(cluster.server);
   const open = new Set<Socket>();
+  const pairs = new Set<[Socket, Socket]>();
   const track = (socket: Socket) => {
     open.add(socket);
     socket.once('close', () => open.delete(socket));
@@ -38,6 +45,9 @@ export async function startApiServerProxy(identity: ClusterIdentity = 'admin'): 
       track(api);
       client.on('error', () => api.destroy());
       api.on('error', () => client.destroy());
+      const pair: [Socket, Socket] = [client, api];
+      pairs.add(pair);
+      client.once('close', () => pairs.delete(pair));
       client.pipe(api).pipe(client);
     });
     listening.listen(port, '127.0.0.1');
@@ -54,6 +64,19 @@ export async function startApiServerProxy(identity: ClusterIdentity = 'admin'): 
     for (const socket of open) socket.destroy();
     await closed;
   };
+  const freeze = () => {
+    for (const pair of pairs) {
+      const [client, api] = pair;
+      client.unpipe(api);
+      api.unpipe(client);
+      client.pause();
+      api.pause();
+    }
+    const frozen = pairs.size;
+    // Frozen pairs are no longer forwarded; `stop` still destroys their sockets.
+    pairs.clear();
+    return frozen;
+  };
   await listen();
 
   const kc = cluster.kubeConfig(identity);
@@ -69,6 +92,7 @@ export async function startApiServerProxy(identity: ClusterIdentity = 'admin'): 
     kubeconfigPath,
     stop,
     resume: listen,
+    freeze,
     async close() {
       await stop();
       await rm(dir, { recursive: true, force: true });

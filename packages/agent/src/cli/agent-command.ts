@@ -77,7 +77,14 @@ async function serve(name: CommandName, argv: string[]): Promise<number> {
 
   const log = serverLogger(config.debugEvents ? 'info' : 'warn');
   exitOnCrash(name, log);
-  const agent = await createAgent(config, target, log);
+  let agent: Awaited<ReturnType<typeof createAgent>>;
+  try {
+    agent = await createAgent(config, target, log);
+  } catch (error) {
+    // Settings that only make sense together (cloud mode, sign-in) are checked as the agent is built.
+    if (error instanceof UsageError) return fail(error.message, 2);
+    throw error;
+  }
   try {
     await agent.listen();
   } catch (error) {

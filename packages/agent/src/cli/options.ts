@@ -1,6 +1,7 @@
 import { type OptionSpec, optionsHelp, parseOptions, resolveOptions } from '@binnacle/common/server';
 import { type AgentConfig, type ConfigFile, configDefaults } from '../config/agent-config.ts';
 import { authOptions } from '../config/auth-config.ts';
+import { settingChecks } from '../config/setting-checks.ts';
 
 /** Every flag of `binnacle agent`, its BINNACLE_* variable and its config-file key: one table, one truth. */
 export const agentOptions: OptionSpec<AgentConfig>[] = [
@@ -19,6 +20,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     type: 'string',
     placeholder: 'ADDR',
     help: 'address to listen on (default 127.0.0.1; use 0.0.0.0 to serve other hosts)',
+    check: settingChecks.listenAddress,
   },
   {
     flag: 'kubeconfig',
@@ -43,6 +45,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     type: 'string',
     placeholder: 'NAME',
     help: 'watch only this namespace (for identities without cluster-wide list rights)',
+    check: settingChecks.namespace,
   },
   {
     flag: 'no-browser',
@@ -116,7 +119,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     env: 'BINNACLE_TIMELINE_MAX_SIZE',
     type: 'size',
     placeholder: 'SIZE',
-    help: 'size cap of the SQLite timeline (default 512Mi)',
+    help: 'size cap of the SQLite timeline, its WAL and shm files included (default 512Mi)',
   },
   {
     flag: 'helm-binary',
@@ -133,6 +136,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     type: 'string',
     placeholder: 'NAME=URL,…',
     help: 'chart repositories: http(s):// for a classic one (index.yaml), oci:// for a registry',
+    check: settingChecks.helmRepositories,
   },
   {
     flag: 'catalog-url',
@@ -157,6 +161,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     type: 'string',
     placeholder: 'IMAGE',
     help: 'image of ephemeral debug containers (default busybox:1.37)',
+    check: settingChecks.image,
   },
   {
     flag: 'disable-local-terminal',
@@ -223,6 +228,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     type: 'string',
     placeholder: 'HOST:PORT',
     help: 'Hubble relay for traffic flows (default: the hubble-relay Service, by in-cluster DNS or a port-forward)',
+    check: settingChecks.hostPort,
   },
   {
     flag: 'metricsdb-url',
@@ -240,6 +246,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     placeholder: 'NAME=VALUE,…',
     help: 'headers sent to the metrics store of --metricsdb-url, e.g. Authorization=Bearer …; prefer the variable',
     secret: true,
+    check: settingChecks.headerList,
   },
   {
     flag: 'metricsdb-timeout',
@@ -302,6 +309,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     type: 'string',
     placeholder: 'NAME',
     help: "in-cluster: the namespace of the agent's own Deployment, for POST /api/agent/self-upgrade",
+    check: settingChecks.namespace,
   },
   {
     flag: 'self-upgrade-deployment',
@@ -310,6 +318,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     type: 'string',
     placeholder: 'NAME',
     help: "in-cluster: the agent's own Deployment (from charts/binnacle-agent), for POST /api/agent/self-upgrade",
+    check: settingChecks.objectName,
   },
   ...authOptions,
 ];

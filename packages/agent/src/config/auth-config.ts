@@ -1,6 +1,7 @@
-import { oidcClientOptions } from '@binnacle/common/oidc';
+import { checkClaim, oidcClientOptions } from '@binnacle/common/oidc';
 import { Duration, type OptionSpec } from '@binnacle/common/server';
 import { Type } from 'typebox';
+import { settingChecks } from './setting-checks.ts';
 
 export type AuthMode = 'none' | 'proxy' | 'oidc';
 
@@ -77,6 +78,7 @@ export const authOptions: OptionSpec<AuthConfig>[] = [
     type: 'string',
     placeholder: 'NAME',
     help: 'proxy mode: header with the user name (default X-Forwarded-User)',
+    check: settingChecks.headerName,
   },
   {
     flag: 'auth-groups-header',
@@ -85,6 +87,7 @@ export const authOptions: OptionSpec<AuthConfig>[] = [
     type: 'string',
     placeholder: 'NAME',
     help: 'proxy mode: header with the groups, comma-separated (default X-Forwarded-Groups)',
+    check: settingChecks.headerName,
   },
   {
     flag: 'auth-proxy-addresses',
@@ -93,6 +96,7 @@ export const authOptions: OptionSpec<AuthConfig>[] = [
     type: 'string',
     placeholder: 'IP|CIDR,…',
     help: 'proxy mode (required): the proxies whose identity headers are believed',
+    check: settingChecks.proxyAddresses,
   },
   ...oidcClientOptions,
   {
@@ -102,6 +106,7 @@ export const authOptions: OptionSpec<AuthConfig>[] = [
     type: 'string',
     placeholder: 'CLAIM',
     help: 'oidc mode: ID-token claim naming the Kubernetes user (default email)',
+    check: checkClaim,
   },
   {
     flag: 'oidc-redirect-url',

@@ -6,7 +6,7 @@ import { configDefaults } from '../config/agent-config.ts';
 import type { ClusterTarget } from '../kube/kubeconfig.ts';
 
 /** A target that is never dialled: building the routes needs no cluster. */
-const offlineTarget: ClusterTarget = {
+export const offlineTarget: ClusterTarget = {
   source: 'kubeconfig',
   kubeconfigFiles: [],
   contextName: 'openapi',

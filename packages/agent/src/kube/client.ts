@@ -48,23 +48,57 @@ function headerValue(value: string): string {
   return Buffer.from(value, 'utf8').toString('latin1');
 }
 
-/**
- * The agent's HTTP client for one Kubernetes API server (undici, keep-alive pool). It sends impersonation with
- * one `Impersonate-Group` line per group — never through fetch, which joins repeated headers into one value —
- * and turns every failure into an AppError through the one Kubernetes error adapter.
- */
-export class KubeClient {
-  readonly target: ClusterTarget;
-  readonly #dispatcher: Dispatcher;
+/** The connections of a client: one keep-alive pool per protocol. */
+interface Pool {
+  direct: Dispatcher;
   /**
    * Impersonated requests go over HTTP/1.1: over HTTP/2, undici folds repeated headers into one comma-joined
    * value, and the API server would see the groups as a single group named "a, b".
    */
-  readonly #impersonating: Dispatcher;
+  impersonating: Dispatcher;
+}
 
-  constructor(target: ClusterTarget) {
+/**
+ * Failures of the connection a request went over rather than of the server behind it: an HTTP/2 session or
+ * stream that broke (`ERR_HTTP2_*`, undici's GOAWAY and frame errors), a socket closed under the request. A
+ * new connection fixes them; a refused connection, a TLS or DNS failure it would not.
+ */
+export function brokenConnection(error: unknown): boolean {
+  const err = error as { code?: unknown; cause?: { code?: unknown } };
+  const code = String(err?.code ?? '');
+  const cause = String(err?.cause?.code ?? '');
+  return [code, cause].some(
+    (c) => c.startsWith('ERR_HTTP2_') || c === 'UND_ERR_SOCKET' || c === 'UND_ERR_INFO' || c === 'ECONNRESET',
+  );
+}
+
+export interface KubeClientOptions {
+  /** Told when the client replaced its connections, and why. */
+  onReconnect?: (reason: string) => void;
+}
+
+/**
+ * The agent's HTTP client for one Kubernetes API server (undici, keep-alive pool). It sends impersonation with
+ * one `Impersonate-Group` line per group — never through fetch, which joins repeated headers into one value —
+ * and turns every failure into an AppError through the one Kubernetes error adapter.
+ *
+ * A broken connection is replaced rather than waited out (ADR 0052): undici keeps sending new requests over an
+ * HTTP/2 session whose streams fail or that stopped answering, so the client swaps in a new pool (closing the
+ * old one with every request on it) when a request fails with `brokenConnection`, or when `reconnect` finds
+ * that a fresh connection answers where the pool did not. `generation` counts the swaps.
+ */
+export class KubeClient {
+  readonly target: ClusterTarget;
+  readonly #agentOptions: Agent.Options;
+  readonly #options: KubeClientOptions;
+  #pool: Pool;
+  #generation = 0;
+  #closed = false;
+
+  constructor(target: ClusterTarget, options: KubeClientOptions = {}) {
     this.target = target;
-    const options: Agent.Options = {
+    this.#options = options;
+    this.#agentOptions = {
       connect: {
         ca: target.tls.ca,
         cert: target.tls.cert,
@@ -76,8 +110,59 @@ export class KubeClient {
       // Watches hold a connection each; do not let them starve ordinary requests.
       connections: null,
     };
-    this.#dispatcher = new Agent(options);
-    this.#impersonating = new Agent({ ...options, allowH2: false });
+    this.#pool = this.#newPool();
+  }
+
+  #newPool(): Pool {
+    return {
+      direct: new Agent(this.#agentOptions),
+      impersonating: new Agent({ ...this.#agentOptions, allowH2: false }),
+    };
+  }
+
+  /** How many times the connections were replaced: a request that failed in another generation met a swap. */
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** Swaps in `next` (or a new pool) for `broken` unless that was swapped out already; ends the old pool's requests. */
+  #replace(broken: Pool, reason: string, next: Pool = this.#newPool()): void {
+    if (this.#pool !== broken || this.#closed) {
+      void KubeClient.#destroy(next);
+      return;
+    }
+    this.#pool = next;
+    this.#generation += 1;
+    this.#options.onReconnect?.(reason);
+    void KubeClient.#destroy(broken);
+  }
+
+  static async #destroy(pool: Pool): Promise<void> {
+    await Promise.all([pool.direct.destroy(), pool.impersonating.destroy()]).catch(() => undefined);
+  }
+
+  /**
+   * Asks `path` over a new connection; when it answers, the new connections replace the pool (whose requests
+   * end) and this resolves true. For a pool that stopped answering while the server did not: a half-open
+   * HTTP/2 session sends nothing back and undici keeps using it.
+   */
+  async reconnect(path: string, timeoutMs: number): Promise<boolean> {
+    const current = this.#pool;
+    const next = this.#newPool();
+    try {
+      const res = await request(this.url(path), {
+        headers: await this.#headers({ path }),
+        dispatcher: next.direct,
+        headersTimeout: timeoutMs,
+      });
+      await res.body.dump();
+      if (res.statusCode >= 300) throw new Error(`HTTP ${res.statusCode}`);
+    } catch {
+      await KubeClient.#destroy(next);
+      return false;
+    }
+    this.#replace(current, `the connection stopped answering while a new one did (GET ${path})`, next);
+    return true;
   }
 
   url(path: string, query?: Record<string, QueryValue>): URL {
@@ -124,18 +209,23 @@ export class KubeClient {
         : typeof req.body === 'string' || Buffer.isBuffer(req.body)
           ? req.body
           : JSON.stringify(req.body);
+    const pool = this.#pool;
     try {
       return await request(this.url(req.path, req.query), {
         method: req.method ?? 'GET',
         headers: await this.#headers(req),
         body,
-        dispatcher: req.as ? this.#impersonating : this.#dispatcher,
+        dispatcher: req.as ? pool.impersonating : pool.direct,
         signal: req.signal,
         headersTimeout: req.timeoutMs ?? defaultTimeoutMs,
         bodyTimeout: 0,
       });
     } catch (error) {
       if (req.signal?.aborted) throw req.signal.reason ?? error;
+      if (brokenConnection(error)) {
+        const code = (error as { code?: string }).code ?? 'connection error';
+        this.#replace(pool, `${req.method ?? 'GET'} ${req.path} failed with ${code}`);
+      }
       throw fromNetworkError(error, this.target.server);
     }
   }
@@ -166,6 +256,7 @@ export class KubeClient {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.#dispatcher.destroy(), this.#impersonating.destroy()]);
+    this.#closed = true;
+    await KubeClient.#destroy(this.#pool);
   }
 }

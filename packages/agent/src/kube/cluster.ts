@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { backoffDelay } from '@binnacle/common';
+import { backoffDelay, probeSchedule } from '@binnacle/common';
 import { AppError, notReady } from '@binnacle/common/server';
 import { type Impersonation, KubeClient } from './client.ts';
 import { type ApiResource, discover, resolveKind } from './discovery.ts';
@@ -9,10 +9,11 @@ import type { ClusterTarget } from './kubeconfig.ts';
 export type ConnectionState = 'connecting' | 'connected' | 'disconnected';
 
 /**
- * How a connected agent notices that its API server went away: a probe this often, and this many failed in a row
- * before the connection is reported `disconnected` (one slow answer under load is no outage).
+ * How a connected agent notices that its API server went away: a probe this often, answered within `timeoutMs`,
+ * and this many failed in a row before the connection is reported `disconnected` (one slow answer under load is
+ * no outage). While disconnected it probes on the probe schedule instead (ADR 0052).
  */
-export const livenessProbe = { intervalMs: 5_000, failures: 2 };
+export const livenessProbe = { intervalMs: 5_000, timeoutMs: 3_000, failures: 2 };
 
 const asAppError = (error: unknown) =>
   error instanceof AppError ? error : new AppError('cluster_unreachable', String(error));
@@ -42,16 +43,21 @@ export class Cluster {
 
   constructor(target: ClusterTarget, options: InformerCacheOptions = {}) {
     this.target = target;
-    this.client = new KubeClient(target);
+    const log = options.log ?? (() => undefined);
+    this.#log = log;
+    this.client = new KubeClient(target, {
+      onReconnect: (reason) =>
+        log('warn', `replaced the connections to the Kubernetes API server: ${reason}`),
+    });
     this.cache = new InformerCache(this.client, options);
-    this.#log = options.log ?? (() => undefined);
   }
 
   /**
-   * Connects (retrying with backoff while the API server is unreachable) and starts the cache; resolves when
-   * the core tier has synced. The agent serves requests meanwhile: they answer 503 `not_ready`. Once connected,
-   * a liveness probe keeps the state true: a lost API server turns it `disconnected` (with the error) until a
-   * probe, retried with back-off, gets an answer again; the informers resume their watches by themselves.
+   * Connects (retrying on the probe schedule while the API server is unreachable) and starts the cache; resolves
+   * when the core tier has synced. The agent serves requests meanwhile: they answer 503 `not_ready`. Once
+   * connected, a liveness probe keeps the state true: a lost API server turns it `disconnected` (with the error)
+   * until a probe gets an answer again, and then every informer waiting to retry resumes at once. A connection
+   * that broke or stopped answering is replaced by the client (ADR 0052).
    */
   async start(): Promise<void> {
     let attempt = 0;
@@ -72,9 +78,9 @@ export class Cluster {
         if (this.#abort.signal.aborted) return;
         this.state = 'disconnected';
         this.lastError = asAppError(error);
-        await sleep(backoffDelay(attempt++), undefined, { signal: this.#abort.signal }).catch(
-          () => undefined,
-        );
+        await sleep(backoffDelay(attempt++, Math.random, probeSchedule), undefined, {
+          signal: this.#abort.signal,
+        }).catch(() => undefined);
       }
     }
   }
@@ -84,12 +90,18 @@ export class Cluster {
     let failures = 0;
     let attempt = 0;
     while (!signal.aborted) {
-      const wait = this.state === 'disconnected' ? backoffDelay(attempt++) : livenessProbe.intervalMs;
+      const wait =
+        this.state === 'disconnected'
+          ? backoffDelay(attempt++, Math.random, probeSchedule)
+          : livenessProbe.intervalMs;
       await sleep(wait, undefined, { signal }).catch(() => undefined);
       if (signal.aborted) return;
       try {
-        await this.client.request({ path: '/version', signal, timeoutMs: livenessProbe.intervalMs });
-        if (this.state === 'disconnected') this.#log('info', 'the Kubernetes API server answers again');
+        await this.#ping();
+        if (this.state === 'disconnected') {
+          this.#log('info', 'the Kubernetes API server answers again');
+          this.cache.resume();
+        }
         this.state = 'connected';
         this.lastError = undefined;
         failures = 0;
@@ -103,6 +115,28 @@ export class Cluster {
         this.state = 'disconnected';
         this.lastError = asAppError(error);
       }
+    }
+  }
+
+  /**
+   * One probe: `GET /version`. A failure that made the client replace its connections is asked again over the
+   * new ones; a probe that timed out is checked over a new connection, which replaces the pool when it answers
+   * (a half-open HTTP/2 session answers nothing, and undici would keep sending over it).
+   */
+  async #ping(): Promise<void> {
+    const { timeoutMs } = livenessProbe;
+    const probe = () => this.client.request({ path: '/version', signal: this.#abort.signal, timeoutMs });
+    const generation = this.client.generation;
+    try {
+      await probe();
+    } catch (error) {
+      if (this.client.generation !== generation) {
+        await probe();
+        return;
+      }
+      const stalled = error instanceof AppError && error.code === 'cluster_timeout';
+      if (stalled && (await this.client.reconnect('/version', timeoutMs))) return;
+      throw error;
     }
   }
 

@@ -248,6 +248,11 @@ export class InformerCache {
     return total;
   }
 
+  /** The API server answers again: every informer waiting to retry retries now (see `Informer.resume`). */
+  resume(): void {
+    for (const { informer } of this.#informers.values()) informer.resume();
+  }
+
   stop(): void {
     this.#stopped = true;
     if (this.#rediscovery) clearTimeout(this.#rediscovery);

@@ -165,6 +165,33 @@ describe('InformerCache', () => {
     await client.close();
   });
 
+  it('retries at once, instead of at the end of its back-off, when told the API server answers again', async () => {
+    const lists: number[] = [];
+    const client = await fakeApiServer((_req, res, url) => {
+      res.setHeader('content-type', 'application/json');
+      if (url.searchParams.get('watch') === '1') return;
+      lists.push(Date.now());
+      if (lists.length <= 2) {
+        res.statusCode = 503;
+        res.end(JSON.stringify({ kind: 'Status', code: 503, reason: 'ServiceUnavailable', message: 'down' }));
+        return;
+      }
+      res.end(JSON.stringify({ metadata: { resourceVersion: '1' }, items: [cm('a', '1')] }));
+    });
+    const cache = new InformerCache(client);
+    void cache.start([configmaps]);
+    // After the second failure the informer waits 1.6–2.4 s.
+    await waitFor(() => lists.length === 2);
+    await new Promise((r) => setTimeout(r, 50));
+    const resumed = Date.now();
+    cache.resume();
+    await waitFor(() => lists.length === 3);
+    expect((lists[2] ?? 0) - resumed).toBeLessThan(500);
+    await waitFor(() => cache.kinds()[0]?.state === 'synced');
+    cache.stop();
+    await client.close();
+  });
+
   it('reports a kind the agent may not list as 403 forbidden and lets the tier finish', async () => {
     const client = await fakeApiServer((_req, res) => {
       res.statusCode = 403;

@@ -43,7 +43,8 @@ const metadataBytes = 4096;
 /**
  * The cache of one kind: a paginated LIST, then a WATCH from its resourceVersion, for as long as the agent
  * runs. No periodic resync. A 410 Gone (the watch fell too far behind) relists and replays the difference as
- * events; any other failure retries with jittered backoff while the cached data keeps being served.
+ * events; any other failure retries with jittered backoff while the cached data keeps being served, or at once
+ * when the cluster says the API server is back (`resume`).
  */
 export class Informer {
   readonly resource: ApiResource;
@@ -56,6 +57,9 @@ export class Informer {
   readonly #store = new Map<string, KubeObject>();
   readonly #abort = new AbortController();
   #resourceVersion = '';
+  /** Failures in a row since the last successful LIST: the back-off's attempt. */
+  #failures = 0;
+  #wake?: AbortController;
   #firstSync: { promise: Promise<void>; resolve: () => void };
 
   constructor(client: KubeClient, resource: ApiResource, options: InformerOptions) {
@@ -111,14 +115,16 @@ export class Informer {
   }
 
   async #run(): Promise<void> {
-    let attempt = 0;
+    let generation = this.#client.generation;
     while (!this.#abort.signal.aborted) {
       try {
         if (!this.synced) this.state = 'syncing';
+        generation = this.#client.generation;
         await this.#relist();
-        attempt = 0;
+        this.#failures = 0;
         for (;;) {
           const started = Date.now();
+          generation = this.#client.generation;
           await this.#watch();
           // A watch the server ends at once (e.g. a proxy in between) must not become a busy loop.
           if (Date.now() - started < 1000) await sleep(1000, undefined, { signal: this.#abort.signal });
@@ -135,12 +141,41 @@ export class Informer {
           this.#firstSync.resolve();
         }
         this.#options.onError?.(this.resource, appError);
-        // RBAC and CRDs can change; keep trying, slowly when the answer was a refusal.
-        const wait =
-          appError.code === 'forbidden' || appError.code === 'not_found' ? 60_000 : backoffDelay(attempt++);
-        await sleep(wait, undefined, { signal: this.#abort.signal }).catch(() => undefined);
+        await this.#pause(this.#retryDelay(appError, generation !== this.#client.generation));
       }
     }
+  }
+
+  /**
+   * RBAC and CRDs can change: a refusal is retried slowly. A request that failed because the client replaced
+   * its connections (ADR 0052) is retried at once, but only as the first failure after a success, so a server
+   * that breaks every new connection is retried on the back-off like any other failure.
+   */
+  #retryDelay(error: AppError, replaced: boolean): number {
+    if (error.code === 'forbidden' || error.code === 'not_found') return 60_000;
+    const attempt = this.#failures++;
+    return replaced && attempt === 0 ? 0 : backoffDelay(attempt);
+  }
+
+  /** Waits before a retry; `resume` ends the wait early. */
+  async #pause(ms: number): Promise<void> {
+    if (ms <= 0) return;
+    const wake = new AbortController();
+    this.#wake = wake;
+    await sleep(ms, undefined, { signal: AbortSignal.any([this.#abort.signal, wake.signal]) }).catch(
+      () => undefined,
+    );
+    this.#wake = undefined;
+  }
+
+  /**
+   * The API server answers again (the cluster's probe saw it): retry now and from the start of the back-off,
+   * instead of at the end of a wait that grew while it was away. Refusals (RBAC, a missing CRD) keep their wait.
+   */
+  resume(): void {
+    if (this.lastError?.code === 'forbidden' || this.lastError?.code === 'not_found') return;
+    this.#failures = 0;
+    this.#wake?.abort();
   }
 
   /**

@@ -1,7 +1,7 @@
 // OpenID Connect relying-party pieces shared by the hub's sign-in and the agent's own (`--auth-mode oidc`).
 export { type ForwardableGroups, forwardableGroups, maxGroupBytes, maxGroups } from './groups.ts';
 export { type LogoutClaims, verifyLogoutToken } from './logout-token.ts';
-export { type OidcClientFlags, oidcClientOptions } from './options.ts';
+export { checkClaim, checkScopes, type OidcClientFlags, oidcClientOptions } from './options.ts';
 export {
   idpTimeoutSeconds,
   idpUnavailable,

@@ -1,4 +1,22 @@
-import type { OptionSpec } from '../server/options.ts';
+import { echo } from '../server/errors.ts';
+import { type OptionSpec, UsageError } from '../server/options.ts';
+
+/** RFC 6749 §3.3: a scope is printable ASCII without space, `"` or `\`. */
+const scope = /^[\x21\x23-\x5B\x5D-\x7E]+$/;
+
+/** Comma-separated OAuth scopes (`--oidc-scopes`). */
+export function checkScopes(value: string, source: string): void {
+  for (const entry of value.split(',').map((part) => part.trim())) {
+    if (entry !== '' && !scope.test(entry))
+      throw new UsageError(`${source}: "${echo(entry)}" is not an OAuth scope (printable, no spaces)`);
+  }
+}
+
+/** A claim name: anything but blank or padded (an empty value, where allowed, is taken before this check). */
+export function checkClaim(value: string, source: string): void {
+  if (value.trim() === '' || value.trim() !== value)
+    throw new UsageError(`${source}: "${echo(value)}" is not a claim name (blank or padded)`);
+}
 
 /** The relying-party settings the hub and the agent both read, under the same flags and variables. */
 export interface OidcClientFlags {
@@ -45,6 +63,7 @@ export const oidcClientOptions: OptionSpec<OidcClientFlags>[] = [
     emptyAllowed: true,
     placeholder: 'LIST',
     help: 'extra scopes, comma-separated (default none; hosted IdPs need offline_access for refresh)',
+    check: checkScopes,
   },
   {
     flag: 'oidc-groups-claim',
@@ -54,5 +73,6 @@ export const oidcClientOptions: OptionSpec<OidcClientFlags>[] = [
     emptyAllowed: true,
     placeholder: 'CLAIM',
     help: 'ID-token claim with the IdP groups (default groups; "" turns groups off)',
+    check: checkClaim,
   },
 ];

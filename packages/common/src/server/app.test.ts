@@ -165,6 +165,18 @@ describe('errors fastify raises itself leave in the {error, code} shape with our
       'invalid_request',
     ],
     ['a malformed request line', 'NOT HTTP\r\n\r\n', 400, 'invalid_request'],
+    [
+      'a method the parser does not know, on a known path',
+      'FOO /items/a HTTP/1.1\r\nHost: x\r\n\r\n',
+      501,
+      'method_not_implemented',
+    ],
+    [
+      'a method the parser does not know, on an unknown path',
+      'FOO /nowhere HTTP/1.1\r\nHost: x\r\n\r\n',
+      501,
+      'method_not_implemented',
+    ],
   ])('answers HTTP the parser refuses (%s) in the same shape', async (_label, request, status, code) => {
     const answer = await rawRequest(request);
     const [head = '', body = ''] = answer.split('\r\n\r\n');
@@ -201,6 +213,47 @@ describe('a known path with a method it does not declare', () => {
       error: `${method} is not allowed on ${url}; use ${allow}`,
       code: 'method_not_allowed',
     });
+  });
+
+  // Fastify reads the body of a method that has one (QUERY, PROPFIND …) before it looks for a route: a QUERY
+  // without Content-Type was 400, a body it cannot parse 400 or 415, on a path that takes no such method.
+  it.each([
+    ['QUERY without Content-Type', 'QUERY /items/a HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n'],
+    [
+      'QUERY with a JSON body',
+      'QUERY /items/a HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}',
+    ],
+    ['PROPFIND', 'PROPFIND /items/a HTTP/1.1\r\nHost: x\r\n\r\n'],
+    [
+      'PUT with a body of a type nothing parses',
+      'PUT /items/a HTTP/1.1\r\nHost: x\r\nContent-Type: image/png\r\nContent-Length: 1\r\n\r\nx',
+    ],
+  ])(
+    'answers a method the router knows but the path does not take (%s) 405 with Allow',
+    async (_label, request) => {
+      const [head = '', body = ''] = (
+        await rawRequest(request.replace('\r\nHost', '\r\nConnection: close\r\nHost'))
+      ).split('\r\n\r\n');
+      expect(head).toMatch(/^HTTP\/1.1 405 /);
+      expect(head).toMatch(/\r\nAllow: GET, HEAD\r\n/i);
+      expect(JSON.parse(body)).toEqual({
+        error: expect.stringContaining('is not allowed on /items/a'),
+        code: 'method_not_allowed',
+      });
+    },
+  );
+
+  it.each([
+    ['QUERY', 'QUERY /nowhere HTTP/1.1\r\nConnection: close\r\nHost: x\r\nContent-Length: 0\r\n\r\n'],
+    ['PROPFIND', 'PROPFIND /nowhere HTTP/1.1\r\nConnection: close\r\nHost: x\r\n\r\n'],
+    [
+      'POST with malformed JSON',
+      'POST /nowhere HTTP/1.1\r\nConnection: close\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1\r\n\r\n{',
+    ],
+  ])('answers any method the router knows on a path no route declares (%s) 404', async (_label, request) => {
+    const [head = '', body = ''] = (await rawRequest(request)).split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1.1 404 /);
+    expect(JSON.parse(body)).toMatchObject({ code: 'route_not_found' });
   });
 
   it('keeps 404 route_not_found for a path no route declares', async () => {

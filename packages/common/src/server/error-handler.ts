@@ -89,19 +89,29 @@ const isPageRequest = (method: string, path: string) =>
 
 export function registerErrorHandling(app: FastifyInstance, page?: PageFallback): void {
   const allowedMethods = trackAllowedMethods(app);
-  app.setErrorHandler(sendError);
-  // Thrown rather than sent, so the error handler answers these like any other failure.
-  app.setNotFoundHandler((request, reply) => {
+  /** 405 with `Allow` for a path some route serves with other methods, else 404. */
+  const notServed = (request: FastifyRequest) => {
     const path = request.url.split('?')[0] ?? '/';
-    if (page && isPageRequest(request.method, path)) return page(request, reply);
     const allowed = allowedMethods(path);
     if (allowed.length > 0 && !allowed.includes(request.method)) {
-      throw new AppError(
+      return new AppError(
         'method_not_allowed',
         `${request.method} is not allowed on ${echo(path)}; use ${allowed.join(', ')}`,
         { headers: { Allow: allowed.join(', ') } },
       );
     }
-    throw routeNotFound(request.method, path);
+    return routeNotFound(request.method, path);
+  };
+  app.setErrorHandler((error, request, reply) => {
+    // Fastify reads the body of a request no route serves before its not-found handler runs, and refuses a
+    // QUERY without Content-Type or a body it cannot parse there: no route means 404 or 405, whatever the body.
+    const framework = (error as FastifyError).code?.startsWith('FST_');
+    sendError(request.is404 && framework ? notServed(request) : error, request, reply);
+  });
+  // Thrown rather than sent, so the error handler answers these like any other failure.
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    if (page && isPageRequest(request.method, path)) return page(request, reply);
+    throw notServed(request);
   });
 }

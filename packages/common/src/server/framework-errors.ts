@@ -41,10 +41,21 @@ export function fromFramework(error: FastifyError): AppError | undefined {
   return code ? new AppError(code, error.message) : internal(error);
 }
 
+/** A request line of the HTTP form whose method is a token (RFC 9110 §5.6.2) the parser does not know. */
+const requestLine = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ \S+ HTTP\/\d\.\d\r?$/;
+
+function unknownMethod(error: Error & { code?: string }): boolean {
+  // Node hands the bytes it could not parse along with the error.
+  const packet = (error as { rawPacket?: unknown }).rawPacket;
+  if (error.code !== 'HPE_INVALID_METHOD' || !Buffer.isBuffer(packet)) return false;
+  return requestLine.test(packet.subarray(0, 8192).toString('latin1').split('\n')[0] ?? '');
+}
+
 /**
  * Node's HTTP parser fails before fastify has a request (malformed request line or header, headers over the
- * limit, a request that never finishes). Fastify's default answers those without a code; this one answers in
- * our shape, then closes the connection as Node does, since the rest of the stream cannot be trusted.
+ * limit, a request that never finishes, a method it does not know). Fastify's default answers those without a
+ * code; this one answers in our shape, then closes the connection as Node does, since the rest of the stream
+ * cannot be trusted. A well-formed request line with a method the parser does not know is 501, not 400.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
   // A reset connection has no one left to answer.
@@ -54,7 +65,9 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
       ? new AppError('request_timeout', 'the request did not arrive in time')
       : error.code === 'HPE_HEADER_OVERFLOW'
         ? new AppError('headers_too_large', 'the request headers are too large')
-        : new AppError('invalid_request', 'the request is not valid HTTP');
+        : unknownMethod(error)
+          ? new AppError('method_not_implemented', 'the server does not know this request method')
+          : new AppError('invalid_request', 'the request is not valid HTTP');
   const body = JSON.stringify(answer.toBody());
   if (socket.writable) {
     socket.write(

@@ -37,8 +37,10 @@ export {
   errorResponses,
   Nullable,
   Query,
+  Step,
   sseResponses,
   TimeOrDuration,
+  UnixTimeOrDuration,
 } from './schemas.ts';
 export { exitOnCrash, exitOnSignal } from './shutdown.ts';
 export { registerWebAssets, type WebUiMode, webDist, webPage } from './web-ui.ts';

@@ -34,6 +34,20 @@ export interface OptionSpec<Config> {
   help: string;
   /** A credential: its value never shows in what the process reports about itself (e.g. /debug/pprof/cmdline). */
   secret?: boolean;
+  /**
+   * What a text value must look like beyond its type (a list of NAME=URL, an address): throws with a message
+   * naming `source`, the flag, variable or config-file field the value came from.
+   */
+  check?: (value: string, source: string) => void;
+}
+
+/** Runs the option's own check; whatever it throws is a UsageError (the CLIs exit 2 on it, without a trace). */
+function checked(spec: OptionSpec<unknown>, text: string, source: string): void {
+  try {
+    spec.check?.(text, source);
+  } catch (error) {
+    throw error instanceof UsageError ? error : new UsageError((error as Error).message);
+  }
 }
 
 function convert(
@@ -65,6 +79,9 @@ function convert(
       return text;
     case 'path':
       return resolve(text);
+    case 'string':
+      checked(spec, text, source);
+      return text;
     case 'integer': {
       const [min, max] = spec.range ?? [0, Number.MAX_SAFE_INTEGER];
       const value = Number(text);

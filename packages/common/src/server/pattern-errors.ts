@@ -1,4 +1,13 @@
-import { durationPattern, parseDuration, parseTimeOrDuration, timeOrDurationPattern } from '../durations.ts';
+import {
+  durationPattern,
+  parseDuration,
+  parseStep,
+  parseTimeOrDuration,
+  parseUnixTimeOrDuration,
+  stepPattern,
+  timeOrDurationPattern,
+  unixTimeOrDurationPattern,
+} from '../durations.ts';
 import { dnsLabelPattern } from '../kube-names.ts';
 import { echo, maxEcho } from './errors.ts';
 
@@ -22,6 +31,10 @@ const explainers: Record<string, (value: string, field: string) => string> = {
     `${field}: "${echo(value)}" is not a DNS-1123 label (lowercase letters, digits and "-", starting and ending with a letter or digit)`,
   [durationPattern]: parserWords(parseDuration),
   [timeOrDurationPattern]: parserWords((value, field) => parseTimeOrDuration(value, field, Date.now())),
+  [stepPattern]: parserWords(parseStep),
+  [unixTimeOrDurationPattern]: parserWords((value, field) =>
+    parseUnixTimeOrDuration(value, field, Date.now()),
+  ),
 };
 
 /** Why `value` does not match `pattern`, when the pattern is one we have words for. */

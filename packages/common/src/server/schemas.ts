@@ -1,5 +1,10 @@
 import { type TSchema, type TStringOptions, Type } from 'typebox';
-import { durationPattern, timeOrDurationPattern } from '../durations.ts';
+import {
+  durationPattern,
+  stepPattern,
+  timeOrDurationPattern,
+  unixTimeOrDurationPattern,
+} from '../durations.ts';
 
 /** `{ error, code }` — the shape of every error response. */
 export const ErrorSchema = Type.Object(
@@ -53,3 +58,10 @@ export const Duration = (options: TStringOptions = {}) =>
 /** An RFC 3339 time or a duration back from now (`since`), checked with the pattern its parser uses. */
 export const TimeOrDuration = (options: TStringOptions = {}) =>
   Type.String({ ...options, pattern: timeOrDurationPattern });
+
+/** A range query's step: seconds or a duration, checked with the pattern its parser uses. */
+export const Step = (options: TStringOptions = {}) => Type.String({ ...options, pattern: stepPattern });
+
+/** A metrics query's time: Unix seconds, an RFC 3339 time or a duration back from now. */
+export const UnixTimeOrDuration = (options: TStringOptions = {}) =>
+  Type.String({ ...options, pattern: unixTimeOrDurationPattern });

@@ -1,4 +1,4 @@
-import { errorResponses, Query } from '@binnacle/common/server';
+import { AppError, errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { signInExempt } from '../../http/caller.ts';
@@ -6,24 +6,35 @@ import { type AgentOidc, backchannelLogout, finishLogin, logout, startLogin } fr
 
 const Redirect = Type.Null({ description: 'a redirect (Location header)' });
 const tags = ['auth'];
+/** Said of every route here, in the document: they are declared in every mode. */
+const oidcOnly = '; 404 route_not_found unless --auth-mode oidc';
 
 /**
  * `--auth-mode oidc`: the agent's own sign-in, as top-level browser navigations (login, callback, logout) and
- * the IdP's back-channel logout. Registered only in that mode (404 otherwise).
+ * the IdP's back-channel logout. Declared in every mode, so the OpenAPI document lists them however it was
+ * generated; without OIDC sign-in they answer 404 `route_not_found`.
  */
 export function authRoutes(app: App, ctx: AgentContext): void {
-  const oidc = ctx.auth?.oidc;
-  if (!oidc) return;
-  const secure = oidc.settings.publicUrl.startsWith('https:');
-  const loginCookie = { path: '/', httpOnly: true, sameSite: 'lax', secure } as const;
+  const configured = ctx.auth?.oidc;
+  const signInOn = (): AgentOidc => {
+    if (!configured)
+      throw new AppError('route_not_found', 'sign-in is off on this agent: /auth/* serves --auth-mode oidc');
+    return configured;
+  };
+  const loginCookie = (oidc: AgentOidc) =>
+    ({
+      path: '/',
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: oidc.settings.publicUrl.startsWith('https:'),
+    }) as const;
   app.get(
     '/auth/login',
     {
       config: signInExempt,
       schema: {
         tags,
-        summary:
-          'Start sign-in (a browser navigation): redirects to the identity provider with PKCE, state and nonce',
+        summary: `Start sign-in (a browser navigation): redirects to the identity provider with PKCE, state and nonce${oidcOnly}`,
         querystring: Query({
           returnTo: Type.Optional(
             Type.String({ maxLength: 2048, description: 'a path on the agent to land on afterwards' }),
@@ -33,9 +44,10 @@ export function authRoutes(app: App, ctx: AgentContext): void {
       },
     },
     async (request, reply) => {
+      const oidc = signInOn();
       const login = await startLogin(oidc, request.query.returnTo);
       reply.setCookie(login.cookie.name, login.cookie.value, {
-        ...loginCookie,
+        ...loginCookie(oidc),
         maxAge: login.cookie.maxAgeSeconds,
       });
       return reply.redirect(login.url, 302);
@@ -47,8 +59,7 @@ export function authRoutes(app: App, ctx: AgentContext): void {
       config: signInExempt,
       schema: {
         tags,
-        summary:
-          "The identity provider's redirect after sign-in: opens a session, redirects to the return path",
+        summary: `The identity provider's redirect after sign-in: opens a session, redirects to the return path${oidcOnly}`,
         querystring: Type.Object(
           {
             code: Type.Optional(Type.String()),
@@ -62,12 +73,13 @@ export function authRoutes(app: App, ctx: AgentContext): void {
       },
     },
     async (request, reply) => {
+      const oidc = signInOn();
       const signedIn = await finishLogin(oidc, {
         query: request.query,
         rawQuery: request.url.slice(request.url.indexOf('?') + 1),
         cookies: request.cookies,
       });
-      reply.clearCookie(signedIn.loginCookie, loginCookie);
+      reply.clearCookie(signedIn.loginCookie, loginCookie(oidc));
       reply.setCookie(
         oidc.cookie.name,
         signedIn.cookieValue,
@@ -82,13 +94,13 @@ export function authRoutes(app: App, ctx: AgentContext): void {
       config: signInExempt,
       schema: {
         tags,
-        summary:
-          "Sign out: ends the session and redirects to the IdP's logout page when it advertises end_session_endpoint, else to /",
+        summary: `Sign out: ends the session and redirects to the IdP's logout page when it advertises end_session_endpoint, else to /${oidcOnly}`,
         querystring: Query({}),
         response: { 302: Redirect, ...errorResponses },
       },
     },
     async (request, reply) => {
+      const oidc = signInOn();
       const logoutUrl = await logout(oidc, request.cookies[oidc.cookie.name]);
       reply.clearCookie(oidc.cookie.name, oidc.cookie.clear());
       return reply.redirect(logoutUrl ?? '/', 302);
@@ -101,24 +113,26 @@ export function authRoutes(app: App, ctx: AgentContext): void {
       { parseAs: 'string' },
       (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
     );
-    backchannelRoute(formScope as unknown as App, oidc);
+    backchannelRoute(formScope as unknown as App, signInOn);
     done();
   });
 }
 
-function backchannelRoute(app: App, oidc: AgentOidc): void {
+function backchannelRoute(app: App, signInOn: () => AgentOidc): void {
   app.post(
     '/auth/backchannel-logout',
     {
       config: signInExempt,
       schema: {
         tags,
-        summary: 'OIDC back-channel logout, called by the identity provider: ends the matching sessions',
+        summary: `OIDC back-channel logout, called by the identity provider: ends the matching sessions${oidcOnly}`,
         querystring: Query({}),
+        // The IdP posts a form (OpenID Connect Back-Channel Logout §2.5); JSON is read as everywhere.
+        consumes: ['application/x-www-form-urlencoded', 'application/json'],
         body: Type.Object({ logout_token: Type.String({ minLength: 1, maxLength: 16_384 }) }),
         response: { 200: Type.Object({ ended: Type.Integer() }), ...errorResponses },
       },
     },
-    async (request) => ({ ended: await backchannelLogout(oidc, request.body.logout_token) }),
+    async (request) => ({ ended: await backchannelLogout(signInOn(), request.body.logout_token) }),
   );
 }

@@ -35,14 +35,14 @@ export type AuthSettings = ProxySettings | OidcSettings;
 export const plainAddress = (address: string) => address.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/i, '');
 
 /** `10.0.0.5, 10.1.0.0/16, fd00::/8` as a block list; anything else is a UsageError naming the setting. */
-export function proxyAddresses(list: string): BlockList {
+export function proxyAddresses(list: string, setting = '--auth-proxy-addresses'): BlockList {
   const blocks = new BlockList();
   const entries = list
     .split(',')
     .map((entry) => entry.trim())
     .filter(Boolean);
   if (entries.length === 0)
-    throw new UsageError('--auth-proxy-addresses: proxy mode needs the addresses of the trusted proxies');
+    throw new UsageError(`${setting}: proxy mode needs the addresses of the trusted proxies`);
   for (const entry of entries) {
     const [address = '', bits, extra] = entry.split('/');
     const family = isIP(plainAddress(address));
@@ -53,7 +53,7 @@ export function proxyAddresses(list: string): BlockList {
       extra !== undefined ||
       (bits !== undefined && (!/^\d+$/.test(bits) || prefix > max))
     ) {
-      throw new UsageError(`--auth-proxy-addresses: "${entry}" is not an IP address or CIDR`);
+      throw new UsageError(`${setting}: "${entry}" is not an IP address or CIDR`);
     }
     const type = family === 6 ? 'ipv6' : 'ipv4';
     if (bits === undefined) blocks.addAddress(plainAddress(address), type);

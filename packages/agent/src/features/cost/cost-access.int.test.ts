@@ -139,7 +139,9 @@ describe('bad input', () => {
       expect([path, response.status]).toEqual([path, 400]);
     }
     const window = await noStore.request('/api/cost/summary?window=7d');
-    expect(((await window.json()) as { error: string }).error).toMatch(/^window/);
+    expect(((await window.json()) as { error: string }).error).toMatch(
+      /^query parameter "window": "7d" is not a duration/,
+    );
     const one = { kind: 'Deployment', namespace: 'demo-shop', name: 'storefront' };
     for (const body of [
       { workloads: [] },

@@ -1,4 +1,4 @@
-import { Nullable } from '@binnacle/common/server';
+import { Duration, Nullable } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import { NamespaceParam, ObjectNameParam } from '../../http/schemas.ts';
 import { Store, Unavailable } from '../metricsdb/schemas.ts';
@@ -35,9 +35,7 @@ export const costAnswer = (fields: Parameters<typeof Type.Object>[0]) =>
   ]);
 
 export const WindowQuery = Type.Optional(
-  Type.String({
-    description: 'window in hours form, 1h to 720h (default 24h); figures are averages over it',
-  }),
+  Duration({ description: 'window in hours form, 1h to 720h (default 24h); figures are averages over it' }),
 );
 
 export const KindParam = Type.String({ minLength: 1, maxLength: 63, pattern: '^[A-Za-z][A-Za-z0-9.]*$' });

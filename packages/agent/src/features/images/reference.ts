@@ -26,10 +26,10 @@ const hostPattern =
 /**
  * `[host[:port]/]path[:tag][@digest]` as the container runtime reads it: a first component with a dot, a colon
  * or `localhost` names the registry, otherwise Docker Hub; no tag and no digest means `latest`. Anything else
- * is a 400 naming the parameter.
+ * is a 400 naming the parameter (or `field`).
  */
-export function parseReference(input: string): ImageReference {
-  const invalid = (why: string) => badRequest(`query parameter "image": ${echo(input)} ${why}`);
+export function parseReference(input: string, field = 'query parameter "image"'): ImageReference {
+  const invalid = (why: string) => badRequest(`${field}: ${echo(input)} ${why}`);
   const [rest = '', digest, extra] = input.split('@');
   if (extra !== undefined) throw invalid('has more than one "@"');
   if (digest !== undefined && !digestPattern.test(digest)) throw invalid('has a malformed digest');

@@ -372,4 +372,17 @@ describe('the agent MCP endpoint', () => {
     expect(del.status).toBe(405);
     expect(del.headers.get('allow')).toBe('POST');
   });
+
+  it('refuses a client whose Accept header lacks text/event-stream with 406 {error, code}', async () => {
+    const res = await fixture.agent.request('/mcp', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(406);
+    expect(await res.json()).toEqual({
+      error: expect.stringContaining('text/event-stream'),
+      code: 'not_acceptable',
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import { DurationError, parseDuration, parseTimeOrDuration } from '@binnacle/common';
+import { DurationError, parseDuration, parseStep, parseUnixTimeOrDuration } from '@binnacle/common';
 import { badRequest } from '@binnacle/common/server';
 
 /** Points one range query may return per series: Prometheus refuses more than 11 000 itself. */
@@ -20,18 +20,23 @@ const presets: [rangeMs: number, stepMs: number][] = [
   [maxChartRangeMs, 7_200_000],
 ];
 
-const refuse = (error: unknown): never => {
-  if (error instanceof DurationError) throw badRequest(error.message);
-  throw error;
-};
+/** A parser of ours whose refusal (`DurationError`, naming the setting) is a 400. */
+const refusing =
+  <A extends unknown[]>(parse: (...args: A) => number) =>
+  (...args: A): number => {
+    try {
+      return parse(...args);
+    } catch (error) {
+      if (error instanceof DurationError) throw badRequest(error.message);
+      throw error;
+    }
+  };
 
-const duration = (value: string, setting: string) => {
-  try {
-    return parseDuration(value, setting);
-  } catch (error) {
-    return refuse(error);
-  }
-};
+const duration = refusing(parseDuration);
+/** A step in seconds (as Prometheus takes it) or in hours form. */
+const step = refusing(parseStep);
+/** A time as the Prometheus API takes it (Unix seconds) or as Binnacle writes them (RFC 3339, or `90m` back). */
+export const parseQueryTime = refusing(parseUnixTimeOrDuration);
 
 /** The window a chart route covers and its step: `range` (hours form, default 1h), ending now. */
 export function chartWindow(range: string | undefined, now: number) {
@@ -40,23 +45,6 @@ export function chartWindow(range: string | undefined, now: number) {
     throw badRequest(`range: "${range}" is outside 1m to 336h`);
   const stepMs = (presets.find(([upTo]) => rangeMs <= upTo) ?? presets.at(-1) ?? [0, 60_000])[1];
   return { range: range ?? '1h', startMs: now - rangeMs, endMs: now, stepMs };
-}
-
-/** A time as the Prometheus API takes it (Unix seconds) or as Binnacle writes them (RFC 3339, or `90m` back). */
-export function parseQueryTime(value: string, setting: string, now: number): number {
-  if (/^\d+(\.\d+)?$/.test(value)) return Math.round(Number(value) * 1000);
-  try {
-    return parseTimeOrDuration(value, setting, now);
-  } catch (error) {
-    return refuse(error);
-  }
-}
-
-/** A step in seconds (as Prometheus takes it) or in hours form. */
-export function parseStep(value: string): number {
-  const ms = /^\d+(\.\d+)?$/.test(value) ? Math.round(Number(value) * 1000) : duration(value, 'step');
-  if (ms < 1) throw badRequest(`step: "${value}" must be above zero`);
-  return ms;
 }
 
 export interface RangeParams {
@@ -74,7 +62,7 @@ export function queryRange(params: RangeParams, now: number) {
   const startMs = parseQueryTime(params.start, 'start', now);
   const endMs = params.end ? parseQueryTime(params.end, 'end', now) : now;
   if (endMs < startMs) throw badRequest('end: must not be before start');
-  const stepMs = params.step ? parseStep(params.step) : chartWindow('1h', 0).stepMs;
+  const stepMs = params.step ? step(params.step, 'step') : chartWindow('1h', 0).stepMs;
   const points = Math.floor((endMs - startMs) / stepMs) + 1;
   if (points > maxPointsPerSeries) {
     const fits = Math.ceil((endMs - startMs) / (maxPointsPerSeries - 1) / 1000);

@@ -7,7 +7,7 @@ export function parseHeaderList(text: string | undefined, setting: string): Reco
   const headers: Record<string, string> = {};
   for (const pair of (text ?? '').split(',').filter((p) => p.trim() !== '')) {
     const at = pair.indexOf('=');
-    const name = pair.slice(0, at).trim();
+    const name = at < 0 ? pair.trim() : pair.slice(0, at).trim();
     if (at < 1 || !token.test(name)) throw badRequest(`${setting}: "${name || pair}" is not NAME=VALUE`);
     headers[name] = pair.slice(at + 1).trim();
   }

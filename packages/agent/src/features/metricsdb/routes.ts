@@ -1,4 +1,4 @@
-import { errorResponses, Query } from '@binnacle/common/server';
+import { Duration, errorResponses, Query, Step, UnixTimeOrDuration } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
@@ -180,12 +180,12 @@ export function metricsdbRoutes(app: App, ctx: AgentContext, stores: MetricsStor
         querystring: Query({
           query: Type.String({ minLength: 1, maxLength: 16_384 }),
           time: Type.Optional(
-            Type.String({ description: 'Unix seconds, RFC 3339, or a duration back from now' }),
+            UnixTimeOrDuration({ description: 'Unix seconds, RFC 3339, or a duration back from now' }),
           ),
-          start: Type.Optional(Type.String()),
-          end: Type.Optional(Type.String({ description: 'default now' })),
-          step: Type.Optional(Type.String({ description: 'seconds or hours form (default 60s)' })),
-          timeout: Type.Optional(Type.String({ description: 'hours form, capped at --metricsdb-timeout' })),
+          start: Type.Optional(UnixTimeOrDuration({ description: 'as time' })),
+          end: Type.Optional(UnixTimeOrDuration({ description: 'as time (default now)' })),
+          step: Type.Optional(Step({ description: 'seconds or hours form (default 60s)' })),
+          timeout: Type.Optional(Duration({ description: 'hours form, capped at --metricsdb-timeout' })),
         }),
         response: {
           200: answer({

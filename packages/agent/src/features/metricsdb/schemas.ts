@@ -1,4 +1,4 @@
-import { Nullable } from '@binnacle/common/server';
+import { Duration, Nullable } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import { categories } from './queries.ts';
 
@@ -51,7 +51,7 @@ export const chartFields = {
 export const ChartQuery = {
   category: Type.Optional(Type.Enum(categories, { default: 'cpu' })),
   range: Type.Optional(
-    Type.String({ description: 'window ending now in hours form, 1m to 336h (default 1h); sets the step' }),
+    Duration({ description: 'window ending now in hours form, 1m to 336h (default 1h); sets the step' }),
   ),
 };
 
@@ -99,5 +99,5 @@ export const Policy = Type.Object({
 });
 
 export const Window = Type.Optional(
-  Type.String({ description: 'usage window in hours form, 1h to 720h (default 168h)' }),
+  Duration({ description: 'usage window in hours form, 1h to 720h (default 168h)' }),
 );

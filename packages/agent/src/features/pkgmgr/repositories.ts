@@ -11,17 +11,20 @@ export interface ChartRepository {
 const namePattern = /^[a-z0-9]([-a-z0-9._]{0,61}[a-z0-9])?$/;
 
 /**
- * `--helm-repositories NAME=URL,…` → the repositories, refusing (with a message naming the entry) a malformed
- * entry, a URL that is neither http(s):// nor oci://host/…, and a name given twice.
+ * `--helm-repositories NAME=URL,…` → the repositories, refusing (with a message naming the setting and the
+ * entry) a malformed entry, a URL that is neither http(s):// nor oci://host/…, and a name given twice.
  */
-export function parseHelmRepositories(text: string | undefined): ChartRepository[] {
+export function parseHelmRepositories(
+  text: string | undefined,
+  setting = '--helm-repositories',
+): ChartRepository[] {
   const repositories: ChartRepository[] = [];
   for (const entry of (text ?? '').split(',').map((part) => part.trim())) {
     if (entry === '') continue;
     const at = entry.indexOf('=');
     const name = entry.slice(0, at);
     const url = entry.slice(at + 1).replace(/\/+$/, '');
-    const where = `--helm-repositories: "${entry}"`;
+    const where = `${setting}: "${entry}"`;
     if (at < 1 || !namePattern.test(name))
       throw new UsageError(`${where} needs NAME=URL with a lowercase name (letters, digits, - . _)`);
     if (repositories.some((repository) => repository.name === name))

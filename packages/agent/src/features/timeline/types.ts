@@ -84,7 +84,10 @@ export interface TimelineStats {
   count: number;
   oldestSeq: number;
   latestSeq: number;
-  /** Scheduled prunes (retention, size cap) that failed since the store opened, each logged; the ring never fails. */
+  /**
+   * Prunes (retention, size cap; scheduled or on a write) that failed since the store opened, each logged; the
+   * ring never fails.
+   */
   pruneFailures: number;
 }
 

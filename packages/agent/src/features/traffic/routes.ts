@@ -1,12 +1,5 @@
 import { parseDuration } from '@binnacle/common';
-import {
-  badRequest,
-  Duration,
-  errorResponses,
-  Query,
-  sseResponses,
-  UsageError,
-} from '@binnacle/common/server';
+import { badRequest, Duration, errorResponses, Query, sseResponses } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
@@ -60,8 +53,6 @@ export async function flowView(
  * within the namespaces the graph shows, or why there are none.
  */
 export function trafficRoutes(app: App, ctx: AgentContext, stores: MetricsStores): TrafficPairs {
-  if (ctx.config.hubbleAddress !== undefined && !new RegExp(addressPattern).test(ctx.config.hubbleAddress))
-    throw new UsageError(`--hubble-address: "${ctx.config.hubbleAddress}" is not HOST:PORT`);
   const service = new TrafficService(ctx, stores);
   const streams = new FlowStreams(service, ctx.sessions);
   app.addSchema(FlowPair);

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { type Generated, Kysely, SqliteDialect, sql } from 'kysely';
-import { type Migration, Migrator } from 'kysely/migration';
+import { type Insertable, Kysely, SqliteDialect, sql } from 'kysely';
+import { Migrator } from 'kysely/migration';
 import type {
   NewTimelineEvent,
   TimelineEvent,
@@ -11,92 +10,61 @@ import type {
   TimelineStats,
   TimelineStore,
 } from '../types.ts';
-
-interface EventsTable {
-  seq: Generated<number>;
-  key: string;
-  ts: number;
-  source: string;
-  event_type: string;
-  kind: string;
-  namespace: string;
-  name: string;
-  uid: string | null;
-  owner_uid: string | null;
-  has_owner: number;
-  body: string;
-}
-interface MetaTable {
-  key: string;
-  value: string;
-}
-interface Schema {
-  timeline_events: EventsTable;
-  timeline_meta: MetaTable;
-}
-
-/** Forward-only migrations; the database records which ran. */
-const migrations: Record<string, Migration> = {
-  '0001_timeline': {
-    async up(db) {
-      await db.schema
-        .createTable('timeline_events')
-        .addColumn('seq', 'integer', (c) => c.primaryKey().autoIncrement())
-        .addColumn('key', 'text', (c) => c.notNull().unique())
-        .addColumn('ts', 'integer', (c) => c.notNull())
-        .addColumn('source', 'text', (c) => c.notNull())
-        .addColumn('event_type', 'text', (c) => c.notNull())
-        .addColumn('kind', 'text', (c) => c.notNull())
-        .addColumn('namespace', 'text', (c) => c.notNull())
-        .addColumn('name', 'text', (c) => c.notNull())
-        .addColumn('uid', 'text')
-        .addColumn('owner_uid', 'text')
-        .addColumn('has_owner', 'integer', (c) => c.notNull())
-        .addColumn('body', 'text', (c) => c.notNull())
-        .execute();
-      await db.schema.createIndex('timeline_events_ts').on('timeline_events').column('ts').execute();
-      await db.schema
-        .createIndex('timeline_events_object')
-        .on('timeline_events')
-        .columns(['kind', 'namespace', 'name'])
-        .execute();
-      await db.schema
-        .createIndex('timeline_events_namespace')
-        .on('timeline_events')
-        .column('namespace')
-        .execute();
-      await db.schema.createIndex('timeline_events_uid').on('timeline_events').column('uid').execute();
-      await db.schema
-        .createIndex('timeline_events_owner')
-        .on('timeline_events')
-        .column('owner_uid')
-        .execute();
-      await db.schema
-        .createTable('timeline_meta')
-        .addColumn('key', 'text', (c) => c.primaryKey())
-        .addColumn('value', 'text', (c) => c.notNull())
-        .execute();
-      await db.insertInto('timeline_meta').values({ key: 'epoch', value: randomUUID() }).execute();
-    },
-  },
-};
+import { migrations, type Schema } from './sqlite-schema.ts';
 
 export interface SqliteStoreOptions {
   path: string;
   /** Events older than this are deleted (ms). */
   retentionMs: number;
-  /** The database file is kept below this size (bytes) by deleting the oldest events. */
+  /** The database, its WAL and its shared-memory file are kept below this size together (bytes). */
   maxBytes: number;
   now?: () => number;
-  /** Where a scheduled prune that failed is reported (each failure is also counted in `stats()`). */
+  /** Where a prune that failed is reported (each failure is also counted in `stats()`). */
   log?: (message: string, detail: Record<string, unknown>) => void;
 }
 
 const pruneEveryMs = 5 * 60_000;
 
 /**
+ * How the size cap holds (ADR 0053), in shares of the cap, which counts the database and its WAL and shm files.
+ * When the pages the database uses and those two files pass `highWater`, the oldest events go until they are at
+ * `lowWater`. One transaction carries at most `chunk` of event bodies (and 4 MiB), and the WAL is checkpointed
+ * once it holds `wal` of the cap (and 1000 pages at most) and cut back to that on disk, so neither a big batch
+ * nor the WAL carries the files far past the mark between two checks.
+ */
+export const sizeCap = { highWater: 0.85, lowWater: 0.65, chunk: 1 / 16, wal: 1 / 16 };
+/** Rows one DELETE removes at most: a statement holds the agent's only thread while it runs. */
+const deleteRows = 10_000;
+
+const fileBytes = (path: string) => statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+
+/** An event as stored, beside the event it answers once numbered. */
+interface Pending {
+  row: Insertable<Schema['timeline_events']>;
+  fields: Omit<TimelineEvent, 'seq'>;
+}
+
+const pendingOf = ({ key, ...fields }: NewTimelineEvent): Pending => ({
+  row: {
+    key,
+    ts: Date.parse(fields.timestamp),
+    source: fields.source,
+    event_type: fields.eventType,
+    kind: fields.kind,
+    namespace: fields.namespace ?? '',
+    name: fields.name,
+    uid: fields.uid ?? null,
+    owner_uid: fields.owner?.uid ?? null,
+    has_owner: fields.owner ? 1 : 0,
+    body: JSON.stringify(fields),
+  },
+  fields,
+});
+
+/**
  * The timeline in a SQLite file (`--timeline-storage sqlite`): it survives restarts, keeps `retention` worth of
- * changes and stays below `max size`. The epoch is stored in the file, so cursors stay valid across restarts.
+ * changes and stays below `max size` at all times (the oldest go first, on the write that needs the room). The
+ * epoch is stored in the file, so cursors stay valid across restarts.
  */
 export class SqliteTimelineStore implements TimelineStore {
   readonly kind = 'sqlite' as const;
@@ -104,14 +72,17 @@ export class SqliteTimelineStore implements TimelineStore {
   readonly #sqlite: Database.Database;
   readonly #options: SqliteStoreOptions;
   readonly #timer: ReturnType<typeof setInterval>;
+  /** Body bytes one write transaction carries at most. */
+  readonly #chunkBytes: number;
   #epoch = '';
   #pruneFailures = 0;
 
   private constructor(sqlite: Database.Database, options: SqliteStoreOptions) {
     this.#sqlite = sqlite;
     this.#options = options;
+    this.#chunkBytes = Math.min(options.maxBytes * sizeCap.chunk, 4 * 1024 * 1024);
     this.#db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
-    this.#timer = setInterval(() => void this.#scheduledPrune(), pruneEveryMs);
+    this.#timer = setInterval(() => void this.#guarded(() => this.prune()), pruneEveryMs);
     this.#timer.unref();
   }
 
@@ -123,6 +94,12 @@ export class SqliteTimelineStore implements TimelineStore {
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 10000');
+    // The WAL counts against the cap: checkpointed (by the default 1000 pages at most) once it holds its share,
+    // and cut back to that share on disk afterwards.
+    const pageSize = Number(sqlite.pragma('page_size', { simple: true }));
+    const walPages = Math.max(8, Math.min(1000, Math.floor((options.maxBytes * sizeCap.wal) / pageSize)));
+    sqlite.pragma(`wal_autocheckpoint = ${walPages}`);
+    sqlite.pragma(`journal_size_limit = ${walPages * pageSize}`);
     // Backtracking RegExp: only `defaultExcludedNames` reach it (TimelineQuery.excludeNames, ADR 0045).
     sqlite.function('regexp', { deterministic: true }, (pattern: unknown, value: unknown) =>
       new RegExp(String(pattern)).test(String(value)) ? 1 : 0,
@@ -147,8 +124,35 @@ export class SqliteTimelineStore implements TimelineStore {
     return store;
   }
 
+  /**
+   * Stores the events whose keys are new, in transactions of at most `chunk` of the cap each; after each, the
+   * oldest events make room when the files passed the high-water mark.
+   */
   async append(events: NewTimelineEvent[]): Promise<TimelineEvent[]> {
-    if (events.length === 0) return [];
+    const kept: TimelineEvent[] = [];
+    for (const chunk of this.#chunks(events.map(pendingOf))) {
+      kept.push(...(await this.#insert(chunk)));
+      await this.#guarded(() => this.#makeRoom());
+    }
+    return kept;
+  }
+
+  *#chunks(pending: Pending[]): Generator<Pending[]> {
+    let chunk: Pending[] = [];
+    let bytes = 0;
+    for (const next of pending) {
+      if (chunk.length > 0 && bytes + next.row.body.length > this.#chunkBytes) {
+        yield chunk;
+        chunk = [];
+        bytes = 0;
+      }
+      chunk.push(next);
+      bytes += next.row.body.length;
+    }
+    if (chunk.length > 0) yield chunk;
+  }
+
+  #insert(pending: Pending[]): Promise<TimelineEvent[]> {
     return this.#db.transaction().execute(async (tx) => {
       // Known keys are skipped before inserting, so a duplicate never consumes a sequence number.
       const known = new Set(
@@ -159,33 +163,21 @@ export class SqliteTimelineStore implements TimelineStore {
             .where(
               'key',
               'in',
-              events.map((e) => e.key),
+              pending.map((p) => p.row.key),
             )
             .execute()
         ).map((r) => r.key),
       );
       const kept: TimelineEvent[] = [];
-      for (const { key, ...fields } of events) {
-        if (known.has(key)) continue;
-        known.add(key);
-        const row = await tx
+      for (const { row, fields } of pending) {
+        if (known.has(row.key)) continue;
+        known.add(row.key);
+        const { seq } = await tx
           .insertInto('timeline_events')
-          .values({
-            key,
-            ts: Date.parse(fields.timestamp),
-            source: fields.source,
-            event_type: fields.eventType,
-            kind: fields.kind,
-            namespace: fields.namespace ?? '',
-            name: fields.name,
-            uid: fields.uid ?? null,
-            owner_uid: fields.owner?.uid ?? null,
-            has_owner: fields.owner ? 1 : 0,
-            body: JSON.stringify(fields),
-          })
+          .values(row)
           .returning('seq')
           .executeTakeFirstOrThrow();
-        kept.push({ seq: row.seq, ...fields });
+        kept.push({ seq, ...fields });
       }
       return kept;
     });
@@ -251,10 +243,13 @@ export class SqliteTimelineStore implements TimelineStore {
     };
   }
 
-  /** A failed prune lets the file outgrow its cap and keep events past the retention: never a silent one. */
-  async #scheduledPrune(): Promise<void> {
+  /**
+   * A failed prune lets the files outgrow their cap and keep events past the retention: never a silent one.
+   * The write that needed the room keeps its events.
+   */
+  async #guarded(prune: () => Promise<unknown>): Promise<void> {
     try {
-      await this.prune();
+      await prune();
     } catch (error) {
       this.#pruneFailures += 1;
       this.#options.log?.('timeline prune failed; the database may outgrow its retention and size cap', {
@@ -265,7 +260,10 @@ export class SqliteTimelineStore implements TimelineStore {
     }
   }
 
-  /** Deletes events past the retention, then the oldest until the file is below the size cap. */
+  /**
+   * Deletes events past the retention, then the oldest while the cap's measure is past the high-water mark, and
+   * gives the freed pages back to the file system.
+   */
   async prune(): Promise<{ deleted: number }> {
     const now = this.#options.now?.() ?? Date.now();
     let deleted = Number(
@@ -276,15 +274,33 @@ export class SqliteTimelineStore implements TimelineStore {
           .executeTakeFirst()
       ).numDeletedRows,
     );
-    for (let size = this.sizeBytes(); size > this.#options.maxBytes; size = this.sizeBytes()) {
+    deleted += await this.#makeRoom();
+    if (deleted > 0) {
+      this.#sqlite.pragma('incremental_vacuum');
+      this.#sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    }
+    return { deleted };
+  }
+
+  /**
+   * When the pages the database uses, its WAL and its shm file together are past the high-water mark, deletes
+   * the oldest events until they are at the low-water mark, in rounds that each cut the share of rows the
+   * database is over by, and empties the WAL the deletes filled. The freed pages stay in the file for the next
+   * writes (cheaper than moving pages to give them back on every write); `prune` gives them back.
+   */
+  async #makeRoom(): Promise<number> {
+    const beside = fileBytes(`${this.#options.path}-wal`) + fileBytes(`${this.#options.path}-shm`);
+    if (this.#usedBytes() + beside <= this.#options.maxBytes * sizeCap.highWater) return 0;
+    // The WAL comes back to about its present size with the next writes; the shm file stays.
+    const target = this.#options.maxBytes * sizeCap.lowWater - beside;
+    let deleted = 0;
+    for (let used = this.#usedBytes(); used > target; used = this.#usedBytes()) {
       const { count } = await this.#db
         .selectFrom('timeline_events')
         .select((eb) => eb.fn.countAll<number>().as('count'))
         .executeTakeFirstOrThrow();
       if (Number(count) === 0) break;
-      // Cut the share of rows the file is over (aiming 10% below the cap), at least a tenth per round.
-      const share = Math.min(1, Math.max(0.1, 1 - (this.#options.maxBytes * 0.9) / size));
-      const cut = Math.max(1, Math.ceil(Number(count) * share));
+      const cut = Math.min(deleteRows, Math.max(1, Math.ceil(Number(count) * (1 - target / used))));
       const result = await this.#db
         .deleteFrom('timeline_events')
         .where('seq', 'in', (eb) =>
@@ -292,18 +308,25 @@ export class SqliteTimelineStore implements TimelineStore {
         )
         .executeTakeFirst();
       deleted += Number(result.numDeletedRows);
-      this.#sqlite.pragma('wal_checkpoint(TRUNCATE)');
-      this.#sqlite.pragma('incremental_vacuum');
     }
-    if (deleted > 0) this.#sqlite.pragma('incremental_vacuum');
-    return { deleted };
+    this.#sqlite.pragma('wal_checkpoint(TRUNCATE)');
+    return deleted;
   }
 
-  /** Bytes the database occupies (pages in use, excluding the free list). */
-  sizeBytes(): number {
+  /** Bytes of the pages the database uses (its free pages excluded), wherever they are (file or WAL). */
+  #usedBytes(): number {
     const pages = Number(this.#sqlite.pragma('page_count', { simple: true }));
     const free = Number(this.#sqlite.pragma('freelist_count', { simple: true }));
     return (pages - free) * Number(this.#sqlite.pragma('page_size', { simple: true }));
+  }
+
+  /**
+   * What the timeline takes on disk: the database, its WAL and its shm file. Three `stat` calls, cheaper than
+   * the smallest write it follows.
+   */
+  sizeBytes(): number {
+    const path = this.#options.path;
+    return fileBytes(path) + fileBytes(`${path}-wal`) + fileBytes(`${path}-shm`);
   }
 
   async close(): Promise<void> {

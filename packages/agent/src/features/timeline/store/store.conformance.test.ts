@@ -194,18 +194,15 @@ describe('sqlite store', () => {
     expect((await store.query({ limit: 10 })).map((e) => e.name)).toEqual(['recent']);
   });
 
-  it('deletes the oldest events until the file is below its size cap, and numbering goes on', async () => {
-    const store = await SqliteTimelineStore.open({
-      path: await sqlitePath(),
-      retentionMs: week,
-      maxBytes: 256 * 1024,
-    });
+  it('deletes the oldest events on the write that takes the files past their cap, and numbering goes on', async () => {
+    const maxBytes = 1024 * 1024;
+    const store = await SqliteTimelineStore.open({ path: await sqlitePath(), retentionMs: week, maxBytes });
     stores.push(store);
     const big = 'x'.repeat(2000);
-    for (let i = 0; i < 10; i += 1)
+    for (let i = 0; i < 10; i += 1) {
       await store.append(Array.from({ length: 50 }, () => event({ message: big })));
-    await store.prune();
-    expect(store.sizeBytes()).toBeLessThanOrEqual(256 * 1024);
+      expect(store.sizeBytes()).toBeLessThanOrEqual(maxBytes);
+    }
     const stats = await store.stats();
     expect(stats.count).toBeLessThan(500);
     expect(stats.latestSeq).toBe(500);
