@@ -32,6 +32,8 @@ beforeAll(async () => {
     BINNACLE_OIDC_ISSUER: idp.issuer,
     BINNACLE_OIDC_CLIENT_ID: idp.clientId,
     BINNACLE_OIDC_CLIENT_SECRET: idp.clientSecret,
+    // The SSO page checks the IdP's discovery, which only an operator's allowance lets reach loopback.
+    BINNACLE_OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8',
   };
   [hub, browser] = await Promise.all([spawnHub({ port, env: oidc }), launchBrowser()]);
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });

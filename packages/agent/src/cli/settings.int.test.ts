@@ -98,7 +98,9 @@ async function agent(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Outco
     BINNACLE_DATA_DIR: join(dir, 'data'),
     ...env,
   });
-  return { code: await run.exit(15_000), stderr: run.stderr() };
+  // A refused setting exits at start; the bound only catches an agent that went on to serve. Three starts at
+  // once of the TypeScript sources on a loaded 2-core machine took over 15 s.
+  return { code: await run.exit(45_000), stderr: run.stderr() };
 }
 
 /** Exit `code`, one message naming `setting`, and no stack trace. */

@@ -264,6 +264,33 @@ describe('a known path with a method it does not declare', () => {
   });
 });
 
+describe("the web UI's page for other paths", () => {
+  let withPage: FastifyInstance;
+  beforeAll(async () => {
+    withPage = await createApp({
+      logger: silent,
+      openapi: { title: 'test', version: '0', description: 'test' },
+      page: async (_request, reply) => reply.type('text/html').send('<!doctype html>'),
+    });
+    withPage.post('/auth/hook', { schema: { querystring: Query({}) } }, () => ({ ok: true }));
+    await withPage.ready();
+  });
+  afterAll(() => withPage.close());
+
+  it('answers a deep link with the page', async () => {
+    const res = await withPage.inject({ method: 'GET', url: '/resources/pods' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toBe('<!doctype html>');
+  });
+
+  it('answers a GET on a path a route serves with another method 405, never with the page', async () => {
+    const res = await withPage.inject({ method: 'GET', url: '/auth/hook' });
+    expect(res.statusCode).toBe(405);
+    expect(res.headers.allow).toBe('POST');
+    expect(res.json()).toMatchObject({ code: 'method_not_allowed' });
+  });
+});
+
 describe('input repeated in an error message', () => {
   const lengthOf = (res: { json: () => { error: string } }) => res.json().error.length;
 

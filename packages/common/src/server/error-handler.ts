@@ -111,7 +111,9 @@ export function registerErrorHandling(app: FastifyInstance, page?: PageFallback)
   // Thrown rather than sent, so the error handler answers these like any other failure.
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
-    if (page && isPageRequest(request.method, path)) return page(request, reply);
+    // A path a route serves with other methods (POST /auth/backchannel-logout) is that route's, never a page.
+    if (page && isPageRequest(request.method, path) && allowedMethods(path).length === 0)
+      return page(request, reply);
     throw notServed(request);
   });
 }

@@ -13,6 +13,7 @@ const documents = ['agent-openapi.json', 'hub-openapi.json'].map((name) =>
 
 interface Schema {
   type?: string | string[];
+  default?: unknown;
   maximum?: number;
   exclusiveMaximum?: number;
   anyOf?: Schema[];
@@ -23,6 +24,7 @@ interface Schema {
 interface Parameter {
   name: string;
   in: string;
+  required?: boolean;
   schema?: Schema;
 }
 
@@ -57,5 +59,19 @@ describe('numeric parameters in the OpenAPI documents', () => {
     // The walk sees the parameters it checks: a document whose shape it misread would pass with nothing.
     expect(numeric).toBeGreaterThan(0);
     expect(missing).toEqual([]);
+  });
+
+  it('leaves every parameter with a default optional in both documents (the server fills it in)', async () => {
+    const parameters: Parameter[] = [];
+    for (const path of documents) {
+      const doc = JSON.parse(await readFile(path, 'utf8')) as {
+        paths: Record<string, Record<string, { parameters?: Parameter[] }>>;
+      };
+      for (const operations of Object.values(doc.paths))
+        for (const operation of Object.values(operations)) parameters.push(...(operation.parameters ?? []));
+    }
+    const withDefault = parameters.filter((parameter) => parameter.schema?.default !== undefined);
+    expect(withDefault.length).toBeGreaterThan(0);
+    expect(withDefault.filter((parameter) => parameter.required).map((p) => `${p.in} ${p.name}`)).toEqual([]);
   });
 });

@@ -16,7 +16,30 @@ export async function registerOpenApi(
       components: {},
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+    transformObject: (generated) =>
+      'openapiObject' in generated
+        ? optionalDefaults(generated.openapiObject as OpenApiDocument)
+        : generated.swaggerObject,
   });
+}
+
+interface OpenApiDocument {
+  paths?: Record<
+    string,
+    Record<string, { parameters?: { required?: boolean; schema?: { default?: unknown } }[] }>
+  >;
+}
+
+/**
+ * A parameter with a default may be left out: the server fills it in. TypeBox lists such properties as required
+ * (their type in the handler is never undefined), so the document is told the truth here.
+ */
+function optionalDefaults<T extends OpenApiDocument>(document: T): T {
+  for (const operations of Object.values(document.paths ?? {}))
+    for (const operation of Object.values(operations))
+      for (const parameter of operation.parameters ?? [])
+        if (parameter.schema?.default !== undefined) parameter.required = false;
+  return document;
 }
 
 /** GET /api/openapi.json: the document generated from the route schemas. */

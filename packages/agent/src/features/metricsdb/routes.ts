@@ -178,7 +178,9 @@ export function metricsdbRoutes(app: App, ctx: AgentContext, stores: MetricsStor
         summary:
           'A PromQL query passed through: instant (time) or range (start, end, step), at most 11000 points per series',
         querystring: Query({
-          query: Type.String({ minLength: 1, maxLength: 16_384 }),
+          // A URL over 16 KiB is refused by the HTTP parser (431) before any route runs; percent-encoding takes up
+          // to three bytes a character, so this bound keeps every query the document allows within it.
+          query: Type.String({ minLength: 1, maxLength: 4_096 }),
           time: Type.Optional(
             UnixTimeOrDuration({ description: 'Unix seconds, RFC 3339, or a duration back from now' }),
           ),

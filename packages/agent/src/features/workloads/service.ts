@@ -1,4 +1,4 @@
-import { AppError, badRequest } from '@binnacle/common/server';
+import { AppError } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { collectionPath, objectPath } from '../../kube/discovery.ts';
@@ -64,8 +64,9 @@ function autoscalersOf(ctx: AgentContext, w: Workload): KubeObject[] {
 
 /** `kubectl scale`: the replica count through the scale subresource. */
 export async function scaleWorkload(ctx: AgentContext, w: Workload, replicas: number, as?: Impersonation) {
+  // A kind the route does not take, like any other: the request is well formed, the kind is the problem.
   if (w.resource.kind === 'DaemonSet')
-    throw badRequest(`${label(w)} runs one pod per eligible node; DaemonSets cannot be scaled`);
+    throw new AppError('unknown_kind', `${label(w)} runs one pod per eligible node; DaemonSets cannot be scaled`);
   const path = `${objectPath(w.resource, w.name, w.namespace)}/scale`;
   const before = await ctx.cluster.client.request<KubeObject>({ path, as });
   const previous = Number(before.spec?.replicas ?? 0);

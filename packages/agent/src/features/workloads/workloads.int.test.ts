@@ -225,7 +225,10 @@ describe('POST /api/workloads/{kind}/{namespace}/{name}/scale', () => {
   it('refuses to scale a DaemonSet', async () => {
     const res = await agent.post(`/api/workloads/daemonsets/${ns.name}/agent/scale`, { replicas: 2 });
     expect(res.status).toBe(400);
-    expect(((await res.json()) as ApiError).error).toContain('DaemonSets cannot be scaled');
+    expect(await res.json()).toMatchObject({
+      code: 'unknown_kind',
+      error: expect.stringContaining('DaemonSets cannot be scaled'),
+    });
   });
 });
 
