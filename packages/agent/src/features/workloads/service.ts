@@ -66,7 +66,10 @@ function autoscalersOf(ctx: AgentContext, w: Workload): KubeObject[] {
 export async function scaleWorkload(ctx: AgentContext, w: Workload, replicas: number, as?: Impersonation) {
   // A kind the route does not take, like any other: the request is well formed, the kind is the problem.
   if (w.resource.kind === 'DaemonSet')
-    throw new AppError('unknown_kind', `${label(w)} runs one pod per eligible node; DaemonSets cannot be scaled`);
+    throw new AppError(
+      'unknown_kind',
+      `${label(w)} runs one pod per eligible node; DaemonSets cannot be scaled`,
+    );
   const path = `${objectPath(w.resource, w.name, w.namespace)}/scale`;
   const before = await ctx.cluster.client.request<KubeObject>({ path, as });
   const previous = Number(before.spec?.replicas ?? 0);
