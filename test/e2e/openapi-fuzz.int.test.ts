@@ -218,9 +218,10 @@ describe('the OpenAPI documents fuzzed against the real servers', () => {
   it(
     'the agent document, straight to an agent that reads the cluster with the view ClusterRole',
     async () => {
-      await expectClean('agent', { document: 'agent', url: agent.url, budgetMs: 150 * seconds });
+      // About 130 s on two cores beside another file; the budget leaves room for a machine kept busier.
+      await expectClean('agent', { document: 'agent', url: agent.url, budgetMs: 300 * seconds });
     },
-    160 * seconds,
+    310 * seconds,
   );
 
   it(
@@ -232,10 +233,10 @@ describe('the OpenAPI documents fuzzed against the real servers', () => {
         token: memberPat.token,
         keep: [memberPat.id],
         options: ['--include-tag-regex', '^(resources|workloads|pkgmgr|ai|nodes|logs|config)$'],
-        budgetMs: 90 * seconds,
+        budgetMs: 150 * seconds,
       });
     },
-    100 * seconds + lockWaitMs,
+    160 * seconds + lockWaitMs,
   );
 
   it(
@@ -247,10 +248,10 @@ describe('the OpenAPI documents fuzzed against the real servers', () => {
         token: memberPat.token,
         keep: [memberPat.id, clusterId],
         parameters: { 'path.org_id': orgId, 'path.cluster_id': clusterId },
-        budgetMs: 90 * seconds,
+        budgetMs: 150 * seconds,
       });
     },
-    100 * seconds + lockWaitMs,
+    160 * seconds + lockWaitMs,
   );
 
   it(
@@ -265,9 +266,9 @@ describe('the OpenAPI documents fuzzed against the real servers', () => {
         // The owner registers clusters no agent serves (503 cluster_offline by design); the member's run covers
         // /c/<id>/…. SSO setup fetches the issuer it is given: not from a fuzzer (ADR 0055).
         options: ['--exclude-path-regex', '^/c/', '--exclude-name', 'POST /api/orgs/{org_id}/sso/setup'],
-        budgetMs: 90 * seconds,
+        budgetMs: 150 * seconds,
       });
     },
-    100 * seconds + lockWaitMs,
+    160 * seconds + lockWaitMs,
   );
 });
