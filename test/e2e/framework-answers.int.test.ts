@@ -4,7 +4,7 @@ import { type HubProcess, spawnHub } from '@binnacle/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * Answers the HTTP layer gives before any route runs keep the conventions on both real servers (DESIGN §4):
+ * Answers the HTTP layer gives before any route runs keep the conventions on both real servers (docs/architecture.md §4):
  * `{error, code}`, `Cache-Control: no-store`, and no input reflected back in full.
  */
 let agent: TestAgent;

@@ -9,7 +9,7 @@ import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
- * Both OpenAPI documents fuzzed with schemathesis against the real servers (ADR 0055): every operation gets
+ * Both OpenAPI documents fuzzed with schemathesis against the real servers (ADR 0052): every operation gets
  * boundary, invalid and random values from its schemas, with a fixed seed and a bounded number of cases, and any
  * 5xx, any error answer that is not `application/json` `{error, code}` with a catalogue code, and any answer its
  * document does not describe fails the run. Settings, checks and the operations left out (and why) are in
@@ -264,7 +264,7 @@ describe('the OpenAPI documents fuzzed against the real servers', () => {
         keep: [ownerPat.id, clusterId],
         parameters: { 'path.org_id': orgId },
         // The owner registers clusters no agent serves (503 cluster_offline by design); the member's run covers
-        // /c/<id>/…. SSO setup fetches the issuer it is given: not from a fuzzer (ADR 0055).
+        // /c/<id>/…. SSO setup fetches the issuer it is given: not from a fuzzer (ADR 0052).
         options: ['--exclude-path-regex', '^/c/', '--exclude-name', 'POST /api/orgs/{org_id}/sso/setup'],
         budgetMs: 150 * seconds,
       });

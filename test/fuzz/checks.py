@@ -1,7 +1,7 @@
 """The conventions every answer of the agent and the hub keeps (docs/api/errors.md), as schemathesis checks,
 and the hook that keeps a run from revoking what it stands on.
 
-Loaded by schemathesis.toml (`hooks`); ADR 0055 says why these beside schemathesis's own checks.
+Loaded by schemathesis.toml (`hooks`); ADR 0052 says why these beside schemathesis's own checks.
 """
 
 import json

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Provides schemathesis (the OpenAPI fuzzer of test/e2e/openapi-fuzz.int.test.ts, ADR 0055) without touching the
+# Provides schemathesis (the OpenAPI fuzzer of test/e2e/openapi-fuzz.int.test.ts, ADR 0052) without touching the
 # system Python: a virtual environment of python3 with exactly the packages of requirements.txt, each checked
 # against its pinned hashes, made once into ~/.cache/binnacle/schemathesis-<hash>/. The hash covers the
 # requirements, this recipe's number and the interpreter, so a new pin or another Python makes a new one. The

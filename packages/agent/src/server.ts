@@ -101,7 +101,7 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   imageRoutes(app, ctx);
   metricsdbRoutes(app, ctx, stores);
   costRoutes(app, ctx, stores);
-  // Cloud mode removes every debug route (DESIGN §5): they answer 404, directly and through the tunnel.
+  // Cloud mode removes every debug route (docs/architecture.md §5): they answer 404, directly and through the tunnel.
   if (!ctx.cloud) debugRoutes(app, ctx);
   return app;
 }

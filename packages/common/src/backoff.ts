@@ -12,12 +12,12 @@ export const retrySchedule: BackoffSchedule = { firstMs: 1_000, maxMs: 30_000 };
 
 /**
  * Probes of a server that went away, one cheap request each (the agent's `GET /version`): about 0.5 s doubling
- * to 3 s, so a server that answers again is noticed within 3 s however long it was gone (ADR 0052).
+ * to 3 s, so a server that answers again is noticed within 3 s however long it was gone (ADR 0050).
  */
 export const probeSchedule: BackoffSchedule = { firstMs: 500, maxMs: 3_000 };
 
 /**
- * The one retry function of Binnacle (ADR 0020, 0052): the wait before retry number `attempt` (from 0) on a
+ * The one retry function of Binnacle (ADR 0020, 0050): the wait before retry number `attempt` (from 0) on a
  * schedule, each ±20 % so that many clients never retry in lockstep.
  */
 export function backoffDelay(attempt: number, random = Math.random, schedule = retrySchedule): number {

@@ -32,14 +32,14 @@ export interface HubContext {
   /** HMAC and encryption key (32+ bytes). */
   secretKey: Buffer;
   sessions: SessionStore;
-  /** The break-glass admin, its sign-in throttle and the device cookies that exempt known browsers (ADR 0049). */
+  /** The break-glass admin, its sign-in throttle and the device cookies that exempt known browsers (ADR 0048). */
   breakGlass: { admin: BreakGlass; throttle: SignInThrottle; devices: DeviceCookies };
-  /** DESIGN §6.2.7: one bucket per user for everything that fans out across clusters (fleet routes, MCP). */
+  /** docs/architecture.md §6.2.7: one bucket per user for everything that fans out across clusters (fleet routes, MCP). */
   fleetLimit: RateLimit;
   audit: AuditLog;
-  /** The proxies whose X-Forwarded-For names the client (ADR 0049); none: the socket's peer is the client. */
+  /** The proxies whose X-Forwarded-For names the client (ADR 0048); none: the socket's peer is the client. */
   proxyTrust?: ProxyTrust;
-  /** Fetches URLs a caller chose, never to internal addresses the operator did not allow (ADR 0050). */
+  /** Fetches URLs a caller chose, never to internal addresses the operator did not allow (ADR 0049). */
   outbound: GuardedFetcher;
   metrics: HubMetrics;
   log: FastifyBaseLogger;

@@ -33,7 +33,7 @@ export async function buildHubServer(
     logger: ctx.log,
     logRequests: options.logRequests,
     builtInRouteConfig: access('public'),
-    // request.ip, for rate limits and the audit log: the client as the trusted proxies report it (ADR 0049).
+    // request.ip, for rate limits and the audit log: the client as the trusted proxies report it (ADR 0048).
     trustProxy: ctx.proxyTrust,
     // The hub's own pages (sign-in, organisation, clusters) at its root; each cluster's pages come from its agent.
     page: webPage(() => '/', 'hub'),

@@ -3,7 +3,7 @@ import { createHash, createHmac, createSecretKey, type KeyObject, timingSafeEqua
 /** The header carrying the caller's identity from the hub to an agent, signed for that cluster. */
 export const identityHeader = 'x-binnacle-identity';
 
-/** Who the agent impersonates for a tunneled request (DESIGN §6.3): already-prefixed subjects. */
+/** Who the agent impersonates for a tunneled request (docs/architecture.md §6.3): already-prefixed subjects. */
 export interface ForwardedIdentity {
   user: string;
   groups: string[];

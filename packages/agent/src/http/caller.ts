@@ -94,7 +94,7 @@ export function uiBase(ctx: AgentContext, request: FastifyRequest): string {
 }
 
 /**
- * Cloud mode: a request carrying the hub's signed identity acts as that person (DESIGN §6.3). A header that
+ * Cloud mode: a request carrying the hub's signed identity acts as that person (docs/architecture.md §6.3). A header that
  * did not come through the tunnel or does not verify — not signed with this cluster's token, for another
  * cluster, expired — is ignored. `system:` principals are refused. Routes that serve cluster-wide views from
  * the cache without per-caller filtering answer only GETs of callers who may list namespaces cluster-wide;

@@ -2,7 +2,7 @@ import { AppError } from '@binnacle/common/server';
 import type { AgentContext } from '../context.ts';
 import type { Impersonation } from '../kube/client.ts';
 
-/** The group the hub forwards for a person's role in the organization (DESIGN §6.3). */
+/** The group the hub forwards for a person's role in the organization (docs/architecture.md §6.3). */
 const ownerGroup = 'binnacle:role:owner';
 
 /**

@@ -82,7 +82,7 @@ export interface KubeClientOptions {
  * one `Impersonate-Group` line per group — never through fetch, which joins repeated headers into one value —
  * and turns every failure into an AppError through the one Kubernetes error adapter.
  *
- * A broken connection is replaced rather than waited out (ADR 0052): undici keeps sending new requests over an
+ * A broken connection is replaced rather than waited out (ADR 0050): undici keeps sending new requests over an
  * HTTP/2 session whose streams fail or that stopped answering, so the client swaps in a new pool (closing the
  * old one with every request on it) when a request fails with `brokenConnection`, or when `reconnect` finds
  * that a fresh connection answers where the pool did not. `generation` counts the swaps.

@@ -11,7 +11,7 @@ export type ConnectionState = 'connecting' | 'connected' | 'disconnected';
 /**
  * How a connected agent notices that its API server went away: a probe this often, answered within `timeoutMs`,
  * and this many failed in a row before the connection is reported `disconnected` (one slow answer under load is
- * no outage). While disconnected it probes on the probe schedule instead (ADR 0052).
+ * no outage). While disconnected it probes on the probe schedule instead (ADR 0050).
  */
 export const livenessProbe = { intervalMs: 5_000, timeoutMs: 3_000, failures: 2 };
 
@@ -57,7 +57,7 @@ export class Cluster {
    * when the core tier has synced. The agent serves requests meanwhile: they answer 503 `not_ready`. Once
    * connected, a liveness probe keeps the state true: a lost API server turns it `disconnected` (with the error)
    * until a probe gets an answer again, and then every informer waiting to retry resumes at once. A connection
-   * that broke or stopped answering is replaced by the client (ADR 0052).
+   * that broke or stopped answering is replaced by the client (ADR 0050).
    */
   async start(): Promise<void> {
     let attempt = 0;

@@ -148,7 +148,7 @@ export class Informer {
 
   /**
    * RBAC and CRDs can change: a refusal is retried slowly. A request that failed because the client replaced
-   * its connections (ADR 0052) is retried at once, but only as the first failure after a success, so a server
+   * its connections (ADR 0050) is retried at once, but only as the first failure after a success, so a server
    * that breaks every new connection is retried on the back-off like any other failure.
    */
   #retryDelay(error: AppError, replaced: boolean): number {

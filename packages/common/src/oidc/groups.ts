@@ -15,7 +15,7 @@ export interface ForwardableGroups {
 }
 
 /**
- * The IdP groups the hub may forward (and the agent may impersonate) (DESIGN §6.2.3): a string claim is one group, never split; values that
+ * The IdP groups the hub may forward (and the agent may impersonate) (docs/architecture.md §6.2.3): a string claim is one group, never split; values that
  * break a rule are dropped, never escaped; duplicates are dropped; the first 64 in the IdP's order are kept.
  */
 export function forwardableGroups(claims: Record<string, unknown>, claimName: string): ForwardableGroups {

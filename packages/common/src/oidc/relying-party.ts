@@ -126,7 +126,7 @@ export class OidcRelyingParty {
   }
 
   /**
-   * DESIGN §6.2.1–2: no answer, 429 or 5xx means unavailable; invalid_client / unauthorized_client is the
+   * docs/architecture.md §6.2.1–2: no answer, 429 or 5xx means unavailable; invalid_client / unauthorized_client is the
    * client's own misconfiguration; any other refusal (invalid_grant, or a refreshed ID token that fails its
    * checks) is a rejection.
    */

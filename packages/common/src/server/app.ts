@@ -37,7 +37,7 @@ export interface AppOptions {
 }
 
 /**
- * A fastify app with the conventions every Binnacle server follows (DESIGN §4): `Cache-Control: no-store` on
+ * A fastify app with the conventions every Binnacle server follows (docs/architecture.md §4): `Cache-Control: no-store` on
  * every answer, `{error, code}` for every failure, strict schemas (unknown fields are errors, not dropped; JSON
  * bodies are taken as typed, see validators.ts), JSON bodies in UTF-8 and at most 200 levels deep (json-body.ts),
  * and the OpenAPI document at /api/openapi.json. Routes are added by the caller.

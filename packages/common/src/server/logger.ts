@@ -1,7 +1,7 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
 
 /**
- * Paths a secret could reach a log line through (DESIGN §4.8): credentials in request headers (the caller's
+ * Paths a secret could reach a log line through (docs/architecture.md §4.8): credentials in request headers (the caller's
  * own, the hub's signed identity, the impersonation the agent asserts to the API server), cookies being set,
  * and any field named like a secret. The redaction is belt and braces; the code never logs them.
  */

@@ -6,7 +6,7 @@ import { proxyTrust } from '../security/client-address.ts';
 /** How the hub treats the network around it: which proxies tell it the client's address, what it may fetch. */
 export interface NetworkSettings {
   /**
-   * The proxies in front of the hub (ADR 0049): comma-separated CIDRs or addresses; in the config file also a
+   * The proxies in front of the hub (ADR 0048): comma-separated CIDRs or addresses; in the config file also a
    * list. `X-Forwarded-For` is believed only from them; with none (and no hop count), it is ignored.
    */
   trustedProxies?: string | string[];
@@ -14,7 +14,7 @@ export interface NetworkSettings {
   trustedProxyHops?: number;
   /**
    * Networks the hub may fetch from for a caller (SSO discovery) although they are loopback, private,
-   * link-local… (ADR 0050): comma-separated CIDRs or addresses; in the config file also a list.
+   * link-local… (ADR 0049): comma-separated CIDRs or addresses; in the config file also a list.
    */
   outboundAllowedNetworks?: string | string[];
 }

@@ -6,7 +6,7 @@ export const unversionedCredential = 'minted-before-versioning';
 
 /**
  * A PAT minted in a break-glass session records the password version of that session, so a new break-glass
- * password ends it as it ends the sessions (ADR 0048). Null for PATs minted in any other session. The break-glass
+ * password ends it as it ends the sessions (ADR 0047). Null for PATs minted in any other session. The break-glass
  * admin's PATs minted before this are marked with a version no password has: which password they were minted
  * under is unknown, and one that leaked must not keep them working, so they end.
  */

@@ -3,7 +3,7 @@ import type { Migration } from 'kysely/migration';
 
 /**
  * What is kept of an ended session — its id's hash, why and when it ended — until its absolute lifetime is
- * over, so its cookie is answered `session_ended` with the reason rather than as an unknown one (ADR 0048).
+ * over, so its cookie is answered `session_ended` with the reason rather than as an unknown one (ADR 0047).
  */
 export const endedSessionsMigration: Migration = {
   async up(db: Kysely<unknown>) {

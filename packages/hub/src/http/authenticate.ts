@@ -71,7 +71,7 @@ export async function authenticate(
 }
 
 /**
- * The session's groups, refreshing its ID token first when it is about to expire (DESIGN §6.2): a rejection
+ * The session's groups, refreshing its ID token first when it is about to expire (docs/architecture.md §6.2): a rejection
  * ends the session; while the IdP is unavailable the request proceeds as long as the old ID token is valid,
  * and fails with 503 (session kept) once it is not.
  */

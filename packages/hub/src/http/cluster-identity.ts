@@ -1,10 +1,10 @@
 import type { Principal } from './principal.ts';
 
-/** The service word in the subjects clusters see (DESIGN §1). */
+/** The service word in the subjects clusters see (docs/architecture.md §1). */
 const service = 'binnacle';
 
 /**
- * Who the caller is inside a cluster (DESIGN §6.3): user `binnacle:user:<email>`, group
+ * Who the caller is inside a cluster (docs/architecture.md §6.3): user `binnacle:user:<email>`, group
  * `binnacle:role:<hub role>` and, for OIDC sessions only (never PATs), `binnacle:idp:<group>` per IdP group.
  */
 export function clusterIdentity(principal: Principal): { user: string; groups: string[] } {

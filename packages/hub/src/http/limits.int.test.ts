@@ -7,7 +7,7 @@ import { maxPatsPerUser } from '../features/pats/service.ts';
 import { startTestHub, type TestHub } from '../testing/index.ts';
 
 /**
- * DESIGN §4: everything a caller can make more of is bounded. Each cap is filled up to one below (the first
+ * docs/architecture.md §4: everything a caller can make more of is bounded. Each cap is filled up to one below (the first
  * object through the API, the rest copied in the database), then the API is asked for one more: allowed,
  * and the next is a 409 naming the limit. Pages above their maximum are a 400.
  */

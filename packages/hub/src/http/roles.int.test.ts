@@ -212,7 +212,7 @@ describe('the role matrix in docs/api/roles.md', () => {
           const { path, body, headers } = await concrete(row, caller);
           const as: Credential = via === 'session' ? { cookie: caller.cookie } : { pat: caller.pat.token };
           const answer = await t.request(row.method, path, { as, body, headers });
-          // DESIGN §4: every answer, allowed or refused, is no-store; every error is { error, code }.
+          // docs/architecture.md §4: every answer, allowed or refused, is no-store; every error is { error, code }.
           expect(answer.headers['cache-control']).toBe('no-store');
           if (answer.status >= 400) expect(Object.keys(answer.json()).sort()).toEqual(['code', 'error']);
           if (expected) {
@@ -222,7 +222,7 @@ describe('the role matrix in docs/api/roles.md', () => {
             else if (row.path.includes('/billing'))
               expect(answer.json().code, answer.body).toBe('billing_disabled');
             else if (statelessRefusals.has(`${row.method} ${row.path}`)) {
-              // DESIGN §6.2.6: a stateless MCP endpoint answers GET and DELETE 405, naming POST.
+              // docs/architecture.md §6.2.6: a stateless MCP endpoint answers GET and DELETE 405, naming POST.
               expect(answer.json().code, answer.body).toBe('method_not_allowed');
               expect(answer.headers.allow).toBe('POST');
             } else expect(answer.status, answer.body).toBeLessThan(400);
@@ -235,7 +235,7 @@ describe('the role matrix in docs/api/roles.md', () => {
     }
   }
 
-  // DESIGN §4: strict schemas — an unknown query parameter is an error, not dropped. Except where others set
+  // docs/architecture.md §4: strict schemas — an unknown query parameter is an error, not dropped. Except where others set
   // the query: the tunnel's goes to the agent, whose routes judge it; the IdP adds its own to the callback
   // (iss, session_state …); Prometheus scrape configs may add `params` to /metrics.
   const othersSetTheQuery = (r: Row) =>

@@ -6,7 +6,7 @@ import { listed, type Network, networkList } from './addresses.ts';
 export type ProxyTrust = (address: string, hop: number) => boolean;
 
 /**
- * The proxies the hub believes (ADR 0049): the peers in `proxies` when a list is given, the `hops` nearest
+ * The proxies the hub believes (ADR 0048): the peers in `proxies` when a list is given, the `hops` nearest
  * when a count is given, both conditions when both are. Undefined when neither is: X-Forwarded-For is then
  * ignored and the client is the socket's peer. Fastify reads `request.ip` with it; upgrades use
  * `clientAddress`, the same walk.

@@ -6,7 +6,7 @@ import { sameSecret } from './tokens.ts';
 export const deviceLifetimeMs = 90 * 24 * 3_600_000;
 
 /**
- * OWASP's device cookie for the break-glass sign-in (ADR 0049): a browser that signed in successfully gets
+ * OWASP's device cookie for the break-glass sign-in (ADR 0048): a browser that signed in successfully gets
  * `nonce.issuedAt.mac`, an HMAC under a key derived from the hub key that binds it to the account (which the
  * cookie does not show). Presented with a sign-in for that account within its lifetime, it marks the attempt
  * as coming from a known device: exempt from the account-wide delay, counted on its own instead.

@@ -18,7 +18,7 @@ export interface OutboundLimits {
 type LookupCallback = (error: Error | null, address: string | LookupAddress[], family?: number) => void;
 
 /**
- * The one way the hub fetches a URL a caller chose (ADR 0050): http(s) only; every address the host name
+ * The one way the hub fetches a URL a caller chose (ADR 0049): http(s) only; every address the host name
  * resolves to, or the address the URL names, is checked when the connection is made — so a name that resolves
  * to a public address when a caller submits it and to an internal one a moment later (DNS rebinding) is still
  * refused — against the special-purpose networks (loopback, private, link-local, unique-local, CGNAT,

@@ -21,7 +21,7 @@ export const signInLimits = {
 };
 
 /**
- * The break-glass sign-in's throttle (ADR 0049), built so an attacker cannot turn it against the owner. A
+ * The break-glass sign-in's throttle (ADR 0048), built so an attacker cannot turn it against the owner. A
  * client address gets 5 failures per account in 5 minutes, then waits; that holds one attacker, not the owner
  * at another address. Failures on the account from anywhere add up too: past 10 in an hour, each next attempt
  * waits 1 s, 2 s, 4 s … (at most 5 minutes) after the last failure, which bounds guessing from many addresses.

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signInOverHttp, startTestAgent, type TestAgent } from '../../testing/index.ts';
 
 /**
- * The secrets of the agent's own sign-in (DESIGN §4.8), on an agent whose public URL is https (TLS ends in
+ * The secrets of the agent's own sign-in (docs/architecture.md §4.8), on an agent whose public URL is https (TLS ends in
  * front of it) and that logs all it can: trace level, every request as with --debug-events, through the
  * production logger and its redaction. The client secret comes from a file, as in a real deployment.
  */

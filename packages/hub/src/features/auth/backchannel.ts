@@ -5,7 +5,7 @@ import { iso, later } from '../../security/clock.ts';
 import { oidcClientOf } from './oidc-service.ts';
 
 /**
- * OIDC Back-Channel Logout 1.0 (DESIGN §6.2.9): a logout token signed by the IdP (checked as
+ * OIDC Back-Channel Logout 1.0 (docs/architecture.md §6.2.9): a logout token signed by the IdP (checked as
  * `verifyLogoutToken` does) ends the sessions of its IdP session (`sid`), or all sessions of its user (`sub`).
  * Replayed tokens (same `jti`) are refused.
  */

@@ -15,7 +15,7 @@ import { recordSignIn } from './sign-in.ts';
 
 /**
  * Break-glass sign-in: checks the configured e-mail and password (throttled per client address and account,
- * and account-wide for browsers that are not known devices: ADR 0049), makes sure the admin owns an
+ * and account-wide for browsers that are not known devices: ADR 0048), makes sure the admin owns an
  * organization — the very first sign-in bootstraps one — and opens a new session. A success also returns a
  * fresh device cookie for the browser.
  */

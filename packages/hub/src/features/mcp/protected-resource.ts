@@ -13,7 +13,7 @@ export function mcpResourceOf(url: string): string | undefined {
 }
 
 /**
- * The audiences an IdP access token may carry on a request to `url` (DESIGN §6.2.8): the organisation-wide MCP
+ * The audiences an IdP access token may carry on a request to `url` (docs/architecture.md §6.2.8): the organisation-wide MCP
  * resource everywhere, and a cluster's own MCP resource on that cluster's MCP path only.
  */
 export function acceptedAudiences(publicUrl: string, url: string): string[] {

@@ -82,7 +82,7 @@ export async function mintPat(
     created_at: iso(now),
     expires_at: expiresAt,
     last_used_at: null,
-    // A break-glass session's password version: a new password ends the PAT with the session (ADR 0048).
+    // A break-glass session's password version: a new password ends the PAT with the session (ADR 0047).
     credential_version: principal.session?.credentialVersion ?? null,
   };
   await db.insertInto('pats').values(row).execute();

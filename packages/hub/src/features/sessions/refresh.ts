@@ -6,7 +6,7 @@ import type { Clock } from '../../security/clock.ts';
 import type { OidcClient } from '../auth/oidc-client.ts';
 import type { ActiveSession, SessionStore } from './store.ts';
 
-/** Refresh when the ID token has at most this long left (DESIGN §6.2.1). */
+/** Refresh when the ID token has at most this long left (docs/architecture.md §6.2.1). */
 export const refreshAheadMs = 60_000;
 const leaseMs = 10_000;
 const waitForOtherReplicaMs = 6_000;

@@ -66,12 +66,12 @@ export interface SessionLimits {
 }
 
 /**
- * Server-side sessions (DESIGN §6.1): the cookie holds a random 256-bit id, the database its SHA-256. A
+ * Server-side sessions (docs/architecture.md §6.1): the cookie holds a random 256-bit id, the database its SHA-256. A
  * session is ended — its row deleted, so a copied cookie is useless — when its absolute lifetime is reached,
  * when it was unused for the inactivity window, at sign-out or a new sign-in in the same browser, when its
  * user is no longer a member of its organization, when the IdP logs it out, or (break-glass) when the
  * password it was opened with is no longer the configured one. What ended is remembered (hash, reason) until
- * its absolute lifetime is over, so its cookie is answered `session_ended` with the reason (ADR 0048).
+ * its absolute lifetime is over, so its cookie is answered `session_ended` with the reason (ADR 0047).
  */
 export class SessionStore {
   readonly #db: Db;

@@ -77,7 +77,7 @@ export function ssoRoutes(app: HubApp, ctx: HubContext): void {
               code: Type.Optional(
                 Type.Union([Type.Literal('discovery_failed'), Type.Literal('issuer_mismatch')], {
                   description:
-                    'discovery_failed: nothing readable at the issuer, for any reason (never which: ADR 0050); issuer_mismatch: the document names another issuer',
+                    'discovery_failed: nothing readable at the issuer, for any reason (never which: ADR 0049); issuer_mismatch: the document names another issuer',
                 }),
               ),
               error: Type.Optional(Type.String()),

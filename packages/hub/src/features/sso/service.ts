@@ -41,7 +41,7 @@ export interface SsoSetupInput {
 
 const shellQuote = (value: string) => `'${value.replaceAll("'", `'"'"'`)}'`;
 
-/** The one answer to any failed discovery check, whatever failed (ADR 0050): a caller learns nothing of the network. */
+/** The one answer to any failed discovery check, whatever failed (ADR 0049): a caller learns nothing of the network. */
 export const discoveryFailed = {
   ok: false,
   code: 'discovery_failed',
@@ -75,7 +75,7 @@ async function checkDiscovery(ctx: HubContext, issuer: string) {
 /**
  * SSO is configured for the whole hub (its chart values), so generating those values — and making the hub
  * fetch an issuer a caller typed — is for the owners of the hub's first organization, the one the break-glass
- * admin owns (ADR 0050); an owner of an organization they created themselves gets 403.
+ * admin owns (ADR 0049); an owner of an organization they created themselves gets 403.
  */
 async function mayGenerate(ctx: HubContext, principal: Principal): Promise<boolean> {
   return principal.role === 'owner' && principal.orgId === (await oldestOrg(ctx.database.db));

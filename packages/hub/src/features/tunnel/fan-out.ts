@@ -22,7 +22,7 @@ export interface FanOut<T> {
 }
 
 /**
- * Counts one call that fans out across clusters against the caller's bucket (DESIGN §6.2.7: the fleet routes
+ * Counts one call that fans out across clusters against the caller's bucket (docs/architecture.md §6.2.7: the fleet routes
  * and the organisation-wide MCP share it); past the limit, 429 `rate_limited` with Retry-After.
  */
 export async function countFanOut(ctx: HubContext, principal: Principal): Promise<void> {

@@ -8,7 +8,7 @@ import { accountQuery } from '../shell/HubShell.tsx';
 
 /**
  * Single sign-on: what is in force (read-only — the chart values are the source of truth), and for the owners
- * of the hub's first organization (the only ones the hub lets generate settings, ADR 0050) a form that checks the IdP's discovery and generates the chart values and commands to apply. Nothing is stored.
+ * of the hub's first organization (the only ones the hub lets generate settings, ADR 0049) a form that checks the IdP's discovery and generates the chart values and commands to apply. Nothing is stored.
  */
 export function SsoPage() {
   const account = useQuery(accountQuery);

@@ -26,7 +26,7 @@ export interface SqliteStoreOptions {
 const pruneEveryMs = 5 * 60_000;
 
 /**
- * How the size cap holds (ADR 0053), in shares of the cap, which counts the database and its WAL and shm files.
+ * How the size cap holds (ADR 0051), in shares of the cap, which counts the database and its WAL and shm files.
  * When the pages the database uses and those two files pass `highWater`, the oldest events go until they are at
  * `lowWater`. One transaction carries at most `chunk` of event bodies (and 4 MiB), and the WAL is checkpointed
  * once it holds `wal` of the cap (and 1000 pages at most) and cut back to that on disk, so neither a big batch
