@@ -27,5 +27,15 @@ export {
 export { parseQuantity } from './quantities.ts';
 export { searchLimits } from './search-limits.ts';
 export { parseSize, SizeError, sizePattern } from './sizes.ts';
+export {
+  cellText,
+  isRelativeTime,
+  kubectlDuration,
+  type RelativeTime,
+  type StatusTone,
+  type TableCell,
+  type TableColumn,
+  type TableColumnType,
+} from './tables.ts';
 export { boundedTextContent, maxAnswerChars } from './tool-answer.ts';
 export { urlHost } from './url-host.ts';
