@@ -10,6 +10,7 @@ import { hasMetrics } from '../metrics/kinds.ts';
 import { ActionsCard } from '../operations/ActionsCard.tsx';
 import { PortForwardCard } from '../portforward/PortForwardCard.tsx';
 import { ShellOpener } from '../terminal/ShellOpener.tsx';
+import { kindDetails } from './details/registry.ts';
 import { ageOf, type KubeObject } from './objects.ts';
 import { RelatedCard } from './RelatedCard.tsx';
 
@@ -70,6 +71,7 @@ export function ResourceDetailPage() {
   const meta = resource?.metadata ?? {};
   const eventItems = (events.data?.items ?? []) as EventObject[];
   const logs = resource && scope ? logSource(resource, scope, name) : undefined;
+  const Details = resource?.kind ? kindDetails[resource.kind] : undefined;
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-4">
       {back}
@@ -120,6 +122,7 @@ export function ResourceDetailPage() {
           </dd>
         </dl>
       </Card>
+      {resource && Details && <Details resource={resource} namespace={scope} name={name} />}
       {resource?.kind && hasMetrics(resource.kind, scope) && (
         <Suspense fallback={<Loading what="the metrics" />}>
           <ResourceMetrics kind={resource.kind} namespace={scope} name={name} />

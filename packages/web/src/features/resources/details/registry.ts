@@ -1,0 +1,15 @@
+import type { ComponentType } from 'react';
+import type { KubeObject } from '../objects.ts';
+
+export interface KindDetailsProps {
+  resource: KubeObject;
+  /** Undefined for a cluster-scoped object. */
+  namespace: string | undefined;
+  name: string;
+}
+
+/**
+ * What an object page shows for its kind between the summary and the events (a pod's containers and why it
+ * fails, a node's capacity and pods…): one component per Kind, each in its own file beside this one.
+ */
+export const kindDetails: Partial<Record<string, ComponentType<KindDetailsProps>>> = {};
