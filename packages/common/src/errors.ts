@@ -219,7 +219,11 @@ export const errorCodes = {
     status: 502,
     description: 'Stripe could not be reached, timed out or refused the request; retry, the log says why.',
   },
-  not_ready: { status: 503, description: 'The data is still loading (informers syncing); retry shortly.' },
+  not_ready: {
+    status: 503,
+    description:
+      'The data is still loading (informers syncing), or — break-glass sign-in — this hub replica still runs the previous break-glass password during a rolling restart; retry shortly.',
+  },
   ui_not_built: {
     status: 503,
     description: 'The web UI has not been built; `sh scripts/bootstrap.sh` (run by `npm start`) builds it.',

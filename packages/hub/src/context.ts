@@ -6,6 +6,7 @@ import type { AuditLog } from './features/audit/service.ts';
 
 import type { HostedIdp } from './features/auth/hosted-idp.ts';
 import type { OidcClient } from './features/auth/oidc-client.ts';
+import type { PasswordInForce } from './features/auth/password-in-force.ts';
 import type { Billing } from './features/billing/service.ts';
 import type { HubMetrics } from './features/metrics/registry.ts';
 import type { Changes } from './features/replicas/changes.ts';
@@ -32,8 +33,16 @@ export interface HubContext {
   /** HMAC and encryption key (32+ bytes). */
   secretKey: Buffer;
   sessions: SessionStore;
-  /** The break-glass admin, its sign-in throttle and the device cookies that exempt known browsers (ADR 0048). */
-  breakGlass: { admin: BreakGlass; throttle: SignInThrottle; devices: DeviceCookies };
+  /**
+   * The break-glass admin, the password in force on every replica (ADR 0047), its sign-in throttle and the
+   * device cookies that exempt known browsers (ADR 0048).
+   */
+  breakGlass: {
+    admin: BreakGlass;
+    inForce: PasswordInForce;
+    throttle: SignInThrottle;
+    devices: DeviceCookies;
+  };
   /** docs/architecture.md §6.2.7: one bucket per user for everything that fans out across clusters (fleet routes, MCP). */
   fleetLimit: RateLimit;
   audit: AuditLog;

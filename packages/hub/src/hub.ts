@@ -10,6 +10,7 @@ import { openDatabase } from './db/database.ts';
 import { AuditLog } from './features/audit/service.ts';
 import { HostedIdp } from './features/auth/hosted-idp.ts';
 import { OidcClient } from './features/auth/oidc-client.ts';
+import { PasswordInForce } from './features/auth/password-in-force.ts';
 import { Billing } from './features/billing/service.ts';
 import { createMetrics } from './features/metrics/registry.ts';
 import { Changes } from './features/replicas/changes.ts';
@@ -54,11 +55,15 @@ export async function createHub(
   const changes = new Changes();
   const accessCache = new AccessCache(clock);
   changes.onChange(() => accessCache.clear());
+  const inForce = new PasswordInForce(admin.version ?? null, database.db, clock, {
+    cache: accessCache,
+    changes,
+  });
   const sessions = new SessionStore(
     database.db,
     clock,
     { lifetimeMs: config.sessionLifetimeMs, maxInactiveMs: config.maxInactiveMs },
-    admin.version,
+    inForce,
     new Sealer(secretKey, 'session refresh tokens'),
     { cache: accessCache, changes },
   );
@@ -88,6 +93,7 @@ export async function createHub(
     sessions,
     breakGlass: {
       admin,
+      inForce,
       throttle: new SignInThrottle(clock),
       devices: new DeviceCookies(secretKey, clock, config.publicUrl),
     },
@@ -141,6 +147,9 @@ export async function createHub(
   }
   if (config.redisUrl && config.replicaUrl)
     ctx.replicas = await joinReplicas(ctx, { redisUrl: config.redisUrl, replicaUrl: config.replicaUrl });
+  // Starting is how an operator puts a password in force; after joining, so the other replicas hear of it.
+  if (await inForce.claim())
+    options.log.info('this process put its break-glass password in force: credentials of any other one end');
   const { replicas } = ctx;
   const app = await buildHubServer(ctx, { logRequests: config.debugRequests });
   const sweeper = setInterval(() => {

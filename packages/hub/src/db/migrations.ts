@@ -4,6 +4,7 @@ import { oidcMigration } from './migration-0002-oidc.ts';
 import { billingMigration } from './migration-0003-billing.ts';
 import { patCredentialMigration } from './migration-0004-pat-credential.ts';
 import { endedSessionsMigration } from './migration-0005-ended-sessions.ts';
+import { breakGlassInForceMigration } from './migration-0006-break-glass-in-force.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -121,5 +122,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0003_billing': billingMigration,
     '0004_pat_credential': patCredentialMigration,
     '0005_ended_sessions': endedSessionsMigration,
+    '0006_break_glass_in_force': breakGlassInForceMigration,
   };
 }

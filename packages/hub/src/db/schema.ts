@@ -61,6 +61,15 @@ export interface EndedSessionsTable {
   forget_at: Timestamp;
 }
 
+/** One row (`slot` = `current`): the break-glass password in force on every replica. */
+export interface BreakGlassPasswordTable {
+  slot: string;
+  /** HMAC(key, e-mail ‖ password) of the password in force; null: break-glass sign-in is off. */
+  version: string | null;
+  /** When the hub process that put it in force started. */
+  in_force_since: Timestamp;
+}
+
 export interface OidcLoginsTable {
   /** SHA-256 of the `state` sent to the IdP. */
   state_hash: string;
@@ -169,6 +178,7 @@ export interface HubSchema {
   memberships: MembershipsTable;
   sessions: SessionsTable;
   ended_sessions: EndedSessionsTable;
+  break_glass_password: BreakGlassPasswordTable;
   pats: PatsTable;
   clusters: ClustersTable;
   invitations: InvitationsTable;

@@ -141,9 +141,9 @@ async function authenticatePat(ctx: HubContext, token: string, ip: string): Prom
   const now = ctx.clock.now();
   if (row.expires_at && now.getTime() >= Date.parse(row.expires_at))
     throw unauthenticated('the personal access token has expired');
-  // Compared at every request, on every replica, against the password this process was started with.
+  // Compared at every request, on every replica, with the password in force (not this process's own).
   const version = row.credential_version;
-  if (version !== null && version !== (ctx.breakGlass.admin.version ?? null)) {
+  if (version !== null && !(await ctx.breakGlass.inForce.valid(version))) {
     await endRotatedPat(ctx, { id: row.id, orgId: row.org_id, name: row.pat_name, version }, ip);
     throw unauthenticated(
       'the personal access token was minted in a break-glass session and the break-glass password has changed since; it is revoked',

@@ -52,7 +52,8 @@ export interface TestHub {
       remoteAddress?: string;
     },
   ): Promise<HttpAnswer>;
-  signInBreakGlass(): Promise<{ cookie: string; orgId: string; userId: string }>;
+  /** Signs the break-glass admin in, with the test password unless another is given (a rotated one). */
+  signInBreakGlass(password?: string): Promise<{ cookie: string; orgId: string; userId: string }>;
   /** Signs `user` in through the IdP as a browser would: hub login redirect, the IdP's forms, the hub callback. */
   signInOidc(
     idp: TestIdp,
@@ -139,8 +140,10 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
     cookieName,
     origin,
     request,
-    async signInBreakGlass() {
-      const answer = await request('POST', '/api/auth/break-glass/login', { body: testBreakGlass });
+    async signInBreakGlass(password = testBreakGlass.password) {
+      const answer = await request('POST', '/api/auth/break-glass/login', {
+        body: { email: testBreakGlass.email, password },
+      });
       if (answer.status !== 200)
         throw new Error(`break-glass sign-in failed: ${answer.status} ${answer.body}`);
       const body = answer.json<{ orgId: string; user: { id: string } }>();

@@ -1,4 +1,4 @@
-import { AppError } from '@binnacle/common/server';
+import { AppError, notReady } from '@binnacle/common/server';
 import type { HubContext } from '../../context.ts';
 import {
   addMember,
@@ -17,7 +17,8 @@ import { recordSignIn } from './sign-in.ts';
  * Break-glass sign-in: checks the configured e-mail and password (throttled per client address and account,
  * and account-wide for browsers that are not known devices: ADR 0048), makes sure the admin owns an
  * organization — the very first sign-in bootstraps one — and opens a new session. A success also returns a
- * fresh device cookie for the browser.
+ * fresh device cookie for the browser. A replica whose password is no longer the one in force (a rolling
+ * restart onto a new one) signs no one in: its session would be ended at once (ADR 0047).
  */
 export async function signInBreakGlass(
   ctx: HubContext,
@@ -25,6 +26,12 @@ export async function signInBreakGlass(
 ) {
   // A session cookie offered at sign-in is ended, never reused: every sign-in gets a new id.
   if (input.offeredSession) await ctx.sessions.endByCookie(input.offeredSession);
+  if (!(await ctx.breakGlass.inForce.ownInForce())) {
+    ctx.metrics.signIns.inc({ method: 'break-glass', result: 'not_ready' });
+    throw notReady(
+      'this hub replica was started with another break-glass password than the one in force (a rolling restart is under way); retry in a moment',
+    );
+  }
   const email = input.email.trim().toLowerCase();
   const attempt = {
     account: email,

@@ -10,7 +10,6 @@ import {
   startStandInAgent,
   startTestHub,
   type TestHub,
-  testBreakGlass,
 } from '../../testing/index.ts';
 
 /**
@@ -103,10 +102,7 @@ describe('a new break-glass password', () => {
     ).toEqual([200, 201, 200]);
 
     // The admin, signed in with the new password, reaches the cluster and sees the revocation in the audit log.
-    const signIn = await after.request('POST', '/api/auth/break-glass/login', {
-      body: { email: testBreakGlass.email, password: newPassword },
-    });
-    const cookie = String(signIn.headers['set-cookie']).split(';')[0]?.split('=')[1] as string;
+    const { cookie } = await after.signInBreakGlass(newPassword);
     const through = await after.request('GET', `/c/${cluster.id}/api/health`, { as: { cookie } });
     expect(through.json<StandInAnswer>().path).toBe('/api/health');
     const audit = await after.request('GET', `/api/orgs/${admin.orgId}/audit?action=pat.revoke`, {

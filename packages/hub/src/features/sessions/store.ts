@@ -7,6 +7,7 @@ import type { AccessCache } from '../../http/access-cache.ts';
 import { type Clock, iso, later } from '../../security/clock.ts';
 import type { Sealer } from '../../security/sealed.ts';
 import { hashSecret, newSessionId } from '../../security/tokens.ts';
+import type { PasswordInForce } from '../auth/password-in-force.ts';
 import type { Changes } from '../replicas/changes.ts';
 
 /** Activity is written at most this often, so a busy session costs one write per 10 minutes, not per request. */
@@ -48,7 +49,7 @@ export interface ActiveSession {
   idTokenExpiresAt: Date | null;
   /** The refresh token, unsealed; undefined when none is kept. */
   refreshToken: string | undefined;
-  /** Break-glass sessions: the password version they were opened with (always the one in force while active). */
+  /** Break-glass sessions: the password version they were opened with (the one in force while active). */
   credentialVersion: string | null;
 }
 
@@ -70,14 +71,14 @@ export interface SessionLimits {
  * session is ended — its row deleted, so a copied cookie is useless — when its absolute lifetime is reached,
  * when it was unused for the inactivity window, at sign-out or a new sign-in in the same browser, when its
  * user is no longer a member of its organization, when the IdP logs it out, or (break-glass) when the
- * password it was opened with is no longer the configured one. What ended is remembered (hash, reason) until
+ * password it was opened with is no longer the one in force. What ended is remembered (hash, reason) until
  * its absolute lifetime is over, so its cookie is answered `session_ended` with the reason (ADR 0047).
  */
 export class SessionStore {
   readonly #db: Db;
   readonly #clock: Clock;
   readonly #limits: SessionLimits;
-  readonly #breakGlassVersion: string | undefined;
+  readonly #password: PasswordInForce;
   readonly #sealer: Sealer;
   readonly #cache: AccessCache;
   readonly #changes: Changes;
@@ -86,14 +87,14 @@ export class SessionStore {
     db: Db,
     clock: Clock,
     limits: SessionLimits,
-    breakGlassVersion: string | undefined,
+    password: PasswordInForce,
     sealer: Sealer,
     access: { cache: AccessCache; changes: Changes },
   ) {
     this.#db = db;
     this.#clock = clock;
     this.#limits = limits;
-    this.#breakGlassVersion = breakGlassVersion;
+    this.#password = password;
     this.#sealer = sealer;
     this.#cache = access.cache;
     this.#changes = access.changes;
@@ -117,7 +118,7 @@ export class SessionStore {
         created_at: iso(now),
         absolute_expires_at: iso(expiresAt),
         last_seen_at: iso(now),
-        credential_version: input.method === 'break-glass' ? (this.#breakGlassVersion ?? null) : null,
+        credential_version: input.method === 'break-glass' ? this.#password.own : null,
       })
       .execute();
     // A sign-in may have renamed the user (e-mail and name follow the IdP) and so changed who other sessions
@@ -229,7 +230,7 @@ export class SessionStore {
     if (idHashes.length === 0) return active;
     const now = this.#clock.now();
     for (const row of await this.#withRole().where('sessions.id_hash', 'in', idHashes).execute()) {
-      if (!this.#endReason(row, row.role, now)) active.set(row.id_hash, row.groups);
+      if (!(await this.#endReason(row, row.role, now))) active.set(row.id_hash, row.groups);
     }
     return active;
   }
@@ -244,7 +245,7 @@ export class SessionStore {
     const now = this.#clock.now();
     if (!cached) return this.#endedBefore(idHash, now);
     const { row } = cached;
-    const reason = this.#endReason(row, row.role, now);
+    const reason = await this.#endReason(row, row.role, now);
     if (reason) {
       await this.end(idHash, reason);
       return { state: 'ended', reason, justNow: true };
@@ -295,11 +296,15 @@ export class SessionStore {
     return { row, session };
   }
 
-  #endReason(row: Selectable<SessionsTable>, role: Role | null, now: Date): EndReason | undefined {
+  async #endReason(
+    row: Selectable<SessionsTable>,
+    role: Role | null,
+    now: Date,
+  ): Promise<EndReason | undefined> {
     if (now.getTime() >= Date.parse(row.absolute_expires_at)) return 'lifetime';
     if (now.getTime() >= Date.parse(row.last_seen_at) + this.#limits.maxInactiveMs) return 'inactivity';
     if (!role) return 'membership';
-    if (row.method === 'break-glass' && row.credential_version !== (this.#breakGlassVersion ?? null))
+    if (row.method === 'break-glass' && !(await this.#password.valid(row.credential_version)))
       return 'credential';
     // Groups are valid only as long as the ID token; without a refresh token the session cannot outlive it.
     const carriesGroups = row.groups !== '[]';
