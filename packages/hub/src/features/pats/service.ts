@@ -108,7 +108,7 @@ export async function revokePat(ctx: HubContext, principal: Principal, id: strin
 }
 
 /**
- * A PAT minted under a break-glass password that is no longer the configured one: deleted by whichever replica
+ * A PAT minted under a break-glass password that is no longer the one in force: deleted by whichever replica
  * sees it first (only if it still carries that version) and audited once, as the hub's own revocation.
  */
 export async function endRotatedPat(
