@@ -10,6 +10,7 @@ import { dialHub } from '@binnacle/tunnel';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import type { HubConfig } from '../../config/hub-config.ts';
 import { ManualClock, startTestHub, type TestHub } from '../../testing/index.ts';
 import { peerClusterHeader, peerHeader } from './peer-token.ts';
 import { ReplicaSet } from './replica-set.ts';
@@ -65,7 +66,7 @@ agent.on('upgrade', (request: http.IncomingMessage, socket: Duplex) => {
   socket.on('data', (chunk: Buffer) => socket.write(Buffer.from([0x81, 2, ...Buffer.from('ok')])) && chunk);
 });
 
-async function replica(database?: TestHub['database']) {
+async function replica(database?: TestHub['database'], config: Partial<HubConfig> = {}) {
   const clock = new ManualClock(new Date());
   const port = await freePort();
   const relayPort = await freePort();
@@ -77,6 +78,7 @@ async function replica(database?: TestHub['database']) {
       listenAddress: '127.0.0.1',
       redisUrl: redis.url,
       replicaUrl: `http://127.0.0.1:${relayPort}`,
+      ...config,
     },
   });
   await hub.hub.listen();
@@ -281,6 +283,25 @@ describe('several hub replicas', () => {
     } finally {
       await onA?.close();
       await onB.close();
+    }
+  });
+
+  // After every test that uses it: this ends the break-glass session they share.
+  it('a replica started with a new break-glass password puts it in force on the others at once (ADR 0047)', async () => {
+    expect((await a.request('GET', '/api/account', { as: { cookie } })).status).toBe(200);
+    const password = 'the password after the rotation';
+    const rotated = await replica(a.database, { breakGlassPassword: password });
+    try {
+      // A's clock never moves: only the announcement over Redis makes it drop the cached password in force.
+      await waitUntil(
+        "replica A to refuse the old password's session",
+        async () => (await a.request('GET', '/api/account', { as: { cookie } })).status === 401,
+        { timeoutMs: 1000, intervalMs: 20 },
+      );
+      const signedIn = await rotated.hub.signInBreakGlass(password);
+      expect((await a.request('GET', '/api/account', { as: { cookie: signedIn.cookie } })).status).toBe(200);
+    } finally {
+      await rotated.hub.close();
     }
   });
 
