@@ -22,7 +22,9 @@ export function authRoutes(app: HubApp, ctx: HubContext): void {
       schema: {
         querystring: Query({}),
         summary:
-          'Sign in as the break-glass admin (always available); sets the session cookie and the device cookie',
+          'Sign in as the break-glass admin (whatever the SSO state); sets the session cookie and the device cookie',
+        description:
+          'A replica still running a break-glass password older than the one in force answers 503 `not_ready` with `Retry-After` (ADR 0047).',
         tags: ['auth'],
         body: Type.Object(
           {
