@@ -71,8 +71,7 @@ interface EventFields {
   message: string;
 }
 
-function eventFields(event: KubeObject): EventFields {
-  const modern = typeof event.apiVersion === 'string' && event.apiVersion.startsWith('events.k8s.io/');
+function eventFields(event: KubeObject, modern: boolean): EventFields {
   const source = obj(modern ? event.deprecatedSource : event.source);
   const fields: EventFields = {
     firstTimestamp: str(modern ? event.deprecatedFirstTimestamp : event.firstTimestamp),
@@ -88,8 +87,11 @@ function eventFields(event: KubeObject): EventFields {
   return fields;
 }
 
-export const eventPrinter: Printer = {
-  // kubectl's last, wide-only NAME column is the row's name here, as for every other kind.
+/**
+ * Events of the core group or, `modern`, of events.k8s.io (whose fields the server converts to the core
+ * ones before printing). kubectl's last, wide-only NAME column is the row's name here, as for every kind.
+ */
+const eventPrinterOf = (modern: boolean): Printer => ({
   columns: [
     column('LAST SEEN', 'date'),
     column('TYPE'),
@@ -102,7 +104,7 @@ export const eventPrinter: Printer = {
     column('COUNT', 'integer', 1),
   ],
   print(object) {
-    const event = eventFields(object);
+    const event = eventFields(object, modern);
     const first = since(event.firstTimestamp || event.eventTime);
     let last = event.lastTimestamp ? since(event.lastTimestamp) : first;
     let count = event.count;
@@ -126,7 +128,10 @@ export const eventPrinter: Printer = {
       ],
     };
   },
-};
+});
+
+export const eventPrinter = eventPrinterOf(false);
+export const eventsApiEventPrinter = eventPrinterOf(true);
 
 /** kubectl's two columns for a kind the API server has no printer for (Role, LimitRange, CRDs…). */
 export const createdAtPrinter: Printer = {

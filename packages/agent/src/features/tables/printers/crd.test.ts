@@ -27,7 +27,10 @@ describe('column JSONPath', () => {
   it.each<[string, unknown]>([
     ['.spec.replicas', 3],
     ['.metadata.labels.app\\.kubernetes\\.io/name', 'web'],
-    [".metadata.labels['app.kubernetes.io/name']", 'web'],
+    [".metadata.labels['app\\.kubernetes\\.io/name']", 'web'],
+    ['.status.nodes[0:2].name', 'n1'],
+    ['.status.nodes[1:].name', 'n2'],
+    ['.status.nodes[::1].name', 'n1'],
     ['.spec.a\\.b.c', 'dotted'],
     ['.status.nodes[0].name', 'n1'],
     ['.status.nodes[-1].name', 'n2'],
@@ -47,6 +50,11 @@ describe('column JSONPath', () => {
     '.status.nodes[5].name',
     '.spec.replicas.deeper',
     '.status.conditions[?(@.type=="Gone")].status',
+    ".metadata.labels['app.kubernetes.io/name']",
+    '.status.nodes[-3].name',
+    '.status.nodes[1:1].name',
+    '.status.nodes[*].name.deeper',
+    '.metadata[*]',
   ])('%s reaches nothing', (path) => {
     expect(compileJsonPath(path)).toBeDefined();
     expect(first(path)).toBeUndefined();
@@ -54,10 +62,11 @@ describe('column JSONPath', () => {
 
   it.each([
     '..name',
-    '.a[1:2]',
     '.a[0,1]',
     '.a[',
     'spec',
+    '.a["x"]',
+    '.a[x]',
     '.a[?(@.x =~ /y/)]',
     '.'.repeat(maxJsonPathLength + 1),
   ])('%s does not compile', (path) => {
@@ -79,7 +88,8 @@ describe('typed cells', () => {
     ['integer', 2.9, '2'],
     ['integer', 'three', ''],
     ['number', 0.25, '0.25'],
-    ['number', 2500000, '2.5e+06'],
+    ['number', 2500000, '2500000'],
+    ['number', 1234567.5, '1.2345675e+06'],
     ['number', 1, '1'],
     ['boolean', false, 'false'],
     ['boolean', 'yes', ''],

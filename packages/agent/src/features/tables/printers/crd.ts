@@ -47,10 +47,16 @@ function goJson(value: unknown): string {
 
 const bounded = (text: string) => (text.length > maxCellLength ? `${text.slice(0, maxCellLength)}...` : text);
 
+/**
+ * A JSON number as Go prints it once decoded: whole numbers decode to int64 and print as digits, others to
+ * float64 (`%v`). The server prints string columns; kubectl prints the numbers of the Table it decoded.
+ */
+const goNumber = (value: number) => (Number.isInteger(value) ? String(value) : goFloat(value));
+
 /** A value printed as the column printer's text: strings as they are, numbers and booleans as Go prints them. */
 function textOf(value: unknown): string {
   if (typeof value === 'string') return bounded(value);
-  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : goFloat(value);
+  if (typeof value === 'number') return goNumber(value);
   if (typeof value === 'boolean') return String(value);
   if (value === null) return '';
   return bounded(goJson(value));
@@ -67,7 +73,7 @@ export function typedCell(type: string, value: unknown): TableCell {
       return typeof value === 'number' ? Math.trunc(value) : '';
     case 'number': {
       if (typeof value !== 'number') return '';
-      const text = goFloat(value);
+      const text = goNumber(value);
       return text === String(value) ? value : text;
     }
     case 'boolean':

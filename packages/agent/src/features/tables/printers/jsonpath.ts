@@ -1,9 +1,10 @@
 /**
  * The JSONPath subset CRD printer columns use, compiled once per column and evaluated like the API server's
- * column printer: missing keys are no result, and only the first result is printed (ADR 0053). Supported:
- * `.a.b`, `.a\.b` (escaped dot), `['a.b']`, `[0]`, `[-1]`, `[*]`, `.*`, and filters `[?(@.a.b == "x")]` with
+ * column printer (client-go's jsonpath): missing keys are no result, and only the first result is printed
+ * (ADR 0053). Supported: `.a.b`, `.a\.b` (escaped dot), `['a']` (which, as in client-go, is `.a`: dots in it
+ * still separate fields), `[0]`, `[-1]`, `[1:3]`, `[::2]`, `[*]`, `.*`, and filters `[?(@.a.b == "x")]` with
  * `==`, `!=`, `<`, `<=`, `>`, `>=` against a string, number or boolean, or `[?(@.a)]` for presence.
- * Anything else (recursive descent, slices, unions) does not compile, and the column prints empty.
+ * Anything else (recursive descent, unions) does not compile, and the column prints empty.
  */
 
 type Operator = '==' | '!=' | '<' | '<=' | '>' | '>=';
@@ -11,7 +12,7 @@ type Literal = string | number | boolean;
 
 type Step =
   | { kind: 'field'; name: string }
-  | { kind: 'index'; index: number }
+  | { kind: 'slice'; start?: number; end?: number; endDerived?: boolean; step?: number }
   | { kind: 'all' }
   | { kind: 'filter'; path: Step[]; operator?: Operator; literal?: Literal };
 
@@ -25,8 +26,12 @@ export const maxJsonPathLength = 512;
 
 const terminators = new Set(['.', '[', ']', ' ', '\t', '\n', '$', '@', '{', '}', ',']);
 
-/** The text of a bracket at `start` (just after `[`) up to its closing `]`, honouring quotes and parentheses. */
+/**
+ * Where the bracket opened before `start` closes: the first `]`, except that a filter's quotes and
+ * parentheses are skipped.
+ */
 function bracketEnd(source: string, start: number): number {
+  if (!source.startsWith('?(', start)) return source.indexOf(']', start);
   let depth = 0;
   let quote = '';
   for (let i = start; i < source.length; i++) {
@@ -57,20 +62,36 @@ function literal(text: string): Literal | undefined {
 
 const filterPattern = /^\?\(\s*@(\S*?)\s*(?:(==|!=|<=|>=|<|>)\s*(.+?))?\s*\)$/;
 
-function parseBracket(text: string): Step | undefined {
-  const inner = text.trim();
-  if (inner === '*') return { kind: 'all' };
-  if (/^-?\d+$/.test(inner)) return { kind: 'index', index: Number(inner) };
-  const key = unquote(inner);
-  if (key !== undefined) return { kind: 'field', name: key };
-  const filter = filterPattern.exec(inner);
+const slicePattern = /^(-?\d*)(?::(-?\d*))?(?::(-?\d*))?$/;
+
+function parseSlice(text: string): Step | undefined {
+  const match = slicePattern.exec(text === '*' ? ':' : text);
+  if (!match) return undefined;
+  const [, start = '', end, step] = match;
+  const slice: Step = { kind: 'slice' };
+  if (start !== '') slice.start = Number(start);
+  // `[n]` is the slice n to n+1, with the end counted before a negative start is.
+  if (end === undefined) {
+    slice.end = (slice.start ?? 0) + 1;
+    slice.endDerived = true;
+  } else if (end !== '') slice.end = Number(end);
+  if (step !== undefined && step !== '') slice.step = Number(step);
+  return slice;
+}
+
+function parseBracket(text: string): Step[] | undefined {
+  const key = /^'([^']*)'$/.exec(text);
+  if (key) return parseSteps(`.${key[1] ?? ''}`);
+  const slice = parseSlice(text);
+  if (slice) return [slice];
+  const filter = filterPattern.exec(text.trim());
   if (!filter) return undefined;
   const path = parseSteps(filter[1] ?? '');
   if (!path) return undefined;
-  if (filter[2] === undefined) return { kind: 'filter', path };
+  if (filter[2] === undefined) return [{ kind: 'filter', path }];
   const value = literal(filter[3] ?? '');
   if (value === undefined) return undefined;
-  return { kind: 'filter', path, operator: filter[2] as Operator, literal: value };
+  return [{ kind: 'filter', path, operator: filter[2] as Operator, literal: value }];
 }
 
 function parseSteps(source: string): Step[] | undefined {
@@ -92,9 +113,9 @@ function parseSteps(source: string): Step[] | undefined {
     } else if (char === '[') {
       const end = bracketEnd(source, i + 1);
       if (end < 0) return undefined;
-      const step = parseBracket(source.slice(i + 1, end));
-      if (!step) return undefined;
-      steps.push(step);
+      const bracket = parseBracket(source.slice(i + 1, end));
+      if (!bracket) return undefined;
+      steps.push(...bracket);
       i = end + 1;
     } else return undefined;
   }
@@ -102,7 +123,7 @@ function parseSteps(source: string): Step[] | undefined {
 }
 
 function compare(left: unknown, operator: Operator | undefined, right: Literal | undefined): boolean {
-  if (operator === undefined) return left !== null && left !== undefined && left !== false;
+  if (operator === undefined) return true;
   if (operator === '==') return left === right;
   if (operator === '!=') return left !== right;
   if (typeof left !== 'number' || typeof right !== 'number') return false;
@@ -124,10 +145,22 @@ function firstFrom(node: unknown, steps: Step[], at: number): { value: unknown }
       return isObject(node) && Object.hasOwn(node, step.name)
         ? firstFrom(node[step.name], steps, at + 1)
         : undefined;
-    case 'index': {
+    case 'slice': {
       if (!Array.isArray(node)) return undefined;
-      const index = step.index < 0 ? node.length + step.index : step.index;
-      return index >= 0 && index < node.length ? firstFrom(node[index], steps, at + 1) : undefined;
+      const length = node.length;
+      const start = (step.start ?? 0) < 0 ? (step.start ?? 0) + length : (step.start ?? 0);
+      let end = step.end ?? length;
+      if (end < 0 || (end === 0 && step.endDerived)) end += length;
+      // Out of bounds is an error in client-go, which leaves the cell empty.
+      if (start === end || start < 0 || start >= length || end < 0 || end > length || start > end)
+        return undefined;
+      const stride = step.step ?? 1;
+      if (stride <= 0) return undefined;
+      for (let i = start; i < end; i += stride) {
+        const found = firstFrom(node[i], steps, at + 1);
+        if (found) return found;
+      }
+      return undefined;
     }
     case 'all': {
       const children = Array.isArray(node)
