@@ -1,6 +1,50 @@
 import type { StatusTone, TableCell, TableColumn } from '@binnacle/common';
 import type { ApiResource } from '../../../kube/discovery.ts';
 import type { KubeObject } from '../../../kube/objects.ts';
+import { certificateSigningRequestPrinter, webhookConfigurationPrinter } from './admission.ts';
+import { horizontalPodAutoscalerPrinter } from './autoscaling.ts';
+import { leasePrinter, nodePrinter, priorityClassPrinter, runtimeClassPrinter } from './cluster.ts';
+import {
+  ageOnlyPrinter,
+  configMapPrinter,
+  createdAtPrinter,
+  eventPrinter,
+  eventsApiEventPrinter,
+  namespacePrinter,
+  resourceQuotaPrinter,
+  secretPrinter,
+} from './core.ts';
+import { crdPrinter } from './crd.ts';
+import {
+  endpointSlicePrinter,
+  endpointsPrinter,
+  ingressClassPrinter,
+  ingressPrinter,
+  networkPolicyPrinter,
+  servicePrinter,
+} from './networking.ts';
+import { podPrinter } from './pods.ts';
+import { bindingPrinter } from './rbac.ts';
+import {
+  csiDriverPrinter,
+  csiNodePrinter,
+  persistentVolumeClaimPrinter,
+  persistentVolumePrinter,
+  storageClassPrinter,
+  volumeAttachmentPrinter,
+} from './storage.ts';
+import {
+  controllerRevisionPrinter,
+  cronJobPrinter,
+  daemonSetPrinter,
+  deploymentPrinter,
+  jobPrinter,
+  podDisruptionBudgetPrinter,
+  podTemplatePrinter,
+  replicaSetPrinter,
+  replicationControllerPrinter,
+  statefulSetPrinter,
+} from './workloads.ts';
 
 /** One object as a table row: its cells in column order, and the status the UI colours and filters by. */
 export interface PrintedRow {
@@ -14,25 +58,61 @@ export interface Printer {
   print(object: KubeObject): PrintedRow;
 }
 
-const ageColumn: TableColumn = {
-  name: 'AGE',
-  type: 'date',
-  priority: 0,
-  description: 'time since the object was created',
-};
+/** The API server's printers by `group/Kind` (the core group is empty: `/Pod`). */
+const builtIn: ReadonlyMap<string, Printer> = new Map([
+  ['/Pod', podPrinter],
+  ['/PodTemplate', podTemplatePrinter],
+  ['/ReplicationController', replicationControllerPrinter],
+  ['/Service', servicePrinter],
+  ['/Endpoints', endpointsPrinter],
+  ['/Node', nodePrinter],
+  ['/Event', eventPrinter],
+  ['/Namespace', namespacePrinter],
+  ['/Secret', secretPrinter],
+  ['/ConfigMap', configMapPrinter],
+  ['/ServiceAccount', ageOnlyPrinter],
+  ['/PersistentVolume', persistentVolumePrinter],
+  ['/PersistentVolumeClaim', persistentVolumeClaimPrinter],
+  ['/ResourceQuota', resourceQuotaPrinter],
+  ['apps/ReplicaSet', replicaSetPrinter],
+  ['apps/Deployment', deploymentPrinter],
+  ['apps/StatefulSet', statefulSetPrinter],
+  ['apps/DaemonSet', daemonSetPrinter],
+  ['apps/ControllerRevision', controllerRevisionPrinter],
+  ['batch/Job', jobPrinter],
+  ['batch/CronJob', cronJobPrinter],
+  ['autoscaling/HorizontalPodAutoscaler', horizontalPodAutoscalerPrinter],
+  ['policy/PodDisruptionBudget', podDisruptionBudgetPrinter],
+  ['networking.k8s.io/Ingress', ingressPrinter],
+  ['networking.k8s.io/IngressClass', ingressClassPrinter],
+  ['networking.k8s.io/NetworkPolicy', networkPolicyPrinter],
+  ['discovery.k8s.io/EndpointSlice', endpointSlicePrinter],
+  ['events.k8s.io/Event', eventsApiEventPrinter],
+  ['rbac.authorization.k8s.io/RoleBinding', bindingPrinter],
+  ['rbac.authorization.k8s.io/ClusterRoleBinding', bindingPrinter],
+  ['storage.k8s.io/StorageClass', storageClassPrinter],
+  ['storage.k8s.io/CSIDriver', csiDriverPrinter],
+  ['storage.k8s.io/CSINode', csiNodePrinter],
+  ['storage.k8s.io/VolumeAttachment', volumeAttachmentPrinter],
+  ['scheduling.k8s.io/PriorityClass', priorityClassPrinter],
+  ['node.k8s.io/RuntimeClass', runtimeClassPrinter],
+  ['coordination.k8s.io/Lease', leasePrinter],
+  ['admissionregistration.k8s.io/MutatingWebhookConfiguration', webhookConfigurationPrinter],
+  ['admissionregistration.k8s.io/ValidatingWebhookConfiguration', webhookConfigurationPrinter],
+  ['certificates.k8s.io/CertificateSigningRequest', certificateSigningRequestPrinter],
+]);
 
-/** kubectl's columns for a kind the server prints no others for: the name (a separate column) and the age. */
-const nameAndAge: Printer = {
-  columns: [ageColumn],
-  print: (object) => ({
-    cells: [object.metadata?.creationTimestamp ? { at: object.metadata.creationTimestamp } : null],
-  }),
-};
+/** The kinds printed with kubectl's own columns (everything else built in prints CREATED AT). */
+export const printedKinds: readonly string[] = [...builtIn.keys()];
 
 /**
  * The printer for a kind. `crd` is the kind's CustomResourceDefinition when it is a custom resource (its
  * `additionalPrinterColumns` are its columns). NAME and NAMESPACE are not columns here: every row carries them.
+ * A kind with neither a printer nor a CRD (Role, LimitRange, CustomResourceDefinition…) gets the API server's
+ * default table: CREATED AT.
  */
-export function printerFor(_resource: ApiResource, _crd: KubeObject | undefined): Printer {
-  return nameAndAge;
+export function printerFor(resource: ApiResource, crd: KubeObject | undefined): Printer {
+  const known = builtIn.get(`${resource.group}/${resource.kind}`);
+  if (known) return known;
+  return crd ? crdPrinter(crd, resource.version) : createdAtPrinter;
 }

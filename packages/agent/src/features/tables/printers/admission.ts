@@ -1,0 +1,47 @@
+import type { StatusTone } from '@binnacle/common';
+import { kubectlDuration } from '@binnacle/common';
+import { age, ageColumn, arr, column, obj, str } from './format.ts';
+import type { Printer } from './index.ts';
+
+/** Printers of admission webhooks and certificate signing requests (ADR 0053). */
+
+export const webhookConfigurationPrinter: Printer = {
+  columns: [column('WEBHOOKS', 'integer'), ageColumn],
+  print: (object) => ({ cells: [arr(object.webhooks).length, age(object)] }),
+};
+
+/** CONDITION: Denied, else Approved, else Pending; then `,Failed` and `,Issued` as they apply. */
+export function csrCondition(status: unknown): string {
+  const types = new Set(arr(obj(status).conditions).map((condition) => condition.type));
+  let text = types.has('Denied') ? 'Denied' : types.has('Approved') ? 'Approved' : 'Pending';
+  if (types.has('Failed')) text += ',Failed';
+  if (str(obj(status).certificate) !== '') text += ',Issued';
+  return text;
+}
+
+const csrTone = (text: string): StatusTone =>
+  text.startsWith('Denied') || text.includes('Failed') ? 'error' : text === 'Pending' ? 'progress' : 'ok';
+
+export const certificateSigningRequestPrinter: Printer = {
+  columns: [
+    ageColumn,
+    column('SIGNERNAME'),
+    column('REQUESTOR'),
+    column('REQUESTEDDURATION'),
+    column('CONDITION'),
+  ],
+  print(object) {
+    const spec = obj(object.spec);
+    const condition = csrCondition(object.status);
+    return {
+      cells: [
+        age(object),
+        str(spec.signerName) || null,
+        str(spec.username),
+        typeof spec.expirationSeconds === 'number' ? kubectlDuration(spec.expirationSeconds * 1000) : null,
+        condition,
+      ],
+      status: { text: condition, tone: csrTone(condition) },
+    };
+  },
+};
