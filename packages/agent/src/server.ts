@@ -31,6 +31,7 @@ import { portForwardRoutes } from './features/portforward/routes.ts';
 import { repohostRoutes } from './features/repohost/routes.ts';
 import { resourceRoutes } from './features/resources/routes.ts';
 import { sessionRoutes } from './features/sessions/routes.ts';
+import { tableRoutes } from './features/tables/routes.ts';
 import { timelineRoutes } from './features/timeline/routes.ts';
 import { topologyRoutes } from './features/topology/routes.ts';
 import { trafficRoutes } from './features/traffic/routes.ts';
@@ -75,6 +76,7 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   configRoutes(app, ctx);
   contextRoutes(app, ctx);
   resourceRoutes(app, ctx);
+  tableRoutes(app, ctx);
   dashboardRoutes(app, ctx);
   pkgmgrRoutes(app, ctx);
   packagesRoutes(app, ctx);

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { AppError } from '@binnacle/common/server';
 import type { FastifyReply } from 'fastify';
+import type { SessionKind, SessionRegistry } from './sessions.ts';
 
 export interface SseOptions {
   /** A heartbeat frame this often keeps proxies from closing an idle stream. */
@@ -174,4 +175,35 @@ export class StreamLimit {
       }
     };
   }
+}
+
+/** Where a long-lived stream is registered: its cap, and the session a shutdown or context switch ends. */
+export interface StreamSession {
+  limit: StreamLimit;
+  sessions: SessionRegistry;
+  kind: SessionKind;
+  target: string;
+}
+
+/**
+ * An SSE response that takes a slot of `limit` (503 when none is free) and is listed as a session: ending the
+ * session (shutdown, a context switch) sends `end` with the reason and closes the stream once it is written;
+ * closing the stream, for whatever reason, frees both.
+ */
+export function openSessionStream(
+  reply: FastifyReply,
+  session: StreamSession,
+  options: SseOptions,
+): SseStream {
+  const release = session.limit.acquire();
+  const stream = new SseStream(reply, options);
+  const handle = session.sessions.open(session.kind, session.target, (reason) => {
+    stream.send('end', { reason });
+    stream.end();
+  });
+  stream.onClose(() => {
+    handle.end();
+    release();
+  });
+  return stream;
 }

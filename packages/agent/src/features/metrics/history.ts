@@ -65,6 +65,30 @@ export class MetricsHistory {
     return series && this.#points(series, false);
   }
 
+  /** A pod's usage in the last poll (its containers summed); undefined when that poll had no sample of it. */
+  latestPod(namespace: string, name: string): Usage | undefined {
+    return this.#latest(this.#pods.get(`${namespace}/${name}`));
+  }
+
+  /** A node's usage in the last poll; undefined when that poll had no sample of it. */
+  latestNode(name: string): Usage | undefined {
+    return this.#latest(this.#nodes.get(name));
+  }
+
+  #latest(series: Series | undefined): Usage | undefined {
+    if (!series || series.lastSeen !== this.#polls - 1) return undefined;
+    const slot = (this.#polls - 1) % this.capacity;
+    let cpuMillicores = 0;
+    let memoryBytes = 0;
+    for (const ring of series.rings.values()) {
+      const cpu = ring.cpu[slot] ?? Number.NaN;
+      if (Number.isNaN(cpu)) continue;
+      cpuMillicores += cpu;
+      memoryBytes += ring.memory[slot] ?? 0;
+    }
+    return { cpuMillicores, memoryBytes };
+  }
+
   #store(
     all: Map<string, Series>,
     poll: number,

@@ -16,7 +16,7 @@ const tags = ['resources'];
 const yamlTypes = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/plain', 'application/json'];
 const applyBodyLimit = 5 * 1024 * 1024;
 
-const Kind = Type.String({
+export const Kind = Type.String({
   minLength: 1,
   maxLength: 253,
   pattern: '^[A-Za-z0-9][A-Za-z0-9.-]*$',
@@ -29,7 +29,7 @@ const Namespace = Type.String({
   description: `namespace, or \`${clusterScoped}\` for a cluster-scoped object`,
 });
 const Name = Type.String({ minLength: 1, maxLength: 253, pattern: '^[^/]+$' });
-const Group = Type.String({
+export const Group = Type.String({
   maxLength: 253,
   description: 'API group when a kind name exists in several ("" for core)',
 });

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { AuditSettings } from '../../config/agent-config.ts';
 import type { AgentContext } from '../../context.ts';
-import { SseStream, StreamLimit } from '../../http/sse.ts';
+import { openSessionStream, type SseStream, StreamLimit } from '../../http/sse.ts';
 import { readAuditSettings } from '../config/service.ts';
 import type { Topology } from '../topology/model.ts';
 import { type Preset, presetQuery } from './service.ts';
@@ -123,34 +123,30 @@ export class ChangeStreams {
   }
 
   async open(reply: FastifyReply, request: StreamRequest): Promise<void> {
-    const release = this.#limit.acquire();
     const client: Client = {
       request,
       test: () => false,
       lastSeq: 0,
       // Registered (and holding live events) before anything is awaited, so nothing recorded meanwhile is lost.
       held: [],
-      stream: new SseStream(reply, {
-        heartbeatMs: streamLimits.heartbeatMs,
-        maxQueued: streamLimits.maxQueued,
-        onOverflow: () =>
-          this.#ctx.timeline.drop('subscriber_full', 'EventStream', { name: 'events/stream' }, 'sse'),
-      }),
+      stream: openSessionStream(
+        reply,
+        {
+          limit: this.#limit,
+          sessions: this.#ctx.sessions,
+          kind: 'events',
+          target: request.namespaces ? `namespaces=${request.namespaces.join(',')}` : 'all namespaces',
+        },
+        {
+          heartbeatMs: streamLimits.heartbeatMs,
+          maxQueued: streamLimits.maxQueued,
+          onOverflow: () =>
+            this.#ctx.timeline.drop('subscriber_full', 'EventStream', { name: 'events/stream' }, 'sse'),
+        },
+      ),
     };
     this.#clients.add(client);
-    const session = this.#ctx.sessions.open(
-      'events',
-      request.namespaces ? `namespaces=${request.namespaces.join(',')}` : 'all namespaces',
-      (reason) => {
-        client.stream.send('end', { reason });
-        client.stream.end();
-      },
-    );
-    client.stream.onClose(() => {
-      this.#clients.delete(client);
-      session.end();
-      release();
-    });
+    client.stream.onClose(() => this.#clients.delete(client));
     const stats = await this.#ctx.timeline.store.stats();
     this.#epoch = stats.epoch;
     const query = {

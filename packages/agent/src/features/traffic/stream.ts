@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { SessionRegistry } from '../../http/sessions.ts';
-import { SseStream, StreamLimit } from '../../http/sse.ts';
+import { openSessionStream, type SseStream, StreamLimit } from '../../http/sse.ts';
 import type { SourceName } from './detect.ts';
 import type { MetricSource } from './metrics-flows.ts';
 import { pollMetricPairs } from './metrics-stream.ts';
@@ -63,25 +63,19 @@ export class FlowStreams {
   }
 
   async open(reply: FastifyReply, view: FlowView, windowMs: number): Promise<void> {
-    const release = this.#limit.acquire();
     const client: Client = {
       view,
       windowMs,
-      stream: new SseStream(reply, {
-        heartbeatMs: flowStreamLimits.heartbeatMs,
-        maxQueued: flowStreamLimits.maxQueued,
-      }),
+      // A session, so a context switch ends it (with the reason) and the follow of the old cluster's flows stops.
+      stream: openSessionStream(
+        reply,
+        { limit: this.#limit, sessions: this.#sessions, kind: 'events', target: 'traffic flows' },
+        { heartbeatMs: flowStreamLimits.heartbeatMs, maxQueued: flowStreamLimits.maxQueued },
+      ),
     };
     this.#clients.add(client);
-    // A session, so a context switch ends it (with the reason) and the follow of the old cluster's flows stops.
-    const session = this.#sessions.open('events', 'traffic flows', (reason) => {
-      client.stream.send('end', { reason });
-      client.stream.end();
-    });
     client.stream.onClose(() => {
       this.#clients.delete(client);
-      session.end();
-      release();
       if (this.#clients.size === 0) this.#stop();
     });
     this.#timer ??= setInterval(() => void this.#tick(), flowStreamLimits.tickMs);
