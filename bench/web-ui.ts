@@ -272,7 +272,7 @@ export async function webUi(args: string[]): Promise<BenchResult> {
             )
               .map(([e, n]) => `${n} ${e}`)
               .join(', ')}; build: entry ${kb(built.gzip)} KB gzip, ${kb(built.br)} KB brotli); ` +
-            `table of ${wirePods} pods open, one change a second for ${seconds} s: ${goal(kb(perMinute) / 1024, 1, 'MB')} received per minute (${kb(wire.up)} KB sent)` +
+            `table of ${wirePods} pods open, one change a second for ${seconds} s: ${goal(Math.round((perMinute / 1024 / 1024) * 100) / 100, 1, 'MB')} received per minute (${kb(wire.up)} KB sent)` +
             (topo ? `; ${topo.summary}` : ''),
           data,
         };
