@@ -41,7 +41,7 @@ const benchmarks: Record<string, { about: string; run: (args: string[]) => Promi
   },
   'web-ui': {
     about:
-      'the web UI in Chromium at 10 000 pods: first row and scroll frames of the pods table, topology render at the sample and 2 000 objects, initial JS gzipped',
+      'issue 38: the Pods table at --pods=50000 in Chromium against the bundled agent (first row, a change shown, scroll frames, JS heap, first-page scripts over the wire), bytes per minute with 10 000 pods open and a change a second; topology render (--topology=false skips it)',
     run: webUi,
   },
   'helm-releases': {

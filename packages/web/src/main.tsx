@@ -1,12 +1,11 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ApiError } from './api/client.ts';
 import { uiMode } from './app/mode.ts';
 import { router } from './app/router.tsx';
 import { applyTheme, storedTheme } from './features/shell/theme.ts';
-import { hubRouter } from './hub/router.tsx';
 import { toastError } from './ui/toasts.tsx';
 import './styles.css';
 
@@ -32,12 +31,23 @@ const queryClient = new QueryClient({
   },
 });
 
+// The hub's own pages load only in hub mode: an agent's first page does not carry them (ADR 0058).
+const HubRouter = lazy(() =>
+  import('./hub/router.tsx').then((m) => ({ default: () => <RouterProvider router={m.hubRouter} /> })),
+);
+
 const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
-        {uiMode === 'hub' ? <RouterProvider router={hubRouter} /> : <RouterProvider router={router} />}
+        {uiMode === 'hub' ? (
+          <Suspense fallback={null}>
+            <HubRouter />
+          </Suspense>
+        ) : (
+          <RouterProvider router={router} />
+        )}
       </QueryClientProvider>
     </StrictMode>,
   );

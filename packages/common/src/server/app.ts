@@ -7,6 +7,7 @@ import Fastify, {
   type RawRequestDefaultExpression,
   type RawServerDefault,
 } from 'fastify';
+import { registerCompression } from './compression.ts';
 import { type PageFallback, registerErrorHandling, sendError } from './error-handler.ts';
 import { answerClientError, maxPathSegment } from './framework-errors.ts';
 import { registerJsonBodies } from './json-body.ts';
@@ -40,7 +41,8 @@ export interface AppOptions {
  * A fastify app with the conventions every Binnacle server follows (docs/architecture.md §4): `Cache-Control: no-store` on
  * every answer, `{error, code}` for every failure, strict schemas (unknown fields are errors, not dropped; JSON
  * bodies are taken as typed, see validators.ts), JSON bodies in UTF-8 and at most 200 levels deep (json-body.ts),
- * and the OpenAPI document at /api/openapi.json. Routes are added by the caller.
+ * answers compressed as the client accepts (compression.ts, ADR 0058), and the OpenAPI document at
+ * /api/openapi.json. Routes are added by the caller.
  */
 export async function createApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -78,6 +80,7 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     if (closing) reply.header('connection', 'close');
     return payload;
   });
+  registerCompression(app);
   registerErrorHandling(app, options.page);
   await registerOpenApi(app, options.openapi);
   openApiRoute(app, options.builtInRouteConfig);

@@ -1,5 +1,11 @@
 export { type AppOptions, createApp, type TypedApp } from './app.ts';
 export {
+  type ContentCoding,
+  compressAbove,
+  compressible,
+  negotiateCoding,
+} from './compression.ts';
+export {
   describeValidation,
   type PageFallback,
   registerErrorHandling,

@@ -17,7 +17,8 @@ export const webDist =
 
 /**
  * The web UI's hashed assets under /assets/: their names change with their content, so browsers may keep them
- * for a year (the one exception to no-store, ADR 0016). Not registered when the UI is not built.
+ * for a year (the one exception to no-store, ADR 0016). The build writes a brotli and a gzip copy beside each
+ * (`.br`, `.gz`), sent to clients that accept them (ADR 0058). Not registered when the UI is not built.
  */
 export async function registerWebAssets(
   app: FastifyInstance,
@@ -27,7 +28,7 @@ export async function registerWebAssets(
 ): Promise<void> {
   const assets = join(dist, 'assets');
   if (!existsSync(assets)) return;
-  await app.register(fastifyStatic, { root: assets, serve: false });
+  await app.register(fastifyStatic, { root: assets, serve: false, preCompressed: true });
   app.get('/assets/*', { config, schema: { hide: true } }, (request, reply) => {
     const file = (request.params as { '*': string })['*'];
     return reply.sendFile(file, { immutable: true, maxAge: '365d' });

@@ -4,22 +4,22 @@ import { type AuditSearch, auditViews, categories, severities } from '../feature
 import { type CertificatesSearch, certSeverities } from '../features/certificates/types.ts';
 import { type CostSearch, costTabs } from '../features/cost/types.ts';
 import { DashboardPage } from '../features/dashboard/DashboardPage.tsx';
-import { ApplicationPage } from '../features/gitops/ApplicationPage.tsx';
-import { FluxPage } from '../features/gitops/FluxPage.tsx';
-import { GitOpsPage, type GitOpsSearch } from '../features/gitops/GitOpsPage.tsx';
-import { ChartPage, type ChartSearch, chartViews } from '../features/helm/ChartPage.tsx';
-import { ChartsPage, type ChartsSearch, chartsTabs } from '../features/helm/ChartsPage.tsx';
-import { ReleasePage, type ReleaseSearch, releaseTabs } from '../features/helm/ReleasePage.tsx';
-import { ReleasesPage, type ReleasesSearch } from '../features/helm/ReleasesPage.tsx';
+import type { GitOpsSearch } from '../features/gitops/GitOpsPage.tsx';
+import type { ReleasesSearch } from '../features/helm/ReleasesPage.tsx';
+import {
+  type ChartSearch,
+  type ChartsSearch,
+  chartsTabs,
+  chartViews,
+  type ReleaseSearch,
+  releaseTabs,
+} from '../features/helm/search.ts';
 import { costWindows } from '../features/metrics/windows.ts';
 import type { NetpolSearch } from '../features/netpol/query.ts';
 import { protocols } from '../features/netpol/types.ts';
-import { SessionsPage } from '../features/portforward/SessionsPage.tsx';
-import { ResourceDetailPage } from '../features/resources/ResourceDetailPage.tsx';
 import { ResourcesPage, type ResourcesSearch } from '../features/resources/ResourcesPage.tsx';
 import { NotFound } from '../features/shell/NotFound.tsx';
 import { Shell } from '../features/shell/Shell.tsx';
-import { LocalTerminalPage } from '../features/terminal/LocalTerminalPage.tsx';
 import { changeTypes, TimelinePage, type TimelineSearch } from '../features/timeline/TimelinePage.tsx';
 import { groupings } from '../features/topology/graph.ts';
 import { TopologyPage, type TopologySearch } from '../features/topology/TopologyPage.tsx';
@@ -80,7 +80,10 @@ const resourcesRoute = createRoute({
 const resourceDetailRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/resources/$kind/$namespace/$name',
-  component: ResourceDetailPage,
+  component: lazyRouteComponent(
+    () => import('../features/resources/ResourceDetailPage.tsx'),
+    'ResourceDetailPage',
+  ),
 });
 
 const revisionNumber = (value: unknown) => {
@@ -90,13 +93,13 @@ const revisionNumber = (value: unknown) => {
 const helmRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/helm',
-  component: ReleasesPage,
+  component: lazyRouteComponent(() => import('../features/helm/ReleasesPage.tsx'), 'ReleasesPage'),
   validateSearch: (search: Record<string, unknown>): ReleasesSearch => ({ q: text(search.q) }),
 });
 const helmReleaseRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/helm/$namespace/$name',
-  component: ReleasePage,
+  component: lazyRouteComponent(() => import('../features/helm/ReleasePage.tsx'), 'ReleasePage'),
   validateSearch: (search: Record<string, unknown>): ReleaseSearch => ({
     tab: releaseTabs.find((t) => t === search.tab),
     revision: revisionNumber(search.revision),
@@ -107,7 +110,7 @@ const helmReleaseRoute = createRoute({
 const helmChartsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/helm/charts',
-  component: ChartsPage,
+  component: lazyRouteComponent(() => import('../features/helm/ChartsPage.tsx'), 'ChartsPage'),
   validateSearch: (search: Record<string, unknown>): ChartsSearch => ({
     tab: chartsTabs.find((t) => t === search.tab),
     q: text(search.q),
@@ -116,7 +119,7 @@ const helmChartsRoute = createRoute({
 const helmChartRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/helm/charts/$repo/$chart',
-  component: ChartPage,
+  component: lazyRouteComponent(() => import('../features/helm/ChartPage.tsx'), 'ChartPage'),
   validateSearch: (search: Record<string, unknown>): ChartSearch => ({
     version: text(search.version),
     view: chartViews.find((v) => v === search.view),
@@ -126,18 +129,18 @@ const helmChartRoute = createRoute({
 const gitopsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/gitops',
-  component: GitOpsPage,
+  component: lazyRouteComponent(() => import('../features/gitops/GitOpsPage.tsx'), 'GitOpsPage'),
   validateSearch: (search: Record<string, unknown>): GitOpsSearch => ({ q: text(search.q) }),
 });
 const applicationRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/gitops/applications/$namespace/$name',
-  component: ApplicationPage,
+  component: lazyRouteComponent(() => import('../features/gitops/ApplicationPage.tsx'), 'ApplicationPage'),
 });
 const fluxRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/gitops/flux/$kind/$namespace/$name',
-  component: FluxPage,
+  component: lazyRouteComponent(() => import('../features/gitops/FluxPage.tsx'), 'FluxPage'),
 });
 
 const oneOf = <T extends string>(values: readonly T[], value: unknown) => values.find((v) => v === value);
@@ -214,13 +217,16 @@ const costRoute = createRoute({
 const terminalRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/terminal',
-  component: LocalTerminalPage,
+  component: lazyRouteComponent(
+    () => import('../features/terminal/LocalTerminalPage.tsx'),
+    'LocalTerminalPage',
+  ),
 });
 
 const sessionsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/sessions',
-  component: SessionsPage,
+  component: lazyRouteComponent(() => import('../features/portforward/SessionsPage.tsx'), 'SessionsPage'),
 });
 
 export const router = createRouter({

@@ -71,6 +71,7 @@ export async function tunnelFor(
  */
 const forwarded = [
   'accept',
+  'accept-encoding',
   'accept-language',
   'content-type',
   'content-length',

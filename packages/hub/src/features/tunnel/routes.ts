@@ -78,7 +78,8 @@ export function tunnelRoutes(app: HubApp, ctx: HubContext): void {
       scope.route({
         method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
         url,
-        config: access('viewer'),
+        // The agent compressed its answer as the client accepts (ADR 0058): its bytes are relayed as they are.
+        config: { ...access('viewer'), compress: false },
         schema: {
           summary:
             "Any route of the cluster's agent, as the signed-in user; the cluster's RBAC decides (every hub role may call)",

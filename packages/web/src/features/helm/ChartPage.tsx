@@ -8,13 +8,8 @@ import { InstallForm } from './InstallForm.tsx';
 import { ScrollingText } from './ManifestTab.tsx';
 import { ProgressPanel } from './ProgressPanel.tsx';
 import { Readme } from './Readme.tsx';
+import type { ChartSearch } from './search.ts';
 import { useHelmStream } from './use-helm-stream.ts';
-
-export const chartViews = ['readme', 'values', 'schema'] as const;
-export interface ChartSearch {
-  version?: string;
-  view?: (typeof chartViews)[number];
-}
 
 type ChartVersion = NonNullable<ReturnType<typeof useChartVersion>['data']>;
 

@@ -3,12 +3,7 @@ import { linkLook } from '../../ui/controls.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
 import { CatalogTab } from './CatalogTab.tsx';
 import { SourcesTab } from './SourcesTab.tsx';
-
-export const chartsTabs = ['sources', 'catalog'] as const;
-export interface ChartsSearch {
-  tab?: (typeof chartsTabs)[number];
-  q?: string;
-}
+import type { ChartsSearch } from './search.ts';
 
 /** Charts to install: those of the agent's configured sources, and a search of the public catalog. */
 export function ChartsPage() {

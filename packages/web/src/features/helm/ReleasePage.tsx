@@ -11,18 +11,10 @@ import { DiffTab, ManifestTab, ScrollingText } from './ManifestTab.tsx';
 import { ProgressPanel } from './ProgressPanel.tsx';
 import { type Asking, ReleaseDialogs } from './ReleaseDialogs.tsx';
 import { ResourcesTab } from './ResourcesTab.tsx';
+import { type ReleaseSearch, type ReleaseTab, releaseTabs } from './search.ts';
 import { historyOf, type ReleaseDetail, type UpgradeInfo } from './types.ts';
 import { useHelmStream } from './use-helm-stream.ts';
 import { ValuesTab } from './ValuesTab.tsx';
-
-export const releaseTabs = ['resources', 'history', 'values', 'manifest', 'diff', 'notes'] as const;
-export type ReleaseTab = (typeof releaseTabs)[number];
-export interface ReleaseSearch {
-  tab?: ReleaseTab;
-  revision?: number;
-  from?: number;
-  to?: number;
-}
 
 const tabLabels: Record<ReleaseTab, string> = {
   resources: 'Resources',

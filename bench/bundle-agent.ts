@@ -1,0 +1,62 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { freePort, repoRoot, waitUntil } from '@binnacle/testkit';
+
+const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
+
+export interface BundleAgent {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * `binnacle agent` as released: the bundle (`npm run build:cli`, built first, with the web UI as built beside
+ * it), in its own process on a loopback port, resolved once every informer tier has synced.
+ */
+export async function bundleAgent(kubeconfig: string): Promise<BundleAgent> {
+  log('building the release bundle (npm run build:cli)');
+  execFileSync('npm', ['run', '--silent', 'build:cli'], { cwd: repoRoot, stdio: 'ignore' });
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const dataDir = await mkdtemp(join(tmpdir(), 'binnacle-bench-'));
+  const child = spawn(
+    process.execPath,
+    [
+      resolve(repoRoot, 'packages/cli/dist/binnacle.js'),
+      'agent',
+      '--kubeconfig',
+      kubeconfig,
+      '--port',
+      String(port),
+      '--no-browser',
+      '--data-dir',
+      dataDir,
+    ],
+    { stdio: 'ignore' },
+  );
+  const close = async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitUntil(
+      'the agent to sync',
+      async () => {
+        const health = await fetch(`${url}/api/health`)
+          .then((r) => r.json() as Promise<{ sync: { tiers: { state: string }[] } }>)
+          .catch(() => undefined);
+        return Boolean(health?.sync.tiers.every((t) => t.state === 'synced'));
+      },
+      { timeoutMs: 600_000, intervalMs: 500 },
+    );
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { url, close };
+}
