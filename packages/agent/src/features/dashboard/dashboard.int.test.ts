@@ -1,5 +1,5 @@
-import { clusterNodesLock, testCluster, waitUntil } from '@binnacle/testkit';
-import { CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { clusterNodesLock, evictedPods, testCluster, waitUntil } from '@binnacle/testkit';
+import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from '../../testing/index.ts';
 
@@ -64,34 +64,7 @@ describe('GET /api/dashboard', () => {
   it('counts evicted pods as failing alike in the health, the pod counts and one problem group', async () => {
     const core = cluster.kubeConfig().makeApiClient(CoreV1Api);
     const names = ['evicted-0', 'evicted-1', 'evicted-2'];
-    await Promise.all(
-      names.map((name) =>
-        core.createNamespacedPod({
-          namespace: ns.name,
-          body: { metadata: { name }, spec: { containers: [{ name: 'main', image: 'busybox:1.37' }] } },
-        }),
-      ),
-    );
-    await waitUntil(
-      'the pods Running',
-      async () =>
-        (await core.listNamespacedPod({ namespace: ns.name })).items.filter(
-          (p) => p.status?.phase === 'Running',
-        ).length === names.length,
-      { timeoutMs: 30_000 },
-    );
-    await Promise.all(
-      names.map((name) =>
-        core.patchNamespacedPodStatus(
-          {
-            namespace: ns.name,
-            name,
-            body: { status: { phase: 'Failed', reason: 'Evicted', message: 'The node was low on memory.' } },
-          },
-          setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
-        ),
-      ),
-    );
+    await evictedPods(core, ns.name, names);
     const scoped = `/api/dashboard?namespace=${ns.name}`;
     await waitUntil(
       'the evicted pods on the dashboard',
