@@ -38,7 +38,7 @@ export const clusterTools: Tool[] = [
     name: 'issues',
     title: 'Problems in the cluster',
     description:
-      "Everything wrong, as a flat list: failing pods and workloads, nodes not ready, unbound claims (critical), broken or expiring certificates, objects with a danger finding of the audit (warning) — the dashboard's problems without its cut at 100.",
+      "Everything wrong, as a flat list: failing pods and workloads, nodes not ready, expired or unreadable certificates (critical); pods pending over 5 minutes, unbound claims, certificates expiring within 7 days, each danger finding of the audit (warning) — the dashboard's problems without its cut at 100.",
     input: {
       namespace,
       severity: z.enum(['critical', 'warning']).optional(),
