@@ -17,6 +17,7 @@ import { basePath } from '../../api/client.ts';
 import { router } from '../../app/router.tsx';
 import { PlainLink } from '../../ui/PlainLink.tsx';
 import { healthColor, openedObject, type ShownGraph, type Topology, type TopologyNode } from './graph.ts';
+import { compactFont, compactLabel, counted, type Detail, detailAt } from './labels.ts';
 import { frameTitleFont, frameTitleHeight, type LayoutResult, nodeHeight, nodeWidth } from './layout.ts';
 import { RoutedEdge } from './RoutedEdge.tsx';
 import type { TopologySearch } from './TopologyPage.tsx';
@@ -48,38 +49,13 @@ type GroupData = {
 const withExpanded = (expand: string | undefined, id: string) =>
   [...new Set([...(expand?.split(',') ?? []), id])].filter(Boolean).join(',');
 
-const counted = (n: unknown, noun: string) => `${String(n)} ${noun}${n === 1 ? '' : 's'}`;
-
 /** Edges attach to handles; nobody connects nodes here, so they are not shown. */
 const hiddenHandle = { opacity: 0 };
 
+const detailOf = (s: { transform: [number, number, number] }): Detail => detailAt(s.transform[2]);
+
 const objectHref = (to: { kind: string; namespace: string; name: string }) =>
   `${basePath}/resources/${[to.kind, to.namespace, to.name].map(encodeURIComponent).join('/')}`;
-
-/**
- * How much of its text a node shows at the zoom (ADR 0057): everything close up; further out one line, the name
- * (and a group's pod count) drawn larger so it stays readable on screen and cut with an ellipsis; furthest out
- * the count first, so that it is what remains when the name is cut. Labels shorten, they never vanish.
- */
-type Detail = 'full' | 'short' | 'counts';
-const detailOf = (s: { transform: [number, number, number] }): Detail => {
-  const zoom = s.transform[2];
-  return zoom >= 0.6 ? 'full' : zoom >= 0.3 ? 'short' : 'counts';
-};
-/** Font sizes in graph units: 24 is 7-14 px on screen between zoom 0.3 and 0.6; 36, as tall as a box allows, is 9 px at 0.25. */
-const compactFont: Record<Exclude<Detail, 'full'>, number> = { short: 24, counts: 36 };
-
-/** The one line a node keeps when zoomed out. */
-function compactLabel(node: TopologyNode, detail: Exclude<Detail, 'full'>): string {
-  const count = node.kind === 'PodGroup' ? Number(node.data.count) : undefined;
-  const name = node.kind === 'PodGroup' ? node.name.replace(/ pods$/, '') : node.name;
-  if (node.kind === 'Namespace' && node.data.pods !== undefined)
-    return detail === 'short'
-      ? `${name} · ${counted(node.data.pods, 'pod')}`
-      : `${String(node.data.pods)} ${name}`;
-  if (count === undefined) return name;
-  return detail === 'short' ? `${name} · ${count}` : `${count} ${name}`;
-}
 
 type AuditCounts = { warning: number; danger: number };
 type NodeCertificate = { secret: string; severity: string; daysLeft: number | null };
