@@ -164,12 +164,17 @@ describe('the failing pod', () => {
     expect(isFailingPod(pod({ phase: 'Failed', reason: 'OutOfcpu' }))).toBe(true);
   });
 
-  it('does not count a running pod that is not ready yet, nor one being deleted', () => {
+  it('does not count a running pod that is not ready yet, nor one being deleted, even failed', () => {
     expect(isFailingPod(pod({ phase: 'Running', containerStatuses: [running(false)] }))).toBe(false);
     const leaving = pod(
       { phase: 'Running', containerStatuses: [waiting('CrashLoopBackOff')] },
       { metadata: { deletionTimestamp: '2026-01-01T00:00:00Z' } },
     );
     expect(isFailingPod(leaving)).toBe(false);
+    const failedLeaving = pod(
+      { phase: 'Failed', reason: 'Evicted' },
+      { metadata: { deletionTimestamp: '2026-01-01T00:00:00Z' } },
+    );
+    expect(isFailingPod(failedLeaving)).toBe(false);
   });
 });

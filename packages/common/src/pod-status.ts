@@ -115,10 +115,9 @@ export function isFailingStatus(text: string): boolean {
 
 /**
  * A failing pod: its status is a failing one, or it is in phase Failed whatever its reason (a pod the kubelet
- * rejected, such as `OutOfcpu` or `NodeAffinity`, never runs). Terminating pods are on their way out, not failing.
+ * rejected, such as `OutOfcpu` or `NodeAffinity`, never runs). A pod being deleted is on its way out, not failing.
  */
 export function isFailingPod(pod: PodLike): boolean {
-  const text = podStatusText(pod);
-  if (text === 'Terminating') return false;
-  return (pod as PodFields).status?.phase === 'Failed' || isFailingStatus(text);
+  if (pod.metadata?.deletionTimestamp) return false;
+  return (pod as PodFields).status?.phase === 'Failed' || isFailingStatus(podStatusText(pod));
 }

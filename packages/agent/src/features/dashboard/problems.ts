@@ -42,6 +42,7 @@ export function podProblem(pod: KubeObject, now: number): Problem | undefined {
     message?: string;
     containerStatuses?: Status[];
   };
+  if (pod.metadata?.deletionTimestamp) return undefined;
   if (isFailingPod(pod)) {
     const text = podStatusText(pod);
     return {
