@@ -3,6 +3,7 @@ import { startTestAgent, type TestAgent } from '@binnacle/agent/testing';
 import {
   deploymentBody,
   docsScreenshot,
+  evictedPods,
   launchBrowser,
   openPage,
   seriousA11yViolations,
@@ -12,6 +13,7 @@ import {
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appPods, fluxEvents } from './dashboard-steps.ts';
 import {
   echoInTerminal,
   editYamlAndFollowToTimeline,
@@ -51,6 +53,45 @@ describe('the web UI served by the agent', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     await docsScreenshot(page, 'dashboard');
     await page.context().close();
+  });
+
+  it('opens the filtered pods table from a health card, groups one problem across pods, folds routine events', async () => {
+    const dash = await cluster.namespace('dash');
+    try {
+      await Promise.all([
+        evictedPods(core, dash.name, ['evicted-0', 'evicted-1', 'evicted-2']),
+        fluxEvents(core, dash.name, 12),
+      ]);
+      const page = await open(`/?namespace=${dash.name}`);
+      const failing = page
+        .getByRole('region', { name: 'Health' })
+        .getByRole('link', { name: /Failing pods\s*3/ });
+      await failing.waitFor();
+      // The audit may find dangers in the pods too: their groups come after the failing pods'.
+      const problems = page.getByRole('region', { name: /^Problems/ });
+      await problems.getByRole('button', { name: 'Details: 3 Evicted' }).click();
+      await problems.getByRole('link', { name: `${dash.name}/evicted-2` }).waitFor();
+      const events = page.getByRole('region', { name: 'Recent events' });
+      // The warning stands on its own; the reconciliations fold into one line, opened and closed on request.
+      await events.getByText('HealthCheckFailed', { exact: true }).waitFor();
+      const fold = events.getByRole('button', { name: 'Flux: 12 routine events (ReconciliationSucceeded)' });
+      expect(await fold.getAttribute('aria-expanded')).toBe('false');
+      await fold.click();
+      const folded = events.getByRole('list', { name: 'Flux routine events' });
+      expect(await folded.getByRole('listitem').count()).toBe(12);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await fold.click();
+      await folded.waitFor({ state: 'detached' });
+      await failing.click();
+      await page.waitForURL(/\/resources\/pods\?/);
+      expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({
+        namespace: dash.name,
+        status: 'Evicted',
+      });
+      await page.context().close();
+    } finally {
+      await dash.remove();
+    }
   });
 
   it('keeps the namespace in the URL: a deep link opened in a fresh page shows the same view', async () => {
@@ -580,6 +621,58 @@ describe('the web UI served by the agent', () => {
       await context.close();
     } finally {
       await small.close();
+    }
+  });
+
+  it('draws 600 more pods fitted to the window with namespace titles and group names one can read', async () => {
+    const spaces = await Promise.all([0, 1, 2].map(() => cluster.namespace('big')));
+    try {
+      const apps = [
+        'checkout',
+        'payments',
+        'catalog',
+        'search',
+        'recommendations',
+        'notifications',
+        'inventory',
+        'shipping',
+        'accounts',
+        'reviews',
+        'pricing',
+        'cart',
+        'orders',
+        'media',
+        'gateway',
+        'auth',
+        'emails',
+        'ledger',
+        'fraud-detection',
+        'warehouse',
+      ];
+      const nodes = ['kwok-node-0', 'kwok-node-1', 'kwok-node-2'];
+      await appPods(
+        core,
+        spaces.map((s) => s.name),
+        apps,
+        200,
+        nodes,
+      );
+      const page = await open('/topology');
+      const graph = page.getByRole('region', { name: 'Topology graph' });
+      const title = graph.getByText(`namespace ${spaces[0]?.name}`);
+      await title.waitFor();
+      await graph.getByText('200 pods').first().waitFor();
+      // Readable on screen at the fitted zoom: titles drawn at least 11 px tall, group labels at least 6 px.
+      expect((await title.boundingBox())?.height).toBeGreaterThanOrEqual(11);
+      const group = graph
+        .getByText(/^(recommendations · 10|10 recommendations|recommendations pods)$/)
+        .first();
+      expect((await group.boundingBox())?.height).toBeGreaterThanOrEqual(6);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await docsScreenshot(page, 'topology-fitted');
+      await page.context().close();
+    } finally {
+      await Promise.all(spaces.map((s) => s.remove()));
     }
   });
 

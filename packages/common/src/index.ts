@@ -24,6 +24,13 @@ export {
   PatternError,
   quoteRegex,
 } from './patterns.ts';
+export {
+  failingPodStatuses,
+  isFailingPod,
+  isFailingStatus,
+  type PodLike,
+  podStatusText,
+} from './pod-status.ts';
 export { parseQuantity } from './quantities.ts';
 export { searchLimits } from './search-limits.ts';
 export { parseSize, SizeError, sizePattern } from './sizes.ts';

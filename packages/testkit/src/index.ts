@@ -52,6 +52,7 @@ export { seedCluster, seeded } from './cluster/seed.ts';
 export type { ClusterState } from './cluster/state.ts';
 export { readState } from './cluster/state.ts';
 export { waitUntil } from './cluster/wait.ts';
+export { evictedPods } from './evicted-pods.ts';
 export { argoApplication, deploymentBody } from './fixtures.ts';
 export {
   type HaproxyBackend,

@@ -1,3 +1,4 @@
+import { isFailingPod } from '@binnacle/common';
 import type { KubeObject } from './objects.ts';
 
 export type Health = 'healthy' | 'degraded' | 'unhealthy' | 'unknown';
@@ -6,16 +7,6 @@ type Obj = Record<string, unknown>;
 const num = (v: unknown) => (typeof v === 'number' ? v : 0);
 const conditions = (o: KubeObject) => (o.status?.conditions as Obj[] | undefined) ?? [];
 const condition = (o: KubeObject, type: string) => conditions(o).find((c) => c.type === type)?.status;
-/** Container waiting reasons that mean the pod is failing, not starting (the dashboard's problems use them too). */
-export const badWaitingReasons: ReadonlySet<string> = new Set([
-  'CrashLoopBackOff',
-  'ImagePullBackOff',
-  'ErrImagePull',
-  'CreateContainerConfigError',
-  'InvalidImageName',
-  'RunContainerError',
-]);
-
 function replicaHealth(want: number, ready: number): Health {
   if (want === 0) return 'healthy';
   if (ready >= want) return 'healthy';
@@ -37,15 +28,9 @@ export function healthOf(object: KubeObject): Health {
   const spec = (object.spec ?? {}) as Obj;
   switch (object.kind) {
     case 'Pod': {
+      // One definition of failing for every count (ADR 0057).
+      if (isFailingPod(object)) return 'unhealthy';
       if (status.phase === 'Succeeded') return 'healthy';
-      if (status.phase === 'Failed') return 'unhealthy';
-      const containers = (status.containerStatuses as Obj[] | undefined) ?? [];
-      if (
-        containers.some((c) =>
-          badWaitingReasons.has(String(((c.state as Obj | undefined)?.waiting as Obj | undefined)?.reason)),
-        )
-      )
-        return 'unhealthy';
       if (status.phase === 'Running') return condition(object, 'Ready') === 'True' ? 'healthy' : 'degraded';
       return status.phase === 'Pending' ? 'degraded' : 'unknown';
     }

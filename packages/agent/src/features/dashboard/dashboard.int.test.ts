@@ -1,5 +1,5 @@
-import { clusterNodesLock, testCluster, waitUntil } from '@binnacle/testkit';
-import { CoreV1Api, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import { clusterNodesLock, evictedPods, testCluster, waitUntil } from '@binnacle/testkit';
+import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from '../../testing/index.ts';
 
@@ -11,10 +11,17 @@ let unlockNodes: (() => Promise<void>) | undefined;
 
 interface Dashboard {
   cluster: { platform: string; version: string; connected: boolean };
-  health: { healthy: number; warning: number; error: number };
+  health: { healthy: number; warning: number; error: number; failingStatuses: string[] };
   problems: { kind: string; namespace: string; name: string; status: string; reason: string }[];
+  problemGroups: {
+    severity: string;
+    source: string;
+    reason: string;
+    count: number;
+    objects: { kind: string; name: string; status: string }[];
+  }[];
   counts: Record<string, number | Record<string, number>>;
-  recentEvents: { reason: string; involvedObject: { kind?: string } }[];
+  recentEvents: ({ type: string; reason: string } | { routine: true; events: { type: string }[] })[];
   loading: string[];
 }
 
@@ -35,11 +42,16 @@ describe('GET /api/dashboard', () => {
     expect(shop.loading).toEqual([]);
     expect(shop.counts.nodes).toEqual({ total: 3, ready: 3, notReady: 0 });
     expect(shop.counts.deployments).toEqual({ total: 2, available: 2, unavailable: 0 });
-    expect(shop.counts.pods).toEqual({ total: 5, running: 5, pending: 0, failed: 0, succeeded: 0 });
+    expect(shop.counts.pods).toEqual({ total: 5, failing: 0, running: 5, pending: 0, succeeded: 0 });
     expect(shop.counts.services).toBe(2);
     expect(shop.counts.ingresses).toBe(1);
     expect(shop.health).toMatchObject({ healthy: 5, warning: 0, error: 0 });
     expect(shop.recentEvents.length).toBeGreaterThan(0);
+    // A folded line holds Normal events only: warnings are each shown.
+    const all = await agent.json<Dashboard>('/api/dashboard');
+    for (const line of all.recentEvents) {
+      if ('routine' in line) expect(line.events.every((e) => e.type === 'Normal')).toBe(true);
+    }
     const data = await agent.json<Dashboard>('/api/dashboard?namespace=demo-data');
     expect(data.counts.statefulSets).toEqual({ total: 1, ready: 1 });
     expect(data.counts.pvcs).toEqual({ total: 1, bound: 1, pending: 0 });
@@ -49,38 +61,47 @@ describe('GET /api/dashboard', () => {
     expect(ops.counts.cronJobs).toEqual({ total: 1, suspended: 0 });
   });
 
-  it('lists a failed pod as a problem as soon as it fails', async () => {
+  it('counts evicted pods as failing alike in the health, the pod counts and one problem group', async () => {
     const core = cluster.kubeConfig().makeApiClient(CoreV1Api);
-    await core.createNamespacedPod({
-      namespace: ns.name,
-      body: {
-        metadata: { name: 'crasher' },
-        spec: { containers: [{ name: 'main', image: 'busybox:1.37' }] },
-      },
-    });
+    const names = ['evicted-0', 'evicted-1', 'evicted-2'];
+    await evictedPods(core, ns.name, names);
+    const scoped = `/api/dashboard?namespace=${ns.name}`;
     await waitUntil(
-      'crasher Running',
-      async () =>
-        (await core.readNamespacedPod({ namespace: ns.name, name: 'crasher' })).status?.phase === 'Running',
-      { timeoutMs: 30_000 },
-    );
-    await core.patchNamespacedPodStatus(
+      'the evicted pods on the dashboard',
+      async () => (await agent.json<Dashboard>(scoped)).health.error === 3,
       {
-        namespace: ns.name,
-        name: 'crasher',
-        body: { status: { phase: 'Failed', reason: 'Evicted', message: 'The node was low on memory.' } },
+        timeoutMs: 10_000,
       },
-      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
     );
-    await waitUntil(
-      'the failed pod on the dashboard',
-      async () => (await agent.json<Dashboard>('/api/dashboard')).problems.some((p) => p.name === 'crasher'),
-      { timeoutMs: 10_000 },
-    );
-    const problem = (await agent.json<Dashboard>('/api/dashboard')).problems.find(
-      (p) => p.name === 'crasher',
-    );
-    expect(problem).toMatchObject({ kind: 'Pod', namespace: ns.name, status: 'Failed', reason: 'Evicted' });
+    const dashboard = await agent.json<Dashboard>(scoped);
+    expect(dashboard.health).toMatchObject({
+      healthy: 0,
+      warning: 0,
+      error: 3,
+      failingStatuses: ['Evicted'],
+    });
+    expect(dashboard.counts.pods).toEqual({ total: 3, failing: 3, running: 0, pending: 0, succeeded: 0 });
+    const evicted = dashboard.problemGroups.filter((g) => g.reason === 'Evicted');
+    expect(evicted).toEqual([
+      {
+        severity: 'critical',
+        source: 'health',
+        reason: 'Evicted',
+        kinds: ['Pod'],
+        count: 3,
+        objects: expect.arrayContaining([
+          expect.objectContaining({ kind: 'Pod', name: 'evicted-0', status: 'Evicted' }),
+        ]),
+      },
+    ]);
+    expect(dashboard.problemGroups[0]?.severity).toBe('critical');
+    // The flat list the fleet view merges still names each pod.
+    expect(
+      dashboard.problems
+        .filter((p) => p.reason === 'Evicted')
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(names);
   });
 
   it('GET /api/dashboard/crds counts custom resources, most used first', async () => {

@@ -83,7 +83,7 @@ describe('auditProblems', () => {
     message,
   });
 
-  it('gives one problem per object with a danger finding, named by the first, the rest counted', () => {
+  it('gives one problem per danger finding, named by its check; warnings stay out', () => {
     const web = created({ kind: 'Deployment', metadata: { name: 'web', namespace: 'apps' } }, 90);
     const findings = [
       finding('web', 'privileged', 'danger', 'container app is privileged'),
@@ -91,16 +91,21 @@ describe('auditProblems', () => {
       finding('web', 'runAsRoot', 'warning', 'may run as root'),
       finding('api', 'runAsRoot', 'warning', 'may run as root'),
     ];
+    const base = { kind: 'Deployment', namespace: 'apps', name: 'web', status: 'danger', ageSeconds: 90 };
     expect(auditProblems(findings, objectsByKey([web]), factory.now)).toEqual([
       {
-        kind: 'Deployment',
-        namespace: 'apps',
-        name: 'web',
-        status: '2 danger',
+        ...base,
         reason: 'Privileged container',
-        message: 'container app is privileged (and 1 more)',
-        ageSeconds: 90,
+        message: 'container app is privileged',
         source: 'audit',
+        check: 'privileged',
+      },
+      {
+        ...base,
+        reason: expect.any(String),
+        message: 'shares the host PID namespace',
+        source: 'audit',
+        check: 'hostPID',
       },
     ]);
   });

@@ -61,26 +61,22 @@ export function certificateProblems(report: CertificateReport, objects: Objects,
   });
 }
 
-/** One problem per object with a danger finding, named by its first; warnings stay in the counts. */
+/** One problem per danger finding (object and check), named by its check; warnings stay in the counts. */
 export function auditProblems(findings: ObjectFinding[], objects: Objects, now: number): Problem[] {
-  const dangers = new Map<string, ObjectFinding[]>();
-  for (const f of findings) {
-    if (f.severity !== 'danger') continue;
-    const key = objectKey(f);
-    dangers.set(key, [...(dangers.get(key) ?? []), f]);
-  }
-  return [...dangers].map(([key, [first, ...more]]) => {
-    const f = first as ObjectFinding;
-    const object = objects.get(key);
-    return {
-      kind: f.kind,
-      ...(f.namespace ? { namespace: f.namespace } : {}),
-      name: f.name,
-      status: `${more.length + 1} danger`,
-      reason: checkCatalogue.get(f.checkId)?.title ?? f.checkId,
-      message: more.length > 0 ? `${f.message} (and ${more.length} more)` : f.message,
-      ageSeconds: object ? problemAge(object, now) : 0,
-      source: 'audit' as const,
-    };
-  });
+  return findings
+    .filter((f) => f.severity === 'danger')
+    .map((f) => {
+      const object = objects.get(objectKey(f));
+      return {
+        kind: f.kind,
+        ...(f.namespace ? { namespace: f.namespace } : {}),
+        name: f.name,
+        status: 'danger',
+        reason: checkCatalogue.get(f.checkId)?.title ?? f.checkId,
+        message: f.message,
+        ageSeconds: object ? problemAge(object, now) : 0,
+        source: 'audit' as const,
+        check: f.checkId,
+      };
+    });
 }

@@ -1,4 +1,4 @@
-import { badWaitingReasons } from '../../kube/health.ts';
+import { isFailingPod, podStatusText } from '@binnacle/common';
 import type { KubeObject } from '../../kube/objects.ts';
 
 export interface Problem {
@@ -11,6 +11,8 @@ export interface Problem {
   ageSeconds: number;
   /** What found it: the object's runtime health, its certificate's expiry, or a danger finding of the audit. */
   source: 'health' | 'certificate' | 'audit';
+  /** The audit check that found it (audit problems only). */
+  check?: string;
 }
 
 const pendingGraceSeconds = 300;
@@ -30,32 +32,24 @@ const base = (object: KubeObject, now: number) => ({
   source: 'health' as const,
 });
 
+/**
+ * A failing pod (ADR 0057) is a problem named by its kubectl status, so pods failing the same way group together;
+ * a pod pending past the grace period is one too, named by why it is not scheduled.
+ */
 export function podProblem(pod: KubeObject, now: number): Problem | undefined {
   const status = (pod.status ?? {}) as Status & {
     phase?: string;
-    reason?: string;
     message?: string;
     containerStatuses?: Status[];
   };
   if (pod.metadata?.deletionTimestamp) return undefined;
-  for (const container of status.containerStatuses ?? []) {
-    const waiting = (container.state as { waiting?: { reason?: string; message?: string } } | undefined)
-      ?.waiting;
-    if (waiting?.reason && badWaitingReasons.has(waiting.reason)) {
-      return {
-        ...base(pod, now),
-        status: status.phase ?? 'Unknown',
-        reason: waiting.reason,
-        message: waiting.message ?? `container ${container.name} is waiting`,
-      };
-    }
-  }
-  if (status.phase === 'Failed') {
+  if (isFailingPod(pod)) {
+    const text = podStatusText(pod);
     return {
       ...base(pod, now),
-      status: 'Failed',
-      reason: status.reason ?? 'Failed',
-      message: status.message ?? 'the pod failed',
+      status: text,
+      reason: text,
+      message: status.message ?? containerMessage(status.containerStatuses) ?? `the pod is ${text}`,
     };
   }
   if (status.phase === 'Pending' && problemAge(pod, now) > pendingGraceSeconds) {
@@ -68,6 +62,16 @@ export function podProblem(pod: KubeObject, now: number): Problem | undefined {
       reason: String(unschedulable?.reason ?? 'Pending'),
       message: String(unschedulable?.message ?? `pending for more than ${pendingGraceSeconds / 60} minutes`),
     };
+  }
+  return undefined;
+}
+
+/** The first message a container's waiting or terminated state carries (the why of a crash or a pull). */
+function containerMessage(containers: Status[] | undefined): string | undefined {
+  for (const container of containers ?? []) {
+    const state = (container.state ?? {}) as Record<string, { message?: string } | undefined>;
+    const message = state.waiting?.message ?? state.terminated?.message;
+    if (message) return `${String(container.name)}: ${message}`;
   }
   return undefined;
 }

@@ -9,6 +9,69 @@ import { readAuditSettings } from '../config/service.ts';
 import { crdCounts, dashboard } from './service.ts';
 
 const Counted = (fields: string[]) => Type.Object(Object.fromEntries(fields.map((f) => [f, Type.Integer()])));
+const source = Type.Union([Type.Literal('health'), Type.Literal('certificate'), Type.Literal('audit')], {
+  description:
+    'health: the object runs badly; certificate: expired, expiring within 7 days or unreadable; audit: a danger finding',
+});
+const Problem = Type.Object({
+  kind: Type.String(),
+  namespace: Type.Optional(Type.String()),
+  name: Type.String(),
+  status: Type.String(),
+  reason: Type.String(),
+  message: Type.String(),
+  ageSeconds: Type.Integer(),
+  source,
+  check: Type.Optional(Type.String({ description: 'the audit check that found it (audit only)' })),
+});
+const ProblemGroup = Type.Object({
+  severity: Type.Union([Type.Literal('critical'), Type.Literal('warning')], {
+    description:
+      'critical: broken now (a failing pod or workload, a node not ready, a certificate expired or unreadable); warning: at risk (pending past its grace, a certificate expiring within 7 days, a danger finding)',
+  }),
+  source,
+  reason: Type.String({
+    description: "a pod's status (CrashLoopBackOff), a workload's state, an audit check's title",
+  }),
+  check: Type.Optional(Type.String({ description: 'the audit check id (audit only)' })),
+  kinds: Type.Array(Type.String()),
+  count: Type.Integer({ description: 'objects in the group' }),
+  objects: Type.Array(
+    Type.Object({
+      kind: Type.String(),
+      namespace: Type.Optional(Type.String()),
+      name: Type.String(),
+      status: Type.String(),
+      message: Type.String(),
+      ageSeconds: Type.Integer(),
+    }),
+    { description: 'the oldest 10 of them' },
+  ),
+});
+const RecentEvent = Type.Object({
+  type: Type.String(),
+  reason: Type.String(),
+  message: Type.String(),
+  count: Type.Integer(),
+  lastSeen: Type.Optional(Type.String()),
+  source: Type.String({ description: 'who reported it: Flux, Argo CD, kubelet, scheduler or the component' }),
+  involvedObject: Type.Object({
+    kind: Type.Optional(Type.String()),
+    namespace: Type.Optional(Type.String()),
+    name: Type.Optional(Type.String()),
+  }),
+});
+const RoutineEvents = Type.Object(
+  {
+    routine: Type.Literal(true),
+    source: Type.String(),
+    count: Type.Integer({ description: 'events folded' }),
+    reasons: Type.Array(Type.String(), { description: 'their reasons, most frequent first' }),
+    lastSeen: Type.Optional(Type.String()),
+    events: Type.Array(RecentEvent, { description: 'the newest 20 of them' }),
+  },
+  { description: 'routine Normal events of one source, folded (a Warning is never folded)' },
+);
 const Dashboard = Type.Object({
   cluster: Type.Object({
     name: Type.String(),
@@ -16,22 +79,24 @@ const Dashboard = Type.Object({
     version: Type.Optional(Type.String()),
     connected: Type.Boolean(),
   }),
-  health: Counted(['healthy', 'warning', 'error', 'warningEvents']),
-  problems: Type.Array(
-    Type.Object({
-      kind: Type.String(),
-      namespace: Type.Optional(Type.String()),
-      name: Type.String(),
-      status: Type.String(),
-      reason: Type.String(),
-      message: Type.String(),
-      ageSeconds: Type.Integer(),
-      source: Type.Union([Type.Literal('health'), Type.Literal('certificate'), Type.Literal('audit')], {
-        description:
-          'health: the object runs badly; certificate: expired, expiring within 7 days or unreadable; audit: a danger finding',
-      }),
+  health: Type.Object({
+    ...Counted(['healthy', 'warning', 'error', 'warningEvents']).properties,
+    failingStatuses: Type.Array(Type.String(), {
+      description:
+        "kubectl's status texts of the failing pods (counted in error), each once: what a link to the pods table filters by",
     }),
-  ),
+    warningStatuses: Type.Array(Type.String(), {
+      description: "kubectl's status texts of the pods with warnings, each once",
+    }),
+  }),
+  problems: Type.Array(Problem, {
+    description:
+      'one row per object and finding, at most 100 (the fleet view merges these); problemGroups groups them',
+  }),
+  problemGroups: Type.Array(ProblemGroup, {
+    description:
+      'the problems grouped by what found them and why (a pod status, a check), critical first, then the most objects',
+  }),
   certificates: Type.Optional(
     Type.Object(CertificateSummary.properties, {
       description:
@@ -45,7 +110,7 @@ const Dashboard = Type.Object({
     ),
   ),
   counts: Type.Object({
-    pods: Counted(['total', 'running', 'pending', 'failed', 'succeeded']),
+    pods: Counted(['total', 'failing', 'running', 'pending', 'succeeded']),
     deployments: Counted(['total', 'available', 'unavailable']),
     statefulSets: Counted(['total', 'ready']),
     daemonSets: Counted(['total', 'ready']),
@@ -59,20 +124,9 @@ const Dashboard = Type.Object({
     secrets: Type.Integer(),
     namespaces: Type.Integer(),
   }),
-  recentEvents: Type.Array(
-    Type.Object({
-      type: Type.String(),
-      reason: Type.String(),
-      message: Type.String(),
-      count: Type.Integer(),
-      lastSeen: Type.Optional(Type.String()),
-      involvedObject: Type.Object({
-        kind: Type.Optional(Type.String()),
-        namespace: Type.Optional(Type.String()),
-        name: Type.Optional(Type.String()),
-      }),
-    }),
-  ),
+  recentEvents: Type.Array(Type.Union([RecentEvent, RoutineEvents]), {
+    description: 'the newest events, newest first; routine Normal events of one source folded into one line',
+  }),
   loading: Type.Array(Type.String(), { description: 'kinds still loading (counted as zero)' }),
 });
 

@@ -1,3 +1,4 @@
+import { isFailingPod, podStatusText } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { AuditSettings } from '../../config/agent-config.ts';
 import type { AgentContext } from '../../context.ts';
@@ -7,29 +8,20 @@ import { tierOf } from '../../kube/tiers.ts';
 import { auditReport } from '../audit/report.ts';
 import { certificateReport } from '../certificates/report.ts';
 import { detectPlatform } from '../health/platform.ts';
+import { eventTime, recentEvents } from './events.ts';
 import { auditProblems, certificateProblems, objectsByKey } from './findings.ts';
+import { groupProblems } from './groups.ts';
 import { type Problem, podProblem, workloadProblem } from './problems.ts';
 
 const maxProblems = 100;
-const recentEventCount = 20;
+/** Objects each problem group names; the rest are counted (and the audit or the table lists them). */
+const groupObjects = 10;
 const warningWindowMs = 3_600_000;
 
 type Status = Record<string, unknown>;
 const cond = (o: KubeObject, type: string) =>
   ((o.status?.conditions as Status[] | undefined) ?? []).find((c) => c.type === type)?.status === 'True';
 const count = <T>(items: T[], test: (item: T) => boolean) => items.filter(test).length;
-
-export interface RecentEvent {
-  type: string;
-  reason: string;
-  message: string;
-  count: number;
-  lastSeen?: string;
-  involvedObject: { kind?: string; namespace?: string; name?: string };
-}
-
-const eventTime = (e: KubeObject) =>
-  String(e.lastTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp ?? '');
 
 /**
  * The first screen: which cluster, what is broken, how much of everything, what just happened. Built from the
@@ -50,14 +42,7 @@ export function dashboard(
   const { get, loading } = viewReader(ctx, view);
   const kinds = kindsOf(get);
   const events = get('', 'Event');
-  const { podProblems, problems, certificates, audit } = findProblems(
-    ctx,
-    view,
-    get,
-    kinds,
-    auditSettings,
-    now,
-  );
+  const { problems, certificates, audit } = findProblems(ctx, view, get, kinds, auditSettings, now);
   return {
     cluster: {
       name: cluster.target.contextName,
@@ -70,8 +55,9 @@ export function dashboard(
       version: cluster.version?.gitVersion,
       connected: cluster.state === 'connected',
     },
-    health: podHealth(kinds.pods, podProblems.length, events, now),
+    health: podHealth(kinds.pods, events, now),
     problems: problems.slice(0, maxProblems),
+    problemGroups: groupProblems(problems, groupObjects),
     ...(certificates ? { certificates: certificates.summary } : {}),
     ...(audit ? { audit: audit.summary } : {}),
     counts: {
@@ -130,7 +116,7 @@ function findProblems(
     ...(certificates?.problems ?? []),
     ...(audit?.problems ?? []),
   ];
-  return { podProblems, problems, certificates, audit };
+  return { problems, certificates, audit };
 }
 
 /**
@@ -196,37 +182,34 @@ function auditFindings(ctx: AgentContext, view: CallerView, settings: AuditSetti
   };
 }
 
-function podHealth(pods: KubeObject[], errorPods: number, events: KubeObject[], now: number) {
-  const healthyPods = count(
-    pods,
-    (p) => phase(p) === 'Succeeded' || (phase(p) === 'Running' && cond(p, 'Ready')),
-  );
+/**
+ * Pods by health: failing by the one definition (ADR 0057), healthy when succeeded or running ready, the rest
+ * (starting, pending, running not ready, terminating) with warnings. The status texts of the failing and warning
+ * pods are what a link to the pods table filters by.
+ */
+function podHealth(pods: KubeObject[], events: KubeObject[], now: number) {
+  const failing = new Set<string>();
+  const warning = new Set<string>();
+  let healthy = 0;
+  let failingPods = 0;
+  for (const pod of pods) {
+    if (isFailingPod(pod)) {
+      failingPods += 1;
+      failing.add(podStatusText(pod));
+    } else if (phase(pod) === 'Succeeded' || (phase(pod) === 'Running' && cond(pod, 'Ready'))) healthy += 1;
+    else warning.add(podStatusText(pod));
+  }
   return {
-    healthy: healthyPods,
-    warning: Math.max(0, pods.length - healthyPods - errorPods),
-    error: errorPods,
+    healthy,
+    warning: pods.length - healthy - failingPods,
+    error: failingPods,
     warningEvents: count(
       events,
       (e) => e.type === 'Warning' && now - Date.parse(eventTime(e)) < warningWindowMs,
     ),
+    failingStatuses: [...failing].sort(),
+    warningStatuses: [...warning].sort(),
   };
-}
-
-function recentEvents(events: KubeObject[]): RecentEvent[] {
-  return [...events]
-    .sort((a, b) => eventTime(b).localeCompare(eventTime(a)))
-    .slice(0, recentEventCount)
-    .map((e) => {
-      const involved = (e.involvedObject ?? {}) as { kind?: string; namespace?: string; name?: string };
-      return {
-        type: String(e.type ?? 'Normal'),
-        reason: String(e.reason ?? ''),
-        message: String(e.message ?? ''),
-        count: Number(e.count ?? 1),
-        lastSeen: eventTime(e) || undefined,
-        involvedObject: { kind: involved.kind, namespace: involved.namespace, name: involved.name },
-      };
-    });
 }
 
 function workloadCounts({
@@ -242,9 +225,11 @@ function workloadCounts({
   return {
     pods: {
       total: pods.length,
-      running: count(pods, (p) => phase(p) === 'Running'),
-      pending: count(pods, (p) => phase(p) === 'Pending'),
-      failed: count(pods, (p) => phase(p) === 'Failed'),
+      // A failing pod counts as failing only, not also by its phase: the figures add up to the total but for
+      // pods in phase Unknown.
+      failing: count(pods, isFailingPod),
+      running: count(pods, (p) => phase(p) === 'Running' && !isFailingPod(p)),
+      pending: count(pods, (p) => phase(p) === 'Pending' && !isFailingPod(p)),
       succeeded: count(pods, (p) => phase(p) === 'Succeeded'),
     },
     deployments: {

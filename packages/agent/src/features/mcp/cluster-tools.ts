@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { callerView } from '../../http/caller-view.ts';
 import { redactText } from '../ai/redact.ts';
 import { readAuditSettings } from '../config/service.ts';
-import type { Problem } from '../dashboard/problems.ts';
+import { severityOf } from '../dashboard/groups.ts';
 import { clusterProblems } from '../dashboard/service.ts';
 import { topNodes, topPods } from '../metrics/service.ts';
 import { topWorkloads } from '../metrics/top-workloads.ts';
@@ -12,17 +12,6 @@ import { subjectPermissions } from '../rbac/subject-permissions.ts';
 import { searchObjects } from '../resources/search.ts';
 import { limit, name, namespace, scope } from './args.ts';
 import { type Tool, tool } from './tool.ts';
-
-/**
- * How bad a problem is: `critical` when something is broken now (a failing pod or workload, a node not ready, a
- * certificate expired or unreadable), `warning` when it will be or is at risk (a certificate expiring within 7
- * days, a danger finding of the audit).
- */
-function severityOf(problem: Problem): 'critical' | 'warning' {
-  if (problem.source === 'health') return 'critical';
-  if (problem.source === 'certificate') return problem.status === 'critical' ? 'warning' : 'critical';
-  return 'warning';
-}
 
 /** The tools about the cluster as a whole: who uses most, what is wrong, where something is, who may do what. */
 export const clusterTools: Tool[] = [
@@ -49,7 +38,7 @@ export const clusterTools: Tool[] = [
     name: 'issues',
     title: 'Problems in the cluster',
     description:
-      "Everything wrong, as a flat list: failing pods and workloads, nodes not ready, unbound claims (critical), broken or expiring certificates, objects with a danger finding of the audit (warning) — the dashboard's problems without its cut at 100.",
+      "Everything wrong, as a flat list: failing pods and workloads, nodes not ready, expired or unreadable certificates (critical); pods pending over 5 minutes, unbound claims, certificates expiring within 7 days, each danger finding of the audit (warning) — the dashboard's problems without its cut at 100.",
     input: {
       namespace,
       severity: z.enum(['critical', 'warning']).optional(),

@@ -40,7 +40,7 @@ export const readTools: Tool[] = [
     name: 'get_dashboard',
     title: 'Cluster dashboard',
     description:
-      'The cluster at a glance: platform and version, pod health, problems (failing objects, expiring certificates, danger findings of the audit), counts per kind and recent events.',
+      'The cluster at a glance: platform and version, pod health (failing pods by kubectl status), problems one per object and grouped by reason with counts (failing objects, expiring certificates, danger findings of the audit), counts per kind and recent events (routine ones folded per source).',
     input: { namespace },
     async run(args, { ctx, caller }) {
       const view = await callerView(ctx, caller, scope(args.namespace));

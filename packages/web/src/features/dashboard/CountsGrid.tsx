@@ -1,3 +1,4 @@
+import { Link } from '@tanstack/react-router';
 import type { Dashboard } from './DashboardPage.tsx';
 
 type Counts = Dashboard['counts'];
@@ -9,7 +10,7 @@ function rows(c: Counts): [string, number, string?][] {
     [
       'Pods',
       c.pods.total,
-      c.pods.pending || c.pods.failed ? `${c.pods.pending} pending · ${c.pods.failed} failed` : undefined,
+      c.pods.pending || c.pods.failing ? `${c.pods.failing} failing · ${c.pods.pending} pending` : undefined,
     ],
     [
       'Deployments',
@@ -41,18 +42,24 @@ function rows(c: Counts): [string, number, string?][] {
   ];
 }
 
+/** Each tile opens its kind's table (the label's plural: `PVCs` is the claims). */
+const tableOf = (label: string) => (label === 'PVCs' ? 'persistentvolumeclaims' : label.toLowerCase());
+
 export function CountsGrid({ counts }: { counts: Counts }) {
   return (
     <section aria-label="Resource counts" className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7">
       {rows(counts).map(([label, total, note]) => (
-        <div
+        <Link
           key={label}
-          className="rounded-md border border-slate-200 bg-white px-3 py-2 dark:border-slate-800 dark:bg-slate-900"
+          to="/resources/$kind"
+          params={{ kind: tableOf(label) }}
+          search={(prev) => ({ namespace: prev.namespace })}
+          className="block rounded-md border border-slate-200 bg-white px-3 py-2 hover:border-slate-400 hover:bg-slate-50 dark:border-slate-800 dark:bg-slate-900 dark:hover:border-slate-600 dark:hover:bg-slate-800"
         >
-          <p className="text-xs text-slate-600 dark:text-slate-400">{label}</p>
-          <p className="text-lg font-semibold tabular-nums">{total}</p>
-          {note && <p className="text-xs text-amber-800 dark:text-amber-300">{note}</p>}
-        </div>
+          <span className="block text-xs text-slate-600 dark:text-slate-400">{label}</span>
+          <span className="block text-lg font-semibold tabular-nums">{total}</span>
+          {note && <span className="block text-xs text-amber-800 dark:text-amber-300">{note}</span>}
+        </Link>
       ))}
     </section>
   );

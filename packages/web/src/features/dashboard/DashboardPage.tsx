@@ -47,8 +47,8 @@ export function DashboardPage() {
       <CountsGrid counts={data.counts} />
       <FindingsSummary certificates={data.certificates} audit={data.audit} />
       <div className="grid items-start gap-5 xl:grid-cols-2">
-        <Card title={`Problems (${data.problems.length})`}>
-          <ProblemsTable problems={data.problems} />
+        <Card title={`Problems (${data.problemGroups.reduce((sum, g) => sum + g.count, 0)})`}>
+          <ProblemsTable groups={data.problemGroups} />
         </Card>
         <Card title="Recent events">
           <RecentEvents events={data.recentEvents} />

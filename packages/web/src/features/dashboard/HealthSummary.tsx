@@ -1,24 +1,53 @@
+import { Link } from '@tanstack/react-router';
 import type { Dashboard } from './DashboardPage.tsx';
+import { PodsLink } from './links.tsx';
 
-const tiles = [
-  ['healthy', 'Healthy pods', 'border-l-emerald-500'],
-  ['warning', 'Pods with warnings', 'border-l-amber-500'],
-  ['error', 'Failing pods', 'border-l-red-500'],
-  ['warningEvents', 'Warning events (1h)', 'border-l-orange-500'],
-] as const;
+type Health = Dashboard['health'];
 
-export function HealthSummary({ health }: { health: Dashboard['health'] }) {
+const cardLook =
+  'block rounded-lg border border-l-4 border-slate-200 bg-white px-4 py-3 shadow-sm dark:border-slate-800 dark:bg-slate-900';
+const linkLook =
+  'hover:border-slate-400 hover:bg-slate-50 dark:hover:border-slate-600 dark:hover:bg-slate-800';
+
+function Figure({ label, value }: { label: string; value: number }) {
+  return (
+    <>
+      <span className="block text-sm text-slate-600 dark:text-slate-400">{label}</span>
+      <span className="mt-1 block text-2xl font-semibold tabular-nums">{value}</span>
+    </>
+  );
+}
+
+/**
+ * The pods by health and the warnings of the last hour, each card opening the table of what it counts: the pods
+ * by the kubectl statuses counted (a card counting none opens nothing), the timeline's warnings.
+ */
+export function HealthSummary({ health }: { health: Health }) {
+  const pods: [string, number, string[], string][] = [
+    ['Healthy pods', health.healthy, ['Running', 'Completed'], 'border-l-emerald-500'],
+    ['Pods with warnings', health.warning, health.warningStatuses, 'border-l-amber-500'],
+    ['Failing pods', health.error, health.failingStatuses, 'border-l-red-500'],
+  ];
   return (
     <section aria-label="Health" className="grid grid-cols-2 gap-4 lg:grid-cols-4">
-      {tiles.map(([key, label, accent]) => (
-        <div
-          key={key}
-          className={`rounded-lg border border-l-4 border-slate-200 bg-white px-4 py-3 shadow-sm dark:border-slate-800 dark:bg-slate-900 ${accent}`}
-        >
-          <p className="text-sm text-slate-600 dark:text-slate-400">{label}</p>
-          <p className="mt-1 text-2xl font-semibold tabular-nums">{health[key]}</p>
-        </div>
-      ))}
+      {pods.map(([label, value, statuses, accent]) =>
+        value > 0 ? (
+          <PodsLink key={label} statuses={statuses} className={`${cardLook} ${linkLook} ${accent}`}>
+            <Figure label={label} value={value} />
+          </PodsLink>
+        ) : (
+          <div key={label} className={`${cardLook} ${accent}`}>
+            <Figure label={label} value={value} />
+          </div>
+        ),
+      )}
+      <Link
+        to="/timeline"
+        search={(prev) => ({ namespace: prev.namespace, type: 'warnings' })}
+        className={`${cardLook} ${linkLook} border-l-orange-500`}
+      >
+        <Figure label="Warning events (1h)" value={health.warningEvents} />
+      </Link>
     </section>
   );
 }

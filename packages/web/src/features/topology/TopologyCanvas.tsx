@@ -17,7 +17,8 @@ import { basePath } from '../../api/client.ts';
 import { router } from '../../app/router.tsx';
 import { PlainLink } from '../../ui/PlainLink.tsx';
 import { healthColor, openedObject, type ShownGraph, type Topology, type TopologyNode } from './graph.ts';
-import { type LayoutResult, nodeHeight, nodeWidth } from './layout.ts';
+import { compactFont, compactLabel, counted, type Detail, detailAt } from './labels.ts';
+import { frameTitleFont, frameTitleHeight, type LayoutResult, nodeHeight, nodeWidth } from './layout.ts';
 import { RoutedEdge } from './RoutedEdge.tsx';
 import type { TopologySearch } from './TopologyPage.tsx';
 import {
@@ -36,21 +37,25 @@ type ResourceData = {
   /** Shown beside the kind when no group frame names the namespace. */
   namespace?: string;
 };
-type GroupData = { title: string };
+type GroupData = {
+  title: string;
+  /** Pods in the frame and how many of them fail (a pod group counts its pods). */
+  pods: number;
+  failing: number;
+  /** Room the layout kept above the members for the title. */
+  room: number;
+};
 
 const withExpanded = (expand: string | undefined, id: string) =>
   [...new Set([...(expand?.split(',') ?? []), id])].filter(Boolean).join(',');
 
-const counted = (n: unknown, noun: string) => `${String(n)} ${noun}${n === 1 ? '' : 's'}`;
-
 /** Edges attach to handles; nobody connects nodes here, so they are not shown. */
 const hiddenHandle = { opacity: 0 };
 
+const detailOf = (s: { transform: [number, number, number] }): Detail => detailAt(s.transform[2]);
+
 const objectHref = (to: { kind: string; namespace: string; name: string }) =>
   `${basePath}/resources/${[to.kind, to.namespace, to.name].map(encodeURIComponent).join('/')}`;
-
-/** Far out, a node is a coloured box: text for 2 000 nodes is what makes panning slow, and unreadable anyway. */
-const farOut = (s: { transform: [number, number, number] }) => s.transform[2] < 0.45;
 
 type AuditCounts = { warning: number; danger: number };
 type NodeCertificate = { secret: string; severity: string; daysLeft: number | null };
@@ -96,83 +101,127 @@ function FindingBadges({ data }: { data: Record<string, unknown> }) {
   );
 }
 
+const openNamespace = (name: string) =>
+  void router.navigate({ to: '/topology', search: (was: TopologySearch) => ({ ...was, namespace: name }) });
+
 const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<ResourceData>>) {
-  const far = useStore(farOut);
+  const detail = useStore(detailOf);
   const { node, to, namespace } = data;
   const color = healthColor[node.status];
   // A cluster too big to draw whole shows one node per namespace, counting what is in it.
   const overview = node.kind === 'Namespace' && node.data.objects !== undefined;
+  if (detail !== 'full') {
+    return (
+      <div
+        className="flex h-full w-full items-center rounded-md border border-slate-300 bg-white px-2 text-left shadow-sm dark:border-slate-600 dark:bg-slate-900"
+        style={{ borderLeft: `6px solid ${color}` }}
+        title={`${node.kind} ${node.namespace ? `${node.namespace}/` : ''}${node.name}: ${node.status}`}
+      >
+        <Handle type="target" position={Position.Left} isConnectable={false} style={hiddenHandle} />
+        {overview ? (
+          <button
+            type="button"
+            className="truncate font-semibold leading-tight hover:underline"
+            style={{ fontSize: compactFont[detail] }}
+            aria-label={`Open the topology of namespace ${node.name}`}
+            onClick={() => openNamespace(node.name)}
+          >
+            {compactLabel(node, detail)}
+          </button>
+        ) : (
+          <span className="truncate font-semibold leading-tight" style={{ fontSize: compactFont[detail] }}>
+            {compactLabel(node, detail)}
+          </span>
+        )}
+        <Handle type="source" position={Position.Right} isConnectable={false} style={hiddenHandle} />
+      </div>
+    );
+  }
   return (
     <div
       className="flex h-full w-full flex-col justify-center rounded-md border border-slate-300 bg-white px-2 text-left text-xs shadow-sm dark:border-slate-600 dark:bg-slate-900"
       style={{ borderLeft: `4px solid ${color}` }}
     >
       <Handle type="target" position={Position.Left} isConnectable={false} style={hiddenHandle} />
-      {!far && (
-        <>
-          <span className="flex items-center gap-1 text-[10px] uppercase tracking-wide text-slate-600 dark:text-slate-400">
-            {node.kind}
-            {namespace ? ` · ${namespace}` : ''}
-            {node.kind === 'PodGroup' ? ` · ${String(node.data.count)} pods` : ''}
-            {overview ? ` · ${counted(node.data.objects, 'object')}, ${counted(node.data.pods, 'pod')}` : ''}
-            {overview && (
-              <button
-                type="button"
-                className="ml-auto normal-case text-teal-800 hover:underline dark:text-teal-300"
-                aria-label={`Open the topology of namespace ${node.name}`}
-                onClick={() =>
-                  void router.navigate({
-                    to: '/topology',
-                    search: (was: TopologySearch) => ({ ...was, namespace: node.name }),
-                  })
-                }
-              >
-                open
-              </button>
-            )}
-            {node.kind === 'PodGroup' && node.data.expandable === true && (
-              <button
-                type="button"
-                className="ml-auto normal-case text-teal-800 hover:underline dark:text-teal-300"
-                aria-label={`Show the ${String(node.data.count)} ${node.name} one by one`}
-                onClick={() =>
-                  void router.navigate({
-                    to: '/topology',
-                    search: (was: TopologySearch) => ({ ...was, expand: withExpanded(was.expand, node.id) }),
-                  })
-                }
-              >
-                show
-              </button>
-            )}
-            {!overview && node.kind !== 'PodGroup' && <FindingBadges data={node.data} />}
-          </span>
-          {to ? (
-            // A plain link, not the router's: thousands of router links cost seconds to mount.
-            <PlainLink
-              href={objectHref(to)}
-              go={() => router.navigate({ to: '/resources/$kind/$namespace/$name', params: to })}
-              className="truncate font-medium text-slate-900 hover:underline dark:text-slate-100"
-              aria-label={`${node.kind} ${node.name}`}
-              title={`${node.kind} ${node.namespace ? `${node.namespace}/` : ''}${node.name}: ${node.status}`}
-            >
-              {node.name}
-            </PlainLink>
-          ) : (
-            <span className="truncate font-medium">{node.name}</span>
-          )}
-        </>
+      <span className="flex items-center gap-1 text-[10px] uppercase tracking-wide text-slate-600 dark:text-slate-400">
+        {node.kind}
+        {namespace ? ` · ${namespace}` : ''}
+        {node.kind === 'PodGroup' ? ` · ${String(node.data.count)} pods` : ''}
+        {overview ? ` · ${counted(node.data.objects, 'object')}, ${counted(node.data.pods, 'pod')}` : ''}
+        {overview && (
+          <button
+            type="button"
+            className="ml-auto normal-case text-teal-800 hover:underline dark:text-teal-300"
+            aria-label={`Open the topology of namespace ${node.name}`}
+            onClick={() =>
+              void router.navigate({
+                to: '/topology',
+                search: (was: TopologySearch) => ({ ...was, namespace: node.name }),
+              })
+            }
+          >
+            open
+          </button>
+        )}
+        {node.kind === 'PodGroup' && node.data.expandable === true && (
+          <button
+            type="button"
+            className="ml-auto normal-case text-teal-800 hover:underline dark:text-teal-300"
+            aria-label={`Show the ${String(node.data.count)} ${node.name} one by one`}
+            onClick={() =>
+              void router.navigate({
+                to: '/topology',
+                search: (was: TopologySearch) => ({ ...was, expand: withExpanded(was.expand, node.id) }),
+              })
+            }
+          >
+            show
+          </button>
+        )}
+        {!overview && node.kind !== 'PodGroup' && <FindingBadges data={node.data} />}
+      </span>
+      {to ? (
+        // A plain link, not the router's: thousands of router links cost seconds to mount.
+        <PlainLink
+          href={objectHref(to)}
+          go={() => router.navigate({ to: '/resources/$kind/$namespace/$name', params: to })}
+          className="truncate font-medium text-slate-900 hover:underline dark:text-slate-100"
+          aria-label={`${node.kind} ${node.name}`}
+          title={`${node.kind} ${node.namespace ? `${node.namespace}/` : ''}${node.name}: ${node.status}`}
+        >
+          {node.name}
+        </PlainLink>
+      ) : (
+        <span className="truncate font-medium">{node.name}</span>
       )}
       <Handle type="source" position={Position.Right} isConnectable={false} style={hiddenHandle} />
     </div>
   );
 });
 
+/** The zoom in steps of 1/40, so a frame's title is drawn again only when its size visibly changes. */
+const steppedZoom = (s: { transform: [number, number, number] }) =>
+  Math.max(1, Math.round(s.transform[2] * 40)) / 40;
+
 function GroupNode({ data }: NodeProps<Node<GroupData>>) {
+  // 13 px on screen whatever the zoom, as far as the room kept above the members allows.
+  const size = Math.max(12, Math.min(13 / useStore(steppedZoom), frameTitleFont(data.room)));
   return (
     <div className="h-full w-full rounded-lg border border-dashed border-slate-400 bg-slate-50/60 dark:border-slate-600 dark:bg-slate-800/40">
-      <span className="absolute left-3 top-2 text-xs font-semibold text-slate-700 dark:text-slate-300">
+      <span
+        className="absolute left-3 top-1 max-w-[calc(100%-1.5rem)] truncate font-semibold text-slate-700 dark:text-slate-300"
+        style={{ fontSize: size, lineHeight: 1.25 }}
+      >
         {data.title}
+        {data.pods > 0 && (
+          <span className="font-normal">
+            {' '}
+            · {counted(data.pods, 'pod')}
+            {data.failing > 0 && (
+              <span className="text-red-700 dark:text-red-300"> · {data.failing} failing</span>
+            )}
+          </span>
+        )}
       </span>
     </div>
   );
@@ -197,7 +246,7 @@ const fitBesideMinimap = {
 
 /** Tells the canvas when the zoom crosses the level of detail (it has to sit inside React Flow to see it). */
 function ZoomWatcher({ onFar }: { onFar: (far: boolean) => void }) {
-  const far = useStore(farOut);
+  const far = useStore(detailOf) !== 'full';
   useEffect(() => onFar(far), [far, onFar]);
   return null;
 }
@@ -260,13 +309,30 @@ export function TopologyCanvas({
   );
 }
 
+/** Each frame's pods (a pod group counts its own) and failing pods, as its title tells them. */
+function podsByFrame(graph: ShownGraph): Map<string, { pods: number; failing: number }> {
+  const frames = new Map<string, { pods: number; failing: number }>();
+  for (const node of graph.nodes) {
+    const frame = graph.groupOf.get(node.id);
+    if (!frame || (node.kind !== 'Pod' && node.kind !== 'PodGroup')) continue;
+    const sum = frames.get(frame) ?? { pods: 0, failing: 0 };
+    sum.pods += node.kind === 'Pod' ? 1 : Number(node.data.count ?? 0);
+    sum.failing +=
+      node.kind === 'Pod' ? Number(node.status === 'unhealthy') : Number(node.data.unhealthy ?? 0);
+    frames.set(frame, sum);
+  }
+  return frames;
+}
+
 function flowNodes(topology: Topology, graph: ShownGraph, layout: LayoutResult): Node[] {
   const at = (id: string) => layout.positions[id] ?? { x: 0, y: 0 };
+  const pods = podsByFrame(graph);
+  const room = frameTitleHeight(graph.nodes.length);
   const groups: Node<GroupData>[] = [...graph.groups].map(([id, title]) => ({
     id,
     type: 'frame',
     position: at(id),
-    data: { title },
+    data: { title, pods: pods.get(id)?.pods ?? 0, failing: pods.get(id)?.failing ?? 0, room },
     style: { width: at(id).width, height: at(id).height },
     selectable: false,
     focusable: false,

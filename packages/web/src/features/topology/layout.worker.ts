@@ -32,7 +32,7 @@ async function place(request: LayoutRequest): Promise<LayoutResult> {
     'elk.direction': 'RIGHT',
     'elk.spacing.nodeNode': '16',
     'elk.layered.spacing.nodeNodeBetweenLayers': String(request.layerGap ?? 48),
-    'elk.padding': '[top=36,left=16,bottom=16,right=16]',
+    'elk.padding': `[top=${request.titleHeight},left=16,bottom=16,right=16]`,
     ...(request.nodes.length > quickAbove ? quick : {}),
   };
   const box = (id: string): ElkNode => ({ id, width: request.nodeWidth, height: request.nodeHeight });
@@ -43,9 +43,14 @@ async function place(request: LayoutRequest): Promise<LayoutResult> {
       loose.push(box(node.id));
       continue;
     }
+    const minWidth = request.groupWidths[node.group] ?? 0;
     const group: ElkNode = grouped.get(node.group) ?? {
       id: node.group,
-      layoutOptions: layered,
+      layoutOptions: {
+        ...layered,
+        'elk.nodeSize.constraints': 'MINIMUM_SIZE',
+        'elk.nodeSize.minimum': `(${minWidth}, 0)`,
+      },
       children: [],
       edges: [],
     };

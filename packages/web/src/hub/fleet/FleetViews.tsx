@@ -24,7 +24,7 @@ export function ProblemsView() {
     >
       {(answer) =>
         answer.items.map((p) => (
-          <tr key={rowKey(p, p.source, p.kind, p.namespace, p.name)}>
+          <tr key={rowKey(p, p.source, p.kind, p.namespace, p.name, p.reason)}>
             <ClusterCell row={p} />
             <ObjectCell object={p} href={objectPage(p.clusterId, p)} />
             <TwoLines

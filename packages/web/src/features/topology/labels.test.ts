@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import type { TopologyNode } from './graph.ts';
+import { compactLabel, detailAt } from './labels.ts';
+
+const node = (kind: string, name: string, data: Record<string, unknown> = {}): TopologyNode =>
+  ({ id: `${kind}/${name}`, kind, name, namespace: 'shop', status: 'healthy', data }) as TopologyNode;
+
+describe('labels as the zoom shortens them', () => {
+  it('keeps every detail close up, one line further out, the count first furthest out', () => {
+    expect([1, 0.6, 0.59, 0.3, 0.29, 0.05].map(detailAt)).toEqual([
+      'full',
+      'full',
+      'short',
+      'short',
+      'counts',
+      'counts',
+    ]);
+  });
+
+  it("puts a pod group's count after its name, then before it, so an ellipsis cuts the name and not the count", () => {
+    const group = node('PodGroup', 'checkout pods', { count: 40 });
+    expect(compactLabel(group, 'short')).toBe('checkout · 40');
+    expect(compactLabel(group, 'counts')).toBe('40 checkout');
+  });
+
+  it("counts a namespace's pods in the overview, and names any other object", () => {
+    expect(compactLabel(node('Namespace', 'shop', { objects: 9, pods: 1 }), 'short')).toBe('shop · 1 pod');
+    expect(compactLabel(node('Namespace', 'shop', { objects: 9, pods: 12 }), 'counts')).toBe('12 shop');
+    expect(compactLabel(node('Deployment', 'checkout'), 'counts')).toBe('checkout');
+  });
+});
