@@ -185,7 +185,14 @@ function logSource(resource: KubeObject, namespace: string, name: string) {
   const at = `${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`;
   if (resource.kind === 'Pod') {
     const containers = ((resource.spec?.containers as Containers) ?? []).map((c) => c.name ?? '');
-    return { path: `/api/pods/${at}/logs/stream`, name, containers };
+    const statuses = (resource.status?.containerStatuses ?? []) as { name: string; restartCount?: number }[];
+    const restarts = Object.fromEntries(statuses.map((c) => [c.name, c.restartCount ?? 0]));
+    return {
+      path: `/api/pods/${at}/logs/stream`,
+      name,
+      containers,
+      previousRuns: { namespace, pod: name, restarts },
+    };
   }
   const kind = resource.kind ?? '';
   if (!loggedWorkloads.has(kind)) return undefined;
