@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import type { KubeObject } from '../objects.ts';
+import { NodeDetails } from './NodeDetails.tsx';
 import { PodDetails } from './PodDetails.tsx';
 
 export interface KindDetailsProps {
@@ -14,5 +15,6 @@ export interface KindDetailsProps {
  * fails, a node's capacity and pods…): one component per Kind, each in its own file beside this one.
  */
 export const kindDetails: Partial<Record<string, ComponentType<KindDetailsProps>>> = {
+  Node: NodeDetails,
   Pod: PodDetails,
 };
