@@ -102,8 +102,8 @@ describe('the pod, node and metrics pages', () => {
     await lines.getByText('connection refused: database not ready').waitFor();
     await lines.getByText('exiting after 3 failed attempts').waitFor();
     await logs.getByRole('status').filter({ hasText: 'Previous run of main' }).waitFor();
-    await status.scrollIntoViewIfNeeded();
     expect(await seriousA11yViolations(page)).toEqual([]);
+    await status.evaluate((card) => card.scrollIntoView());
     await docsScreenshot(page, 'pod-crashloop');
     await page.context().close();
   });
@@ -133,6 +133,7 @@ describe('the pod, node and metrics pages', () => {
     await metrics.getByRole('definition').first().filter({ hasText: /\d/ }).waitFor({ timeout: 60_000 });
     await metrics.getByRole('figure', { name: `CPU of Node ${node}` }).waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.getByRole('region', { name: 'Node status' }).evaluate((card) => card.scrollIntoView());
     await docsScreenshot(page, 'node');
 
     await page.getByRole('button', { name: 'Drain' }).click();

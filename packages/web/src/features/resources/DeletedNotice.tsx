@@ -21,6 +21,9 @@ export function DeletedNotice(props: {
     queryKey: ['changes', 'deletion', namespace, kind, name],
     queryFn: ({ signal }) =>
       get('/api/changes', { query: { namespace, kind, name, preset: 'all', limit: 50 }, signal }),
+    // The page may notice the object gone before the timeline has recorded its deletion.
+    refetchInterval: (query) =>
+      query.state.data?.events.some((e) => e.eventType === 'delete') ? false : 5_000,
   });
   const deletion = changes.data?.events.find((e) => e.eventType === 'delete');
   // A page opened on a name that never existed (or whose deletion the timeline no longer holds) is only not found.

@@ -161,47 +161,51 @@ export function NodeDetails({ resource, name }: KindDetailsProps) {
             <span className="text-sm">{ready.message}</span>
           )}
         </div>
-        <dl className="mt-4 grid grid-cols-[10rem_1fr] gap-x-4 gap-y-2 text-sm">
-          {row('Roles', roles.length > 0 ? roles.join(', ') : 'none')}
-          {row(
-            'Addresses',
-            <span className="flex flex-wrap gap-x-4">
-              {(status.addresses ?? []).map((a) => (
-                <span key={`${a.type}/${a.address}`}>
-                  <span className={`text-xs ${mutedLook}`}>{a.type}</span>{' '}
-                  <span className="font-mono text-xs">{a.address}</span>
-                </span>
-              ))}
-            </span>,
-          )}
-          {notedLabels
-            .filter(([key]) => labels[key])
-            .map(([key, label]) => (
-              <Fragment key={key}>{row(label, labels[key])}</Fragment>
-            ))}
-          {row('Kubelet', info.kubeletVersion ?? 'unknown')}
-          {row('Container runtime', info.containerRuntimeVersion ?? 'unknown')}
-          {(info.osImage || info.kernelVersion) &&
-            row('OS image, kernel', [info.osImage, info.kernelVersion].filter(Boolean).join(', '))}
-          {spec.podCIDR && row('Pod CIDR', <span className="font-mono text-xs">{spec.podCIDR}</span>)}
-          {row(
-            'Taints',
-            (spec.taints ?? []).length === 0 ? (
-              'none'
-            ) : (
-              <ul className="flex flex-col gap-0.5">
-                {(spec.taints ?? []).map((t) => (
-                  <li key={`${t.key}:${t.effect}`} className="font-mono text-xs">
-                    {t.key}
-                    {t.value ? `=${t.value}` : ''}:{t.effect}
-                  </li>
+        <div className="mt-4 grid gap-6 lg:grid-cols-2">
+          <dl className="grid grid-cols-[9rem_1fr] content-start gap-x-4 gap-y-1.5 text-sm">
+            {row('Roles', roles.length > 0 ? roles.join(', ') : 'none')}
+            {row(
+              'Addresses',
+              <span className="flex flex-wrap gap-x-4">
+                {(status.addresses ?? []).map((a) => (
+                  <span key={`${a.type}/${a.address}`}>
+                    <span className={`text-xs ${mutedLook}`}>{a.type}</span>{' '}
+                    <span className="font-mono text-xs">{a.address}</span>
+                  </span>
                 ))}
-              </ul>
-            ),
-          )}
-        </dl>
-        <h3 className="mt-4 mb-2 text-sm font-medium">Capacity and use</h3>
-        <Capacity node={resource} pods={podItems} name={name} />
+              </span>,
+            )}
+            {notedLabels
+              .filter(([key]) => labels[key])
+              .map(([key, label]) => (
+                <Fragment key={key}>{row(label, labels[key])}</Fragment>
+              ))}
+            {row('Kubelet', info.kubeletVersion ?? 'unknown')}
+            {row('Container runtime', info.containerRuntimeVersion ?? 'unknown')}
+            {(info.osImage || info.kernelVersion) &&
+              row('OS image, kernel', [info.osImage, info.kernelVersion].filter(Boolean).join(', '))}
+            {spec.podCIDR && row('Pod CIDR', <span className="font-mono text-xs">{spec.podCIDR}</span>)}
+            {row(
+              'Taints',
+              (spec.taints ?? []).length === 0 ? (
+                'none'
+              ) : (
+                <ul className="flex flex-col gap-0.5">
+                  {(spec.taints ?? []).map((t) => (
+                    <li key={`${t.key}:${t.effect}`} className="font-mono text-xs">
+                      {t.key}
+                      {t.value ? `=${t.value}` : ''}:{t.effect}
+                    </li>
+                  ))}
+                </ul>
+              ),
+            )}
+          </dl>
+          <div>
+            <h3 className="mb-2 text-sm font-medium">Capacity and use</h3>
+            <Capacity node={resource} pods={podItems} name={name} />
+          </div>
+        </div>
         <h3 className="mt-4 mb-2 text-sm font-medium">Conditions</h3>
         <Conditions conditions={status.conditions ?? []} bad={badCondition} />
       </Card>
