@@ -92,6 +92,7 @@ export function PodDetails({ resource, namespace }: KindDetailsProps) {
   const troubles = containerTroubles(resource);
   const statuses = [...(status.initContainerStatuses ?? []), ...(status.containerStatuses ?? [])];
   const restarts = statuses.reduce((sum, c) => sum + (c.restartCount ?? 0), 0);
+  const restartedAt = lastRestart(statuses);
   const unschedulable = (status.conditions ?? []).find(
     (c) => c.type === 'PodScheduled' && c.status === 'False' && c.message,
   );
@@ -154,10 +155,10 @@ export function PodDetails({ resource, namespace }: KindDetailsProps) {
             'Restarts',
             <>
               {restarts}
-              {restarts > 0 && lastRestart(statuses) && (
+              {restarts > 0 && restartedAt && (
                 <>
                   {' '}
-                  (last <When at={lastRestart(statuses)} />)
+                  (last <When at={restartedAt} />)
                 </>
               )}
             </>,
