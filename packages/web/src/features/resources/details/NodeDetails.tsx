@@ -94,7 +94,8 @@ function Capacity({ node, pods, name }: { node: KubeObject; pods: KubeObject[] |
         ]}
       >
         {figures.map((f) => {
-          const used = usage.used(f.resource);
+          // Pods in use are the pods it holds; metrics-server measures only CPU and memory.
+          const used = f.resource === 'pods' ? (pods ? f.requested : undefined) : usage.used(f.resource);
           return (
             <tr key={f.resource}>
               <th scope="row" className="py-1 pr-4 text-left font-medium">
@@ -114,7 +115,7 @@ function Capacity({ node, pods, name }: { node: KubeObject; pods: KubeObject[] |
       </Table>
       <p className={`mt-2 text-xs ${mutedLook}`}>
         Requested: what the pods that have not finished ask for (as the scheduler counts it); used:
-        metrics-server now, CPU and memory only.
+        metrics-server now for CPU and memory, the pods that have not finished for pods.
         {unavailable && ` metrics-server has no figures: ${unavailable}`}
       </p>
     </>
