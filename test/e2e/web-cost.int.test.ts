@@ -414,7 +414,10 @@ describe('without a metrics store', () => {
       expect(await seriousA11yViolations(page)).toEqual([]);
 
       await page.goto(`${bare.url}/resources/Deployment/demo-shop/storefront`);
+      // The card draws what metrics-server has instead, and keeps why there is no store one click away.
       const card = page.getByRole('region', { name: 'Metrics', exact: true });
+      await card.getByText('from metrics-server').waitFor();
+      await card.getByText('Longer history and rightsizing need a metrics store').click();
       await card.getByRole('region', { name: 'No metrics store to read from' }).waitFor();
       await page
         .getByRole('region', { name: 'Rightsizing' })

@@ -19,7 +19,9 @@ const queryClient = new QueryClient({
   }),
   queryCache: new QueryCache({
     onError: (error, query) => {
-      if (query.state.data !== undefined) toastError('Could not refresh what is shown', error);
+      // A page that says so itself when its object is gone (a deleted object's page) needs no toast for it.
+      const gone = error instanceof ApiError && error.code === 'not_found' && query.meta?.showsNotFound;
+      if (query.state.data !== undefined && !gone) toastError('Could not refresh what is shown', error);
     },
   }),
   defaultOptions: {

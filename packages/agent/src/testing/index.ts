@@ -6,6 +6,7 @@ export { type AgentsAndNamespace, agentsAndNamespace } from './agents.ts';
 export { type CertFactory, certFactory, type TestCert, tlsSecret } from './certs.ts';
 export { kubeconfigWithContexts } from './kubeconfigs.ts';
 export { type HttpSignIn, signInOverHttp } from './oidc.ts';
+export { crashLoopingPod, podWithStatus } from './pods.ts';
 export { type SentBody, sendFrom } from './proxy-request.ts';
 export { bindInNamespace } from './rbac.ts';
 export { startTestAgent, type TestAgent, type TestAgentOptions } from './test-agent.ts';

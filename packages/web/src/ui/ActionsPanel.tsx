@@ -15,6 +15,11 @@ export interface Action<C> {
   form?: (choices: C, set: (change: Partial<C>) => void) => ReactNode;
   /** Why the action cannot be taken now; the button is disabled and says so. */
   unavailable?: string;
+  /**
+   * What is wrong with the choices (a field the form marks itself): while there is something, the dialog's
+   * confirm button is disabled and `run` is never called.
+   */
+  problem?: (choices: C) => string | undefined;
 }
 
 /**
@@ -85,8 +90,11 @@ export function ActionsPanel<C, O extends { message: string }>(props: {
           title={`${asking.label} ${subject.kind} ${subject.name}?`}
           confirm={asking.label}
           busy={action.isPending}
+          disabled={asking.problem?.(choices) !== undefined}
           onCancel={() => setAsking(undefined)}
-          onConfirm={() => action.mutate(asking)}
+          onConfirm={() => {
+            if (asking.problem?.(choices) === undefined) action.mutate(asking);
+          }}
         >
           <p>{asking.explain}</p>
           {asking.form?.(choices, (change) => setChoices((was) => ({ ...was, ...change })))}

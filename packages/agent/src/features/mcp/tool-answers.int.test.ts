@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { agentsAndNamespace } from '../../testing/index.ts';
 import { call, json, mcpClients, readUntil } from '../../testing/mcp-client.ts';
 import { leaks, planted, plantSecrets } from '../../testing/planted-secrets.ts';
-import { podWithStatus } from '../../testing/pods.ts';
+import { crashLoopingPod } from '../../testing/pods.ts';
 
 // What the tools about usage, failures, objects, permissions and releases answer, read through the SDK's client
 // from the local control plane (the protocol itself, and the first tools, are in mcp.int.test.ts).
@@ -49,48 +49,6 @@ async function helm(namespace: string, verb: 'install' | 'upgrade', release: str
   } finally {
     await rm(home, { recursive: true, force: true });
   }
-}
-
-/**
- * A pod whose container keeps crashing, as a kubelet reports one: running, its container waiting in
- * CrashLoopBackOff after 4 restarts, its last run ended with exit 1, and the kubelet's BackOff event.
- */
-async function crashLoopingPod(namespace: string, name: string): Promise<void> {
-  const now = new Date();
-  const earlier = new Date(now.getTime() - 30_000);
-  await podWithStatus(namespace, name, {
-    conditions: [{ type: 'Ready', status: 'False', reason: 'ContainersNotReady' }],
-    containerStatuses: [
-      {
-        name: 'main',
-        image: 'ghcr.io/acme/worker:1.0',
-        imageID: '',
-        ready: false,
-        restartCount: 4,
-        state: {
-          waiting: {
-            reason: 'CrashLoopBackOff',
-            message: `back-off 40s restarting failed container=main pod=${name}_${namespace}`,
-          },
-        },
-        lastState: { terminated: { exitCode: 1, reason: 'Error', startedAt: earlier, finishedAt: now } },
-      },
-    ],
-  });
-  await core().createNamespacedEvent({
-    namespace,
-    body: {
-      metadata: { generateName: `${name}.` },
-      involvedObject: { kind: 'Pod', namespace, name, apiVersion: 'v1', fieldPath: 'spec.containers{main}' },
-      type: 'Warning',
-      reason: 'BackOff',
-      message: 'Back-off restarting failed container main',
-      source: { component: 'kubelet' },
-      count: 4,
-      firstTimestamp: earlier,
-      lastTimestamp: now,
-    },
-  });
 }
 
 let client: Client;

@@ -155,6 +155,32 @@ describe('GET /api/resources/{kind}', () => {
     expect(storefront.items).toHaveLength(3);
   });
 
+  it("lists a node's pods with the spec.nodeName field selector", async () => {
+    type Pods = { items: { metadata: { name: string }; spec: { nodeName?: string } }[] };
+    const shop = await agent.json<Pods>('/api/resources/pods?namespace=demo-shop');
+    const node = shop.items[0]?.spec.nodeName ?? '';
+    expect(node).not.toBe('');
+    const onNode = await agent.json<Pods>(`/api/resources/pods?fieldSelector=spec.nodeName%3D${node}`);
+    expect(onNode.items.length).toBeGreaterThan(0);
+    expect(onNode.items.every((p) => p.spec.nodeName === node)).toBe(true);
+    const shopOnNode = shop.items.filter((p) => p.spec.nodeName === node).map((p) => p.metadata.name);
+    expect(
+      (
+        await agent.json<Pods>(
+          `/api/resources/pods?namespace=demo-shop&fieldSelector=spec.nodeName%3D${node}`,
+        )
+      ).items.map((p) => p.metadata.name),
+    ).toEqual(shopOnNode);
+    expect(
+      (await agent.json<Pods>('/api/resources/pods?fieldSelector=spec.nodeName%3Dno-such-node')).items,
+    ).toEqual([]);
+    const other = await agent.request('/api/resources/pods?fieldSelector=status.phase%3DRunning');
+    expect(other.status).toBe(400);
+    expect(((await other.json()) as { error: string }).error).toMatch(
+      /^query parameter "fieldSelector" must match pattern/,
+    );
+  });
+
   it('answers 400 for an unknown kind, a bad limit, an unknown parameter and a bad selector', async () => {
     const cases: [string, string, string][] = [
       [
@@ -168,6 +194,11 @@ describe('GET /api/resources/{kind}', () => {
         '/api/resources/pods?labelSelector=%3Dx',
         'invalid_request',
         'query parameter "labelSelector" has an invalid requirement "=x"',
+      ],
+      [
+        '/api/resources/deployments?fieldSelector=spec.nodeName%3Da',
+        'invalid_request',
+        'query parameter "fieldSelector" applies to pods only, not deployments',
       ],
       [
         '/api/resources/pods?continue=nonsense',

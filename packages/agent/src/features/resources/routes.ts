@@ -9,6 +9,7 @@ import { KubeObjectSchema } from '../../http/schemas.ts';
 import { clusterScoped, scopeOf } from '../../kube/discovery.ts';
 import { applyAt, applyDocuments } from './apply.ts';
 import { apiResources, namespaces, resourceCounts } from './catalog.ts';
+import { fieldSelectorPattern } from './field-selector.ts';
 import { searchRoutes } from './search-routes.ts';
 import { deleteResource, getResource, listChunks, listLimit, listResources } from './service.ts';
 
@@ -87,6 +88,14 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
           namespaces: Type.Optional(Type.String({ minLength: 1, description: 'comma-separated namespaces' })),
           group: Type.Optional(Group),
           labelSelector: Type.Optional(Type.String({ maxLength: 1024 })),
+          fieldSelector: Type.Optional(
+            Type.String({
+              maxLength: 268,
+              pattern: fieldSelectorPattern,
+              description:
+                'pods only: `spec.nodeName=<node>`, the pods bound to a node (empty: not bound yet)',
+            }),
+          ),
           summary: Type.Optional(
             Type.Boolean({
               description: 'fewer fields per object; ConfigMaps and Secrets carry dataKeys instead of data',
@@ -108,6 +117,7 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
         group: q.group,
         namespaces: await namespacesToList(ctx, request.caller, resource, requestedNamespaces(q)),
         labelSelector: q.labelSelector,
+        fieldSelector: q.fieldSelector,
         limit: q.limit,
         continue: q.continue,
       });

@@ -6,6 +6,7 @@ import { type ApiResource, apiVersionOf, collectionPath, objectPath, scopeOf } f
 import type { KubeList, KubeObject } from '../../kube/objects.ts';
 import { stripObject } from '../../kube/objects.ts';
 import { parseLabelSelector } from '../../kube/selectors.ts';
+import { fieldMatcher } from './field-selector.ts';
 import { summarize } from './summary.ts';
 
 export const listLimit = { default: 500, max: 10_000 };
@@ -15,6 +16,8 @@ export interface ListQuery {
   group?: string;
   namespaces?: string[];
   labelSelector?: string;
+  /** Checked against `fieldSelectorPattern` by the route. */
+  fieldSelector?: string;
   limit?: number;
   continue?: string;
 }
@@ -126,6 +129,7 @@ async function liveList(ctx: AgentContext, resource: ApiResource, query: ListQue
         limit: limit - items.length,
         continue: index === first ? token?.kube : undefined,
         labelSelector: query.labelSelector,
+        fieldSelector: query.fieldSelector,
       },
     });
     items.push(
@@ -155,6 +159,7 @@ async function liveList(ctx: AgentContext, resource: ApiResource, query: ListQue
 export async function listResources(ctx: AgentContext, query: ListQuery): Promise<ListResult> {
   const resource = ctx.cluster.resolve(query.kind, query.group);
   if (!resource.verbs.includes('list')) throw badRequest(`${resource.plural} cannot be listed`);
+  const onField = query.fieldSelector ? fieldMatcher(resource, query.fieldSelector) : undefined;
   if (!ctx.cluster.cache.caches(resource)) return liveList(ctx, resource, query);
   const namespaces = resource.namespaced && query.namespaces ? query.namespaces : undefined;
   let items = namespaces
@@ -164,6 +169,7 @@ export async function listResources(ctx: AgentContext, query: ListQuery): Promis
     const matches = parseLabelSelector(query.labelSelector);
     items = items.filter((item) => matches(item.metadata?.labels));
   }
+  if (onField) items = items.filter(onField);
   return page(items.sort(byNamespaceAndName), query, resource, 'cache');
 }
 

@@ -41,13 +41,17 @@ type Mode = { at: 'view' } | { at: 'edit'; start: string } | { at: 'review'; aft
 export function YamlCard({
   resource,
   params,
+  readOnly,
 }: {
   resource: KubeObject;
   params: { kind: string; namespace: string; name: string };
+  /** The object's last state after it was deleted: shown, not edited (an edit would create it again). */
+  readOnly?: boolean;
 }) {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const [mode, setMode] = useState<Mode>({ at: 'view' });
+  const [editing, setMode] = useState<Mode>({ at: 'view' });
+  const mode: Mode = readOnly ? { at: 'view' } : editing;
   const [original, setOriginal] = useState('');
   const draft = useRef('');
   const [deleting, setDeleting] = useState(false);
@@ -81,7 +85,7 @@ export function YamlCard({
     setMode({ at: 'edit', start: text });
   };
   const actions =
-    mode.at === 'view' ? (
+    mode.at === 'view' && !readOnly ? (
       <div className="flex gap-2">
         <button type="button" className={button} onClick={startEditing}>
           Edit

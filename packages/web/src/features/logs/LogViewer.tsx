@@ -1,5 +1,39 @@
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { get } from '../../api/client.ts';
+import { ErrorMessage } from '../../ui/states.tsx';
 import { type LogLine, useLogStream } from './use-log-stream.ts';
+
+/** A pod whose containers' previous runs can be read: how often each has restarted (none: no previous run). */
+export interface PreviousRuns {
+  namespace: string;
+  pod: string;
+  restarts: Record<string, number>;
+}
+
+/**
+ * The log of a container's previous run, read at once (it is finished): only asked for when the container has
+ * restarted, since the API server keeps no log of a run that never ended.
+ */
+function usePreviousLog(runs: PreviousRuns | undefined, container: string | undefined, wanted: boolean) {
+  const restarted = Boolean(runs && container && (runs.restarts[container] ?? 0) > 0);
+  const query = useQuery({
+    queryKey: ['previous-log', runs?.namespace, runs?.pod, container],
+    enabled: wanted && restarted,
+    queryFn: ({ signal }) =>
+      get('/api/pods/{namespace}/{name}/logs', {
+        params: { namespace: runs?.namespace ?? '', name: runs?.pod ?? '' },
+        query: { container, previous: 'true', tail: 2000 },
+        signal,
+      }),
+  });
+  const lines: LogLine[] = (query.data?.lines ?? []).map((l) => ({
+    ...l,
+    pod: runs?.pod ?? '',
+    container: container ?? '',
+  }));
+  return { restarted, query, lines };
+}
 
 const stateLabel = {
   open: 'Streaming',
@@ -37,8 +71,17 @@ const download = (name: string, lines: LogLine[]) => {
  * A pod's or workload's log as it is written: follow (stick to the bottom) or pause, search with highlights,
  * container choice, timestamps, wrapping, and download of what the page holds.
  */
-export function LogViewer(props: { path: string; name: string; containers: string[]; multiPod?: boolean }) {
+export function LogViewer(props: {
+  path: string;
+  name: string;
+  containers: string[];
+  multiPod?: boolean;
+  /** A pod's page: offers the log of each container's previous run. */
+  previousRuns?: PreviousRuns;
+}) {
   const [container, setContainer] = useState(props.containers[0]);
+  const [previous, setPrevious] = useState(false);
+  const earlier = usePreviousLog(props.previousRuns, container, previous);
   const [follow, setFollow] = useState(true);
   const [search, setSearch] = useState('');
   const [timestamps, setTimestamps] = useState(true);
@@ -53,7 +96,15 @@ export function LogViewer(props: { path: string; name: string; containers: strin
   useEffect(() => {
     if (follow && box.current) box.current.scrollTop = box.current.scrollHeight;
   }, [shown, follow]);
-  const visible = search ? shown.filter((l) => l.line.includes(search)) : shown;
+  const source = previous ? earlier.lines : shown;
+  const visible = search ? source.filter((l) => l.line.includes(search)) : source;
+  const previousState = !earlier.restarted
+    ? `${container} has not restarted: there is no previous run`
+    : earlier.query.isPending
+      ? 'Loading the previous run…'
+      : earlier.query.isError
+        ? 'The previous run could not be read'
+        : `Previous run of ${container}`;
   const control =
     'rounded-md border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800';
   return (
@@ -69,9 +120,17 @@ export function LogViewer(props: { path: string; name: string; containers: strin
             </select>
           </label>
         )}
-        <button type="button" className={control} aria-pressed={!follow} onClick={() => setFollow(!follow)}>
-          {follow ? 'Pause' : `Resume (${lines.length - shown.length} new)`}
-        </button>
+        {props.previousRuns && (
+          <label className="flex items-center gap-1">
+            <input type="checkbox" checked={previous} onChange={(e) => setPrevious(e.target.checked)} />
+            Previous run
+          </label>
+        )}
+        {!previous && (
+          <button type="button" className={control} aria-pressed={!follow} onClick={() => setFollow(!follow)}>
+            {follow ? 'Pause' : `Resume (${lines.length - shown.length} new)`}
+          </button>
+        )}
         <input
           aria-label="Search the log"
           placeholder="Search"
@@ -87,14 +146,27 @@ export function LogViewer(props: { path: string; name: string; containers: strin
           <input type="checkbox" checked={wrap} onChange={(e) => setWrap(e.target.checked)} />
           Wrap
         </label>
-        <button type="button" className={control} onClick={() => download(props.name, shown)}>
+        <button
+          type="button"
+          className={control}
+          onClick={() => download(previous ? `${props.name}-previous` : props.name, source)}
+        >
           Download
         </button>
         <span role="status" className="ml-auto text-xs text-slate-600 dark:text-slate-400">
-          {stateLabel[state]} · {visible.length} lines{search ? ` matching “${search}”` : ''}
+          {previous ? previousState : stateLabel[state]} · {visible.length} lines
+          {search ? ` matching “${search}”` : ''}
         </span>
       </div>
-      {notice && <p className="text-xs text-amber-800 dark:text-amber-300">{notice}</p>}
+      {!previous && notice && <p className="text-xs text-amber-800 dark:text-amber-300">{notice}</p>}
+      {previous && earlier.query.isError && (
+        <ErrorMessage error={earlier.query.error} what={`the log of ${container}'s previous run`} />
+      )}
+      {previous && earlier.query.isSuccess && earlier.lines.length === 0 && (
+        <p className="text-xs text-slate-600 dark:text-slate-400">
+          The previous run of {container} wrote nothing.
+        </p>
+      )}
       <section
         ref={box}
         aria-label="Log lines"

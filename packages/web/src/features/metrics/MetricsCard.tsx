@@ -5,7 +5,9 @@ import { ModeSwitch } from '../../ui/ModeSwitch.tsx';
 import { Card, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { TimeSeriesChart } from '../../ui/TimeSeriesChart.tsx';
 import type { Unit } from '../../ui/units.ts';
+import type { KubeObject } from '../resources/objects.ts';
 import { chartLines } from './chart-lines.ts';
+import { MetricsServerCard } from './MetricsServerCard.tsx';
 import { StoreUnavailable } from './StoreUnavailable.tsx';
 import { type ChartRange, chartRanges, windowSeconds } from './windows.ts';
 
@@ -40,9 +42,10 @@ function useChart(
 
 /**
  * CPU and memory of a pod, a workload (its pods rolled up) or a node from the metrics store, against requests and
- * limits (a node: capacity and allocatable), over a range picked above the charts.
+ * limits (a node: capacity and allocatable), over a range picked above the charts; without a store, what
+ * metrics-server and the agent's kept polls of it have.
  */
-export function MetricsCard(props: { kind: string; namespace?: string; name: string }) {
+export function MetricsCard(props: { kind: string; namespace?: string; name: string; resource: KubeObject }) {
   const [range, setRange] = useState<ChartRange>('1h');
   const name = useId();
   const cpu = useChart(props, 'cpu', range);
@@ -56,13 +59,12 @@ export function MetricsCard(props: { kind: string; namespace?: string; name: str
   const picker = (
     <ModeSwitch name={name} label="Time range" modes={chartRanges} value={range} onChange={setRange} />
   );
+  // No store, or one that does not answer or lacks the series: metrics-server still knows the present.
+  if (first.data?.available === false) return <MetricsServerCard {...props} store={first.data} />;
   return (
     <Card title="Metrics" aside={picker}>
       {first.isPending ? (
         <Loading what="the metrics" />
-      ) : first.data?.available === false ? (
-        // Every chart has the same store: one explanation, not one per chart.
-        <StoreUnavailable answer={first.data} needs="metrics" />
       ) : (
         <div className="grid gap-6 lg:grid-cols-2">
           {charts.map(({ id, title, unit, query }) =>

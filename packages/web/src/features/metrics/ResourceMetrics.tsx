@@ -1,3 +1,4 @@
+import type { KubeObject } from '../resources/objects.ts';
 import { hasRightsizing } from './kinds.ts';
 import { MetricsCard } from './MetricsCard.tsx';
 import { RightsizingCard } from './RightsizingCard.tsx';
@@ -7,14 +8,17 @@ export function ResourceMetrics({
   kind,
   namespace,
   name,
+  resource,
 }: {
   kind: string;
   namespace?: string;
   name: string;
+  /** The object shown: its requests and limits, or a node's allocatable, are drawn beside metrics-server's usage. */
+  resource: KubeObject;
 }) {
   return (
     <>
-      <MetricsCard kind={kind} namespace={namespace} name={name} />
+      <MetricsCard kind={kind} namespace={namespace} name={name} resource={resource} />
       {namespace && hasRightsizing(kind, namespace) && (
         <RightsizingCard kind={kind} namespace={namespace} name={name} />
       )}

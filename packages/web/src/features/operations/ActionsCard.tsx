@@ -1,12 +1,23 @@
 import { ApiError, post } from '../../api/client.ts';
 import { ActionsPanel, type Action as GenericAction } from '../../ui/ActionsPanel.tsx';
+import { Field } from '../../ui/forms.tsx';
 import type { KubeObject } from '../resources/objects.ts';
-import { type DrainChoices, DrainForm, type DrainPod, DrainReport, drainDefaults } from './DrainForm.tsx';
+import {
+  type DrainChoices,
+  DrainForm,
+  type DrainPod,
+  DrainReport,
+  drainBody,
+  drainDefaults,
+  drainProblem,
+} from './DrainForm.tsx';
+import { accepted, wholeNumber } from './form-values.ts';
 import { RevisionPicker } from './RevisionPicker.tsx';
 
 /** What an action's dialog lets a person choose before it runs. */
 interface Choices {
-  replicas: number;
+  /** As typed: parsed (and refused) by `wholeNumber`, never `Number()`ed. */
+  replicas: string;
   revision?: number;
   drain: DrainChoices;
 }
@@ -21,6 +32,9 @@ type Action = GenericAction<Choices>;
 
 const workloads = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Rollout']);
 
+/** The scale route's bounds. */
+const replicaBounds = { min: 0, max: 10_000 };
+
 function workloadActions(kind: string, namespace: string, name: string): Action[] {
   const params = { kind, namespace, name };
   const actions: Action[] = [
@@ -34,20 +48,23 @@ function workloadActions(kind: string, namespace: string, name: string): Action[
     actions.push({
       label: 'Scale',
       explain: `Sets the replicas of ${kind} ${namespace}/${name} (0 to 10000).`,
+      problem: ({ replicas }) => wholeNumber(replicas, replicaBounds).problem,
       run: ({ replicas }) =>
-        post('/api/workloads/{kind}/{namespace}/{name}/scale', { params, body: { replicas } }),
+        post('/api/workloads/{kind}/{namespace}/{name}/scale', {
+          params,
+          body: { replicas: accepted(wholeNumber(replicas, replicaBounds)) },
+        }),
       form: (choices, set) => (
-        <label className="mt-3 flex items-center gap-2">
-          Replicas
-          <input
-            type="number"
-            min={0}
-            max={10_000}
+        <div className="mt-3 w-40">
+          <Field
+            label="Replicas"
+            inputMode="numeric"
+            autoComplete="off"
             value={choices.replicas}
-            onChange={(e) => set({ replicas: Number(e.target.value) })}
-            className="w-24 rounded-md border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-800"
+            onText={(replicas) => set({ replicas })}
+            error={wholeNumber(choices.replicas, replicaBounds).problem}
           />
-        </label>
+        </div>
       ),
     });
   }
@@ -82,7 +99,8 @@ function nodeActions(o: KubeObject, name: string): Action[] {
   const drain: Action = {
     label: 'Drain',
     explain: `Cordons ${name} and evicts its pods through the Eviction API, honouring PodDisruptionBudgets, as kubectl drain does. The node stays cordoned.`,
-    run: ({ drain }) => post('/api/nodes/{name}/drain', { params, body: drain }),
+    problem: ({ drain }) => drainProblem(drain),
+    run: ({ drain }) => post('/api/nodes/{name}/drain', { params, body: drainBody(drain) }),
     form: (choices, set) => <DrainForm choices={choices.drain} change={(drain) => set({ drain })} />,
   };
   return [cordon, drain];
@@ -139,7 +157,7 @@ export function ActionsCard({
     <ActionsPanel<Choices, Outcome>
       subject={{ kind: resource.kind ?? '', namespace, name }}
       actions={actions}
-      initial={{ replicas: Number(resource.spec?.replicas ?? 1), drain: drainDefaults }}
+      initial={{ replicas: String(resource.spec?.replicas ?? 1), drain: drainDefaults }}
       invalidate={[['resource']]}
       report={(outcome, error) => {
         const pods = reportOf(outcome, error);

@@ -1,11 +1,47 @@
 import type { PostAnswer } from '../../api/client.ts';
+import { mutedLook } from '../../ui/controls.tsx';
+import { Field } from '../../ui/forms.tsx';
+import { accepted, duration, optionalWholeNumber } from './form-values.ts';
 
+/** The switches, and the two fields as typed (checked by `drainProblem` before anything is sent). */
 export interface DrainChoices {
   ignoreDaemonSets: boolean;
   deleteEmptyDirData: boolean;
   force: boolean;
   timeout: string;
+  /** Blank: each pod's own terminationGracePeriodSeconds. */
+  gracePeriodSeconds: string;
   dryRun: boolean;
+}
+
+/** The drain route's bounds: a timeout of 1s to 15m, a grace period of 0 to a day. */
+const timeoutMaxSeconds = 15 * 60;
+const graceBounds = { min: 0, max: 86_400 };
+
+const fields = (c: DrainChoices) => ({
+  timeout: duration(c.timeout, timeoutMaxSeconds),
+  gracePeriodSeconds: optionalWholeNumber(c.gracePeriodSeconds, graceBounds),
+});
+
+/** What is wrong with the typed fields, if anything. */
+export const drainProblem = (c: DrainChoices) => {
+  const { timeout, gracePeriodSeconds } = fields(c);
+  return timeout.problem ?? gracePeriodSeconds.problem;
+};
+
+/** The request body of checked choices. */
+export function drainBody(c: DrainChoices) {
+  const { ignoreDaemonSets, deleteEmptyDirData, force, dryRun } = c;
+  const { timeout, gracePeriodSeconds } = fields(c);
+  const grace = accepted(gracePeriodSeconds);
+  return {
+    ignoreDaemonSets,
+    deleteEmptyDirData,
+    force,
+    dryRun,
+    timeout: `${accepted(timeout)}s`,
+    ...(grace === undefined ? {} : { gracePeriodSeconds: grace }),
+  };
 }
 
 export type DrainPod = PostAnswer<'/api/nodes/{name}/drain'>['pods'][number];
@@ -16,6 +52,7 @@ export const drainDefaults: DrainChoices = {
   deleteEmptyDirData: false,
   force: false,
   timeout: '60s',
+  gracePeriodSeconds: '',
   dryRun: false,
 };
 
@@ -28,6 +65,7 @@ const switches: { key: 'ignoreDaemonSets' | 'deleteEmptyDirData' | 'force' | 'dr
 
 /** The switches of a drain, named as kubectl drain's flags mean them. */
 export function DrainForm({ choices, change }: { choices: DrainChoices; change: (c: DrainChoices) => void }) {
+  const { timeout, gracePeriodSeconds } = fields(choices);
   return (
     <fieldset className="mt-3 flex flex-col gap-1.5">
       <legend className="sr-only">Drain options</legend>
@@ -41,15 +79,27 @@ export function DrainForm({ choices, change }: { choices: DrainChoices; change: 
           {s.label}
         </label>
       ))}
-      <label className="mt-1 flex items-center gap-2">
-        Give up after
-        <input
+      <div className="mt-1 grid grid-cols-2 gap-3">
+        <Field
+          label="Give up after"
+          autoComplete="off"
           value={choices.timeout}
-          onChange={(e) => change({ ...choices, timeout: e.target.value })}
-          className="w-20 rounded-md border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-800"
+          onText={(text) => change({ ...choices, timeout: text })}
+          error={timeout.problem}
         />
-        <span className="text-xs text-slate-600 dark:text-slate-400">e.g. 90s, 5m (at most 15m)</span>
-      </label>
+        <Field
+          label="Grace period (seconds)"
+          inputMode="numeric"
+          autoComplete="off"
+          placeholder="each pod's own"
+          value={choices.gracePeriodSeconds}
+          onText={(text) => change({ ...choices, gracePeriodSeconds: text })}
+          error={gracePeriodSeconds.problem}
+        />
+      </div>
+      <span className={`text-xs ${mutedLook}`}>
+        e.g. 90s or 5m, at most 15m; a grace period of 0 to 86400
+      </span>
     </fieldset>
   );
 }

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearch } from '@tanstack/react-router';
-import { lazy, Suspense } from 'react';
-import { get } from '../../api/client.ts';
+import { lazy, Suspense, useState } from 'react';
+import { ApiError, get } from '../../api/client.ts';
 import { ObjectLink } from '../../ui/ObjectLink.tsx';
 import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { YamlCard } from '../editor/YamlCard.tsx';
@@ -10,6 +10,7 @@ import { hasMetrics } from '../metrics/kinds.ts';
 import { ActionsCard } from '../operations/ActionsCard.tsx';
 import { PortForwardCard } from '../portforward/PortForwardCard.tsx';
 import { ShellOpener } from '../terminal/ShellOpener.tsx';
+import { DeletedNotice } from './DeletedNotice.tsx';
 import { kindDetails } from './details/registry.ts';
 import { ageOf, type KubeObject } from './objects.ts';
 import { RelatedCard } from './RelatedCard.tsx';
@@ -42,8 +43,23 @@ export function ResourceDetailPage() {
     queryFn: ({ signal }) =>
       get('/api/resources/{kind}/{namespace}/{name}', { params: { kind, namespace, name }, signal }),
     refetchInterval: 10_000,
+    meta: { showsNotFound: true },
   });
+  // A failed refetch keeps the last answer: an object deleted while its page is open stays shown as it last was.
   const resource = object.data?.resource as KubeObject | undefined;
+  const gone = object.error instanceof ApiError && object.error.code === 'not_found';
+  const [missedSince, setMissedSince] = useState<number>();
+  if (gone && missedSince === undefined) setMissedSince(Date.now());
+  if (!gone && missedSince !== undefined) setMissedSince(undefined);
+  const deleted = gone && (
+    <DeletedNotice
+      kind={resource?.kind ?? kind}
+      namespace={scope}
+      name={name}
+      missedSince={missedSince ?? Date.now()}
+      lastState={resource !== undefined}
+    />
+  );
   const events = useQuery({
     queryKey: ['events', resource?.kind, scope, name],
     enabled: Boolean(resource?.kind),
@@ -61,16 +77,18 @@ export function ResourceDetailPage() {
     </Link>
   );
   if (object.isPending) return <Loading what={`${kind} ${name}`} />;
-  if (object.isError)
+  if (object.isError && !(gone && resource))
     return (
       <div className="mx-auto flex max-w-6xl flex-col gap-3">
         {back}
+        {deleted}
         <ErrorMessage error={object.error} what={`${kind} ${scope ? `${scope}/` : ''}${name}`} />
       </div>
     );
   const meta = resource?.metadata ?? {};
   const eventItems = (events.data?.items ?? []) as EventObject[];
-  const logs = resource && scope ? logSource(resource, scope, name) : undefined;
+  // A deleted object has no log, shell or port to open and takes no action.
+  const logs = resource && scope && !gone ? logSource(resource, scope, name) : undefined;
   const Details = resource?.kind ? kindDetails[resource.kind] : undefined;
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-4">
@@ -89,7 +107,8 @@ export function ResourceDetailPage() {
           History on the timeline →
         </Link>
       </div>
-      {resource && <ActionsCard resource={resource} namespace={scope} name={name} />}
+      {deleted}
+      {resource && !gone && <ActionsCard resource={resource} namespace={scope} name={name} />}
       <Card title="Summary">
         <dl className="grid grid-cols-[10rem_1fr] gap-x-4 gap-y-2 text-sm">
           <dt className="text-slate-600 dark:text-slate-400">API version</dt>
@@ -125,7 +144,7 @@ export function ResourceDetailPage() {
       {resource && Details && <Details resource={resource} namespace={scope} name={name} />}
       {resource?.kind && hasMetrics(resource.kind, scope) && (
         <Suspense fallback={<Loading what="the metrics" />}>
-          <ResourceMetrics kind={resource.kind} namespace={scope} name={name} />
+          <ResourceMetrics kind={resource.kind} namespace={scope} name={name} resource={resource} />
         </Suspense>
       )}
       {resource?.kind && scope && <RelatedCard kind={resource.kind} namespace={scope} name={name} />}
@@ -159,7 +178,7 @@ export function ResourceDetailPage() {
           <LogViewer {...logs} />
         </Card>
       )}
-      {(resource?.kind === 'Pod' || resource?.kind === 'Service') && scope && (
+      {(resource?.kind === 'Pod' || resource?.kind === 'Service') && scope && !gone && (
         <PortForwardCard type={resource.kind === 'Pod' ? 'pod' : 'service'} namespace={scope} name={name} />
       )}
       {resource?.kind === 'Pod' && scope && logs && (
@@ -170,7 +189,7 @@ export function ResourceDetailPage() {
           />
         </Card>
       )}
-      {resource && <YamlCard resource={resource} params={{ kind, namespace, name }} />}
+      {resource && <YamlCard resource={resource} params={{ kind, namespace, name }} readOnly={gone} />}
     </div>
   );
 }
@@ -185,7 +204,14 @@ function logSource(resource: KubeObject, namespace: string, name: string) {
   const at = `${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`;
   if (resource.kind === 'Pod') {
     const containers = ((resource.spec?.containers as Containers) ?? []).map((c) => c.name ?? '');
-    return { path: `/api/pods/${at}/logs/stream`, name, containers };
+    const statuses = (resource.status?.containerStatuses ?? []) as { name: string; restartCount?: number }[];
+    const restarts = Object.fromEntries(statuses.map((c) => [c.name, c.restartCount ?? 0]));
+    return {
+      path: `/api/pods/${at}/logs/stream`,
+      name,
+      containers,
+      previousRuns: { namespace, pod: name, restarts },
+    };
   }
   const kind = resource.kind ?? '';
   if (!loggedWorkloads.has(kind)) return undefined;
