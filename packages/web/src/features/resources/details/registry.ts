@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import type { KubeObject } from '../objects.ts';
+import { WorkloadDetails } from './workloads.tsx';
 
 export interface KindDetailsProps {
   resource: KubeObject;
@@ -12,4 +13,9 @@ export interface KindDetailsProps {
  * What an object page shows for its kind between the summary and the events (a pod's containers and why it
  * fails, a node's capacity and pods…): one component per Kind, each in its own file beside this one.
  */
-export const kindDetails: Partial<Record<string, ComponentType<KindDetailsProps>>> = {};
+export const kindDetails: Partial<Record<string, ComponentType<KindDetailsProps>>> = {
+  Deployment: WorkloadDetails,
+  StatefulSet: WorkloadDetails,
+  DaemonSet: WorkloadDetails,
+  ReplicaSet: WorkloadDetails,
+};
