@@ -170,3 +170,35 @@ export function PodsTable({ pods, label = 'Pods' }: { pods: KubeObject[]; label?
     </Table>
   );
 }
+
+/** An object named with its kind in small grey type before the link (`Deployment shop/web`). */
+export function KindLink({ kind, namespace, name }: { kind: string; namespace?: string; name: string }) {
+  return (
+    <span>
+      <span className={`text-xs ${mutedLook}`}>{kind}</span>{' '}
+      <ObjectLink kind={kind} namespace={namespace} name={name} />
+    </span>
+  );
+}
+
+/** Objects as a wrapping list of links, each with its kind when they are of several kinds. */
+export function ObjectList({
+  objects,
+  label,
+  kinds,
+}: {
+  objects: KubeObject[];
+  label: string;
+  kinds?: boolean;
+}) {
+  return (
+    <ul aria-label={label} className="flex flex-wrap gap-x-4 gap-y-1 text-sm">
+      {objects.map((o) => {
+        const ref = { kind: o.kind ?? '', namespace: o.metadata?.namespace, name: o.metadata?.name ?? '' };
+        return (
+          <li key={o.metadata?.uid ?? ref.name}>{kinds ? <KindLink {...ref} /> : <ObjectLink {...ref} />}</li>
+        );
+      })}
+    </ul>
+  );
+}
