@@ -30,8 +30,10 @@ function BackendCell({
   const problem = services && backendProblem(backend, services);
   return (
     <span className="inline-flex flex-wrap items-center gap-1.5">
-      <ObjectLink kind="Service" namespace={namespace} name={backend.service.name} />
-      <span className="font-mono text-xs">:{port ?? '—'}</span>
+      <span>
+        <ObjectLink kind="Service" namespace={namespace} name={backend.service.name} />
+        <span className="font-mono text-xs">:{port ?? '—'}</span>
+      </span>
       {problem && <Badge tone="bad">{problem}</Badge>}
     </span>
   );
