@@ -2,6 +2,9 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { ApiError } from '../api/client.ts';
 
+// The clock's words live apart from the components, so pure code (and its unit tests) can use them.
+export { age, ago } from './time.ts';
+
 /** What is happening while data is on its way, in words. */
 export function Loading({ what }: { what: string }) {
   return (
@@ -65,14 +68,6 @@ export function Card({
   );
 }
 
-/** Seconds as the largest unit kubectl would show (`45s`, `12m`, `3h`, `5d`). */
-export function age(seconds: number): string {
-  if (seconds < 120) return `${Math.max(0, Math.round(seconds))}s`;
-  if (seconds < 7200) return `${Math.round(seconds / 60)}m`;
-  if (seconds < 172_800) return `${Math.round(seconds / 3600)}h`;
-  return `${Math.round(seconds / 86_400)}d`;
-}
-
 /** A query's answer once it is there; until then what is loading, or why it failed, in words. */
 export function Loaded<T>({
   query,
@@ -86,12 +81,6 @@ export function Loaded<T>({
   if (query.isPending) return <Loading what={what} />;
   if (query.isError) return <ErrorMessage error={query.error} what={what} />;
   return children(query.data);
-}
-
-/** `3m ago` from an RFC 3339 time, `—` without one. */
-export function ago(iso: string | undefined, now = Date.now()): string {
-  const at = Date.parse(iso ?? '');
-  return Number.isNaN(at) ? '—' : `${age((now - at) / 1000)} ago`;
 }
 
 /** Kinds the agent is still loading, named so that an answer without them is not read as the whole truth. */

@@ -3,7 +3,7 @@ import { Link, useParams, useSearch } from '@tanstack/react-router';
 import { lazy, Suspense, useState } from 'react';
 import { ApiError, get } from '../../api/client.ts';
 import { ObjectLink } from '../../ui/ObjectLink.tsx';
-import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { Card, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { YamlCard } from '../editor/YamlCard.tsx';
 import { LogViewer } from '../logs/LogViewer.tsx';
 import { hasMetrics } from '../metrics/kinds.ts';
@@ -12,6 +12,7 @@ import { PortForwardCard } from '../portforward/PortForwardCard.tsx';
 import { ShellOpener } from '../terminal/ShellOpener.tsx';
 import { DeletedNotice } from './DeletedNotice.tsx';
 import { kindDetails } from './details/registry.ts';
+import { EventsCard } from './EventsCard.tsx';
 import { ageOf, type KubeObject } from './objects.ts';
 import { RelatedCard } from './RelatedCard.tsx';
 
@@ -19,15 +20,6 @@ import { RelatedCard } from './RelatedCard.tsx';
 const ResourceMetrics = lazy(() =>
   import('../metrics/ResourceMetrics.tsx').then((m) => ({ default: m.ResourceMetrics })),
 );
-
-interface EventObject {
-  type?: string;
-  reason?: string;
-  message?: string;
-  count?: number;
-  lastTimestamp?: string;
-  metadata?: { uid?: string };
-}
 
 /** One object: what it is, who owns it, its labels, its events, and its YAML. */
 export function ResourceDetailPage() {
@@ -60,12 +52,6 @@ export function ResourceDetailPage() {
       lastState={resource !== undefined}
     />
   );
-  const events = useQuery({
-    queryKey: ['events', resource?.kind, scope, name],
-    enabled: Boolean(resource?.kind),
-    queryFn: ({ signal }) =>
-      get('/api/events', { query: { kind: resource?.kind, namespace: scope, name }, signal }),
-  });
   const back = (
     <Link
       to="/resources/$kind"
@@ -86,7 +72,6 @@ export function ResourceDetailPage() {
       </div>
     );
   const meta = resource?.metadata ?? {};
-  const eventItems = (events.data?.items ?? []) as EventObject[];
   // A deleted object has no log, shell or port to open and takes no action.
   const logs = resource && scope && !gone ? logSource(resource, scope, name) : undefined;
   const Details = resource?.kind ? kindDetails[resource.kind] : undefined;
@@ -148,31 +133,7 @@ export function ResourceDetailPage() {
         </Suspense>
       )}
       {resource?.kind && scope && <RelatedCard kind={resource.kind} namespace={scope} name={name} />}
-      <Card title="Events">
-        {events.isError ? (
-          <ErrorMessage error={events.error} what="its events" />
-        ) : eventItems.length === 0 ? (
-          <Empty>No events for this object.</Empty>
-        ) : (
-          <ul className="divide-y divide-slate-100 text-sm dark:divide-slate-800">
-            {eventItems.map((e) => (
-              <li key={e.metadata?.uid} className="py-1.5">
-                <span
-                  className={
-                    e.type === 'Warning' ? 'font-medium text-amber-800 dark:text-amber-300' : 'font-medium'
-                  }
-                >
-                  {e.reason}
-                </span>{' '}
-                {e.message}
-                {(e.count ?? 1) > 1 && (
-                  <span className="text-xs text-slate-600 dark:text-slate-400"> ×{e.count}</span>
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
-      </Card>
+      {resource?.kind && <EventsCard kind={resource.kind} namespace={scope} name={name} />}
       {logs && (
         <Card title="Logs">
           <LogViewer {...logs} />

@@ -1,7 +1,15 @@
 import type { ComponentType } from 'react';
 import type { KubeObject } from '../objects.ts';
+import { ConfigMapDetails, NamespaceDetails, NetworkPolicyDetails, SecretDetails } from './config.tsx';
+import { AutoscalerDetails } from './hpa.tsx';
+import { IngressDetails } from './ingress.tsx';
+import { CronJobDetails, JobDetails } from './jobs.tsx';
 import { NodeDetails } from './NodeDetails.tsx';
 import { PodDetails } from './PodDetails.tsx';
+import { BindingDetails, RoleDetails } from './rbac.tsx';
+import { ServiceDetails } from './service.tsx';
+import { ClaimDetails, StorageClassDetails, VolumeDetails } from './storage.tsx';
+import { WorkloadDetails } from './workloads.tsx';
 
 export interface KindDetailsProps {
   resource: KubeObject;
@@ -17,4 +25,24 @@ export interface KindDetailsProps {
 export const kindDetails: Partial<Record<string, ComponentType<KindDetailsProps>>> = {
   Node: NodeDetails,
   Pod: PodDetails,
+  Deployment: WorkloadDetails,
+  StatefulSet: WorkloadDetails,
+  DaemonSet: WorkloadDetails,
+  ReplicaSet: WorkloadDetails,
+  Service: ServiceDetails,
+  Ingress: IngressDetails,
+  PersistentVolumeClaim: ClaimDetails,
+  PersistentVolume: VolumeDetails,
+  StorageClass: StorageClassDetails,
+  Job: JobDetails,
+  CronJob: CronJobDetails,
+  HorizontalPodAutoscaler: AutoscalerDetails,
+  Role: RoleDetails,
+  ClusterRole: RoleDetails,
+  RoleBinding: BindingDetails,
+  ClusterRoleBinding: BindingDetails,
+  ConfigMap: ConfigMapDetails,
+  Secret: SecretDetails,
+  Namespace: NamespaceDetails,
+  NetworkPolicy: NetworkPolicyDetails,
 };
