@@ -1,6 +1,6 @@
 import type { StatusTone } from '@binnacle/common';
 import { kubectlDuration } from '@binnacle/common';
-import { age, ageColumn, arr, column, obj, str } from './format.ts';
+import { age, ageColumn, arr, column, formatLabelSelector, obj, str } from './format.ts';
 import type { Printer } from './index.ts';
 
 /** Printers of admission webhooks and certificate signing requests (ADR 0053). */
@@ -43,5 +43,43 @@ export const certificateSigningRequestPrinter: Printer = {
       ],
       status: { text: condition, tone: csrTone(condition) },
     };
+  },
+};
+
+/** A validating or mutating admission policy: how many rules (`validations` or `mutations`) and its parameters. */
+const admissionPolicyPrinter = (rules: string, header: string): Printer => ({
+  columns: [column(header, 'integer'), column('PARAMKIND'), ageColumn],
+  print(object) {
+    const spec = obj(object.spec);
+    const paramKind = spec.paramKind === undefined ? undefined : obj(spec.paramKind);
+    return {
+      cells: [
+        arr(spec[rules]).length,
+        paramKind ? `${str(paramKind.apiVersion)}/${str(paramKind.kind)}` : '<unset>',
+        age(object),
+      ],
+    };
+  },
+});
+
+export const validatingAdmissionPolicyPrinter = admissionPolicyPrinter('validations', 'VALIDATIONS');
+export const mutatingAdmissionPolicyPrinter = admissionPolicyPrinter('mutations', 'MUTATIONS');
+
+/**
+ * PARAMREF of a policy binding: `namespace/name`, `*` for a name without a namespace. A parameter chosen by
+ * selector prints as the selector's text here; the server prints Go's struct dump there (not reproduced).
+ */
+function paramRef(ref: unknown): string {
+  if (ref === undefined || ref === null) return '<unset>';
+  const entry = obj(ref);
+  if (str(entry.name)) return `${str(entry.namespace) || '*'}/${str(entry.name)}`;
+  return entry.selector === undefined ? '<unset>' : (formatLabelSelector(entry.selector) ?? '');
+}
+
+export const admissionPolicyBindingPrinter: Printer = {
+  columns: [column('POLICYNAME'), column('PARAMREF'), ageColumn],
+  print(object) {
+    const spec = obj(object.spec);
+    return { cells: [str(spec.policyName), paramRef(spec.paramRef), age(object)] };
   },
 };

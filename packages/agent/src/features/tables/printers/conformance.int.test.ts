@@ -593,6 +593,28 @@ function namespacedObjects(): KubeObject[] {
       reportingInstance: 'reporter-1',
       action: 'Test',
     },
+    {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'CSIStorageCapacity',
+      metadata: { name: 'capacity' },
+      storageClassName: unique('slow'),
+      capacity: '10Gi',
+      nodeTopology: { matchLabels: { zone: 'a' } },
+    },
+    {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceClaim',
+      metadata: { name: 'gpu' },
+      spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: unique('gpu') } }] } },
+    },
+    {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceClaimTemplate',
+      metadata: { name: 'gpu' },
+      spec: {
+        spec: { devices: { requests: [{ name: 'gpu', exactly: { deviceClassName: unique('gpu') } }] } },
+      },
+    },
     ...podCases.map(podObject),
   ];
   return objects;
@@ -756,6 +778,48 @@ function clusterObjects(csr: string): KubeObject[] {
       kind: 'CertificateSigningRequest',
       metadata: { name: unique('csr-denied') },
       spec: { request: csr, signerName: 'example.com/binnacle', usages: ['client auth'] },
+    },
+    {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicy',
+      metadata: { name: unique('policy') },
+      spec: {
+        paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+        matchConstraints: {
+          resourceRules: [
+            { apiGroups: [crdGroup], apiVersions: ['v1'], operations: ['CREATE'], resources: ['nothing'] },
+          ],
+        },
+        validations: [{ expression: 'true' }, { expression: '1 == 1' }],
+      },
+    },
+    ...[
+      ['policy-local', { name: 'config', namespace, parameterNotFoundAction: 'Allow' }],
+      ['policy-any', { name: 'config', parameterNotFoundAction: 'Allow' }],
+    ].map(([name, paramRef]) => ({
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingAdmissionPolicyBinding',
+      metadata: { name: unique(String(name)) },
+      spec: { policyName: unique('policy'), paramRef, validationActions: ['Audit'] },
+    })),
+    {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'VolumeAttributesClass',
+      metadata: { name: unique('gold') },
+      driverName: unique('csi.binnacle.dev'),
+      parameters: { iops: '1000' },
+    },
+    { apiVersion: 'resource.k8s.io/v1', kind: 'DeviceClass', metadata: { name: unique('gpu') }, spec: {} },
+    {
+      apiVersion: 'resource.k8s.io/v1',
+      kind: 'ResourceSlice',
+      metadata: { name: unique('slice') },
+      spec: {
+        driver: 'gpu.binnacle.dev',
+        pool: { name: 'pool-a', generation: 1, resourceSliceCount: 1 },
+        nodeName: absentNode,
+        devices: [{ name: 'gpu-0' }],
+      },
     },
     crd('widgets', 'Widget', [
       { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
@@ -1069,6 +1133,9 @@ describe('kubectl get -o wide and our printers agree', () => {
     'roles.rbac.authorization.k8s.io',
     'rolebindings.rbac.authorization.k8s.io',
     'leases.coordination.k8s.io',
+    'csistoragecapacities.storage.k8s.io',
+    'resourceclaims.resource.k8s.io',
+    'resourceclaimtemplates.resource.k8s.io',
   ])('%s', async (kind) => {
     expect((await compare(inNamespace(kind))).rows).toBeGreaterThan(0);
   });
@@ -1088,12 +1155,24 @@ describe('kubectl get -o wide and our printers agree', () => {
     ['validatingwebhookconfigurations.admissionregistration.k8s.io', 'ValidatingWebhookConfiguration'],
     ['certificatesigningrequests.certificates.k8s.io', 'CertificateSigningRequest'],
     ['customresourcedefinitions.apiextensions.k8s.io', 'CustomResourceDefinition'],
+    ['validatingadmissionpolicies.admissionregistration.k8s.io', 'ValidatingAdmissionPolicy'],
+    ['validatingadmissionpolicybindings.admissionregistration.k8s.io', 'ValidatingAdmissionPolicyBinding'],
+    ['volumeattributesclasses.storage.k8s.io', 'VolumeAttributesClass'],
+    ['deviceclasses.resource.k8s.io', 'DeviceClass'],
+    ['resourceslices.resource.k8s.io', 'ResourceSlice'],
   ])('%s', async (kind, objectKind) => {
     expect((await compare(named(kind, objectKind))).rows).toBeGreaterThan(0);
   });
 
-  it('nodes', async () => {
-    expect((await compare({ kind: 'nodes', scope: { all: true } })).rows).toBeGreaterThan(0);
+  it.each([
+    'nodes',
+    'flowschemas.flowcontrol.apiserver.k8s.io',
+    'prioritylevelconfigurations.flowcontrol.apiserver.k8s.io',
+    'apiservices.apiregistration.k8s.io',
+    'servicecidrs.networking.k8s.io',
+    'ipaddresses.networking.k8s.io',
+  ])('every one of the cluster: %s', async (kind) => {
+    expect((await compare({ kind, scope: { all: true } })).rows).toBeGreaterThan(0);
   });
 
   it('namespaces', async () => {

@@ -1,7 +1,14 @@
 import type { StatusTone, TableCell, TableColumn } from '@binnacle/common';
 import type { ApiResource } from '../../../kube/discovery.ts';
 import type { KubeObject } from '../../../kube/objects.ts';
-import { certificateSigningRequestPrinter, webhookConfigurationPrinter } from './admission.ts';
+import {
+  admissionPolicyBindingPrinter,
+  certificateSigningRequestPrinter,
+  mutatingAdmissionPolicyPrinter,
+  validatingAdmissionPolicyPrinter,
+  webhookConfigurationPrinter,
+} from './admission.ts';
+import { apiServicePrinter, flowSchemaPrinter, priorityLevelPrinter } from './apiserver.ts';
 import { horizontalPodAutoscalerPrinter } from './autoscaling.ts';
 import { leasePrinter, nodePrinter, priorityClassPrinter, runtimeClassPrinter } from './cluster.ts';
 import {
@@ -15,12 +22,15 @@ import {
   secretPrinter,
 } from './core.ts';
 import { crdPrinter } from './crd.ts';
+import { resourceClaimPrinter, resourceSlicePrinter } from './dra.ts';
 import {
   endpointSlicePrinter,
   endpointsPrinter,
   ingressClassPrinter,
   ingressPrinter,
+  ipAddressPrinter,
   networkPolicyPrinter,
+  serviceCidrPrinter,
   servicePrinter,
 } from './networking.ts';
 import { podPrinter } from './pods.ts';
@@ -32,6 +42,7 @@ import {
   persistentVolumePrinter,
   storageClassPrinter,
   volumeAttachmentPrinter,
+  volumeAttributesClassPrinter,
 } from './storage.ts';
 import {
   controllerRevisionPrinter,
@@ -100,16 +111,27 @@ const builtIn: ReadonlyMap<string, Printer> = new Map([
   ['admissionregistration.k8s.io/MutatingWebhookConfiguration', webhookConfigurationPrinter],
   ['admissionregistration.k8s.io/ValidatingWebhookConfiguration', webhookConfigurationPrinter],
   ['certificates.k8s.io/CertificateSigningRequest', certificateSigningRequestPrinter],
+  ['admissionregistration.k8s.io/ValidatingAdmissionPolicy', validatingAdmissionPolicyPrinter],
+  ['admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding', admissionPolicyBindingPrinter],
+  ['admissionregistration.k8s.io/MutatingAdmissionPolicy', mutatingAdmissionPolicyPrinter],
+  ['admissionregistration.k8s.io/MutatingAdmissionPolicyBinding', admissionPolicyBindingPrinter],
+  ['flowcontrol.apiserver.k8s.io/FlowSchema', flowSchemaPrinter],
+  ['flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration', priorityLevelPrinter],
+  ['apiregistration.k8s.io/APIService', apiServicePrinter],
+  ['networking.k8s.io/ServiceCIDR', serviceCidrPrinter],
+  ['networking.k8s.io/IPAddress', ipAddressPrinter],
+  ['storage.k8s.io/VolumeAttributesClass', volumeAttributesClassPrinter],
+  ['resource.k8s.io/DeviceClass', ageOnlyPrinter],
+  ['resource.k8s.io/ResourceClaim', resourceClaimPrinter],
+  ['resource.k8s.io/ResourceClaimTemplate', ageOnlyPrinter],
+  ['resource.k8s.io/ResourceSlice', resourceSlicePrinter],
 ]);
-
-/** The kinds printed with kubectl's own columns (everything else built in prints CREATED AT). */
-export const printedKinds: readonly string[] = [...builtIn.keys()];
 
 /**
  * The printer for a kind. `crd` is the kind's CustomResourceDefinition when it is a custom resource (its
  * `additionalPrinterColumns` are its columns). NAME and NAMESPACE are not columns here: every row carries them.
- * A kind with neither a printer nor a CRD (Role, LimitRange, CustomResourceDefinition…) gets the API server's
- * default table: CREATED AT.
+ * A kind with neither a printer nor a CRD (Role, LimitRange, CSIStorageCapacity, CustomResourceDefinition…) gets
+ * the API server's default table: CREATED AT.
  */
 export function printerFor(resource: ApiResource, crd: KubeObject | undefined): Printer {
   const known = builtIn.get(`${resource.group}/${resource.kind}`);

@@ -171,3 +171,23 @@ export const networkPolicyPrinter: Printer = {
     cells: [formatLabelSelector(obj(obj(object.spec).podSelector)), age(object)],
   }),
 };
+
+export const serviceCidrPrinter: Printer = {
+  columns: [column('CIDRS'), ageColumn],
+  print: (object) => ({ cells: [strings(obj(object.spec).cidrs).join(','), age(object)] }),
+};
+
+/** PARENTREF: `resource.group/namespace/name` of the object the address is allocated to. (No AGE: the server
+ * defines no such column for it, and kubectl drops the cell it sends.) */
+export const ipAddressPrinter: Printer = {
+  columns: [column('PARENTREF')],
+  print(object) {
+    const parent = obj(obj(object.spec).parentRef);
+    if (Object.keys(parent).length === 0) return { cells: [null] };
+    const resource = str(parent.group)
+      ? `${str(parent.resource)}.${str(parent.group)}`
+      : str(parent.resource);
+    const namespace = str(parent.namespace) ? `/${str(parent.namespace)}` : '';
+    return { cells: [`${resource.toLowerCase()}${namespace}/${str(parent.name)}`] };
+  },
+};

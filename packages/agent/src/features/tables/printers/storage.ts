@@ -180,3 +180,8 @@ export const volumeAttachmentPrinter: Printer = {
     };
   },
 };
+
+export const volumeAttributesClassPrinter: Printer = {
+  columns: [column('DRIVERNAME'), ageColumn],
+  print: (object) => ({ cells: [str(object.driverName), age(object)] }),
+};

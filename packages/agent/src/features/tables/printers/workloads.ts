@@ -1,5 +1,6 @@
-import type { StatusTone, TableCell } from '@binnacle/common';
+import type { StatusTone, TableCell, TableColumn } from '@binnacle/common';
 import { kubectlDuration } from '@binnacle/common';
+import type { KubeObject } from '../../../kube/objects.ts';
 import {
   age,
   ageColumn,
@@ -17,67 +18,76 @@ import {
   since,
   str,
 } from './format.ts';
-import type { Printer } from './index.ts';
+import type { PrintedRow, Printer } from './index.ts';
 
 /** Printers of the apps and batch groups and their core ancestors (ADR 0053). */
 
-const selectorColumn = column('SELECTOR', 'string', 1);
-const wideColumns = [...containersColumns, selectorColumn];
-const templateSpec = (template: unknown) => obj(obj(template).spec);
+const wideColumns = [...containersColumns, column('SELECTOR', 'string', 1)];
 
-/** DESIRED, CURRENT, READY, AGE, then the wide template and selector: ReplicaSets and ReplicationControllers. */
-function replicaPrinter(selector: (spec: Json) => string | null): Printer {
+interface TemplatedKind {
+  /** The columns before AGE. */
+  columns: TableColumn[];
+  cells(spec: Json, status: Json, object: KubeObject): TableCell[];
+  /** The object that holds `template` and `selector`: the spec itself but for CronJobs. */
+  templateHolder?: (spec: Json) => Json;
+  selector: (holder: Json) => TableCell;
+  status?: (object: KubeObject) => PrintedRow['status'];
+}
+
+/** The shape of every workload printer: its own columns, AGE, then (wide) the pod template and the selector. */
+function templatedPrinter(kind: TemplatedKind): Printer {
   return {
-    columns: [
-      column('DESIRED', 'integer'),
-      column('CURRENT', 'integer'),
-      column('READY', 'integer'),
-      ageColumn,
-      ...wideColumns,
-    ],
+    columns: [...kind.columns, ageColumn, ...wideColumns],
     print(object) {
       const spec = obj(object.spec);
-      const status = obj(object.status);
-      return {
+      const holder = kind.templateHolder?.(spec) ?? spec;
+      const row: PrintedRow = {
         cells: [
-          num(spec.replicas),
-          num(status.replicas),
-          num(status.readyReplicas),
+          ...kind.cells(spec, obj(object.status), object),
           age(object),
-          ...containerCells(templateSpec(spec.template)),
-          selector(spec),
+          ...containerCells(obj(obj(holder.template).spec)),
+          kind.selector(holder),
         ],
       };
+      const status = kind.status?.(object);
+      if (status) row.status = status;
+      return row;
     },
   };
 }
 
-export const replicaSetPrinter = replicaPrinter((spec) => formatLabelSelector(spec.selector));
-export const replicationControllerPrinter = replicaPrinter((spec) => formatLabels(spec.selector));
+const replicaColumns = [
+  column('DESIRED', 'integer'),
+  column('CURRENT', 'integer'),
+  column('READY', 'integer'),
+];
+const replicaCells = (spec: Json, status: Json) => [
+  num(spec.replicas),
+  num(status.replicas),
+  num(status.readyReplicas),
+];
 
-export const deploymentPrinter: Printer = {
-  columns: [
-    column('READY'),
-    column('UP-TO-DATE', 'integer'),
-    column('AVAILABLE', 'integer'),
-    ageColumn,
-    ...wideColumns,
+export const replicaSetPrinter = templatedPrinter({
+  columns: replicaColumns,
+  cells: replicaCells,
+  selector: (spec) => formatLabelSelector(spec.selector),
+});
+
+export const replicationControllerPrinter = templatedPrinter({
+  columns: replicaColumns,
+  cells: replicaCells,
+  selector: (spec) => formatLabels(spec.selector),
+});
+
+export const deploymentPrinter = templatedPrinter({
+  columns: [column('READY'), column('UP-TO-DATE', 'integer'), column('AVAILABLE', 'integer')],
+  cells: (spec, status) => [
+    `${num(status.readyReplicas)}/${num(spec.replicas)}`,
+    num(status.updatedReplicas),
+    num(status.availableReplicas),
   ],
-  print(object) {
-    const spec = obj(object.spec);
-    const status = obj(object.status);
-    return {
-      cells: [
-        `${num(status.readyReplicas)}/${num(spec.replicas)}`,
-        num(status.updatedReplicas),
-        num(status.availableReplicas),
-        age(object),
-        ...containerCells(templateSpec(spec.template)),
-        selectorString(spec.selector),
-      ],
-    };
-  },
-};
+  selector: (spec) => selectorString(spec.selector),
+});
 
 export const statefulSetPrinter: Printer = {
   columns: [column('READY'), ageColumn, ...containersColumns],
@@ -87,48 +97,35 @@ export const statefulSetPrinter: Printer = {
       cells: [
         `${num(obj(object.status).readyReplicas)}/${num(spec.replicas)}`,
         age(object),
-        ...containerCells(templateSpec(spec.template)),
+        ...containerCells(obj(obj(spec.template).spec)),
       ],
     };
   },
 };
 
-export const daemonSetPrinter: Printer = {
+export const daemonSetPrinter = templatedPrinter({
   columns: [
-    column('DESIRED', 'integer'),
-    column('CURRENT', 'integer'),
-    column('READY', 'integer'),
+    ...replicaColumns,
     column('UP-TO-DATE', 'integer'),
     column('AVAILABLE', 'integer'),
     column('NODE SELECTOR'),
-    ageColumn,
-    ...wideColumns,
   ],
-  print(object) {
-    const spec = obj(object.spec);
-    const status = obj(object.status);
-    const podSpec = templateSpec(spec.template);
-    return {
-      cells: [
-        num(status.desiredNumberScheduled),
-        num(status.currentNumberScheduled),
-        num(status.numberReady),
-        num(status.updatedNumberScheduled),
-        num(status.numberAvailable),
-        formatLabels(podSpec.nodeSelector),
-        age(object),
-        ...containerCells(podSpec),
-        formatLabelSelector(spec.selector),
-      ],
-    };
-  },
-};
+  cells: (spec, status) => [
+    num(status.desiredNumberScheduled),
+    num(status.currentNumberScheduled),
+    num(status.numberReady),
+    num(status.updatedNumberScheduled),
+    num(status.numberAvailable),
+    formatLabels(obj(obj(spec.template).spec).nodeSelector),
+  ],
+  selector: (spec) => formatLabelSelector(spec.selector),
+});
 
 const jobCondition = (conditions: Json[], type: string) =>
   conditions.find((condition) => condition.type === type)?.status === 'True';
 
 /** The Job STATUS column, in the printer's order of precedence. */
-export function jobStatus(job: { status?: unknown; metadata?: { deletionTimestamp?: string } }): string {
+export function jobStatus(job: KubeObject): string {
   const conditions = arr(obj(job.status).conditions);
   if (jobCondition(conditions, 'Complete')) return 'Complete';
   if (jobCondition(conditions, 'Failed')) return 'Failed';
@@ -149,6 +146,7 @@ const jobTones: Record<string, StatusTone> = {
   Running: 'progress',
 };
 
+/** DURATION: from start to completion, or (a moment) since the start while the Job runs. */
 function jobDuration(status: Json): TableCell {
   const start = str(status.startTime);
   if (start === '') return '';
@@ -157,68 +155,41 @@ function jobDuration(status: Json): TableCell {
   return kubectlDuration(Date.parse(end) - Date.parse(start));
 }
 
-export const jobPrinter: Printer = {
-  columns: [
-    column('STATUS'),
-    column('COMPLETIONS'),
-    column('DURATION', 'string', 0, 'time the job ran, or has been running'),
-    ageColumn,
-    ...wideColumns,
-  ],
-  print(object) {
-    const spec = obj(object.spec);
-    const status = obj(object.status);
-    const succeeded = num(status.succeeded);
-    const parallelism = num(spec.parallelism);
-    const completions =
-      typeof spec.completions === 'number'
-        ? `${succeeded}/${spec.completions}`
-        : parallelism > 1
-          ? `${succeeded}/1 of ${parallelism}`
-          : `${succeeded}/1`;
-    const text = jobStatus(object);
-    return {
-      cells: [
-        text,
-        completions,
-        jobDuration(status),
-        age(object),
-        ...containerCells(templateSpec(spec.template)),
-        formatLabelSelector(spec.selector),
-      ],
-      status: { text, tone: jobTones[text] ?? 'progress' },
-    };
-  },
-};
+function completions(spec: Json, status: Json): string {
+  const succeeded = num(status.succeeded);
+  if (typeof spec.completions === 'number') return `${succeeded}/${spec.completions}`;
+  const parallelism = num(spec.parallelism);
+  return parallelism > 1 ? `${succeeded}/1 of ${parallelism}` : `${succeeded}/1`;
+}
 
-export const cronJobPrinter: Printer = {
+export const jobPrinter = templatedPrinter({
+  columns: [column('STATUS'), column('COMPLETIONS'), column('DURATION', 'string', 0, 'time the job ran')],
+  cells: (spec, status, object) => [jobStatus(object), completions(spec, status), jobDuration(status)],
+  selector: (spec) => formatLabelSelector(spec.selector),
+  status(object) {
+    const text = jobStatus(object);
+    return { text, tone: jobTones[text] ?? 'progress' };
+  },
+});
+
+export const cronJobPrinter = templatedPrinter({
   columns: [
     column('SCHEDULE'),
     column('TIMEZONE'),
     column('SUSPEND'),
     column('ACTIVE', 'integer'),
     column('LAST SCHEDULE', 'date'),
-    ageColumn,
-    ...wideColumns,
   ],
-  print(object) {
-    const spec = obj(object.spec);
-    const status = obj(object.status);
-    const jobSpec = obj(obj(spec.jobTemplate).spec);
-    return {
-      cells: [
-        str(spec.schedule),
-        typeof spec.timeZone === 'string' ? spec.timeZone : null,
-        typeof spec.suspend === 'boolean' ? (spec.suspend ? 'True' : 'False') : '<unset>',
-        arr(status.active).length,
-        status.lastScheduleTime === undefined ? null : since(status.lastScheduleTime),
-        age(object),
-        ...containerCells(templateSpec(jobSpec.template)),
-        formatLabelSelector(jobSpec.selector),
-      ],
-    };
-  },
-};
+  cells: (spec, status) => [
+    str(spec.schedule),
+    typeof spec.timeZone === 'string' ? spec.timeZone : null,
+    typeof spec.suspend === 'boolean' ? (spec.suspend ? 'True' : 'False') : '<unset>',
+    arr(status.active).length,
+    status.lastScheduleTime === undefined ? null : since(status.lastScheduleTime),
+  ],
+  templateHolder: (spec) => obj(obj(spec.jobTemplate).spec),
+  selector: (jobSpec) => formatLabelSelector(jobSpec.selector),
+});
 
 export const podTemplatePrinter: Printer = {
   columns: [column('CONTAINERS'), column('IMAGES'), column('POD LABELS')],
