@@ -4,7 +4,7 @@ import { Card } from '../../../ui/states.tsx';
 import { Table } from '../../../ui/Table.tsx';
 import type { KubeObject } from '../objects.ts';
 import { type Condition, duration } from './format.ts';
-import { ConditionsTable, Facts, ListState, Moment, SubHeading, useObjects } from './parts.tsx';
+import { ConditionsTable, Facts, ListState, Moment, ownedBy, SubHeading, useObjects } from './parts.tsx';
 import type { KindDetailsProps } from './registry.ts';
 import { jobState } from './words.ts';
 import { OwnedPods, TemplateImages } from './workloads.tsx';
@@ -63,13 +63,10 @@ export function JobDetails({ resource, namespace = '' }: KindDetailsProps) {
 export function CronJobDetails({ resource, namespace = '' }: KindDetailsProps) {
   const spec = resource.spec ?? {};
   const status = resource.status ?? {};
-  const jobs = useObjects('jobs', namespace);
-  const uid = resource.metadata?.uid;
-  const history = (jobs.data ?? [])
-    .filter((j) => j.metadata?.ownerReferences?.some((o) => o.uid === uid))
-    .sort((a, b) =>
-      String(b.metadata?.creationTimestamp).localeCompare(String(a.metadata?.creationTimestamp)),
-    );
+  const jobs = useObjects('jobs', namespace, { keep: ownedBy(resource) });
+  const history = [...(jobs.data ?? [])].sort((a, b) =>
+    String(b.metadata?.creationTimestamp).localeCompare(String(a.metadata?.creationTimestamp)),
+  );
   const template = (spec.jobTemplate as { spec?: { template?: unknown } } | undefined)?.spec?.template;
   return (
     <>

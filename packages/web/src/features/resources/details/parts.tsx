@@ -108,15 +108,40 @@ export const SubHeading = ({ children }: { children: ReactNode }) => (
   <h3 className="mt-5 mb-2 text-sm font-semibold first:mt-0">{children}</h3>
 );
 
-/** The objects of one kind in a namespace (or cluster-wide), whole, for a page that needs a few of their fields. */
-export function useObjects(kind: string, namespace?: string, labelSelector?: string) {
-  return useQuery({
+/** The objects a card looks for, once listed: the ones `keep` keeps, and whether the list was cut short. */
+export interface Found {
+  isPending: boolean;
+  isError: boolean;
+  error: unknown;
+  data?: KubeObject[];
+  /** The agent answered one page of a longer list: what the card shows may not be all there is. */
+  partial?: boolean;
+}
+
+/**
+ * The objects of one kind in a namespace (or cluster-wide), whole, narrowed by a label selector on the server
+ * and by `keep` here (an owner's uid, a roleRef): for a card that needs a few objects the route cannot pick.
+ */
+export function useObjects(
+  kind: string,
+  namespace?: string,
+  options: { labelSelector?: string; keep?: (o: KubeObject) => boolean } = {},
+): Found {
+  const { labelSelector, keep } = options;
+  const query = useQuery({
     queryKey: ['resources', kind, namespace, labelSelector],
     queryFn: ({ signal }) =>
       get('/api/resources/{kind}', { params: { kind }, query: { namespace, labelSelector }, signal }),
     refetchInterval: 15_000,
-    select: (answer) => answer.items as KubeObject[],
   });
+  const items = query.data?.items as KubeObject[] | undefined;
+  return {
+    isPending: query.isPending,
+    isError: query.isError,
+    error: query.error,
+    data: keep ? items?.filter(keep) : items,
+    partial: Boolean(query.data?.continue),
+  };
 }
 
 /** A list a card shows once it has loaded: what is loading, or why it failed, or `empty` in words. */
@@ -126,16 +151,36 @@ export function ListState({
   empty,
   children,
 }: {
-  query: { isPending: boolean; isError: boolean; error: unknown; data?: unknown[] };
+  query: Found;
   what: string;
   empty: string;
   children: ReactNode;
 }) {
   if (query.isPending) return <Loading what={what} />;
   if (query.isError) return <ErrorMessage error={query.error} what={what} />;
-  if ((query.data ?? []).length === 0) return <Empty>{empty}</Empty>;
-  return children;
+  const note = query.partial && (
+    <p className={`mt-2 text-xs ${mutedLook}`}>
+      Found among the first objects the agent listed: there may be more than shown.
+    </p>
+  );
+  if ((query.data ?? []).length === 0)
+    return (
+      <>
+        <Empty>{empty}</Empty>
+        {note}
+      </>
+    );
+  return (
+    <>
+      {children}
+      {note}
+    </>
+  );
 }
+
+/** Keeps the objects `owner` owns (by uid: a name may come back after a delete). */
+export const ownedBy = (owner: KubeObject) => (o: KubeObject) =>
+  Boolean(o.metadata?.ownerReferences?.some((ref) => ref.uid === owner.metadata?.uid));
 
 /** Pods as `kubectl get pods` lists them: name (a link), readiness, status, restarts, node and age. */
 export function PodsTable({ pods, label = 'Pods' }: { pods: KubeObject[]; label?: string }) {

@@ -2,6 +2,7 @@ import { ObjectLink } from '../../../ui/ObjectLink.tsx';
 import { Card, Empty } from '../../../ui/states.tsx';
 import { Table } from '../../../ui/Table.tsx';
 import type { KubeObject } from '../objects.ts';
+import type { LabelSelector } from './format.ts';
 import { Chips, Facts, KindLink, ListState, ObjectList, Selector, SubHeading, useObjects } from './parts.tsx';
 import type { KindDetailsProps } from './registry.ts';
 import { type PolicyRule, ruleCells } from './words.ts';
@@ -32,9 +33,7 @@ const aggregationLabel = 'rbac.authorization.k8s.io/aggregate-to-';
 
 /** A Role or ClusterRole: its rules, how it aggregates, and the bindings that grant it. */
 export function RoleDetails({ resource, namespace, name }: KindDetailsProps) {
-  const aggregation = resource.aggregationRule as
-    | { clusterRoleSelectors?: Parameters<typeof Selector>[0]['selector'][] }
-    | undefined;
+  const aggregation = resource.aggregationRule as { clusterRoleSelectors?: LabelSelector[] } | undefined;
   const aggregatesInto = Object.entries(resource.metadata?.labels ?? {})
     .filter(([k, v]) => k.startsWith(aggregationLabel) && v === 'true')
     .map(([k]) => k.slice(aggregationLabel.length));
@@ -72,18 +71,16 @@ export function RoleDetails({ resource, namespace, name }: KindDetailsProps) {
 
 /** The bindings whose roleRef names this role (a ClusterRole's from any namespace as well as cluster-wide). */
 function RoleBindings({ kind, namespace, name }: { kind: string; namespace?: string; name: string }) {
-  const local = useObjects('rolebindings', namespace);
-  const cluster = useObjects('clusterrolebindings');
   const refers = (b: KubeObject) => {
     const ref = b.roleRef as { kind?: string; name?: string } | undefined;
     return ref?.kind === kind && ref.name === name;
   };
-  const bindings = [...(kind === 'ClusterRole' ? (cluster.data ?? []) : []), ...(local.data ?? [])].filter(
-    refers,
-  );
+  const local = useObjects('rolebindings', namespace, { keep: refers });
+  const cluster = useObjects('clusterrolebindings', undefined, { keep: refers });
+  const bindings = [...(kind === 'ClusterRole' ? (cluster.data ?? []) : []), ...(local.data ?? [])];
   return (
     <ListState
-      query={{ ...local, data: local.data && bindings }}
+      query={{ ...local, data: local.data && bindings, partial: local.partial || cluster.partial }}
       what="its bindings"
       empty="No binding grants it."
     >

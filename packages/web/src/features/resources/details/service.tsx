@@ -103,7 +103,9 @@ function endpointState(e: Endpoint) {
 
 /** Every address behind the Service, from its EndpointSlices, with readiness and the pod it belongs to. */
 function EndpointsCard({ namespace, name }: { namespace: string; name: string }) {
-  const slices = useObjects('endpointslices', namespace, `kubernetes.io/service-name=${name}`);
+  const slices = useObjects('endpointslices', namespace, {
+    labelSelector: `kubernetes.io/service-name=${name}`,
+  });
   const rows = ((slices.data ?? []) as EndpointSlice[]).flatMap((slice) =>
     (slice.endpoints ?? []).map((endpoint) => ({ slice, endpoint })),
   );

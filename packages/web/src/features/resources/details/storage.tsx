@@ -22,8 +22,8 @@ export function ClaimDetails({ resource, namespace = '', name }: KindDetailsProp
   const capacity = storage(resource.status?.capacity);
   const className = spec.storageClassName as string | undefined;
   const volume = spec.volumeName as string | undefined;
-  const pods = useObjects('pods', namespace);
-  const mounting = (pods.data ?? []).filter((p) => claimsOf(p).includes(name));
+  const pods = useObjects('pods', namespace, { keep: (p) => claimsOf(p).includes(name) });
+  const mounting = pods.data ?? [];
   return (
     <>
       <Card title="Claim">
@@ -50,11 +50,7 @@ export function ClaimDetails({ resource, namespace = '', name }: KindDetailsProp
         />
       </Card>
       <Card title="Mounted by">
-        <ListState
-          query={{ ...pods, data: pods.data && mounting }}
-          what="the pods"
-          empty="No pod mounts this claim."
-        >
+        <ListState query={pods} what="the pods" empty="No pod mounts this claim.">
           <PodsTable pods={mounting} label="Pods mounting it" />
         </ListState>
       </Card>
@@ -113,8 +109,10 @@ export function VolumeDetails({ resource }: KindDetailsProps) {
 
 /** A StorageClass: who provisions it, how, and the claims that use it. */
 export function StorageClassDetails({ resource, name }: KindDetailsProps) {
-  const claims = useObjects('persistentvolumeclaims');
-  const using = (claims.data ?? []).filter((c: KubeObject) => c.spec?.storageClassName === name);
+  const claims = useObjects('persistentvolumeclaims', undefined, {
+    keep: (c: KubeObject) => c.spec?.storageClassName === name,
+  });
+  const using = claims.data ?? [];
   const parameters = Object.entries((resource.parameters as Record<string, string> | undefined) ?? {});
   const isDefault =
     resource.metadata?.annotations?.['storageclass.kubernetes.io/is-default-class'] === 'true';
@@ -137,11 +135,7 @@ export function StorageClassDetails({ resource, name }: KindDetailsProps) {
         ]}
       />
       <SubHeading>Claims using it</SubHeading>
-      <ListState
-        query={{ ...claims, data: claims.data && using }}
-        what="the claims"
-        empty="No claim uses this class."
-      >
+      <ListState query={claims} what="the claims" empty="No claim uses this class.">
         <ObjectList objects={using} label="Claims using it" />
       </ListState>
     </Card>

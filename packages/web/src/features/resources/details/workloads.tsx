@@ -1,16 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/client.ts';
 import { Badge } from '../../../ui/Badge.tsx';
+import { mutedLook } from '../../../ui/controls.tsx';
 import { ObjectLink } from '../../../ui/ObjectLink.tsx';
 import { Card, Empty, ErrorMessage, Loading } from '../../../ui/states.tsx';
 import { Table } from '../../../ui/Table.tsx';
 import type { KubeObject } from '../objects.ts';
-import type { Condition } from './format.ts';
+import { type Condition, type LabelSelector, selectorTerms } from './format.ts';
 import {
   ConditionsTable,
   Facts,
   ListState,
   Moment,
+  ownedBy,
   PodsTable,
   Selector,
   SubHeading,
@@ -163,12 +165,22 @@ function WorkloadPods({ kind, namespace, name }: { kind: string; namespace: stri
     queryFn: ({ signal }) =>
       get('/api/workloads/{kind}/{namespace}/{name}/pods', { params: { kind, namespace, name }, signal }),
     refetchInterval: 10_000,
-    select: (answer) => answer.items as KubeObject[],
   });
+  const items = pods.data?.items as KubeObject[] | undefined;
+  const cut = pods.data && pods.data.total > pods.data.items.length;
   return (
-    <Card title="Pods">
-      <ListState query={pods} what="its pods" empty="It has no pods.">
-        <PodsTable pods={pods.data ?? []} />
+    <Card
+      title="Pods"
+      aside={
+        cut && (
+          <span
+            className={`text-xs ${mutedLook}`}
+          >{`the first ${items?.length} of ${pods.data?.total}`}</span>
+        )
+      }
+    >
+      <ListState query={{ ...pods, data: items }} what="its pods" empty="It has no pods.">
+        <PodsTable pods={items ?? []} />
       </ListState>
     </Card>
   );
@@ -176,13 +188,14 @@ function WorkloadPods({ kind, namespace, name }: { kind: string; namespace: stri
 
 /** The pods an object controls (a ReplicaSet's, a Job's): its namespace's pods whose owner it is. */
 export function OwnedPods({ owner, namespace }: { owner: KubeObject; namespace: string }) {
-  const pods = useObjects('pods', namespace);
-  const uid = owner.metadata?.uid;
-  const owned = (pods.data ?? []).filter((p) => p.metadata?.ownerReferences?.some((o) => o.uid === uid));
+  // The owner's selector narrows the list on the server; the owner reference settles it (selectors may overlap).
+  const labelSelector =
+    selectorTerms(owner.spec?.selector as LabelSelector | undefined).join(',') || undefined;
+  const pods = useObjects('pods', namespace, { labelSelector, keep: ownedBy(owner) });
   return (
     <Card title="Pods">
-      <ListState query={{ ...pods, data: pods.data && owned }} what="its pods" empty="It has no pods.">
-        <PodsTable pods={owned} />
+      <ListState query={pods} what="its pods" empty="It has no pods.">
+        <PodsTable pods={pods.data ?? []} />
       </ListState>
     </Card>
   );
