@@ -29,7 +29,10 @@ export {
   isFailingPod,
   isFailingStatus,
   type PodLike,
+  type PodSummary,
   podStatusText,
+  podSummary,
+  podTone,
 } from './pod-status.ts';
 export { parseQuantity } from './quantities.ts';
 export { searchLimits } from './search-limits.ts';

@@ -1,90 +1,163 @@
+import type { StatusTone } from './tables.ts';
+
 /**
- * A pod's status as `kubectl get pods` prints it, and which of those a platform engineer calls failing (ADR 0057).
- * The dashboard's health, its problems, the topology's health and the links into the pods table all read these,
- * so a pod counts as failing in every place or in none.
+ * A pod's READY, STATUS and RESTARTS as `kubectl get pods` prints them (the API server's printer: init
+ * containers first, then app containers from the last to the first, then deletion; ADR 0053), and which of
+ * those statuses a platform engineer calls failing (ADR 0057). The tables, the pod pages, the dashboard's
+ * health and problems and the topology all read these, so a pod reads the same and counts as failing in every
+ * place or in none.
  */
 
-interface ContainerState {
-  waiting?: { reason?: string };
-  running?: unknown;
-  terminated?: { reason?: string; exitCode?: number; signal?: number };
-}
-interface ContainerStatus {
-  name?: string;
-  ready?: boolean;
-  started?: boolean;
-  state?: ContainerState;
-}
-/** The parts of a Pod the status reads, as the Kubernetes object has them. */
-interface PodFields {
-  metadata?: { deletionTimestamp?: string };
-  spec?: { initContainers?: { name?: string; restartPolicy?: string }[] };
-  status?: {
-    phase?: string;
-    reason?: string;
-    conditions?: { type?: string; status?: string }[];
-    initContainerStatuses?: ContainerStatus[];
-    containerStatuses?: ContainerStatus[];
-  };
-}
-/** A Pod as parsed JSON: callers hold loosely typed objects, the fields are read as `PodFields`. */
+type Json = Record<string, unknown>;
+const obj = (value: unknown): Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
+const arr = (value: unknown): Json[] => (Array.isArray(value) ? value.map(obj) : []);
+const str = (value: unknown): string => (typeof value === 'string' ? value : '');
+const num = (value: unknown): number => (typeof value === 'number' ? value : 0);
+
+/** A Pod as parsed JSON: callers hold loosely typed objects; the fields are read the way Go's zero values read. */
 export interface PodLike {
-  metadata?: { deletionTimestamp?: string };
+  metadata?: { deletionTimestamp?: string; [field: string]: unknown };
   spec?: object;
   status?: object;
 }
 
-/** Why a terminated container ended, in kubectl's words. */
-const terminatedText = (t: NonNullable<ContainerState['terminated']>) =>
-  t.reason || (t.signal ? `Signal:${t.signal}` : `ExitCode:${t.exitCode ?? 0}`);
-
-const condition = (pod: PodFields, type: string) =>
-  pod.status?.conditions?.find((c) => c.type === type)?.status;
-
-/** The init containers' part: `Init:<reason>` or `Init:i/n` while one is not done, undefined once all are. */
-function initText(pod: PodFields): string | undefined {
-  const declared = pod.spec?.initContainers ?? [];
-  const statuses = pod.status?.initContainerStatuses ?? [];
-  for (const [i, container] of statuses.entries()) {
-    const { waiting, terminated } = container.state ?? {};
-    if (terminated && terminated.exitCode === 0) continue;
-    // A sidecar (an init container that restarts always) is done once started.
-    const sidecar = declared.find((d) => d.name === container.name)?.restartPolicy === 'Always';
-    if (sidecar && container.started) continue;
-    if (terminated) return `Init:${terminatedText(terminated)}`;
-    if (waiting?.reason && waiting.reason !== 'PodInitializing') return `Init:${waiting.reason}`;
-    return `Init:${i}/${declared.length || statuses.length}`;
-  }
-  return undefined;
+export interface PodSummary {
+  ready: string;
+  reason: string;
+  restarts: number;
+  /** When the most recent counted restart ended; absent when none is known. */
+  lastRestart?: string;
 }
 
-/** kubectl's STATUS column (its printer's algorithm, pkg/printers/internalversion): reason over phase. */
-export function podStatusText(object: PodLike): string {
-  const pod = object as PodFields;
-  const status = pod.status ?? {};
-  let text = status.reason || status.phase || 'Unknown';
-  const init = initText(pod);
-  if (init === undefined || condition(pod, 'Initialized') === 'True') {
-    let running = false;
-    const containers = status.containerStatuses ?? [];
-    // The first container's state wins: kubectl walks them backwards, each overwriting the last.
-    for (const container of [...containers].reverse()) {
-      const { waiting, terminated } = container.state ?? {};
-      if (waiting?.reason) text = waiting.reason;
-      else if (terminated) text = terminatedText(terminated);
-      else if (container.ready && container.state?.running) running = true;
+const later = (current: string | undefined, candidate: unknown): string | undefined => {
+  if (typeof candidate !== 'string' || candidate === '') return current;
+  return current === undefined || Date.parse(candidate) > Date.parse(current) ? candidate : current;
+};
+
+const lastTerminated = (status: Json) => obj(obj(status.lastState).terminated).finishedAt;
+
+/** A terminated state's reason, else `Signal:N` or `ExitCode:N`, with `prefix` (`Init:` for init containers). */
+function terminatedReason(terminated: Json, prefix: string): string {
+  if (str(terminated.reason)) return `${prefix}${str(terminated.reason)}`;
+  if (num(terminated.signal) !== 0) return `${prefix}Signal:${num(terminated.signal)}`;
+  return `${prefix}ExitCode:${num(terminated.exitCode)}`;
+}
+
+const conditionTrue = (conditions: Json[], type: string) =>
+  conditions.some((condition) => condition.type === type && condition.status === 'True');
+
+const terminalPhases = new Set(['Succeeded', 'Failed']);
+
+export function podSummary(pod: PodLike): PodSummary {
+  const spec = obj(pod.spec);
+  const status = obj(pod.status);
+  const conditions = arr(status.conditions);
+  const initSpecs = arr(spec.initContainers);
+  // A sidecar (an init container that restarts always) counts as a container of the pod.
+  const sidecars = new Set(
+    initSpecs.filter((container) => container.restartPolicy === 'Always').map((c) => str(c.name)),
+  );
+  const total = arr(spec.containers).length + sidecars.size;
+  const phase = str(status.phase);
+  let reason = str(status.reason) || phase;
+  for (const condition of conditions) {
+    if (condition.type === 'PodScheduled' && condition.reason === 'SchedulingGated')
+      reason = 'SchedulingGated';
+  }
+
+  let ready = 0;
+  let restarts = 0;
+  let sidecarRestarts = 0;
+  let lastRestart: string | undefined;
+  let lastSidecarRestart: string | undefined;
+  let initializing = false;
+  const initStatuses = arr(status.initContainerStatuses);
+  for (const [index, container] of initStatuses.entries()) {
+    const isSidecar = sidecars.has(str(container.name));
+    restarts += num(container.restartCount);
+    lastRestart = later(lastRestart, lastTerminated(container));
+    if (isSidecar) {
+      sidecarRestarts += num(container.restartCount);
+      lastSidecarRestart = later(lastSidecarRestart, lastTerminated(container));
     }
-    if (text === 'Completed' && running) text = condition(pod, 'Ready') === 'True' ? 'Running' : 'NotReady';
-  } else {
-    text = init;
+    const state = obj(container.state);
+    const terminated = state.terminated === undefined ? undefined : obj(state.terminated);
+    const waitingReason = str(obj(state.waiting).reason);
+    if (terminated && num(terminated.exitCode) === 0) continue;
+    if (isSidecar && container.started === true) {
+      if (container.ready === true) ready++;
+      continue;
+    }
+    if (terminated) reason = terminatedReason(terminated, 'Init:');
+    else if (state.waiting !== undefined && waitingReason !== '' && waitingReason !== 'PodInitializing') {
+      reason = `Init:${waitingReason}`;
+    } else reason = `Init:${index}/${initSpecs.length}`;
+    initializing = true;
+    break;
   }
-  const terminal = status.phase === 'Succeeded' || status.phase === 'Failed';
-  if (pod.metadata?.deletionTimestamp) {
-    if (status.reason === 'NodeLost') return 'Unknown';
-    if (!terminal) return 'Terminating';
+
+  if (!initializing || conditions.find((c) => c.type === 'Initialized')?.status === 'True') {
+    restarts = sidecarRestarts;
+    lastRestart = lastSidecarRestart;
+    let hasRunning = false;
+    let errorReason = '';
+    const statuses = arr(status.containerStatuses);
+    for (let i = statuses.length - 1; i >= 0; i--) {
+      const container = statuses[i] ?? {};
+      restarts += num(container.restartCount);
+      lastRestart = later(lastRestart, lastTerminated(container));
+      const state = obj(container.state);
+      const waitingReason = str(obj(state.waiting).reason);
+      if (state.waiting !== undefined && waitingReason !== '') reason = waitingReason;
+      else if (state.terminated !== undefined) {
+        const terminated = obj(state.terminated);
+        reason = terminatedReason(terminated, '');
+        if (num(terminated.exitCode) !== 0) errorReason = reason;
+      } else if (container.ready === true && state.running !== undefined) {
+        hasRunning = true;
+        ready++;
+      }
+    }
+    if (reason === 'Completed') {
+      if (hasRunning && conditionTrue(conditions, 'Ready')) reason = 'Running';
+      else if (errorReason !== '') reason = errorReason;
+      else if (hasRunning) reason = 'NotReady';
+    }
   }
-  return text;
+
+  if (pod.metadata?.deletionTimestamp && status.reason === 'NodeLost') reason = 'Unknown';
+  else if (pod.metadata?.deletionTimestamp && !terminalPhases.has(phase)) reason = 'Terminating';
+
+  const summary: PodSummary = { ready: `${ready}/${total}`, reason, restarts };
+  if (lastRestart !== undefined) summary.lastRestart = lastRestart;
+  return summary;
 }
+
+const okReasons = new Set(['Running']);
+const progressReasons = new Set([
+  'Pending',
+  'ContainerCreating',
+  'PodInitializing',
+  'Terminating',
+  'SchedulingGated',
+]);
+const mutedReasons = new Set(['Completed', 'Succeeded']);
+const warningReasons = new Set(['NotReady', 'Unknown']);
+
+/** How the UI colours a pod's status text: anything not known to be fine or under way is an error. */
+export function podTone(reason: string): StatusTone {
+  if (okReasons.has(reason)) return 'ok';
+  if (mutedReasons.has(reason)) return 'muted';
+  if (progressReasons.has(reason) || /^Init:\d+\/\d+$/.test(reason) || reason === 'Init:PodInitializing') {
+    return 'progress';
+  }
+  if (warningReasons.has(reason)) return 'warning';
+  return 'error';
+}
+
+/** kubectl's STATUS column for a pod. */
+export const podStatusText = (pod: PodLike): string => podSummary(pod).reason;
 
 /**
  * The statuses that mean a pod is failing, not starting, finishing or being replaced. `Init:` followed by one of
@@ -119,5 +192,5 @@ export function isFailingStatus(text: string): boolean {
  */
 export function isFailingPod(pod: PodLike): boolean {
   if (pod.metadata?.deletionTimestamp) return false;
-  return (pod as PodFields).status?.phase === 'Failed' || isFailingStatus(podStatusText(pod));
+  return obj(pod.status).phase === 'Failed' || isFailingStatus(podStatusText(pod));
 }

@@ -1,3 +1,4 @@
+import type { StatusTone } from '@binnacle/common';
 import type { ReactNode } from 'react';
 
 /** What a badge's colour says: fine, needs a look, failing, past saving, in motion, or nothing to say. */
@@ -14,6 +15,15 @@ export const toneLook: Record<Tone, string> = {
   severe: 'bg-red-700 text-white dark:bg-red-600',
   info: 'bg-sky-100 text-sky-900 dark:bg-sky-950 dark:text-sky-200',
   muted: 'bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300',
+};
+
+/** The badge for a status the agent's tables tone (a pod's, a node's, a claim's…). */
+export const statusBadgeTone: Record<StatusTone, Tone> = {
+  ok: 'good',
+  warning: 'warn',
+  error: 'bad',
+  progress: 'info',
+  muted: 'muted',
 };
 
 /** A word in a coloured pill; the word carries the meaning, the colour helps the eye. */

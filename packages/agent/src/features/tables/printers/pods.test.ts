@@ -1,7 +1,7 @@
-import { cellText } from '@binnacle/common';
+import { cellText, podSummary, podTone } from '@binnacle/common';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../kube/objects.ts';
-import { podPrinter, podSummary, podTone } from './pods.ts';
+import { podPrinter } from './pods.ts';
 
 const now = Date.parse('2026-01-01T12:00:00Z');
 const minutesAgo = (minutes: number) => new Date(now - minutes * 60_000).toISOString();

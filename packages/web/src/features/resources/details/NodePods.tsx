@@ -1,3 +1,4 @@
+import { podStatusText } from '@binnacle/common';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { mutedLook } from '../../../ui/controls.tsx';
 import { ObjectLink } from '../../../ui/ObjectLink.tsx';
@@ -6,7 +7,6 @@ import { Table } from '../../../ui/Table.tsx';
 import { formatBytes, formatCores } from '../../../ui/units.ts';
 import { ageOf, type KubeObject } from '../objects.ts';
 import { podRequest } from './node-resources.ts';
-import { podStatusText } from './pod-status.ts';
 
 interface Statuses {
   containerStatuses?: { ready?: boolean; restartCount?: number }[];

@@ -1,4 +1,5 @@
-import { Badge, type Tone } from '../../../ui/Badge.tsx';
+import { podStatusText, podTone } from '@binnacle/common';
+import { Badge, statusBadgeTone } from '../../../ui/Badge.tsx';
 import { mutedLook } from '../../../ui/controls.tsx';
 import { ObjectLink } from '../../../ui/ObjectLink.tsx';
 import { Card } from '../../../ui/states.tsx';
@@ -10,15 +11,9 @@ import {
   type ContainerTrouble,
   containerTroubles,
   endedWords,
-  podStatusText,
 } from './pod-status.ts';
 import type { KindDetailsProps } from './registry.ts';
 import { When } from './When.tsx';
-
-const fine = new Set(['Running', 'Completed', 'Succeeded']);
-const underway = /^(Pending|ContainerCreating|PodInitializing|Terminating|Init:\d+\/\d+|SchedulingGated)$/;
-
-const toneOf = (status: string): Tone => (fine.has(status) ? 'good' : underway.test(status) ? 'info' : 'bad');
 
 /** One failing container: what it is doing now and how its previous run ended, in the kubelet's words. */
 function Trouble({ t }: { t: ContainerTrouble }) {
@@ -107,7 +102,7 @@ export function PodDetails({ resource, namespace }: KindDetailsProps) {
     <>
       <Card title="Status">
         <div className="flex flex-wrap items-center gap-3">
-          <Badge tone={toneOf(text)}>{text}</Badge>
+          <Badge tone={statusBadgeTone[podTone(text)]}>{text}</Badge>
           <span className={`text-sm ${mutedLook}`}>phase {status.phase ?? 'unknown'}</span>
         </div>
         {(status.reason || status.message) && (

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conditionTrouble, duration, podReady, podStatus, selectorTerms } from './format.ts';
+import { conditionTrouble, duration, selectorTerms } from './format.ts';
 
 describe('the details formatting', () => {
   it('writes selectors as kubectl describe does, a Service map and a LabelSelector alike', () => {
@@ -23,28 +23,6 @@ describe('the details formatting', () => {
     expect(conditionTrouble({ type: 'ReplicaFailure', status: 'True' })).toBe(true);
     expect(conditionTrouble({ type: 'ScalingLimited', status: 'False' })).toBe(false);
     expect(conditionTrouble({ type: 'Ready', status: 'Unknown' })).toBe(true);
-  });
-
-  it('words a pod as kubectl get pods does: a waiting reason before the phase', () => {
-    const pod = (status: Record<string, unknown>) => ({ spec: { containers: [{}, {}] }, status });
-    const crashing = pod({
-      phase: 'Running',
-      containerStatuses: [
-        { ready: true, restartCount: 0, state: { running: {} } },
-        { ready: false, restartCount: 4, state: { waiting: { reason: 'CrashLoopBackOff' } } },
-      ],
-    });
-    expect(podStatus(crashing)).toBe('CrashLoopBackOff');
-    expect(podReady(crashing)).toBe('1/2');
-    expect(podStatus(pod({ phase: 'Failed', reason: 'Evicted' }))).toBe('Evicted');
-    expect(
-      podStatus(
-        pod({
-          phase: 'Pending',
-          containerStatuses: [{ state: { waiting: { reason: 'ContainerCreating' } } }],
-        }),
-      ),
-    ).toBe('Pending');
   });
 
   it('measures a duration to its end, or to now while it runs', () => {

@@ -1,5 +1,4 @@
 import { age } from '../../../ui/time.ts';
-import type { KubeObject } from '../objects.ts';
 
 /** A status condition as every kind writes it (Deployments also keep `lastUpdateTime`, Nodes `lastHeartbeatTime`). */
 export interface Condition {
@@ -69,45 +68,3 @@ export function duration(start: string | undefined, end?: string, now = Date.now
   const to = end ? Date.parse(end) : now;
   return Number.isNaN(to) ? undefined : age((to - from) / 1000);
 }
-
-interface ContainerStatus {
-  name?: string;
-  ready?: boolean;
-  restartCount?: number;
-  state?: { waiting?: { reason?: string }; terminated?: { reason?: string; exitCode?: number } };
-}
-
-const containerStatuses = (pod: KubeObject) =>
-  (pod.status?.containerStatuses as ContainerStatus[] | undefined) ?? [];
-
-/** `ready/total` containers, as the READY column of `kubectl get pods`. */
-export function podReady(pod: KubeObject): string {
-  const total = ((pod.spec?.containers as unknown[] | undefined) ?? []).length;
-  return `${containerStatuses(pod).filter((c) => c.ready).length}/${total}`;
-}
-
-export const podRestarts = (pod: KubeObject) =>
-  containerStatuses(pod).reduce((sum, c) => sum + (c.restartCount ?? 0), 0);
-
-/**
- * A pod's STATUS the way `kubectl get pods` words it: being deleted, the pod's own reason (Evicted), a
- * container's waiting or terminated reason (CrashLoopBackOff, ImagePullBackOff, OOMKilled), else its phase.
- */
-export function podStatus(pod: KubeObject): string {
-  if (pod.metadata && 'deletionTimestamp' in pod.metadata && pod.metadata.deletionTimestamp)
-    return 'Terminating';
-  const reason = pod.status?.reason as string | undefined;
-  if (reason) return reason;
-  for (const c of containerStatuses(pod)) {
-    const waiting = c.state?.waiting?.reason;
-    if (waiting && waiting !== 'ContainerCreating') return waiting;
-    const terminated = c.state?.terminated;
-    if (terminated && pod.status?.phase === 'Running')
-      return terminated.reason ?? `ExitCode:${terminated.exitCode ?? '?'}`;
-  }
-  return (pod.status?.phase as string | undefined) ?? 'Unknown';
-}
-
-/** Whether a pod status word means trouble (the table colours it). */
-export const podStatusTrouble = (status: string) =>
-  !['Running', 'Succeeded', 'Completed', 'Pending', 'ContainerCreating'].includes(status);

@@ -1,23 +1,14 @@
+import { podSummary, podTone } from '@binnacle/common';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { get } from '../../../api/client.ts';
-import { Badge } from '../../../ui/Badge.tsx';
+import { Badge, statusBadgeTone } from '../../../ui/Badge.tsx';
 import { mutedLook } from '../../../ui/controls.tsx';
 import { ObjectLink } from '../../../ui/ObjectLink.tsx';
 import { ago, Empty, ErrorMessage, Loading } from '../../../ui/states.tsx';
 import { Table } from '../../../ui/Table.tsx';
 import type { KubeObject } from '../objects.ts';
-import {
-  type Condition,
-  conditionTrouble,
-  exactTime,
-  type LabelSelector,
-  podReady,
-  podRestarts,
-  podStatus,
-  podStatusTrouble,
-  selectorTerms,
-} from './format.ts';
+import { type Condition, conditionTrouble, exactTime, type LabelSelector, selectorTerms } from './format.ts';
 
 /** One line of a facts grid: its label and its value; a fact without a value is left out. */
 export type Fact = [label: string, value: ReactNode];
@@ -190,19 +181,17 @@ export function PodsTable({ pods, label = 'Pods' }: { pods: KubeObject[]; label?
       columns={['Name', 'Ready', 'Status', { label: 'Restarts', right: true }, 'Node', 'Age']}
     >
       {pods.map((pod) => {
-        const status = podStatus(pod);
+        const { ready, reason: status, restarts } = podSummary(pod);
         return (
           <tr key={pod.metadata?.uid ?? pod.metadata?.name}>
             <td className="py-1.5 pr-4">
               <ObjectLink kind="Pod" namespace={pod.metadata?.namespace} name={pod.metadata?.name ?? ''} />
             </td>
-            <td className="py-1.5 pr-4 tabular-nums">{podReady(pod)}</td>
+            <td className="py-1.5 pr-4 tabular-nums">{ready}</td>
             <td className="py-1.5 pr-4">
-              <Badge tone={podStatusTrouble(status) ? 'bad' : status === 'Pending' ? 'warn' : 'good'}>
-                {status}
-              </Badge>
+              <Badge tone={statusBadgeTone[podTone(status)]}>{status}</Badge>
             </td>
-            <td className="py-1.5 pr-4 text-right tabular-nums">{podRestarts(pod)}</td>
+            <td className="py-1.5 pr-4 text-right tabular-nums">{restarts}</td>
             <td className="py-1.5 pr-4 font-mono text-xs">
               {(pod.spec?.nodeName as string | undefined) ?? '—'}
             </td>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../objects.ts';
-import { containerTroubles, endedWords, podStatusText, probeWords, stateWords } from './pod-status.ts';
+import { containerTroubles, endedWords, probeWords, stateWords } from './pod-status.ts';
 
 const pod = (
   status: Record<string, unknown>,
@@ -24,76 +24,6 @@ const crashLooping = pod({
       lastState: { terminated: { exitCode: 1, reason: 'Error', finishedAt: '2026-11-28T12:00:00Z' } },
     },
   ],
-});
-
-describe('podStatusText (kubectl get pods STATUS)', () => {
-  it('names the waiting reason of a crash-looping container over the phase', () => {
-    expect(podStatusText(crashLooping)).toBe('CrashLoopBackOff');
-  });
-
-  it('says Running for a running pod, the phase when there are no statuses, Terminating once deleted', () => {
-    expect(
-      podStatusText(
-        pod({ phase: 'Running', containerStatuses: [{ name: 'main', ready: true, state: { running: {} } }] }),
-      ),
-    ).toBe('Running');
-    expect(podStatusText(pod({ phase: 'Pending' }))).toBe('Pending');
-    expect(podStatusText(pod({ phase: 'Running' }, {}, { deletionTimestamp: '2026-11-28T12:00:00Z' }))).toBe(
-      'Terminating',
-    );
-  });
-
-  it("prefers the pod's reason (Evicted) and names exit codes and signals without a reason", () => {
-    expect(podStatusText(pod({ phase: 'Failed', reason: 'Evicted' }))).toBe('Evicted');
-    expect(
-      podStatusText(
-        pod({
-          phase: 'Failed',
-          containerStatuses: [{ name: 'main', state: { terminated: { exitCode: 2 } } }],
-        }),
-      ),
-    ).toBe('ExitCode:2');
-    expect(
-      podStatusText(
-        pod({
-          phase: 'Failed',
-          containerStatuses: [{ name: 'main', state: { terminated: { exitCode: 0, signal: 9 } } }],
-        }),
-      ),
-    ).toBe('Signal:9');
-  });
-
-  it('shows init progress and init failures', () => {
-    const spec = { initContainers: [{ name: 'a' }, { name: 'b' }] };
-    const done = { name: 'a', state: { terminated: { exitCode: 0, reason: 'Completed' } } };
-    expect(
-      podStatusText(
-        pod({ phase: 'Pending', initContainerStatuses: [done, { name: 'b', state: { running: {} } }] }, spec),
-      ),
-    ).toBe('Init:1/2');
-    expect(
-      podStatusText(
-        pod(
-          {
-            phase: 'Pending',
-            initContainerStatuses: [{ name: 'a', state: { waiting: { reason: 'CrashLoopBackOff' } } }],
-          },
-          spec,
-        ),
-      ),
-    ).toBe('Init:CrashLoopBackOff');
-  });
-
-  it('says NotReady for a completed pod whose sidecar still runs and Ready is false', () => {
-    const status = {
-      phase: 'Running',
-      containerStatuses: [
-        { name: 'main', state: { terminated: { exitCode: 0, reason: 'Completed' } } },
-        { name: 'side', ready: true, state: { running: {} } },
-      ],
-    };
-    expect(podStatusText(pod(status))).toBe('NotReady');
-  });
 });
 
 describe('containerTroubles', () => {

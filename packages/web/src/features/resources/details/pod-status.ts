@@ -45,55 +45,10 @@ interface PodStatusFields {
 }
 
 const statusOf = (pod: KubeObject) => (pod.status ?? {}) as PodStatusFields;
-const conditionTrue = (pod: KubeObject, type: string) =>
-  (statusOf(pod).conditions ?? []).some((c) => c.type === type && c.status === 'True');
-const restartableInit = (pod: KubeObject, name: string) =>
-  ((pod.spec?.initContainers ?? []) as { name: string; restartPolicy?: string }[]).some(
-    (c) => c.name === name && c.restartPolicy === 'Always',
-  );
 
 /** `ExitCode:1`, `Signal:9`, or the termination's reason: how kubectl names a container that stopped. */
 const stoppedWord = (t: Terminated) =>
   t.reason || (t.signal ? `Signal:${t.signal}` : `ExitCode:${t.exitCode ?? 0}`);
-
-/**
- * The STATUS column of `kubectl get pods`, computed as kubectl's printer does: the pod's reason or phase, an
- * init container's progress or failure (`Init:0/2`, `Init:CrashLoopBackOff`), else the last container's waiting
- * or terminated reason, `Terminating` once deleted, `NotReady` for a completed pod whose sidecar still runs.
- */
-export function podStatusText(pod: KubeObject): string {
-  const status = statusOf(pod);
-  let reason = status.reason || status.phase || 'Unknown';
-  if ((status.conditions ?? []).some((c) => c.type === 'PodScheduled' && c.reason === 'SchedulingGated'))
-    reason = 'SchedulingGated';
-  const inits = status.initContainerStatuses ?? [];
-  const initCount = ((pod.spec?.initContainers ?? []) as unknown[]).length;
-  let initializing = false;
-  for (const [i, c] of inits.entries()) {
-    const t = c.state?.terminated;
-    const waiting = c.state?.waiting?.reason;
-    if (t && t.exitCode === 0) continue;
-    if (restartableInit(pod, c.name) && c.started) continue;
-    initializing = true;
-    if (t) reason = `Init:${stoppedWord(t)}`;
-    else if (waiting && waiting !== 'PodInitializing') reason = `Init:${waiting}`;
-    else reason = `Init:${i}/${initCount}`;
-    break;
-  }
-  if (!initializing || conditionTrue(pod, 'Initialized')) {
-    let running = false;
-    for (const c of [...(status.containerStatuses ?? [])].reverse()) {
-      const t = c.state?.terminated;
-      if (c.state?.waiting?.reason) reason = c.state.waiting.reason;
-      else if (t) reason = stoppedWord(t);
-      else if (c.ready && c.state?.running) running = true;
-    }
-    if (reason === 'Completed' && running) reason = conditionTrue(pod, 'Ready') ? 'Running' : 'NotReady';
-  }
-  if (pod.metadata && 'deletionTimestamp' in pod.metadata)
-    reason = status.reason === 'NodeLost' ? 'Unknown' : 'Terminating';
-  return reason;
-}
 
 /** Reasons a waiting container gives while it is merely starting: nothing has gone wrong yet. */
 const startingReasons = new Set(['ContainerCreating', 'PodInitializing']);
