@@ -149,9 +149,7 @@ const warningReasons = new Set(['NotReady', 'Unknown']);
 export function podTone(reason: string): StatusTone {
   if (okReasons.has(reason)) return 'ok';
   if (mutedReasons.has(reason)) return 'muted';
-  if (progressReasons.has(reason) || /^Init:\d+\/\d+$/.test(reason) || reason === 'Init:PodInitializing') {
-    return 'progress';
-  }
+  if (progressReasons.has(reason) || /^Init:\d+\/\d+$/.test(reason)) return 'progress';
   if (warningReasons.has(reason)) return 'warning';
   return 'error';
 }

@@ -127,6 +127,8 @@ const builtIn: ReadonlyMap<string, Printer> = new Map([
   ['resource.k8s.io/ResourceSlice', resourceSlicePrinter],
 ]);
 
+const crdPrinters = new WeakMap<KubeObject, Map<string, Printer>>();
+
 /**
  * The printer for a kind. `crd` is the kind's CustomResourceDefinition when it is a custom resource (its
  * `additionalPrinterColumns` are its columns). NAME and NAMESPACE are not columns here: every row carries them.
@@ -136,5 +138,17 @@ const builtIn: ReadonlyMap<string, Printer> = new Map([
 export function printerFor(resource: ApiResource, crd: KubeObject | undefined): Printer {
   const known = builtIn.get(`${resource.group}/${resource.kind}`);
   if (known) return known;
-  return crd ? crdPrinter(crd, resource.version) : createdAtPrinter;
+  if (!crd) return createdAtPrinter;
+  // Compiled once per CRD object: the cache replaces the object when the CRD changes, which compiles it anew.
+  let versions = crdPrinters.get(crd);
+  if (!versions) {
+    versions = new Map();
+    crdPrinters.set(crd, versions);
+  }
+  let printer = versions.get(resource.version);
+  if (!printer) {
+    printer = crdPrinter(crd, resource.version);
+    versions.set(resource.version, printer);
+  }
+  return printer;
 }

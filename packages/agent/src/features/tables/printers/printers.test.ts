@@ -149,8 +149,9 @@ describe('rows', () => {
         ],
       },
     };
-    expect(printerFor(resource('example.com', 'Thing'), crd).columns.map((column) => column.name)).toEqual([
-      'PHASE',
-    ]);
+    const thing = printerFor(resource('example.com', 'Thing'), crd);
+    expect(thing.columns.map((column) => column.name)).toEqual(['PHASE']);
+    expect(printerFor(resource('example.com', 'Thing'), crd)).toBe(thing);
+    expect(printerFor(resource('example.com', 'Thing'), structuredClone(crd))).not.toBe(thing);
   });
 });
