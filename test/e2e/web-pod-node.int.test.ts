@@ -105,6 +105,16 @@ describe('the pod, node and metrics pages', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     await status.evaluate((card) => card.scrollIntoView());
     await docsScreenshot(page, 'pod-crashloop');
+
+    // A container that never restarted has no previous run: the card says so, and asks the agent nothing.
+    const previousReads = requestsTo(page, /\/logs$/);
+    await page.goto(`${agent.url}/resources/pods/demo-data/postgres-0`);
+    await logs.getByLabel('Previous run').check();
+    await logs
+      .getByRole('status')
+      .filter({ hasText: 'has not restarted: there is no previous run' })
+      .waitFor();
+    expect(previousReads).toEqual([]);
     await page.context().close();
   });
 
