@@ -17,7 +17,7 @@ import { basePath } from '../../api/client.ts';
 import { router } from '../../app/router.tsx';
 import { PlainLink } from '../../ui/PlainLink.tsx';
 import { healthColor, openedObject, type ShownGraph, type Topology, type TopologyNode } from './graph.ts';
-import { compactFont, compactLabel, counted, type Detail, detailAt } from './labels.ts';
+import { type CompactDetail, compactFont, compactLabel, counted, type Detail, detailAt } from './labels.ts';
 import { frameTitleFont, frameTitleHeight, type LayoutResult, nodeHeight, nodeWidth } from './layout.ts';
 import { RoutedEdge } from './RoutedEdge.tsx';
 import type { TopologySearch } from './TopologyPage.tsx';
@@ -101,6 +101,24 @@ function FindingBadges({ data }: { data: Record<string, unknown> }) {
   );
 }
 
+/** The name cut with an ellipsis, the count whole: after the name a little out, before it far out. */
+function CompactText({ node, detail }: { node: TopologyNode; detail: CompactDetail }) {
+  const { name, count } = compactLabel(node, detail);
+  const shown = <span className="truncate">{name}</span>;
+  if (count === undefined) return shown;
+  return detail === 'short' ? (
+    <>
+      {shown}
+      <span className="shrink-0 whitespace-pre"> · {count}</span>
+    </>
+  ) : (
+    <>
+      <span className="shrink-0 whitespace-pre">{count} </span>
+      {shown}
+    </>
+  );
+}
+
 const openNamespace = (name: string) =>
   void router.navigate({ to: '/topology', search: (was: TopologySearch) => ({ ...was, namespace: name }) });
 
@@ -121,16 +139,19 @@ const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<Resourc
         {overview ? (
           <button
             type="button"
-            className="truncate font-semibold leading-tight hover:underline"
+            className="flex min-w-0 font-semibold leading-tight hover:underline"
             style={{ fontSize: compactFont[detail] }}
             aria-label={`Open the topology of namespace ${node.name}`}
             onClick={() => openNamespace(node.name)}
           >
-            {compactLabel(node, detail)}
+            <CompactText node={node} detail={detail} />
           </button>
         ) : (
-          <span className="truncate font-semibold leading-tight" style={{ fontSize: compactFont[detail] }}>
-            {compactLabel(node, detail)}
+          <span
+            className="flex min-w-0 font-semibold leading-tight"
+            style={{ fontSize: compactFont[detail] }}
+          >
+            <CompactText node={node} detail={detail} />
           </span>
         )}
         <Handle type="source" position={Position.Right} isConnectable={false} style={hiddenHandle} />

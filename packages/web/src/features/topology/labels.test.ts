@@ -17,15 +17,21 @@ describe('labels as the zoom shortens them', () => {
     ]);
   });
 
-  it("puts a pod group's count after its name, then before it, so an ellipsis cuts the name and not the count", () => {
+  it("gives a pod group's name without the word pods, and its count apart, so an ellipsis cuts only the name", () => {
     const group = node('PodGroup', 'checkout pods', { count: 40 });
-    expect(compactLabel(group, 'short')).toBe('checkout · 40');
-    expect(compactLabel(group, 'counts')).toBe('40 checkout');
+    expect(compactLabel(group, 'short')).toEqual({ name: 'checkout', count: '40' });
+    expect(compactLabel(group, 'counts')).toEqual({ name: 'checkout', count: '40' });
   });
 
   it("counts a namespace's pods in the overview, and names any other object", () => {
-    expect(compactLabel(node('Namespace', 'shop', { objects: 9, pods: 1 }), 'short')).toBe('shop · 1 pod');
-    expect(compactLabel(node('Namespace', 'shop', { objects: 9, pods: 12 }), 'counts')).toBe('12 shop');
-    expect(compactLabel(node('Deployment', 'checkout'), 'counts')).toBe('checkout');
+    expect(compactLabel(node('Namespace', 'shop', { objects: 9, pods: 1 }), 'short')).toEqual({
+      name: 'shop',
+      count: '1 pod',
+    });
+    expect(compactLabel(node('Namespace', 'shop', { objects: 9, pods: 12 }), 'counts')).toEqual({
+      name: 'shop',
+      count: '12',
+    });
+    expect(compactLabel(node('Deployment', 'checkout'), 'counts')).toEqual({ name: 'checkout' });
   });
 });

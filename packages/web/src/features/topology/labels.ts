@@ -15,14 +15,19 @@ export const compactFont: Record<CompactDetail, number> = { short: 24, counts: 3
 
 export const counted = (n: unknown, noun: string) => `${String(n)} ${noun}${n === 1 ? '' : 's'}`;
 
-/** The one line a node keeps when zoomed out: `checkout · 40` a little out, `40 checkout` far out. */
-export function compactLabel(node: TopologyNode, detail: CompactDetail): string {
-  if (node.kind === 'Namespace' && node.data.pods !== undefined)
-    return detail === 'short'
-      ? `${node.name} · ${counted(node.data.pods, 'pod')}`
-      : `${String(node.data.pods)} ${node.name}`;
-  if (node.kind !== 'PodGroup') return node.name;
-  const count = Number(node.data.count);
-  const name = node.name.replace(/ pods$/, '');
-  return detail === 'short' ? `${name} · ${count}` : `${count} ${name}`;
+/**
+ * The one line a node keeps when zoomed out, as its name and its count: `checkout · 40` a little out, `40
+ * checkout` far out. The canvas cuts the name with an ellipsis and never the count.
+ */
+export function compactLabel(node: TopologyNode, detail: CompactDetail): { name: string; count?: string } {
+  const count =
+    node.kind === 'PodGroup'
+      ? String(node.data.count)
+      : node.kind === 'Namespace' && node.data.pods !== undefined
+        ? detail === 'short'
+          ? counted(node.data.pods, 'pod')
+          : String(node.data.pods)
+        : undefined;
+  const name = node.kind === 'PodGroup' ? node.name.replace(/ pods$/, '') : node.name;
+  return count === undefined ? { name } : { name, count };
 }

@@ -13,9 +13,9 @@ export const frameTitleHeight = (nodes: number) =>
 /** The largest a frame's title is drawn, in graph units (the canvas caps it to the room above the members). */
 export const frameTitleFont = (titleHeight: number) => titleHeight * 0.75;
 
-/** The width a title needs at its largest (about 0.72 em a bold character), at most three boxes' worth. */
+/** The width a title needs at its largest (about 0.8 em a bold character, with room to spare), at most three boxes' worth. */
 const titleWidth = (title: string, titleHeight: number) =>
-  Math.min(3 * nodeWidth, Math.ceil(title.length * 0.72 * frameTitleFont(titleHeight)) + 32);
+  Math.min(3 * nodeWidth, Math.ceil(title.length * 0.8 * frameTitleFont(titleHeight)) + 32);
 
 export interface LayoutRequest {
   id: number;
