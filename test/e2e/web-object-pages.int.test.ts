@@ -171,6 +171,30 @@ describe('the object pages of each kind', () => {
       .getByRole('link', { name: 'demo-data/postgres-0' })
       .waitFor();
     await check('Claim');
+    // The facts link the class first, then the volume.
+    await claim.getByLabel('Claim facts').getByRole('link').nth(1).click();
+    const volume = page.getByRole('region', { name: 'Volume' });
+    await volume.getByRole('link', { name: 'demo-data/data-postgres-0' }).waitFor();
+    expect(await volume.getByLabel('Volume facts').textContent()).toContain('RWO');
+    await check('Volume');
+    await volume.getByRole('link', { name: 'kwok-volume' }).click();
+    const storageClass = page.getByRole('region', { name: 'Storage class' });
+    await storageClass.getByRole('link', { name: 'demo-data/data-postgres-0' }).waitFor();
+    expect(await storageClass.getByLabel('Storage class facts').textContent()).toContain(
+      'kwok.x-k8s.io/volume',
+    );
+    await check('Storage class');
+  });
+
+  it('shows which pods a NetworkPolicy selects and links to the namespace’s matrix', async () => {
+    const policy = await visit('networkpolicies/demo-shop/checkout-from-storefront', 'Policy');
+    const facts = await policy.getByLabel('Policy facts').textContent();
+    expect(facts).toContain('app.kubernetes.io/name=checkout');
+    expect(facts).toContain('1 rule lets traffic through');
+    expect(facts).toContain('not restricted by this policy');
+    await check('Policy');
+    await policy.getByRole('link', { name: /See what the policies of demo-shop allow/ }).click();
+    await page.waitForURL(/\/network-policies\?matrix=demo-shop/);
   });
 
   it('shows a CronJob’s schedule and policy with the Jobs it keeps', async () => {
