@@ -17,13 +17,28 @@ let browser: Browser;
 let page: Page;
 let ns: { name: string; remove: () => Promise<void> };
 
-/** What the seed lacks, in a namespace of this file's own: RBAC objects and a CronJob with a Job of its history. */
+/**
+ * What the seed lacks, in a namespace of this file's own: RBAC objects, a quota and a limit range, and a CronJob
+ * with a Job of its history.
+ */
 async function plant(namespace: string) {
   const rbac = admin.makeApiClient(RbacAuthorizationV1Api);
   const batch = admin.makeApiClient(BatchV1Api);
-  await admin
-    .makeApiClient(CoreV1Api)
-    .createNamespacedServiceAccount({ namespace, body: { metadata: { name: 'reporter' } } });
+  const core = admin.makeApiClient(CoreV1Api);
+  await core.createNamespacedServiceAccount({ namespace, body: { metadata: { name: 'reporter' } } });
+  await core.createNamespacedResourceQuota({
+    namespace,
+    body: { metadata: { name: 'pods-cap' }, spec: { hard: { pods: '10' } } },
+  });
+  await core.createNamespacedLimitRange({
+    namespace,
+    body: {
+      metadata: { name: 'container-defaults' },
+      spec: {
+        limits: [{ type: 'Container', _default: { memory: '256Mi' }, defaultRequest: { memory: '128Mi' } }],
+      },
+    },
+  });
   await rbac.createNamespacedRole({
     namespace,
     body: {
@@ -156,6 +171,30 @@ describe('the object pages of each kind', () => {
       .getByRole('link', { name: 'demo-data/postgres-0' })
       .waitFor();
     await check('Claim');
+    // The facts link the class first, then the volume.
+    await claim.getByLabel('Claim facts').getByRole('link').nth(1).click();
+    const volume = page.getByRole('region', { name: 'Volume' });
+    await volume.getByRole('link', { name: 'demo-data/data-postgres-0' }).waitFor();
+    expect(await volume.getByLabel('Volume facts').textContent()).toContain('RWO');
+    await check('Volume');
+    await volume.getByRole('link', { name: 'kwok-volume' }).click();
+    const storageClass = page.getByRole('region', { name: 'Storage class' });
+    await storageClass.getByRole('link', { name: 'demo-data/data-postgres-0' }).waitFor();
+    expect(await storageClass.getByLabel('Storage class facts').textContent()).toContain(
+      'kwok.x-k8s.io/volume',
+    );
+    await check('Storage class');
+  });
+
+  it('shows which pods a NetworkPolicy selects and links to the namespace’s matrix', async () => {
+    const policy = await visit('networkpolicies/demo-shop/checkout-from-storefront', 'Policy');
+    const facts = await policy.getByLabel('Policy facts').textContent();
+    expect(facts).toContain('app.kubernetes.io/name=checkout');
+    expect(facts).toContain('1 rule lets traffic through');
+    expect(facts).toContain('not restricted by this policy');
+    await check('Policy');
+    await policy.getByRole('link', { name: /See what the policies of demo-shop allow/ }).click();
+    await page.waitForURL(/\/network-policies\?matrix=demo-shop/);
   });
 
   it('shows a CronJob’s schedule and policy with the Jobs it keeps', async () => {
@@ -207,6 +246,30 @@ describe('the object pages of each kind', () => {
     await visit(`roles/${ns.name}/config-reader`, 'Rules');
     await cell('core').waitFor();
     await check('Rules', 'object-role');
+  });
+
+  it('shows how a built-in ClusterRole aggregates, both ways', async () => {
+    const rules = await visit('clusterroles/_/edit', 'Rules');
+    const aggregation = await rules.getByLabel('Aggregation').textContent();
+    expect(aggregation).toContain('rbac.authorization.k8s.io/aggregate-to-edit=true');
+    expect(aggregation).toContain('admin');
+    await rules
+      .getByRole('table', { name: 'Rules' })
+      .getByRole('cell', { name: 'secrets', exact: false })
+      .first()
+      .waitFor();
+    await check('Rules');
+  });
+
+  it('shows a Namespace’s quotas and limit ranges', async () => {
+    const namespace = await visit(`namespaces/_/${ns.name}`, 'Namespace');
+    const quotas = namespace.getByRole('table', { name: 'Resource quotas' });
+    await quotas.getByRole('link', { name: `${ns.name}/pods-cap` }).waitFor();
+    await quotas.getByRole('cell', { name: '10', exact: true }).waitFor();
+    const limits = namespace.getByRole('table', { name: 'Limit ranges' });
+    await limits.getByRole('cell', { name: '256Mi', exact: true }).waitFor();
+    await limits.getByRole('cell', { name: '128Mi', exact: true }).waitFor();
+    await check('Namespace');
   });
 
   it('shows a Secret’s keys and sizes, never its values', async () => {

@@ -169,7 +169,7 @@ export function NetworkPolicyDetails({ resource, namespace = '' }: KindDetailsPr
       ? 'not restricted by this policy'
       : count(rules) === 0
         ? 'all denied (no rule lets anything through)'
-        : `${count(rules)} ${count(rules) === 1 ? 'rule' : 'rules'} let traffic through`;
+        : `${count(rules)} ${count(rules) === 1 ? 'rule lets' : 'rules let'} traffic through`;
   return (
     <Card title="Policy">
       <Facts
