@@ -162,16 +162,17 @@ PY
   rm "$1/module.zip"
 }
 
+estimate() { if [ "$1" -lt 60 ]; then echo "$1 s"; else echo "$(( ($1 + 30) / 60 )) min"; fi; }
 todo="" total=0
 for m in $modules; do
   built "$m" "$(module_dir "$m")" || { todo="$todo $m"; total=$(( total + seconds[$m] )); }
 done
 count=$(echo $todo | wc -w) step=0
-[ "$count" = 0 ] || echo "build.sh: building $count of the ${1:-full} profile's components once (cached in $cache_root): about $(( (total + 30) / 60 )) minutes on 2 cores" >&2
+[ "$count" = 0 ] || echo "build.sh: building $count of the ${1:-full} profile's components once (cached in $cache_root): about $(estimate "$total") on 2 cores" >&2
 for m in $todo; do
   dir=$(module_dir "$m")
   step=$(( step + 1 ))
-  echo "build.sh: [$step/$count] ${label[$m]}: about $(( (seconds[$m] + 30) / 60 )) min" >&2
+  echo "build.sh: [$step/$count] ${label[$m]}: about $(estimate "${seconds[$m]}")" >&2
   start=$(date +%s)
   rm -rf "$dir.partial" && mkdir -p "$dir.partial"
   "build_$m" "$dir.partial"
