@@ -4,7 +4,16 @@ import { chmod, copyFile, mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { freePort, readState, repoRoot, seedCluster, testCluster, waitUntil } from '@binnacle/testkit';
+import {
+  freePort,
+  groupAlive,
+  isListening,
+  readState,
+  repoRoot,
+  seedCluster,
+  testCluster,
+  waitUntil,
+} from '@binnacle/testkit';
 import { AppsV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -198,7 +207,7 @@ describe('npm start with a kubeconfig, in a fresh clone', () => {
       };
       child.stdout.on('data', collect);
       child.stderr.on('data', collect);
-      const exited = new Promise<number>((r) => child.on('exit', (code) => r(code ?? -1)));
+      const exited = new Promise<void>((r) => child.on('exit', () => r()));
       try {
         await agentAnswers(port, () => output, 150_000);
         const seconds = (Date.now() - started) / 1000;
@@ -207,9 +216,15 @@ describe('npm start with a kubeconfig, in a fresh clone', () => {
         );
         expect(output).toContain(`serving http://127.0.0.1:${port}`);
       } finally {
+        // npm, its shell and the agent: npm itself dies of the signal, the agent shuts down on it.
         if (child.pid) process.kill(-child.pid, 'SIGTERM');
       }
-      expect(await exited).toBe(0);
+      await exited;
+      const group = child.pid ?? 0;
+      await waitUntil('npm start and its children to exit', () => Promise.resolve(!groupAlive(group)), {
+        timeoutMs: 15_000,
+      });
+      expect(await isListening(port)).toBe(false);
       expect(output).not.toContain('build.sh');
       expect(existsSync(calls)).toBe(false);
       for (const dir of Object.values(goDirs)) expect(existsSync(dir)).toBe(false);
