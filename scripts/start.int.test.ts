@@ -55,6 +55,7 @@ describe('npm start without a configured cluster', () => {
       BINNACLE_CLUSTER_DIR: clusterDir,
       BINNACLE_CLUSTER_NODES: '2',
     };
+    const started = Date.now();
     const child = spawn(
       process.execPath,
       [resolve(import.meta.dirname, 'start.ts'), '--port', String(port), '--no-browser'],
@@ -67,6 +68,8 @@ describe('npm start without a configured cluster', () => {
     const exited = new Promise<number>((r) => child.on('exit', (code) => r(code ?? -1)));
     try {
       await agentAnswers(port, () => stderr, 150_000);
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      console.info(`npm start's demo, its components built already: the agent answered after ${seconds}s`);
       expect(stderr).toContain('no cluster configured: starting the local demo control plane');
       expect(stderr).toContain(`serving http://127.0.0.1:${port}`);
       const pods = (await (
@@ -112,9 +115,9 @@ describe('npm start without a configured cluster', () => {
         },
       });
       const lines: string[] = [];
-      const started = Date.now();
+      const reseeded = Date.now();
       await seedCluster(state, (line) => lines.push(line));
-      expect(Date.now() - started).toBeLessThan(60_000);
+      expect(Date.now() - reseeded).toBeLessThan(60_000);
       const said = lines.join('\n');
       expect(said).toContain('created 0 objects');
       expect(said).toMatch(/left \d+ objects that exist already as they are/);
