@@ -231,7 +231,7 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
       String(ports.chartRepo),
       chartDir,
     ]);
-    const gitops = full && (await startFullComponents(launch, full, args, stateDir));
+    const fullComponents = full && (await startFullComponents(launch, full, args, stateDir));
     const metricsServer =
       (options.metricsServer ?? true)
         ? await launch('metrics-server', bin.metricsServer, metricsServerArgs(args))
@@ -257,7 +257,7 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
         timeoutMs: componentTimeoutMs,
         process: chartRepo,
       }),
-      gitops?.ready(),
+      fullComponents?.ready(),
       metricsServer &&
         waitUntil('metrics-server', healthy(`https://127.0.0.1:${ports.metricsServer}/livez`), {
           timeoutMs: componentTimeoutMs,
