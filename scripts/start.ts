@@ -1,5 +1,5 @@
 /**
- * `npm start [-- --demo] [-- agent flags]`: the agent against the cluster it would find itself (--kubeconfig,
+ * `npm start [-- [--demo] [agent flags]]`: the agent against the cluster it would find itself (--kubeconfig,
  * BINNACLE_KUBECONFIG, `kubeconfig` in ~/.binnacle/config.json, KUBECONFIG, ~/.kube/config or the in-cluster
  * service account); nothing is built for it (ADR 0059). With none, or with --demo / BINNACLE_DEMO=1, it builds the
  * demo's components once (scripts/bootstrap.sh demo: Kubernetes, kwok, metrics-server), starts the local demo
@@ -24,10 +24,10 @@ const given = process.argv.slice(2);
 const args = given.filter((a) => a !== demoFlag);
 const log = (line: string) => process.stderr.write(`npm start: ${line}\n`);
 
-const help = `usage: npm start [-- --demo] [-- agent flags]
+const help = `usage: npm start [-- [--demo] [agent flags]]
 
-  With a cluster configured (the agent's --kubeconfig, BINNACLE_KUBECONFIG, KUBECONFIG, ~/.kube/config, the
-  in-cluster service account) it serves the agent for it; nothing is built. Otherwise, or with --demo
+  With a cluster configured (the agent's --kubeconfig, BINNACLE_KUBECONFIG, kubeconfig in ~/.binnacle/config.json,
+  KUBECONFIG, ~/.kube/config, the in-cluster service account) it serves the agent for it; nothing is built. Otherwise, or with --demo
   (BINNACLE_DEMO=1), it builds the demo control plane once (about 16 minutes cold on 2 cores, then seconds), starts
   it with sample workloads and stops it when the agent exits. The agent's flags follow.
 
