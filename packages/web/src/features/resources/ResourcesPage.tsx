@@ -39,6 +39,9 @@ const widthOf = (column: TableColumn) =>
   column.name === 'STATUS' ? 150 : column.type === 'string' ? 140 : column.type === 'date' ? 80 : 96;
 const minimumOf = (column: TableColumn) => (column.name === 'STATUS' ? 110 : 64);
 
+const byNamespaceAndName = (a: TableRow, b: TableRow) =>
+  (a.namespace ?? '').localeCompare(b.namespace ?? '') ||
+  a.name.localeCompare(b.name, 'en', { numeric: true });
 const rowLabel = (row: TableRow) => `${row.namespace ? `${row.namespace}/` : ''}${row.name}`;
 const asObject = (row: TableRow): KubeObject => ({
   metadata: { uid: row.uid, name: row.name, ...(row.namespace ? { namespace: row.namespace } : {}) },
@@ -136,7 +139,8 @@ export function ResourcesPage() {
           params={{ kind, namespace: row.namespace ?? '_', name: row.name }}
           search={{ namespace: search.namespace }}
           title={row.name}
-          className="block truncate font-medium text-teal-800 hover:underline focus:absolute focus:inset-y-0 focus:left-0 focus:z-20 focus:flex focus:w-max focus:items-center focus:overflow-visible focus:bg-white focus:px-3 dark:text-teal-300 dark:focus:bg-slate-900"
+          // The whole name shows on keyboard focus only: a mouse press must not move the link before its click.
+          className="block truncate font-medium text-teal-800 hover:underline focus-visible:absolute focus-visible:inset-y-0 focus-visible:left-0 focus-visible:z-20 focus-visible:flex focus-visible:w-max focus-visible:items-center focus-visible:overflow-visible focus-visible:bg-white focus-visible:px-3 dark:text-teal-300 dark:focus-visible:bg-slate-900"
         >
           {row.name}
         </Link>
@@ -244,7 +248,7 @@ export function ResourcesPage() {
         {shown && (
           <BulkActions
             kind={shown.kind}
-            objects={[...selected.values()].map(asObject)}
+            objects={[...selected.values()].sort(byNamespaceAndName).map(asObject)}
             clear={() => setSelected(new Map())}
           />
         )}
