@@ -388,6 +388,38 @@ describe('cloud mode through the hub tunnel', () => {
     expect(((await viaPat.json()) as { error: string }).error).toContain('cannot get pods/log');
   });
 
+  it('streams a table window through the tunnel as the caller, then the pods that change in it', async () => {
+    const outside = await hub(`/c/${clusterId}/api/tables/pods?namespace=kube-system`, { cookie: ada });
+    expect(outside.status).toBe(403);
+    const stream = await openSse(
+      `${hubUrl}/c/${clusterId}/api/tables/pods/stream?namespace=${namespace.name}`,
+      {
+        cookie: `__Host-binnacle_session=${ada}`,
+      },
+    );
+    try {
+      const first = (await stream.next((e) => e.event === 'window')).data as {
+        total: number;
+        rows: { name: string }[];
+      };
+      expect(first.rows.map((r) => r.name)).toContain('shell');
+      await core.createNamespacedPod({
+        namespace: namespace.name,
+        body: {
+          metadata: { name: 'table-new' },
+          spec: { containers: [{ name: 'main', image: 'busybox:1.37' }] },
+        },
+      });
+      const patch = await stream.next(
+        (e) => e.event === 'patch' && JSON.stringify(e.data).includes('"name":"table-new"'),
+      );
+      expect(patch.data).toMatchObject({ total: first.total + 1 });
+    } finally {
+      stream.close();
+      await core.deleteNamespacedPod({ namespace: namespace.name, name: 'table-new', gracePeriodSeconds: 0 });
+    }
+  });
+
   it('streams SSE (/api/events/stream) through the tunnel, for a role bound to cluster-wide view', async () => {
     // As the agent chart's default bindings do for hub roles (binnacle:role:owner → a cluster-wide role).
     await rbac.createClusterRoleBinding({

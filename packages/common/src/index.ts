@@ -42,10 +42,13 @@ export {
   isRelativeTime,
   kubectlDuration,
   type RelativeTime,
+  type StatusCount,
   type StatusTone,
   type TableCell,
   type TableColumn,
   type TableColumnType,
+  type TableRow,
+  type TableWindowPatch,
 } from './tables.ts';
 export { boundedTextContent, maxAnswerChars } from './tool-answer.ts';
 export { urlHost } from './url-host.ts';

@@ -63,3 +63,31 @@ export function cellText(cell: TableCell, now: number): string {
   if (typeof cell === 'string') return cell;
   return `${cell.before ?? ''}${kubectlDuration(now - Date.parse(cell.at))}${cell.after ?? ''}`;
 }
+
+/** One object as a table row: NAME and NAMESPACE are the row's, the cells follow the columns (ADR 0054). */
+export interface TableRow {
+  uid: string;
+  namespace?: string;
+  name: string;
+  cells: TableCell[];
+  status?: { text: string; tone: StatusTone };
+}
+
+/** How many rows of a table have one status: the choices of a status filter. */
+export interface StatusCount {
+  text: string;
+  tone: StatusTone;
+  count: number;
+}
+
+/** What a table stream's `patch` frame carries: only what changed in the window it sent before. */
+export interface TableWindowPatch {
+  /** Rows new to the window or changed in it, whole. */
+  rows?: TableRow[];
+  /** uids that left the window. */
+  removed?: string[];
+  /** The window's uids in order, when the order or membership changed. */
+  order?: string[];
+  total?: number;
+  statuses?: StatusCount[];
+}

@@ -74,6 +74,10 @@ const resourcesRoute = createRoute({
   validateSearch: (search: Record<string, unknown>): ResourcesSearch => ({
     q: text(search.q),
     labelSelector: text(search.labelSelector),
+    status: text(search.status),
+    sort: text(search.sort),
+    order: search.order === 'desc' ? 'desc' : undefined,
+    wide: search.wide === true || search.wide === 'true' ? true : undefined,
   }),
 });
 

@@ -1,21 +1,12 @@
 import {
   isRelativeTime,
   parseQuantity,
-  type StatusTone,
   type TableCell,
   type TableColumn,
+  type TableRow,
 } from '@binnacle/common';
 import type { KubeObject } from '../../kube/objects.ts';
 import type { Printer } from './printers/index.ts';
-
-/** One row as the table API answers it. */
-export interface TableRow {
-  uid: string;
-  namespace?: string;
-  name: string;
-  cells: TableCell[];
-  status?: { text: string; tone: StatusTone };
-}
 
 /** A comparable form of a cell: numbers before strings, null (no value) always last. */
 export type SortKey = number | string | null;

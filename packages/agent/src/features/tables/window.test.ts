@@ -1,8 +1,8 @@
-import type { TableColumn } from '@binnacle/common';
+import type { TableColumn, TableRow } from '@binnacle/common';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../kube/objects.ts';
 import type { Printer } from './printers/index.ts';
-import { type IndexedRow, indexRow, naturalKey, printedRow, type TableRow } from './rows.ts';
+import { type IndexedRow, indexRow, naturalKey, printedRow } from './rows.ts';
 import { diffWindow, type ExtraColumn, sentWindow, sortRows, windowOf } from './window.ts';
 
 const columns: TableColumn[] = [

@@ -1,6 +1,12 @@
-import type { StatusTone, TableCell, TableColumn } from '@binnacle/common';
+import type {
+  StatusCount,
+  TableCell,
+  TableColumn,
+  TableRow,
+  TableWindowPatch as WindowPatch,
+} from '@binnacle/common';
 import { badRequest } from '@binnacle/common/server';
-import type { IndexedRow, SortKey, TableRow } from './rows.ts';
+import type { IndexedRow, SortKey } from './rows.ts';
 
 /** What a table request asks of the rows, after the namespaces and the label selector chose the objects. */
 export interface WindowQuery {
@@ -20,12 +26,6 @@ export interface ExtraColumn {
   column: TableColumn;
   cell(row: IndexedRow): TableCell;
   key(row: IndexedRow): SortKey;
-}
-
-export interface StatusCount {
-  text: string;
-  tone: StatusTone;
-  count: number;
 }
 
 /** The rows of a window in order, with what the whole filtered kind looks like. */
@@ -140,18 +140,6 @@ export function windowOf(
     ),
     statuses: sorted.statuses,
   };
-}
-
-/** What changed between two windows of one subscription; undefined when nothing did. */
-export interface WindowPatch {
-  /** Rows new to the window or changed in it, whole. */
-  rows?: TableRow[];
-  /** uids that left the window. */
-  removed?: string[];
-  /** The window's uids in order, when the order or membership changed. */
-  order?: string[];
-  total?: number;
-  statuses?: StatusCount[];
 }
 
 /** What a subscription last sent: each row's JSON by uid, the order, and the totals. */

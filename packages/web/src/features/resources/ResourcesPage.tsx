@@ -1,115 +1,286 @@
-import { useQuery } from '@tanstack/react-query';
+import { cellText, type StatusTone, type TableColumn } from '@binnacle/common/tables';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
-import { useEffect, useState } from 'react';
-import { get } from '../../api/client.ts';
-import { Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Badge, type Tone } from '../../ui/Badge.tsx';
+import { SelectFilter } from '../../ui/SelectFilter.tsx';
+import { Empty, Loading } from '../../ui/states.tsx';
 import { TextFilter } from '../../ui/TextFilter.tsx';
 import { type Column, VirtualTable } from '../../ui/VirtualTable.tsx';
 import { BulkActions } from './BulkActions.tsx';
-import { ageColumn, columnsByKind } from './columns.tsx';
+import { useColumnWidths } from './column-widths.ts';
 import { KindList } from './KindList.tsx';
-import { type KubeObject, nameOf, namespaceOf } from './objects.ts';
-
-const rowKey = (o: KubeObject) => o.metadata?.uid ?? `${namespaceOf(o)}/${nameOf(o)}`;
+import type { KubeObject } from './objects.ts';
+import { type TableRow, viewOf } from './table-patch.ts';
+import { useTableWindow } from './table-window.ts';
 
 export interface ResourcesSearch {
   q?: string;
   labelSelector?: string;
+  status?: string;
+  sort?: string;
+  order?: 'asc' | 'desc';
+  wide?: boolean;
 }
 
-/** One kind's objects in a table that stays fast at ten thousand rows; name filter and label selector in the URL. */
+/** Rows asked of the agent around the ones in view: scrolling within them opens no new stream. */
+const windowSize = 200;
+const lookBehind = 50;
+
+const toneOf: Record<StatusTone, Tone> = {
+  ok: 'good',
+  warning: 'warn',
+  error: 'bad',
+  progress: 'info',
+  muted: 'muted',
+};
+
+/** Starting widths by what a column holds; NAME takes what is left, never under its minimum. */
+const widthOf = (column: TableColumn) =>
+  column.name === 'STATUS' ? 150 : column.type === 'string' ? 140 : column.type === 'date' ? 80 : 96;
+const minimumOf = (column: TableColumn) => (column.name === 'STATUS' ? 110 : 64);
+
+const byNamespaceAndName = (a: TableRow, b: TableRow) =>
+  (a.namespace ?? '').localeCompare(b.namespace ?? '') ||
+  a.name.localeCompare(b.name, 'en', { numeric: true });
+const rowLabel = (row: TableRow) => `${row.namespace ? `${row.namespace}/` : ''}${row.name}`;
+const asObject = (row: TableRow): KubeObject => ({
+  metadata: { uid: row.uid, name: row.name, ...(row.namespace ? { namespace: row.namespace } : {}) },
+});
+
+/** A clock for ages: cells keep moments, so an open table's ages move without a refetch. */
+function useNow(everyMs: number): number {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
+
+/**
+ * One kind's table as kubectl prints it, sorted and filtered by the agent, which sends only the rows in view
+ * and then what changes in them (ADR 0054). Filter, status, sort and wide columns live in the URL.
+ */
 export function ResourcesPage() {
   const { kind } = useParams({ strict: false }) as { kind: string };
   const search = useSearch({ strict: false }) as ResourcesSearch & { namespace?: string };
   const navigate = useNavigate();
-  const objects = useQuery({
-    queryKey: ['resources', kind, search.namespace, search.labelSelector],
-    queryFn: ({ signal }) =>
-      get('/api/resources/{kind}', {
-        params: { kind },
-        // The summary projection carries every field a table column reads, at a fraction of the bytes.
-        query: {
-          namespace: search.namespace,
-          labelSelector: search.labelSelector,
-          limit: 10_000,
-          summary: 'true',
-        },
-        signal,
-      }),
-    refetchInterval: 10_000,
-  });
-  const items = (objects.data?.items ?? []) as KubeObject[];
-  const rows = search.q ? items.filter((o) => nameOf(o).includes(search.q ?? '')) : items;
-  const namespaced = objects.data?.namespaced ?? true;
-  const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
+  const now = useNow(5000);
+  const [offset, setOffset] = useState(0);
+  const query = {
+    namespace: search.namespace,
+    labelSelector: search.labelSelector,
+    filter: search.q,
+    status: search.status,
+    sort: search.sort,
+    order: search.order,
+  };
+  const view = viewOf(kind, query);
+  // Another kind, filter or sort starts at the top.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the view is what resets it.
+  useEffect(() => setOffset(0), [view]);
+  const live = useTableWindow(kind, { ...query, offset, limit: windowSize });
+  const { stale, error } = live;
+  // Rows of another kind or filter never show under this heading; those of another offset do while scrolling.
+  const shown = live.view === view ? live.window : undefined;
+  const onRange = useCallback(
+    (first: number, last: number) => {
+      if (first >= offset && last <= offset + windowSize) return;
+      setOffset(Math.max(0, first - lookBehind));
+    },
+    [offset],
+  );
+
+  const [selected, setSelected] = useState<ReadonlyMap<string, TableRow>>(new Map());
   // A selection belongs to the table it was made in: another kind or namespace starts with none.
   // biome-ignore lint/correctness/useExhaustiveDependencies: the dependencies are what resets it.
-  useEffect(() => setSelected(new Set()), [kind, search.namespace]);
-  const selectedRows = rows.filter((o) => selected.has(rowKey(o)));
-  const columns: Column<KubeObject>[] = [
+  useEffect(() => setSelected(new Map()), [kind, search.namespace]);
+  const [widths, setWidth] = useColumnWidths(kind);
+
+  const filterInput = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const focusFilter = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement;
+      if (event.key !== '/' || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (target.closest('input, textarea, select, [contenteditable="true"]')) return;
+      event.preventDefault();
+      filterInput.current?.focus();
+    };
+    document.addEventListener('keydown', focusFilter);
+    return () => document.removeEventListener('keydown', focusFilter);
+  }, []);
+
+  const setSearch = (patch: Partial<ResourcesSearch>) =>
+    void navigate({ to: '.', search: (prev) => ({ ...prev, ...patch }), replace: true });
+  const sortBy = (column: string) => {
+    const current = (search.sort ?? (shown?.namespaced ? 'namespace' : 'name')).toLowerCase();
+    const same = current === column.toLowerCase();
+    setSearch({ sort: column, order: same && search.order !== 'desc' ? 'desc' : undefined });
+  };
+  const sortedAs = (column: string) => {
+    const current = (search.sort ?? (shown?.namespaced ? 'namespace' : 'name')).toLowerCase();
+    return current === column.toLowerCase() ? (search.order ?? 'asc') : undefined;
+  };
+
+  const serverColumns = (shown?.columns ?? [])
+    .map((column, index) => ({ column, index }))
+    .filter(({ column }) => search.wide || column.priority === 0);
+  const columns: Column<TableRow>[] = [
     {
-      header: 'Name',
-      cell: (o) => (
+      id: 'name',
+      header: 'NAME',
+      minWidth: 200,
+      width: widths.name,
+      sortable: true,
+      sorted: sortedAs('name'),
+      cell: (row) => (
         <Link
           to="/resources/$kind/$namespace/$name"
-          params={{ kind, namespace: namespaceOf(o) ?? '_', name: nameOf(o) }}
+          params={{ kind, namespace: row.namespace ?? '_', name: row.name }}
           search={{ namespace: search.namespace }}
-          className="font-medium text-teal-800 hover:underline dark:text-teal-300"
+          title={row.name}
+          // The whole name shows on keyboard focus only: a mouse press must not move the link before its click.
+          className="block truncate font-medium text-teal-800 hover:underline focus-visible:absolute focus-visible:inset-y-0 focus-visible:left-0 focus-visible:z-20 focus-visible:flex focus-visible:w-max focus-visible:items-center focus-visible:overflow-visible focus-visible:bg-white focus-visible:px-3 dark:text-teal-300 dark:focus-visible:bg-slate-900"
         >
-          {nameOf(o)}
+          {row.name}
         </Link>
       ),
     },
-    ...(namespaced
-      ? [{ header: 'Namespace', width: 'w-36', cell: (o: KubeObject) => namespaceOf(o) ?? '' }]
+    ...(shown?.namespaced
+      ? [
+          {
+            id: 'namespace',
+            header: 'NAMESPACE',
+            minWidth: 80,
+            width: widths.namespace ?? 130,
+            sortable: true,
+            sorted: sortedAs('namespace'),
+            cell: (row: TableRow) => <span title={row.namespace}>{row.namespace}</span>,
+          },
+        ]
       : []),
-    ...(columnsByKind[objects.data?.kind ?? ''] ?? []),
-    ageColumn,
+    ...serverColumns.map(
+      ({ column, index }): Column<TableRow> => ({
+        id: column.name,
+        header: column.name,
+        minWidth: minimumOf(column),
+        width: widths[column.name] ?? widthOf(column),
+        right: column.type !== 'string' && column.type !== 'date',
+        sortable: true,
+        sorted: sortedAs(column.name),
+        cell: (row) => {
+          const text = cellText(row.cells[index] ?? null, now);
+          if (column.name === 'STATUS' && row.status)
+            return (
+              <Badge tone={toneOf[row.status.tone]} title={text}>
+                {text}
+              </Badge>
+            );
+          return <span title={text}>{text}</span>;
+        },
+      }),
+    ),
   ];
-  const setSearch = (patch: Partial<ResourcesSearch>) =>
-    void navigate({ to: '.', search: (prev) => ({ ...prev, ...patch }), replace: true });
+
+  const total = shown?.total;
+  const heading = shown?.kind ?? kind;
   return (
     <div className="mx-auto flex max-w-[96rem] gap-5">
       <KindList namespace={search.namespace} current={kind} />
       <div className="flex min-w-0 flex-1 flex-col gap-3">
         <div className="flex flex-wrap items-end gap-3">
           <h1 className="mr-auto text-xl font-semibold">
-            {objects.data?.kind ?? kind}
-            {objects.data && (
+            {heading}
+            {total !== undefined && (
               <span className="ml-2 text-sm font-normal text-slate-600 dark:text-slate-400">
-                {rows.length === items.length ? items.length : `${rows.length} of ${items.length}`}
+                {total.toLocaleString('en')}
               </span>
             )}
           </h1>
-          <TextFilter label="Filter by name" value={search.q} onChange={(q) => setSearch({ q })} />
+          <TextFilter
+            label="Filter (press /)"
+            value={search.q}
+            inputRef={filterInput}
+            shortcut="/"
+            placeholder="text in any column"
+            onChange={(q) => setSearch({ q })}
+          />
+          {shown && shown.statuses.length > 0 && (
+            <SelectFilter
+              label="Status"
+              value={search.status}
+              all="All statuses"
+              options={shown.statuses.map((s) => [s.text, `${s.text} (${s.count})`] as const)}
+              onChange={(status) => setSearch({ status })}
+            />
+          )}
           <TextFilter
             label="Label selector"
             value={search.labelSelector}
             placeholder="app=web,tier!=db"
             onChange={(labelSelector) => setSearch({ labelSelector })}
           />
+          {shown?.columns.some((c) => c.priority === 1) && (
+            <label className="flex items-center gap-1.5 pb-1 text-sm">
+              <input
+                type="checkbox"
+                className="h-4 w-4 accent-teal-700"
+                checked={search.wide ?? false}
+                onChange={(e) => setSearch({ wide: e.target.checked || undefined })}
+              />
+              Wide columns
+            </label>
+          )}
         </div>
-        {objects.data && (
-          <BulkActions kind={objects.data.kind} objects={selectedRows} clear={() => setSelected(new Set())} />
+        {stale && (
+          <p
+            role="status"
+            className="rounded-md border border-amber-300 bg-amber-50 px-3 py-1.5 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+          >
+            Live updates paused — reconnecting. The rows shown are the last received.
+          </p>
         )}
-        {objects.isPending ? (
+        {error && (
+          <p role="alert" className="text-sm text-red-800 dark:text-red-300">
+            {error}
+          </p>
+        )}
+        {shown && (
+          <BulkActions
+            kind={shown.kind}
+            objects={[...selected.values()].sort(byNamespaceAndName).map(asObject)}
+            clear={() => setSelected(new Map())}
+          />
+        )}
+        {!shown ? (
           <Loading what={kind} />
-        ) : objects.isError ? (
-          <ErrorMessage error={objects.error} what={kind} />
-        ) : rows.length === 0 ? (
+        ) : shown.total === 0 ? (
           <Empty>
-            No {objects.data.kind} objects{search.namespace ? ` in ${search.namespace}` : ''} match.
+            No {shown.kind} objects{search.namespace ? ` in ${search.namespace}` : ''} match.
           </Empty>
         ) : (
           <VirtualTable
-            label={`${objects.data.kind} objects`}
+            label={`${shown.kind} objects`}
             columns={columns}
-            rows={rows}
-            rowKey={rowKey}
+            count={shown.total}
+            rowAt={(index) => shown.rows[index - shown.offset]}
+            rowKey={(row) => row.uid}
+            onRange={onRange}
+            onSort={sortBy}
+            onResize={setWidth}
+            stale={stale}
             selection={{
-              selected,
-              change: setSelected,
-              rowLabel: (o) => `${namespaceOf(o) ? `${namespaceOf(o)}/` : ''}${nameOf(o)}`,
+              selected: new Set(selected.keys()),
+              change: (keys, rows) =>
+                setSelected((prev) => {
+                  const next = new Map<string, TableRow>();
+                  for (const key of keys) {
+                    const row = prev.get(key) ?? rows.find((r) => r.uid === key);
+                    if (row) next.set(key, row);
+                  }
+                  return next;
+                }),
+              rowLabel,
             }}
           />
         )}
