@@ -1,4 +1,4 @@
-import type { StatusTone } from '@binnacle/common';
+import type { StatusTone } from '@binnacle/common/tables';
 import type { ReactNode } from 'react';
 
 /** What a badge's colour says: fine, needs a look, failing, past saving, in motion, or nothing to say. */

@@ -1,7 +1,7 @@
-import { cellText, type StatusTone, type TableColumn } from '@binnacle/common/tables';
+import { cellText, type TableColumn } from '@binnacle/common/tables';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Badge, type Tone } from '../../ui/Badge.tsx';
+import { Badge, statusBadgeTone } from '../../ui/Badge.tsx';
 import { SelectFilter } from '../../ui/SelectFilter.tsx';
 import { Empty, Loading } from '../../ui/states.tsx';
 import { TextFilter } from '../../ui/TextFilter.tsx';
@@ -25,14 +25,6 @@ export interface ResourcesSearch {
 /** Rows asked of the agent around the ones in view: scrolling within them opens no new stream. */
 const windowSize = 200;
 const lookBehind = 50;
-
-const toneOf: Record<StatusTone, Tone> = {
-  ok: 'good',
-  warning: 'warn',
-  error: 'bad',
-  progress: 'info',
-  muted: 'muted',
-};
 
 /** Starting widths by what a column holds; NAME takes what is left, never under its minimum. */
 const widthOf = (column: TableColumn) =>
@@ -172,7 +164,7 @@ export function ResourcesPage() {
           const text = cellText(row.cells[index] ?? null, now);
           if (column.name === 'STATUS' && row.status)
             return (
-              <Badge tone={toneOf[row.status.tone]} title={text}>
+              <Badge tone={statusBadgeTone[row.status.tone]} title={text}>
                 {text}
               </Badge>
             );
