@@ -62,7 +62,7 @@ describe('GET /api/tables/:kind', () => {
   it('refuses what it cannot answer, naming the field', async () => {
     const sort = await table(`configmaps?namespace=${ns.name}&sort=NODE`);
     expect([sort.status, sort.body.code]).toEqual([400, 'invalid_request']);
-    expect(sort.body.error).toContain('"sort" must be one of name, namespace, AGE');
+    expect(sort.body.error).toContain('"sort" must be one of name, namespace, DATA, AGE');
     const limit = await table('configmaps?limit=1001');
     expect([limit.status, limit.body.code]).toEqual([400, 'invalid_request']);
     expect(limit.body.error).toContain('limit');
