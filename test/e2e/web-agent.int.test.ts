@@ -146,17 +146,17 @@ describe('the web UI served by the agent', () => {
       .getByRole('link', { name: /^storefront-/ })
       .first()
       .waitFor();
-    // kubectl's columns, from the agent's printers; NAME and NAMESPACE come first, sorted by namespace.
+    // kubectl's columns, from the agent's printers: the box that ticks every row first, then NAME and NAMESPACE,
+    // sorted by namespace; CPU and MEMORY follow once the agent's metrics poller has its first sample.
     const headers = await table.getByRole('columnheader').allTextContents();
-    expect(headers.slice(0, 3)).toEqual(['', 'NAME', 'NAMESPACE ▲']);
-    expect(headers).toContain('AGE');
-    const total = Number((await page.getByRole('heading', { level: 1 }).textContent())?.replace(/\D/g, ''));
-    expect(
-      await table
-        .getByRole('row')
-        .filter({ has: page.getByRole('link') })
-        .count(),
-    ).toBe(total);
+    expect(headers.slice(0, 7)).toEqual(['', 'NAME', 'NAMESPACE ▲', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
+    expect([[], ['CPU', 'MEMORY']]).toContainEqual(headers.slice(7));
+    // The seed's 3 storefront and 2 checkout pods, one container each, all running and ready.
+    await page.getByRole('heading', { name: /^Pod\s*5$/ }).waitFor();
+    const rows = table.getByRole('row').filter({ has: page.getByRole('link') });
+    expect(await rows.count()).toBe(5);
+    expect(await rows.filter({ has: page.getByText('Running', { exact: true }) }).count()).toBe(5);
+    expect(await rows.filter({ has: page.getByText('1/1', { exact: true }) }).count()).toBe(5);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await docsScreenshot(page, 'resources');
     await page.getByLabel('Filter (press /)').fill('checkout');

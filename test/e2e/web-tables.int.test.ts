@@ -1,4 +1,4 @@
-import { startTestAgent, type TestAgent } from '@binnacle/agent/testing';
+import { crashLoopingPod, startTestAgent, type TestAgent } from '@binnacle/agent/testing';
 import {
   docsScreenshot,
   launchBrowser,
@@ -99,5 +99,93 @@ describe('the resources table at 1024 × 700', () => {
     await page.getByRole('heading', { name: /^Pod\s*3$/ }).waitFor();
     expect(tableRequests.slice(before)).toEqual([]);
     expect(await seriousA11yViolations(page)).toEqual([]);
+  });
+});
+
+describe('statuses as pills, and the rows kept while the agent is unreachable', () => {
+  /** Error messages in place of what was shown (a toast about a failed refresh is not one). */
+  const errorsShown = () =>
+    page
+      .getByRole('alert')
+      .filter({ hasText: /Could not load/ })
+      .count();
+  const statusFilter = () => page.getByRole('combobox', { name: /^Status/ });
+  const pill = (name: string, status: string) =>
+    table()
+      .getByRole('row')
+      .filter({ has: page.getByRole('link', { name, exact: true }) })
+      .getByText(status, { exact: true });
+
+  it("opens the dashboard's link form filtered, toning kubectl's STATUS and counting each status", async () => {
+    await crashLoopingPod(ns.name, 'crasher');
+    await page.goto(`${agent.url}/resources/pods?namespace=${ns.name}&status=CrashLoopBackOff`);
+    await expect.poll(names, { timeout: 10_000 }).toEqual(['crasher']);
+    expect(await statusFilter().inputValue()).toBe('CrashLoopBackOff');
+    expect(await statusFilter().locator('option').allTextContents()).toEqual([
+      'All statuses',
+      'Running (4)',
+      'CrashLoopBackOff (1)',
+    ]);
+    expect(await pill('crasher', 'CrashLoopBackOff').getAttribute('class')).toContain('bg-red-100');
+
+    await statusFilter().selectOption('');
+    await expect.poll(() => names().then((n) => n.length)).toBe(5);
+    expect(await pill('web-2', 'Running').getAttribute('class')).toContain('bg-emerald-100');
+    await statusFilter().selectOption('CrashLoopBackOff');
+    await page.waitForURL(/status=CrashLoopBackOff/);
+    await expect.poll(names).toEqual(['crasher']);
+
+    // Several statuses, comma-separated as the dashboard's links have them, are one choice of the filter.
+    await page.goto(`${agent.url}/resources/pods?namespace=${ns.name}&status=CrashLoopBackOff,Running`);
+    await expect.poll(() => names().then((n) => n.length), { timeout: 10_000 }).toBe(5);
+    expect(await statusFilter().inputValue()).toBe('CrashLoopBackOff,Running');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+
+    const dark = await openPage(browser, `${agent.url}/resources/pods?namespace=${ns.name}`, 'dark');
+    await dark
+      .getByRole('region', { name: 'Pod objects' })
+      .getByText('CrashLoopBackOff', { exact: true })
+      .waitFor();
+    expect(await seriousA11yViolations(dark)).toEqual([]);
+    await dark.context().close();
+  });
+
+  it('keeps the rows on screen, marked stale, while the agent is unreachable, then goes live again', async () => {
+    await page.goto(`${agent.url}/resources/pods?namespace=${ns.name}`);
+    await expect.poll(() => names().then((n) => n.length), { timeout: 10_000 }).toBe(5);
+    // The page cannot reach the agent again; the connections it has are dropped by the agent's server.
+    const api = (url: URL) => url.pathname.startsWith('/api/');
+    await page.route(api, (route) => route.abort('connectionrefused'));
+    agent.agent.app.server.closeAllConnections();
+    await page.getByText('Live updates paused — reconnecting').waitFor();
+    expect((await names()).length).toBe(5);
+    expect(await errorsShown()).toBe(0);
+
+    await page.unroute(api);
+    await page
+      .getByText('Live updates paused — reconnecting')
+      .waitFor({ state: 'detached', timeout: 30_000 });
+    await pod('web-4');
+    await expect.poll(names, { timeout: 10_000 }).toContain('web-4');
+  });
+
+  it('keeps an object page with its last state, saying so, when refreshing it fails', async () => {
+    await table().getByRole('link', { name: 'crasher', exact: true }).click();
+    await page.getByRole('heading', { name: `Pod ${ns.name}/crasher` }).waitFor();
+    const notice = page.getByText(/^Could not refresh — showing the state of \d\d:\d\d:\d\d\./);
+    // A refetch happens when the page becomes visible again (and every 10 s): make one now rather than wait.
+    const noticeAfterRefetch = async () => {
+      await page.evaluate("window.dispatchEvent(new Event('visibilitychange'))");
+      return notice.isVisible();
+    };
+    const resources = (url: URL) => url.pathname.startsWith('/api/resources/');
+    await page.route(resources, (route) => route.abort('connectionrefused'));
+    await expect.poll(noticeAfterRefetch, { timeout: 30_000, interval: 1000 }).toBe(true);
+    expect(await page.getByRole('heading', { name: `Pod ${ns.name}/crasher` }).isVisible()).toBe(true);
+    expect(await page.getByLabel('Object YAML').textContent()).toMatch(/CrashLoopBackOff/);
+    expect(await errorsShown()).toBe(0);
+
+    await page.unroute(resources);
+    await expect.poll(noticeAfterRefetch, { timeout: 30_000, interval: 1000 }).toBe(false);
   });
 });

@@ -63,7 +63,8 @@ export function ResourceDetailPage() {
     </Link>
   );
   if (object.isPending) return <Loading what={`${kind} ${name}`} />;
-  if (object.isError && !(gone && resource))
+  // Only a page that never loaded shows the error in its place: one that did keeps its last state (issue 38).
+  if (object.isError && !resource)
     return (
       <div className="mx-auto flex max-w-6xl flex-col gap-3">
         {back}
@@ -93,6 +94,15 @@ export function ResourceDetailPage() {
         </Link>
       </div>
       {deleted}
+      {object.isError && !gone && (
+        <p
+          role="status"
+          className="rounded-md border border-amber-300 bg-amber-50 px-3 py-1.5 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
+        >
+          Could not refresh — showing the state of{' '}
+          {new Date(object.dataUpdatedAt).toLocaleTimeString('en-GB')}. It refreshes again on its own.
+        </p>
+      )}
       {resource && !gone && <ActionsCard resource={resource} namespace={scope} name={name} />}
       <Card title="Summary">
         <dl className="grid grid-cols-[10rem_1fr] gap-x-4 gap-y-2 text-sm">

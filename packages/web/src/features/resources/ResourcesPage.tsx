@@ -39,6 +39,16 @@ const asObject = (row: TableRow): KubeObject => ({
   metadata: { uid: row.uid, name: row.name, ...(row.namespace ? { namespace: row.namespace } : {}) },
 });
 
+/**
+ * One choice per status with its count, and the URL's choice when it is not one of them: a link may keep
+ * several statuses (`status=CrashLoopBackOff,Error`, as the dashboard's do) or one no row has now.
+ */
+function statusOptions(statuses: readonly { text: string; count: number }[], chosen?: string) {
+  const options = statuses.map((s) => [s.text, `${s.text} (${s.count})`] as const);
+  if (!chosen || statuses.some((s) => s.text === chosen)) return options;
+  return [[chosen, chosen.split(',').join(' or ')] as const, ...options];
+}
+
 /** A clock for ages: cells keep moments, so an open table's ages move without a refetch. */
 function useNow(everyMs: number): number {
   const [now, setNow] = useState(Date.now);
@@ -202,7 +212,7 @@ export function ResourcesPage() {
               label="Status"
               value={search.status}
               all="All statuses"
-              options={shown.statuses.map((s) => [s.text, `${s.text} (${s.count})`] as const)}
+              options={statusOptions(shown.statuses, search.status)}
               onChange={(status) => setSearch({ status })}
             />
           )}
