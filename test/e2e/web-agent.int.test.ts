@@ -146,11 +146,11 @@ describe('the web UI served by the agent', () => {
       .getByRole('link', { name: /^storefront-/ })
       .first()
       .waitFor();
-    // kubectl's columns, from the agent's printers: the box that ticks every row first, then NAME and NAMESPACE,
-    // sorted by namespace; CPU and MEMORY follow once the agent's metrics poller has its first sample.
+    // kubectl's columns, from the agent's printers: the box that ticks every row first, then NAME (sorted; no
+    // NAMESPACE for one namespace, as kubectl); CPU and MEMORY follow once the metrics poller has a sample.
     const headers = await table.getByRole('columnheader').allTextContents();
-    expect(headers.slice(0, 7)).toEqual(['', 'NAME', 'NAMESPACE ▲', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
-    expect([[], ['CPU', 'MEMORY']]).toContainEqual(headers.slice(7));
+    expect(headers.slice(0, 6)).toEqual(['', 'NAME ▲', 'READY', 'STATUS', 'RESTARTS', 'AGE']);
+    expect([[], ['CPU', 'MEMORY']]).toContainEqual(headers.slice(6));
     // The seed's 3 storefront and 2 checkout pods, one container each, all running and ready.
     await page.getByRole('heading', { name: /^Pod\s*5$/ }).waitFor();
     const rows = table.getByRole('row').filter({ has: page.getByRole('link') });

@@ -18,7 +18,7 @@ export function KindList({ namespace, current }: { namespace?: string; current: 
     .filter((k) => k.kind.toLowerCase().includes(filter.toLowerCase()))
     .sort((a, b) => Number(a.group !== '') - Number(b.group !== '') || a.kind.localeCompare(b.kind));
   return (
-    <nav aria-label="Kinds" className="flex w-44 shrink-0 flex-col gap-2 xl:w-60">
+    <nav aria-label="Kinds" className="flex w-36 shrink-0 flex-col gap-2 xl:w-60">
       <label className="text-xs text-slate-600 dark:text-slate-400">
         Find a kind
         <input

@@ -26,9 +26,18 @@ export interface ResourcesSearch {
 const windowSize = 200;
 const lookBehind = 50;
 
+/** kubectl's short columns start narrow, so a pod's whole row fits beside a readable NAME at 1024 px. */
+const narrowColumns: Readonly<Record<string, number>> = {
+  READY: 72,
+  STATUS: 130,
+  RESTARTS: 88,
+  AGE: 56,
+  DATA: 64,
+};
+
 /** Starting widths by what a column holds; NAME takes what is left, never under its minimum. */
 const widthOf = (column: TableColumn) =>
-  column.name === 'STATUS' ? 150 : column.type === 'string' ? 140 : column.type === 'date' ? 80 : 96;
+  narrowColumns[column.name] ?? (column.type === 'string' ? 140 : column.type === 'date' ? 80 : 96);
 const minimumOf = (column: TableColumn) => (column.name === 'STATUS' ? 110 : 64);
 
 const byNamespaceAndName = (a: TableRow, b: TableRow) =>
@@ -112,15 +121,17 @@ export function ResourcesPage() {
     return () => document.removeEventListener('keydown', focusFilter);
   }, []);
 
+  // As kubectl: a NAMESPACE column only when the rows may come from several namespaces.
+  const acrossNamespaces = Boolean(shown?.namespaced) && !search.namespace;
   const setSearch = (patch: Partial<ResourcesSearch>) =>
     void navigate({ to: '.', search: (prev) => ({ ...prev, ...patch }), replace: true });
   const sortBy = (column: string) => {
-    const current = (search.sort ?? (shown?.namespaced ? 'namespace' : 'name')).toLowerCase();
+    const current = (search.sort ?? (acrossNamespaces ? 'namespace' : 'name')).toLowerCase();
     const same = current === column.toLowerCase();
     setSearch({ sort: column, order: same && search.order !== 'desc' ? 'desc' : undefined });
   };
   const sortedAs = (column: string) => {
-    const current = (search.sort ?? (shown?.namespaced ? 'namespace' : 'name')).toLowerCase();
+    const current = (search.sort ?? (acrossNamespaces ? 'namespace' : 'name')).toLowerCase();
     return current === column.toLowerCase() ? (search.order ?? 'asc') : undefined;
   };
 
@@ -148,7 +159,7 @@ export function ResourcesPage() {
         </Link>
       ),
     },
-    ...(shown?.namespaced
+    ...(acrossNamespaces
       ? [
           {
             id: 'namespace',
