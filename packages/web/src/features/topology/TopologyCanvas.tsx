@@ -239,9 +239,10 @@ function GroupNode({ data }: NodeProps<Node<GroupData>>) {
         {data.opens === undefined ? (
           data.title
         ) : (
+          // The frame itself lets pointer events through to the pane (it is neither selectable nor draggable).
           <button
             type="button"
-            className="font-semibold hover:underline"
+            className="nodrag nopan pointer-events-auto font-semibold hover:underline"
             aria-label={`Open the topology of ${data.title}`}
             onClick={() => openNamespace(data.opens as string)}
           >

@@ -174,7 +174,7 @@ export function TopologyPage() {
           The whole cluster is about {topology.estimatedNodes?.toLocaleString()} objects, too many to draw one
           by one: {reducedTo[topology.levelOfDetail]}
           {topology.leftOutKinds?.length ? `; ${topology.leftOutKinds.join(', ')} left out` : ''}.{' '}
-          <strong>Open</strong> a namespace (its title) to see each of its objects.
+          <strong>Open</strong> a namespace to see each of its objects.
         </p>
       )}
       <section
