@@ -12,6 +12,7 @@ import { grepAttack } from './grep-attack.ts';
 import { helmReleases } from './helm-releases.ts';
 import { hubAuth } from './hub-auth.ts';
 import { hubReplicas } from './hub-replicas.ts';
+import { topologyLod } from './topology-lod.ts';
 import { topologySse } from './topology-sse.ts';
 import { tunnel } from './tunnel.ts';
 import { webUi } from './web-ui.ts';
@@ -33,6 +34,11 @@ const benchmarks: Record<string, { about: string; run: (args: string[]) => Promi
     about:
       'topology build time, /api/topology and /api/resources/pods latency, SSE fan-out delay to 100 clients, at 10 000 pods',
     run: topologySse,
+  },
+  'topology-lod': {
+    about:
+      'the whole-cluster topology above topologyMaxNodes at 10 000 and 50 000 generated pods, in process: level of detail, nodes, bytes, build time',
+    run: topologyLod,
   },
   'hub-auth': {
     about:

@@ -11,7 +11,7 @@ import {
   waitUntil,
 } from '@binnacle/testkit';
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
-import type { Browser } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appPods, fluxEvents } from './dashboard-steps.ts';
 import {
@@ -662,19 +662,76 @@ describe('the web UI served by the agent', () => {
       const title = graph.getByText(`namespace ${spaces[0]?.name}`);
       await title.waitFor();
       await graph.getByText('200 pods').first().waitFor();
-      // Readable on screen at the fitted zoom: titles drawn at least 11 px tall, group labels at least 6 px.
-      expect((await title.boundingBox())?.height).toBeGreaterThanOrEqual(11);
-      const group = graph
-        .getByText(/^(recommendations · 10|10 recommendations|recommendations pods)$/)
-        .first();
-      expect((await group.boundingBox())?.height).toBeGreaterThanOrEqual(6);
-      expect(await seriousA11yViolations(page)).toEqual([]);
-      await docsScreenshot(page, 'topology-fitted');
+      await seeReadableAndShoot(page, title, 'topology-fitted');
       await page.context().close();
+      await seeReducedTopology(spaces[0]?.name as string);
     } finally {
       await Promise.all(spaces.map((s) => s.remove()));
     }
   });
+
+  /**
+   * Readable on screen at the fitted zoom: the namespace's title drawn at least 11 px tall, a group's label at least
+   * 6 px; then the screenshot for the docs.
+   */
+  async function seeReadableAndShoot(page: Page, title: Locator, image: string): Promise<void> {
+    expect((await title.boundingBox())?.height).toBeGreaterThanOrEqual(11);
+    const group = page
+      .getByRole('region', { name: 'Topology graph' })
+      .getByText(/^(recommendations · 10|10 recommendations|recommendations pods)$/)
+      .first();
+    expect((await group.boundingBox())?.height).toBeGreaterThanOrEqual(6);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, image);
+  }
+
+  /**
+   * The same cluster above a small --topology-max-nodes: namespace frames of named pod groups with their counts,
+   * readable fitted to the window, a frame's title opening that namespace's full graph.
+   */
+  async function seeReducedTopology(big: string): Promise<void> {
+    // As many nodes as the whole graph has besides the kinds a reduced one leaves out: the agent's estimate, which
+    // counts every claim, autoscaler and budget, is above it, the pod groups within it.
+    const whole = await agent.json<{ nodes: { kind: string }[] }>('/api/topology');
+    const leaves = [
+      'ConfigMap',
+      'Secret',
+      'PersistentVolumeClaim',
+      'HorizontalPodAutoscaler',
+      'PodDisruptionBudget',
+    ];
+    const topologyMaxNodes = whole.nodes.filter((n) => !leaves.includes(n.kind)).length;
+    const small = await startTestAgent({ config: { topologyMaxNodes } });
+    try {
+      await waitUntil(
+        'the whole cluster as pod groups',
+        async () => {
+          const t = await small.json<{ levelOfDetail?: string; nodes: { id: string }[] }>('/api/topology');
+          return (
+            t.levelOfDetail === 'pod-groups' &&
+            t.nodes.some((n) => n.id === `podgroup/${big}/app-recommendations`)
+          );
+        },
+        { timeoutMs: 20_000 },
+      );
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(`${small.url}/topology`);
+      await page.getByRole('note').filter({ hasText: 'pods are grouped by owner' }).waitFor();
+      const graph = page.getByRole('region', { name: 'Topology graph' });
+      const title = graph.getByRole('button', { name: `Open the topology of namespace ${big}` });
+      await title.waitFor();
+      await seeReadableAndShoot(page, title, 'topology-large');
+      // From the keyboard: a route between frames may pass over the title, and its edge would take the click.
+      await title.press('Enter');
+      await page.waitForURL(new RegExp(`namespace=${big}`));
+      await graph.getByText('200 pods').first().waitFor();
+      expect(await page.getByRole('note').count()).toBe(0);
+      await context.close();
+    } finally {
+      await small.close();
+    }
+  }
 
   it('explains a 403 instead of showing an empty page', async () => {
     const restricted = await startTestAgent({ identity: 'restricted' });

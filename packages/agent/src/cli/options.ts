@@ -200,7 +200,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     type: 'integer',
     range: [10, 100_000],
     placeholder: 'N',
-    help: 'a whole-cluster topology larger than this after grouping is drawn one node per namespace (default 2000)',
+    help: 'a whole-cluster topology larger than this after grouping is reduced to fit: pod groups, then kind counts, then one node per namespace (default 2000)',
   },
   {
     flag: 'metrics-poll-interval',

@@ -91,7 +91,7 @@ export const ConfigFileSchema = Type.Object(
         minimum: 10,
         maximum: 100_000,
         description:
-          'Nodes a whole-cluster topology may have after grouping before it is drawn per namespace',
+          'Nodes a whole-cluster topology may have: above, it is reduced to pod groups, kind counts or namespaces',
       }),
     ),
     metricsPollInterval: Type.Optional(

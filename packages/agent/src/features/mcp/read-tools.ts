@@ -22,7 +22,7 @@ import {
   requiredNamespace,
   scope,
 } from './args.ts';
-import { edgeLine, eventRow, nodeLine, shownLines } from './rows.ts';
+import { edgeLine, eventRow, nodeLine, reducedNote, shownLines } from './rows.ts';
 import { type Tool, tool } from './tool.ts';
 
 /** A time or a duration back from now, as the timeline takes it. */
@@ -275,8 +275,8 @@ export const readTools: Tool[] = [
         certificates: !view.hiddenKinds.includes('Secret'),
       });
       return {
-        ...(graph.collapsedToNamespaces
-          ? { note: 'too big to draw object by object: one node per namespace' }
+        ...(graph.levelOfDetail
+          ? { note: reducedNote({ ...graph, levelOfDetail: graph.levelOfDetail }) }
           : {}),
         nodes: graph.nodes.map(nodeLine),
         edges: graph.edges.map(edgeLine),

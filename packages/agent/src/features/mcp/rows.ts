@@ -39,8 +39,21 @@ export async function shownLines(lines: string[], grep?: string): Promise<string
   return (await grepped(lines, grep, (line) => line)).map(redactText);
 }
 
-/** A topology node as one line: `deployment/shop/web (healthy)`. */
-export const nodeLine = (node: { id: string; status: string }) => `${node.id} (${node.status})`;
+/** A topology node as one line: `deployment/shop/web (healthy)`, a group with its count: `… (healthy) × 40`. */
+export const nodeLine = (node: { id: string; status: string; data?: Record<string, unknown> }) =>
+  `${node.id} (${node.status})${node.data?.count === undefined ? '' : ` × ${String(node.data.count)}`}`;
+
+const reducedTo = {
+  'pod-groups': "each owner's pods are one podgroup",
+  kinds: 'each namespace is one kindgroup per kind, counting its objects',
+  namespaces: 'one node per namespace',
+};
+
+/** What a whole-cluster topology too big to draw left out, and how to see it all. */
+export const reducedNote = (graph: { levelOfDetail: keyof typeof reducedTo; leftOutKinds?: string[] }) =>
+  `too big to draw object by object: ${reducedTo[graph.levelOfDetail]}${
+    graph.leftOutKinds?.length ? `; ${graph.leftOutKinds.join(', ')} left out` : ''
+  }; ask for one namespace to see each object`;
 
 /** A topology edge as one line: `deployment/shop/web -manages-> pod/shop/web-1`. */
 export const edgeLine = (edge: { source: string; type: string; target: string }) =>

@@ -33,8 +33,15 @@ export interface Topology {
    * counting objects, pods and their health), each to be opened with a namespace filter.
    */
   collapsedToNamespaces?: boolean;
-  /** The graph's size object by object (pods grouped), when collapsed. */
+  /** The graph's size object by object (pods grouped), when reduced. */
   estimatedNodes?: number;
+  /**
+   * Set when the whole cluster is too big to draw object by object (ADR 0057): `pod-groups` (workloads and
+   * Services, each owner's pods one PodGroup), `kinds` (one KindGroup per namespace and kind) or `namespaces`.
+   */
+  levelOfDetail?: 'pod-groups' | 'kinds' | 'namespaces';
+  /** The kinds a reduced graph leaves out (ConfigMaps, Secrets, claims, autoscalers, disruption budgets). */
+  leftOutKinds?: string[];
 }
 
 export const nodeId = (kind: string, namespace: string | undefined, name: string) =>

@@ -34,6 +34,17 @@ const Topology = Type.Object({
     Type.Boolean({ description: 'the cluster is too big to draw whole: one Namespace node per namespace' }),
   ),
   estimatedNodes: Type.Optional(Type.Integer()),
+  levelOfDetail: Type.Optional(
+    Type.Enum(['pod-groups', 'kinds', 'namespaces'], {
+      description:
+        "the whole cluster is too big to draw object by object: each owner's pods one PodGroup, else one KindGroup per namespace and kind, else one Namespace node per namespace",
+    }),
+  ),
+  leftOutKinds: Type.Optional(
+    Type.Array(Type.String(), {
+      description: 'kinds a reduced graph leaves out; a namespace filter shows them',
+    }),
+  ),
 });
 
 export function topologyRoutes(app: App, ctx: AgentContext, traffic?: TrafficPairs): void {
@@ -44,7 +55,7 @@ export function topologyRoutes(app: App, ctx: AgentContext, traffic?: TrafficPai
       schema: {
         tags: ['topology'],
         summary:
-          'Nodes and typed edges of the workloads; a cluster too big to draw whole is drawn one node per namespace',
+          'Nodes and typed edges of the workloads; a cluster too big to draw whole is drawn at a coarser level of detail',
         querystring: Query({
           namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })),
           namespaces: Type.Optional(Type.String({ minLength: 1, description: 'comma-separated namespaces' })),

@@ -2,7 +2,6 @@ import { AppError } from '@binnacle/common/server';
 import { type AuditSettings, configDefaults } from '../../config/agent-config.ts';
 import type { AgentContext } from '../../context.ts';
 import { resourceKey } from '../../kube/discovery.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import {
   buildTopology,
   defaultTopologyOptions,
@@ -12,9 +11,8 @@ import {
   topologyGroups,
 } from './builder.ts';
 import { withFindings } from './findings.ts';
+import { estimate, reducedTopology } from './level-of-detail.ts';
 import type { Topology } from './model.ts';
-import { namespaceOverview } from './namespace-overview.ts';
-import { appOf } from './pod-groups.ts';
 
 /** Kinds of add-ons a cluster may well not have: their absence is no warning. */
 const optionalKinds = new Set([
@@ -70,35 +68,15 @@ function snapshot(
   return { input, warnings };
 }
 
-/** A cheap upper bound of the node count: every workload and service, at most a few pods per owner. */
-function estimate(input: TopologyInput, maxPods: number): number {
-  let total = 0;
-  const owners = new Map<string, number>();
-  for (const [kind, objects] of Object.entries(input) as [string, KubeObject[]][]) {
-    if (kind === 'ConfigMap' || kind === 'Secret') continue;
-    if (kind !== 'Pod') {
-      total += objects.length;
-      continue;
-    }
-    for (const pod of objects) {
-      const owner =
-        pod.metadata?.ownerReferences?.[0]?.uid ?? `${pod.metadata?.namespace}\u0000${appOf(pod) ?? ''}`;
-      owners.set(owner, (owners.get(owner) ?? 0) + 1);
-    }
-  }
-  for (const count of owners.values()) total += count > maxPods ? 1 : count;
-  return total;
-}
-
 /**
  * The topology from the cache, memoized per request shape: rebuilt only when the cache has changed, and at
- * most every 2 s while it keeps changing. A cluster too big to draw whole is drawn one node per namespace.
+ * most every 2 s while it keeps changing. A cluster too big to draw whole is drawn at a coarser level of detail.
  */
 export class TopologyService {
   readonly #memo = new Map<string, { version: number; at: number; topology: Topology }>();
   readonly #largeCluster: number;
 
-  /** Above `largeCluster` estimated nodes (`topologyMaxNodes`), the whole cluster is drawn one node per namespace. */
+  /** Above `largeCluster` estimated nodes (`topologyMaxNodes`), the whole cluster is reduced to fit within it. */
   constructor(largeCluster = configDefaults().topologyMaxNodes) {
     this.#largeCluster = largeCluster;
   }
@@ -120,16 +98,10 @@ export class TopologyService {
     const version = ctx.cluster.cache.version;
     if (hit && (hit.version === version || now - hit.at < memoTtlMs)) return hit.topology;
     const { input, warnings } = snapshot(ctx, request.namespaces);
-    const estimatedNodes = estimate(input, request.maxIndividualPods);
+    const estimatedNodes = estimate(input, request);
     const graph: Topology =
       !request.namespaces && estimatedNodes > this.#largeCluster
-        ? {
-            nodes: namespaceOverview(input),
-            edges: [],
-            warnings,
-            collapsedToNamespaces: true,
-            estimatedNodes,
-          }
+        ? { ...reducedTopology(input, request, this.#largeCluster), warnings, estimatedNodes }
         : { ...buildTopology(input, request), warnings };
     const topology = withFindings(
       graph,

@@ -94,7 +94,7 @@ describe('GET /api/topology of the sample workloads', () => {
     ).toBe(true);
   });
 
-  it('draws a cluster above the size guard one node per namespace, counting what the API server has', async () => {
+  it('draws a cluster above the size guard as pod groups, or one node per namespace, counting what the API server has', async () => {
     const collapsed = new TopologyService(10).get(agent.agent.ctx, {});
     expect(collapsed.collapsedToNamespaces).toBe(true);
     expect(collapsed.edges).toEqual([]);
@@ -113,6 +113,14 @@ describe('GET /api/topology of the sample workloads', () => {
       expect(judged).toBeGreaterThan(pods.length);
     }
     expect(collapsed.nodes.every((n) => n.kind === 'Namespace')).toBe(true);
+    expect(collapsed.levelOfDetail).toBe('namespaces');
+    // Just above the guard: the workloads stay, each owner's pods one group, the ConfigMaps left out.
+    const grouped = new TopologyService(Number(collapsed.estimatedNodes) - 1).get(agent.agent.ctx, {});
+    expect(grouped.levelOfDetail).toBe('pod-groups');
+    expect(grouped.leftOutKinds).toContain('ConfigMap');
+    expect(grouped.nodes.some((n) => n.kind === 'Pod' || n.kind === 'ConfigMap')).toBe(false);
+    expect(grouped.nodes.some((n) => n.id === 'deployment/demo-shop/storefront')).toBe(true);
+    expect(grouped.nodes.some((n) => n.id === 'podgroup/demo-shop/deployment-storefront')).toBe(true);
     const one = new TopologyService(10).get(agent.agent.ctx, { namespaces: ['demo-shop'] });
     expect(one.collapsedToNamespaces).toBeUndefined();
     expect(one.nodes.some((n) => n.id === 'deployment/demo-shop/storefront')).toBe(true);

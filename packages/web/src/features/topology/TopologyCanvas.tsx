@@ -44,6 +44,8 @@ type GroupData = {
   failing: number;
   /** Room the layout kept above the members for the title. */
   room: number;
+  /** The namespace whose full graph the title opens, when the whole cluster is drawn reduced. */
+  opens?: string;
 };
 
 const withExpanded = (expand: string | undefined, id: string) =>
@@ -126,8 +128,14 @@ const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<Resourc
   const detail = useStore(detailOf);
   const { node, to, namespace } = data;
   const color = healthColor[node.status];
-  // A cluster too big to draw whole shows one node per namespace, counting what is in it.
+  // A cluster too big to draw whole shows one node per namespace or per kind in each, counting what is in it;
+  // either opens that namespace's graph.
   const overview = node.kind === 'Namespace' && node.data.objects !== undefined;
+  const opens = node.kind === 'KindGroup' ? node.namespace : overview ? node.name : undefined;
+  const openLabel =
+    node.kind === 'KindGroup'
+      ? `Open the topology of namespace ${opens} for its ${node.name}`
+      : `Open the topology of namespace ${node.name}`;
   if (detail !== 'full') {
     return (
       <div
@@ -136,13 +144,13 @@ const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<Resourc
         title={`${node.kind} ${node.namespace ? `${node.namespace}/` : ''}${node.name}: ${node.status}`}
       >
         <Handle type="target" position={Position.Left} isConnectable={false} style={hiddenHandle} />
-        {overview ? (
+        {opens !== undefined ? (
           <button
             type="button"
             className="flex min-w-0 font-semibold leading-tight hover:underline"
             style={{ fontSize: compactFont[detail] }}
-            aria-label={`Open the topology of namespace ${node.name}`}
-            onClick={() => openNamespace(node.name)}
+            aria-label={openLabel}
+            onClick={() => openNamespace(opens)}
           >
             <CompactText node={node} detail={detail} />
           </button>
@@ -169,17 +177,12 @@ const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<Resourc
         {namespace ? ` · ${namespace}` : ''}
         {node.kind === 'PodGroup' ? ` · ${String(node.data.count)} pods` : ''}
         {overview ? ` · ${counted(node.data.objects, 'object')}, ${counted(node.data.pods, 'pod')}` : ''}
-        {overview && (
+        {opens !== undefined && (
           <button
             type="button"
             className="ml-auto normal-case text-teal-800 hover:underline dark:text-teal-300"
-            aria-label={`Open the topology of namespace ${node.name}`}
-            onClick={() =>
-              void router.navigate({
-                to: '/topology',
-                search: (was: TopologySearch) => ({ ...was, namespace: node.name }),
-              })
-            }
+            aria-label={openLabel}
+            onClick={() => openNamespace(opens)}
           >
             open
           </button>
@@ -199,7 +202,7 @@ const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<Resourc
             show
           </button>
         )}
-        {!overview && node.kind !== 'PodGroup' && <FindingBadges data={node.data} />}
+        {opens === undefined && node.kind !== 'PodGroup' && <FindingBadges data={node.data} />}
       </span>
       {to ? (
         // A plain link, not the router's: thousands of router links cost seconds to mount.
@@ -233,7 +236,19 @@ function GroupNode({ data }: NodeProps<Node<GroupData>>) {
         className="absolute left-3 top-1 max-w-[calc(100%-1.5rem)] truncate font-semibold text-slate-700 dark:text-slate-300"
         style={{ fontSize: size, lineHeight: 1.25 }}
       >
-        {data.title}
+        {data.opens === undefined ? (
+          data.title
+        ) : (
+          // The frame itself lets pointer events through to the pane (it is neither selectable nor draggable).
+          <button
+            type="button"
+            className="nodrag nopan pointer-events-auto font-semibold hover:underline"
+            aria-label={`Open the topology of ${data.title}`}
+            onClick={() => openNamespace(data.opens as string)}
+          >
+            {data.title}
+          </button>
+        )}
         {data.pods > 0 && (
           <span className="font-normal">
             {' '}
@@ -335,7 +350,8 @@ function podsByFrame(graph: ShownGraph): Map<string, { pods: number; failing: nu
   const frames = new Map<string, { pods: number; failing: number }>();
   for (const node of graph.nodes) {
     const frame = graph.groupOf.get(node.id);
-    if (!frame || (node.kind !== 'Pod' && node.kind !== 'PodGroup')) continue;
+    const podCount = node.kind === 'PodGroup' || (node.kind === 'KindGroup' && node.data.of === 'Pod');
+    if (!frame || (node.kind !== 'Pod' && !podCount)) continue;
     const sum = frames.get(frame) ?? { pods: 0, failing: 0 };
     sum.pods += node.kind === 'Pod' ? 1 : Number(node.data.count ?? 0);
     sum.failing +=
@@ -353,7 +369,13 @@ function flowNodes(topology: Topology, graph: ShownGraph, layout: LayoutResult):
     id,
     type: 'frame',
     position: at(id),
-    data: { title, pods: pods.get(id)?.pods ?? 0, failing: pods.get(id)?.failing ?? 0, room },
+    data: {
+      title,
+      pods: pods.get(id)?.pods ?? 0,
+      failing: pods.get(id)?.failing ?? 0,
+      room,
+      ...(topology.levelOfDetail && id.startsWith('ns:') && id !== 'ns:' ? { opens: id.slice(3) } : {}),
+    },
     style: { width: at(id).width, height: at(id).height },
     selectable: false,
     focusable: false,

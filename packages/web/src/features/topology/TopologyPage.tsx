@@ -27,6 +27,13 @@ export interface TopologySearch {
   expand?: string;
 }
 
+/** What a whole cluster too big to draw was reduced to (ADR 0057). */
+const reducedTo: Record<NonNullable<Topology['levelOfDetail']>, string> = {
+  'pod-groups': 'pods are grouped by owner, each group counting its pods',
+  kinds: 'each namespace counts its objects per kind',
+  namespaces: 'each namespace is one node here',
+};
+
 const listOf = (value?: string) => (value ? value.split(',').filter(Boolean) : []);
 
 /**
@@ -162,10 +169,12 @@ export function TopologyPage() {
           </label>
         ))}
       </fieldset>
-      {topology?.collapsedToNamespaces && (
+      {topology?.levelOfDetail && (
         <p role="note" className="text-sm text-slate-700 dark:text-slate-300">
           The whole cluster is about {topology.estimatedNodes?.toLocaleString()} objects, too many to draw one
-          by one: each namespace is one node here. <strong>Open</strong> one to see its objects.
+          by one: {reducedTo[topology.levelOfDetail]}
+          {topology.leftOutKinds?.length ? `; ${topology.leftOutKinds.join(', ')} left out` : ''}.{' '}
+          <strong>Open</strong> a namespace to see each of its objects.
         </p>
       )}
       <section

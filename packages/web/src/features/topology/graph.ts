@@ -127,8 +127,8 @@ export function layoutKey(graph: ShownGraph): string {
   return `${nodes.join('|')}#${edges.join('|')}`;
 }
 
-/** Kinds of traffic ends that are no cluster object: an outside address, or a peer the caller may not see. */
-const pageless = ['External', 'Hidden'];
+/** Kinds that are no cluster object: a traffic end outside or hidden from the caller, a namespace's objects of one kind. */
+const pageless = ['External', 'Hidden', 'KindGroup'];
 
 /** The object a click opens: the node's own, or for a pod group its owner (whose page lists the pods). */
 export function openedObject(

@@ -23,6 +23,11 @@ describe('labels as the zoom shortens them', () => {
     expect(compactLabel(group, 'counts')).toEqual({ name: 'checkout', count: '40' });
   });
 
+  it("gives a namespace's objects of one kind as the kind and their count", () => {
+    const kinds = node('KindGroup', 'Deployment × 140', { of: 'Deployment', count: 140 });
+    expect(compactLabel(kinds, 'short')).toEqual({ name: 'Deployment', count: '140' });
+  });
+
   it("counts a namespace's pods in the overview, and names any other object", () => {
     expect(compactLabel(node('Namespace', 'shop', { objects: 9, pods: 1 }), 'short')).toEqual({
       name: 'shop',

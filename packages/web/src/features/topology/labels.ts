@@ -21,13 +21,18 @@ export const counted = (n: unknown, noun: string) => `${String(n)} ${noun}${n ==
  */
 export function compactLabel(node: TopologyNode, detail: CompactDetail): { name: string; count?: string } {
   const count =
-    node.kind === 'PodGroup'
+    node.kind === 'PodGroup' || node.kind === 'KindGroup'
       ? String(node.data.count)
       : node.kind === 'Namespace' && node.data.pods !== undefined
         ? detail === 'short'
           ? counted(node.data.pods, 'pod')
           : String(node.data.pods)
         : undefined;
-  const name = node.kind === 'PodGroup' ? node.name.replace(/ pods$/, '') : node.name;
+  const name =
+    node.kind === 'PodGroup'
+      ? node.name.replace(/ pods$/, '')
+      : node.kind === 'KindGroup'
+        ? String(node.data.of)
+        : node.name;
   return count === undefined ? { name } : { name, count };
 }
