@@ -1,7 +1,6 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ChartSources } from './chart-sources.ts';
-import type { ClusterProfile } from './paths.ts';
 import type { ClusterPki } from './pki.ts';
 import type { ManagedProcess } from './processes.ts';
 
@@ -30,8 +29,6 @@ export interface ClusterState {
   /** Bumped when the processes a cluster runs change; a running cluster of another version is replaced. */
   version: typeof stateVersion;
   stateDir: string;
-  /** What runs: the demo's components only, or also the registry and Flux (ADR 0059). */
-  profile: ClusterProfile;
   server: string;
   kubernetesVersion: string;
   ports: ClusterPorts;
@@ -40,7 +37,7 @@ export interface ClusterState {
   pki: ClusterPki;
   processes: ManagedProcess[];
   nodes: string[];
-  /** The Helm chart sources: a classic repository and, in the full profile, an OCI registry with the same charts. */
+  /** The Helm chart sources: a classic repository and an OCI registry holding the same charts. */
   chartSources: ChartSources;
   startedAt: string;
   ready: boolean;
@@ -48,9 +45,9 @@ export interface ClusterState {
 
 /**
  * 2: metrics-server joined the control plane; 3: the chart sources (chart repository and registry); 4: Flux's
- * source-, kustomize- and helm-controller with their CRDs; 5: the profile (demo or full).
+ * source-, kustomize- and helm-controller with their CRDs.
  */
-export const stateVersion = 5;
+export const stateVersion = 4;
 
 export const stateFile = (stateDir: string) => join(stateDir, 'state.json');
 
