@@ -37,7 +37,9 @@ beforeAll(async () => {
   await page.reload();
 });
 afterAll(async () => {
-  await Promise.all([page?.context().close(), browser?.close(), agent?.close(), ns?.remove()]);
+  // The browser goes after its page's context: closing both at once may end the context first.
+  await browser?.close();
+  await Promise.all([agent?.close(), ns?.remove()]);
 });
 
 const table = () => page.getByRole('region', { name: 'Pod objects' });

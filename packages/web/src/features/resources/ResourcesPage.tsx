@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router'
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Badge, statusBadgeTone } from '../../ui/Badge.tsx';
 import { SelectFilter } from '../../ui/SelectFilter.tsx';
-import { Empty, Loading } from '../../ui/states.tsx';
+import { Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { TextFilter } from '../../ui/TextFilter.tsx';
 import { type Column, VirtualTable } from '../../ui/VirtualTable.tsx';
 import { BulkActions } from './BulkActions.tsx';
@@ -245,7 +245,8 @@ export function ResourcesPage() {
             </label>
           )}
         </div>
-        {stale && (
+        {live.refused && <ErrorMessage error={live.refused} what={kind} />}
+        {stale && !live.refused && (
           <p
             role="status"
             className="rounded-md border border-amber-300 bg-amber-50 px-3 py-1.5 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
@@ -266,7 +267,7 @@ export function ResourcesPage() {
           />
         )}
         {!shown ? (
-          <Loading what={kind} />
+          !live.refused && <Loading what={kind} />
         ) : shown.total === 0 ? (
           <Empty>
             No {shown.kind} objects{search.namespace ? ` in ${search.namespace}` : ''} match.

@@ -1,5 +1,6 @@
 import type { TableWindowPatch } from '@binnacle/common/tables';
 import { useEffect, useState } from 'react';
+import { ApiError, get } from '../../api/client.ts';
 import { subscribe } from '../../api/events.ts';
 import { applyPatch, type TableQuery, type TableWindow, viewOf } from './table-patch.ts';
 
@@ -11,11 +12,15 @@ export interface LiveWindow {
   stale: boolean;
   /** Why the agent could not give a window (refused query, kind not readable); the rows shown stay. */
   error?: string;
+  /** The agent refused the table itself (403 for the caller, 400 for the query): retrying will not help. */
+  refused?: ApiError;
 }
 
 /**
  * A live window of a kind's table: the stream's first `window`, then its patches. A new query (scrolling to
  * other rows, another sort or filter) opens a new stream; while one is down the last rows stay, marked stale.
+ * A stream cannot say why it was refused (EventSource reads no body), so a drop asks the same table once by
+ * GET: a 4xx answer is the refusal to show, anything else is a connection to wait for.
  */
 export function useTableWindow(kind: string, query: TableQuery): LiveWindow {
   const [live, setLive] = useState<LiveWindow>({ stale: false });
@@ -23,9 +28,24 @@ export function useTableWindow(kind: string, query: TableQuery): LiveWindow {
   useEffect(() => {
     const { offset, limit, ...rest } = JSON.parse(key) as TableQuery;
     const view = viewOf(kind, rest);
-    return subscribe(
+    const asked = { ...rest, offset: String(offset), limit: String(limit) };
+    const probe = new AbortController();
+    setLive((prev) => (prev.refused ? { ...prev, refused: undefined } : prev));
+    const askWhy = () =>
+      get('/api/tables/{kind}', {
+        params: { kind },
+        query: { ...rest, limit: 1 },
+        signal: probe.signal,
+      }).then(
+        () => undefined,
+        (error: unknown) => {
+          if (error instanceof ApiError && error.status >= 400 && error.status < 500)
+            setLive((prev) => ({ ...prev, refused: error }));
+        },
+      );
+    const unsubscribe = subscribe(
       `/api/tables/${encodeURIComponent(kind)}/stream`,
-      { ...rest, offset: String(offset), limit: String(limit) },
+      asked,
       {
         onEvent: (type, data) =>
           setLive((prev) => {
@@ -35,10 +55,21 @@ export function useTableWindow(kind: string, query: TableQuery): LiveWindow {
             if (type === 'error') return { ...prev, error: (data as { error: string }).error };
             return prev;
           }),
-        onState: (state) => setLive((prev) => ({ ...prev, stale: state === 'reconnecting' })),
+        onState: (state) => {
+          if (state === 'reconnecting') void askWhy();
+          setLive((prev) => ({
+            ...prev,
+            stale: state === 'reconnecting',
+            refused: state === 'open' ? undefined : prev.refused,
+          }));
+        },
       },
       ['window', 'patch', 'error'],
     );
+    return () => {
+      probe.abort();
+      unsubscribe();
+    };
   }, [kind, key]);
   return live;
 }
