@@ -1,0 +1,241 @@
+import { Handle, type Node, type NodeProps, Position, useStore } from '@xyflow/react';
+import { memo } from 'react';
+import { basePath } from '../../api/client.ts';
+import { router } from '../../app/router.tsx';
+import { PlainLink } from '../../ui/PlainLink.tsx';
+import { healthColor, type TopologyNode } from './graph.ts';
+import { type CompactDetail, compactFont, compactLabel, counted, type Detail, detailAt } from './labels.ts';
+import { frameTitleFont } from './layout.ts';
+import type { TopologySearch } from './TopologyPage.tsx';
+
+export type ResourceData = {
+  node: TopologyNode;
+  to?: { kind: string; namespace: string; name: string };
+  /** Shown beside the kind when no group frame names the namespace. */
+  namespace?: string;
+};
+export type GroupData = {
+  title: string;
+  /** Pods in the frame and how many of them fail (a pod group counts its pods). */
+  pods: number;
+  failing: number;
+  /** Room the layout kept above the members for the title. */
+  room: number;
+  /** The namespace whose full graph the title opens, when the whole cluster is drawn reduced. */
+  opens?: string;
+};
+
+const withExpanded = (expand: string | undefined, id: string) =>
+  [...new Set([...(expand?.split(',') ?? []), id])].filter(Boolean).join(',');
+
+/** Edges attach to handles; nobody connects nodes here, so they are not shown. */
+const hiddenHandle = { opacity: 0 };
+
+export const detailOf = (s: { transform: [number, number, number] }): Detail => detailAt(s.transform[2]);
+
+const objectHref = (to: { kind: string; namespace: string; name: string }) =>
+  `${basePath}/resources/${[to.kind, to.namespace, to.name].map(encodeURIComponent).join('/')}`;
+
+type AuditCounts = { warning: number; danger: number };
+type NodeCertificate = { secret: string; severity: string; daysLeft: number | null };
+
+/** The audit's findings and the served certificate's expiry, as the agent puts them in the node's data. */
+function FindingBadges({ data }: { data: Record<string, unknown> }) {
+  const audit = data.audit as AuditCounts | undefined;
+  const certificate = data.certificate as NodeCertificate | undefined;
+  const urgent = certificate && certificate.severity !== 'ok';
+  if (!audit && !urgent) return null;
+  const days = certificate?.daysLeft;
+  return (
+    <span className="ml-auto flex gap-1 normal-case tracking-normal">
+      {audit && (
+        <span
+          title={`audit: ${audit.danger} danger, ${audit.warning} warning`}
+          className={`rounded px-1 font-medium ${
+            audit.danger > 0
+              ? 'bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200'
+              : 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200'
+          }`}
+        >
+          {audit.danger > 0 ? `${audit.danger} danger` : `${audit.warning} warn`}
+        </span>
+      )}
+      {urgent && (
+        <span
+          title={`certificate in ${certificate.secret}: ${certificate.severity}`}
+          className={`rounded px-1 font-medium ${
+            certificate.severity === 'warning'
+              ? 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200'
+              : 'bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200'
+          }`}
+        >
+          {certificate.severity === 'invalid'
+            ? 'cert unreadable'
+            : days !== null && days !== undefined && days < 0
+              ? 'cert expired'
+              : `cert ${String(days)}d`}
+        </span>
+      )}
+    </span>
+  );
+}
+
+/** The name cut with an ellipsis, the count whole: after the name a little out, before it far out. */
+function CompactText({ node, detail }: { node: TopologyNode; detail: CompactDetail }) {
+  const { name, count } = compactLabel(node, detail);
+  const shown = <span className="truncate">{name}</span>;
+  if (count === undefined) return shown;
+  return detail === 'short' ? (
+    <>
+      {shown}
+      <span className="shrink-0 whitespace-pre"> · {count}</span>
+    </>
+  ) : (
+    <>
+      <span className="shrink-0 whitespace-pre">{count} </span>
+      {shown}
+    </>
+  );
+}
+
+const openNamespace = (name: string) =>
+  void router.navigate({ to: '/topology', search: (was: TopologySearch) => ({ ...was, namespace: name }) });
+
+export const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<ResourceData>>) {
+  const detail = useStore(detailOf);
+  const { node, to, namespace } = data;
+  const color = healthColor[node.status];
+  // A cluster too big to draw whole shows one node per namespace or per kind in each, counting what is in it;
+  // either opens that namespace's graph.
+  const overview = node.kind === 'Namespace' && node.data.objects !== undefined;
+  const opens = node.kind === 'KindGroup' ? node.namespace : overview ? node.name : undefined;
+  const openLabel =
+    node.kind === 'KindGroup'
+      ? `Open the topology of namespace ${opens} for its ${node.name}`
+      : `Open the topology of namespace ${node.name}`;
+  if (detail !== 'full') {
+    return (
+      <div
+        className="flex h-full w-full items-center rounded-md border border-slate-300 bg-white px-2 text-left shadow-sm dark:border-slate-600 dark:bg-slate-900"
+        style={{ borderLeft: `6px solid ${color}` }}
+        title={`${node.kind} ${node.namespace ? `${node.namespace}/` : ''}${node.name}: ${node.status}`}
+      >
+        <Handle type="target" position={Position.Left} isConnectable={false} style={hiddenHandle} />
+        {opens !== undefined ? (
+          <button
+            type="button"
+            className="flex min-w-0 font-semibold leading-tight hover:underline"
+            style={{ fontSize: compactFont[detail] }}
+            aria-label={openLabel}
+            onClick={() => openNamespace(opens)}
+          >
+            <CompactText node={node} detail={detail} />
+          </button>
+        ) : (
+          <span
+            className="flex min-w-0 font-semibold leading-tight"
+            style={{ fontSize: compactFont[detail] }}
+          >
+            <CompactText node={node} detail={detail} />
+          </span>
+        )}
+        <Handle type="source" position={Position.Right} isConnectable={false} style={hiddenHandle} />
+      </div>
+    );
+  }
+  return (
+    <div
+      className="flex h-full w-full flex-col justify-center rounded-md border border-slate-300 bg-white px-2 text-left text-xs shadow-sm dark:border-slate-600 dark:bg-slate-900"
+      style={{ borderLeft: `4px solid ${color}` }}
+    >
+      <Handle type="target" position={Position.Left} isConnectable={false} style={hiddenHandle} />
+      <span className="flex items-center gap-1 text-[10px] uppercase tracking-wide text-slate-600 dark:text-slate-400">
+        {node.kind}
+        {namespace ? ` · ${namespace}` : ''}
+        {node.kind === 'PodGroup' ? ` · ${String(node.data.count)} pods` : ''}
+        {overview ? ` · ${counted(node.data.objects, 'object')}, ${counted(node.data.pods, 'pod')}` : ''}
+        {opens !== undefined && (
+          <button
+            type="button"
+            className="ml-auto normal-case text-teal-800 hover:underline dark:text-teal-300"
+            aria-label={openLabel}
+            onClick={() => openNamespace(opens)}
+          >
+            open
+          </button>
+        )}
+        {node.kind === 'PodGroup' && node.data.expandable === true && (
+          <button
+            type="button"
+            className="ml-auto normal-case text-teal-800 hover:underline dark:text-teal-300"
+            aria-label={`Show the ${String(node.data.count)} ${node.name} one by one`}
+            onClick={() =>
+              void router.navigate({
+                to: '/topology',
+                search: (was: TopologySearch) => ({ ...was, expand: withExpanded(was.expand, node.id) }),
+              })
+            }
+          >
+            show
+          </button>
+        )}
+        {opens === undefined && node.kind !== 'PodGroup' && <FindingBadges data={node.data} />}
+      </span>
+      {to ? (
+        // A plain link, not the router's: thousands of router links cost seconds to mount.
+        <PlainLink
+          href={objectHref(to)}
+          go={() => router.navigate({ to: '/resources/$kind/$namespace/$name', params: to })}
+          className="truncate font-medium text-slate-900 hover:underline dark:text-slate-100"
+          aria-label={`${node.kind} ${node.name}`}
+          title={`${node.kind} ${node.namespace ? `${node.namespace}/` : ''}${node.name}: ${node.status}`}
+        >
+          {node.name}
+        </PlainLink>
+      ) : (
+        <span className="truncate font-medium">{node.name}</span>
+      )}
+      <Handle type="source" position={Position.Right} isConnectable={false} style={hiddenHandle} />
+    </div>
+  );
+});
+
+/** The zoom in steps of 1/40, so a frame's title is drawn again only when its size visibly changes. */
+const steppedZoom = (s: { transform: [number, number, number] }) =>
+  Math.max(1, Math.round(s.transform[2] * 40)) / 40;
+
+export function GroupNode({ data }: NodeProps<Node<GroupData>>) {
+  // 13 px on screen whatever the zoom, as far as the room kept above the members allows.
+  const size = Math.max(12, Math.min(13 / useStore(steppedZoom), frameTitleFont(data.room)));
+  return (
+    <div className="h-full w-full rounded-lg border border-dashed border-slate-400 bg-slate-50/60 dark:border-slate-600 dark:bg-slate-800/40">
+      <span
+        className="absolute left-3 top-1 max-w-[calc(100%-1.5rem)] truncate font-semibold text-slate-700 dark:text-slate-300"
+        style={{ fontSize: size, lineHeight: 1.25 }}
+      >
+        {data.opens === undefined ? (
+          data.title
+        ) : (
+          // The frame itself lets pointer events through to the pane (it is neither selectable nor draggable).
+          <button
+            type="button"
+            className="nodrag nopan pointer-events-auto font-semibold hover:underline"
+            aria-label={`Open the topology of ${data.title}`}
+            onClick={() => openNamespace(data.opens as string)}
+          >
+            {data.title}
+          </button>
+        )}
+        {data.pods > 0 && (
+          <span className="font-normal">
+            {' '}
+            · {counted(data.pods, 'pod')}
+            {data.failing > 0 && (
+              <span className="text-red-700 dark:text-red-300"> · {data.failing} failing</span>
+            )}
+          </span>
+        )}
+      </span>
+    </div>
+  );
+}
