@@ -1,4 +1,4 @@
-import { podStatusText } from '@binnacle/common';
+import { podSummary } from '@binnacle/common';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { mutedLook } from '../../../ui/controls.tsx';
 import { ObjectLink } from '../../../ui/ObjectLink.tsx';
@@ -7,10 +7,6 @@ import { Table } from '../../../ui/Table.tsx';
 import { formatBytes, formatCores } from '../../../ui/units.ts';
 import { ageOf, type KubeObject } from '../objects.ts';
 import { podRequest } from './node-resources.ts';
-
-interface Statuses {
-  containerStatuses?: { ready?: boolean; restartCount?: number }[];
-}
 
 /** The pods bound to a node, as `kubectl describe node` lists them, with the STATUS `kubectl get pods` prints. */
 export function NodePods({ pods }: { pods: UseQueryResult<{ items: unknown[]; total?: number }> }) {
@@ -40,9 +36,7 @@ export function NodePods({ pods }: { pods: UseQueryResult<{ items: unknown[]; to
           ]}
         >
           {items.map((pod) => {
-            const statuses = (pod.status as Statuses | undefined)?.containerStatuses ?? [];
-            const containers = ((pod.spec?.containers as unknown[]) ?? []).length;
-            const restarts = statuses.reduce((sum, c) => sum + (c.restartCount ?? 0), 0);
+            const { ready, reason, restarts } = podSummary(pod);
             return (
               <tr key={pod.metadata?.uid ?? `${pod.metadata?.namespace}/${pod.metadata?.name}`}>
                 <td className="py-1 pr-4">
@@ -52,10 +46,8 @@ export function NodePods({ pods }: { pods: UseQueryResult<{ items: unknown[]; to
                     name={pod.metadata?.name ?? ''}
                   />
                 </td>
-                <td className="py-1 pr-4">{podStatusText(pod)}</td>
-                <td className="py-1 pr-4 tabular-nums">
-                  {statuses.filter((c) => c.ready).length}/{containers}
-                </td>
+                <td className="py-1 pr-4">{reason}</td>
+                <td className="py-1 pr-4 tabular-nums">{ready}</td>
                 <td className="py-1 pr-4 text-right tabular-nums">{restarts}</td>
                 <td className="py-1 pr-4 text-right tabular-nums">{formatCores(podRequest(pod, 'cpu'))}</td>
                 <td className="py-1 pr-4 text-right tabular-nums">
