@@ -8,6 +8,7 @@ const launcher = join(
   repoRoot,
   'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js',
 );
+const trace = join(repoRoot, 'packages/testkit/src/mcp-inspector-trace.ts');
 
 export interface InspectorRun {
   /** The process's exit code: 0 answered, 5 a tool answered isError, 4 the server was unreachable, … */
@@ -17,6 +18,7 @@ export interface InspectorRun {
   /** The CLI's error envelope on stderr (`{code, message}`), when it wrote one. */
   error?: { code: string; message: string };
   stdout: string;
+  /** What the CLI wrote to stderr, after one `http: METHOD path → status` line per exchange it made. */
   stderr: string;
 }
 
@@ -43,7 +45,7 @@ export async function runInspector(
       (resolve, reject) => {
         execFile(
           process.execPath,
-          [launcher, '--cli', ...args, '--format', 'json'],
+          ['--import', trace, launcher, '--cli', ...args, '--format', 'json'],
           {
             timeout: options.timeoutMs ?? 30_000,
             killSignal: 'SIGKILL',
@@ -69,6 +71,7 @@ export async function runInspector(
       },
     );
     const answer = parsed(stdout.trim());
+    // stderr holds the trace's `http:` lines, then the CLI's error envelope, if any.
     const envelope = parsed(stderr.trim().split('\n').at(-1) ?? '');
     return {
       code,

@@ -9,6 +9,9 @@ export function mcpRoutes(app: App, ctx: AgentContext, options: { readOnly: bool
     url: '/mcp',
     summary: `MCP (Streamable HTTP, stateless): tools for this cluster, as the caller${options.readOnly ? ' (read-only)' : ''}`,
     config: callerAware,
+    // The 405 for GET/DELETE says the same to everyone: a caller with no cluster-wide read access got a 403 instead,
+    // which MCP clients take as a broken connection (the Inspector then listed no tools).
+    refusalConfig: callerAware,
     serverFor: (request) => Promise.resolve(mcpServer(ctx, request.caller, options)),
   });
 }
