@@ -144,6 +144,9 @@ async function expectNegotiated(
     expect(answer.status, `${base}${path} ${accept}: ${answer.body.toString().slice(0, 200)}`).toBe(200);
     expect(answer.headers['content-encoding'], `${path} ${accept}`).toBe(coding);
     expect(answer.headers.vary?.toLowerCase()).toContain('accept-encoding');
+    // Compressing keeps what the answer says about caching: API answers stay no-store in every coding.
+    if (path.startsWith('/api/'))
+      expect(answer.headers['cache-control'], `${path} ${accept}`).toBe('no-store');
     answers.push(answer);
   }
   const plain = decoded(answers.at(-1) as Answer);

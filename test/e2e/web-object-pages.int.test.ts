@@ -200,7 +200,7 @@ describe('the object pages of each kind', () => {
   it('shows a CronJob’s schedule and policy with the Jobs it keeps', async () => {
     const schedule = await visit(`cronjobs/${ns.name}/hourly-report`, 'Schedule');
     const facts = await schedule.getByLabel('Schedule facts').textContent();
-    expect(facts).toContain('0 * * * *');
+    expect(facts).toContain('0 * * * *: Every hour, on the hour');
     expect(facts).toContain('Forbid');
     expect(facts).toContain('yes: no new runs');
     await page

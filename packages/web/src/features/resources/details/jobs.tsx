@@ -3,6 +3,7 @@ import { ObjectLink } from '../../../ui/ObjectLink.tsx';
 import { Card } from '../../../ui/states.tsx';
 import { Table } from '../../../ui/Table.tsx';
 import type { KubeObject } from '../objects.ts';
+import { cronWords } from './cron-words.ts';
 import { type Condition, duration } from './format.ts';
 import { ConditionsTable, Facts, ListState, Moment, ownedBy, SubHeading, useObjects } from './parts.tsx';
 import type { KindDetailsProps } from './registry.ts';
@@ -68,6 +69,7 @@ export function CronJobDetails({ resource, namespace = '' }: KindDetailsProps) {
     String(b.metadata?.creationTimestamp).localeCompare(String(a.metadata?.creationTimestamp)),
   );
   const template = (spec.jobTemplate as { spec?: { template?: unknown } } | undefined)?.spec?.template;
+  const inWords = cronWords(String(spec.schedule ?? ''));
   return (
     <>
       <Card title="Schedule">
@@ -78,6 +80,7 @@ export function CronJobDetails({ resource, namespace = '' }: KindDetailsProps) {
               'Schedule',
               <span key="s">
                 <span className="font-mono">{String(spec.schedule)}</span>
+                {inWords ? `: ${inWords}` : ''}
                 {spec.timeZone ? ` (${String(spec.timeZone)})` : ' (the controller’s time zone)'}
               </span>,
             ],
