@@ -1,3 +1,4 @@
+import { kubectlDuration } from '@binnacle/common/tables';
 import { healthOf } from '../../kube/health.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import { summarize } from '../resources/summary.ts';
@@ -15,15 +16,10 @@ const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v
 const arr = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
 const num = (v: unknown) => (typeof v === 'number' ? v : 0);
 
-/** Age as people say it: `45s`, `12m`, `3h`, `9d`. */
+/** Age as kubectl prints it (`45s`, `5m30s`, `3h`, `9d`). */
 export function ageOf(object: KubeObject, now: number): string {
   const created = Date.parse(object.metadata?.creationTimestamp ?? '');
-  if (Number.isNaN(created)) return '?';
-  const seconds = Math.max(0, Math.floor((now - created) / 1000));
-  if (seconds < 120) return `${seconds}s`;
-  if (seconds < 7200) return `${Math.floor(seconds / 60)}m`;
-  if (seconds < 172_800) return `${Math.floor(seconds / 3600)}h`;
-  return `${Math.floor(seconds / 86_400)}d`;
+  return Number.isNaN(created) ? '?' : kubectlDuration(Math.max(0, now - created));
 }
 
 function podFacts(pod: KubeObject): string[] {
