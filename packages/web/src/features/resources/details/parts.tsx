@@ -7,8 +7,10 @@ import { mutedLook } from '../../../ui/controls.tsx';
 import { ObjectLink } from '../../../ui/ObjectLink.tsx';
 import { ago, Empty, ErrorMessage, Loading } from '../../../ui/states.tsx';
 import { Table } from '../../../ui/Table.tsx';
+import { formatBytes, formatCores } from '../../../ui/units.ts';
 import type { KubeObject } from '../objects.ts';
 import { type Condition, conditionTrouble, exactTime, type LabelSelector, selectorTerms } from './format.ts';
+import { podRequest } from './node-resources.ts';
 
 /** One line of a facts grid: its label and its value; a fact without a value is left out. */
 export type Fact = [label: string, value: ReactNode];
@@ -173,17 +175,42 @@ export function ListState({
 export const ownedBy = (owner: KubeObject) => (o: KubeObject) =>
   Boolean(o.metadata?.ownerReferences?.some((ref) => ref.uid === owner.metadata?.uid));
 
-/** Pods as `kubectl get pods` lists them: name (a link), readiness, status, restarts, node and age. */
-export function PodsTable({ pods, label = 'Pods' }: { pods: KubeObject[]; label?: string }) {
+/**
+ * Pods as `kubectl get pods` lists them (READY, STATUS toned, RESTARTS, AGE), with where each runs — or, on a
+ * node's page where that is the node itself, what each asks of it.
+ */
+export function PodsTable({
+  pods,
+  label = 'Pods',
+  requests = false,
+}: {
+  pods: KubeObject[];
+  label?: string;
+  /** CPU and memory requests instead of the node. */
+  requests?: boolean;
+}) {
+  const cell = 'py-1.5 pr-4 text-right tabular-nums';
   return (
     <Table
       label={label}
-      columns={['Name', 'Ready', 'Status', { label: 'Restarts', right: true }, 'Node', 'Age']}
+      columns={[
+        'Name',
+        'Ready',
+        'Status',
+        { label: 'Restarts', right: true },
+        ...(requests
+          ? [
+              { label: 'CPU requests', right: true as const },
+              { label: 'Memory requests', right: true as const },
+            ]
+          : ['Node']),
+        'Age',
+      ]}
     >
       {pods.map((pod) => {
         const { ready, reason: status, restarts } = podSummary(pod);
         return (
-          <tr key={pod.metadata?.uid ?? pod.metadata?.name}>
+          <tr key={pod.metadata?.uid ?? `${pod.metadata?.namespace}/${pod.metadata?.name}`}>
             <td className="py-1.5 pr-4">
               <ObjectLink kind="Pod" namespace={pod.metadata?.namespace} name={pod.metadata?.name ?? ''} />
             </td>
@@ -191,10 +218,17 @@ export function PodsTable({ pods, label = 'Pods' }: { pods: KubeObject[]; label?
             <td className="py-1.5 pr-4">
               <Badge tone={statusBadgeTone[podTone(status)]}>{status}</Badge>
             </td>
-            <td className="py-1.5 pr-4 text-right tabular-nums">{restarts}</td>
-            <td className="py-1.5 pr-4 font-mono text-xs">
-              {(pod.spec?.nodeName as string | undefined) ?? '—'}
-            </td>
+            <td className={cell}>{restarts}</td>
+            {requests ? (
+              <>
+                <td className={cell}>{formatCores(podRequest(pod, 'cpu'))}</td>
+                <td className={cell}>{formatBytes(podRequest(pod, 'memory'))}</td>
+              </>
+            ) : (
+              <td className="py-1.5 pr-4 font-mono text-xs">
+                {(pod.spec?.nodeName as string | undefined) ?? '—'}
+              </td>
+            )}
             <td className="py-1.5">
               <Moment at={pod.metadata?.creationTimestamp} />
             </td>
