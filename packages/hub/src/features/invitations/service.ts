@@ -36,6 +36,13 @@ export async function listInvitations(ctx: HubContext, orgId: string) {
 }
 
 /**
+ * Whether an invitee can sign in to accept: through OIDC or the hosted identity provider. The break-glass
+ * admin is one configured person, so a hub with nothing else cannot let anyone in by invitation (ADR 0069).
+ */
+export const inviteesCanSignIn = (ctx: Pick<HubContext, 'oidc' | 'hosted'>): boolean =>
+  ctx.oidc !== undefined || ctx.hosted !== undefined;
+
+/**
  * Invites an e-mail address with a role. The invitation token (`bni_…`) is returned once, to hand over out of
  * band; a newer invitation for the same address replaces a pending one.
  */
@@ -45,6 +52,12 @@ export async function invite(
   input: { email: string; role: Role; expiresInHours?: number },
   ip: string,
 ) {
+  if (!inviteesCanSignIn(ctx)) {
+    throw new AppError(
+      'invitations_unavailable',
+      'invitations need sign-in through an identity provider: on this hub only the break-glass admin can sign in, so no invitee could accept; configure OIDC first (docs/sso.md)',
+    );
+  }
   const email = input.email.trim().toLowerCase();
   const { db } = ctx.database;
   const member = await db
