@@ -102,21 +102,22 @@ export async function invite(
     principal,
     ip,
     'invitation.create',
-    { type: 'invitation', id: row.id },
+    { type: 'invitation', id: row.id, name: email },
     { email, role: input.role, expiresAt: row.expires_at },
   );
   return { ...view(row), token: minted.token };
 }
 
 export async function revokeInvitation(ctx: HubContext, principal: Principal, id: string, ip: string) {
-  const result = await ctx.database.db
+  const withdrawn = await ctx.database.db
     .deleteFrom('invitations')
     .where('id', '=', id)
     .where('org_id', '=', principal.orgId)
     .where('accepted_at', 'is', null)
+    .returning('email')
     .executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw notFound(`invitation ${id} not found`);
-  await ctx.audit.act(principal, ip, 'invitation.revoke', { type: 'invitation', id });
+  if (!withdrawn) throw notFound(`invitation ${id} not found`);
+  await ctx.audit.act(principal, ip, 'invitation.revoke', { type: 'invitation', id, name: withdrawn.email });
 }
 
 /**
@@ -153,7 +154,7 @@ export async function acceptInvitation(ctx: HubContext, principal: Principal, to
     orgId: row.org_id,
     actor: principal,
     action: 'invitation.accept',
-    target: { type: 'invitation', id: row.id },
+    target: { type: 'invitation', id: row.id, name: row.email },
     detail: { email: row.email, role: row.role },
     ip,
   });

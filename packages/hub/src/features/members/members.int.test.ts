@@ -193,8 +193,9 @@ describe('audit log', () => {
     expect(first.items[2]).toMatchObject({
       via: 'pat',
       patId: pat.id,
-      target: { type: 'cluster', id: cluster.id },
-      actor: { email: 'owner@acme.example' },
+      patName: 'auditor',
+      target: { type: 'cluster', id: cluster.id, name: 'audited' },
+      actor: { email: 'owner@acme.example', name: 'owner' },
     });
     expect(first.items[1]).toMatchObject({ via: 'session', patId: null });
     expect(first.items[0]?.at).toBe(t.clock.now().toISOString());
@@ -215,6 +216,37 @@ describe('audit log', () => {
       'cluster.create',
     ])
       expect(actions).toContain(action);
+  });
+
+  it('names the target as it was then, and keeps the names of what was renamed or deleted since', async () => {
+    const pat = (await t.request('POST', '/api/pats', { ...asOwner(), body: { name: 'short-lived' } })).json<{
+      id: string;
+    }>();
+    const cluster = (
+      await t.request('POST', '/api/clusters', { ...asOwner(), body: { name: 'doomed' } })
+    ).json<{ id: string }>();
+    await t.request('PATCH', `/api/clusters/${cluster.id}`, { ...asOwner(), body: { name: 'doomed-eu' } });
+    await t.request('DELETE', `/api/clusters/${cluster.id}`, asOwner());
+    await t.request('DELETE', `/api/pats/${pat.id}`, asOwner());
+    const invitation = (
+      await t.request('POST', `/api/orgs/${orgId}/invitations`, {
+        ...asOwner(),
+        body: { email: 'gone@example.com', role: 'viewer' },
+      })
+    ).json<{ id: string }>();
+    await t.request('DELETE', `/api/orgs/${orgId}/invitations/${invitation.id}`, asOwner());
+    const { items } = (await t.request('GET', `/api/orgs/${orgId}/audit?limit=7`, asOwner())).json<{
+      items: { action: string; target: { name: string } }[];
+    }>();
+    expect(items.map((e) => [e.action, e.target.name])).toEqual([
+      ['invitation.revoke', 'gone@example.com'],
+      ['invitation.create', 'gone@example.com'],
+      ['pat.revoke', 'short-lived'],
+      ['cluster.delete', 'doomed-eu'],
+      ['cluster.update', 'doomed-eu'],
+      ['cluster.create', 'doomed'],
+      ['pat.create', 'short-lived'],
+    ]);
   });
 });
 

@@ -113,7 +113,7 @@ describe('a new break-glass password', () => {
       expect.objectContaining({
         via: 'system',
         actor: null,
-        target: { type: 'pat', id: pat.id },
+        target: { type: 'pat', id: pat.id, name: 'automation' },
         detail: { name: 'automation', reason: 'the break-glass password changed' },
       }),
     ]);
