@@ -3,7 +3,7 @@ import { AppError, notFound } from '@binnacle/common/server';
 import type { HubContext } from '../../context.ts';
 import { countOf } from '../../db/count.ts';
 import type { ClustersTable } from '../../db/schema.ts';
-import type { Principal } from '../../http/principal.ts';
+import { inOrg, type Principal } from '../../http/principal.ts';
 import { iso } from '../../security/clock.ts';
 import { hashSecret, mintToken, wellFormed } from '../../security/tokens.ts';
 import type { AuditTarget } from '../audit/service.ts';
@@ -41,6 +41,21 @@ export async function listClusters(ctx: HubContext, orgId: string) {
     rows.map((row) => row.id),
   );
   return rows.map((row) => ({ ...view(row), connected: connected.has(row.id) }));
+}
+
+/**
+ * One cluster of any organization the caller belongs to (a PAT: the one it is pinned to), as the tunnel finds it,
+ * with its agent's connection; another organization's is 404, so ids leak nothing.
+ */
+export async function findCluster(ctx: HubContext, principal: Principal, id: string) {
+  const row = await ctx.database.db
+    .selectFrom('clusters')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row || !(await inOrg(ctx, principal, row.org_id))) throw notFound(`cluster ${id} not found`);
+  const connected = await connectedAmong(ctx, [row.id]);
+  return { ...view(row), connected: connected.has(row.id) };
 }
 
 async function clusterIn(ctx: HubContext, orgId: string, id: string): Promise<ClustersTable> {
