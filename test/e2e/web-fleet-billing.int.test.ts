@@ -25,7 +25,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * clusters: `live`, whose agent runs on the shared control plane, and `stopped`, whose agent connected once and
  * was stopped. The owner reads one namespace of `live` (a RoleBinding for them), seeded with a TLS Secret that does
  * not parse, a Deployment with a chart label and a ConfigMap to search for. That hub has no billing; a second one
- * bills through stripe-mock, and the browser's trip to Stripe's hosted pages is answered by the test.
+ * bills through stripe-mock, and the browser's trip to Stripe's hosted pages is answered by the test. The fleet hub
+ * has no OIDC either, and `stopped` is offline: its pages say what that leaves a person to do (last in the file,
+ * as its agent comes back at the end).
  */
 const cluster = testCluster();
 const rbac = cluster.kubeConfig('admin').makeApiClient(RbacAuthorizationV1Api);
@@ -35,6 +37,7 @@ let hub: HubProcess;
 let owner: HubOwner;
 let browser: Browser;
 let live: { id: string; token: string };
+let stopped: { id: string; token: string };
 let ns: { name: string; remove: () => Promise<void> };
 const agents: TestAgent[] = [];
 
@@ -84,7 +87,7 @@ beforeAll(async () => {
   owner = await signInOwner(hub);
   await seed(ns.name);
   live = await createCluster(hub, owner, 'live');
-  const stopped = await createCluster(hub, owner, 'stopped');
+  stopped = await createCluster(hub, owner, 'stopped');
   agents.push(await startTestAgent({ config: { cloudUrl: hub.url, clusterToken: live.token } }));
   const gone = await startTestAgent({ config: { cloudUrl: hub.url, clusterToken: stopped.token } });
   const connected = async () => {
@@ -321,5 +324,85 @@ describe('the billing page', () => {
       expect(visited).toHaveLength(2);
       await page.context().close();
     });
+  });
+});
+
+describe('dead ends of a hub without OIDC, with an offline cluster', () => {
+  it('says on the members page that invitations need single sign-on, and refuses one with the reason', async () => {
+    const page = await openAsOwner(owner, `${hub.publicUrl}/members`);
+    const invitations = page.getByRole('region', { name: 'Invitations' });
+    await invitations.getByRole('status').getByText('Invitations need single sign-on').waitFor();
+    expect(await invitations.getByRole('button', { name: 'Invite' }).isDisabled()).toBe(true);
+    expect(await invitations.getByLabel('E-mail').isDisabled()).toBe(true);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, 'hub-members-no-sso');
+    const orgId = (
+      (await (await page.request.get(`${hub.publicUrl}/api/account`)).json()) as {
+        currentOrg: { id: string };
+      }
+    ).currentOrg.id;
+    const refused = await page.request.post(`${hub.publicUrl}/api/orgs/${orgId}/invitations`, {
+      headers: { origin: hub.publicUrl },
+      data: { email: 'dev@example.com', role: 'viewer' },
+    });
+    expect(refused.status()).toBe(409);
+    expect(await refused.json()).toMatchObject({ code: 'invitations_unavailable' });
+    // Signed in, the link explains instead of offering a button that cannot work.
+    await page.goto(`${hub.publicUrl}/accept-invitation?token=bni_from_before`);
+    await page.getByRole('status').getByText('This invitation cannot be accepted on this hub yet').waitFor();
+    expect(await page.getByRole('button', { name: 'Accept the invitation' }).count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('explains an invitation link to the invitee, who lands at the sign-in form', async () => {
+    const page = await openPage(browser, `${hub.publicUrl}/accept-invitation?token=bni_from_before`);
+    await page.waitForURL(/\/sign-in\?returnTo=%2Faccept-invitation/);
+    await page.getByRole('status').getByText('This invitation cannot be accepted on this hub yet').waitFor();
+    await page.getByRole('form', { name: 'Break-glass admin' }).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, 'hub-invitation-no-sso');
+    await page.context().close();
+  });
+
+  it('opens an offline cluster on a page that says so and how to reconnect, and the cluster once it is back', async () => {
+    // Content negotiation: a browser's page load gets the hub's page, with the status; an API client the JSON.
+    const asBrowser = await fetch(`${hub.url}/c/${stopped.id}/`, {
+      headers: { cookie: owner.cookie, accept: 'text/html,application/xhtml+xml' },
+    });
+    expect(asBrowser.status).toBe(503);
+    expect(asBrowser.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await asBrowser.text()).toContain('<meta name="binnacle-ui" content="hub" />');
+    const asClient = await fetch(`${hub.url}/c/${stopped.id}/`, { headers: { cookie: owner.cookie } });
+    expect(asClient.status).toBe(503);
+    expect(await asClient.json()).toMatchObject({ code: 'cluster_offline' });
+    const signedOut = await fetch(`${hub.url}/c/${stopped.id}/`, { headers: { accept: 'text/html' } });
+    expect([signedOut.status, signedOut.headers.get('content-type')]).toEqual([
+      401,
+      'text/html; charset=utf-8',
+    ]);
+
+    // From the list of clusters, as a person would.
+    const page = await openAsOwner(owner, `${hub.publicUrl}/`);
+    await page.getByRole('link', { name: 'stopped', exact: true }).click();
+    await page.getByRole('heading', { name: 'stopped is offline' }).waitFor();
+    await page.getByText(/It was last seen \d+[smh] ago/).waitFor();
+    const reconnect = page.getByRole('region', { name: 'Reconnect its agent' });
+    expect(await reconnect.getByRole('region', { name: 'Check the agent' }).textContent()).toContain(
+      'kubectl -n binnacle logs deploy/binnacle-agent',
+    );
+    expect(await reconnect.getByRole('region', { name: 'Helm values' }).textContent()).toContain(
+      `url: ${hub.publicUrl}`,
+    );
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, 'hub-cluster-offline');
+
+    const unknown = await openAsOwner(owner, `${hub.publicUrl}/c/00000000-0000-0000-0000-000000000000/`);
+    await unknown.getByRole('heading', { name: 'No such cluster' }).waitFor();
+    await unknown.context().close();
+
+    // The agent comes back: the page opens the cluster's own pages by itself.
+    agents.push(await startTestAgent({ config: { cloudUrl: hub.url, clusterToken: stopped.token } }));
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor({ timeout: 30_000 });
+    await page.context().close();
   });
 });

@@ -237,13 +237,20 @@ describe("the hub's pages", () => {
     await page.goto(`${hub.publicUrl}/audit`);
     const entries = page.getByRole('region', { name: 'Entries, newest first' });
     await entries.getByRole('cell', { name: 'invitation.create' }).waitFor();
+    // People and objects by name next to their ids, a removed cluster and a revoked token included.
+    const entry = (action: string) => entries.getByRole('row').filter({ hasText: action }).first();
+    expect(await entry('invitation.create').textContent()).toContain('Break-glass admin');
+    expect(await entry('invitation.create').textContent()).toContain('invitation dev@example.com');
+    expect(await entry('cluster.delete').textContent()).toMatch(/cluster legacy [0-9a-f]{8}…/);
+    expect(await entry('cluster.rotate_token').textContent()).toContain('cluster staging-eu');
+    expect(await entry('pat.revoke').textContent()).toContain('pat ci-deploys');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, 'hub-audit');
     await page.getByLabel('Action').fill('pat.create');
     await page.getByLabel('Action').press('Enter');
     await page.waitForURL(/\/audit\?action=pat\.create/);
     await entries.getByRole('cell', { name: 'pat.create' }).waitFor();
     expect(await entries.getByRole('cell', { name: 'invitation.create' }).count()).toBe(0);
-    expect(await seriousA11yViolations(page)).toEqual([]);
-    await docsScreenshot(page, 'hub-audit');
     // More entries than a page holds: the next page goes back in time from the last entry shown.
     for (let i = 0; i < 50; i += 1)
       await page.request.post(`${hub.publicUrl}/api/pats`, {

@@ -106,6 +106,11 @@ export const errorCodes = {
       'The change conflicts with the current state (field manager conflict, stale resourceVersion, object being deleted).',
   },
   already_exists: { status: 409, description: 'An object with that name already exists.' },
+  invitations_unavailable: {
+    status: 409,
+    description:
+      'Invitations need a way for the invitee to sign in: this hub signs in no one but the break-glass admin (no OIDC, no hosted identity provider). Configure OIDC (docs/sso.md) first.',
+  },
   drain_incomplete: {
     status: 409,
     description:

@@ -1,4 +1,4 @@
-import { createApp, registerWebAssets, webPage } from '@binnacle/common/server';
+import { createApp, registerWebAssets } from '@binnacle/common/server';
 import cookie from '@fastify/cookie';
 import type { HubApp, HubContext } from './context.ts';
 import { accountRoutes } from './features/account/routes.ts';
@@ -19,6 +19,7 @@ import { preferenceRoutes } from './features/preferences/routes.ts';
 import { ssoRoutes } from './features/sso/routes.ts';
 import { tunnelRoutes } from './features/tunnel/routes.ts';
 import { registerAccessControl } from './http/access-hook.ts';
+import { hubPage } from './http/hub-page.ts';
 import { access } from './http/principal.ts';
 
 /**
@@ -36,7 +37,7 @@ export async function buildHubServer(
     // request.ip, for rate limits and the audit log: the client as the trusted proxies report it (ADR 0048).
     trustProxy: ctx.proxyTrust,
     // The hub's own pages (sign-in, organisation, clusters) at its root; each cluster's pages come from its agent.
-    page: webPage(() => '/', 'hub'),
+    page: hubPage,
     openapi: {
       title: 'Binnacle hub API',
       version: ctx.version,

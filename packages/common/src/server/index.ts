@@ -10,6 +10,7 @@ export {
   type PageFallback,
   registerErrorHandling,
   routeNotFound,
+  sendError,
   toAppError,
 } from './error-handler.ts';
 export {

@@ -5,6 +5,7 @@ import { billingMigration } from './migration-0003-billing.ts';
 import { patCredentialMigration } from './migration-0004-pat-credential.ts';
 import { endedSessionsMigration } from './migration-0005-ended-sessions.ts';
 import { breakGlassInForceMigration } from './migration-0006-break-glass-in-force.ts';
+import { auditNamesMigration } from './migration-0007-audit-names.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -123,5 +124,6 @@ export function migrations(dialect: Dialect): Record<string, Migration> {
     '0004_pat_credential': patCredentialMigration,
     '0005_ended_sessions': endedSessionsMigration,
     '0006_break_glass_in_force': breakGlassInForceMigration,
+    '0007_audit_names': auditNamesMigration(dialect),
   };
 }

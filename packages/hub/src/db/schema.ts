@@ -133,12 +133,18 @@ export interface AuditTable {
   at: Timestamp;
   actor_user_id: string | null;
   actor_email: string | null;
+  /** The actor's display name when the entry was written (ADR 0068). */
+  actor_name: string | null;
   /** How the actor authenticated: `session`, `pat`, or `system`. */
   via: string;
   pat_id: string | null;
+  /** The PAT's name when the entry was written. */
+  pat_name: string | null;
   action: string;
   target_type: string | null;
   target_id: string | null;
+  /** The target's name when the entry was written (a cluster's or a PAT's name, a person's e-mail). */
+  target_name: string | null;
   detail: string | null;
   ip: string | null;
 }

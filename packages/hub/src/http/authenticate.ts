@@ -168,6 +168,7 @@ async function authenticatePat(ctx: HubContext, token: string, ip: string): Prom
     via: 'pat',
     groups: [],
     patId: row.id,
+    patName: row.pat_name,
     expiresAt: row.expires_at ? new Date(row.expires_at) : undefined,
   };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestHub, type TestHub } from '../testing/index.ts';
+import { addedUsersIdp, startTestHub, type TestHub } from '../testing/index.ts';
 
 /**
  * Two organizations on one hub. Everything that belongs to org B — the org itself, its clusters, members,
@@ -10,7 +10,7 @@ const a = {} as { cookie: string; pat: string; orgId: string };
 const b = {} as { orgId: string; clusterId: string; memberId: string; invitationId: string; patId: string };
 
 beforeAll(async () => {
-  t = await startTestHub();
+  t = await startTestHub({ config: addedUsersIdp });
   const admin = await t.signInBreakGlass();
   b.orgId = admin.orgId;
   const ownerB = { cookie: admin.cookie };

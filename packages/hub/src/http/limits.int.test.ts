@@ -4,7 +4,7 @@ import { maxAuditPage } from '../features/audit/service.ts';
 import { maxClustersPerOrg } from '../features/clusters/service.ts';
 import { maxPendingInvitations } from '../features/invitations/service.ts';
 import { maxPatsPerUser } from '../features/pats/service.ts';
-import { startTestHub, type TestHub } from '../testing/index.ts';
+import { addedUsersIdp, startTestHub, type TestHub } from '../testing/index.ts';
 
 /**
  * docs/architecture.md §4: everything a caller can make more of is bounded. Each cap is filled up to one below (the first
@@ -16,7 +16,7 @@ let owner: { cookie: string; orgId: string };
 const as = () => ({ as: { cookie: owner.cookie } });
 
 beforeAll(async () => {
-  t = await startTestHub();
+  t = await startTestHub({ config: addedUsersIdp });
   owner = await t.signInBreakGlass();
 });
 afterAll(() => t.close());

@@ -22,6 +22,8 @@ export interface Principal {
     credentialVersion: string | null;
   };
   patId?: string;
+  /** The PAT's name, for the audit log. */
+  patName?: string;
   /** When a token credential ends by itself (a PAT's expiry, an IdP token's `exp`); sessions have their own rules. */
   expiresAt?: Date;
 }

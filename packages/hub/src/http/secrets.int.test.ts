@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashSecret } from '../security/tokens.ts';
-import { startTestHub, type TestHub, testBreakGlass } from '../testing/index.ts';
+import { addedUsersIdp, startTestHub, type TestHub, testBreakGlass } from '../testing/index.ts';
 
 const tables = [
   'orgs',
@@ -21,7 +21,7 @@ const secrets = {} as Record<
 >;
 
 beforeAll(async () => {
-  t = await startTestHub();
+  t = await startTestHub({ config: addedUsersIdp });
   // A refused attempt first: a wrong password must not reach the log either.
   const wrong = 'not-the-password-1234';
   await t.request('POST', '/api/auth/break-glass/login', {

@@ -11,6 +11,7 @@ export {
 export { type OidcTestHubConfig, oidcHubPerTest, startOidcTestHub, testHubUrl } from './oidc-hub.ts';
 export { type StandInAgent, type StandInAnswer, startStandInAgent } from './stand-in-agent.ts';
 export {
+  addedUsersIdp,
   type Credential,
   freshDatabase,
   type HttpAnswer,

@@ -14,6 +14,17 @@ import { ManualClock } from '../security/clock.ts';
 export const testBreakGlass = { email: 'admin@example.com', password: 'correct horse battery staple' };
 const testPublicUrl = 'https://hub.binnacle.test';
 
+/**
+ * The IdP of the users `addUser` makes, as a hub setting: sign-in through it is configured, so the hub offers
+ * what needs it (invitations, ADR 0069), but those users get their sessions from the directory and no request
+ * is ever sent there. Tests that sign in through a real IdP use `startOidcTestHub`.
+ */
+export const addedUsersIdp = {
+  oidcIssuer: 'https://idp.binnacle.test',
+  oidcClientId: 'binnacle-hub',
+  oidcClientSecret: 'never-sent',
+} satisfies Partial<HubConfig>;
+
 export interface TestHubOptions {
   config?: Partial<HubConfig>;
   clock?: ManualClock;
@@ -166,7 +177,7 @@ export async function startTestHub(options: TestHubOptions = {}): Promise<TestHu
       const at = clock.now().toISOString();
       const user = await upsertUser(
         hub.ctx.database.db,
-        { issuer: 'https://idp.binnacle.test', subject: email, email, name: email.split('@')[0] ?? email },
+        { issuer: addedUsersIdp.oidcIssuer, subject: email, email, name: email.split('@')[0] ?? email },
         at,
       );
       await addMember(hub.ctx.database.db, orgId, user.id, role, at);

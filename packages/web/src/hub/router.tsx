@@ -4,6 +4,7 @@ import { AuditPage, type AuditSearch } from './audit/AuditPage.tsx';
 import { SignInPage, type SignInSearch } from './auth/SignInPage.tsx';
 import { BillingPage, type BillingSearch } from './billing/BillingPage.tsx';
 import { ClustersPage } from './clusters/ClustersPage.tsx';
+import { ClusterUnavailablePage } from './clusters/ClusterUnavailablePage.tsx';
 import { FleetPage, type FleetSearch, fleetTabs } from './fleet/FleetPage.tsx';
 import { AcceptInvitationPage, type AcceptSearch } from './members/AcceptInvitationPage.tsx';
 import { MembersPage } from './members/MembersPage.tsx';
@@ -88,6 +89,12 @@ const membersRoute = createRoute({
   path: '/members',
   component: MembersPage,
 });
+/** A cluster's own pages are its agent's; the hub serves this path only when it cannot reach the agent (ADR 0070). */
+const clusterUnavailableRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/c/$clusterId/$',
+  component: ClusterUnavailablePage,
+});
 const acceptRoute = createRoute({
   getParentRoute: () => signedInRoute,
   path: '/accept-invitation',
@@ -110,6 +117,7 @@ export const hubRouter = createRouter({
       billingRoute,
       preferencesRoute,
       acceptRoute,
+      clusterUnavailableRoute,
     ]),
   ]),
   defaultPreload: 'intent',

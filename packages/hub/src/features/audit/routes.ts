@@ -12,14 +12,23 @@ const AuditEntry = Type.Object({
     Type.Object({
       userId: Type.Union([Type.String(), Type.Null()]),
       email: Type.Union([Type.String(), Type.Null()]),
+      name: Type.Union([Type.String(), Type.Null()], { description: 'their display name then' }),
     }),
     Type.Null(),
   ]),
   via: Type.String({ description: 'session, pat or system' }),
   patId: Type.Union([Type.String(), Type.Null()], { description: 'set when the actor used a PAT' }),
+  patName: Type.Union([Type.String(), Type.Null()], { description: "that PAT's name then" }),
   action: Type.String(),
   target: Type.Union([
-    Type.Object({ type: Type.String(), id: Type.Union([Type.String(), Type.Null()]) }),
+    Type.Object({
+      type: Type.String(),
+      id: Type.Union([Type.String(), Type.Null()]),
+      name: Type.Union([Type.String(), Type.Null()], {
+        description:
+          "its name when the entry was written (a cluster's, an organization's or a PAT's name, a person's or an invitation's e-mail); kept after it is deleted",
+      }),
+    }),
     Type.Null(),
   ]),
   detail: Type.Union([Type.Record(Type.String(), Type.Unknown()), Type.Null()]),

@@ -2,12 +2,29 @@ import type { Db } from '../../db/directory.ts';
 import type { Principal } from '../../http/principal.ts';
 import { type Clock, iso } from '../../security/clock.ts';
 
+/**
+ * What an entry is about, named as it was at the time (ADR 0068): the name stays readable after the object is
+ * renamed or deleted.
+ */
+export interface AuditTarget {
+  type: string;
+  id: string;
+  name: string;
+}
+
+/** A person as an audit target: named by their e-mail, which identifies them where a display name may not. */
+export const userTarget = (user: { id: string; email: string }): AuditTarget => ({
+  type: 'user',
+  id: user.id,
+  name: user.email,
+});
+
 export interface AuditEntry {
   orgId: string;
   /** The acting person; undefined for the system or an anonymous sign-in attempt. */
-  actor?: Pick<Principal, 'user' | 'via' | 'patId'> | { email: string };
+  actor?: Pick<Principal, 'user' | 'via' | 'patId' | 'patName'> | { email: string };
   action: string;
-  target?: { type: string; id: string };
+  target?: AuditTarget;
   /** A short, secret-free detail (a name, a role change); never tokens or passwords. */
   detail?: Record<string, string | number | boolean | null>;
   ip?: string;
@@ -35,11 +52,14 @@ export class AuditLog {
         at: iso(this.#clock.now()),
         actor_user_id: person?.user.id ?? null,
         actor_email: person?.user.email ?? (actor && 'email' in actor ? actor.email : null),
+        actor_name: person?.user.name ?? null,
         via: person?.via ?? 'system',
         pat_id: person?.patId ?? null,
+        pat_name: person?.patName ?? null,
         action: entry.action,
         target_type: entry.target?.type ?? null,
         target_id: entry.target?.id ?? null,
+        target_name: entry.target?.name ?? null,
         detail: entry.detail ? JSON.stringify(entry.detail) : null,
         ip: entry.ip ?? null,
       })
@@ -72,11 +92,14 @@ export class AuditLog {
       id: Number(row.id),
       at: row.at,
       actor:
-        row.actor_user_id || row.actor_email ? { userId: row.actor_user_id, email: row.actor_email } : null,
+        row.actor_user_id || row.actor_email
+          ? { userId: row.actor_user_id, email: row.actor_email, name: row.actor_name }
+          : null,
       via: row.via,
       patId: row.pat_id,
+      patName: row.pat_name,
       action: row.action,
-      target: row.target_type ? { type: row.target_type, id: row.target_id } : null,
+      target: row.target_type ? { type: row.target_type, id: row.target_id, name: row.target_name } : null,
       detail: row.detail ? (JSON.parse(row.detail) as Record<string, unknown>) : null,
       ip: row.ip,
     }));

@@ -87,7 +87,7 @@ describe('replicas on an old and a new break-glass password', () => {
       as: { cookie: after.cookie },
     });
     expect(audit.json<{ items: { target: unknown }[] }>().items.map((item) => item.target)).toEqual([
-      { type: 'pat', id: oldPat.id },
+      { type: 'pat', id: oldPat.id, name: 'before' },
     ]);
 
     // A restarted with the new password signs the admin in, and what B opened is still valid on it.

@@ -11,6 +11,7 @@ import {
 } from '../../db/directory.ts';
 import type { Principal } from '../../http/principal.ts';
 import { iso } from '../../security/clock.ts';
+import { userTarget } from '../audit/service.ts';
 import { recordSignIn } from './sign-in.ts';
 
 /**
@@ -112,5 +113,5 @@ async function auditFailure(ctx: HubContext, email: string, ip: string) {
 
 export async function signOut(ctx: HubContext, principal: Principal, ip: string) {
   if (principal.session) await ctx.sessions.end(principal.session.idHash, 'signout');
-  await ctx.audit.act(principal, ip, 'auth.sign_out', { type: 'user', id: principal.user.id });
+  await ctx.audit.act(principal, ip, 'auth.sign_out', userTarget(principal.user));
 }

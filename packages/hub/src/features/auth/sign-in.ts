@@ -9,6 +9,7 @@ import {
   type UserRow,
 } from '../../db/directory.ts';
 import { iso } from '../../security/clock.ts';
+import { userTarget } from '../audit/service.ts';
 
 /**
  * Where a person who just signed in acts: an organization they already belong to; else one a pending
@@ -75,7 +76,7 @@ export async function recordSignIn(
     orgId: signIn.orgId,
     actor: { user: signIn.user, via: 'session' },
     action: 'auth.sign_in',
-    target: { type: 'user', id: signIn.user.id },
+    target: userTarget(signIn.user),
     detail: { method: signIn.method, ...signIn.detail },
     ip: signIn.ip,
   });

@@ -2,6 +2,7 @@ import { type StripeMock, startStripeMock } from '@binnacle/testkit';
 import type { Stripe } from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  addedUsersIdp,
   type BillingTestHub,
   startBillingTestHub,
   testPrices,
@@ -14,7 +15,7 @@ let serial = 0;
 
 beforeAll(async () => {
   mock = await startStripeMock();
-  t = await startBillingTestHub(mock);
+  t = await startBillingTestHub(mock, addedUsersIdp);
 });
 afterAll(async () => {
   await t?.close();

@@ -74,7 +74,7 @@ export async function receiveEvent(deps: BillingDeps, body: Buffer, signature: s
     await new AuditLog(tx, deps.clock).record({
       orgId: effect.orgId,
       action: `billing.${event.type}`,
-      target: { type: 'stripe_event', id: event.id },
+      target: { type: 'stripe_event', id: event.id, name: event.type },
       detail: {
         outcome: effect.outcome,
         ...(effect.changes?.plan ? { plan: effect.changes.plan } : {}),

@@ -38,6 +38,29 @@ describe('clusters', () => {
     expect(bad.json().error).toMatch(/name/);
   });
 
+  it("finds one cluster of your organizations, offline, with the steps that reconnect its agent; another's is 404", async () => {
+    const cluster = (await create('lonely')).json<{ id: string }>();
+    const found = await t.request('GET', `/api/clusters/${cluster.id}`, { as });
+    expect(found.status, found.body).toBe(200);
+    const answer = found.json<{ reconnect: Record<string, string[]> }>();
+    expect(answer).toMatchObject({
+      id: cluster.id,
+      name: 'lonely',
+      connected: false,
+      lastSeenAt: null,
+      reconnect: { values: { cloud: { url: t.origin, existingSecret: 'binnacle-agent-token' } } },
+    });
+    expect(answer.reconnect.pointHere?.[0]).toContain(`--set cloud.url=${t.origin}`);
+    expect(answer.reconnect.withoutChart?.[0]).toContain(`binnacle agent --cloud-url ${t.origin}`);
+    const elsewhere = await t.createOrg('elsewhere');
+    const stranger = await t.addUser('stranger@elsewhere.example', 'owner', elsewhere);
+    for (const path of [`/api/clusters/${cluster.id}`, `/c/${cluster.id}/api/health`]) {
+      const hidden = await t.request('GET', path, { as: { cookie: stranger.cookie } });
+      expect(hidden.status, path).toBe(404);
+      expect(hidden.json().code).toBe('not_found');
+    }
+  });
+
   it('rotating the token invalidates the old one at once', async () => {
     const cluster = (await create('rotating')).json<{ id: string; token: string }>();
     const rotated = await t.request('POST', `/api/clusters/${cluster.id}/rotate-token`, { as });

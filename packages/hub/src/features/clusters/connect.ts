@@ -4,6 +4,10 @@ import { createCluster } from './service.ts';
 
 const secretName = 'binnacle-agent-token';
 
+/** Upgrades the agent's release in place, keeping its values but the two that point it at this hub. */
+const upgradeCommand = (url: string) =>
+  `helm upgrade binnacle-agent charts/binnacle-agent -n binnacle --reset-then-reuse-values --set cloud.url=${url} --set cloud.existingSecret=${secretName}`;
+
 /**
  * The connect page: registers a cluster and returns what to run in it. A fresh install in `clusterAccess:
  * idp` mode gets `cloud.defaultRbac.create=false`, so only bindings to binnacle:idp:<group> subjects grant
@@ -25,10 +29,7 @@ export async function connectCluster(
       cluster,
       clusterAccess: mode,
       values: { cloud },
-      commands: [
-        secret,
-        `helm upgrade binnacle-agent charts/binnacle-agent -n binnacle --reset-then-reuse-values --set cloud.url=${cloud.url} --set cloud.existingSecret=${secretName}`,
-      ],
+      commands: [secret, upgradeCommand(cloud.url)],
     };
   }
   const defaultRbac = { create: mode !== 'idp' };
@@ -41,5 +42,28 @@ export async function connectCluster(
       secret,
       `helm install binnacle-agent charts/binnacle-agent -n binnacle --set cloud.url=${cloud.url} --set cloud.existingSecret=${secretName} --set cloud.defaultRbac.create=${defaultRbac.create}`,
     ],
+  };
+}
+
+/**
+ * What brings a cluster's agent back to this hub (the offline page, ADR 0070), for an agent installed as the
+ * connect page says: whether it runs and what it logs; the values that point it here; a new token after a
+ * rotation, into the secret it reads; and the command for an agent run outside the chart. The token itself is
+ * never known again after it was shown: an owner rotates it for a new one.
+ */
+export function reconnectSteps(ctx: HubContext) {
+  const url = ctx.config.publicUrl;
+  return {
+    values: { cloud: { url, existingSecret: secretName } },
+    check: [
+      'kubectl -n binnacle get pods -l app.kubernetes.io/name=binnacle-agent',
+      'kubectl -n binnacle logs deploy/binnacle-agent --tail=50',
+    ],
+    pointHere: [upgradeCommand(url)],
+    newToken: [
+      `kubectl -n binnacle create secret generic ${secretName} --from-literal=cluster-token=bnc_… --dry-run=client -o yaml | kubectl apply -f -`,
+      'kubectl -n binnacle rollout restart deploy/binnacle-agent',
+    ],
+    withoutChart: [`BINNACLE_CLUSTER_TOKEN=bnc_… binnacle agent --cloud-url ${url}`],
   };
 }

@@ -2,8 +2,15 @@ import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access, principalOf } from '../../http/principal.ts';
-import { connectCluster } from './connect.ts';
-import { createCluster, deleteCluster, listClusters, renameCluster, rotateClusterToken } from './service.ts';
+import { connectCluster, reconnectSteps } from './connect.ts';
+import {
+  createCluster,
+  deleteCluster,
+  findCluster,
+  listClusters,
+  renameCluster,
+  rotateClusterToken,
+} from './service.ts';
 
 const Cluster = Type.Object({
   id: Type.String(),
@@ -98,6 +105,48 @@ export function clusterRoutes(app: HubApp, ctx: HubContext): void {
       reply.code(201);
       return connectCluster(ctx, principalOf(request), request.body, request.ip);
     },
+  );
+  app.get(
+    '/api/clusters/:id',
+    {
+      config: access('viewer'),
+      schema: {
+        summary:
+          "A cluster of any of your organizations, its agent's connection, and what reconnects an agent (the offline page)",
+        tags: ['clusters'],
+        params: ClusterParams,
+        querystring: Query({}),
+        response: {
+          200: Type.Intersect([
+            Cluster,
+            Type.Object({
+              reconnect: Type.Object(
+                {
+                  values: Type.Record(Type.String(), Type.Unknown(), {
+                    description:
+                      'the chart values that point the agent at this hub (its token in the secret)',
+                  }),
+                  check: Type.Array(Type.String(), { description: 'whether the agent runs, and its log' }),
+                  pointHere: Type.Array(Type.String(), {
+                    description: 'upgrade its release to those values',
+                  }),
+                  newToken: Type.Array(Type.String(), {
+                    description: 'after a token rotation: the new token into its secret, then a restart',
+                  }),
+                  withoutChart: Type.Array(Type.String(), { description: 'an agent run outside the chart' }),
+                },
+                { description: 'for an agent installed as the connect page says' },
+              ),
+            }),
+          ]),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => ({
+      ...(await findCluster(ctx, principalOf(request), request.params.id)),
+      reconnect: reconnectSteps(ctx),
+    }),
   );
   app.patch(
     '/api/clusters/:id',

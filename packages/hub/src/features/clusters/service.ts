@@ -3,9 +3,10 @@ import { AppError, notFound } from '@binnacle/common/server';
 import type { HubContext } from '../../context.ts';
 import { countOf } from '../../db/count.ts';
 import type { ClustersTable } from '../../db/schema.ts';
-import type { Principal } from '../../http/principal.ts';
+import { inOrg, type Principal } from '../../http/principal.ts';
 import { iso } from '../../security/clock.ts';
 import { hashSecret, mintToken, wellFormed } from '../../security/tokens.ts';
+import type { AuditTarget } from '../audit/service.ts';
 import { connectedAmong } from '../replicas/replicas.ts';
 
 export const maxClustersPerOrg = 1000;
@@ -18,6 +19,13 @@ const view = (row: ClustersTable) => ({
   tokenRotatedAt: row.token_rotated_at,
   lastSeenAt: row.last_seen_at,
   agentVersion: row.agent_version,
+});
+
+/** A cluster as the audit log names it: by the name it has at that moment (ADR 0068). */
+const audited = (row: { id: string; name: string }): AuditTarget => ({
+  type: 'cluster',
+  id: row.id,
+  name: row.name,
 });
 
 /** Whether each cluster's agent holds a tunnel to this hub (any of its replicas) right now. */
@@ -33,6 +41,21 @@ export async function listClusters(ctx: HubContext, orgId: string) {
     rows.map((row) => row.id),
   );
   return rows.map((row) => ({ ...view(row), connected: connected.has(row.id) }));
+}
+
+/**
+ * One cluster of any organization the caller belongs to (a PAT: the one it is pinned to), as the tunnel finds it,
+ * with its agent's connection; another organization's is 404, so ids leak nothing.
+ */
+export async function findCluster(ctx: HubContext, principal: Principal, id: string) {
+  const row = await ctx.database.db
+    .selectFrom('clusters')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row || !(await inOrg(ctx, principal, row.org_id))) throw notFound(`cluster ${id} not found`);
+  const connected = await connectedAmong(ctx, [row.id]);
+  return { ...view(row), connected: connected.has(row.id) };
 }
 
 async function clusterIn(ctx: HubContext, orgId: string, id: string): Promise<ClustersTable> {
@@ -79,7 +102,7 @@ export async function createCluster(ctx: HubContext, principal: Principal, name:
     agent_version: null,
   };
   await db.insertInto('clusters').values(row).execute();
-  await ctx.audit.act(principal, ip, 'cluster.create', { type: 'cluster', id: row.id }, { name });
+  await ctx.audit.act(principal, ip, 'cluster.create', audited(row));
   return { ...view(row), token: minted.token };
 }
 
@@ -94,7 +117,7 @@ export async function renameCluster(
   if (row.name === name) return view(row);
   await ensureNameFree(ctx, principal.orgId, name, id);
   await ctx.database.db.updateTable('clusters').set({ name }).where('id', '=', id).execute();
-  await ctx.audit.act(principal, ip, 'cluster.update', { type: 'cluster', id }, { from: row.name, to: name });
+  await ctx.audit.act(principal, ip, 'cluster.update', audited({ id, name }), { from: row.name, to: name });
   return view({ ...row, name });
 }
 
@@ -102,7 +125,7 @@ export async function deleteCluster(ctx: HubContext, principal: Principal, id: s
   const row = await clusterIn(ctx, principal.orgId, id);
   await ctx.database.db.deleteFrom('clusters').where('id', '=', id).execute();
   ctx.tunnels.disconnect(id, 'cluster deleted');
-  await ctx.audit.act(principal, ip, 'cluster.delete', { type: 'cluster', id }, { name: row.name });
+  await ctx.audit.act(principal, ip, 'cluster.delete', audited(row));
 }
 
 /** A new agent token; the old one stops matching at once (its hash is replaced). */
@@ -117,7 +140,7 @@ export async function rotateClusterToken(ctx: HubContext, principal: Principal, 
     .execute();
   // The live tunnel was authenticated with the old token: it ends now, and the agent must redial with the new one.
   ctx.tunnels.disconnect(id, 'cluster token rotated');
-  await ctx.audit.act(principal, ip, 'cluster.rotate_token', { type: 'cluster', id }, { name: row.name });
+  await ctx.audit.act(principal, ip, 'cluster.rotate_token', audited(row));
   return { ...view({ ...row, token_hint: minted.hint, token_rotated_at: rotatedAt }), token: minted.token };
 }
 

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access } from '../../http/principal.ts';
+import { inviteesCanSignIn } from '../invitations/service.ts';
 
 export function healthRoutes(app: HubApp, ctx: HubContext): void {
   app.get(
@@ -22,6 +23,10 @@ export function healthRoutes(app: HubApp, ctx: HubContext): void {
             oidc: Type.Boolean({
               description: 'whether sign-in through the identity provider is configured',
             }),
+            invitations: Type.Boolean({
+              description:
+                'whether invitations can be made and accepted: someone other than the break-glass admin can sign in (OIDC or the hosted identity provider)',
+            }),
           }),
           ...errorResponses,
         },
@@ -35,6 +40,7 @@ export function healthRoutes(app: HubApp, ctx: HubContext): void {
         database: ctx.database.dialect,
         breakGlass: ctx.breakGlass.admin.enabled,
         oidc: Boolean(ctx.oidc),
+        invitations: inviteesCanSignIn(ctx),
       };
     },
   );

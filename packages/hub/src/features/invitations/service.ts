@@ -36,6 +36,13 @@ export async function listInvitations(ctx: HubContext, orgId: string) {
 }
 
 /**
+ * Whether an invitee can sign in to accept: through OIDC or the hosted identity provider. The break-glass
+ * admin is one configured person, so a hub with nothing else cannot let anyone in by invitation (ADR 0069).
+ */
+export const inviteesCanSignIn = (ctx: Pick<HubContext, 'oidc' | 'hosted'>): boolean =>
+  ctx.oidc !== undefined || ctx.hosted !== undefined;
+
+/**
  * Invites an e-mail address with a role. The invitation token (`bni_…`) is returned once, to hand over out of
  * band; a newer invitation for the same address replaces a pending one.
  */
@@ -45,6 +52,12 @@ export async function invite(
   input: { email: string; role: Role; expiresInHours?: number },
   ip: string,
 ) {
+  if (!inviteesCanSignIn(ctx)) {
+    throw new AppError(
+      'invitations_unavailable',
+      'invitations need sign-in through an identity provider: on this hub only the break-glass admin can sign in, so no invitee could accept; configure OIDC first (docs/sso.md)',
+    );
+  }
   const email = input.email.trim().toLowerCase();
   const { db } = ctx.database;
   const member = await db
@@ -89,21 +102,22 @@ export async function invite(
     principal,
     ip,
     'invitation.create',
-    { type: 'invitation', id: row.id },
+    { type: 'invitation', id: row.id, name: email },
     { email, role: input.role, expiresAt: row.expires_at },
   );
   return { ...view(row), token: minted.token };
 }
 
 export async function revokeInvitation(ctx: HubContext, principal: Principal, id: string, ip: string) {
-  const result = await ctx.database.db
+  const withdrawn = await ctx.database.db
     .deleteFrom('invitations')
     .where('id', '=', id)
     .where('org_id', '=', principal.orgId)
     .where('accepted_at', 'is', null)
+    .returning('email')
     .executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw notFound(`invitation ${id} not found`);
-  await ctx.audit.act(principal, ip, 'invitation.revoke', { type: 'invitation', id });
+  if (!withdrawn) throw notFound(`invitation ${id} not found`);
+  await ctx.audit.act(principal, ip, 'invitation.revoke', { type: 'invitation', id, name: withdrawn.email });
 }
 
 /**
@@ -140,7 +154,7 @@ export async function acceptInvitation(ctx: HubContext, principal: Principal, to
     orgId: row.org_id,
     actor: principal,
     action: 'invitation.accept',
-    target: { type: 'invitation', id: row.id },
+    target: { type: 'invitation', id: row.id, name: row.email },
     detail: { email: row.email, role: row.role },
     ip,
   });

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestHub, type TestHub } from '../../testing/index.ts';
+import { addedUsersIdp, startTestHub, type TestHub } from '../../testing/index.ts';
 
 let t: TestHub;
 let orgId: string;
 let owner: { cookie: string; userId: string };
 beforeAll(async () => {
-  t = await startTestHub();
+  t = await startTestHub({ config: addedUsersIdp });
   orgId = await t.createOrg('acme');
   owner = await t.addUser('owner@acme.example', 'owner', orgId);
 });
@@ -142,6 +142,34 @@ describe('invitations', () => {
   });
 });
 
+describe('invitations on a hub where only the break-glass admin signs in', () => {
+  it('are refused with 409 invitations_unavailable, nothing stored, and /api/health says so', async () => {
+    const bare = await startTestHub();
+    try {
+      const admin = await bare.signInBreakGlass();
+      const refused = await bare.request('POST', `/api/orgs/${admin.orgId}/invitations`, {
+        as: { cookie: admin.cookie },
+        body: { email: 'dev@example.com', role: 'viewer' },
+      });
+      expect(refused.status).toBe(409);
+      expect(refused.json()).toEqual({
+        code: 'invitations_unavailable',
+        error: expect.stringContaining('only the break-glass admin can sign in'),
+      });
+      const pending = await bare.request('GET', `/api/orgs/${admin.orgId}/invitations`, {
+        as: { cookie: admin.cookie },
+      });
+      expect(pending.json()).toEqual({ items: [] });
+      expect((await bare.request('GET', '/api/health')).json()).toMatchObject({
+        oidc: false,
+        invitations: false,
+      });
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
 describe('audit log', () => {
   it('records every state change with actor, action, target, time and PAT use; pages newest first', async () => {
     const pat = (await t.request('POST', '/api/pats', { ...asOwner(), body: { name: 'auditor' } })).json<{
@@ -165,8 +193,9 @@ describe('audit log', () => {
     expect(first.items[2]).toMatchObject({
       via: 'pat',
       patId: pat.id,
-      target: { type: 'cluster', id: cluster.id },
-      actor: { email: 'owner@acme.example' },
+      patName: 'auditor',
+      target: { type: 'cluster', id: cluster.id, name: 'audited' },
+      actor: { email: 'owner@acme.example', name: 'owner' },
     });
     expect(first.items[1]).toMatchObject({ via: 'session', patId: null });
     expect(first.items[0]?.at).toBe(t.clock.now().toISOString());
@@ -188,6 +217,37 @@ describe('audit log', () => {
     ])
       expect(actions).toContain(action);
   });
+
+  it('names the target as it was then, and keeps the names of what was renamed or deleted since', async () => {
+    const pat = (await t.request('POST', '/api/pats', { ...asOwner(), body: { name: 'short-lived' } })).json<{
+      id: string;
+    }>();
+    const cluster = (
+      await t.request('POST', '/api/clusters', { ...asOwner(), body: { name: 'doomed' } })
+    ).json<{ id: string }>();
+    await t.request('PATCH', `/api/clusters/${cluster.id}`, { ...asOwner(), body: { name: 'doomed-eu' } });
+    await t.request('DELETE', `/api/clusters/${cluster.id}`, asOwner());
+    await t.request('DELETE', `/api/pats/${pat.id}`, asOwner());
+    const invitation = (
+      await t.request('POST', `/api/orgs/${orgId}/invitations`, {
+        ...asOwner(),
+        body: { email: 'gone@example.com', role: 'viewer' },
+      })
+    ).json<{ id: string }>();
+    await t.request('DELETE', `/api/orgs/${orgId}/invitations/${invitation.id}`, asOwner());
+    const { items } = (await t.request('GET', `/api/orgs/${orgId}/audit?limit=7`, asOwner())).json<{
+      items: { action: string; target: { name: string } }[];
+    }>();
+    expect(items.map((e) => [e.action, e.target.name])).toEqual([
+      ['invitation.revoke', 'gone@example.com'],
+      ['invitation.create', 'gone@example.com'],
+      ['pat.revoke', 'short-lived'],
+      ['cluster.delete', 'doomed-eu'],
+      ['cluster.update', 'doomed-eu'],
+      ['cluster.create', 'doomed'],
+      ['pat.create', 'short-lived'],
+    ]);
+  });
 });
 
 describe('metrics and health', () => {
@@ -195,7 +255,8 @@ describe('metrics and health', () => {
     expect((await t.request('GET', '/api/health')).json()).toMatchObject({
       status: 'ok',
       breakGlass: true,
-      oidc: false, // the sign-in page offers the IdP button only when this is true
+      oidc: true, // the sign-in page offers the IdP button only when this is true
+      invitations: true,
     });
     await t.signInBreakGlass();
     const metrics = await t.request('GET', '/metrics');

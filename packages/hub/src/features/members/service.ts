@@ -3,6 +3,7 @@ import type { HubContext, Role } from '../../context.ts';
 import { countOf } from '../../db/count.ts';
 import { breakGlassIssuer, type Db, ownerCount } from '../../db/directory.ts';
 import type { Principal } from '../../http/principal.ts';
+import { userTarget } from '../audit/service.ts';
 
 const conflict = (message: string) => new AppError('conflict', message);
 
@@ -74,13 +75,11 @@ export async function changeRole(
       .where('user_id', '=', userId)
       .execute();
   });
-  await ctx.audit.act(
-    principal,
-    ip,
-    'member.role_change',
-    { type: 'user', id: userId },
-    { email: member.email, from: member.role, to: role },
-  );
+  await ctx.audit.act(principal, ip, 'member.role_change', userTarget({ id: userId, email: member.email }), {
+    email: member.email,
+    from: member.role,
+    to: role,
+  });
 }
 
 /**
@@ -100,11 +99,9 @@ export async function removeMember(ctx: HubContext, principal: Principal, userId
     await tx.deleteFrom('pats').where('org_id', '=', principal.orgId).where('user_id', '=', userId).execute();
   });
   const ended = await ctx.sessions.endForMember(userId, principal.orgId);
-  await ctx.audit.act(
-    principal,
-    ip,
-    'member.remove',
-    { type: 'user', id: userId },
-    { email: member.email, role: member.role, sessionsEnded: ended },
-  );
+  await ctx.audit.act(principal, ip, 'member.remove', userTarget({ id: userId, email: member.email }), {
+    email: member.email,
+    role: member.role,
+    sessionsEnded: ended,
+  });
 }

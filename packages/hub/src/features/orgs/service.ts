@@ -34,7 +34,7 @@ export async function createOrganization(ctx: HubContext, principal: Principal, 
     orgId,
     actor: principal,
     action: 'org.create',
-    target: { type: 'org', id: orgId },
+    target: { type: 'org', id: orgId, name },
     detail: { name },
     ip,
   });
@@ -52,7 +52,7 @@ export async function renameOrg(ctx: HubContext, principal: Principal, name: str
     principal,
     ip,
     'org.update',
-    { type: 'org', id: principal.orgId },
+    { type: 'org', id: principal.orgId, name: name.trim() },
     { from: before.name, to: name.trim() },
   );
   return getOrg(ctx, principal);

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { HubConfig } from '../../config/hub-config.ts';
 import { unversionedCredential } from '../../db/migration-0004-pat-credential.ts';
 import {
+  addedUsersIdp,
   type Credential,
   freshDatabase,
   type StandInAgent,
@@ -39,7 +40,7 @@ async function database() {
 async function listeningHub(location: TestHub['database'], config: Partial<HubConfig> = {}) {
   const t = await startTestHub({
     database: location,
-    config: { port: 0, listenAddress: '127.0.0.1', ...config },
+    config: { port: 0, listenAddress: '127.0.0.1', ...addedUsersIdp, ...config },
   });
   open.push(t);
   await t.hub.listen();
@@ -112,7 +113,7 @@ describe('a new break-glass password', () => {
       expect.objectContaining({
         via: 'system',
         actor: null,
-        target: { type: 'pat', id: pat.id },
+        target: { type: 'pat', id: pat.id, name: 'automation' },
         detail: { name: 'automation', reason: 'the break-glass password changed' },
       }),
     ]);

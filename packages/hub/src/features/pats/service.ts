@@ -90,21 +90,22 @@ export async function mintPat(
     principal,
     ip,
     'pat.create',
-    { type: 'pat', id: row.id },
+    { type: 'pat', id: row.id, name: row.name },
     { name: row.name, expiresAt },
   );
   return { ...view(row), token: minted.token };
 }
 
 export async function revokePat(ctx: HubContext, principal: Principal, id: string, ip: string) {
-  const result = await ctx.database.db
+  const revoked = await ctx.database.db
     .deleteFrom('pats')
     .where('id', '=', id)
     .where('user_id', '=', principal.user.id)
     .where('org_id', '=', principal.orgId)
+    .returning('name')
     .executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) throw notFound(`token ${id} not found`);
-  await ctx.audit.act(principal, ip, 'pat.revoke', { type: 'pat', id });
+  if (!revoked) throw notFound(`token ${id} not found`);
+  await ctx.audit.act(principal, ip, 'pat.revoke', { type: 'pat', id, name: revoked.name });
 }
 
 /**
@@ -126,7 +127,7 @@ export async function endRotatedPat(
   await ctx.audit.record({
     orgId: pat.orgId,
     action: 'pat.revoke',
-    target: { type: 'pat', id: pat.id },
+    target: { type: 'pat', id: pat.id, name: pat.name },
     detail: { name: pat.name, reason: 'the break-glass password changed' },
     ip,
   });

@@ -10,6 +10,7 @@ import { acceptAgent, agentConnectPath, refuseUpgrade } from './agent-connect.ts
 import { recheckAfterChanges } from './live-streams.ts';
 import { proxyRequest } from './proxy.ts';
 import { isTunneled, type TunneledUrl, tunneledUrl } from './tunneled-url.ts';
+import { explainFailuresToBrowsers } from './unreachable-page.ts';
 import { proxyUpgrade } from './upgrade.ts';
 
 /**
@@ -72,6 +73,7 @@ export function tunnelRoutes(app: HubApp, ctx: HubContext): void {
     // Bodies travel to the agent untouched, whatever their type.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, payload, done) => done(null, payload as Readable));
+    explainFailuresToBrowsers(scope);
     // The bare `/c/<cluster_id>/` is the agent's `/` (its web UI); the router folds its trailing slash away.
     // OPTIONS travels too: the agent's 405 names the methods of its route, which the hub cannot know.
     for (const url of ['/c/:cluster_id', '/c/:cluster_id/*']) {

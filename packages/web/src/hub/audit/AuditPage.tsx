@@ -3,7 +3,7 @@ import { useSearch } from '@tanstack/react-router';
 import { Card, Empty, Loaded } from '../../ui/states.tsx';
 import { Table } from '../../ui/Table.tsx';
 import { TextFilter } from '../../ui/TextFilter.tsx';
-import { hub } from '../api.ts';
+import { type HubAnswer, hub } from '../api.ts';
 import { formatTime, usePreferences } from '../preferences/preferences.ts';
 import { goTo } from '../router.tsx';
 import { accountQuery } from '../shell/HubShell.tsx';
@@ -17,7 +17,43 @@ export interface AuditSearch {
 
 const pageSize = 50;
 
-/** Who did what in the organization, newest first: filter by action, page back through older entries. */
+type Entry = HubAnswer<'/api/orgs/{org_id}/audit'>['items'][number];
+
+/** The person by name, their e-mail under it; a failed sign-in knows only the e-mail; the hub's own acts, no one. */
+function Who({ actor }: { actor: Entry['actor'] }) {
+  if (!actor) return 'the hub';
+  if (!actor.name) return actor.email;
+  return (
+    <>
+      {actor.name}
+      <span className="block text-xs text-slate-600 dark:text-slate-400">{actor.email}</span>
+    </>
+  );
+}
+
+/**
+ * What the entry is about: its kind and its name as it was then (ADR 0068), which stays after it is deleted, with
+ * the start of its id (the whole of it on hover), as two things of one name are told apart by it.
+ */
+function Target({ target }: { target: Entry['target'] }) {
+  if (!target) return '—';
+  return (
+    <>
+      <span className="text-slate-600 dark:text-slate-400">{target.type}</span>{' '}
+      {target.name && <span className="font-medium">{target.name}</span>}{' '}
+      {target.id && (
+        <span className="font-mono text-xs text-slate-600 dark:text-slate-400" title={target.id}>
+          {target.id.length > 8 ? `${target.id.slice(0, 8)}…` : target.id}
+        </span>
+      )}
+    </>
+  );
+}
+
+/**
+ * Who did what in the organization, newest first, people and objects by name: filter by action, page back through
+ * older entries.
+ */
 export function AuditPage() {
   const search = useSearch({ strict: false }) as AuditSearch;
   const account = useQuery(accountQuery);
@@ -61,14 +97,16 @@ export function AuditPage() {
                       <td className="py-2 font-mono text-xs">
                         {formatTime(entry.at, preferences.data?.timeZone)}
                       </td>
-                      <td>{entry.actor?.email ?? 'the hub'}</td>
-                      <td className="font-mono text-xs">{entry.action}</td>
-                      <td className="font-mono text-xs">
-                        {entry.target
-                          ? `${entry.target.type}${entry.target.id ? ` ${entry.target.id}` : ''}`
-                          : '—'}
+                      <td>
+                        <Who actor={entry.actor} />
                       </td>
-                      <td>{entry.via === 'pat' ? 'access token' : entry.via}</td>
+                      <td className="font-mono text-xs">{entry.action}</td>
+                      <td>
+                        <Target target={entry.target} />
+                      </td>
+                      <td>
+                        {entry.via === 'pat' ? `access token ${entry.patName ?? entry.patId}` : entry.via}
+                      </td>
                       <td className="font-mono text-xs">{entry.ip ?? '—'}</td>
                     </tr>
                   ))}

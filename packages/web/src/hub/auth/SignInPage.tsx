@@ -4,6 +4,8 @@ import { useState } from 'react';
 import { Field } from '../../ui/forms.tsx';
 import { ErrorMessage, Loading } from '../../ui/states.tsx';
 import { hub } from '../api.ts';
+import { InvitationsUnavailable } from '../members/InvitationsUnavailable.tsx';
+import { hubHealthQuery } from '../shell/health.ts';
 import { safeReturn } from './return-to.ts';
 
 /** What a failed sign-in's code means to the person at the sign-in page (the callback sends them here). */
@@ -24,10 +26,7 @@ export interface SignInSearch {
 /** The IdP button and, where the hub has one, the break-glass admin's form; a failed sign-in said in words. */
 export function SignInPage() {
   const search = useSearch({ strict: false }) as SignInSearch;
-  const health = useQuery({
-    queryKey: ['hub-health'],
-    queryFn: ({ signal }) => hub.get('/api/health', { signal }),
-  });
+  const health = useQuery(hubHealthQuery);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const breakGlass = useMutation({
@@ -56,6 +55,11 @@ export function SignInPage() {
             {failures[search.error] ?? 'The sign-in did not complete. Start it again.'}{' '}
             <span className="font-mono text-xs">({search.error})</span>
           </p>
+        )}
+        {search.returnTo?.startsWith('/accept-invitation') && health.data?.invitations === false && (
+          <div className="mb-4">
+            <InvitationsUnavailable to="invitee" />
+          </div>
         )}
         {health.isPending ? (
           <Loading what="the ways to sign in" />

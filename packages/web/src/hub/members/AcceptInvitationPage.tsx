@@ -5,15 +5,21 @@ import { Card, ErrorMessage } from '../../ui/states.tsx';
 import { hub } from '../api.ts';
 import { HubLink } from '../shell/HubLink.tsx';
 import { accountQuery } from '../shell/HubShell.tsx';
+import { hubHealthQuery } from '../shell/health.ts';
+import { InvitationsUnavailable } from './InvitationsUnavailable.tsx';
 
 export interface AcceptSearch {
   token?: string;
 }
 
-/** Where an invitation link lands, signed in: join the organization the invitation is for. */
+/**
+ * Where an invitation link lands, signed in: join the organization the invitation is for; on a hub where no
+ * invitee can sign in, why the link cannot be used.
+ */
 export function AcceptInvitationPage() {
   const { token } = useSearch({ strict: false }) as AcceptSearch;
   const account = useQuery(accountQuery);
+  const health = useQuery(hubHealthQuery);
   const accept = useMutation({
     mutationFn: () => hub.post('/api/invitations/accept', { body: { token } }),
     // A full load: the session now acts in the new organization, and every page should show it.
@@ -25,6 +31,8 @@ export function AcceptInvitationPage() {
       <Card title="Invitation">
         {!token ? (
           <p className="text-sm">This link has no invitation in it; ask for the link again.</p>
+        ) : health.data?.invitations === false ? (
+          <InvitationsUnavailable to="invitee" />
         ) : (
           <div className="flex flex-col gap-3 text-sm">
             <p>

@@ -1,10 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { controlLook, Field, rowButtonLook, SubmitButton } from '../../ui/forms.tsx';
 import { Card, Empty, ErrorMessage, Loaded } from '../../ui/states.tsx';
 import { Table } from '../../ui/Table.tsx';
 import { hub } from '../api.ts';
+import { hubHealthQuery } from '../shell/health.ts';
 import { ShownOnce } from '../shell/ShownOnce.tsx';
+import { InvitationsUnavailable } from './InvitationsUnavailable.tsx';
 import { type Role, roleMeaning, roles } from './roles.ts';
 
 /** How long an invitation may wait to be accepted (the hub allows up to 30 days). */
@@ -15,9 +17,15 @@ const invitationLifetimes: [number, string][] = [
   [720, '30 days'],
 ];
 
-/** Pending invitations, and a form that invites an e-mail address with a role and gives the link to send. */
+/**
+ * Pending invitations, and a form that invites an e-mail address with a role and gives the link to send; on a hub
+ * where no invitee could sign in, the form is off and says why.
+ */
 export function Invitations({ orgId }: { orgId: string }) {
   const queryClient = useQueryClient();
+  const health = useQuery(hubHealthQuery);
+  const unavailable = health.data?.invitations === false;
+  const reasonId = useId();
   const params = { org_id: orgId };
   const pending = useQuery({
     queryKey: ['invitations', orgId],
@@ -42,39 +50,49 @@ export function Invitations({ orgId }: { orgId: string }) {
   });
   return (
     <Card title="Invitations">
+      {unavailable && (
+        <div className="mb-3">
+          <InvitationsUnavailable id={reasonId} to="owner" />
+        </div>
+      )}
       <form
-        className="flex flex-wrap items-end gap-3"
         onSubmit={(event) => {
           event.preventDefault();
           invite.mutate();
         }}
       >
-        <Field label="E-mail" type="email" required value={email} onText={setEmail} />
-        <label className="flex flex-col gap-1 text-sm">
-          Role
-          <select className={controlLook} value={role} onChange={(e) => setRole(e.target.value as Role)}>
-            {roles.map((r) => (
-              <option key={r} value={r}>
-                {r} ({roleMeaning[r]})
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex flex-col gap-1 text-sm">
-          Valid for
-          <select
-            className={controlLook}
-            value={expiresInHours}
-            onChange={(e) => setExpiresInHours(Number(e.target.value))}
-          >
-            {invitationLifetimes.map(([hours, words]) => (
-              <option key={hours} value={hours}>
-                {words}
-              </option>
-            ))}
-          </select>
-        </label>
-        <SubmitButton busy={invite.isPending} label="Invite" busyLabel="Inviting…" />
+        <fieldset
+          disabled={unavailable}
+          aria-describedby={unavailable ? reasonId : undefined}
+          className="flex flex-wrap items-end gap-3"
+        >
+          <Field label="E-mail" type="email" required value={email} onText={setEmail} />
+          <label className="flex flex-col gap-1 text-sm">
+            Role
+            <select className={controlLook} value={role} onChange={(e) => setRole(e.target.value as Role)}>
+              {roles.map((r) => (
+                <option key={r} value={r}>
+                  {r} ({roleMeaning[r]})
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex flex-col gap-1 text-sm">
+            Valid for
+            <select
+              className={controlLook}
+              value={expiresInHours}
+              onChange={(e) => setExpiresInHours(Number(e.target.value))}
+            >
+              {invitationLifetimes.map(([hours, words]) => (
+                <option key={hours} value={hours}>
+                  {words}
+                </option>
+              ))}
+            </select>
+          </label>
+          <SubmitButton busy={invite.isPending} label="Invite" busyLabel="Inviting…" />
+        </fieldset>
       </form>
       {invite.isError && (
         <div className="mt-3">

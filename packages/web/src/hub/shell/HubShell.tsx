@@ -55,7 +55,11 @@ export function HubShell() {
   const path = location.pathname;
   const areas = hubAreas.map(([to, label]) => (
     <li key={to}>
-      <HubLink to={to} className={navLinkLook(to === '/' ? path === '/' : path.startsWith(to))}>
+      {/* A cluster the hub serves a page for (/c/<id>/…, offline) is one of the Clusters. */}
+      <HubLink
+        to={to}
+        className={navLinkLook(to === '/' ? path === '/' || path.startsWith('/c/') : path.startsWith(to))}
+      >
         {label}
       </HubLink>
     </li>
