@@ -12,7 +12,8 @@ import {
   metricsServerArgs,
   schedulerArgs,
 } from './components.ts';
-import { installCrds, type Launch, startFluxControllers } from './flux.ts';
+import { installCrds } from './crds.ts';
+import { type Launch, startFluxControllers } from './flux.ts';
 import { writeKwokConfig } from './kwok-config.ts';
 import { registerMetricsApi } from './metrics-api.ts';
 import { simulatedNode } from './nodes.ts';
@@ -20,6 +21,7 @@ import {
   type ClusterBinaries,
   type ClusterProfile,
   clusterBinaries,
+  crdFiles,
   defaultStateDir,
   type FullClusterBinaries,
   repoRoot,
@@ -206,11 +208,14 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
     });
     log(`kube-apiserver ready at ${server}`);
     // The Flux controllers and kwok need their CRDs served to start; apply them while the other components boot.
+    // One -f per file: kubectl reads a symlinked directory (the cache's bin/ links) as a file.
     const crdDirs = full ? [full.fluxCrdsDir, bin.kwokCrdsDir] : [bin.kwokCrdsDir];
-    const crds = installCrds(state, bin.kubectl, crdDirs).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+    const crds = Promise.all(crdDirs.map(crdFiles))
+      .then((files) => installCrds(state, bin.kubectl, files.flat(), 'binnacle-cluster'))
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     const kcm = await launch(
       'kube-controller-manager',
       bin.kubeControllerManager,

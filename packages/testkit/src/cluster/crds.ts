@@ -1,4 +1,5 @@
 import { ApiextensionsV1Api, KubeConfig, type V1CustomResourceDefinition } from '@kubernetes/client-node';
+import { appliedNames, applyArgs, kubectl } from './kubectl.ts';
 import type { ClusterState } from './state.ts';
 import { waitUntil } from './wait.ts';
 
@@ -37,4 +38,24 @@ export async function waitForCrds(
     },
     { timeoutMs, intervalMs: 200 },
   );
+}
+
+/**
+ * Server-side applies the CRDs in the given files and waits until the API server serves them. Always an apply, also
+ * where they exist: a CRD is the schema of its kind, not data a user edits, and an older schema would prune fields
+ * newer code writes (ADR 0063).
+ */
+export async function installCrds(
+  state: Pick<ClusterState, 'kubeconfigs'>,
+  kubectlPath: string,
+  files: string[],
+  fieldManager: string,
+): Promise<void> {
+  const applied = await kubectl(state, kubectlPath, [
+    ...applyArgs(fieldManager),
+    '-o',
+    'name',
+    ...files.flatMap((file) => ['-f', file]),
+  ]);
+  await waitForCrds(state, appliedNames(applied));
 }

@@ -8,10 +8,8 @@ import {
   kustomizeControllerArgs,
   sourceControllerArgs,
 } from './components.ts';
-import { waitForCrds } from './crds.ts';
 import { createMissing, type SeedObject } from './create-missing.ts';
-import { appliedNames, applyArgs, kubectl } from './kubectl.ts';
-import { crdFiles, type FullClusterBinaries } from './paths.ts';
+import type { FullClusterBinaries } from './paths.ts';
 import { isListening } from './ports.ts';
 import { healthy } from './probe.ts';
 import type { ManagedProcess } from './processes.ts';
@@ -33,26 +31,6 @@ export const fluxGroups = {
 } as const;
 
 const watched = { [fluxWatchLabel.key]: fluxWatchLabel.value };
-
-/**
- * Applies the CRDs in the given directories (Flux's, kwok's PortForward) and waits until the API server serves
- * them: the Flux controllers and kwok need theirs to start.
- */
-export async function installCrds(
-  state: Pick<ClusterState, 'kubeconfigs'>,
-  kubectlPath: string,
-  crdsDirs: string[],
-): Promise<void> {
-  // One -f per file: kubectl reads a symlinked directory (the cache's bin/ links) as a file.
-  const files = (await Promise.all(crdsDirs.map(crdFiles))).flat().flatMap((file) => ['-f', file]);
-  const applied = await kubectl(state, kubectlPath, [
-    ...applyArgs('binnacle-cluster'),
-    '-o',
-    'name',
-    ...files,
-  ]);
-  await waitForCrds(state, appliedNames(applied));
-}
 
 /** Starts one process of the control plane and records it in the state (control-plane.ts). */
 export type Launch = (
@@ -194,8 +172,12 @@ export function fluxReady(object: FluxObject): boolean {
  * Creates the demo's namespace, HelmRepository and HelmRelease where missing and, when it created the release, waits
  * until helm-controller has installed it. An existing one is left as it is (the user may have suspended it).
  */
-export async function seedFluxDemo(state: ClusterState, kc: KubeConfig): Promise<'installed' | 'present'> {
-  const { created } = await createMissing(kc, fluxDemoObjects(state.chartSources.http));
+export async function seedFluxDemo(
+  state: ClusterState,
+  kubectlPath: string,
+  kc: KubeConfig,
+): Promise<'installed' | 'present'> {
+  const { created } = await createMissing(state, kubectlPath, fluxDemoObjects(state.chartSources.http));
   if (!created.some((object) => object.kind === 'HelmRelease')) return 'present';
   await fluxReleaseInstalled(kc.makeApiClient(CustomObjectsApi), fluxDemo.namespace, {
     timeoutMs: 120_000,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { AppsV1Api, BatchV1Api, KubeConfig } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
-import { waitForCrds } from './crds.ts';
+import { installCrds } from './crds.ts';
 import { createMissing, type SeedObject } from './create-missing.ts';
 import { fluxDemo, seedFluxDemo } from './flux.ts';
 import { kubectl } from './kubectl.ts';
@@ -17,6 +17,7 @@ const run = promisify(execFile);
 const seedDir = join(repoRoot, 'test/cluster/seed');
 /** Argo CD's and Flux's sample objects: seeded on a full control plane only, the demo's has neither's CRDs. */
 const gitopsFile = '50-gitops-objects.yaml';
+const fieldManager = 'binnacle-seed';
 
 /** Namespaces and release the seed creates; tests use them as fixtures. */
 export const seeded = {
@@ -207,22 +208,22 @@ export async function seedCluster(
   const files = (await manifestFiles()).filter((file) => gitops || !file.endsWith(gitopsFile));
   // Argo CD's real CRDs, from its module (build.sh); the seed installs them with its own.
   const argocdCrdFiles = gitops ? await crdFiles(gitops.argocdCrdsDir) : [];
-  const firstFiles = [...files.filter((file) => /-(cluster|crds)\.yaml$/.test(file)), ...argocdCrdFiles];
-  const first = await manifests(firstFiles);
-  const rest = await manifests(files.filter((file) => !firstFiles.includes(file)));
-  const crds = first.filter((doc) => doc.kind === 'CustomResourceDefinition');
-  const kc = new KubeConfig();
-  kc.loadFromFile(state.kubeconfigs.admin);
-  // CRDs and namespaces first: the API server must serve a kind before objects of it can be created.
-  const firstResult = await createMissing(kc, first);
-  await waitForCrds(
-    state,
-    crds.map((crd) => crd.metadata.name),
+  const seedCrdFiles = [...files.filter((file) => file.endsWith('-crds.yaml')), ...argocdCrdFiles];
+  const clusterFiles = files.filter((file) => file.endsWith('-cluster.yaml'));
+  const rest = await manifests(
+    files.filter((file) => !seedCrdFiles.includes(file) && !clusterFiles.includes(file)),
   );
+  const crds = await manifests(seedCrdFiles);
+  // CRDs and namespaces first: the API server must serve a kind before objects of it can be created. The CRDs are
+  // applied, also where they exist: they are the kinds' schema, not data of the user's (ADR 0063).
+  const [, firstResult] = await Promise.all([
+    installCrds(state, kubectlPath, seedCrdFiles, fieldManager),
+    createMissing(state, kubectlPath, await manifests(clusterFiles)),
+  ]);
   const secrets = await Promise.all(
     seeded.tlsSecrets.map((s) => tlsSecret(s.namespace, s.name, s.host, s.days)),
   );
-  const restResult = await createMissing(kc, [...rest, ...secrets]);
+  const restResult = await createMissing(state, kubectlPath, [...rest, ...secrets]);
   const created = [...firstResult.created, ...restResult.created];
   const present = [...firstResult.present, ...restResult.present];
   // Flux's real CRDs come with the controllers (cluster:up installs them); the seed only reads them.
@@ -249,12 +250,14 @@ export async function seedCluster(
       JSON.stringify({ status: doc.status }),
     ]);
   }
-  log(`created ${created.length} objects`);
+  log(`applied ${crds.length} CustomResourceDefinitions; created ${created.length} objects`);
   if (present.length > 0) {
     log(
       `left ${present.length} objects that exist already as they are:\n${presentLines(present).join('\n')}`,
     );
   }
+  const kc = new KubeConfig();
+  kc.loadFromFile(state.kubeconfigs.admin);
   const release = `${seeded.helmRelease.namespace}/${seeded.helmRelease.name}`;
   // The helm binary's release and helm-controller's are independent: install both at once.
   const [helm] = await Promise.all([
@@ -267,7 +270,7 @@ export async function seedCluster(
       return outcome;
     }),
     gitops &&
-      seedFluxDemo(state, kc).then((outcome) =>
+      seedFluxDemo(state, kubectlPath, kc).then((outcome) =>
         log(
           outcome === 'installed'
             ? `HelmRelease ${fluxDemo.namespace}/${fluxDemo.helmRelease} Ready (installed by helm-controller)`
