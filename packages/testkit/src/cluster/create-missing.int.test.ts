@@ -52,7 +52,6 @@ describe('creating what is missing', () => {
       const spec = (await extensions.readCustomResourceDefinition({ name: crd.metadata.name })).spec
         .versions[0]?.schema?.openAPIV3Schema?.properties?.spec;
       expect(spec?.x_kubernetes_preserve_unknown_fields).toBe(true);
-      expect(spec?.properties?.mode).toMatchObject({ _enum: ['fast', 'slow'], _default: 'fast' });
 
       // The user opens the port to 9090; creating again leaves it so.
       await networking.patchNamespacedNetworkPolicy({
