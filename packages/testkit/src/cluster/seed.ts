@@ -193,10 +193,10 @@ function presentLines(present: SeedObject[]): string[] {
 }
 
 /**
- * Creates the sample workloads, the TLS Secrets and, on a full control plane, the GitOps CRDs with their objects
- * and statuses and the Flux reconcile; installs the Helm release with a real helm binary; waits until what it
+ * Applies the CRDs; creates the sample workloads, the TLS Secrets and, on a full control plane, the GitOps objects
+ * with their statuses and the Flux reconcile; installs the Helm release with a real helm binary; waits until what it
  * created runs. Only what is missing is created: an object that exists is left as it is, so a re-run never undoes a
- * change made since (ADR 0059).
+ * change made since (ADR 0059); the CRDs are the kinds' schema and always applied (ADR 0063).
  */
 export async function seedCluster(
   state: ClusterState,
