@@ -1,9 +1,11 @@
 #!/bin/sh
 # Brings a fresh clone to a runnable state; `npm start` and `npm test` call it first, so they work on a new
 # machine with nothing but the system Node/npm. Each step is skipped when its result is already there.
-#   sh scripts/bootstrap.sh            dependencies only
-#   sh scripts/bootstrap.sh cluster    also the local control plane binaries and helm
-#   sh scripts/bootstrap.sh test       also Chromium for the browser tests
+#   sh scripts/bootstrap.sh            npm dependencies and the web UI only (`npm start` with a cluster, `npm run hub`)
+#   sh scripts/bootstrap.sh demo       also the demo control plane (Kubernetes, kwok, metrics-server) and helm;
+#                                      scripts/start.ts runs it when no cluster is configured (ADR 0059)
+#   sh scripts/bootstrap.sh cluster    also the full control plane (the registry, Flux, Argo CD's CRDs) and helm
+#   sh scripts/bootstrap.sh test       the full control plane and every tool of the test suite
 set -eu
 cd "$(dirname "$0")/.."
 
@@ -48,12 +50,17 @@ have_postgres() {
   done
   command -v initdb >/dev/null 2>&1
 }
+mode=${1:-}
 missing=""
-command -v openssl >/dev/null 2>&1 || missing="$missing openssl"
-command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+# The control plane needs openssl (its PKI) and python3 (build.sh); the agent against a user's cluster needs neither.
+if [ -n "$mode" ]; then
+  command -v openssl >/dev/null 2>&1 || missing="$missing openssl"
+  command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+fi
 # The API fuzzer (schemathesis) lives in a virtual environment; Debian's python3 makes one only with python3-venv.
 if [ "${1:-}" = test ] && ! python3 -c 'import ensurepip, venv' >/dev/null 2>&1; then missing="$missing python3-venv"; fi
-have_postgres || missing="$missing postgresql"
+# PostgreSQL for the hub's tests and the benchmarks.
+if [ "$mode" = cluster ] || [ "$mode" = test ]; then have_postgres || missing="$missing postgresql"; fi
 if [ "${1:-}" = test ] && ! command -v chromium >/dev/null 2>&1; then missing="$missing chromium"; fi
 # The single executable is stripped (binutils) and its image built by buildah without a daemon (ADR 0040).
 if [ "${1:-}" = test ] && ! command -v strip >/dev/null 2>&1; then missing="$missing binutils"; fi
@@ -83,11 +90,12 @@ if [ -n "$missing" ]; then
   fi
 fi
 
-# 4. The local control plane (Go builds cached under ~/.cache/binnacle) and helm.
-if [ "${1:-}" = cluster ] || [ "${1:-}" = test ]; then
-  bash test/cluster/build.sh >/dev/null
-  bash test/cluster/helm.sh >/dev/null
-fi
+# 4. The local control plane (Go builds cached under ~/.cache/binnacle, progress on stderr) and helm.
+case "$mode" in
+  demo) bash test/cluster/build.sh demo >/dev/null ;;
+  cluster | test) bash test/cluster/build.sh full >/dev/null ;;
+esac
+if [ -n "$mode" ]; then bash test/cluster/helm.sh >/dev/null; fi
 # 5. VictoriaMetrics single-node, the second metrics store of the tests (Go, cached by its go.sum).
 if [ "${1:-}" = test ]; then
   bash test/cluster/go/victoriametrics/build.sh >/dev/null

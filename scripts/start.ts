@@ -1,10 +1,12 @@
 /**
- * `npm start [-- agent flags]`: the agent against the cluster it would find itself (--kubeconfig,
+ * `npm start [-- [--demo] [agent flags]]`: the agent against the cluster it would find itself (--kubeconfig,
  * BINNACLE_KUBECONFIG, `kubeconfig` in ~/.binnacle/config.json, KUBECONFIG, ~/.kube/config or the in-cluster
- * service account). With none, it starts the local demo control plane with the sample workloads first, and stops
- * it again when the agent exits; the agent then knows the demo's two chart sources (a classic repository and an
- * OCI registry). Releases are changed with the helm binary the bootstrap fetched.
+ * service account); nothing is built for it (ADR 0059). With none, or with --demo / BINNACLE_DEMO=1, it builds the
+ * demo's components once (scripts/bootstrap.sh demo: Kubernetes, kwok, metrics-server), starts the local demo
+ * control plane, creates the sample workloads that are missing, and stops it again when the agent exits; the agent
+ * then knows the demo's chart repository. Releases are changed with the helm binary the bootstrap fetched.
  */
+import { spawn } from 'node:child_process';
 import { agentFindsCluster, runAgent } from '@binnacle/agent';
 import {
   clusterDown,
@@ -13,11 +15,23 @@ import {
   helmBinary,
   isRunning,
   readState,
+  repoRoot,
   seedCluster,
 } from '@binnacle/testkit';
 
-const args = process.argv.slice(2);
+const demoFlag = '--demo';
+const given = process.argv.slice(2);
+const args = given.filter((a) => a !== demoFlag);
 const log = (line: string) => process.stderr.write(`npm start: ${line}\n`);
+
+const help = `usage: npm start [-- [--demo] [agent flags]]
+
+  With a cluster configured (the agent's --kubeconfig, BINNACLE_KUBECONFIG, kubeconfig in ~/.binnacle/config.json,
+  KUBECONFIG, ~/.kube/config, the in-cluster service account) it serves the agent for it; nothing is built. Otherwise, or with --demo
+  (BINNACLE_DEMO=1), it builds the demo control plane once (about 16 minutes cold on 2 cores, then seconds), starts
+  it with sample workloads and stops it when the agent exits. The agent's flags follow.
+
+`;
 
 /** The helm binary the bootstrap fetched (test/cluster/helm.sh), unless one was named. */
 async function withHelm(agentArgs: string[]): Promise<string[]> {
@@ -26,17 +40,35 @@ async function withHelm(agentArgs: string[]): Promise<string[]> {
   return ['--helm-binary', await helmBinary(), ...agentArgs];
 }
 
+/** `scripts/bootstrap.sh demo`, its progress (the build's estimate per component) on this terminal. */
+function buildDemo(): Promise<void> {
+  return new Promise((resolveBuild, reject) => {
+    const child = spawn('sh', ['scripts/bootstrap.sh', 'demo'], { cwd: repoRoot, stdio: 'inherit' });
+    child.on('error', reject);
+    child.on('exit', (code, signal) =>
+      code === 0
+        ? resolveBuild()
+        : reject(new Error(`scripts/bootstrap.sh demo failed (${signal ?? `exit ${code}`})`)),
+    );
+  });
+}
+
 async function main(): Promise<number> {
-  if (args.includes('--help') || args.includes('-h')) return runAgent(args);
-  if (await agentFindsCluster(args)) return runAgent(await withHelm(args));
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(help);
+    return runAgent(args);
+  }
+  const demoAsked = given.includes(demoFlag) || process.env.BINNACLE_DEMO === '1';
+  if (!demoAsked && (await agentFindsCluster(args))) return runAgent(await withHelm(args));
   const stateDir = defaultStateDir();
   const ownCluster = !isRunning(await readState(stateDir));
-  log(
-    ownCluster
-      ? `no cluster configured: starting the local demo control plane in ${stateDir}`
-      : 'using the running local demo control plane',
-  );
-  const state = await clusterUp({ stateDir, log });
+  if (ownCluster) {
+    log(
+      `${demoAsked ? 'demo asked for' : 'no cluster configured'}: starting the local demo control plane in ${stateDir}`,
+    );
+    await buildDemo();
+  } else log('using the running local demo control plane');
+  const state = await clusterUp({ stateDir, log, profile: 'demo' });
   try {
     await seedCluster(state, log);
     const demo = ['--kubeconfig', state.kubeconfigs.admin];

@@ -1,17 +1,29 @@
 #!/usr/bin/env bash
-# Builds the local control plane (kube-apiserver, kube-controller-manager, kube-scheduler, kubectl, etcd), kwok,
-# metrics-server, the CNCF distribution registry (the OCI chart source) and Flux's source-, kustomize- and
-# helm-controller (with their CRDs) from the committed Go wrapper modules, and takes Argo CD's CRDs from its module. Each module is built once per go.mod/go.sum into
-# ~/.cache/binnacle/go-<module>-<hash>, so bumping one never rebuilds the others; ~/.cache/binnacle/cluster-<hash>/bin
-# links them all together and its path is printed on stdout.
+# Builds the local control plane from the committed Go wrapper modules. Two profiles (ADR 0059):
+#   build.sh demo    kube-apiserver, kube-controller-manager, kube-scheduler, kubectl, etcd, kwok, metrics-server:
+#                    what `npm start` runs when no cluster is configured
+#   build.sh [full]  also the CNCF distribution registry (the OCI chart source), Flux's source-, kustomize- and
+#                    helm-controller (with their CRDs) and Argo CD's CRDs taken from its module: what the tests use
+# Each module is built once per go.mod/go.sum into ~/.cache/binnacle/go-<module>-<hash>, so bumping one never
+# rebuilds the others; ~/.cache/binnacle/cluster-<hash>/bin links a profile's modules together and its path is
+# printed on stdout. Progress, with an estimate per module, goes to stderr.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-cache_root=${BINNACLE_CACHE_DIR:-$HOME/.cache/binnacle}
+. "$here/cache-lock.sh"
 k8s_version=$(sed -n 's/^require k8s.io\/kubernetes \(v[0-9.]*\).*/\1/p' "$here/go/k8s/go.mod")
 [ -n "$k8s_version" ] || { echo "build.sh: cannot read the k8s.io/kubernetes version from go/k8s/go.mod" >&2; exit 1; }
 # Bump a module's recipe when its build steps below change, so its cached build is redone.
 declare -A recipe=([k8s]=1 [kwok]=3 [metrics-server]=1 [registry]=1 [flux]=1 [argocd]=1)
-modules="k8s kwok metrics-server registry flux argocd"
+case "${1:-full}" in
+  demo) modules="k8s kwok metrics-server" ;;
+  full) modules="k8s kwok metrics-server registry flux argocd" ;;
+  *) echo "usage: build.sh [demo|full]" >&2; exit 2 ;;
+esac
+# Cold build times measured on a 2-core machine under load (docs/development.md); the estimates printed below.
+declare -A seconds=([k8s]=370 [kwok]=181 [metrics-server]=414 [registry]=159 [flux]=686 [argocd]=5)
+declare -A label=([k8s]="Kubernetes $k8s_version (apiserver, controller-manager, scheduler, kubectl, etcd)"
+  [kwok]="kwok" [metrics-server]="metrics-server" [registry]="the distribution registry"
+  [flux]="Flux source-, kustomize- and helm-controller" [argocd]="Argo CD's CRDs (a download)")
 declare -A tools=(
   [k8s]="kube-apiserver kube-controller-manager kube-scheduler kubectl etcd"
   [kwok]="kwok kwok-stages kwok-crds"
@@ -28,9 +40,7 @@ bin="$cache_root/cluster-$(for m in $modules; do module_dir "$m"; done | sha256s
 all_built() { for m in $modules; do built "$m" "$bin" || return 1; done; }
 if all_built; then echo "$bin"; exit 0; fi
 # One build at a time: a second caller (another test run, cluster:up) waits here, then finds the first one's result.
-mkdir -p "$cache_root"
-exec 9>"$cache_root/build.lock"
-flock 9
+cache_lock
 if all_built; then echo "$bin"; exit 0; fi
 
 # Go 1.26+: the machine's, else the official toolchain module from the Go module proxy (the same zip
@@ -57,7 +67,6 @@ stamp="$stamp -X k8s.io/component-base/version.gitMinor=$minor -X k8s.io/compone
 stamp="$stamp -X k8s.io/component-base/version.buildDate=1970-01-01T00:00:00Z -X k8s.io/client-go/pkg/version.gitVersion=$k8s_version"
 
 build_k8s() {
-  echo "build.sh: building the Kubernetes $k8s_version control plane (first run takes 10-25 minutes)" >&2
   (cd "$here/go/k8s" && go build -trimpath -ldflags "$stamp" -o "$1/" \
     k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager \
     k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl)
@@ -65,7 +74,6 @@ build_k8s() {
 }
 
 build_kwok() {
-  echo "build.sh: building kwok" >&2
   (cd "$here/go/kwok" && go build -trimpath -ldflags "-s -w" -o "$1/kwok" sigs.k8s.io/kwok/cmd/kwok)
   # kwok 0.8 needs its Stage documents in its config; keep the ones of the pinned release beside the binary, with
   # the Metric that serves kubelet-style /metrics/resource for metrics-server.
@@ -87,13 +95,11 @@ build_kwok() {
 }
 
 build_metrics-server() {
-  echo "build.sh: building metrics-server" >&2
   (cd "$here/go/metrics-server" && go build -trimpath -ldflags "-s -w" -o "$1/metrics-server" \
     sigs.k8s.io/metrics-server/cmd/metrics-server)
 }
 
 build_registry() {
-  echo "build.sh: building the distribution registry" >&2
   (cd "$here/go/registry" && go build -trimpath -ldflags "-s -w" -o "$1/registry" \
     github.com/distribution/distribution/v3/cmd/registry)
 }
@@ -120,7 +126,6 @@ flux_proxy() {
 }
 
 build_flux() {
-  echo "build.sh: building Flux source-controller, kustomize-controller and helm-controller" >&2
   local proxy m src
   proxy=$(flux_proxy)
   for m in source-controller kustomize-controller helm-controller; do
@@ -138,7 +143,6 @@ build_flux() {
 # Argo CD's Application and AppProject CRDs out of its module zip, which is checked against go/argocd/go.sum with the
 # go command's own hash (h1: the SHA-256 of the sorted file digests) — nothing of it is compiled.
 build_argocd() {
-  echo "build.sh: taking Argo CD's CRDs from its module" >&2
   local module version sum
   read -r module version sum < <(grep -v '/go.mod ' "$here/go/argocd/go.sum")
   curl -fsSL "https://proxy.golang.org/$module/@v/$version.zip" -o "$1/module.zip"
@@ -158,14 +162,22 @@ PY
   rm "$1/module.zip"
 }
 
+estimate() { if [ "$1" -lt 60 ]; then echo "$1 s"; else echo "$(( ($1 + 30) / 60 )) min"; fi; }
+todo="" total=0
 for m in $modules; do
+  built "$m" "$(module_dir "$m")" || { todo="$todo $m"; total=$(( total + seconds[$m] )); }
+done
+count=$(echo $todo | wc -w) step=0
+[ "$count" = 0 ] || echo "build.sh: building $count of the ${1:-full} profile's components once (cached in $cache_root): about $(estimate "$total") on 2 cores" >&2
+for m in $todo; do
   dir=$(module_dir "$m")
-  built "$m" "$dir" && continue
+  step=$(( step + 1 ))
+  echo "build.sh: [$step/$count] ${label[$m]}: about $(estimate "${seconds[$m]}")" >&2
   start=$(date +%s)
   rm -rf "$dir.partial" && mkdir -p "$dir.partial"
   "build_$m" "$dir.partial"
   rm -rf "$dir" && mv "$dir.partial" "$dir"
-  echo "build.sh: $m built in $(( $(date +%s) - start ))s" >&2
+  echo "build.sh: [$step/$count] $m built in $(( $(date +%s) - start ))s" >&2
 done
 rm -rf "$bin.partial" && mkdir -p "$bin.partial"
 for m in $modules; do

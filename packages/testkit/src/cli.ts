@@ -9,10 +9,12 @@ import { readState } from './cluster/state.ts';
 
 const usage = `usage: node packages/testkit/src/cli.ts <up|down|seed|status>
 
-  up      build (once) and start etcd, kube-apiserver, controller-manager, scheduler and kwok on 127.0.0.1;
+  up      build (once) and start the full control plane on 127.0.0.1: etcd, kube-apiserver, controller-manager,
+          scheduler, kwok, metrics-server, the chart sources and Flux's controllers;
           writes .cluster/admin.kubeconfig and .cluster/restricted.kubeconfig
   down    stop every process of the cluster and remove its data
-  seed    apply the sample workloads, CRDs and Helm release (starts the cluster first if needed)
+  seed    apply the sample CRDs; create the sample workloads and Helm release that are missing, leaving existing
+          ones as they are (starts the cluster first if needed)
   status  print whether the cluster runs, and where
   restart-apiserver
           stop kube-apiserver and start it again (etcd keeps the data), to see clients survive it

@@ -7,13 +7,11 @@
 set -euo pipefail
 module=$1 binary=$2 package=$3 label=$4
 here=$(cd "$(dirname "$0")/$module" && pwd)
-cache_root=${BINNACLE_CACHE_DIR:-$HOME/.cache/binnacle}
+. "$(dirname "$0")/../cache-lock.sh"
 recipe=1
 dir="$cache_root/go-$module-$( (echo "$recipe"; cat "$here/go.mod" "$here/go.sum") | sha256sum | cut -c1-16)"
 if [ -x "$dir/$binary" ]; then echo "$dir/$binary"; exit 0; fi
-mkdir -p "$cache_root"
-exec 9>"$cache_root/build-$module.lock"
-flock 9
+cache_lock
 if [ -x "$dir/$binary" ]; then echo "$dir/$binary"; exit 0; fi
 go_ok() { command -v go >/dev/null && go env GOVERSION | grep -Eq '^go1\.(2[6-9]|[3-9][0-9])'; }
 if ! go_ok; then

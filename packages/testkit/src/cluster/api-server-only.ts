@@ -33,7 +33,7 @@ export interface ApiServerOnly {
  */
 export async function apiServerOnlyUp(dir: string): Promise<ApiServerOnly> {
   await mkdir(join(dir, 'logs'), { recursive: true });
-  const bin = await clusterBinaries();
+  const bin = await clusterBinaries('demo');
   const ports = { etcdClient: await freePort(), etcdPeer: await freePort(), apiserver: await freePort() };
   const pki = await generatePki(join(dir, 'pki'));
   const args = { pki, ports, etcdDataDir: await etcdDataDir(dir) };

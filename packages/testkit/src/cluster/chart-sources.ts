@@ -10,9 +10,9 @@ const run = promisify(execFile);
 export interface ChartSources {
   /** The classic repository: http://127.0.0.1:<port> (index.yaml and the .tgz files). */
   http: string;
-  /** The OCI registry namespace: oci://127.0.0.1:<port>/charts. */
-  oci: string;
-  /** `--helm-repositories` for an agent: `demo=<http>,demo-oci=<oci>`. */
+  /** The OCI registry namespace: oci://127.0.0.1:<port>/charts; none in the demo profile, which has no registry. */
+  oci?: string;
+  /** `--helm-repositories` for an agent: `demo=<http>,demo-oci=<oci>`, or `demo=<http>` alone. */
   repositories: string;
 }
 
@@ -51,19 +51,17 @@ export function registryConfig(port: number, dataDir: string): string {
   ].join('\n');
 }
 
-export function chartSources(httpPort: number, registryPort: number): ChartSources {
+export function chartSources(httpPort: number, registryPort?: number): ChartSources {
   const http = `http://127.0.0.1:${httpPort}`;
+  const repositories = `${chartRepositoryNames.http}=${http}`;
+  if (registryPort === undefined) return { http, repositories };
   const oci = `oci://127.0.0.1:${registryPort}/charts`;
-  return {
-    http,
-    oci,
-    repositories: `${chartRepositoryNames.http}=${http},${chartRepositoryNames.oci}=${oci}`,
-  };
+  return { http, oci, repositories: `${repositories},${chartRepositoryNames.oci}=${oci}` };
 }
 
 /**
  * Packages every published chart version with the real helm, writes the classic repository's index.yaml into
- * `httpDir` and pushes the same packages to the registry. helm's own files stay under `helmHome`.
+ * `httpDir` and pushes the same packages to the registry, if there is one. helm's own files stay under `helmHome`.
  */
 export async function publishCharts(sources: ChartSources, httpDir: string, helmHome: string): Promise<void> {
   const helm = await helmBinary();
@@ -84,7 +82,9 @@ export async function publishCharts(sources: ChartSources, httpDir: string, helm
     }
   }
   await run(helm, ['repo', 'index', httpDir, '--url', sources.http], { env });
+  const { oci } = sources;
+  if (!oci) return;
   for (const file of (await readdir(httpDir)).filter((name) => name.endsWith('.tgz'))) {
-    await run(helm, ['push', join(httpDir, file), sources.oci, '--plain-http'], { env });
+    await run(helm, ['push', join(httpDir, file), oci, '--plain-http'], { env });
   }
 }

@@ -12,11 +12,20 @@ import {
   metricsServerArgs,
   schedulerArgs,
 } from './components.ts';
-import { installCrds, startFluxControllers } from './flux.ts';
+import { installCrds } from './crds.ts';
+import { type Launch, startFluxControllers } from './flux.ts';
 import { writeKwokConfig } from './kwok-config.ts';
 import { registerMetricsApi } from './metrics-api.ts';
 import { simulatedNode } from './nodes.ts';
-import { clusterBinaries, defaultStateDir, repoRoot } from './paths.ts';
+import {
+  type ClusterBinaries,
+  type ClusterProfile,
+  clusterBinaries,
+  crdFiles,
+  defaultStateDir,
+  type FullClusterBinaries,
+  repoRoot,
+} from './paths.ts';
 import { generatePki, identities, writeKubeconfig } from './pki.ts';
 import { criLine } from './pod-sim.ts';
 import { freePort } from './ports.ts';
@@ -36,6 +45,8 @@ export interface ClusterUpOptions {
    * 50 000 pods takes kwok's CPU and leaves pods Pending for an hour: the largest benchmarks go without.
    */
   metricsServer?: boolean;
+  /** `demo` runs Kubernetes, kwok and metrics-server only (`npm start`); `full` (default) all (ADR 0059). */
+  profile?: ClusterProfile;
 }
 
 const apiserverTimeoutMs = 120_000;
@@ -76,22 +87,25 @@ export function isRunning(state: ClusterState | undefined): state is ClusterStat
 
 /**
  * Starts etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, metrics-server (registered as
- * metrics.k8s.io), Flux's source-, kustomize- and helm-controller (with their CRDs; they reconcile only objects
- * labelled `binnacle.dev/flux=reconcile`) and the two chart sources (a classic chart repository and an OCI
- * registry, charts published to both) on 127.0.0.1 with fresh PKI, then simulated nodes, and waits until every piece answers. Idempotent: a running cluster is returned as is.
+ * metrics.k8s.io) and the classic chart repository on 127.0.0.1 with fresh PKI; the full profile also Flux's
+ * source-, kustomize- and helm-controller (with their CRDs; they reconcile only objects labelled
+ * `binnacle.dev/flux=reconcile`) and the OCI registry (charts published to both sources). Then simulated nodes,
+ * and waits until every piece answers. Idempotent: a running cluster, of either profile, is returned as is.
  */
 export async function clusterUp(options: ClusterUpOptions = {}): Promise<ClusterState> {
   const stateDir = options.stateDir ?? defaultStateDir();
   const log = options.log ?? (() => {});
   const existing = await readState(stateDir);
   if (isRunning(existing)) {
-    log(`control plane already running at ${existing.server}`);
+    log(`control plane (${existing.profile}) already running at ${existing.server}`);
     return existing;
   }
   if (existing) await clusterDown({ stateDir });
   const nodeCount = options.nodes ?? nodeCountFromEnv();
+  const profile = options.profile ?? 'full';
   const started = Date.now();
-  const bin = await clusterBinaries();
+  const full = profile === 'full' ? await clusterBinaries('full') : undefined;
+  const bin: ClusterBinaries = full ?? (await clusterBinaries('demo'));
   log(`binaries ready in ${bin.dir} (${((Date.now() - started) / 1000).toFixed(1)}s)`);
 
   const logsDir = join(stateDir, 'logs');
@@ -150,6 +164,7 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
   const state: ClusterState = {
     version: stateVersion,
     stateDir,
+    profile,
     server,
     kubernetesVersion: await kubernetesVersion(),
     ports,
@@ -158,7 +173,7 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
     pki,
     processes: [],
     nodes: [],
-    chartSources: chartSources(ports.chartRepo, ports.registry),
+    chartSources: chartSources(ports.chartRepo, full && ports.registry),
     startedAt: new Date().toISOString(),
     ready: false,
   };
@@ -193,10 +208,14 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
     });
     log(`kube-apiserver ready at ${server}`);
     // The Flux controllers and kwok need their CRDs served to start; apply them while the other components boot.
-    const crds = installCrds(state, bin.kubectl, [bin.fluxCrdsDir, bin.kwokCrdsDir]).then(
-      () => undefined,
-      (error: unknown) => error,
-    );
+    // One -f per file: kubectl reads a symlinked directory (the cache's bin/ links) as a file.
+    const crdDirs = full ? [full.fluxCrdsDir, bin.kwokCrdsDir] : [bin.kwokCrdsDir];
+    const crds = Promise.all(crdDirs.map(crdFiles))
+      .then((files) => installCrds(state, bin.kubectl, files.flat(), 'binnacle-cluster'))
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
     const kcm = await launch(
       'kube-controller-manager',
       bin.kubeControllerManager,
@@ -217,14 +236,11 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
       String(ports.chartRepo),
       chartDir,
     ]);
-    const registryFile = join(stateDir, 'registry.yaml');
-    await writeFile(registryFile, registryConfig(ports.registry, join(stateDir, 'registry')));
-    const registry = await launch('registry', bin.registry, ['serve', registryFile]);
+    const fullComponents = full && (await startFullComponents(launch, full, args, stateDir));
     const metricsServer =
       (options.metricsServer ?? true)
         ? await launch('metrics-server', bin.metricsServer, metricsServerArgs(args))
         : undefined;
-    const flux = await startFluxControllers(launch, bin, args);
     await Promise.all([
       waitUntil('kube-controller-manager', healthy(`https://127.0.0.1:${ports.controllerManager}/healthz`), {
         timeoutMs: componentTimeoutMs,
@@ -246,11 +262,7 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
         timeoutMs: componentTimeoutMs,
         process: chartRepo,
       }),
-      waitUntil('registry', healthy(`http://127.0.0.1:${ports.registry}/v2/`), {
-        timeoutMs: componentTimeoutMs,
-        process: registry,
-      }),
-      flux.ready(componentTimeoutMs),
+      fullComponents?.ready(),
       metricsServer &&
         waitUntil('metrics-server', healthy(`https://127.0.0.1:${ports.metricsServer}/livez`), {
           timeoutMs: componentTimeoutMs,
@@ -259,10 +271,12 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
     ]);
     if (metricsServer) await registerMetricsApi(kubeconfigs.admin, ports.metricsServer);
     log(
-      `controller-manager, scheduler, kwok${metricsServer ? ', metrics-server' : ''}, Flux controllers and chart sources ready`,
+      `controller-manager, scheduler, kwok${metricsServer ? ', metrics-server' : ''}${full ? ', Flux controllers' : ''} and chart sources ready`,
     );
     await publishCharts(state.chartSources, chartDir, join(stateDir, 'helm'));
-    log(`charts published to ${state.chartSources.http} and ${state.chartSources.oci}`);
+    log(
+      `charts published to ${[state.chartSources.http, state.chartSources.oci].filter(Boolean).join(' and ')}`,
+    );
     state.nodes = await createNodes(kubeconfigs.admin, nodeCount, state.kubernetesVersion, kwok);
     state.ready = true;
     await writeState(state);
@@ -274,6 +288,30 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
     await removeState(stateDir);
     throw error;
   }
+}
+
+/** The full profile's extra processes: the OCI registry and the Flux controllers; `ready` waits for them. */
+async function startFullComponents(
+  launch: Launch,
+  bin: FullClusterBinaries,
+  args: ComponentArgs,
+  stateDir: string,
+): Promise<{ ready: () => Promise<void> }> {
+  const registryFile = join(stateDir, 'registry.yaml');
+  await writeFile(registryFile, registryConfig(args.ports.registry, join(stateDir, 'registry')));
+  const registry = await launch('registry', bin.registry, ['serve', registryFile]);
+  const flux = await startFluxControllers(launch, bin, args);
+  return {
+    ready: async () => {
+      await Promise.all([
+        waitUntil('registry', healthy(`http://127.0.0.1:${args.ports.registry}/v2/`), {
+          timeoutMs: componentTimeoutMs,
+          process: registry,
+        }),
+        flux.ready(componentTimeoutMs),
+      ]);
+    },
+  };
 }
 
 async function createNodes(

@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import {
   type ComponentArgs,
   fluxEnv,
@@ -8,8 +8,8 @@ import {
   kustomizeControllerArgs,
   sourceControllerArgs,
 } from './components.ts';
-import { applyArgs, kubectl } from './kubectl.ts';
-import { type ClusterBinaries, crdFiles } from './paths.ts';
+import { createMissing, type SeedObject } from './create-missing.ts';
+import type { FullClusterBinaries } from './paths.ts';
 import { isListening } from './ports.ts';
 import { healthy } from './probe.ts';
 import type { ManagedProcess } from './processes.ts';
@@ -32,26 +32,12 @@ export const fluxGroups = {
 
 const watched = { [fluxWatchLabel.key]: fluxWatchLabel.value };
 
-/**
- * Applies the CRDs in the given directories (Flux's, kwok's PortForward) and waits until the API server serves
- * them: the Flux controllers and kwok need theirs to start.
- */
-export async function installCrds(
-  state: Pick<ClusterState, 'kubeconfigs'>,
-  kubectlPath: string,
-  crdsDirs: string[],
-): Promise<void> {
-  // One -f per file: kubectl reads a symlinked directory (the cache's bin/ links) as a file.
-  const files = (await Promise.all(crdsDirs.map(crdFiles))).flat().flatMap((file) => ['-f', file]);
-  await kubectl(state, kubectlPath, [...applyArgs('binnacle-cluster'), ...files]);
-  await kubectl(state, kubectlPath, ['wait', '--for=condition=Established', '--timeout=30s', ...files]);
-}
-
-type Launch = (
+/** Starts one process of the control plane and records it in the state (control-plane.ts). */
+export type Launch = (
   name: string,
   binary: string,
   argv: string[],
-  env: NodeJS.ProcessEnv,
+  env?: NodeJS.ProcessEnv,
 ) => Promise<ManagedProcess>;
 
 /**
@@ -60,7 +46,7 @@ type Launch = (
  */
 export async function startFluxControllers(
   launch: Launch,
-  bin: ClusterBinaries,
+  bin: FullClusterBinaries,
   args: ComponentArgs,
 ): Promise<{ ready: (timeoutMs: number) => Promise<void> }> {
   await mkdir(args.fluxStorageDir, { recursive: true });
@@ -122,7 +108,7 @@ export async function startFluxControllers(
 export function fluxDemoObjects(
   chartRepositoryUrl: string,
   namespace: string = fluxDemo.namespace,
-): object[] {
+): SeedObject[] {
   return [
     { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } },
     {
@@ -182,20 +168,22 @@ export function fluxReady(object: FluxObject): boolean {
   );
 }
 
-/** Applies the demo (idempotent) and waits until helm-controller has installed the release. */
-export async function seedFluxDemo(state: ClusterState, kubectlPath: string): Promise<void> {
-  await kubectl(
-    state,
-    kubectlPath,
-    [...applyArgs('binnacle-seed'), '-f', '-'],
-    JSON.stringify({ apiVersion: 'v1', kind: 'List', items: fluxDemoObjects(state.chartSources.http) }),
-  );
-  const kc = new KubeConfig();
-  kc.loadFromFile(state.kubeconfigs.admin);
+/**
+ * Creates the demo's namespace, HelmRepository and HelmRelease where missing and, when it created the release, waits
+ * until helm-controller has installed it. An existing one is left as it is (the user may have suspended it).
+ */
+export async function seedFluxDemo(
+  state: ClusterState,
+  kubectlPath: string,
+  kc: KubeConfig,
+): Promise<'installed' | 'present'> {
+  const { created } = await createMissing(state, kubectlPath, fluxDemoObjects(state.chartSources.http));
+  if (!created.some((object) => object.kind === 'HelmRelease')) return 'present';
   await fluxReleaseInstalled(kc.makeApiClient(CustomObjectsApi), fluxDemo.namespace, {
     timeoutMs: 120_000,
     process: state.processes.find((p) => p.name === 'helm-controller'),
   });
+  return 'installed';
 }
 
 /**

@@ -32,3 +32,11 @@ export const applyArgs = (fieldManager: string) => [
   '--force-conflicts',
   `--field-manager=${fieldManager}`,
 ];
+
+/** The object names in `kubectl … -o name` output (`<resource>.<group>/<name>`, one a line). */
+export function appliedNames(output: string): string[] {
+  return output
+    .split('\n')
+    .filter((line) => line.includes('/'))
+    .map((line) => line.slice(line.indexOf('/') + 1));
+}

@@ -14,6 +14,13 @@ export function defaultStateDir(): string {
   return resolve(process.env.BINNACLE_CLUSTER_DIR ?? join(repoRoot, '.cluster'));
 }
 
+/**
+ * What a control plane runs: `demo` (what `npm start` needs — Kubernetes, kwok, metrics-server) or `full` (also the
+ * registry, the Flux controllers and the GitOps CRDs the tests use). ADR 0059.
+ */
+export type ClusterProfile = 'demo' | 'full';
+
+/** The binaries of the demo profile. */
 export interface ClusterBinaries {
   dir: string;
   kubeApiserver: string;
@@ -26,6 +33,10 @@ export interface ClusterBinaries {
   /** kwok's namespaced PortForward CRD, served so a test can forward one pod's port to its own server. */
   kwokCrdsDir: string;
   metricsServer: string;
+}
+
+/** The full profile adds the OCI chart registry, the Flux controllers and the GitOps CRDs. */
+export interface FullClusterBinaries extends ClusterBinaries {
   registry: string;
   sourceController: string;
   kustomizeController: string;
@@ -44,16 +55,23 @@ export async function crdFiles(crdsDir: string): Promise<string[]> {
     .map((file) => join(crdsDir, file));
 }
 
-/** Builds the Go binaries on first use (cached by go.sum) and returns their paths. */
-export async function clusterBinaries(): Promise<ClusterBinaries> {
+/** Builds the Go binaries of a profile on first use (cached by go.sum) and returns their paths. */
+export async function clusterBinaries(profile: 'demo'): Promise<ClusterBinaries>;
+export async function clusterBinaries(profile?: 'full'): Promise<FullClusterBinaries>;
+export async function clusterBinaries(
+  profile: ClusterProfile,
+): Promise<ClusterBinaries | FullClusterBinaries>;
+export async function clusterBinaries(
+  profile: ClusterProfile = 'full',
+): Promise<ClusterBinaries | FullClusterBinaries> {
   const script = join(repoRoot, 'test/cluster/build.sh');
-  const { stdout } = await run('bash', [script], { maxBuffer: 1 << 20, env: process.env }).catch(
+  const { stdout } = await run('bash', [script, profile], { maxBuffer: 1 << 20, env: process.env }).catch(
     (error: { stderr?: string; message: string }) => {
       throw new Error(`building the local control plane failed: ${error.stderr?.trim() || error.message}`);
     },
   );
   const dir = stdout.trim().split('\n').at(-1) ?? '';
-  const binaries: ClusterBinaries = {
+  const demo: ClusterBinaries = {
     dir,
     kubeApiserver: join(dir, 'kube-apiserver'),
     kubeControllerManager: join(dir, 'kube-controller-manager'),
@@ -64,13 +82,19 @@ export async function clusterBinaries(): Promise<ClusterBinaries> {
     kwokStagesDir: join(dir, 'kwok-stages'),
     kwokCrdsDir: join(dir, 'kwok-crds'),
     metricsServer: join(dir, 'metrics-server'),
-    registry: join(dir, 'registry'),
-    sourceController: join(dir, 'source-controller'),
-    kustomizeController: join(dir, 'kustomize-controller'),
-    helmController: join(dir, 'helm-controller'),
-    fluxCrdsDir: join(dir, 'flux-crds'),
-    argocdCrdsDir: join(dir, 'argocd-crds'),
   };
+  const binaries: ClusterBinaries | FullClusterBinaries =
+    profile === 'demo'
+      ? demo
+      : {
+          ...demo,
+          registry: join(dir, 'registry'),
+          sourceController: join(dir, 'source-controller'),
+          kustomizeController: join(dir, 'kustomize-controller'),
+          helmController: join(dir, 'helm-controller'),
+          fluxCrdsDir: join(dir, 'flux-crds'),
+          argocdCrdsDir: join(dir, 'argocd-crds'),
+        };
   for (const path of Object.values(binaries)) {
     if (!existsSync(path)) throw new Error(`test/cluster/build.sh reported ${dir}, but ${path} is missing`);
   }

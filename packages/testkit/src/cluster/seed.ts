@@ -5,14 +5,18 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { AppsV1Api, BatchV1Api, KubeConfig } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
+import { installCrds } from './crds.ts';
+import { createMissing, type SeedObject } from './create-missing.ts';
 import { fluxDemo, seedFluxDemo } from './flux.ts';
-import { applyArgs, kubectl } from './kubectl.ts';
+import { kubectl } from './kubectl.ts';
 import { clusterBinaries, crdFiles, helmBinary, repoRoot } from './paths.ts';
 import type { ClusterState } from './state.ts';
 import { waitUntil } from './wait.ts';
 
 const run = promisify(execFile);
 const seedDir = join(repoRoot, 'test/cluster/seed');
+/** Argo CD's and Flux's sample objects: seeded on a full control plane only, the demo's has neither's CRDs. */
+const gitopsFile = '50-gitops-objects.yaml';
 const fieldManager = 'binnacle-seed';
 
 /** Namespaces and release the seed creates; tests use them as fixtures. */
@@ -36,17 +40,13 @@ export const seeded = {
   ],
 } as const;
 
-interface Manifest {
-  apiVersion: string;
-  kind: string;
-  metadata: { name: string; namespace?: string };
+interface Manifest extends SeedObject {
   spec?: {
     group?: string;
     names?: { kind: string; plural: string };
     versions?: { subresources?: { status?: object } }[];
   };
   status?: unknown;
-  [key: string]: unknown;
 }
 
 async function manifestFiles(): Promise<string[]> {
@@ -104,9 +104,8 @@ async function tlsSecret(namespace: string, name: string, host: string, days: nu
   }
 }
 
-const seedApply = applyArgs(fieldManager);
-
-async function installHelmRelease(state: ClusterState): Promise<void> {
+/** Whether the seed's Helm release was installed by this run or found in place. */
+async function installHelmRelease(state: ClusterState): Promise<'installed' | 'present'> {
   const helm = await helmBinary();
   const { namespace, name } = seeded.helmRelease;
   const env = {
@@ -119,40 +118,62 @@ async function installHelmRelease(state: ClusterState): Promise<void> {
   const history = await run(helm, ['history', name, ...common, '--output', 'json'], { env }).catch(
     () => undefined,
   );
-  if (history) return;
+  if (history) return 'present';
   const chart = join(repoRoot, 'test/cluster/charts/billing');
   await run(helm, ['install', name, chart, ...common, '--create-namespace'], { env });
   await run(
     helm,
     ['upgrade', name, chart, ...common, '--set', 'image.tag=3.1.1', '--set', 'config.currency=USD'],
-    {
-      env,
-    },
+    { env },
   );
+  return 'installed';
 }
 
-async function waitForWorkloads(kc: KubeConfig): Promise<void> {
+type Workload = Pick<SeedObject, 'kind'> & { metadata: { name: string; namespace?: string } };
+
+/** Throws what is not ready yet of one workload, for the wait; a status not written yet counts as not ready. */
+async function workloadReady(kc: KubeConfig, workload: Workload): Promise<void> {
   const apps = kc.makeApiClient(AppsV1Api);
-  const batch = kc.makeApiClient(BatchV1Api);
+  const { name, namespace = 'default' } = workload.metadata;
+  const what = `${workload.kind.toLowerCase()} ${namespace}/${name}`;
+  switch (workload.kind) {
+    case 'Deployment':
+    case 'StatefulSet': {
+      const object =
+        workload.kind === 'Deployment'
+          ? await apps.readNamespacedDeployment({ name, namespace })
+          : await apps.readNamespacedStatefulSet({ name, namespace });
+      if ((object.status?.readyReplicas ?? 0) < (object.spec?.replicas ?? 1)) throw new Error(what);
+      return;
+    }
+    case 'DaemonSet': {
+      const { status } = await apps.readNamespacedDaemonSet({ name, namespace });
+      const want = status?.desiredNumberScheduled ?? 0;
+      if (want === 0 || (status?.numberReady ?? 0) < want) throw new Error(what);
+      return;
+    }
+    case 'Job': {
+      const job = await kc.makeApiClient(BatchV1Api).readNamespacedJob({ name, namespace });
+      if (!job.status?.succeeded) throw new Error(what);
+      return;
+    }
+  }
+}
+
+const workloadKinds = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'Job']);
+
+/**
+ * Waits for the workloads this run created, and for no others: a re-run on a used cluster must not wait for, or
+ * fail on, workloads of the user's own or ones the user changed since.
+ */
+async function waitForWorkloads(kc: KubeConfig, workloads: Workload[]): Promise<void> {
+  const pending = workloads.filter((workload) => workloadKinds.has(workload.kind));
   await waitUntil(
     'seeded workloads Ready',
     async () => {
       const notReady: string[] = [];
-      for (const d of (await apps.listDeploymentForAllNamespaces()).items) {
-        if ((d.status?.readyReplicas ?? 0) < (d.spec?.replicas ?? 1))
-          notReady.push(`deployment ${d.metadata?.name}`);
-      }
-      for (const s of (await apps.listStatefulSetForAllNamespaces()).items) {
-        if ((s.status?.readyReplicas ?? 0) < (s.spec?.replicas ?? 1))
-          notReady.push(`statefulset ${s.metadata?.name}`);
-      }
-      for (const ds of (await apps.listDaemonSetForAllNamespaces()).items) {
-        const want = ds.status?.desiredNumberScheduled ?? 0;
-        if (want === 0 || (ds.status?.numberReady ?? 0) < want)
-          notReady.push(`daemonset ${ds.metadata?.name}`);
-      }
-      for (const job of (await batch.listJobForAllNamespaces()).items) {
-        if (!job.status?.succeeded) notReady.push(`job ${job.metadata?.name}`);
+      for (const workload of pending) {
+        await workloadReady(kc, workload).catch((error: Error) => notReady.push(error.message));
       }
       if (notReady.length > 0) throw new Error(`not ready: ${notReady.join(', ')}`);
       return true;
@@ -161,44 +182,60 @@ async function waitForWorkloads(kc: KubeConfig): Promise<void> {
   );
 }
 
+/** One line per namespace of what was present already, so a re-run says what it did not touch. */
+function presentLines(present: SeedObject[]): string[] {
+  const byNamespace = new Map<string, string[]>();
+  for (const object of present) {
+    const key = object.metadata.namespace ?? '(cluster)';
+    byNamespace.set(key, [...(byNamespace.get(key) ?? []), `${object.kind} ${object.metadata.name}`]);
+  }
+  return [...byNamespace].map(([namespace, names]) => `  ${namespace}: ${names.join(', ')}`);
+}
+
 /**
- * Applies the sample workloads (server-side apply, idempotent), the TLS Secrets, the GitOps CRDs with their
- * objects and statuses, installs the Helm release with a real helm binary, lets the Flux controllers install
- * the flux-demo release, and waits until all of it runs.
+ * Applies the CRDs; creates the sample workloads, the TLS Secrets and, on a full control plane, the GitOps objects
+ * with their statuses and the Flux reconcile; installs the Helm release with a real helm binary; waits until what it
+ * created runs. Only what is missing is created: an object that exists is left as it is, so a re-run never undoes a
+ * change made since (ADR 0059); the CRDs are the kinds' schema and always applied (ADR 0063).
  */
 export async function seedCluster(
   state: ClusterState,
   log: (line: string) => void = () => {},
 ): Promise<void> {
-  const { kubectl: kubectlPath, fluxCrdsDir, argocdCrdsDir } = await clusterBinaries();
-  const files = await manifestFiles();
+  // The GitOps CRDs and controllers come with the full profile only.
+  const gitops = state.profile === 'full' ? await clusterBinaries('full') : undefined;
+  const { kubectl: kubectlPath } = gitops ?? (await clusterBinaries('demo'));
+  const files = (await manifestFiles()).filter((file) => gitops || !file.endsWith(gitopsFile));
   // Argo CD's real CRDs, from its module (build.sh); the seed installs them with its own.
-  const argocdCrdFiles = await crdFiles(argocdCrdsDir);
-  const docs = await manifests(files);
-  const crds = [...docs, ...(await manifests(argocdCrdFiles))].filter(
-    (doc) => doc.kind === 'CustomResourceDefinition',
+  const argocdCrdFiles = gitops ? await crdFiles(gitops.argocdCrdsDir) : [];
+  const seedCrdFiles = [...files.filter((file) => file.endsWith('-crds.yaml')), ...argocdCrdFiles];
+  const clusterFiles = files.filter((file) => file.endsWith('-cluster.yaml'));
+  const rest = await manifests(
+    files.filter((file) => !seedCrdFiles.includes(file) && !clusterFiles.includes(file)),
   );
-  // Flux's real CRDs come with the controllers (cluster:up installs them); the seed only reads them.
-  const fluxCrds = await manifests(await crdFiles(fluxCrdsDir));
-  const firstFiles = [...files.filter((file) => /-(cluster|crds)\.yaml$/.test(file)), ...argocdCrdFiles];
-  // CRDs and namespaces first: the API server must serve a kind before objects of it can be applied.
-  for (const file of firstFiles) await kubectl(state, kubectlPath, [...seedApply, '-f', file]);
-  await kubectl(state, kubectlPath, [
-    'wait',
-    '--for=condition=Established',
-    '--timeout=30s',
-    ...crds.map((crd) => `crd/${crd.metadata.name}`),
+  const crds = await manifests(seedCrdFiles);
+  // CRDs and namespaces first: the API server must serve a kind before objects of it can be created. The CRDs are
+  // applied, also where they exist: they are the kinds' schema, not data of the user's (ADR 0063).
+  const [, firstResult] = await Promise.all([
+    installCrds(state, kubectlPath, seedCrdFiles, fieldManager),
+    createMissing(state, kubectlPath, await manifests(clusterFiles)),
   ]);
-  for (const file of files.filter((f) => !firstFiles.includes(f))) {
-    await kubectl(state, kubectlPath, [...seedApply, '-f', file]);
-  }
-  // A CRD with a status subresource ignores status in the object body; set it through the subresource.
+  const secrets = await Promise.all(
+    seeded.tlsSecrets.map((s) => tlsSecret(s.namespace, s.name, s.host, s.days)),
+  );
+  const restResult = await createMissing(state, kubectlPath, [...rest, ...secrets]);
+  const created = [...firstResult.created, ...restResult.created];
+  const present = [...firstResult.present, ...restResult.present];
+  // Flux's real CRDs come with the controllers (cluster:up installs them); the seed only reads them.
+  const fluxCrds = gitops ? await manifests(await crdFiles(gitops.fluxCrdsDir)) : [];
+  // A CRD with a status subresource ignores status in the object body; set it through the subresource, on the
+  // objects this run created only.
   const statusKinds = new Map(
     [...crds, ...fluxCrds]
       .filter((crd) => crd.spec?.versions?.some((version) => version.subresources?.status))
       .map((crd) => [crd.spec?.names?.kind, `${crd.spec?.names?.plural}.${crd.spec?.group}`]),
   );
-  for (const doc of docs) {
+  for (const doc of restResult.created) {
     const resource = statusKinds.get(doc.kind);
     if (!resource || !doc.status) continue;
     await kubectl(state, kubectlPath, [
@@ -213,27 +250,41 @@ export async function seedCluster(
       JSON.stringify({ status: doc.status }),
     ]);
   }
-  const secrets = await Promise.all(
-    seeded.tlsSecrets.map((s) => tlsSecret(s.namespace, s.name, s.host, s.days)),
-  );
-  await kubectl(
-    state,
-    kubectlPath,
-    [...seedApply, '-f', '-'],
-    JSON.stringify({ apiVersion: 'v1', kind: 'List', items: secrets }),
-  );
-  log(`applied ${docs.length + secrets.length} objects`);
-  // The helm binary's release and helm-controller's are independent: install both at once.
-  await Promise.all([
-    installHelmRelease(state).then(() =>
-      log(`helm release ${seeded.helmRelease.namespace}/${seeded.helmRelease.name} installed`),
-    ),
-    seedFluxDemo(state, kubectlPath).then(() =>
-      log(`HelmRelease ${fluxDemo.namespace}/${fluxDemo.helmRelease} Ready (installed by helm-controller)`),
-    ),
-  ]);
+  log(`applied ${crds.length} CustomResourceDefinitions; created ${created.length} objects`);
+  if (present.length > 0) {
+    log(
+      `left ${present.length} objects that exist already as they are:\n${presentLines(present).join('\n')}`,
+    );
+  }
   const kc = new KubeConfig();
   kc.loadFromFile(state.kubeconfigs.admin);
-  await waitForWorkloads(kc);
-  log('all seeded workloads Ready');
+  const release = `${seeded.helmRelease.namespace}/${seeded.helmRelease.name}`;
+  // The helm binary's release and helm-controller's are independent: install both at once.
+  const [helm] = await Promise.all([
+    installHelmRelease(state).then((outcome) => {
+      log(
+        outcome === 'installed'
+          ? `helm release ${release} installed`
+          : `helm release ${release} exists, left as it is`,
+      );
+      return outcome;
+    }),
+    gitops &&
+      seedFluxDemo(state, kubectlPath, kc).then((outcome) =>
+        log(
+          outcome === 'installed'
+            ? `HelmRelease ${fluxDemo.namespace}/${fluxDemo.helmRelease} Ready (installed by helm-controller)`
+            : `HelmRelease ${fluxDemo.namespace}/${fluxDemo.helmRelease} exists, left as it is`,
+        ),
+      ),
+  ]);
+  const billing = seeded.deployments.find((d) => d.namespace === seeded.helmRelease.namespace);
+  const helmWorkloads: Workload[] =
+    helm === 'installed' && billing ? [{ kind: 'Deployment', metadata: billing }] : [];
+  await waitForWorkloads(kc, [...created, ...helmWorkloads]);
+  log(
+    created.length + helmWorkloads.length > 0
+      ? 'the seeded workloads it created are Ready'
+      : 'nothing to create',
+  );
 }

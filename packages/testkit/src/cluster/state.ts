@@ -1,6 +1,7 @@
 import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ChartSources } from './chart-sources.ts';
+import type { ClusterProfile } from './paths.ts';
 import type { ClusterPki } from './pki.ts';
 import type { ManagedProcess } from './processes.ts';
 
@@ -29,6 +30,8 @@ export interface ClusterState {
   /** Bumped when the processes a cluster runs change; a running cluster of another version is replaced. */
   version: typeof stateVersion;
   stateDir: string;
+  /** What runs: the demo's components only, or also the registry and Flux (ADR 0059). */
+  profile: ClusterProfile;
   server: string;
   kubernetesVersion: string;
   ports: ClusterPorts;
@@ -37,7 +40,7 @@ export interface ClusterState {
   pki: ClusterPki;
   processes: ManagedProcess[];
   nodes: string[];
-  /** The Helm chart sources: a classic repository and an OCI registry holding the same charts. */
+  /** The Helm chart sources: a classic repository and, in the full profile, an OCI registry with the same charts. */
   chartSources: ChartSources;
   startedAt: string;
   ready: boolean;
@@ -45,9 +48,9 @@ export interface ClusterState {
 
 /**
  * 2: metrics-server joined the control plane; 3: the chart sources (chart repository and registry); 4: Flux's
- * source-, kustomize- and helm-controller with their CRDs.
+ * source-, kustomize- and helm-controller with their CRDs; 5: the profile (demo or full).
  */
-export const stateVersion = 4;
+export const stateVersion = 5;
 
 export const stateFile = (stateDir: string) => join(stateDir, 'state.json');
 

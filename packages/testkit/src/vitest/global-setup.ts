@@ -19,6 +19,9 @@ declare module 'vitest' {
 export async function setup(project: TestProject): Promise<() => Promise<void>> {
   const stateDir = process.env.BINNACLE_TEST_CLUSTER_DIR ?? join(repoRoot, '.cluster/test');
   const log = (line: string) => process.stderr.write(`[cluster] ${line}\n`);
+  // A control plane a killed run left running goes first: the seed leaves existing objects as they are (ADR 0059),
+  // and the tests need its objects as written, not as that run's tests left them (ADR 0063).
+  if (await clusterDown({ stateDir })) log('stopped the control plane an earlier run left running');
   const state = await clusterUp({ stateDir, log });
   // Locks a killed earlier run may have left (see TestCluster.lock): nothing of this run holds one yet.
   await rm(join(stateDir, 'locks'), { recursive: true, force: true });
