@@ -106,7 +106,7 @@ export function timelineRoutes(app: App, ctx: AgentContext): void {
       schema: {
         tags,
         summary:
-          'The change timeline, newest first; with sinceSeq, the events after that cursor, oldest first',
+          'The change timeline, newest first by timestamp (one instant: newest recorded first); with sinceSeq, the events recorded after that cursor, in the order recorded',
         querystring: Query({
           namespace: Type.Optional(Namespace),
           namespaces: Type.Optional(Type.String({ minLength: 1 })),
