@@ -18,10 +18,16 @@ export interface Diff {
   summary: string;
 }
 
-/** Who made a change through Binnacle: the forwarded person, or the agent's own identity. */
+/**
+ * Who made a change through Binnacle. `caller`: the person signed in (to the hub, which forwarded them, or to the
+ * agent with `--auth-mode proxy|oidc`), whom the agent impersonated. `agent`: nobody was signed in, so the
+ * agent's own Kubernetes identity made it (its kubeconfig user or service account: whoever runs a local agent).
+ * Entries recorded before the field existed have none.
+ */
 export interface Actor {
   user: string;
   groups?: string[];
+  identity?: 'caller' | 'agent';
 }
 
 export interface OwnerRef {
