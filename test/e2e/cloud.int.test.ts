@@ -53,6 +53,7 @@ async function hub(
     method?: string;
     headers?: Record<string, string>;
     body?: unknown;
+    yaml?: string;
   } = {},
 ) {
   const headers: Record<string, string> = { ...init.headers };
@@ -60,7 +61,8 @@ async function hub(
   if (init.pat) headers.authorization = `Bearer ${init.pat}`;
   if (init.method && init.method !== 'GET') headers.origin = 'https://hub.binnacle.test';
   if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const body = init.body === undefined ? undefined : JSON.stringify(init.body);
+  if (init.yaml !== undefined) headers['content-type'] = 'application/yaml';
+  const body = init.yaml ?? (init.body === undefined ? undefined : JSON.stringify(init.body));
   return fetch(`${hubUrl}${path}`, { method: init.method ?? 'GET', headers, body });
 }
 
@@ -118,7 +120,7 @@ beforeAll(async () => {
         { apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] },
         { apiGroups: [''], resources: ['pods/exec'], verbs: ['create', 'get'] },
         { apiGroups: [''], resources: ['pods/log'], verbs: ['get'] },
-        { apiGroups: [''], resources: ['configmaps'], verbs: ['delete'] },
+        { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'patch', 'delete'] },
         { apiGroups: ['apps'], resources: ['deployments', 'deployments/scale'], verbs: ['get', 'patch'] },
       ],
     },
@@ -475,12 +477,18 @@ describe('cloud mode through the hub tunnel', () => {
     }
   });
 
-  it('writes through the tunnel as the caller: the API server decides, not the agent (which cannot write)', async () => {
+  it('writes through the tunnel as the caller: the API server decides, not the agent (which cannot write); the timeline names who applied and deleted', async () => {
     await core.createNamespacedConfigMap({
       namespace: namespace.name,
       body: { metadata: { name: 'doomed' } },
     });
     const path = `/c/${clusterId}/api/resources/configmaps/${namespace.name}/doomed`;
+    const applied = await hub(path, {
+      cookie: ada,
+      method: 'PUT',
+      yaml: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: doomed\ndata:\n  state: applied\n',
+    });
+    expect(applied.status, await applied.clone().text()).toBe(200);
     const viaPat = await hub(path, { pat: adaPat, method: 'DELETE' });
     expect(viaPat.status).toBe(403);
     expect(((await viaPat.json()) as { error: string }).error).toMatch(
@@ -491,6 +499,19 @@ describe('cloud mode through the hub tunnel', () => {
     await expect(
       core.readNamespacedConfigMap({ name: 'doomed', namespace: namespace.name }),
     ).rejects.toThrow();
+    const changes = await hub(
+      `/c/${clusterId}/api/changes?namespace=${namespace.name}&kind=ConfigMap&name=doomed&preset=all`,
+      { cookie: ada },
+    );
+    const { events } = (await changes.json()) as {
+      events: { source: string; reason: string; actor?: object }[];
+    };
+    // Newest first; the refused delete changed nothing, so it is in the audit log only.
+    const byAda = { user: 'binnacle:user:ada@example.com', identity: 'caller' };
+    expect(events.filter((e) => e.source === 'action')).toEqual([
+      expect.objectContaining({ reason: 'Delete', actor: expect.objectContaining(byAda) }),
+      expect.objectContaining({ reason: 'Apply', actor: expect.objectContaining(byAda) }),
+    ]);
   });
 
   it('scales a Deployment through the tunnel as the caller, and the timeline names who did it', async () => {
@@ -613,12 +634,19 @@ describe('cloud mode through the hub tunnel', () => {
         `/c/${clusterId}/api/changes?namespace=${namespace.name}&kind=HelmRelease&name=ledger&preset=all`,
         { cookie: ada },
       );
-      const events = ((await changes.json()) as { events: { reason: string; actor?: { user: string } }[] })
-        .events;
+      const events = (
+        (await changes.json()) as {
+          events: { reason: string; actor?: { user: string; identity?: string } }[];
+        }
+      ).events;
       expect(events.map((e) => e.reason)).toEqual(
         expect.arrayContaining(['HelmInstall', 'HelmUpgrade', 'HelmRollback']),
       );
-      expect(events.every((e) => e.actor?.user === 'binnacle:user:ada@example.com')).toBe(true);
+      expect(
+        events.every(
+          (e) => e.actor?.user === 'binnacle:user:ada@example.com' && e.actor.identity === 'caller',
+        ),
+      ).toBe(true);
       const uninstall = await hub(ledger, { cookie: ada, method: 'DELETE' });
       expect(uninstall.status, await uninstall.clone().text()).toBe(200);
     } finally {

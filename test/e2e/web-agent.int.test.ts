@@ -395,7 +395,12 @@ describe('the web UI served by the agent', () => {
       .getByRole('list', { name: 'Changes' })
       .getByRole('button')
       .filter({ hasText: 'action' });
-    await entry.filter({ hasText: 'Scale' }).first().waitFor();
+    // Nobody signs in to this agent: the entry names the agent's own identity, and says that it is.
+    await entry
+      .filter({ hasText: 'Scale' })
+      .filter({ hasText: "by binnacle-admin (the agent's own identity)" })
+      .first()
+      .waitFor();
     await page.context().close();
   });
 

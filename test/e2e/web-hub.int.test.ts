@@ -128,6 +128,14 @@ describe('the web UI through the hub', () => {
       { from: 'color: blue', to: 'color: green' },
     );
     expect(new URL(page.url()).pathname).toBe(`/c/${clusterId}/timeline`);
+    // The apply is an action of the signed-in owner, named on the timeline.
+    await page
+      .getByRole('list', { name: 'Changes' })
+      .getByRole('button')
+      .filter({ hasText: 'Apply' })
+      .filter({ hasText: `by ${user}` })
+      .first()
+      .waitFor();
     const stored = await core.readNamespacedConfigMap({ namespace: ns.name, name: 'hub-edit' });
     expect(stored.data).toEqual({ color: 'green' });
     await page.context().close();

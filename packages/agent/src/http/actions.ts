@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { type AppError, toAppError } from '@binnacle/common/server';
 import type { AgentContext } from '../context.ts';
+import type { Actor } from '../features/timeline/types.ts';
 import type { Impersonation } from '../kube/client.ts';
 
 /** The object an action is about. */
@@ -29,11 +30,64 @@ type Outcome = 'succeeded' | 'partial' | 'failed' | 'dry-run';
 const reasonOf = (action: string) =>
   action.replace(/(^|-)([a-z])/g, (_match, _dash: string, letter: string) => letter.toUpperCase());
 
+/** Who acts: the signed-in caller the agent impersonates, else the agent's own identity (ADR 0072). */
+async function actorOf(ctx: AgentContext, caller: Impersonation | undefined): Promise<Actor> {
+  const { user, groups } = caller ?? (await ctx.cluster.identity());
+  return { user, groups: [...groups], identity: caller ? 'caller' : 'agent' };
+}
+
+/** One structured audit log line: who, what, outcome, error code. */
+function audit(
+  ctx: AgentContext,
+  actor: Actor,
+  action: string,
+  target: ActionTarget,
+  outcome: Outcome,
+  detail: { code?: string; message: string },
+): void {
+  ctx.log.info(
+    {
+      audit: {
+        action,
+        user: actor.user,
+        groups: actor.groups,
+        identity: actor.identity,
+        kind: target.kind,
+        group: target.group,
+        namespace: target.namespace,
+        name: target.name,
+        outcome,
+        ...detail,
+      },
+    },
+    `audit: ${action} ${target.kind} ${target.namespace ? `${target.namespace}/` : ''}${target.name} by ${actor.user}: ${outcome}`,
+  );
+}
+
 /**
- * Runs a change a person asked for (restart, scale, drain …) and leaves two traces of it: one structured audit
- * log line whatever happened (who, what, outcome, error code), and — when something changed — a timeline entry
- * naming who did it. The actor is the forwarded caller, or the agent's own identity when nobody is forwarded.
- * The answer is the work's, with the target's kind, namespace and name.
+ * The audit line of an action refused before its work began (the dry run of every document of an apply, which
+ * writes nothing when one fails).
+ */
+export async function auditRefusal(
+  ctx: AgentContext,
+  caller: Impersonation | undefined,
+  action: string,
+  target: ActionTarget,
+  error: unknown,
+): Promise<void> {
+  auditFailure(ctx, await actorOf(ctx, caller), action, target, error);
+}
+
+function auditFailure(ctx: AgentContext, actor: Actor, action: string, target: ActionTarget, error: unknown) {
+  const failure = toAppError(error);
+  audit(ctx, actor, action, target, 'failed', { code: failure.code, message: failure.message });
+}
+
+/**
+ * Runs a change a person asked for (apply, delete, restart, scale, drain …) and leaves two traces of it: one
+ * structured audit log line whatever happened (who, what, outcome, error code), and — when something changed — a
+ * timeline entry naming who did it. The actor is the signed-in caller, or the agent's own identity when nobody is
+ * signed in. The answer is the work's, with the target's kind, namespace and name.
  */
 export async function performAction<T extends ActionOutcome>(
   ctx: AgentContext,
@@ -43,34 +97,16 @@ export async function performAction<T extends ActionOutcome>(
   work: () => Promise<T>,
   options: { dryRun?: boolean } = {},
 ): Promise<Omit<T, 'incomplete' | 'uid'> & { kind: string; namespace?: string; name: string }> {
-  const actor = caller ?? (await ctx.cluster.identity());
-  const audit = (outcome: Outcome, detail: { code?: string; message: string }) =>
-    ctx.log.info(
-      {
-        audit: {
-          action,
-          user: actor.user,
-          groups: actor.groups,
-          kind: target.kind,
-          group: target.group,
-          namespace: target.namespace,
-          name: target.name,
-          outcome,
-          ...detail,
-        },
-      },
-      `audit: ${action} ${target.kind} ${target.namespace ? `${target.namespace}/` : ''}${target.name} by ${actor.user}: ${outcome}`,
-    );
+  const actor = await actorOf(ctx, caller);
   let outcome: T;
   try {
     outcome = await work();
   } catch (error) {
-    const failure = toAppError(error);
-    audit('failed', { code: failure.code, message: failure.message });
+    auditFailure(ctx, actor, action, target, error);
     throw error;
   }
   const { incomplete, uid, ...answer } = outcome;
-  audit(options.dryRun ? 'dry-run' : incomplete ? 'partial' : 'succeeded', {
+  audit(ctx, actor, action, target, options.dryRun ? 'dry-run' : incomplete ? 'partial' : 'succeeded', {
     code: incomplete?.code,
     message: incomplete?.message ?? outcome.message,
   });
@@ -78,6 +114,7 @@ export async function performAction<T extends ActionOutcome>(
   if (!options.dryRun)
     await ctx.timeline.record({
       key: `action:${randomUUID()}`,
+      // When it finished: the entry tells the outcome, known only then.
       timestamp: new Date().toISOString(),
       source: 'action',
       eventType: incomplete ? 'Warning' : 'Normal',
@@ -88,7 +125,7 @@ export async function performAction<T extends ActionOutcome>(
       uid: uid ?? target.uid,
       reason: reasonOf(action),
       message: incomplete?.message ?? outcome.message,
-      actor: { user: actor.user, groups: [...actor.groups] },
+      actor,
     });
   if (incomplete) throw incomplete;
   return { ...answer, kind: target.kind, namespace: target.namespace, name: target.name };

@@ -1,5 +1,6 @@
 import { AppError } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
+import { performAction } from '../../http/actions.ts';
 import { requireAccess } from '../../http/caller.ts';
 import { requireHubOwner } from '../../http/hub-role.ts';
 import type { Impersonation } from '../../kube/client.ts';
@@ -107,16 +108,26 @@ export async function selfUpgrade(
     );
   const image = retag(current, tag);
   container.image = image;
-  await client.request<KubeObject>({
-    method: 'PATCH',
-    path: deploymentPath(namespace, name),
-    query: { fieldManager: helmFieldManager, force: true },
-    contentType: 'application/apply-patch+yaml',
-    body: JSON.stringify(rendered),
-  });
-  ctx.log.info(
-    { namespace, deployment: name, image, by: caller?.user },
-    'self-upgrade: Deployment re-applied',
+  // The caller asked for it, so the action is theirs (audited, on the timeline), though the agent makes it.
+  const { status } = await performAction(
+    ctx,
+    caller,
+    'self-upgrade',
+    { kind: 'Deployment', group: 'apps', namespace, name },
+    async () => {
+      const applied = await client.request<KubeObject>({
+        method: 'PATCH',
+        path: deploymentPath(namespace, name),
+        query: { fieldManager: helmFieldManager, force: true },
+        contentType: 'application/apply-patch+yaml',
+        body: JSON.stringify(rendered),
+      });
+      return {
+        status: 'upgrade initiated' as const,
+        message: `the agent's Deployment ${namespace}/${name} now runs ${image}`,
+        uid: applied.metadata?.uid,
+      };
+    },
   );
-  return { status: 'upgrade initiated', image };
+  return { status, image };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AgentContext } from '../../context.ts';
+import { performAction } from '../../http/actions.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import { podAndContainer } from '../../kube/pods.ts';
@@ -27,38 +28,45 @@ export async function addDebugContainer(
   const { container: target } = podAndContainer(ctx.cluster, namespace, name, request.targetContainer);
   const image = request.image ?? ctx.config.debugImage;
   const containerName = `debugger-${randomBytes(3).toString('hex')}`;
-  const pod = await ctx.cluster.client.request<KubeObject>({
-    method: 'PATCH',
-    path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}/ephemeralcontainers`,
-    contentType: 'application/strategic-merge-patch+json',
+  // The pod's spec changes for good (an ephemeral container stays until the pod goes): an action of the caller.
+  const { status, reason } = await performAction(
+    ctx,
     as,
-    body: {
-      spec: {
-        ephemeralContainers: [
-          {
-            name: containerName,
-            image,
-            stdin: true,
-            tty: true,
-            targetContainerName: target,
-            ...(request.command?.length ? { command: request.command } : {}),
+    'debug',
+    { kind: 'Pod', group: '', namespace, name },
+    async () => {
+      const patched = await ctx.cluster.client.request<KubeObject>({
+        method: 'PATCH',
+        path: `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}/ephemeralcontainers`,
+        contentType: 'application/strategic-merge-patch+json',
+        as,
+        body: {
+          spec: {
+            ephemeralContainers: [
+              {
+                name: containerName,
+                image,
+                stdin: true,
+                tty: true,
+                targetContainerName: target,
+                ...(request.command?.length ? { command: request.command } : {}),
+              },
+            ],
           },
-        ],
-      },
+        },
+      });
+      const found = ((patched.status?.ephemeralContainerStatuses as Obj[] | undefined) ?? []).find(
+        (s) => s.name === containerName,
+      );
+      const state = (found?.state ?? {}) as Obj;
+      const [phase] = Object.keys(state);
+      return {
+        status: (phase ?? 'pending') as 'waiting' | 'running' | 'terminated' | 'pending',
+        reason: phase ? ((state[phase] as Obj).reason as string | undefined) : undefined,
+        message: `added the debug container ${containerName} (${image}) to pod ${namespace}/${name}`,
+        uid: patched.metadata?.uid,
+      };
     },
-  });
-  const status = ((pod.status?.ephemeralContainerStatuses as Obj[] | undefined) ?? []).find(
-    (s) => s.name === containerName,
   );
-  const state = (status?.state ?? {}) as Obj;
-  const [phase] = Object.keys(state);
-  return {
-    namespace,
-    pod: name,
-    containerName,
-    image,
-    targetContainer: target,
-    status: (phase ?? 'pending') as 'waiting' | 'running' | 'terminated' | 'pending',
-    reason: phase ? ((state[phase] as Obj).reason as string | undefined) : undefined,
-  };
+  return { namespace, pod: name, containerName, image, targetContainer: target, status, reason };
 }

@@ -1,5 +1,6 @@
 import { AppError, parseYamlDocuments, yamlLimits } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
+import { type ActionTarget, auditRefusal, performAction } from '../../http/actions.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { type ApiResource, objectPath, splitApiVersion } from '../../kube/discovery.ts';
 import { type KubeObject, stripObject } from '../../kube/objects.ts';
@@ -151,9 +152,38 @@ async function serverSideApply(
   };
 }
 
+const actionTarget = (t: Target): ActionTarget => ({
+  kind: t.resource.kind,
+  group: t.resource.group,
+  namespace: t.namespace,
+  name: t.name,
+});
+
+/** One object's apply as an action of the caller: audited, and on the timeline unless a dry run. */
+function applyAsAction(ctx: AgentContext, t: Target, options: ApplyOptions, dryRun: boolean) {
+  return performAction(
+    ctx,
+    options.as,
+    'apply',
+    actionTarget(t),
+    async () => {
+      const applied = await serverSideApply(ctx, t, options, dryRun);
+      const what = `${t.resource.kind} ${t.namespace ? `${t.namespace}/` : ''}${t.name}`;
+      const { action } = applied.result;
+      return {
+        ...applied,
+        message: action === 'unchanged' ? `applied ${what}: nothing changed` : `${action} ${what}`,
+        uid: applied.object.metadata?.uid,
+      };
+    },
+    { dryRun },
+  );
+}
+
 /**
  * Applies documents with server-side apply. Every document is first applied as a dry run; if any fails, nothing
- * is written and the error names the document (with the results so far). Only then are they applied for real.
+ * is written and the error names the document (with the results so far). Only then are they applied for real,
+ * each an action of the caller (audited, on the timeline).
  */
 export async function applyDocuments(
   ctx: AgentContext,
@@ -165,16 +195,21 @@ export async function applyDocuments(
   const targets = objects.map((object, index) => targetOf(ctx, object, index, options));
   const results: ApplyResult[] = [];
   for (const dryRun of options.dryRun ? [true] : [true, false]) {
+    // The dry run ahead of a real apply is a check, not an action of its own: audited only when it refuses.
+    const check = dryRun && !options.dryRun;
     results.length = 0;
     for (const t of targets) {
       try {
-        results.push((await serverSideApply(ctx, t, options, dryRun)).result);
+        const applied = check
+          ? await serverSideApply(ctx, t, options, true)
+          : await applyAsAction(ctx, t, options, dryRun);
+        results.push(applied.result);
       } catch (error) {
+        if (check) await auditRefusal(ctx, options.as, 'apply', actionTarget(t), error);
         if (!(error instanceof AppError)) throw error;
-        const stage =
-          dryRun && !options.dryRun
-            ? 'nothing was applied'
-            : `documents before it were ${dryRun ? 'checked' : 'applied'}`;
+        const stage = check
+          ? 'nothing was applied'
+          : `documents before it were ${dryRun ? 'checked' : 'applied'}`;
         throw error.withContext(`${label(t)} (${stage})`, { results });
       }
     }
@@ -207,5 +242,6 @@ export async function applyAt(
       `the body names ${t.namespace ? `${t.namespace}/` : ''}${t.name}, the path ${path.namespace ? `${path.namespace}/` : ''}${path.name}`,
     );
   }
-  return serverSideApply(ctx, t, options, Boolean(options.dryRun));
+  const { result, object } = await applyAsAction(ctx, t, options, Boolean(options.dryRun));
+  return { result, object };
 }

@@ -1,6 +1,7 @@
 import { codePointOrder } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
+import { performAction } from '../../http/actions.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { type ApiResource, apiVersionOf, collectionPath, objectPath, scopeOf } from '../../kube/discovery.ts';
 import type { KubeList, KubeObject } from '../../kube/objects.ts';
@@ -206,7 +207,10 @@ export interface DeleteOptions {
   dryRun?: boolean;
 }
 
-/** Deletes an object; the answer says whether it is gone or still finalizing. */
+/**
+ * Deletes an object as an action of the caller (audited, on the timeline unless a dry run); the answer says
+ * whether it is gone or still finalizing.
+ */
 export async function deleteResource(
   ctx: AgentContext,
   kind: string,
@@ -223,25 +227,38 @@ export async function deleteResource(
 }> {
   const resource = ctx.cluster.resolve(kind, group);
   const namespace = scopeOf(resource, segment);
-  const answer = await ctx.cluster.client.request<KubeObject & { kind?: string }>({
-    method: 'DELETE',
-    as: options.as,
-    path: objectPath(resource, name, namespace),
-    query: { dryRun: options.dryRun ? 'All' : undefined },
-    body: {
-      apiVersion: 'v1',
-      kind: 'DeleteOptions',
-      propagationPolicy: options.propagationPolicy ?? 'Background',
-      gracePeriodSeconds: options.gracePeriodSeconds,
+  const what = `${resource.kind} ${namespace ? `${namespace}/` : ''}${name}`;
+  const target = { kind: resource.kind, group: resource.group, namespace, name };
+  return performAction(
+    ctx,
+    options.as,
+    'delete',
+    target,
+    async () => {
+      const answer = await ctx.cluster.client.request<
+        KubeObject & { kind?: string; details?: { uid?: string } }
+      >({
+        method: 'DELETE',
+        as: options.as,
+        path: objectPath(resource, name, namespace),
+        query: { dryRun: options.dryRun ? 'All' : undefined },
+        body: {
+          apiVersion: 'v1',
+          kind: 'DeleteOptions',
+          propagationPolicy: options.propagationPolicy ?? 'Background',
+          gracePeriodSeconds: options.gracePeriodSeconds,
+        },
+      });
+      // Kubernetes answers with a Status when the object is gone, with the object when finalizers keep it.
+      const stillThere = answer?.kind !== 'Status' && answer?.metadata?.deletionTimestamp !== undefined;
+      const status = stillThere ? ('deleting' as const) : ('deleted' as const);
+      return {
+        status,
+        dryRun: Boolean(options.dryRun),
+        message: stillThere ? `${what} is being deleted (finalizers)` : `deleted ${what}`,
+        uid: answer?.details?.uid ?? answer?.metadata?.uid,
+      };
     },
-  });
-  // Kubernetes answers with a Status when the object is gone, with the object when finalizers keep it.
-  const stillThere = answer?.kind !== 'Status' && answer?.metadata?.deletionTimestamp !== undefined;
-  return {
-    kind: resource.kind,
-    namespace,
-    name,
-    status: stillThere ? 'deleting' : 'deleted',
-    dryRun: Boolean(options.dryRun),
-  };
+    { dryRun: options.dryRun },
+  );
 }

@@ -23,6 +23,12 @@ function base(resource: ApiResource, object: KubeObject) {
   };
 }
 
+/**
+ * One format for every entry's time (RFC 3339 with milliseconds): the API server writes whole seconds, the agent
+ * milliseconds, and clients compare the strings.
+ */
+const iso = (time: string) => new Date(time).toISOString();
+
 const idOf = (object: KubeObject) =>
   object.metadata?.uid ?? `${object.metadata?.namespace}/${object.metadata?.name}`;
 
@@ -46,7 +52,7 @@ export function fromKubeEvent(event: KubeObject): NewTimelineEvent {
   );
   return {
     key: `event:${idOf(event)}:${count}:${timestamp}`,
-    timestamp: new Date(timestamp).toISOString(),
+    timestamp: iso(timestamp),
     source: 'k8s_event',
     eventType: event.type === 'Warning' ? 'Warning' : 'Normal',
     kind: involved.kind ?? 'Unknown',
@@ -70,7 +76,7 @@ export function historicalEntries(resource: ApiResource, object: KubeObject): Ne
     entries.push({
       ...base(resource, object),
       key: `${idOf(object)}:started`,
-      timestamp: status.startTime,
+      timestamp: iso(status.startTime),
       source: 'historical',
       eventType: 'update',
       reason: 'Started',
@@ -81,7 +87,7 @@ export function historicalEntries(resource: ApiResource, object: KubeObject): Ne
     entries.push({
       ...base(resource, object),
       key: `${idOf(object)}:completed`,
-      timestamp: status.completionTime,
+      timestamp: iso(status.completionTime),
       source: 'historical',
       eventType: 'update',
       reason: 'Completed',
@@ -105,7 +111,7 @@ export function lifecycleEntry(
   return {
     ...base(resource, object),
     key: `${idOf(object)}:${change}`,
-    timestamp,
+    timestamp: iso(timestamp),
     source,
     eventType: change === 'created' ? 'add' : 'delete',
     reason: change === 'created' ? 'Created' : 'Deleted',

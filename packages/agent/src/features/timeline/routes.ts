@@ -45,8 +45,17 @@ const TimelineEvent = Type.Object(
     count: Type.Optional(Type.Integer()),
     actor: Type.Optional(
       Type.Object(
-        { user: Type.String(), groups: Type.Optional(Type.Array(Type.String())) },
-        { description: 'who made an `action` entry: the forwarded person, or the agent itself' },
+        {
+          user: Type.String(),
+          groups: Type.Optional(Type.Array(Type.String())),
+          identity: Type.Optional(
+            Type.Enum(['caller', 'agent'], {
+              description:
+                "caller: the signed-in person the agent impersonated (forwarded by the hub, or signed in with --auth-mode proxy|oidc); agent: nobody was signed in, the agent's own Kubernetes identity made it. Absent on entries recorded before it existed",
+            }),
+          ),
+        },
+        { description: 'who made an `action` entry' },
       ),
     ),
   },
@@ -106,7 +115,7 @@ export function timelineRoutes(app: App, ctx: AgentContext): void {
       schema: {
         tags,
         summary:
-          'The change timeline, newest first; with sinceSeq, the events after that cursor, oldest first',
+          'The change timeline, newest first by timestamp (one instant: newest recorded first); with sinceSeq, the events recorded after that cursor, in the order recorded',
         querystring: Query({
           namespace: Type.Optional(Namespace),
           namespaces: Type.Optional(Type.String({ minLength: 1 })),

@@ -83,7 +83,7 @@ export async function changes(recorder: ChangeRecorder, request: ChangesRequest)
     since: parseSince(request.since),
     sinceSeq: delta ? request.sinceSeq : undefined,
     limit: request.limit ?? changesLimit.default,
-    order: delta ? 'asc' : 'desc',
+    order: delta ? 'recorded' : 'time',
   });
   return { events, epoch: stats.epoch, oldestSeq: stats.oldestSeq, latestSeq: stats.latestSeq, stale };
 }

@@ -176,7 +176,11 @@ export class ChangeStreams {
     }
     this.#sendTopology(client, await readAuditSettings(this.#ctx));
     if (resumable) {
-      for (const event of await this.#ctx.timeline.store.query({ ...query, sinceSeq: since, order: 'asc' }))
+      for (const event of await this.#ctx.timeline.store.query({
+        ...query,
+        sinceSeq: since,
+        order: 'recorded',
+      }))
         this.#send(client, event);
     }
     const held = client.held ?? [];

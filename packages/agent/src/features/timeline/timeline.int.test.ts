@@ -1,3 +1,4 @@
+import { mapConcurrently } from '@binnacle/common';
 import { openSse, testCluster, waitUntil } from '@binnacle/testkit';
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,7 +83,7 @@ describe('the change timeline', () => {
     }
   });
 
-  it('serves deltas after a cursor, oldest first, and says when a cursor is stale', async () => {
+  it('serves deltas after a cursor in the order recorded, and says when a cursor is stale', async () => {
     const start = await agent.json<Page>(`/api/changes?namespace=${ns.name}&limit=1`);
     await core.createNamespacedConfigMap({
       namespace: ns.name,
@@ -182,6 +183,100 @@ describe('the change timeline', () => {
     expect(
       items.every((e) => e.involvedObject.kind === 'Deployment' && e.involvedObject.name === 'web'),
     ).toBe(true);
+  });
+});
+
+describe('the order of the timeline', () => {
+  /**
+   * One ConfigMap's life, five changes: applied as YAML and deleted through the agent (two actions), updated
+   * twice by another client, and a Kubernetes Event about it posted late, as a busy controller's event
+   * broadcaster does: it says the thing happened up to a minute before the agent hears of it.
+   */
+  async function lifeOf(name: string, index: number): Promise<void> {
+    const yaml = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\ndata:\n  n: "0"\n`;
+    const path = `/api/resources/configmaps/${ns.name}/${name}`;
+    const applied = await agent.request(path, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/yaml' },
+      body: yaml,
+    });
+    expect(applied.status, await applied.clone().text()).toBe(200);
+    const { resource } = (await applied.json()) as { resource: { metadata: { uid: string } } };
+    for (const n of ['1', '2'])
+      await core.patchNamespacedConfigMap({
+        namespace: ns.name,
+        name,
+        body: [{ op: 'replace', path: '/data/n', value: n }],
+      });
+    const happened = new Date(Date.now() - (1 + (index % 60)) * 1000);
+    await core.createNamespacedEvent({
+      namespace: ns.name,
+      body: {
+        metadata: { name: `${name}.late` },
+        involvedObject: {
+          apiVersion: 'v1',
+          kind: 'ConfigMap',
+          namespace: ns.name,
+          name,
+          uid: resource.metadata.uid,
+        },
+        reason: 'Probed',
+        message: `probed ${name}`,
+        type: 'Normal',
+        count: 1,
+        firstTimestamp: happened,
+        lastTimestamp: happened,
+        source: { component: 'binnacle-test' },
+      },
+    });
+    const deleted = await agent.request(path, { method: 'DELETE' });
+    expect(deleted.status, await deleted.clone().text()).toBe(200);
+  }
+
+  it('lists 500 changes made concurrently newest first by timestamp; deltas come in the order recorded', async () => {
+    const names = Array.from({ length: 100 }, (_, i) => `burst-${i}`);
+    const before = await agent.json<Page>(`/api/changes?namespace=${ns.name}&limit=1`);
+    await mapConcurrently(
+      names.map((name, index) => ({ name, index })),
+      20,
+      ({ name, index }) => lifeOf(name, index),
+    );
+    // Actions are recorded before the agent answers; what the watches bring follows: per life, Created, two
+    // updates, the Event and Deleted.
+    const ofBurst = (events: TimelineEvent[]) => events.filter((e) => e.name.startsWith('burst-'));
+    let page = before;
+    await waitUntil(
+      'the 500 watched entries of the burst on the timeline',
+      async () => {
+        page = await agent.json<Page>(`/api/changes?namespace=${ns.name}&preset=all&limit=10000`);
+        return ofBurst(page.events).filter((e) => e.source !== 'action').length === 500;
+      },
+      { timeoutMs: 30_000, intervalMs: 250 },
+    );
+    const disorder = page.events.slice(1).flatMap((event, i) => {
+      const previous = page.events[i] as TimelineEvent;
+      const [a, b] = [Date.parse(previous.timestamp), Date.parse(event.timestamp)];
+      return b > a || (b === a && event.seq > previous.seq)
+        ? [
+            `${previous.seq} ${previous.timestamp} ${previous.source} before ${event.seq} ${event.timestamp} ${event.source}`,
+          ]
+        : [];
+    });
+    expect(disorder).toEqual([]);
+    const actions = ofBurst(page.events).filter((e) => e.source === 'action');
+    expect(actions.filter((e) => e.reason === 'Apply')).toHaveLength(100);
+    expect(actions.filter((e) => e.reason === 'Delete')).toHaveLength(100);
+    // Nobody signs in to this agent: its own identity made them, and the entries say so.
+    expect(new Set(actions.map((e) => `${e.actor?.user} as ${e.actor?.identity}`))).toEqual(
+      new Set(['binnacle-admin as agent']),
+    );
+    const delta = await agent.json<Page>(
+      `/api/changes?namespace=${ns.name}&preset=all&limit=10000&sinceSeq=${before.latestSeq}&epoch=${before.epoch}`,
+    );
+    expect(ofBurst(delta.events)).toHaveLength(700);
+    expect(delta.events.every((e, i) => i === 0 || e.seq > (delta.events[i - 1] as TimelineEvent).seq)).toBe(
+      true,
+    );
   });
 });
 

@@ -18,10 +18,16 @@ export interface Diff {
   summary: string;
 }
 
-/** Who made a change through Binnacle: the forwarded person, or the agent's own identity. */
+/**
+ * Who made a change through Binnacle. `caller`: the person signed in (to the hub, which forwarded them, or to the
+ * agent with `--auth-mode proxy|oidc`), whom the agent impersonated. `agent`: nobody was signed in, so the
+ * agent's own Kubernetes identity made it (its kubeconfig user or service account: whoever runs a local agent).
+ * Entries recorded before the field existed have none.
+ */
 export interface Actor {
   user: string;
   groups?: string[];
+  identity?: 'caller' | 'agent';
 }
 
 export interface OwnerRef {
@@ -34,6 +40,11 @@ export interface OwnerRef {
 export interface TimelineEvent {
   /** Position in the store; strictly increasing, the cursor for deltas (`since_seq`, SSE `Last-Event-ID`). */
   seq: number;
+  /**
+   * When it happened, as precisely as its source says (RFC 3339, milliseconds): the time the agent saw an object
+   * change or an action finish, a Kubernetes Event's last occurrence (whole seconds), an object's own metadata
+   * time. Not the order of recording: an Event may arrive late, a kind's history when it first syncs.
+   */
   timestamp: string;
   source: TimelineSource;
   eventType: TimelineEventType;
@@ -74,8 +85,11 @@ export interface TimelineQuery {
   /** Leave out events of objects that have an owner (ReplicaSets, Pods of workloads). */
   topLevelOnly?: boolean;
   limit: number;
-  /** Newest first (default) or oldest first (deltas and stream replays). */
-  order?: 'desc' | 'asc';
+  /**
+   * `time` (default): newest first by `timestamp`, entries of one instant newest recorded first — the order of
+   * the timeline. `recorded`: oldest first by seq, the order entries were recorded in (deltas, stream replays).
+   */
+  order?: 'time' | 'recorded';
 }
 
 export interface TimelineStats {

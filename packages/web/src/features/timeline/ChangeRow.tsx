@@ -11,6 +11,14 @@ const badge: Record<string, string> = {
 const show = (value: unknown) =>
   value === undefined ? '—' : typeof value === 'string' ? value : JSON.stringify(value);
 
+type Actor = NonNullable<Change['actor']>;
+
+/** How the agent knew who it was: a signed-in person, or nobody signed in (ADR 0072). */
+const asWhom: Record<NonNullable<Actor['identity']>, string> = {
+  caller: 'signed in; the agent acted as this person',
+  agent: "nobody was signed in; the agent's own identity made the change",
+};
+
 /** One change: when, what, to which object, by whom; its field diff opens in place. */
 export function ChangeRow({
   change,
@@ -51,9 +59,14 @@ export function ChangeRow({
             {change.name}
           </span>
           {change.reason && <span className="ml-2 text-slate-700 dark:text-slate-300">{change.reason}</span>}
+          {change.actor && (
+            <span className="ml-2 text-slate-700 dark:text-slate-300">
+              by <span className="font-medium">{change.actor.user}</span>
+              {change.actor.identity === 'agent' && " (the agent's own identity)"}
+            </span>
+          )}
           <span className="block truncate text-xs text-slate-600 dark:text-slate-400">
             {change.diff?.summary ?? change.message ?? ''}
-            {change.actor && ` · by ${change.actor.user}`}
           </span>
         </span>
       </button>
@@ -62,6 +75,7 @@ export function ChangeRow({
           {change.message && change.message !== change.diff?.summary && (
             <p className="mb-2 text-xs">{change.message}</p>
           )}
+          {change.actor && <ActorDetail actor={change.actor} />}
           {fields.length > 0 ? (
             <table className="w-full text-left font-mono text-xs">
               <caption className="sr-only">Changed fields</caption>
@@ -96,5 +110,16 @@ export function ChangeRow({
         </div>
       )}
     </li>
+  );
+}
+
+/** Who made an action: the user, how the agent knew, and the groups it acted with. */
+function ActorDetail({ actor }: { actor: Actor }) {
+  return (
+    <p className="mb-2 text-xs">
+      By <span className="font-medium">{actor.user}</span>
+      {actor.identity && ` (${asWhom[actor.identity]})`}
+      {actor.groups?.length ? `; groups: ${actor.groups.join(', ')}` : ''}
+    </p>
   );
 }

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { type Answer, get } from '../../api/client.ts';
 import { type StreamState, subscribe } from '../../api/events.ts';
+import { placeChange } from './order.ts';
 
 export type Change = Answer<'/api/changes'>['events'][number];
 export interface ChangeFilter {
@@ -20,7 +21,8 @@ const matches = (change: Change, filter: ChangeFilter) =>
 
 /**
  * The newest changes that match the filter: one page from /api/changes, then every matching `change` the
- * agent streams, merged into the same query cache (newest first, deduplicated by seq, at most 500 kept).
+ * agent streams, merged into the same query cache in the page's order (newest first by timestamp: a change is
+ * streamed when it is recorded, which may be after newer ones), deduplicated by seq, at most 500 kept.
  */
 export function useLiveChanges(filter: ChangeFilter) {
   const queryClient = useQueryClient();
@@ -48,11 +50,11 @@ export function useLiveChanges(filter: ChangeFilter) {
         onEvent: (_type, data) => {
           const change = data as Change;
           if (!matches(change, filter)) return;
-          queryClient.setQueryData<Answer<'/api/changes'>>(queryKey, (page) =>
-            page && !page.events.some((e) => e.seq === change.seq)
-              ? { ...page, events: [change, ...page.events].slice(0, kept) }
-              : page,
-          );
+          queryClient.setQueryData<Answer<'/api/changes'>>(queryKey, (page) => {
+            if (!page) return page;
+            const events = placeChange(page.events, change, kept);
+            return events === page.events ? page : { ...page, events };
+          });
         },
       },
       ['change'],

@@ -77,7 +77,7 @@ describe('the SQLite timeline size cap', () => {
     expect(store.sizeBytes()).toBe(onDisk(path));
     const stats = await store.stats();
     expect(stats.latestSeq).toBe(10_000);
-    const newest = await store.query({ limit: stats.count, order: 'asc' });
+    const newest = await store.query({ limit: stats.count, order: 'recorded' });
     // What is kept is the newest changes, without a gap.
     expect(newest.map((e) => e.seq)).toEqual(
       Array.from({ length: stats.count }, (_, i) => 10_001 - stats.count + i),

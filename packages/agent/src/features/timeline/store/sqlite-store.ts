@@ -215,10 +215,9 @@ export class SqliteTimelineStore implements TimelineStore {
       );
     for (const pattern of query.excludeNames ?? []) q = q.where(sql<boolean>`not (name regexp ${pattern})`);
     if (query.topLevelOnly) q = q.where('has_owner', '=', 0);
-    const rows = await q
-      .orderBy('seq', query.order === 'asc' ? 'asc' : 'desc')
-      .limit(query.limit)
-      .execute();
+    // Time order reads the ts index backwards; its entries carry the rowid (seq), which breaks ties.
+    q = query.order === 'recorded' ? q.orderBy('seq', 'asc') : q.orderBy('ts', 'desc').orderBy('seq', 'desc');
+    const rows = await q.limit(query.limit).execute();
     return rows.map((row) => ({ seq: row.seq, ...(JSON.parse(row.body) as Omit<TimelineEvent, 'seq'>) }));
   }
 

@@ -62,12 +62,45 @@ describe.each(backends)('timeline store conformance: %s', (_name, open) => {
     expect(await store.stats()).toMatchObject({ count: 3, oldestSeq: 1, latestSeq: 3, pruneFailures: 0 });
   });
 
-  it('returns newest first by default, oldest first on request, bounded by limit', async () => {
+  it('returns newest first by default, in the order recorded on request, bounded by limit', async () => {
     const store = await opened();
     await store.append([event(), event(), event(), event()]);
     expect((await store.query({ limit: 2 })).map((e) => e.seq)).toEqual([4, 3]);
-    expect((await store.query({ limit: 3, order: 'asc' })).map((e) => e.seq)).toEqual([1, 2, 3]);
-    expect((await store.query({ limit: 10, sinceSeq: 2, order: 'asc' })).map((e) => e.seq)).toEqual([3, 4]);
+    expect((await store.query({ limit: 3, order: 'recorded' })).map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect((await store.query({ limit: 10, sinceSeq: 2, order: 'recorded' })).map((e) => e.seq)).toEqual([
+      3, 4,
+    ]);
+  });
+
+  it('orders by timestamp, not by recording: a late Event, a history, one instant newest recorded first', async () => {
+    const store = await opened();
+    const at = (second: number, millis = 0) =>
+      new Date(Date.UTC(2026, 10, 22, 11, 0, second, millis)).toISOString();
+    await store.append([
+      event({ name: 'seen', timestamp: at(30, 250) }),
+      // An Event says it happened before the change recorded ahead of it, and only to the second.
+      event({ name: 'late-event', source: 'k8s_event', timestamp: at(30) }),
+      event({ name: 'created-long-ago', source: 'historical', timestamp: at(1) }),
+      event({ name: 'same-instant', timestamp: at(30, 250) }),
+      event({ name: 'newest', timestamp: at(31) }),
+    ]);
+    const names = async (query: Parameters<TimelineStore['query']>[0]) =>
+      (await store.query(query)).map((e) => e.name);
+    expect(await names({ limit: 10 })).toEqual([
+      'newest',
+      'same-instant',
+      'seen',
+      'late-event',
+      'created-long-ago',
+    ]);
+    expect(await names({ limit: 2, since: at(30) })).toEqual(['newest', 'same-instant']);
+    expect(await names({ limit: 10, order: 'recorded' })).toEqual([
+      'seen',
+      'late-event',
+      'created-long-ago',
+      'same-instant',
+      'newest',
+    ]);
   });
 
   it('filters by namespace, kind, name, time, type, source, owner and name patterns alike', async () => {
@@ -90,7 +123,7 @@ describe.each(backends)('timeline store conformance: %s', (_name, open) => {
     const e = event({ namespace: 'shop', kind: 'ConfigMap', name: 'ingress-controller-leader-election' });
     await store.append([a, b, c, d, e]);
     const names = async (q: Parameters<TimelineStore['query']>[0]) =>
-      (await store.query({ ...q, order: 'asc' })).map((x) => x.name);
+      (await store.query({ ...q, order: 'recorded' })).map((x) => x.name);
     expect(await names({ limit: 10, namespaces: ['shop'] })).toEqual([
       'web',
       'web-abc',
@@ -148,10 +181,25 @@ describe('memory store', () => {
   it('keeps exactly --history-limit entries, dropping the oldest', async () => {
     const store = new MemoryTimelineStore(5);
     await store.append(Array.from({ length: 12 }, () => event()));
-    const kept = await store.query({ limit: 100, order: 'asc' });
+    const kept = await store.query({ limit: 100, order: 'recorded' });
     expect(kept).toHaveLength(5);
     expect(kept.map((e) => e.seq)).toEqual([8, 9, 10, 11, 12]);
     expect(await store.stats()).toMatchObject({ count: 5, oldestSeq: 8, latestSeq: 12 });
+  });
+
+  it('keeps time order while the ring drops entries recorded out of it', async () => {
+    const store = new MemoryTimelineStore(4);
+    const seconds = [5, 1, 9, 3, 7, 2, 8, 4, 6];
+    await store.append(
+      seconds.map((second) =>
+        event({
+          name: `at-${second}`,
+          timestamp: new Date(Date.UTC(2026, 10, 22, 12, 0, second)).toISOString(),
+        }),
+      ),
+    );
+    // The last four recorded stay (seconds 2, 8, 4, 6), newest first by time.
+    expect((await store.query({ limit: 10 })).map((e) => e.name)).toEqual(['at-8', 'at-6', 'at-4', 'at-2']);
   });
 
   it('starts a new epoch with every instance', async () => {
