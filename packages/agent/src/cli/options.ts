@@ -11,7 +11,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     env: 'BINNACLE_PORT',
     type: 'port',
     placeholder: 'N',
-    help: 'port of the API and UI (default 9280)',
+    help: 'port of the API and UI',
   },
   {
     flag: 'listen-address',
@@ -19,7 +19,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     env: 'BINNACLE_LISTEN_ADDRESS',
     type: 'string',
     placeholder: 'ADDR',
-    help: 'address to listen on (default 127.0.0.1; use 0.0.0.0 to serve other hosts)',
+    help: 'address to listen on; 0.0.0.0 serves other hosts',
     check: settingChecks.listenAddress,
   },
   {
@@ -28,7 +28,8 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     env: 'BINNACLE_KUBECONFIG',
     type: 'string',
     placeholder: 'PATH',
-    help: 'kubeconfig file(s), colon-separated (default: KUBECONFIG, ~/.kube/config, then the in-cluster service account)',
+    help: 'kubeconfig file(s), colon-separated',
+    defaultText: 'KUBECONFIG, ~/.kube/config, then the in-cluster service account',
   },
   {
     flag: 'context',
@@ -36,7 +37,8 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     env: 'BINNACLE_CONTEXT',
     type: 'string',
     placeholder: 'NAME',
-    help: 'kubeconfig context (default: the current context)',
+    help: 'kubeconfig context',
+    defaultText: 'the current context',
   },
   {
     flag: 'namespace',
@@ -45,6 +47,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     type: 'string',
     placeholder: 'NAME',
     help: 'watch only this namespace (for identities without cluster-wide list rights)',
+    defaultText: 'all namespaces',
     check: settingChecks.namespace,
   },
   {
@@ -67,7 +70,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     env: 'BINNACLE_DATA_DIR',
     type: 'path',
     placeholder: 'DIR',
-    help: 'where config.json and settings.json live (default ~/.binnacle)',
+    help: 'where config.json and settings.json live',
   },
   {
     flag: 'release-feed-url',
@@ -84,7 +87,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     type: 'enum',
     values: ['memory', 'sqlite'],
     placeholder: 'memory|sqlite',
-    help: 'where the change timeline is kept (default memory)',
+    help: 'where the change timeline is kept',
   },
   {
     flag: 'timeline-db',
@@ -92,7 +95,8 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     env: 'BINNACLE_TIMELINE_DB',
     type: 'path',
     placeholder: 'PATH',
-    help: 'SQLite file of the timeline (default <data-dir>/timeline.db)',
+    help: 'SQLite file of the timeline',
+    defaultText: '<data-dir>/timeline.db',
   },
   {
     flag: 'history-limit',
@@ -101,7 +105,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     type: 'integer',
     range: [100, 1_000_000],
     placeholder: 'N',
-    help: 'entries the in-memory timeline keeps (default 10000)',
+    help: 'entries the in-memory timeline keeps',
   },
   {
     flag: 'timeline-retention',
@@ -110,7 +114,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     env: 'BINNACLE_TIMELINE_RETENTION',
     type: 'duration',
     placeholder: 'DURATION',
-    help: 'how long the SQLite timeline keeps entries (default 168h)',
+    help: 'how long the SQLite timeline keeps entries',
   },
   {
     flag: 'timeline-max-size',
@@ -119,7 +123,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     env: 'BINNACLE_TIMELINE_MAX_SIZE',
     type: 'size',
     placeholder: 'SIZE',
-    help: 'size cap of the SQLite timeline, its WAL and shm files included (default 512Mi)',
+    help: 'size cap of the SQLite timeline, its WAL and shm files included',
   },
   {
     flag: 'helm-binary',
@@ -127,7 +131,8 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     env: 'BINNACLE_HELM_BINARY',
     type: 'path',
     placeholder: 'PATH',
-    help: 'the helm binary that installs, upgrades, rolls back and uninstalls releases (default: helm on PATH)',
+    help: 'the helm binary that installs, upgrades, rolls back and uninstalls releases',
+    defaultText: 'helm on PATH',
   },
   {
     flag: 'helm-repositories',
@@ -136,6 +141,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     type: 'string',
     placeholder: 'NAME=URL,…',
     help: 'chart repositories: http(s):// for a classic one (index.yaml), oci:// for a registry',
+    defaultText: 'none',
     check: settingChecks.helmRepositories,
   },
   {
@@ -144,7 +150,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     env: 'BINNACLE_CATALOG_URL',
     type: 'url',
     placeholder: 'URL',
-    help: 'Artifact Hub-compatible chart catalog the chart search asks (default https://artifacthub.io)',
+    help: 'Artifact Hub-compatible chart catalog the chart search asks',
   },
   {
     flag: 'repohost-api-url',
@@ -152,7 +158,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     env: 'BINNACLE_REPOHOST_API_URL',
     type: 'url',
     placeholder: 'URL',
-    help: 'code host API the "star the project" prompt calls (default https://api.github.com)',
+    help: 'code host API the "star the project" prompt calls',
   },
   {
     flag: 'debug-image',
@@ -160,7 +166,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     env: 'BINNACLE_DEBUG_IMAGE',
     type: 'string',
     placeholder: 'IMAGE',
-    help: 'image of ephemeral debug containers (default busybox:1.37)',
+    help: 'image of ephemeral debug containers',
     check: settingChecks.image,
   },
   {
@@ -191,7 +197,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     type: 'integer',
     range: [1, 10_000],
     placeholder: 'N',
-    help: 'concurrent /api/events/stream clients before 503 (default 200)',
+    help: 'concurrent /api/events/stream clients before 503',
   },
   {
     flag: 'topology-max-nodes',
@@ -200,7 +206,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     type: 'integer',
     range: [10, 100_000],
     placeholder: 'N',
-    help: 'a whole-cluster topology larger than this after grouping is reduced to fit: pod groups, then kind counts, then one node per namespace (default 2000)',
+    help: 'a whole-cluster topology larger than this after grouping is reduced to fit: pod groups, then kind counts, then one node per namespace',
   },
   {
     flag: 'metrics-poll-interval',
@@ -210,7 +216,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     type: 'duration',
     range: [1000, 3_600_000],
     placeholder: 'DURATION',
-    help: 'how often the CPU and memory history polls metrics.k8s.io, 1s to 1h (default 30s)',
+    help: 'how often the CPU and memory history polls metrics.k8s.io, 1s to 1h',
   },
   {
     flag: 'metrics-history',
@@ -219,7 +225,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     type: 'integer',
     range: [2, 10_000],
     placeholder: 'N',
-    help: 'samples of CPU and memory kept per pod container and node (default 120: 1h at 30s)',
+    help: 'samples of CPU and memory kept per pod container and node',
   },
   {
     flag: 'hubble-address',
@@ -227,7 +233,8 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     env: 'BINNACLE_HUBBLE_ADDRESS',
     type: 'string',
     placeholder: 'HOST:PORT',
-    help: 'Hubble relay for traffic flows (default: the hubble-relay Service, by in-cluster DNS or a port-forward)',
+    help: 'Hubble relay for traffic flows',
+    defaultText: 'the hubble-relay Service, by in-cluster DNS or a port-forward',
     check: settingChecks.hostPort,
   },
   {
@@ -236,7 +243,8 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     env: 'BINNACLE_METRICSDB_URL',
     type: 'url',
     placeholder: 'URL',
-    help: "Prometheus-compatible metrics store to read (default: found among the cluster's Services)",
+    help: 'Prometheus-compatible metrics store to read',
+    defaultText: "found among the cluster's Services",
   },
   {
     flag: 'metricsdb-headers',
@@ -256,7 +264,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     type: 'duration',
     range: [1000, 300_000],
     placeholder: 'DURATION',
-    help: 'longest wait for one metrics store query, 1s to 5m (default 30s)',
+    help: 'longest wait for one metrics store query, 1s to 5m',
   },
   {
     flag: 'image-cache-dir',
@@ -264,7 +272,8 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     env: 'BINNACLE_IMAGE_CACHE_DIR',
     type: 'path',
     placeholder: 'DIR',
-    help: 'where image layers read by /api/images/* are cached (default <data-dir>/image-cache)',
+    help: 'where image layers read by /api/images/* are cached',
+    defaultText: '<data-dir>/image-cache',
   },
   {
     flag: 'image-cache-max-size',
@@ -273,7 +282,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     env: 'BINNACLE_IMAGE_CACHE_MAX_SIZE',
     type: 'size',
     placeholder: 'SIZE',
-    help: 'size cap of the image layer cache; least recently used layers go first (default 4Gi)',
+    help: 'size cap of the image layer cache; least recently used layers go first',
   },
   {
     flag: 'image-file-max-size',
@@ -282,7 +291,7 @@ export const agentOptions: OptionSpec<AgentConfig>[] = [
     env: 'BINNACLE_IMAGE_FILE_MAX_SIZE',
     type: 'size',
     placeholder: 'SIZE',
-    help: 'largest image file /api/images/file serves; larger ones answer 413 (default 50Mi)',
+    help: 'largest image file /api/images/file serves; larger ones answer 413',
   },
   {
     flag: 'cloud-url',
@@ -332,7 +341,8 @@ export const desktopOptions: OptionSpec<AgentConfig>[] = [
     env: 'BINNACLE_DOWNLOADS_DIR',
     type: 'path',
     placeholder: 'DIR',
-    help: 'where saved files go (default XDG_DOWNLOAD_DIR, ~/.config/user-dirs.dirs, else ~/Downloads)',
+    help: 'where saved files go',
+    defaultText: 'XDG_DOWNLOAD_DIR, ~/.config/user-dirs.dirs, else ~/Downloads',
   },
   {
     flag: 'update-url',
@@ -340,7 +350,8 @@ export const desktopOptions: OptionSpec<AgentConfig>[] = [
     env: 'BINNACLE_UPDATE_URL',
     type: 'url',
     placeholder: 'URL',
-    help: 'release manifest the desktop updater reads (default: none, updates off)',
+    help: 'release manifest the desktop updater reads',
+    defaultText: 'none, updates off',
   },
 ];
 
@@ -369,7 +380,7 @@ Serves the Binnacle API and UI for one Kubernetes cluster on http://<listen-addr
 Settings come from flags, then BINNACLE_* variables, then <data-dir>/config.json.
 
 flags:
-${optionsHelp(agentOptions)}
+${optionsHelp(agentOptions, configDefaults())}
 
 docs: docs/agent.md, docs/agent-auth.md (sign-in: --auth-mode)
 `;
@@ -383,7 +394,7 @@ helpers on (opening links and saved files, saving downloads, updating the binary
 Settings come from flags, then BINNACLE_* variables, then <data-dir>/config.json.
 
 flags:
-${optionsHelp(desktopOptions)}
+${optionsHelp(desktopOptions, configDefaults())}
 
 docs: docs/desktop.md, docs/agent.md
 `;

@@ -62,13 +62,13 @@ export const ConfigFileSchema = Type.Object(
     repohostApiUrl: Type.Optional(
       Type.String({
         pattern: '^https?://',
-        description: 'Base URL of the code host API the star prompt calls (default https://api.github.com)',
+        description: `Base URL of the code host API the star prompt calls (default ${defaultRepohostApiUrl})`,
       }),
     ),
     catalogUrl: Type.Optional(
       Type.String({
         pattern: '^https?://',
-        description: 'Base URL of the Artifact Hub-compatible chart catalog (default https://artifacthub.io)',
+        description: `Base URL of the Artifact Hub-compatible chart catalog (default ${defaultCatalogUrl})`,
       }),
     ),
     debugImage: Type.Optional(
@@ -120,7 +120,7 @@ export const ConfigFileSchema = Type.Object(
       Type.String({
         pattern: '^https?://',
         description:
-          'Base URL of the Prometheus-compatible metrics store (default: discovered in the cluster)',
+          "Base URL of the Prometheus-compatible metrics store (default: found among the cluster's Services)",
       }),
     ),
     metricsdbHeaders: Type.Optional(

@@ -69,7 +69,7 @@ export const authOptions: OptionSpec<AuthConfig>[] = [
     type: 'enum',
     values: ['none', 'proxy', 'oidc'],
     placeholder: 'none|proxy|oidc',
-    help: 'sign-in: none (default), proxy (trusted identity headers) or oidc; not with --cloud-url',
+    help: 'sign-in: none, proxy (trusted identity headers) or oidc; not with --cloud-url',
   },
   {
     flag: 'auth-user-header',
@@ -77,7 +77,7 @@ export const authOptions: OptionSpec<AuthConfig>[] = [
     env: 'BINNACLE_AUTH_USER_HEADER',
     type: 'string',
     placeholder: 'NAME',
-    help: 'proxy mode: header with the user name (default X-Forwarded-User)',
+    help: 'proxy mode: header with the user name',
     check: settingChecks.headerName,
   },
   {
@@ -86,7 +86,7 @@ export const authOptions: OptionSpec<AuthConfig>[] = [
     env: 'BINNACLE_AUTH_GROUPS_HEADER',
     type: 'string',
     placeholder: 'NAME',
-    help: 'proxy mode: header with the groups, comma-separated (default X-Forwarded-Groups)',
+    help: 'proxy mode: header with the groups, comma-separated',
     check: settingChecks.headerName,
   },
   {
@@ -105,7 +105,7 @@ export const authOptions: OptionSpec<AuthConfig>[] = [
     env: 'BINNACLE_OIDC_USERNAME_CLAIM',
     type: 'string',
     placeholder: 'CLAIM',
-    help: 'oidc mode: ID-token claim naming the Kubernetes user (default email)',
+    help: 'oidc mode: ID-token claim naming the Kubernetes user',
     check: checkClaim,
   },
   {
@@ -124,6 +124,6 @@ export const authOptions: OptionSpec<AuthConfig>[] = [
     type: 'duration',
     range: [5 * 60_000, 168 * 3_600_000],
     placeholder: 'DURATION',
-    help: 'oidc mode: how long a sign-in lasts, 5m to 168h (default 8h)',
+    help: 'oidc mode: how long a sign-in lasts, 5m to 168h',
   },
 ];

@@ -62,7 +62,8 @@ export const oidcClientOptions: OptionSpec<OidcClientFlags>[] = [
     type: 'string',
     emptyAllowed: true,
     placeholder: 'LIST',
-    help: 'extra scopes, comma-separated (default none; hosted IdPs need offline_access for refresh)',
+    help: 'extra scopes, comma-separated; hosted IdPs need offline_access for refresh',
+    defaultText: 'none',
     check: checkScopes,
   },
   {
@@ -72,7 +73,7 @@ export const oidcClientOptions: OptionSpec<OidcClientFlags>[] = [
     type: 'string',
     emptyAllowed: true,
     placeholder: 'CLAIM',
-    help: 'ID-token claim with the IdP groups (default groups; "" turns groups off)',
+    help: 'ID-token claim with the IdP groups; "" turns groups off',
     check: checkClaim,
   },
 ];

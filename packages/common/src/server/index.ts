@@ -31,12 +31,12 @@ export { openApiRoute, registerOpenApi } from './openapi.ts';
 export {
   type OptionSpec,
   type OptionType,
-  optionsHelp,
   type ParsedOptions,
   parseOptions,
   resolveOptions,
   UsageError,
 } from './options.ts';
+export { formatDefault, optionsHelp } from './options-help.ts';
 export { explainPattern } from './pattern-errors.ts';
 export {
   Duration,

@@ -31,7 +31,13 @@ export interface OptionSpec<Config> {
   /** Allowed values of an enum option. */
   values?: readonly string[];
   placeholder?: string;
+  /** What the option does; `--help` adds its default (see `defaultText`), so the help never states one itself. */
   help: string;
+  /**
+   * What an unset option means when the defaults hold no value for it (e.g. `the current context`); an option
+   * with a value in the defaults shows that value instead.
+   */
+  defaultText?: string;
   /** A credential: its value never shows in what the process reports about itself (e.g. /debug/pprof/cmdline). */
   secret?: boolean;
   /**
@@ -186,13 +192,4 @@ export function resolveOptions<Config>(
   const defined = <T extends object>(o: T) =>
     Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
   return { ...defaults, ...defined(fromFile), ...defined(overrides) } as Config;
-}
-
-/** The flags part of `--help`, each with its variable. */
-export function optionsHelp<Config>(specs: readonly OptionSpec<Config>[]): string {
-  const rows = specs.map((o) => {
-    const left = `  --${o.flag}${o.placeholder ? ` ${o.placeholder}` : ''}`;
-    return `${left.padEnd(30)} ${o.help}\n${''.padEnd(31)}env ${o.env}`;
-  });
-  return `${rows.join('\n')}\n  -h, --help                   show this help`;
 }

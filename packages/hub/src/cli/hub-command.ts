@@ -1,5 +1,5 @@
 import { exitOnCrash, exitOnSignal, optionsHelp, serverLogger, UsageError } from '@binnacle/common/server';
-import { type HubConfig, loadHubConfig } from '../config/hub-config.ts';
+import { type HubConfig, hubDefaults, loadHubConfig } from '../config/hub-config.ts';
 import { hubOptions } from '../config/hub-options.ts';
 import { oidcRedirectUri } from '../config/oidc-config.ts';
 import { redisLocation } from '../config/replica-config.ts';
@@ -18,7 +18,7 @@ Several replicas behind a load balancer: --database-url (PostgreSQL), --redis-ur
 each, and --replica-url when listening on 0.0.0.0 (docs/hub.md).
 
 flags:
-${optionsHelp(hubOptions)}
+${optionsHelp(hubOptions, hubDefaults())}
 
 docs: docs/hub.md
 `;

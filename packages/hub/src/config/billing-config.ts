@@ -66,7 +66,8 @@ export const billingOptions: OptionSpec<BillingSettings>[] = [
     env: 'BINNACLE_STRIPE_API_URL',
     type: 'url',
     placeholder: 'URL',
-    help: 'base URL of the Stripe API (default https://api.stripe.com; stripe-mock for tests)',
+    help: 'base URL of the Stripe API (stripe-mock for tests)',
+    defaultText: 'https://api.stripe.com',
   },
   {
     flag: 'billing-plans',
@@ -74,7 +75,7 @@ export const billingOptions: OptionSpec<BillingSettings>[] = [
     env: 'BINNACLE_BILLING_PLANS',
     type: 'string',
     placeholder: 'PLANS',
-    help: 'plan catalogue as id:clusters:members, comma-separated; the first is the free plan (default free:3:5,team:20:50,business:100:500)',
+    help: 'plan catalogue as id:clusters:members, comma-separated; the first is the free plan',
   },
   {
     flag: 'stripe-prices',
@@ -92,7 +93,7 @@ export const billingOptions: OptionSpec<BillingSettings>[] = [
     type: 'duration',
     range: [1000, 3_600_000],
     placeholder: 'DURATION',
-    help: 'how old a webhook signature may be (default 5m)',
+    help: 'how old a webhook signature may be',
   },
 ];
 

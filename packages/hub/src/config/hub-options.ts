@@ -12,7 +12,7 @@ export const hubOptions: OptionSpec<HubConfig>[] = [
     env: 'BINNACLE_HUB_PORT',
     type: 'port',
     placeholder: 'N',
-    help: 'port to serve on (default 9380)',
+    help: 'port to serve on',
   },
   {
     flag: 'listen-address',
@@ -20,7 +20,7 @@ export const hubOptions: OptionSpec<HubConfig>[] = [
     env: 'BINNACLE_HUB_LISTEN_ADDRESS',
     type: 'string',
     placeholder: 'ADDR',
-    help: 'address to listen on (default 127.0.0.1)',
+    help: 'address to listen on',
   },
   {
     flag: 'public-url',
@@ -28,7 +28,8 @@ export const hubOptions: OptionSpec<HubConfig>[] = [
     env: 'BINNACLE_PUBLIC_URL',
     type: 'url',
     placeholder: 'URL',
-    help: 'the URL people and agents reach the hub at; https, or http://localhost for development (default http://localhost:<port>)',
+    help: 'the URL people and agents reach the hub at; https, or http://localhost for development',
+    defaultText: 'http://localhost:<port>',
   },
   {
     flag: 'data-dir',
@@ -36,7 +37,7 @@ export const hubOptions: OptionSpec<HubConfig>[] = [
     env: 'BINNACLE_HUB_DATA_DIR',
     type: 'path',
     placeholder: 'DIR',
-    help: 'where the SQLite database and a generated key live (default ~/.binnacle-hub)',
+    help: 'where the SQLite database and a generated key live',
   },
   {
     flag: 'database-url',
@@ -61,7 +62,8 @@ export const hubOptions: OptionSpec<HubConfig>[] = [
     env: 'BINNACLE_REPLICA_URL',
     type: 'url',
     placeholder: 'URL',
-    help: 'with --redis-url: http://host:port the other replicas reach this one at directly, on a port of its own (default http://<listen-address>:<port + 1>)',
+    help: 'with --redis-url: http://host:port the other replicas reach this one at directly, on a port of its own',
+    defaultText: 'http://<listen-address>:<port + 1>',
   },
   {
     flag: 'session-lifetime',
@@ -70,7 +72,7 @@ export const hubOptions: OptionSpec<HubConfig>[] = [
     env: 'BINNACLE_SESSION_LIFETIME',
     type: 'duration',
     placeholder: 'DURATION',
-    help: 'absolute lifetime of a sign-in session (default 168h)',
+    help: 'absolute lifetime of a sign-in session',
   },
   {
     flag: 'max-inactive',
@@ -79,7 +81,7 @@ export const hubOptions: OptionSpec<HubConfig>[] = [
     env: 'BINNACLE_MAX_INACTIVE',
     type: 'duration',
     placeholder: 'DURATION',
-    help: 'a session unused this long ends (default 24h, at least 20m)',
+    help: 'a session unused this long ends; at least 20m',
   },
   {
     flag: 'break-glass-email',

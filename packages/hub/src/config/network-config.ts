@@ -26,7 +26,8 @@ export const networkOptions: OptionSpec<NetworkSettings>[] = [
     env: 'BINNACLE_TRUSTED_PROXIES',
     type: 'string',
     placeholder: 'CIDRS',
-    help: 'comma-separated addresses or networks of the proxies in front of the hub (10.0.0.0/8, 127.0.0.1): their X-Forwarded-For names the client for rate limits and the audit log (default none: it is ignored)',
+    help: 'comma-separated addresses or networks of the proxies in front of the hub (10.0.0.0/8, 127.0.0.1): their X-Forwarded-For names the client for rate limits and the audit log',
+    defaultText: 'none: X-Forwarded-For is ignored',
   },
   {
     flag: 'trusted-proxy-hops',
@@ -35,7 +36,8 @@ export const networkOptions: OptionSpec<NetworkSettings>[] = [
     type: 'integer',
     range: [1, 10],
     placeholder: 'N',
-    help: 'believe X-Forwarded-For from this many proxies in front of the hub, nearest first; with --trusted-proxies, only from those (1-10; default none)',
+    help: 'believe X-Forwarded-For from this many proxies in front of the hub, nearest first; with --trusted-proxies, only from those (1-10)',
+    defaultText: 'none',
   },
   {
     flag: 'outbound-allowed-networks',
@@ -43,7 +45,8 @@ export const networkOptions: OptionSpec<NetworkSettings>[] = [
     env: 'BINNACLE_OUTBOUND_ALLOWED_NETWORKS',
     type: 'string',
     placeholder: 'CIDRS',
-    help: 'comma-separated networks (10.0.0.0/8, fd00::/8, 192.168.1.5) the hub may fetch from for callers (SSO discovery) although they are private, loopback or link-local (default none)',
+    help: 'comma-separated networks (10.0.0.0/8, fd00::/8, 192.168.1.5) the hub may fetch from for callers (SSO discovery) although they are private, loopback or link-local',
+    defaultText: 'none',
   },
 ];
 

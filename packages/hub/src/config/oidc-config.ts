@@ -43,7 +43,7 @@ export const oidcOptions: OptionSpec<OidcSettings>[] = [
     type: 'enum',
     values: ['owner', 'member', 'viewer'],
     placeholder: 'ROLE',
-    help: 'role of users who join after the first (default member)',
+    help: 'role of users who join after the first',
   },
   {
     flag: 'oidc-use-refresh-token',
@@ -52,7 +52,7 @@ export const oidcOptions: OptionSpec<OidcSettings>[] = [
     type: 'enum',
     values: ['true', 'false'],
     placeholder: 'BOOL',
-    help: 'refresh ID tokens with the refresh token (default true)',
+    help: 'refresh ID tokens with the refresh token',
   },
   {
     flag: 'oidc-cluster-access',
@@ -61,7 +61,8 @@ export const oidcOptions: OptionSpec<OidcSettings>[] = [
     type: 'enum',
     values: ['idp', 'roles'],
     placeholder: 'MODE',
-    help: 'access mode of clusters installed from the connect page (default idp while group forwarding is on, else roles)',
+    help: 'access mode of clusters installed from the connect page',
+    defaultText: 'idp while group forwarding is on, else roles',
   },
   {
     flag: 'hosted-idp-jwks-url',
@@ -85,7 +86,7 @@ export const oidcOptions: OptionSpec<OidcSettings>[] = [
     env: 'BINNACLE_HOSTED_IDP_COOKIE',
     type: 'string',
     placeholder: 'NAME',
-    help: 'name of the hosted identity provider session cookie (default __session)',
+    help: 'name of the hosted identity provider session cookie',
   },
 ];
 
