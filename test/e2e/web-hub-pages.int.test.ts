@@ -218,7 +218,8 @@ describe("the hub's pages", () => {
       await docsScreenshot(page, 'web-no-access-dashboard');
       for (const [path, words] of [
         ['/resources/pods', 'and no binding lets it list Pod objects in any namespace'],
-        ['/resources/nodes', 'and no binding lets it list Node objects cluster-wide'],
+        // Listing a cluster-scoped kind is refused by the agent itself, whose 403 names who and what.
+        ['/resources/nodes', `${adminUser} cannot list nodes cluster-wide (groups: binnacle:role:owner)`],
         ['/topology', `You may not list pods in this cluster (${asAdmin}).`],
         ['/timeline', `You may not list pods in this cluster (${asAdmin}).`],
         ['/helm', 'You may not list Helm releases in this cluster'],

@@ -248,10 +248,11 @@ export function ResourcesPage() {
             </label>
           )}
         </div>
-        {access.refusal ? (
-          <AccessNotice refusal={access.refusal} />
+        {/* The agent's own 403 names who and what; a list it answers empty for want of rights, the capabilities. */}
+        {live.refused ? (
+          <ErrorMessage error={live.refused} what={kind} />
         ) : (
-          live.refused && <ErrorMessage error={live.refused} what={kind} />
+          access.refusal && <AccessNotice refusal={access.refusal} />
         )}
         {access.partial && (
           <p role="note" className="text-sm text-slate-600 dark:text-slate-400">
