@@ -5,6 +5,10 @@ import { helmBinary, hubRoleBindingsLock, repoRoot, testCluster, waitUntil } fro
 import { AppsV1Api, CoreV1Api, NetworkingV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import {
+  agentClusterRoleRules,
+  hubRoleClusterRoles,
+} from '../../packages/hub/src/features/clusters/agent-rbac.ts';
 
 const chart = resolve(repoRoot, 'charts/binnacle-agent');
 const run = promisify(execFile);
@@ -70,6 +74,8 @@ describe('the binnacle-agent chart', () => {
     );
     expect(roleBindings(objects)).toEqual([]); // standalone: no hub roles
     expect(role?.rules?.some((rule) => rule.verbs.includes('patch'))).toBe(false);
+    // What the hub's connect page tells an agent outside the chart to apply is exactly this.
+    expect(role?.rules).toEqual(agentClusterRoleRules);
   });
 
   it('runs the agent with a small young generation, which nodeOptions changes or turns off', async () => {
@@ -159,6 +165,12 @@ describe('the binnacle-agent chart', () => {
       'binnacle:role:owner → admin',
       'binnacle:role:viewer → view',
     ]);
+    // As the hub's connect page binds them for an agent outside the chart.
+    expect(roleBindings(objects)).toEqual(
+      Object.entries(hubRoleClusterRoles)
+        .map(([role, clusterRole]) => `binnacle:role:${role} → ${clusterRole}`)
+        .sort(),
+    );
     const idpMode = await template([...cloud, 'cloud.defaultRbac.create=false']);
     if (typeof idpMode === 'string') throw new Error(idpMode);
     expect(roleBindings(idpMode)).toEqual([]);

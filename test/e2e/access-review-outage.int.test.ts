@@ -74,7 +74,8 @@ describe('an access review the API server cannot answer', () => {
     const denied = await asOwner('/api/resources/persistentvolumes');
     expect(denied.status, denied.body).toBe(403);
     expect(denied.json()).toStrictEqual({
-      error: 'binnacle:user:admin@example.com cannot list persistentvolumes cluster-wide',
+      error:
+        'binnacle:user:admin@example.com cannot list persistentvolumes cluster-wide (groups: binnacle:role:owner)',
       code: 'forbidden',
     });
   });

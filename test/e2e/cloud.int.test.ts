@@ -327,6 +327,20 @@ describe('cloud mode through the hub tunnel', () => {
     ]);
     // No right to list ConfigMaps anywhere: the documented empty list, not the cluster's ConfigMaps.
     expect((await json<{ items: unknown[] }>('/api/resources/configmaps')).items).toEqual([]);
+    // What the UI says instead of an empty page: who she acts as, her view, and that she may list no ConfigMap.
+    expect(await json('/api/capabilities?kind=configmaps')).toMatchObject({
+      identity: {
+        user: 'binnacle:user:ada@example.com',
+        groups: expect.arrayContaining(['binnacle:role:owner']),
+        impersonated: true,
+      },
+      view: {
+        namespaces: [namespace.name],
+        hiddenKinds: expect.arrayContaining(['Node']),
+        unreadableKinds: [],
+      },
+      kind: { kind: 'ConfigMap', list: 'none', update: false, delete: false },
+    });
     const topology = await json<{ nodes: { namespace?: string }[] }>('/api/topology');
     expect(topology.nodes.length).toBeGreaterThan(0);
     expect(new Set(topology.nodes.map((n) => n.namespace))).toEqual(new Set([namespace.name]));

@@ -4,12 +4,15 @@ import {
   freePort,
   type HubProcess,
   hubProcessBreakGlass,
+  hubRoleBindingsLock,
   launchBrowser,
   seriousA11yViolations,
   spawnHub,
   startTestIdp,
   type TestIdp,
+  testCluster,
 } from '@binnacle/testkit';
+import { RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -19,6 +22,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * agents' connection, the connect page, access tokens, members and an invitation accepted through the IdP's own
  * login page, signing out.
  */
+/**
+ * The break-glass admin of this file's hub, under an address no other file binds in the shared cluster (others
+ * bind `hubProcessBreakGlass`'s): what it may see there is what this file grants it.
+ */
+const admin = { email: 'ops@example.com', password: hubProcessBreakGlass.password };
+const adminUser = `binnacle:user:${admin.email}`;
+const cluster = testCluster();
 let hub: HubProcess;
 let idp: TestIdp;
 let browser: Browser;
@@ -35,7 +45,10 @@ beforeAll(async () => {
     // The SSO page checks the IdP's discovery, which only an operator's allowance lets reach loopback.
     BINNACLE_OUTBOUND_ALLOWED_NETWORKS: '127.0.0.0/8',
   };
-  [hub, browser] = await Promise.all([spawnHub({ port, env: oidc }), launchBrowser()]);
+  [hub, browser] = await Promise.all([
+    spawnHub({ port, env: { ...oidc, BINNACLE_BREAK_GLASS_EMAIL: admin.email } }),
+    launchBrowser(),
+  ]);
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   page = await context.newPage();
 });
@@ -70,14 +83,14 @@ describe("the hub's pages", () => {
     await page.goto(`${hub.publicUrl}/tokens`);
     await page.waitForURL(/\/sign-in\?returnTo=%2Ftokens/);
     const form = page.getByRole('form', { name: 'Break-glass admin' });
-    await form.getByLabel('E-mail').fill(hubProcessBreakGlass.email);
+    await form.getByLabel('E-mail').fill(admin.email);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await docsScreenshot(page, 'hub-sign-in');
     await form.getByLabel('Password').fill('not the password');
     await form.getByRole('button', { name: 'Sign in' }).click();
     await form.getByRole('alert').getByText('wrong e-mail or password').waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
-    await form.getByLabel('Password').fill(hubProcessBreakGlass.password);
+    await form.getByLabel('Password').fill(admin.password);
     await form.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Access tokens' }).waitFor();
     expect(new URL(page.url()).pathname).toBe('/tokens');
@@ -113,7 +126,7 @@ describe("the hub's pages", () => {
     const asToken = () => fetch(`${hub.url}/api/account`, { headers: { authorization: `Bearer ${token}` } });
     const account = await asToken();
     expect(account.status).toBe(200);
-    expect(await account.json()).toMatchObject({ user: { email: hubProcessBreakGlass.email } });
+    expect(await account.json()).toMatchObject({ user: { email: admin.email } });
     await page.getByRole('cell', { name: 'ci-deploys', exact: true }).waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
     await docsScreenshot(page, 'hub-tokens');
@@ -149,6 +162,160 @@ describe("the hub's pages", () => {
     await page.waitForURL(/\/c\/[^/]+\/$/);
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
   });
+
+  it('through the hub, an identity bound to nothing is told so on every page, with the bindings it needs; what it may not do is disabled, saying why', async () => {
+    // Another file installing the agent chart binds the hub's role groups cluster-wide while it runs.
+    const release = await cluster.lock(hubRoleBindingsLock, 240_000);
+    const rbac = cluster.kubeConfig('admin').makeApiClient(RbacAuthorizationV1Api);
+    const granted = `pages-${process.pid}`;
+    const asAdmin = `as ${adminUser} with the group binnacle:role:owner`;
+    try {
+      await page.goto(`${hub.publicUrl}/`);
+      const row = page.getByRole('row').filter({ hasText: 'staging' });
+      await row.getByText(`You may not list pods in this cluster (${asAdmin}).`).waitFor({ timeout: 30_000 });
+      const bindings = page.getByRole('region', { name: 'Bindings for an agent outside the chart' });
+      await bindings
+        .getByRole('region', { name: 'binnacle-agent-rbac.yaml' })
+        .getByText('impersonate')
+        .waitFor();
+      const commands = (await bindings.getByRole('region', { name: 'RBAC commands' }).textContent()) ?? '';
+      expect(commands).toContain('kubectl apply -f binnacle-agent-rbac.yaml');
+      // This hub forwards IdP groups (clusterAccess idp): no role is bound, an IdP group's binding is shown.
+      expect(commands).toContain('--group=binnacle:idp:/platform-admins');
+      expect(commands).toContain(
+        `kubectl auth can-i list pods --all-namespaces --as=${adminUser} --as-group=binnacle:role:owner`,
+      );
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await docsScreenshot(page, 'hub-clusters-no-access');
+      await row.getByRole('link', { name: 'The bindings an agent outside the chart needs' }).click();
+      await page.waitForURL(/#agent-rbac$/);
+      await docsScreenshot(page, 'hub-agent-rbac');
+
+      // Every page of the cluster says why it is empty, as whom; nothing reads as a healthy empty cluster.
+      // The cluster's pages: its link without the default namespace the hub may add.
+      const home = (await row.getByRole('link', { name: 'staging' }).getAttribute('href')) ?? '';
+      const base = `${hub.publicUrl}${home.replace(/\/(\?.*)?$/, '')}`;
+      const at = (path: string) => page.goto(`${base}${path}`);
+      await at('/');
+      await page
+        .getByText('Namespaces are shown where the identity may list pods, and it may list them in none')
+        .waitFor();
+      await page.getByRole('status').filter({ hasText: 'Connected, no access' }).waitFor();
+      const counts = page.getByRole('region', { name: 'Resource counts' });
+      expect(await counts.getByRole('link', { name: /^Pods/ }).textContent()).toBe('Pods—not allowed');
+      expect(await counts.getByRole('link', { name: /^Nodes/ }).textContent()).toBe('Nodes—not allowed');
+      await page.getByRole('region', { name: 'Problems (0)' }).getByText(`(${asAdmin})`).waitFor();
+      await page
+        .getByRole('region', { name: 'Recent events' })
+        .getByText('You may not list events')
+        .waitFor();
+      await page
+        .getByRole('region', { name: 'Helm releases' })
+        .getByText('You may not list Helm releases')
+        .waitFor();
+      expect(await page.getByText('Nothing is failing').count()).toBe(0);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await docsScreenshot(page, 'web-no-access-dashboard');
+      for (const [path, words] of [
+        ['/resources/pods', 'and no binding lets it list Pod objects in any namespace'],
+        // Listing a cluster-scoped kind is refused by the agent itself, whose 403 names who and what.
+        ['/resources/nodes', `${adminUser} cannot list nodes cluster-wide (groups: binnacle:role:owner)`],
+        ['/topology', `You may not list pods in this cluster (${asAdmin}).`],
+        ['/timeline', `You may not list pods in this cluster (${asAdmin}).`],
+        ['/helm', 'You may not list Helm releases in this cluster'],
+      ] as const) {
+        await at(path);
+        await page.getByText(words).waitFor();
+        expect(await page.getByText(/^(No \w+ objects|Nothing to draw|No changes match)/).count(), path).toBe(
+          0,
+        );
+      }
+
+      // Allowed to read one namespace and the nodes, nothing more: the actions it may not take say why.
+      const user = { kind: 'User', name: adminUser, apiGroup: 'rbac.authorization.k8s.io' };
+      await rbac.createNamespacedRoleBinding({
+        namespace: 'demo-shop',
+        body: {
+          metadata: { name: granted },
+          subjects: [user],
+          roleRef: { kind: 'ClusterRole', name: 'view', apiGroup: 'rbac.authorization.k8s.io' },
+        },
+      });
+      await rbac.createClusterRole({
+        body: {
+          metadata: { name: granted },
+          rules: [{ apiGroups: [''], resources: ['nodes'], verbs: ['get', 'list', 'watch'] }],
+        },
+      });
+      await rbac.createClusterRoleBinding({
+        body: {
+          metadata: { name: granted },
+          subjects: [user],
+          roleRef: { kind: 'ClusterRole', name: granted, apiGroup: 'rbac.authorization.k8s.io' },
+        },
+      });
+      // The API server's authorizer takes the new bindings in moments; the agent's answers live 5 s.
+      const api = `${base}/api`;
+      await expect
+        .poll(
+          async () =>
+            [
+              (await page.request.get(`${api}/resources/pods?namespaces=demo-shop`)).status(),
+              (await page.request.get(`${api}/resources/nodes`)).status(),
+            ].join(),
+          { timeout: 30_000 },
+        )
+        .toBe('200,200');
+      const notAllowed = (what: string) =>
+        `You may not ${what}: the agent asks the Kubernetes API as ${adminUser} with the group binnacle:role:owner.`;
+      await at('/resources/deployments/demo-shop/storefront');
+      const actions = page.getByRole('region', { name: 'Actions' });
+      await actions
+        .getByText(notAllowed('patch deployments.apps in namespace demo-shop'))
+        .waitFor({ timeout: 30_000 });
+      for (const name of ['Restart', 'Scale', 'Roll back'])
+        expect(await actions.getByRole('button', { name }).isDisabled(), name).toBe(true);
+      const yaml = page.getByRole('region', { name: 'YAML' });
+      expect(await yaml.getByRole('button', { name: 'Edit' }).isDisabled()).toBe(true);
+      expect(await yaml.getByRole('button', { name: 'Delete' }).isDisabled()).toBe(true);
+      await yaml.getByText(notAllowed('delete Deployment objects in namespace demo-shop')).waitFor();
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await docsScreenshot(page, 'web-actions-not-allowed');
+
+      await at('/resources/pods?namespace=demo-shop');
+      await page
+        .getByRole('link', { name: /^storefront-/ })
+        .first()
+        .click();
+      const terminal = page.getByRole('region', { name: 'Terminal' });
+      await terminal.getByText(notAllowed('create pods/exec in namespace demo-shop')).waitFor();
+      expect(await terminal.getByRole('button', { name: 'Open a shell' }).isDisabled()).toBe(true);
+      const forward = page.getByRole('region', { name: 'Port-forward' });
+      await forward.getByText('Port-forward is not available through the hub').waitFor();
+      expect(await forward.textContent()).toMatch(
+        /Run kubectl port-forward -n demo-shop pod\/storefront-\S+ <port> on your own machine instead\./,
+      );
+      expect(await forward.getByRole('alert').count()).toBe(0); // no red error quoting an internal route
+      expect(await page.getByRole('region', { name: 'Logs' }).getByText('You may not').count()).toBe(0);
+
+      await at('/resources/nodes');
+      await page
+        .getByRole('link', { name: /^kwok-node-/ })
+        .first()
+        .click();
+      const nodeActions = page.getByRole('region', { name: 'Actions' });
+      await nodeActions.getByText(notAllowed('patch nodes in this cluster')).waitFor();
+      expect(await nodeActions.getByRole('button', { name: 'Drain' }).isDisabled()).toBe(true);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+    } finally {
+      await Promise.all([
+        rbac.deleteNamespacedRoleBinding({ namespace: 'demo-shop', name: granted }).catch(() => undefined),
+        rbac.deleteClusterRoleBinding({ name: granted }).catch(() => undefined),
+        rbac.deleteClusterRole({ name: granted }).catch(() => undefined),
+      ]);
+      await release();
+    }
+  }, 420_000); // up to 240 s waiting for another file's bindings to go
 
   it('renames a cluster, rotates its agent token (shown once) and removes it, each after asking', async () => {
     await page.goto(`${hub.publicUrl}/`);
@@ -350,8 +517,8 @@ describe("the hub's pages", () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(/\/sign-in$/);
     const form = page.getByRole('form', { name: 'Break-glass admin' });
-    await form.getByLabel('E-mail').fill(hubProcessBreakGlass.email);
-    await form.getByLabel('Password').fill(hubProcessBreakGlass.password);
+    await form.getByLabel('E-mail').fill(admin.email);
+    await form.getByLabel('Password').fill(admin.password);
     await form.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${hub.publicUrl}/c/${cluster.id}/?namespace=kube-system`, { timeout: 30_000 });
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();

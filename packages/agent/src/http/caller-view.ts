@@ -4,7 +4,7 @@ import type { AgentContext } from '../context.ts';
 import type { Impersonation } from '../kube/client.ts';
 import { type ApiResource, resourceKey } from '../kube/discovery.ts';
 import type { KubeObject } from '../kube/objects.ts';
-import { requireAccess } from './caller.ts';
+import { groupsOf, requireAccess } from './caller.ts';
 
 /** What a tunneled caller may see of the cache's cluster-wide views (topology, timeline, dashboard …). */
 export interface CallerView {
@@ -100,7 +100,7 @@ export function requireVisible(
   if (outside)
     throw new AppError(
       'forbidden',
-      `${caller.user} may not see ${kind} objects${namespace ? ` in namespace ${namespace}` : ' cluster-wide'}`,
+      `${caller.user} may not see ${kind} objects${namespace ? ` in namespace ${namespace}` : ' cluster-wide'}${groupsOf(caller)}`,
     );
 }
 

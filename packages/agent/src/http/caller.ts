@@ -59,8 +59,18 @@ export async function requireAccess(
     ? `${attributes.resource}/${attributes.subresource}`
     : attributes.resource;
   const what = `${attributes.group ? `${resource}.${attributes.group}` : resource}${attributes.name ? ` ${attributes.name}` : ''}`;
-  throw new AppError('forbidden', `${caller.user} cannot ${attributes.verb} ${what}${where}`);
+  throw new AppError(
+    'forbidden',
+    `${caller.user} cannot ${attributes.verb} ${what}${where}${groupsOf(caller)}`,
+  );
 }
+
+/**
+ * The groups of a refused caller, after the sentence: a binding may name the user or any of them, so a 403 says
+ * both (through the hub, `binnacle:role:<role>` and the IdP groups).
+ */
+export const groupsOf = (caller: Impersonation): string =>
+  ` (groups: ${caller.groups.length > 0 ? caller.groups.join(', ') : 'none'})`;
 
 /** Whether a request arrived on one of the tunnel's own open connections to this listener (see `peerKey`). */
 const cameThroughTunnel = (request: FastifyRequest, tunnelPeers: Set<string>) =>

@@ -10,6 +10,10 @@ export { ApiError } from './errors.ts';
 export const baseUrl = new URL('.', document.baseURI);
 export const basePath = baseUrl.pathname.replace(/\/$/, '');
 
+/** Through the hub, the cluster these pages are of (`/c/<cluster_id>/`); directly against an agent, none. */
+const hubSegment = /^\/c\/([^/]+)$/.exec(basePath)?.[1];
+export const hubClusterId = hubSegment === undefined ? undefined : decodeURIComponent(hubSegment);
+
 /** The URL of an agent route (`/api/...`), with query parameters that are set. */
 export function apiUrl(path: string, query: Query = {}): string {
   const url = new URL(path.replace(/^\//, ''), baseUrl);

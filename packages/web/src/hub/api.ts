@@ -3,7 +3,7 @@ import type { AnswerOf, GetPaths, Query } from '../api/typed-client.ts';
 import { typedClient } from '../api/typed-client.ts';
 
 /** The URL of a hub route: the hub's pages live at its root, so its routes are absolute paths. */
-function hubUrl(path: string, query: Query = {}): string {
+export function hubUrl(path: string, query: Query = {}): string {
   const url = new URL(path, window.location.origin);
   for (const [key, value] of Object.entries(query))
     if (value !== undefined && value !== '') url.searchParams.set(key, String(value));

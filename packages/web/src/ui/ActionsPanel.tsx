@@ -13,7 +13,7 @@ export interface Action<C> {
   run: (choices: C) => Promise<{ message: string }>;
   /** The choices the dialog shows, if any. */
   form?: (choices: C, set: (change: Partial<C>) => void) => ReactNode;
-  /** Why the action cannot be taken now; the button is disabled and says so. */
+  /** Why the action cannot be taken now; the button is disabled, its title and a line below say why. */
   unavailable?: string;
   /**
    * What is wrong with the choices (a field the form marks itself): while there is something, the dialog's
@@ -67,6 +67,11 @@ export function ActionsPanel<C, O extends { message: string }>(props: {
           </button>
         ))}
       </div>
+      {[...new Set(props.actions.map((a) => a.unavailable).filter(Boolean))].map((reason) => (
+        <p key={reason} className="mt-2 text-sm text-slate-700 dark:text-slate-300">
+          {reason}
+        </p>
+      ))}
       {action.isSuccess && (
         <p role="status" className="mt-3 text-sm text-emerald-800 dark:text-emerald-300">
           {action.data.message}{' '}

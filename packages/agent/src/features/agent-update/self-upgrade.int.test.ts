@@ -120,7 +120,7 @@ describe('POST /api/agent/self-upgrade', () => {
     expect(answer.status).toBe(403);
     expect(answer.json).toEqual({
       code: 'forbidden',
-      error: `bob cannot patch deployments.apps ${deployment} in namespace ${ns.name}`,
+      error: `bob cannot patch deployments.apps ${deployment} in namespace ${ns.name} (groups: none)`,
     });
     expect(agentImage(await read())).toBe(`${mirror}:0.2.0`);
   });

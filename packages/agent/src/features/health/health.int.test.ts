@@ -176,6 +176,33 @@ describe('metadata', () => {
     });
   });
 
+  it('GET /api/capabilities names the identity the agent acts as and what its views show it', async () => {
+    expect(await agent.json('/api/capabilities?namespace=demo-shop&kind=configmaps')).toMatchObject({
+      identity: {
+        user: 'binnacle-admin',
+        groups: expect.arrayContaining(['system:masters']),
+        impersonated: false,
+      },
+      agent: { user: 'binnacle-admin' },
+      view: { hiddenKinds: [], unreadableKinds: [] },
+      kind: { kind: 'ConfigMap', group: '', namespaced: true, list: 'all', update: true, delete: true },
+    });
+    // An agent whose own credentials may list nothing: its cache is empty, and it says so rather than show none.
+    const refused = await restricted.json<{
+      identity: { user: string; impersonated: boolean };
+      view: { namespaces?: string[]; hiddenKinds: string[]; unreadableKinds: string[] };
+      kind: { list: string; update: boolean; delete: boolean };
+    }>('/api/capabilities?kind=nodes');
+    expect(refused.identity).toMatchObject({ user: 'binnacle-restricted', impersonated: false });
+    expect(refused.view.namespaces).toEqual([]);
+    expect(refused.view.unreadableKinds).toEqual(expect.arrayContaining(['Pod', 'Node', 'Event']));
+    expect(refused.view.hiddenKinds).toEqual(refused.view.unreadableKinds);
+    expect(refused.kind).toMatchObject({ list: 'none', update: false, delete: false });
+    const unknown = await restricted.request('/api/capabilities?kind=no-such-kind');
+    expect(unknown.status).toBe(400);
+    expect(await unknown.json()).toMatchObject({ code: 'unknown_kind' });
+  });
+
   it('serves what the restricted identity may not list as 403, and says which kinds are forbidden', async () => {
     const res = await restricted.request('/api/resources/pods');
     expect(res.status).toBe(403);

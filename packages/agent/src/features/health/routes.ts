@@ -4,6 +4,7 @@ import type { AgentContext, App } from '../../context.ts';
 import { callerAware, probe } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
 import { selfUpgradeConfigured } from '../agent-update/service.ts';
+import { Group, Kind } from '../resources/routes.ts';
 import { capabilities } from './capabilities.ts';
 import { clusterInfo } from './cluster-info.ts';
 import { diagnostics, diagnosticsMarkdown } from './diagnostics.ts';
@@ -79,6 +80,52 @@ const Capabilities = Type.Object({
   authEnabled: Type.Boolean(),
   deployment: Type.Object({ mode: Type.String() }),
   namespace: Type.Optional(Type.String()),
+  identity: Type.Object(
+    {
+      user: Type.String(),
+      groups: Type.Array(Type.String()),
+      impersonated: Type.Boolean({
+        description: "true: the caller's identity, impersonated; false: the agent's own credentials",
+      }),
+    },
+    { description: 'who the agent asks the Kubernetes API server as for this caller' },
+  ),
+  agent: Type.Object(
+    { user: Type.String(), groups: Type.Array(Type.String()) },
+    { description: "the agent's own credentials, which fill its cache" },
+  ),
+  view: Type.Object(
+    {
+      namespaces: Type.Optional(
+        Type.Array(Type.String(), {
+          description: 'where the caller may list pods (absent: every namespace; empty: none)',
+        }),
+      ),
+      hiddenKinds: Type.Array(Type.String(), {
+        description: 'kinds the cluster-wide views leave out for this caller',
+      }),
+      unreadableKinds: Type.Array(Type.String(), {
+        description: "kinds the agent's own identity may not list: nobody sees them through this agent",
+      }),
+    },
+    { description: 'what the dashboard, topology, timeline and other cluster-wide views show this caller' },
+  ),
+  kind: Type.Optional(
+    Type.Object(
+      {
+        kind: Type.String(),
+        group: Type.String(),
+        namespaced: Type.Boolean(),
+        list: Type.Enum(['all', 'some', 'none']),
+        update: Type.Boolean(),
+        delete: Type.Boolean(),
+      },
+      {
+        description:
+          'with ?kind=: what the caller may do with that kind, in the namespace asked or cluster-wide',
+      },
+    ),
+  ),
 });
 
 const AuthMe = Type.Object({
@@ -196,11 +243,16 @@ export function healthRoutes(app: App, ctx: AgentContext): void {
       config: callerAware,
       schema: {
         tags,
-        summary: 'Features available given RBAC (self access reviews) and flags',
-        querystring: Query({ namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })) }),
+        summary:
+          'Features available given RBAC (access reviews) and flags, the identity the agent acts as and what its views show',
+        querystring: Query({
+          namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })),
+          kind: Type.Optional(Kind),
+          group: Type.Optional(Group),
+        }),
         response: { 200: Capabilities, ...errorResponses },
       },
     },
-    (request) => capabilities(ctx, request.query.namespace, request.caller),
+    (request) => capabilities(ctx, request.query, request.caller),
   );
 }

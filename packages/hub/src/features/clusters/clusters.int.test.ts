@@ -123,6 +123,38 @@ describe('the connect page', () => {
     expect(connect.commands.at(-1)).not.toContain('defaultRbac');
   });
 
+  it('an agent outside the chart: started with the token, its bindings at GET /api/clusters/agent-rbac', async () => {
+    const connect = (
+      await t.request('POST', '/api/clusters/connect', { as, body: { name: 'by-hand', outsideChart: true } })
+    ).json<Connect>();
+    expect(connect.values).toEqual({});
+    expect(connect.commands).toEqual([
+      `export BINNACLE_CLUSTER_TOKEN=${connect.cluster.token}`,
+      `binnacle agent --cloud-url ${t.origin}`,
+    ]);
+    const rbac = await t.request('GET', '/api/clusters/agent-rbac', { as });
+    expect(rbac.status, rbac.body).toBe(200);
+    expect(rbac.json()).toMatchObject({
+      clusterAccess: 'roles',
+      manifest: expect.stringContaining('kind: ClusterRole'),
+      commands: expect.arrayContaining([
+        expect.stringContaining('--group=binnacle:role:owner'),
+        expect.stringMatching(/^kubectl auth can-i list pods --all-namespaces --as=binnacle:user:/),
+      ]),
+    });
+    const both = await t.request('POST', '/api/clusters/connect', {
+      as,
+      body: { name: 'neither', outsideChart: true, alreadyRunning: true },
+    });
+    expect(both.status).toBe(400);
+    expect(both.json()).toMatchObject({
+      code: 'invalid_request',
+      error: expect.stringContaining('outsideChart'),
+    });
+    const listed = (await t.request('GET', '/api/clusters', { as })).body;
+    expect(listed).not.toContain('"neither"'); // refused before anything was registered
+  });
+
   it('in clusterAccess idp mode, a fresh install gets cloud.defaultRbac.create=false', async () => {
     const oidc = await startOidcTestHub();
     try {

@@ -1,7 +1,9 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
+import { clusterIdentity } from '../../http/cluster-identity.ts';
 import { access, principalOf } from '../../http/principal.ts';
+import { agentRbac, agentRbacFile } from './agent-rbac.ts';
 import { connectCluster, reconnectSteps } from './connect.ts';
 import {
   createCluster,
@@ -87,6 +89,12 @@ export function clusterRoutes(app: HubApp, ctx: HubContext): void {
                 description: 'the agent already runs in that cluster: keep its values and bindings',
               }),
             ),
+            outsideChart: Type.Optional(
+              Type.Boolean({
+                description:
+                  'the agent runs outside charts/binnacle-agent (`binnacle agent --cloud-url`): the commands start it; GET /api/clusters/agent-rbac has the bindings it needs',
+              }),
+            ),
           },
           { additionalProperties: false },
         ),
@@ -105,6 +113,27 @@ export function clusterRoutes(app: HubApp, ctx: HubContext): void {
       reply.code(201);
       return connectCluster(ctx, principalOf(request), request.body, request.ip);
     },
+  );
+  app.get(
+    '/api/clusters/agent-rbac',
+    {
+      config: access('owner'),
+      schema: {
+        querystring: Query({}),
+        summary:
+          "Connect page: the RBAC an agent not installed with the chart needs — its own ClusterRole and binding, the hub roles' bindings (owner)",
+        tags: ['clusters'],
+        response: {
+          200: Type.Object({
+            clusterAccess: Type.Union([Type.Literal('idp'), Type.Literal('roles')]),
+            manifest: Type.String({ description: `YAML of ${agentRbacFile}` }),
+            commands: Type.Array(Type.String()),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    (request) => agentRbac(clusterIdentity(principalOf(request)), ctx.config.oidcClusterAccess ?? 'roles'),
   );
   app.get(
     '/api/clusters/:id',

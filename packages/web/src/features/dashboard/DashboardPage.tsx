@@ -2,6 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useSearch } from '@tanstack/react-router';
 import { type Answer, get } from '../../api/client.ts';
 import { Card, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { AccessNotice, useRefusal } from '../shell/AccessNotice.tsx';
+import { pods } from '../shell/access.ts';
+import { useCapabilities } from '../shell/use-capabilities.ts';
 import { CountsGrid } from './CountsGrid.tsx';
 import { FindingsSummary } from './FindingsSummary.tsx';
 import { HealthSummary } from './HealthSummary.tsx';
@@ -11,6 +14,8 @@ import { RecentEvents } from './RecentEvents.tsx';
 
 export type Dashboard = Answer<'/api/dashboard'>;
 
+const events = { kind: 'Event', plural: 'events', namespaced: true };
+
 /** The first screen: what is broken, how much of everything there is, what just happened. */
 export function DashboardPage() {
   const { namespace } = useSearch({ strict: false });
@@ -19,6 +24,9 @@ export function DashboardPage() {
     queryFn: ({ signal }) => get('/api/dashboard', { query: { namespace }, signal }),
     refetchInterval: 10_000,
   });
+  const capabilities = useCapabilities({ namespace });
+  const podsRefused = useRefusal(pods, namespace);
+  const eventsRefused = useRefusal(events, namespace);
   if (dashboard.isPending) return <Loading what="the dashboard" />;
   if (dashboard.isError) return <ErrorMessage error={dashboard.error} what="the dashboard" />;
   const data = dashboard.data;
@@ -43,15 +51,24 @@ export function DashboardPage() {
           Still loading {data.loading.join(', ')}: their counts show once they arrive.
         </p>
       )}
-      <HealthSummary health={data.health} />
-      <CountsGrid counts={data.counts} />
-      <FindingsSummary certificates={data.certificates} audit={data.audit} />
+      <HealthSummary health={data.health} refused={podsRefused !== undefined} />
+      <CountsGrid counts={data.counts} access={capabilities.data} />
+      {/* Certificates and audit findings are of the namespaces in view: with none, there is nothing to sum up. */}
+      {!podsRefused && <FindingsSummary certificates={data.certificates} audit={data.audit} />}
       <div className="grid items-start gap-5 xl:grid-cols-2">
         <Card title={`Problems (${data.problemGroups.reduce((sum, g) => sum + g.count, 0)})`}>
-          <ProblemsTable groups={data.problemGroups} />
+          {podsRefused && data.problemGroups.length === 0 ? (
+            <AccessNotice refusal={podsRefused} short />
+          ) : (
+            <ProblemsTable groups={data.problemGroups} />
+          )}
         </Card>
         <Card title="Recent events">
-          <RecentEvents events={data.recentEvents} />
+          {eventsRefused && data.recentEvents.length === 0 ? (
+            <AccessNotice refusal={eventsRefused} short />
+          ) : (
+            <RecentEvents events={data.recentEvents} />
+          )}
         </Card>
       </div>
       <HelmReleases namespace={namespace} />

@@ -1,7 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../../api/client.ts';
-import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { Card, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { Table } from '../../ui/Table.tsx';
+import { EmptyOrRefused } from '../shell/AccessNotice.tsx';
+import { helmReleases } from '../shell/access.ts';
 
 const statusLook: Record<string, string> = {
   deployed: 'text-emerald-800 dark:text-emerald-300',
@@ -22,7 +24,9 @@ export function HelmReleases({ namespace }: { namespace: string | undefined }) {
       ) : releases.isError ? (
         <ErrorMessage error={releases.error} what="Helm releases" />
       ) : rows.length === 0 ? (
-        <Empty>No Helm releases{namespace ? ` in ${namespace}` : ''}.</Empty>
+        <EmptyOrRefused listed={helmReleases} namespace={namespace}>
+          No Helm releases{namespace ? ` in ${namespace}` : ''}.
+        </EmptyOrRefused>
       ) : (
         <Table columns={['Release', 'Chart', 'App version', 'Revision', 'Status']}>
           {rows.map((r) => (

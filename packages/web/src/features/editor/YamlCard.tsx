@@ -6,6 +6,7 @@ import { put, remove } from '../../api/client.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Card, ErrorMessage, Loading } from '../../ui/states.tsx';
 import type { KubeObject } from '../resources/objects.ts';
+import { useWhyNot } from '../shell/use-why-not.ts';
 
 // CodeMirror is only fetched when someone edits.
 const YamlEditor = lazy(() => import('./CodeMirror.tsx').then((m) => ({ default: m.YamlEditor })));
@@ -27,7 +28,7 @@ function editableYaml(resource: KubeObject): string {
 }
 
 const button =
-  'rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800';
+  'rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-800';
 const primary =
   'rounded-md bg-teal-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-teal-800 disabled:opacity-60';
 
@@ -84,19 +85,40 @@ export function YamlCard({
     dryRun.reset();
     setMode({ at: 'edit', start: text });
   };
+  const whyNot = useWhyNot({ kind: resource.kind, apiVersion: resource.apiVersion, namespace: scope });
+  const [noEdit, noDelete] = [whyNot('update'), whyNot('delete')];
   const actions =
     mode.at === 'view' && !readOnly ? (
       <div className="flex gap-2">
-        <button type="button" className={button} onClick={startEditing}>
+        <button
+          type="button"
+          className={button}
+          disabled={Boolean(noEdit)}
+          title={noEdit}
+          onClick={startEditing}
+        >
           Edit
         </button>
-        <button type="button" className={button} onClick={() => setDeleting(true)}>
+        <button
+          type="button"
+          className={button}
+          disabled={Boolean(noDelete)}
+          title={noDelete}
+          onClick={() => setDeleting(true)}
+        >
           Delete
         </button>
       </div>
     ) : undefined;
+  const refusals = readOnly ? [] : [...new Set([noEdit, noDelete].filter(Boolean))];
   return (
     <Card title="YAML" aside={actions}>
+      {mode.at === 'view' &&
+        refusals.map((reason) => (
+          <p key={reason} className="mb-3 text-sm text-slate-700 dark:text-slate-300">
+            {reason}
+          </p>
+        ))}
       {mode.at === 'view' && (
         <section
           // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling YAML must take keyboard focus.

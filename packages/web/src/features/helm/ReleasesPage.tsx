@@ -5,6 +5,8 @@ import { buttonLook, linkLook } from '../../ui/controls.tsx';
 import { ago, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { Table } from '../../ui/Table.tsx';
 import { TextFilter } from '../../ui/TextFilter.tsx';
+import { AccessNotice, useRefusal } from '../shell/AccessNotice.tsx';
+import { helmReleases } from '../shell/access.ts';
 import { StatusBadge, UpgradeBadge } from './Badges.tsx';
 import type { ReleaseSummary } from './types.ts';
 
@@ -32,6 +34,7 @@ export function ReleasesPage() {
     staleTime: 60_000,
   });
   const all = releases.data?.releases ?? [];
+  const releasesRefused = useRefusal(helmReleases, namespace);
   const rows = search.q ? all.filter((r) => matches(r, search.q ?? '')) : all;
   const unreadable = releases.data?.unreadable ?? [];
   return (
@@ -79,6 +82,10 @@ export function ReleasesPage() {
           <Loading what="Helm releases" />
         ) : releases.isError ? (
           <ErrorMessage error={releases.error} what="Helm releases" />
+        ) : all.length === 0 && releasesRefused ? (
+          <div className="pb-3">
+            <AccessNotice refusal={releasesRefused} short />
+          </div>
         ) : rows.length === 0 ? (
           <Empty>
             {all.length === 0

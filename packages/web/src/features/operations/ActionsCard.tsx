@@ -2,6 +2,8 @@ import { ApiError, post } from '../../api/client.ts';
 import { ActionsPanel, type Action as GenericAction } from '../../ui/ActionsPanel.tsx';
 import { Field } from '../../ui/forms.tsx';
 import type { KubeObject } from '../resources/objects.ts';
+import type { Act } from '../shell/access.ts';
+import { useWhyNot } from '../shell/use-why-not.ts';
 import {
   type DrainChoices,
   DrainForm,
@@ -137,6 +139,16 @@ function actionsFor(o: KubeObject, namespace: string | undefined, name: string):
   return [];
 }
 
+/** The capability each button needs; CronJob runs are left to the API server, which says why it refuses. */
+const acts: Record<string, Act | undefined> = {
+  Restart: 'restart',
+  Scale: 'scale',
+  'Roll back': 'rollback',
+  Cordon: 'cordon',
+  Uncordon: 'cordon',
+  Drain: 'drain',
+};
+
 /** A drain that stopped early answers 409 with the same report as a finished one. */
 const reportOf = (outcome?: Outcome, error?: unknown): DrainPod[] | undefined =>
   outcome?.pods ?? (error instanceof ApiError ? (error.body.pods as DrainPod[] | undefined) : undefined);
@@ -151,7 +163,11 @@ export function ActionsCard({
   namespace?: string;
   name: string;
 }) {
-  const actions = actionsFor(resource, namespace, name);
+  const whyNot = useWhyNot({ kind: resource.kind, apiVersion: resource.apiVersion, namespace });
+  const actions = actionsFor(resource, namespace, name).map((a) => {
+    const act = acts[a.label];
+    return { ...a, unavailable: act && whyNot(act) };
+  });
   if (actions.length === 0) return null;
   return (
     <ActionsPanel<Choices, Outcome>

@@ -14,21 +14,26 @@ export function PortForwardCard({
   type,
   namespace,
   name,
+  unavailable,
 }: {
   type: 'pod' | 'service';
   namespace: string;
   name: string;
+  /** Why no forward can be made here (through the hub, in a cluster, RBAC): said instead of the ports. */
+  unavailable?: string;
 }) {
   const queryClient = useQueryClient();
   const params = { type, namespace, name };
   const ports = useQuery({
     queryKey: ['forwardable', type, namespace, name],
     queryFn: ({ signal }) => get('/api/portforwards/available/{type}/{namespace}/{name}', { params, signal }),
+    enabled: !unavailable,
   });
   const forwards = useQuery({
     queryKey: ['portforwards'],
     queryFn: ({ signal }) => get('/api/portforwards', { signal }),
     refetchInterval: 5_000,
+    enabled: !unavailable,
   });
   const start = useMutation({
     mutationFn: (port: number) => post('/api/portforwards', { body: { namespace, [type]: name, port } }),
@@ -49,7 +54,9 @@ export function PortForwardCard({
         </Link>
       }
     >
-      {ports.isPending ? (
+      {unavailable ? (
+        <p className="text-sm">{unavailable}</p>
+      ) : ports.isPending ? (
         <Loading what="its ports" />
       ) : ports.isError ? (
         <ErrorMessage error={ports.error} what="its ports" />

@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { get, remove } from '../../api/client.ts';
+import { get, hubClusterId, remove } from '../../api/client.ts';
 import { age, Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { portForwardElsewhere } from '../shell/access.ts';
+import { useCapabilities } from '../shell/use-capabilities.ts';
 
 const since = (iso: string) => age((Date.now() - Date.parse(iso)) / 1000);
 const bytes = (n: number) =>
@@ -10,10 +12,13 @@ const cell = 'px-3 py-2';
 /** What the agent holds open: port-forwards (open, stop) and every stream and session, refreshed every 2 s. */
 export function SessionsPage() {
   const queryClient = useQueryClient();
+  // Through the hub, to people signed in to the agent, or in a cluster: no forward is ever listed here.
+  const noForwards = portForwardElsewhere(useCapabilities().data, hubClusterId !== undefined);
   const forwards = useQuery({
     queryKey: ['portforwards'],
     queryFn: ({ signal }) => get('/api/portforwards', { signal }),
     refetchInterval: 2_000,
+    enabled: !noForwards,
   });
   const sessions = useQuery({
     queryKey: ['sessions'],
@@ -28,7 +33,9 @@ export function SessionsPage() {
     <div className="mx-auto flex max-w-6xl flex-col gap-4">
       <h1 className="text-xl font-semibold">Port-forwards and sessions</h1>
       <Card title="Port-forwards">
-        {forwards.isPending ? (
+        {noForwards ? (
+          <p className="text-sm">{noForwards}</p>
+        ) : forwards.isPending ? (
           <Loading what="the port-forwards" />
         ) : forwards.isError ? (
           <ErrorMessage error={forwards.error} what="the port-forwards" />

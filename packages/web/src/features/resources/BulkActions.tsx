@@ -6,6 +6,7 @@ import { type KubeObject, nameOf, namespaceOf } from './objects.ts';
 
 interface BulkAction {
   label: string;
+  act: 'delete' | 'restart';
   /** What the confirmation says happens to each object. */
   explain: string;
   /** Past tense for the report: "deleted", "restarted". */
@@ -25,6 +26,7 @@ const params = (kind: string, o: KubeObject) => ({ kind, namespace: namespaceOf(
 
 const deletion: BulkAction = {
   label: 'Delete',
+  act: 'delete',
   explain: 'Deletes each of them; objects they own are removed by the garbage collector.',
   done: 'deleted',
   run: (kind, o) => remove('/api/resources/{kind}/{namespace}/{name}', { params: params(kind, o) }),
@@ -32,6 +34,7 @@ const deletion: BulkAction = {
 
 const restart: BulkAction = {
   label: 'Restart',
+  act: 'restart',
   explain: 'Rolls out new pods of each of them, as kubectl rollout restart does.',
   done: 'restarted',
   run: (kind, o) => post('/api/workloads/{kind}/{namespace}/{name}/restart', { params: params(kind, o) }),
@@ -62,15 +65,20 @@ async function runAll(action: BulkAction, kind: string, objects: KubeObject[]): 
   return results.sort((a, b) => a.object.localeCompare(b.object));
 }
 
-/** The bar over a table with ticked rows: what is selected, and what can be done to all of it. */
+/**
+ * The bar over a table with ticked rows: what is selected, and what can be done to all of it; an action the
+ * caller may not take is disabled, its reason said beside it.
+ */
 export function BulkActions({
   kind,
   objects,
   clear,
+  unavailable,
 }: {
   kind: string;
   objects: KubeObject[];
   clear: () => void;
+  unavailable: (act: BulkAction['act'], kind: string) => string | undefined;
 }) {
   const queryClient = useQueryClient();
   // What the dialog asks about is fixed when it opens: the table may lose those rows while it runs.
@@ -91,7 +99,7 @@ export function BulkActions({
   };
   if (objects.length === 0 && !asking) return null;
   const button =
-    'rounded-md border border-slate-300 px-2.5 py-1 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800';
+    'rounded-md border border-slate-300 px-2.5 py-1 text-sm hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-800';
   return (
     <div className="flex flex-wrap items-center gap-2 rounded-lg border border-teal-200 bg-teal-50 px-3 py-2 text-sm dark:border-teal-900 dark:bg-teal-950/40">
       <span className="mr-2 font-medium">{objects.length} selected</span>
@@ -100,6 +108,8 @@ export function BulkActions({
           key={a.label}
           type="button"
           className={button}
+          disabled={unavailable(a.act, kind) !== undefined}
+          title={unavailable(a.act, kind)}
           onClick={() => {
             run.reset();
             setAsking({ action: a, objects });
@@ -111,6 +121,11 @@ export function BulkActions({
       <button type="button" className={button} onClick={clear}>
         Clear selection
       </button>
+      {[...new Set(actions.map((a) => unavailable(a.act, kind)).filter(Boolean))].map((reason) => (
+        <span key={reason} className="basis-full text-xs text-slate-700 dark:text-slate-300">
+          {reason}
+        </span>
+      ))}
       {asking && (
         <ConfirmDialog
           title={`${asking.action.label} ${asking.objects.length} ${kind} ${asking.objects.length === 1 ? 'object' : 'objects'}?`}

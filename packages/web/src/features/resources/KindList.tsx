@@ -2,11 +2,16 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { get } from '../../api/client.ts';
+import { hiddenFromView } from '../shell/access.ts';
+import { useCapabilities } from '../shell/use-capabilities.ts';
 
 /** `plural` for the core group, `plural.group` otherwise: what the resources routes take as a kind. */
 export const kindRef = (r: { name: string; group: string }) => (r.group ? `${r.name}.${r.group}` : r.name);
 
-/** Every kind the cluster serves with how many objects the agent holds of it, filterable by name. */
+/**
+ * Every kind the cluster serves with how many objects the agent holds of it, filterable by name; a kind the
+ * caller's view leaves out shows a dash, not a count of 0.
+ */
 export function KindList({ namespace, current }: { namespace?: string; current: string }) {
   const [filter, setFilter] = useState('');
   const counts = useQuery({
@@ -14,6 +19,7 @@ export function KindList({ namespace, current }: { namespace?: string; current: 
     queryFn: ({ signal }) => get('/api/resource-counts', { query: { namespace }, signal }),
     refetchInterval: 15_000,
   });
+  const access = useCapabilities({ namespace }).data;
   const kinds = (counts.data?.counts ?? [])
     .filter((k) => k.kind.toLowerCase().includes(filter.toLowerCase()))
     .sort((a, b) => Number(a.group !== '') - Number(b.group !== '') || a.kind.localeCompare(b.kind));
@@ -49,7 +55,13 @@ export function KindList({ namespace, current }: { namespace?: string; current: 
                 title={k.group ? `${k.kind} (${k.group})` : k.kind}
               >
                 <span className="truncate">{k.kind}</span>
-                <span className="tabular-nums text-slate-600 dark:text-slate-400">{k.count}</span>
+                <span className="tabular-nums text-slate-600 dark:text-slate-400">
+                  {access && hiddenFromView(access, { ...k, plural: k.name }) ? (
+                    <span title="you may not list them">—</span>
+                  ) : (
+                    k.count
+                  )}
+                </span>
               </Link>
             </li>
           );

@@ -9,6 +9,7 @@ import { LogViewer } from '../logs/LogViewer.tsx';
 import { hasMetrics } from '../metrics/kinds.ts';
 import { ActionsCard } from '../operations/ActionsCard.tsx';
 import { PortForwardCard } from '../portforward/PortForwardCard.tsx';
+import { useWhyNot } from '../shell/use-why-not.ts';
 import { ShellOpener } from '../terminal/ShellOpener.tsx';
 import { DeletedNotice } from './DeletedNotice.tsx';
 import { kindDetails } from './details/registry.ts';
@@ -39,6 +40,7 @@ export function ResourceDetailPage() {
   });
   // A failed refetch keeps the last answer: an object deleted while its page is open stays shown as it last was.
   const resource = object.data?.resource as KubeObject | undefined;
+  const whyNot = useWhyNot({ kind: resource?.kind, apiVersion: resource?.apiVersion, namespace: scope });
   const gone = object.error instanceof ApiError && object.error.code === 'not_found';
   const [missedSince, setMissedSince] = useState<number>();
   if (gone && missedSince === undefined) setMissedSince(Date.now());
@@ -146,17 +148,23 @@ export function ResourceDetailPage() {
       {resource?.kind && <EventsCard kind={resource.kind} namespace={scope} name={name} />}
       {logs && (
         <Card title="Logs">
-          <LogViewer {...logs} />
+          {whyNot('logs') ? <p className="text-sm">{whyNot('logs')}</p> : <LogViewer {...logs} />}
         </Card>
       )}
       {(resource?.kind === 'Pod' || resource?.kind === 'Service') && scope && !gone && (
-        <PortForwardCard type={resource.kind === 'Pod' ? 'pod' : 'service'} namespace={scope} name={name} />
+        <PortForwardCard
+          type={resource.kind === 'Pod' ? 'pod' : 'service'}
+          namespace={scope}
+          name={name}
+          unavailable={whyNot('portForward', `-n ${scope} ${resource.kind.toLowerCase()}/${name} <port>`)}
+        />
       )}
       {resource?.kind === 'Pod' && scope && logs && (
         <Card title="Terminal">
           <ShellOpener
             path={`/api/pods/${encodeURIComponent(scope)}/${encodeURIComponent(name)}/exec`}
             containers={logs.containers}
+            unavailable={whyNot('exec')}
           />
         </Card>
       )}

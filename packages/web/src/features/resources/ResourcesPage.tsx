@@ -6,10 +6,12 @@ import { SelectFilter } from '../../ui/SelectFilter.tsx';
 import { Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { TextFilter } from '../../ui/TextFilter.tsx';
 import { type Column, VirtualTable } from '../../ui/VirtualTable.tsx';
+import { AccessNotice } from '../shell/AccessNotice.tsx';
 import { BulkActions } from './BulkActions.tsx';
 import { useColumnWidths } from './column-widths.ts';
 import { KindList } from './KindList.tsx';
 import type { KubeObject } from './objects.ts';
+import { useTableAccess } from './table-access.ts';
 import { type TableRow, viewOf } from './table-patch.ts';
 import { useTableWindow } from './table-window.ts';
 
@@ -92,6 +94,7 @@ export function ResourcesPage() {
   useEffect(() => setOffset(0), [view]);
   const live = useTableWindow(kind, { ...query, offset, limit: windowSize });
   const { stale, error } = live;
+  const access = useTableAccess(kind, search.namespace);
   // Rows of another kind or filter never show under this heading; those of another offset do while scrolling.
   const shown = live.view === view ? live.window : undefined;
   const onRange = useCallback(
@@ -245,7 +248,17 @@ export function ResourcesPage() {
             </label>
           )}
         </div>
-        {live.refused && <ErrorMessage error={live.refused} what={kind} />}
+        {/* The agent's own 403 names who and what; a list it answers empty for want of rights, the capabilities. */}
+        {live.refused ? (
+          <ErrorMessage error={live.refused} what={kind} />
+        ) : (
+          access.refusal && <AccessNotice refusal={access.refusal} />
+        )}
+        {access.partial && (
+          <p role="note" className="text-sm text-slate-600 dark:text-slate-400">
+            Only the namespaces where you may list {access.plural} are shown.
+          </p>
+        )}
         {stale && !live.refused && (
           <p
             role="status"
@@ -264,9 +277,10 @@ export function ResourcesPage() {
             kind={shown.kind}
             objects={[...selected.values()].sort(byNamespaceAndName).map(asObject)}
             clear={() => setSelected(new Map())}
+            unavailable={access.unavailable}
           />
         )}
-        {!shown ? (
+        {access.refusal ? null : !shown ? (
           !live.refused && <Loading what={kind} />
         ) : shown.total === 0 ? (
           <Empty>

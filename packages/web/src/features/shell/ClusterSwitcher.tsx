@@ -1,18 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
-import { basePath } from '../../api/client.ts';
+import { hubClusterId } from '../../api/client.ts';
 import { hub } from '../../hub/api.ts';
 import { usePreferences } from '../../hub/preferences/preferences.ts';
 import { clusterHome } from '../../hub/shell/cluster-home.ts';
-
-/** Through the hub the agent's pages live at `/c/<cluster_id>/`; directly against an agent there is no hub. */
-const throughHub = /^\/c\/([^/]+)$/.exec(basePath);
 
 /**
  * Through the hub: the other clusters of the organization, one pick away (each opens its own agent's pages), and
  * the way back to the hub's pages. Against an agent directly, nothing.
  */
 export function ClusterSwitcher() {
-  const current = throughHub ? decodeURIComponent(throughHub[1] ?? '') : undefined;
+  const current = hubClusterId;
   const clusters = useQuery({
     queryKey: ['hub-clusters'],
     enabled: Boolean(current),

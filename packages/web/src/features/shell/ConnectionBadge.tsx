@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../../api/client.ts';
+import { useRefusal } from './AccessNotice.tsx';
+import { pods } from './access.ts';
 
 const looks = {
   healthy: ['bg-emerald-500', 'Connected'],
@@ -8,17 +10,23 @@ const looks = {
   disconnected: ['bg-red-500', 'Disconnected'],
 } as const;
 
-/** The agent's view of its cluster connection, refreshed every few seconds. */
+/**
+ * The agent's view of its cluster connection, refreshed every few seconds; connected but showing the caller no
+ * pod at all is not green (the page's banner says why).
+ */
 export function ConnectionBadge() {
   const health = useQuery({
     queryKey: ['health'],
     queryFn: ({ signal }) => get('/api/health', { signal }),
     refetchInterval: 5_000,
   });
+  const refusal = useRefusal(pods);
   const [dot, label] = health.isError
     ? (['bg-red-500', 'Agent unreachable'] as const)
-    : looks[health.data?.status ?? 'starting'];
-  const detail = health.data?.connection.error;
+    : health.data?.status === 'healthy' && refusal
+      ? (['bg-amber-500', 'Connected, no access'] as const)
+      : looks[health.data?.status ?? 'starting'];
+  const detail = health.data?.connection.error ?? refusal?.short;
   return (
     <span
       role="status"

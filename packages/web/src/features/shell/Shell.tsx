@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { get } from '../../api/client.ts';
 import { AppFrame, navLinkLook } from '../../ui/AppFrame.tsx';
+import { AccessBanner } from './AccessNotice.tsx';
 import { ClusterSwitcher } from './ClusterSwitcher.tsx';
 import { CommandPalette } from './CommandPalette.tsx';
 import { ConnectionBadge } from './ConnectionBadge.tsx';
@@ -88,6 +89,7 @@ export function Shell() {
   );
   return (
     <AppFrame areas={areas} header={header} overlays={<CommandPalette />}>
+      <AccessBanner />
       <Outlet />
     </AppFrame>
   );

@@ -5,13 +5,22 @@ import { Loading } from '../../ui/states.tsx';
 const TerminalView = lazy(() => import('./TerminalView.tsx').then((m) => ({ default: m.TerminalView })));
 
 const control =
-  'rounded-md border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800';
+  'rounded-md border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-800';
 
 /**
  * A shell opened on request over one of the agent's terminal WebSockets: a pod's exec (with a container picker
  * when it has several) or the agent host's local terminal. Each open is a session the agent counts.
  */
-export function ShellOpener({ path, containers = [] }: { path: string; containers?: string[] }) {
+export function ShellOpener({
+  path,
+  containers = [],
+  unavailable,
+}: {
+  path: string;
+  containers?: string[];
+  /** Why the caller may not open one: the button is disabled and the reason said. */
+  unavailable?: string;
+}) {
   const [container, setContainer] = useState(containers[0]);
   const [open, setOpen] = useState(false);
   const query = useMemo(() => (container ? { container } : {}), [container]);
@@ -28,11 +37,18 @@ export function ShellOpener({ path, containers = [] }: { path: string; container
             </select>
           </label>
         )}
-        <button type="button" className={control} onClick={() => setOpen(!open)}>
+        <button
+          type="button"
+          className={control}
+          disabled={Boolean(unavailable)}
+          title={unavailable}
+          onClick={() => setOpen(!open)}
+        >
           {open ? 'Close the shell' : 'Open a shell'}
         </button>
       </div>
-      {open && (
+      {unavailable && <p className="text-sm">{unavailable}</p>}
+      {open && !unavailable && (
         <Suspense fallback={<Loading what="the terminal" />}>
           <TerminalView path={path} query={query} />
         </Suspense>

@@ -1,7 +1,9 @@
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
-import { Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { ErrorMessage, Loading } from '../../ui/states.tsx';
 import { TextFilter } from '../../ui/TextFilter.tsx';
+import { EmptyOrRefused } from '../shell/AccessNotice.tsx';
+import { pods } from '../shell/access.ts';
 import { ChangeRow } from './ChangeRow.tsx';
 import { type Change, useLiveChanges } from './use-live-changes.ts';
 
@@ -81,7 +83,9 @@ export function TimelinePage() {
       ) : changes.isError ? (
         <ErrorMessage error={changes.error} what="the timeline" />
       ) : rows.length === 0 ? (
-        <Empty>No changes match. New ones appear here as they happen.</Empty>
+        <EmptyOrRefused listed={pods} namespace={search.namespace}>
+          No changes match. New ones appear here as they happen.
+        </EmptyOrRefused>
       ) : (
         <ol
           aria-label="Changes"

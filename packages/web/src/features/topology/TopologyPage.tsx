@@ -4,7 +4,9 @@ import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { get } from '../../api/client.ts';
 import { type StreamState, subscribe } from '../../api/events.ts';
 import { linkLook } from '../../ui/controls.tsx';
-import { Empty, Loading } from '../../ui/states.tsx';
+import { Loading } from '../../ui/states.tsx';
+import { EmptyOrRefused } from '../shell/AccessNotice.tsx';
+import { pods } from '../shell/access.ts';
 import { type Grouping, groupings, type Health, healths, shownGraph, type Topology } from './graph.ts';
 import { usePlacedLayout } from './use-placed-layout.ts';
 
@@ -184,7 +186,9 @@ export function TopologyPage() {
         {!topology ? (
           <Loading what="the topology" />
         ) : graph && graph.nodes.length === 0 ? (
-          <Empty>Nothing to draw: no objects here pass the filters.</Empty>
+          <EmptyOrRefused listed={pods} namespace={search.namespace}>
+            Nothing to draw: no objects here pass the filters.
+          </EmptyOrRefused>
         ) : !graph || !placed ? (
           <Loading what={`the layout of ${graph?.nodes.length ?? 0} objects`} />
         ) : (

@@ -11,6 +11,8 @@ import { clusterHome } from '../shell/cluster-home.ts';
 import { accountQuery } from '../shell/HubShell.tsx';
 import { ShownOnce } from '../shell/ShownOnce.tsx';
 import { since } from '../shell/time.ts';
+import { AccessFlag } from './AccessFlag.tsx';
+import { AgentRbac } from './AgentRbac.tsx';
 import { ClusterActions } from './ClusterActions.tsx';
 
 type Cluster = HubAnswer<'/api/clusters'>['items'][number];
@@ -77,6 +79,7 @@ export function ClustersPage() {
                     </td>
                     <td>
                       <Connection cluster={cluster} />
+                      {cluster.connected && <AccessFlag clusterId={cluster.id} owner={owner} />}
                     </td>
                     <td className="font-mono text-xs">{cluster.agentVersion ?? '—'}</td>
                     <td className="font-mono text-xs">…{cluster.tokenHint}</td>
@@ -94,17 +97,29 @@ export function ClustersPage() {
         </Loaded>
       </Card>
       {owner && <RegisterCluster />}
+      {owner && <AgentRbac />}
     </div>
   );
 }
+
+type Runs = 'install' | 'running' | 'outside';
+
+const runChoices: [Runs, string][] = [
+  ['install', 'Install the agent with its Helm chart'],
+  ['running', 'The agent already runs there (keep its values and bindings)'],
+  ['outside', 'The agent runs outside the chart (binnacle agent --cloud-url)'],
+];
 
 /** The connect page: a name in, the agent's token, chart values and the commands to install it out. */
 function RegisterCluster() {
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
-  const [alreadyRunning, setAlreadyRunning] = useState(false);
+  const [runs, setRuns] = useState<Runs>('install');
   const connect = useMutation({
-    mutationFn: () => hub.post('/api/clusters/connect', { body: { name, alreadyRunning } }),
+    mutationFn: () =>
+      hub.post('/api/clusters/connect', {
+        body: { name, alreadyRunning: runs === 'running', outsideChart: runs === 'outside' },
+      }),
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['clusters'] }),
   });
   return (
@@ -123,15 +138,21 @@ function RegisterCluster() {
           value={name}
           onText={setName}
         />
-        <label className="flex items-center gap-2 pb-2 text-sm">
-          <input
-            type="checkbox"
-            className="h-4 w-4 accent-teal-700"
-            checked={alreadyRunning}
-            onChange={(e) => setAlreadyRunning(e.target.checked)}
-          />
-          The agent already runs there (keep its values and bindings)
-        </label>
+        <fieldset className="flex flex-col gap-1 pb-1 text-sm">
+          <legend className="sr-only">How the agent runs</legend>
+          {runChoices.map(([value, label]) => (
+            <label key={value} className="flex items-center gap-2">
+              <input
+                type="radio"
+                name="runs"
+                className="h-4 w-4 accent-teal-700"
+                checked={runs === value}
+                onChange={() => setRuns(value)}
+              />
+              {label}
+            </label>
+          ))}
+        </fieldset>
         <SubmitButton busy={connect.isPending} label="Register" busyLabel="Registering…" />
       </form>
       {connect.isError && (
@@ -146,11 +167,15 @@ function RegisterCluster() {
             secret={connect.data.cluster.token}
           />
           <p>
-            Install the agent in that cluster with these commands (cluster access:{' '}
-            {connect.data.clusterAccess}); it shows as connected here once it is up.
+            {Object.keys(connect.data.values).length === 0
+              ? 'Give the identity the agent runs as the bindings below, then start it with these commands'
+              : 'Install the agent in that cluster with these commands'}{' '}
+            (cluster access: {connect.data.clusterAccess}); it shows as connected here once it is up.
           </p>
           <CodeBlock label="Install commands" text={connect.data.commands.join('\n')} />
-          <CodeBlock label="Helm values" text={stringify(connect.data.values)} />
+          {Object.keys(connect.data.values).length > 0 && (
+            <CodeBlock label="Helm values" text={stringify(connect.data.values)} />
+          )}
         </div>
       )}
     </Card>
