@@ -128,7 +128,7 @@ describe('POST /api/billing/webhook', () => {
     expect(audit.json<{ items: unknown[] }>().items).toEqual([
       expect.objectContaining({
         via: 'system',
-        target: { type: 'stripe_event', id: completed.id },
+        target: { type: 'stripe_event', id: completed.id, name: 'checkout.session.completed' },
         detail: { outcome: 'applied', plan: 'team', status: 'active' },
       }),
     ]);
