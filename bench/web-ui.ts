@@ -292,10 +292,13 @@ export async function webUi(args: string[]): Promise<BenchResult> {
         let steps = 0;
         const scrollCpu = profile ? await profilePage(cdp) : undefined;
         const tasksBefore = (await longTasks(page)).length;
+        const tableRequests = () => load.waterfall().filter((r) => r.url.startsWith('/api/tables/')).length;
+        const windowsBefore = tableRequests();
         const scroll = await frames(page, async () => {
           steps = await scrollWholeTable(page);
         });
         const scrollTasks = (await longTasks(page)).slice(tasksBefore);
+        const windowsAsked = tableRequests() - windowsBefore;
         if (scrollCpu)
           profiles.pageScroll = await topFunctions(await scrollCpu.stop(`${profileName}-page-scroll`), 12);
         heaps.push(await heapMB(cdp));
@@ -334,6 +337,7 @@ export async function webUi(args: string[]): Promise<BenchResult> {
             ...scroll,
             over50Percent: over50,
             scrollLongTasks: scrollTasks,
+            windowsAsked,
           },
           wire: { ...wire, downPerMinute: perMinute },
           heapMB: heaps,
@@ -349,7 +353,7 @@ export async function webUi(args: string[]): Promise<BenchResult> {
           name: 'web-ui',
           summary:
             `agent from the bundle, Chromium, ${pods} pods in the Pods table: first row ${goal(firstRow, 1000, 'ms')} (its window asked at ${table?.sent} ms, received at ${table?.done} ms; Playwright's polling saw the row at ${firstRowPolled} ms); ${changeFigure}; ` +
-            `scrolling all of it (${steps} screens) ${goal(over50, 1, '%')} of ${scroll.frames} frames over 50 ms (worst ${scroll.worst} ms); ` +
+            `scrolling all of it (${steps} screens) ${goal(over50, 1, '%')} of ${scroll.frames} frames over 50 ms (worst ${scroll.worst} ms; ${windowsAsked} windows asked); ` +
             `tab JS heap ${goal(heap, 300, 'MB')} at most (${heaps.join(', ')}); ` +
             `first page's scripts over the wire ${goal(kb(firstScripts.bytes), kb(firstPageJsBudget), 'KB')} (${firstScripts.files} files, ${Object.entries(
               firstScripts.encodings,
