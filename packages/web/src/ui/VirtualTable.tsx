@@ -1,4 +1,13 @@
-import { type KeyboardEvent, type PointerEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import {
+  type KeyboardEvent,
+  memo,
+  type PointerEvent,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useRef,
+  useState,
+} from 'react';
 
 export interface Column<T> {
   id: string;
@@ -39,7 +48,8 @@ export function VirtualTable<T>(props: {
   count: number;
   rowAt: (index: number) => T | undefined;
   rowKey: (row: T) => string;
-  onRange?: (first: number, last: number) => void;
+  /** The rows in view (`first` to `last`, exclusive) of the `count`. */
+  onRange?: (first: number, last: number, count: number) => void;
   onSort?: (column: string) => void;
   onResize?: (column: string, width: number) => void;
   selection?: Selection<T>;
@@ -55,7 +65,7 @@ export function VirtualTable<T>(props: {
   const first = Math.max(0, Math.floor(top / rowHeight) - overscan);
   const last = Math.min(count, Math.ceil((top + height) / rowHeight) + overscan);
 
-  useEffect(() => onRange?.(first, last), [first, last, onRange]);
+  useEffect(() => onRange?.(first, last, count), [first, last, count, onRange]);
 
   // The row the keyboard moved to exists only once the table rendered the new scroll position: focus it then.
   useEffect(() => {
@@ -92,6 +102,12 @@ export function VirtualTable<T>(props: {
     }
     selection.change(next, loaded);
   };
+  // One callback for every row's checkbox, the same from render to render, so unchanged rows need no render.
+  const latestToggle = useRef(toggle);
+  useEffect(() => {
+    latestToggle.current = toggle;
+  });
+  const tick = useCallback((key: string, on: boolean) => latestToggle.current([key], on), []);
 
   const onKeyDown = (event: KeyboardEvent) => {
     // Modified keys belong to the browser; a checkbox handles its own Space; a resize handle its arrows.
@@ -185,32 +201,17 @@ export function VirtualTable<T>(props: {
                 </tr>
               );
             const key = rowKey(row);
-            const on = selection?.selected.has(key) ?? false;
             return (
-              <tr
+              <BodyRow
                 key={key}
-                data-row={index}
-                style={{ height: rowHeight }}
-                className={`hover:bg-slate-50 focus-within:bg-teal-50 dark:hover:bg-slate-800/50 dark:focus-within:bg-teal-950/60 ${on ? 'bg-teal-50/60 dark:bg-teal-950/30' : ''}`}
-              >
-                {selection && (
-                  <td className="px-3">
-                    <input
-                      type="checkbox"
-                      tabIndex={-1}
-                      className={checkbox}
-                      aria-label={`Select ${selection.rowLabel(row)}`}
-                      checked={on}
-                      onChange={(e) => toggle([key], e.target.checked)}
-                    />
-                  </td>
-                )}
-                {columns.map((c) => (
-                  <td key={c.id} className={`relative truncate px-3 ${c.right ? 'text-right' : ''}`}>
-                    {c.cell(row)}
-                  </td>
-                ))}
-              </tr>
+                row={row}
+                rowKey={key}
+                index={index}
+                columns={columns}
+                selected={selection?.selected.has(key) ?? false}
+                label={selection?.rowLabel(row)}
+                tick={selection ? tick : undefined}
+              />
             );
           })}
           {last < count && <tr style={{ height: (count - last) * rowHeight }} />}
@@ -219,6 +220,51 @@ export function VirtualTable<T>(props: {
     </section>
   );
 }
+
+interface BodyRowProps<T> {
+  row: T;
+  rowKey: string;
+  index: number;
+  columns: Column<T>[];
+  selected: boolean;
+  /** The row's name for a screen reader, when rows can be ticked. */
+  label?: string;
+  tick?: (key: string, on: boolean) => void;
+}
+
+function BodyRowOf<T>({ row, rowKey, index, columns, selected, label, tick }: BodyRowProps<T>) {
+  return (
+    <tr
+      data-row={index}
+      style={{ height: rowHeight }}
+      className={`hover:bg-slate-50 focus-within:bg-teal-50 dark:hover:bg-slate-800/50 dark:focus-within:bg-teal-950/60 ${selected ? 'bg-teal-50/60 dark:bg-teal-950/30' : ''}`}
+    >
+      {tick && (
+        <td className="px-3">
+          <input
+            type="checkbox"
+            tabIndex={-1}
+            className={checkbox}
+            aria-label={`Select ${label}`}
+            checked={selected}
+            onChange={(e) => tick(rowKey, e.target.checked)}
+          />
+        </td>
+      )}
+      {columns.map((c) => (
+        <td key={c.id} className={`relative truncate px-3 ${c.right ? 'text-right' : ''}`}>
+          {c.cell(row)}
+        </td>
+      ))}
+    </tr>
+  );
+}
+
+/**
+ * One object's row, memoised: while scrolling, the rows still in view keep their props (the same row object,
+ * columns and callback) and are not rendered again; only those coming into view are.
+ */
+const BodyRow = memo(BodyRowOf) as typeof BodyRowOf;
 
 function HeaderCell<T>({
   column,

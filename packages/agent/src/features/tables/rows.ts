@@ -12,22 +12,12 @@ import type { Printer } from './printers/index.ts';
 export type SortKey = number | string | null;
 
 /**
- * A printed row with what sorting and filtering need worked out once: one sort key per column, natural-order
- * keys of the name and namespace, and the lowercased text the filter searches.
- */
-export interface IndexedRow {
-  row: TableRow;
-  keys: SortKey[];
-  nameKey: string;
-  namespaceKey: string;
-  text: string;
-}
-
-/**
  * A string whose code-point order is natural order: every run of digits is padded to a fixed width, so
  * `web-10` sorts after `web-9` with a plain `<` (no collator call per comparison).
  */
-export const naturalKey = (text: string) => text.replace(/\d{1,19}/g, (digits) => digits.padStart(20, '0'));
+const hasDigit = /\d/;
+export const naturalKey = (text: string) =>
+  hasDigit.test(text) ? text.replace(/\d{1,19}/g, (digits) => digits.padStart(20, '0')) : text;
 
 const leadingNumber = /^\s*(-?\d+(?:\.\d+)?)/;
 
@@ -56,14 +46,40 @@ function searchText(row: TableRow): string {
   return parts.join('\n').toLowerCase();
 }
 
-export function indexRow(row: TableRow, columns: readonly TableColumn[]): IndexedRow {
-  return {
-    row,
-    keys: columns.map((column, i) => sortKey(row.cells[i] ?? null, column.type)),
-    nameKey: naturalKey(row.name),
-    namespaceKey: naturalKey(row.namespace ?? ''),
-    text: searchText(row),
-  };
+/**
+ * A printed row with what sorting and filtering need: natural-order keys of the name and namespace (every sort
+ * uses them, as its order or its tiebreak), and, worked out the first time a query needs them and then kept, a
+ * column's sort key and the lowercased text the filter searches: most queries use none of those, and every
+ * row of a kind is printed when it syncs (ADR 0060).
+ */
+export class IndexedRow {
+  readonly row: TableRow;
+  readonly nameKey: string;
+  readonly namespaceKey: string;
+  readonly #columns: readonly TableColumn[];
+  readonly #keys: (SortKey | undefined)[] = [];
+  #text?: string;
+
+  constructor(row: TableRow, columns: readonly TableColumn[]) {
+    this.row = row;
+    this.nameKey = naturalKey(row.name);
+    this.namespaceKey = naturalKey(row.namespace ?? '');
+    this.#columns = columns;
+  }
+
+  /** The sort key of column `index`. */
+  key(index: number): SortKey {
+    const known = this.#keys[index];
+    if (known !== undefined) return known;
+    const key = sortKey(this.row.cells[index] ?? null, this.#columns[index]?.type ?? 'string');
+    this.#keys[index] = key;
+    return key;
+  }
+
+  get text(): string {
+    this.#text ??= searchText(this.row);
+    return this.#text;
+  }
 }
 
 /**
@@ -79,7 +95,7 @@ export function printedRow(printer: Printer, object: KubeObject): IndexedRow {
   const { cells, status } = printer.print(object);
   const metadata = object.metadata ?? {};
   const name = metadata.name ?? '';
-  const indexed = indexRow(
+  const indexed = new IndexedRow(
     {
       uid: metadata.uid ?? `${metadata.namespace ?? ''}/${name}`,
       ...(metadata.namespace ? { namespace: metadata.namespace } : {}),

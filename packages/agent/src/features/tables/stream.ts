@@ -34,6 +34,13 @@ interface Subscriber {
 }
 
 /**
+ * Whether a change in `namespace` (undefined: anywhere) may touch a query's rows: a table of some namespaces is not
+ * sorted again, at 50 000 rows, for every change in the others.
+ */
+const shows = (query: TableQuery, namespace: string | undefined) =>
+  namespace === undefined || query.namespaces === undefined || query.namespaces.includes(namespace);
+
+/**
  * GET /api/tables/:kind/stream: the window first (`window`), then only what changed in it (`patch`: rows
  * changed or added, uids removed, the new order, total, statuses), coalesced to a few frames a second per
  * subscriber; a new `window` when the columns change (metrics appeared). ADR 0054.
@@ -49,8 +56,9 @@ export class TableStreams {
   constructor(ctx: AgentContext, tables: TableService) {
     this.#ctx = ctx;
     this.#tables = tables;
-    this.#unsubscribe = tables.onChange((key) => {
-      for (const subscriber of this.#subscribers) if (subscriber.key === key) this.#schedule(subscriber);
+    this.#unsubscribe = tables.onChange((key, namespace) => {
+      for (const subscriber of this.#subscribers)
+        if (subscriber.key === key && shows(subscriber.query, namespace)) this.#schedule(subscriber);
     });
   }
 

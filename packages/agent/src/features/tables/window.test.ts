@@ -2,7 +2,7 @@ import type { TableColumn, TableRow } from '@binnacle/common';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../kube/objects.ts';
 import type { Printer } from './printers/index.ts';
-import { type IndexedRow, indexRow, naturalKey, printedRow } from './rows.ts';
+import { IndexedRow, naturalKey, printedRow } from './rows.ts';
 import { diffWindow, type ExtraColumn, sentWindow, sortRows, windowOf } from './window.ts';
 
 const columns: TableColumn[] = [
@@ -12,8 +12,8 @@ const columns: TableColumn[] = [
   { name: 'SIZE', type: 'quantity', priority: 1 },
 ];
 
-const row = (name: string, namespace: string, cells: TableRow['cells'], status?: string): IndexedRow =>
-  indexRow(
+const row = (name: string, namespace: string, cells: TableRow['cells'], status?: string) =>
+  new IndexedRow(
     {
       uid: `${namespace}/${name}`,
       namespace,

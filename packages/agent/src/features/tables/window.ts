@@ -70,8 +70,7 @@ function comparator(
   if (wanted === 'name') return (a, b) => direction * byName(a, b);
   if (wanted === 'namespace') return (a, b) => direction * byNamespace(a, b);
   const index = columns.findIndex((c) => c.name.toLowerCase() === wanted);
-  if (index >= 0)
-    return (a, b) => compareKeys(a.keys[index] ?? null, b.keys[index] ?? null, direction) || byName(a, b);
+  if (index >= 0) return (a, b) => compareKeys(a.key(index), b.key(index), direction) || byName(a, b);
   const computed = extra.find((c) => c.column.name.toLowerCase() === wanted);
   if (computed) {
     // Computed keys are looked up elsewhere (the metrics history): once per row, not once per comparison.

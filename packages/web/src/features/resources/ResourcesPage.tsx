@@ -1,7 +1,8 @@
 import { cellText, type TableColumn } from '@binnacle/common/tables';
-import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useNavigate, useParams, useRouter, useSearch } from '@tanstack/react-router';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Badge, statusBadgeTone } from '../../ui/Badge.tsx';
+import { PlainLink } from '../../ui/PlainLink.tsx';
 import { SelectFilter } from '../../ui/SelectFilter.tsx';
 import { Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { TextFilter } from '../../ui/TextFilter.tsx';
@@ -10,10 +11,10 @@ import { AccessNotice } from '../shell/AccessNotice.tsx';
 import { BulkActions } from './BulkActions.tsx';
 import { useColumnWidths } from './column-widths.ts';
 import { KindList } from './KindList.tsx';
-import type { KubeObject } from './objects.ts';
+import { type KubeObject, objectHref } from './objects.ts';
 import { useTableAccess } from './table-access.ts';
 import { type TableRow, viewOf } from './table-patch.ts';
-import { useTableWindow } from './table-window.ts';
+import { useTableWindow, useWindowOffset } from './table-window.ts';
 
 export interface ResourcesSearch {
   q?: string;
@@ -23,10 +24,6 @@ export interface ResourcesSearch {
   order?: 'asc' | 'desc';
   wide?: boolean;
 }
-
-/** Rows asked of the agent around the ones in view: scrolling within them opens no new stream. */
-const windowSize = 200;
-const lookBehind = 50;
 
 /** kubectl's short columns start narrow, so a pod's whole row fits beside a readable NAME at 1024 px. */
 const narrowColumns: Readonly<Record<string, number>> = {
@@ -79,7 +76,6 @@ export function ResourcesPage() {
   const search = useSearch({ strict: false }) as ResourcesSearch & { namespace?: string };
   const navigate = useNavigate();
   const now = useNow(5000);
-  const [offset, setOffset] = useState(0);
   const query = {
     namespace: search.namespace,
     labelSelector: search.labelSelector,
@@ -89,21 +85,12 @@ export function ResourcesPage() {
     order: search.order,
   };
   const view = viewOf(kind, query);
-  // Another kind, filter or sort starts at the top.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the view is what resets it.
-  useEffect(() => setOffset(0), [view]);
-  const live = useTableWindow(kind, { ...query, offset, limit: windowSize });
+  const [asked, onRange] = useWindowOffset(view);
+  const live = useTableWindow(kind, { ...query, ...asked });
   const { stale, error } = live;
   const access = useTableAccess(kind, search.namespace);
   // Rows of another kind or filter never show under this heading; those of another offset do while scrolling.
   const shown = live.view === view ? live.window : undefined;
-  const onRange = useCallback(
-    (first: number, last: number) => {
-      if (first >= offset && last <= offset + windowSize) return;
-      setOffset(Math.max(0, first - lookBehind));
-    },
-    [offset],
-  );
 
   const [selected, setSelected] = useState<ReadonlyMap<string, TableRow>>(new Map());
   // A selection belongs to the table it was made in: another kind or namespace starts with none.
@@ -128,75 +115,98 @@ export function ResourcesPage() {
   const acrossNamespaces = Boolean(shown?.namespaced) && !search.namespace;
   const setSearch = (patch: Partial<ResourcesSearch>) =>
     void navigate({ to: '.', search: (prev) => ({ ...prev, ...patch }), replace: true });
+  const router = useRouter();
+  const sortedColumn = (search.sort ?? (acrossNamespaces ? 'namespace' : 'name')).toLowerCase();
+  const order = search.order ?? 'asc';
   const sortBy = (column: string) => {
-    const current = (search.sort ?? (acrossNamespaces ? 'namespace' : 'name')).toLowerCase();
-    const same = current === column.toLowerCase();
+    const same = sortedColumn === column.toLowerCase();
     setSearch({ sort: column, order: same && search.order !== 'desc' ? 'desc' : undefined });
   };
-  const sortedAs = (column: string) => {
-    const current = (search.sort ?? (acrossNamespaces ? 'namespace' : 'name')).toLowerCase();
-    return current === column.toLowerCase() ? (search.order ?? 'asc') : undefined;
-  };
-
-  const serverColumns = (shown?.columns ?? [])
-    .map((column, index) => ({ column, index }))
-    .filter(({ column }) => search.wide || column.priority === 0);
-  const columns: Column<TableRow>[] = [
-    {
-      id: 'name',
-      header: 'NAME',
-      minWidth: 200,
-      width: widths.name,
-      sortable: true,
-      sorted: sortedAs('name'),
-      cell: (row) => (
-        <Link
-          to="/resources/$kind/$namespace/$name"
-          params={{ kind, namespace: row.namespace ?? '_', name: row.name }}
-          search={{ namespace: search.namespace }}
-          title={row.name}
-          // The whole name shows on keyboard focus only: a mouse press must not move the link before its click.
-          className="block truncate font-medium text-teal-800 hover:underline focus-visible:absolute focus-visible:inset-y-0 focus-visible:left-0 focus-visible:z-20 focus-visible:flex focus-visible:w-max focus-visible:items-center focus-visible:overflow-visible focus-visible:bg-white focus-visible:px-3 dark:text-teal-300 dark:focus-visible:bg-slate-900"
-        >
-          {row.name}
-        </Link>
-      ),
-    },
-    ...(acrossNamespaces
-      ? [
-          {
-            id: 'namespace',
-            header: 'NAMESPACE',
-            minWidth: 80,
-            width: widths.namespace ?? 130,
-            sortable: true,
-            sorted: sortedAs('namespace'),
-            cell: (row: TableRow) => <span title={row.namespace}>{row.namespace}</span>,
-          },
-        ]
-      : []),
-    ...serverColumns.map(
-      ({ column, index }): Column<TableRow> => ({
-        id: column.name,
-        header: column.name,
-        minWidth: minimumOf(column),
-        width: widths[column.name] ?? widthOf(column),
-        right: column.type !== 'string' && column.type !== 'date',
+  const { namespace, wide } = search;
+  const serverColumnList = shown?.columns;
+  // The same columns from render to render unless what they show changed, so the rows in view keep theirs.
+  const columns = useMemo((): Column<TableRow>[] => {
+    const sortedAs = (column: string) => (sortedColumn === column.toLowerCase() ? order : undefined);
+    // The namespace filter goes with the link, serialised as the router would.
+    const linkSearch = namespace ? router.options.stringifySearch({ namespace }) : '';
+    const serverColumns = (serverColumnList ?? [])
+      .map((column, index) => ({ column, index }))
+      .filter(({ column }) => wide || column.priority === 0);
+    return [
+      {
+        id: 'name',
+        header: 'NAME',
+        minWidth: 200,
+        width: widths.name,
         sortable: true,
-        sorted: sortedAs(column.name),
-        cell: (row) => {
-          const text = cellText(row.cells[index] ?? null, now);
-          if (column.name === 'STATUS' && row.status)
-            return (
-              <Badge tone={statusBadgeTone[row.status.tone]} title={text}>
-                {text}
-              </Badge>
-            );
-          return <span title={text}>{text}</span>;
-        },
-      }),
-    ),
-  ];
+        sorted: sortedAs('name'),
+        cell: (row) => (
+          // A plain link, not the router's: rows mount by the dozen on every frame of a scroll.
+          <PlainLink
+            href={objectHref({ kind, namespace: row.namespace, name: row.name }, linkSearch)}
+            go={() =>
+              navigate({
+                to: '/resources/$kind/$namespace/$name',
+                params: { kind, namespace: row.namespace ?? '_', name: row.name },
+                search: { namespace },
+              })
+            }
+            title={row.name}
+            // The whole name shows on keyboard focus only: a mouse press must not move the link before its click.
+            className="block truncate font-medium text-teal-800 hover:underline focus-visible:absolute focus-visible:inset-y-0 focus-visible:left-0 focus-visible:z-20 focus-visible:flex focus-visible:w-max focus-visible:items-center focus-visible:overflow-visible focus-visible:bg-white focus-visible:px-3 dark:text-teal-300 dark:focus-visible:bg-slate-900"
+          >
+            {row.name}
+          </PlainLink>
+        ),
+      },
+      ...(acrossNamespaces
+        ? [
+            {
+              id: 'namespace',
+              header: 'NAMESPACE',
+              minWidth: 80,
+              width: widths.namespace ?? 130,
+              sortable: true,
+              sorted: sortedAs('namespace'),
+              cell: (row: TableRow) => <span title={row.namespace}>{row.namespace}</span>,
+            },
+          ]
+        : []),
+      ...serverColumns.map(
+        ({ column, index }): Column<TableRow> => ({
+          id: column.name,
+          header: column.name,
+          minWidth: minimumOf(column),
+          width: widths[column.name] ?? widthOf(column),
+          right: column.type !== 'string' && column.type !== 'date',
+          sortable: true,
+          sorted: sortedAs(column.name),
+          cell: (row) => {
+            const text = cellText(row.cells[index] ?? null, now);
+            if (column.name === 'STATUS' && row.status)
+              return (
+                <Badge tone={statusBadgeTone[row.status.tone]} title={text}>
+                  {text}
+                </Badge>
+              );
+            return <span title={text}>{text}</span>;
+          },
+        }),
+      ),
+    ];
+  }, [
+    kind,
+    namespace,
+    acrossNamespaces,
+    sortedColumn,
+    order,
+    wide,
+    widths,
+    now,
+    serverColumnList,
+    navigate,
+    router,
+  ]);
 
   const total = shown?.total;
   const heading = shown?.kind ?? kind;

@@ -1,3 +1,4 @@
+import { basePath } from '../../api/client.ts';
 import { age } from '../../ui/states.tsx';
 
 /** A Kubernetes object as the resources routes answer it (only what the pages read is typed). */
@@ -26,3 +27,11 @@ export function ageOf(o: KubeObject, now = Date.now()): string {
   const created = Date.parse(o.metadata?.creationTimestamp ?? '');
   return Number.isNaN(created) ? '—' : age((now - created) / 1000);
 }
+
+/**
+ * The address of an object's page (`_` for a cluster-scoped object's namespace), with `search` as the router
+ * serialises it, for a plain link (`PlainLink`): the router's `<Link>` costs too much where links mount by the
+ * hundred (the topology, a table while it scrolls).
+ */
+export const objectHref = (to: { kind: string; namespace?: string; name: string }, search = '') =>
+  `${basePath}/resources/${[to.kind, to.namespace || '_', to.name].map(encodeURIComponent).join('/')}${search}`;

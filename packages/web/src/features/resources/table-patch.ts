@@ -33,3 +33,34 @@ export interface TableQuery {
 /** Which table a window belongs to: scrolling changes only the offset, so the rows shown stay meanwhile. */
 export const viewOf = (kind: string, query: Omit<TableQuery, 'offset' | 'limit'>) =>
   JSON.stringify([kind, query]);
+
+/** Rows asked of the agent at a time, the most it serves: scrolling within them opens no new stream. */
+export const windowRows = 1000;
+/** A new window is asked once the rows in view come this close to an edge of the one asked, before they reach it. */
+const windowMargin = 250;
+
+/**
+ * The window to ask for next when rows `first` to `last` (exclusive) of `total` are in view and the one asked
+ * starts at `offset`: none while they are well inside it. Near an edge, the next one is asked `now`, while the
+ * window asked still covers the view (its rows stay on screen until the next arrives), and reaches ahead in the
+ * direction the view moves, keeping `windowMargin` rows behind it. A view beyond the window (a scrollbar dragged
+ * far) gets one centred on it, asked once the view settles (`now` false).
+ */
+export function nextWindow(
+  offset: number,
+  first: number,
+  last: number,
+  total: number,
+): { offset: number; now: boolean } | undefined {
+  const nearStart = offset > 0 && first < offset + windowMargin;
+  const nearEnd = last > offset + windowRows - windowMargin && offset + windowRows < total;
+  if (!nearStart && !nearEnd) return undefined;
+  const covered = first >= offset && last <= offset + windowRows;
+  const next = !covered
+    ? Math.floor((first + last - windowRows) / 2)
+    : nearEnd
+      ? first - windowMargin
+      : last + windowMargin - windowRows;
+  const clamped = Math.max(0, next);
+  return clamped === offset ? undefined : { offset: clamped, now: covered };
+}

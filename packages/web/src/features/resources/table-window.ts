@@ -1,8 +1,15 @@
 import type { TableWindowPatch } from '@binnacle/common/tables';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, get } from '../../api/client.ts';
 import { subscribe } from '../../api/events.ts';
-import { applyPatch, type TableQuery, type TableWindow, viewOf } from './table-patch.ts';
+import {
+  applyPatch,
+  nextWindow,
+  type TableQuery,
+  type TableWindow,
+  viewOf,
+  windowRows,
+} from './table-patch.ts';
 
 export interface LiveWindow {
   window?: TableWindow;
@@ -72,4 +79,32 @@ export function useTableWindow(kind: string, query: TableQuery): LiveWindow {
     };
   }, [kind, key]);
   return live;
+}
+
+/** Rows in view beyond the window asked (a scrollbar dragged far): asked once the view has stayed this long. */
+const settleMs = 150;
+
+/**
+ * The window of a table to ask for (`nextWindow`), and the callback a table calls with the rows it shows.
+ * Another view (kind, filter, sort) starts at the top.
+ */
+export function useWindowOffset(
+  view: string,
+): [{ offset: number; limit: number }, (first: number, last: number, total: number) => void] {
+  const [asked, setAsked] = useState({ view, offset: 0 });
+  const offset = asked.view === view ? asked.offset : 0;
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
+  const onRange = useCallback(
+    (first: number, last: number, total: number) => {
+      clearTimeout(timer.current);
+      const next = nextWindow(offset, first, last, total);
+      if (!next) return;
+      const ask = () => setAsked({ view, offset: next.offset });
+      if (next.now) ask();
+      else timer.current = setTimeout(ask, settleMs);
+    },
+    [view, offset],
+  );
+  return [{ offset, limit: windowRows }, onRange];
 }

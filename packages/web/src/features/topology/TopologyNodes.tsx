@@ -1,8 +1,8 @@
 import { Handle, type Node, type NodeProps, Position, useStore } from '@xyflow/react';
 import { memo } from 'react';
-import { basePath } from '../../api/client.ts';
 import { router } from '../../app/router.tsx';
 import { PlainLink } from '../../ui/PlainLink.tsx';
+import { objectHref } from '../resources/objects.ts';
 import { healthColor, type TopologyNode } from './graph.ts';
 import { type CompactDetail, compactFont, compactLabel, counted, type Detail, detailAt } from './labels.ts';
 import { frameTitleFont } from './layout.ts';
@@ -32,9 +32,6 @@ const withExpanded = (expand: string | undefined, id: string) =>
 const hiddenHandle = { opacity: 0 };
 
 export const detailOf = (s: { transform: [number, number, number] }): Detail => detailAt(s.transform[2]);
-
-const objectHref = (to: { kind: string; namespace: string; name: string }) =>
-  `${basePath}/resources/${[to.kind, to.namespace, to.name].map(encodeURIComponent).join('/')}`;
 
 type AuditCounts = { warning: number; danger: number };
 type NodeCertificate = { secret: string; severity: string; daysLeft: number | null };
