@@ -123,7 +123,7 @@ describe('the connect page', () => {
     expect(connect.commands.at(-1)).not.toContain('defaultRbac');
   });
 
-  it('an agent outside the chart: started with the token, its bindings at GET /api/clusters/agent-rbac', async () => {
+  it('an agent outside the chart: started with the token, its bindings at GET /api/agent-rbac', async () => {
     const connect = (
       await t.request('POST', '/api/clusters/connect', { as, body: { name: 'by-hand', outsideChart: true } })
     ).json<Connect>();
@@ -132,7 +132,7 @@ describe('the connect page', () => {
       `export BINNACLE_CLUSTER_TOKEN=${connect.cluster.token}`,
       `binnacle agent --cloud-url ${t.origin}`,
     ]);
-    const rbac = await t.request('GET', '/api/clusters/agent-rbac', { as });
+    const rbac = await t.request('GET', '/api/agent-rbac', { as });
     expect(rbac.status, rbac.body).toBe(200);
     expect(rbac.json()).toMatchObject({
       clusterAccess: 'roles',

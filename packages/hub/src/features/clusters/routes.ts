@@ -92,7 +92,7 @@ export function clusterRoutes(app: HubApp, ctx: HubContext): void {
             outsideChart: Type.Optional(
               Type.Boolean({
                 description:
-                  'the agent runs outside charts/binnacle-agent (`binnacle agent --cloud-url`): the commands start it; GET /api/clusters/agent-rbac has the bindings it needs',
+                  'the agent runs outside charts/binnacle-agent (`binnacle agent --cloud-url`): the commands start it; GET /api/agent-rbac has the bindings it needs',
               }),
             ),
           },
@@ -115,7 +115,7 @@ export function clusterRoutes(app: HubApp, ctx: HubContext): void {
     },
   );
   app.get(
-    '/api/clusters/agent-rbac',
+    '/api/agent-rbac',
     {
       config: access('owner'),
       schema: {

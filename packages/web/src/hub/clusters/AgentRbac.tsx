@@ -11,7 +11,7 @@ import { hub } from '../api.ts';
 export function AgentRbac() {
   const rbac = useQuery({
     queryKey: ['agent-rbac'],
-    queryFn: ({ signal }) => hub.get('/api/clusters/agent-rbac', { signal }),
+    queryFn: ({ signal }) => hub.get('/api/agent-rbac', { signal }),
     staleTime: Number.POSITIVE_INFINITY,
   });
   return (
