@@ -212,7 +212,7 @@ export const repositoryLayers: readonly PackageLayers[] = [
       ['http/'],
       ['scope/', 'context.ts'],
       ['features/'],
-      ['modules.ts', 'server.ts', 'agent.ts', 'cli/', 'index.ts', 'testing/'],
+      ['modules.ts', 'server.ts', 'agent.ts', 'openapi-document.ts', 'cli/', 'index.ts', 'testing/'],
     ],
     unitParents: ['features/'],
   },

@@ -1,11 +1,11 @@
 import { AppError } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
-import { performAction } from '../../http/actions.ts';
 import { requireAccess } from '../../http/caller.ts';
 import { requireHubOwner } from '../../http/hub-role.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { collectionPath } from '../../kube/discovery.ts';
 import type { KubeObject } from '../../kube/objects.ts';
+import { performAction } from '../../scope/actions.ts';
 import { retag } from './image-tag.ts';
 import { releaseDeployment } from './release-deployment.ts';
 

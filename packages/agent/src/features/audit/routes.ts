@@ -5,9 +5,9 @@ import { callerAware } from '../../http/caller.ts';
 import { callerView, requireVisible } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
 import { NamespaceParam } from '../../http/schemas.ts';
+import { checkCatalogue } from '../../scope/audit/checks/catalogue.ts';
+import { auditReport } from '../../scope/audit/report.ts';
 import { defaultAuditSettings, readAuditSettings } from '../config/service.ts';
-import { checkCatalogue } from './checks/catalogue.ts';
-import { auditReport } from './report.ts';
 import { AuditReport, Category, ObjectAudit, Severity } from './schemas.ts';
 
 /** The best-practice audit of the cached objects (not the hub's audit log): GET /api/audit and one object's. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { type ProxySettings, proxyAddresses } from '../../config/auth-settings.ts';
 import { proxyIdentity } from './identify.ts';
-import { type ProxySettings, proxyAddresses } from './settings.ts';
 
 const settings: ProxySettings = {
   mode: 'proxy',

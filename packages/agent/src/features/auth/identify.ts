@@ -1,11 +1,11 @@
 import { AppError, unauthenticated } from '@binnacle/common/server';
 import cookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type ProxySettings, plainAddress } from '../../config/auth-settings.ts';
 import type { AgentContext, App } from '../../context.ts';
 import { authorizeCaller, refuseSystemIdentity } from '../../http/caller.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import type { AgentOidc } from './oidc-service.ts';
-import { type ProxySettings, plainAddress } from './settings.ts';
+import type { AgentOidc } from '../../scope/auth/oidc-service.ts';
 
 const headerOf = (request: FastifyRequest, name: string): string | undefined => {
   const value = request.headers[name];

@@ -2,7 +2,13 @@ import { AppError, errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { signInExempt } from '../../http/caller.ts';
-import { type AgentOidc, backchannelLogout, finishLogin, logout, startLogin } from './oidc-service.ts';
+import {
+  type AgentOidc,
+  backchannelLogout,
+  finishLogin,
+  logout,
+  startLogin,
+} from '../../scope/auth/oidc-service.ts';
 
 const Redirect = Type.Null({ description: 'a redirect (Location header)' });
 const tags = ['auth'];

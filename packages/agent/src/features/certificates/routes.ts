@@ -7,7 +7,7 @@ import { requestedNamespaces } from '../../http/query.ts';
 import { NamespaceParam } from '../../http/schemas.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { resourceKey } from '../../kube/discovery.ts';
-import { certificateReport } from './report.ts';
+import { certificateReport } from '../../scope/certificates/report.ts';
 import { CertificateReport } from './schemas.ts';
 
 /**

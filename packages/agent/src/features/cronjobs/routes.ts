@@ -2,9 +2,9 @@ import { errorResponses, Query } from '@binnacle/common/server';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
-import { performAction } from '../../http/actions.ts';
 import { callerAware } from '../../http/caller.ts';
 import { actionAnswer, NamespaceParam, ObjectNameParam } from '../../http/schemas.ts';
+import { performAction } from '../../scope/actions.ts';
 import { setCronJobSuspended, triggerCronJob } from './service.ts';
 
 const tags = ['cronjobs'];

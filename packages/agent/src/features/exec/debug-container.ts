@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { AgentContext } from '../../context.ts';
-import { performAction } from '../../http/actions.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import { podAndContainer } from '../../kube/pods.ts';
+import { performAction } from '../../scope/actions.ts';
 
 export interface DebugRequest {
   image?: string;

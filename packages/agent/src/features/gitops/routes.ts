@@ -2,11 +2,11 @@ import { errorResponses, Query } from '@binnacle/common/server';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
-import { bodyMayBeEmpty, performAction } from '../../http/actions.ts';
 import { callerAware, requireAccess } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
 import { actionAnswer, NamespaceParam, ObjectNameParam } from '../../http/schemas.ts';
+import { bodyMayBeEmpty, performAction } from '../../scope/actions.ts';
 import { ReleaseDecoder } from '../pkgmgr/releases.ts';
 import {
   refreshApplication,

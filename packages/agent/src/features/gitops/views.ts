@@ -5,10 +5,10 @@ import { viewReader } from '../../http/caller-view.ts';
 import { splitApiVersion } from '../../kube/discovery.ts';
 import { type LiveHealth, liveHealth } from '../../kube/live-health.ts';
 import type { KubeObject } from '../../kube/objects.ts';
+import { applicationRefs, inventoryRefs } from '../../scope/gitops/managed.ts';
 import { manifestResources, releaseRevision, releaseRevisions } from '../pkgmgr/release-detail.ts';
 import type { ReleaseDecoder } from '../pkgmgr/releases.ts';
 import { type FluxKind, fluxKinds } from './flux.ts';
-import { applicationRefs, inventoryRefs } from './managed.ts';
 
 type Obj = Record<string, unknown>;
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '@binnacle/common/server';
+import { formatReference, type ImageReference } from '../../kube/image-reference.ts';
 import { formatPlatform, type IndexEntry, type Platform, pickManifest } from './platform.ts';
-import { formatReference, type ImageReference } from './reference.ts';
 import { discard, type RegistryClient } from './registry-client.ts';
 
 export interface Descriptor {

@@ -2,8 +2,8 @@ import { linearRegex, quoteRegex } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
+import { dockerHub } from '../../kube/image-reference.ts';
 import type { KubeObject } from '../../kube/objects.ts';
-import { dockerHub } from './reference.ts';
 import type { RegistryCredentials } from './registry-client.ts';
 
 /** Where the credentials for an image come from: a pod's imagePullSecrets and/or secrets named outright. */

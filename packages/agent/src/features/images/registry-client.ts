@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
 import { AppError, notFound } from '@binnacle/common/server';
 import { type Dispatcher, request } from 'undici';
+import { dockerHub } from '../../kube/image-reference.ts';
 import { parseChallenge } from './challenge.ts';
-import { dockerHub } from './reference.ts';
 
 /** A user name and password for one registry, and where they came from (a pull secret). */
 export interface RegistryCredentials {

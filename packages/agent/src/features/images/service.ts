@@ -3,13 +3,13 @@ import { Readable } from 'node:stream';
 import { AppError, badRequest, notFound } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
+import { parseReference } from '../../kube/image-reference.ts';
 import { type FileNode, FilesystemTree } from './filesystem-tree.ts';
 import { LayerCache } from './layer-cache.ts';
 import { layerTar } from './layer-stream.ts';
 import { type Descriptor, type ResolvedImage, resolveImage } from './manifests.ts';
 import { clusterPlatform, parsePlatform } from './platform.ts';
 import { type CredentialSources, registryCredentials } from './pull-secrets.ts';
-import { parseReference } from './reference.ts';
 import { type AuthMethod, RegistryClient } from './registry-client.ts';
 import type { TarEntry, TarReader } from './tar-reader.ts';
 

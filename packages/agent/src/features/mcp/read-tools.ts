@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { callerView, visibleNamespaces } from '../../http/caller-view.ts';
+import { auditReport } from '../../scope/audit/report.ts';
 import { redactText } from '../ai/redact.ts';
 import { aiGet, aiList } from '../ai/service.ts';
-import { auditReport } from '../audit/report.ts';
 import { readAuditSettings } from '../config/service.ts';
 import { dashboard } from '../dashboard/service.ts';
 import { readPodLog, sinceSeconds } from '../logs/service.ts';

@@ -1,14 +1,14 @@
 import { AppError, badRequest } from '@binnacle/common/server';
 import { z } from 'zod';
 import { callerView, requireVisible } from '../../http/caller-view.ts';
+import { topologyGroups } from '../../scope/topology/builder.ts';
+import { nodeId } from '../../scope/topology/model.ts';
+import { maxExpandedPods } from '../../scope/topology/pod-groups.ts';
 import { redactText } from '../ai/redact.ts';
 import { readAuditSettings } from '../config/service.ts';
 import { sinceSeconds } from '../logs/service.ts';
 import { readWorkloadLogs } from '../logs/workload-tail.ts';
-import { topologyGroups } from '../topology/builder.ts';
-import { nodeId } from '../topology/model.ts';
 import { neighborhood } from '../topology/neighborhood.ts';
-import { maxExpandedPods } from '../topology/pod-groups.ts';
 import { container, grep, group, kind, limit, logSince, name, requiredNamespace } from './args.ts';
 import { diagnose, diagnosedKinds } from './diagnose.ts';
 import { edgeLine, grepped, nodeLine } from './rows.ts';

@@ -4,9 +4,9 @@ import type { AgentContext } from '../../context.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import type { KubeObject } from '../../kube/objects.ts';
-import { type Availability, metricsPath, readSample, readSamples } from './api.ts';
-import type { HistoryPoint } from './history.ts';
-import { type Sample, specTotal } from './usage.ts';
+import { type Availability, metricsPath, readSample, readSamples } from '../../scope/metrics/api.ts';
+import type { HistoryPoint } from '../../scope/metrics/history.ts';
+import { type Sample, specTotal } from '../../scope/metrics/usage.ts';
 
 type Unavailable = Exclude<Availability, { available: true }>;
 type Live<T> = (T & { available: true }) | Unavailable;

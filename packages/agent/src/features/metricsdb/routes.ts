@@ -1,9 +1,9 @@
 import { Duration, errorResponses, Query, Step, UnixTimeOrDuration } from '@binnacle/common/server';
 import { Type } from 'typebox';
+import { authHeaders } from '../../config/header-list.ts';
 import type { AgentContext, App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { NamespaceParam, ObjectNameParam } from '../../http/schemas.ts';
-import { authHeaders } from './headers.ts';
 import type { Category } from './queries.ts';
 import { rightsizeWorkload, rightsizingScan } from './rightsizing-service.ts';
 import {

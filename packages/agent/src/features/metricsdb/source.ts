@@ -1,10 +1,10 @@
 import { AppError } from '@binnacle/common/server';
+import { parseHeaderList } from '../../config/header-list.ts';
 import type { AgentContext } from '../../context.ts';
 import { Forward } from '../portforward/forwarder.ts';
 import { findObject, resolveService } from '../portforward/ports.ts';
 import { identify, type StoreEndpoint, type StoreKind } from './client.ts';
 import { type Candidate, rankCandidates } from './discovery.ts';
-import { parseHeaderList } from './headers.ts';
 
 export type Origin = 'flag' | 'connect' | 'discovered';
 

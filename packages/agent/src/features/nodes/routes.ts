@@ -2,9 +2,9 @@ import { Duration, errorResponses, Query } from '@binnacle/common/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
-import { type ActionOutcome, bodyMayBeEmpty, performAction } from '../../http/actions.ts';
 import { callerAware } from '../../http/caller.ts';
 import { actionAnswer, ImageRef, NamespaceParam, ObjectNameParam } from '../../http/schemas.ts';
+import { type ActionOutcome, bodyMayBeEmpty, performAction } from '../../scope/actions.ts';
 import { startNodeDebugger, stopNodeDebuggers } from './debug-pod.ts';
 import { drainNode, drainTimeout, setSchedulable } from './service.ts';
 

@@ -2,11 +2,11 @@ import { errorResponses, Query, sseResponses, toAppError } from '@binnacle/commo
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
-import { bodyMayBeEmpty, performAction } from '../../http/actions.ts';
 import { callerAware, requireAccess } from '../../http/caller.ts';
 import { actionAnswer } from '../../http/schemas.ts';
 import { SseStream } from '../../http/sse.ts';
 import type { Impersonation } from '../../kube/client.ts';
+import { bodyMayBeEmpty, performAction } from '../../scope/actions.ts';
 import { helmTimeoutSeconds } from './helm-cli.ts';
 import {
   executePlan,

@@ -1,8 +1,8 @@
 import { AppError, yamlLimits } from '@binnacle/common/server';
 import semver from 'semver';
+import type { ChartRepository } from '../../config/helm-repositories.ts';
 import { type ChartFiles, maxChartArchiveBytes, readChartArchive, sourceYaml } from './chart-archive.ts';
 import { isPlainHttpRegistry, OciRegistry } from './oci-registry.ts';
-import type { ChartRepository } from './repositories.ts';
 
 /** One version of a chart as its source lists it (index.yaml entry, or an OCI tag with its Chart.yaml). */
 export interface ChartVersion {

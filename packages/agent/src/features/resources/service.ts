@@ -1,12 +1,12 @@
 import { codePointOrder } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
-import { performAction } from '../../http/actions.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { type ApiResource, apiVersionOf, collectionPath, objectPath, scopeOf } from '../../kube/discovery.ts';
 import type { KubeList, KubeObject } from '../../kube/objects.ts';
 import { stripObject } from '../../kube/objects.ts';
 import { parseLabelSelector } from '../../kube/selectors.ts';
+import { performAction } from '../../scope/actions.ts';
 import { fieldMatcher } from './field-selector.ts';
 import { summarize } from './summary.ts';
 

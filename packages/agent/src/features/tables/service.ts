@@ -4,7 +4,7 @@ import type { AgentContext } from '../../context.ts';
 import { type ApiResource, apiVersionOf, resourceKey } from '../../kube/discovery.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import { parseLabelSelector } from '../../kube/selectors.ts';
-import type { Usage } from '../metrics/usage.ts';
+import type { Usage } from '../../scope/metrics/usage.ts';
 import { listLimit, listResources } from '../resources/service.ts';
 import { type Printer, printerFor } from './printers/index.ts';
 import { type IndexedRow, printedRow } from './rows.ts';

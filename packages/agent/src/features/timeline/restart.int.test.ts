@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { clusterDown, clusterUp, restartApiServer, waitUntil } from '@binnacle/testkit';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TimelineEvent } from '../../scope/timeline/types.ts';
 import { startTestAgent, type TestAgent } from '../../testing/index.ts';
-import type { TimelineEvent } from './types.ts';
 
 // Its own control plane: restarting the shared one would disturb the tests running beside this one.
 const stateDir = await mkdtemp(join(tmpdir(), 'binnacle-restart-'));

@@ -3,9 +3,9 @@ import { AppError, badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import type { CallerView } from '../../http/caller-view.ts';
 import type { KubeObject } from '../../kube/objects.ts';
-import { defaultExcludedKinds, defaultExcludedNames } from './noise.ts';
-import type { ChangeRecorder } from './recorder.ts';
-import type { TimelineEvent, TimelineQuery } from './types.ts';
+import { defaultExcludedKinds, defaultExcludedNames } from '../../scope/timeline/noise.ts';
+import type { ChangeRecorder } from '../../scope/timeline/recorder.ts';
+import type { TimelineEvent, TimelineQuery } from '../../scope/timeline/types.ts';
 
 export const changesLimit = { default: 200, max: 10_000 };
 export const presets = ['default', 'all', 'warnings-only', 'workloads'] as const;

@@ -3,11 +3,11 @@ import type { FastifyReply } from 'fastify';
 import type { AuditSettings } from '../../config/agent-config.ts';
 import type { AgentContext } from '../../context.ts';
 import { openSessionStream, type SseStream, StreamLimit } from '../../http/sse.ts';
+import { matches } from '../../scope/timeline/store/filter.ts';
+import type { TimelineEvent } from '../../scope/timeline/types.ts';
+import type { Topology } from '../../scope/topology/model.ts';
 import { readAuditSettings } from '../config/service.ts';
-import type { Topology } from '../topology/model.ts';
 import { type Preset, presetQuery } from './service.ts';
-import { matches } from './store/filter.ts';
-import type { TimelineEvent } from './types.ts';
 
 export const streamLimits = {
   clients: 100,

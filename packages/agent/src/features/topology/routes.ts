@@ -4,8 +4,8 @@ import type { AgentContext, App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
+import { defaultTopologyOptions } from '../../scope/topology/builder.ts';
 import { readAuditSettings } from '../config/service.ts';
-import { defaultTopologyOptions } from './builder.ts';
 import { type TrafficPairs, withTrafficEdges } from './traffic-edges.ts';
 
 const Topology = Type.Object({

@@ -2,9 +2,9 @@ import { errorResponses, Query } from '@binnacle/common/server';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
-import { bodyMayBeEmpty, performAction } from '../../http/actions.ts';
 import { callerAware } from '../../http/caller.ts';
 import { actionAnswer, KubeObjectSchema, NamespaceParam, ObjectNameParam } from '../../http/schemas.ts';
+import { bodyMayBeEmpty, performAction } from '../../scope/actions.ts';
 import { type Workload, workloadResource } from './kinds.ts';
 import {
   podsLimit,

@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AgentConfig } from '../../config/agent-config.ts';
-import { AccessReviewer } from '../../kube/access-review.ts';
-import { Cluster } from '../../kube/cluster.ts';
-import type { ClusterTarget } from '../../kube/kubeconfig.ts';
-import { AuditEngine, clusterAuditSource } from '../audit/engine.ts';
-import { MetricsAvailability } from '../metrics/api.ts';
-import { MetricsPoller } from '../metrics/poller.ts';
-import { ChangeRecorder } from '../timeline/recorder.ts';
-import { MemoryTimelineStore } from '../timeline/store/memory-store.ts';
-import type { TimelineStore } from '../timeline/types.ts';
-import { TopologyService } from '../topology/service.ts';
+import type { AgentConfig } from '../config/agent-config.ts';
+import { AccessReviewer } from '../kube/access-review.ts';
+import { Cluster } from '../kube/cluster.ts';
+import type { ClusterTarget } from '../kube/kubeconfig.ts';
+import { AuditEngine, clusterAuditSource } from './audit/engine.ts';
+import { MetricsAvailability } from './metrics/api.ts';
+import { MetricsPoller } from './metrics/poller.ts';
+import { ChangeRecorder } from './timeline/recorder.ts';
+import { MemoryTimelineStore } from './timeline/store/memory-store.ts';
+import type { TimelineStore } from './timeline/types.ts';
+import { TopologyService } from './topology/service.ts';
 
 /**
  * The SQLite file of one context's timeline. The context the agent started with keeps the configured file (so an
@@ -34,7 +34,7 @@ async function openTimelineStore(
 ): Promise<TimelineStore> {
   if (config.timelineStorage === 'memory') return new MemoryTimelineStore(config.historyLimit);
   // SQLite and its query builder load only for an agent that keeps its timeline there.
-  const { SqliteTimelineStore } = await import('../timeline/store/sqlite-store.ts');
+  const { SqliteTimelineStore } = await import('./timeline/store/sqlite-store.ts');
   return SqliteTimelineStore.open({
     path,
     retentionMs: config.timelineRetentionMs,

@@ -1,12 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { AppError, echo } from '@binnacle/common/server';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AgentConfig } from '../../config/agent-config.ts';
-import type { SessionRegistry } from '../../http/sessions.ts';
-import { tlsFailure } from '../../kube/api-errors.ts';
-import { KubeconfigError, resolveTarget } from '../../kube/kubeconfig.ts';
-import { readKubeconfig } from '../../kube/kubeconfig-file.ts';
-import { ClusterScope } from './scope.ts';
+import type { AgentConfig } from '../config/agent-config.ts';
+import type { SessionRegistry } from '../http/sessions.ts';
+import { tlsFailure } from '../kube/api-errors.ts';
+import { KubeconfigError, resolveTarget } from '../kube/kubeconfig.ts';
+import { readKubeconfig } from '../kube/kubeconfig-file.ts';
+import { ClusterScope } from './cluster-scope.ts';
 
 /** How long a switch (or retry) waits for the new context to connect and load its core kinds. */
 export const switchLimits = { timeoutMs: 30_000, pollMs: 100 };

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { formatDefault } from '@binnacle/common/server';
 import { flagTableDisagreements } from '@binnacle/testkit';
 import { describe, expect, it } from 'vitest';
-import { ConfigFileSchema, configDefaults } from '../config/agent-config.ts';
+import { ConfigFileSchema, configDefaults } from './agent-config.ts';
 import { agentHelp, desktopOptions } from './options.ts';
 
 const agentDoc = readFileSync(new URL('../../../../docs/agent.md', import.meta.url), 'utf8');

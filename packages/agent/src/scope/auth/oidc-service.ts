@@ -15,8 +15,8 @@ import {
   verifyLogoutToken,
 } from '@binnacle/common/oidc';
 import { AppError, badRequest } from '@binnacle/common/server';
+import type { OidcSettings } from '../../config/auth-settings.ts';
 import { type AuthSession, AuthSessionStore } from './session-store.ts';
-import type { OidcSettings } from './settings.ts';
 
 /** The agent as an OpenID relying party: the shared client, its sessions and its cookie. */
 export interface AgentOidc {

@@ -1,6 +1,6 @@
 import { UsageError } from '@binnacle/common/server';
 import { describe, expect, it } from 'vitest';
-import { parseHelmRepositories } from './repositories.ts';
+import { parseHelmRepositories } from './helm-repositories.ts';
 
 describe('parseHelmRepositories', () => {
   it('reads classic and OCI sources, trailing slashes dropped', () => {

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { BlockList, isIP } from 'node:net';
 import { UsageError } from '@binnacle/common/server';
-import type { AgentConfig } from '../../config/agent-config.ts';
+import type { AgentConfig } from './agent-config.ts';
 
 export const oidcClientSecretEnv = 'BINNACLE_OIDC_CLIENT_SECRET';
 /** The agent's callback path: `--oidc-redirect-url` must end with it. */

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serverLogger } from '@binnacle/common/server';
 import { describe, expect, it } from 'vitest';
-import { configDefaults } from '../../config/agent-config.ts';
-import { SessionRegistry } from '../../http/sessions.ts';
-import type { ClusterTarget } from '../../kube/kubeconfig.ts';
+import { configDefaults } from '../config/agent-config.ts';
+import { SessionRegistry } from '../http/sessions.ts';
+import type { ClusterTarget } from '../kube/kubeconfig.ts';
+import { ClusterScope } from './cluster-scope.ts';
 import { ClusterConnection } from './connection.ts';
-import { ClusterScope } from './scope.ts';
 
 const inCluster: ClusterTarget = {
   source: 'in-cluster',

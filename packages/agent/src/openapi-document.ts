@@ -1,9 +1,9 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { createAgent } from '../agent.ts';
-import { configDefaults } from '../config/agent-config.ts';
-import type { ClusterTarget } from '../kube/kubeconfig.ts';
+import { createAgent } from './agent.ts';
+import { configDefaults } from './config/agent-config.ts';
+import type { ClusterTarget } from './kube/kubeconfig.ts';
 
 /** A target that is never dialled: building the routes needs no cluster. */
 export const offlineTarget: ClusterTarget = {

@@ -1,12 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import {
-  errorsDoc,
-  openApiSnapshot,
-  serializeOpenApi,
-  withErrorTable,
-} from '../../../../scripts/api-docs.ts';
-import { apiTypes, webApiTypesSource } from '../../../web/scripts/api-types.ts';
+import { errorsDoc, openApiSnapshot, serializeOpenApi, withErrorTable } from '../../../scripts/api-docs.ts';
+import { apiTypes, webApiTypesSource } from '../../web/scripts/api-types.ts';
 import { agentOpenApiDocument } from './openapi-document.ts';
 
 const hint = 'run `npm run api:docs` and commit the result';

@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import { presetQuery, presets } from '../../features/timeline/service.ts';
 import { defaultExcludedNames, type ExcludedNamePattern } from './noise.ts';
-import { presetQuery, presets } from './service.ts';
 import type { TimelineQuery } from './types.ts';
 
 describe('excluded name patterns', () => {

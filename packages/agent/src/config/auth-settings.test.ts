@@ -1,7 +1,7 @@
 import { UsageError } from '@binnacle/common/server';
 import { describe, expect, it } from 'vitest';
-import { type AgentConfig, configDefaults } from '../../config/agent-config.ts';
-import { authSettings, proxyAddresses } from './settings.ts';
+import { type AgentConfig, configDefaults } from './agent-config.ts';
+import { authSettings, proxyAddresses } from './auth-settings.ts';
 
 const config = (extra: Partial<AgentConfig>): AgentConfig => ({ ...configDefaults(), ...extra });
 const oidc = {

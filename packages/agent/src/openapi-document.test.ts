@@ -8,8 +8,8 @@ import {
 } from '@binnacle/common';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Agent, createAgent } from '../agent.ts';
-import { configDefaults } from '../config/agent-config.ts';
+import { type Agent, createAgent } from './agent.ts';
+import { configDefaults } from './config/agent-config.ts';
 import { offlineTarget } from './openapi-document.ts';
 
 interface Parameter {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { type AppError, toAppError } from '@binnacle/common/server';
 import type { AgentContext } from '../context.ts';
-import type { Actor } from '../features/timeline/types.ts';
 import type { Impersonation } from '../kube/client.ts';
+import type { Actor } from './timeline/types.ts';
 
 /** The object an action is about. */
 export interface ActionTarget {

@@ -1,7 +1,7 @@
 import { type OptionSpec, optionsHelp, parseOptions, resolveOptions } from '@binnacle/common/server';
-import { type AgentConfig, type ConfigFile, configDefaults } from '../config/agent-config.ts';
-import { authOptions } from '../config/auth-config.ts';
-import { settingChecks } from '../config/setting-checks.ts';
+import { type AgentConfig, type ConfigFile, configDefaults } from './agent-config.ts';
+import { authOptions } from './auth-config.ts';
+import { settingChecks } from './setting-checks.ts';
 
 /** Every flag of `binnacle agent`, its BINNACLE_* variable and its config-file key: one table, one truth. */
 export const agentOptions: OptionSpec<AgentConfig>[] = [

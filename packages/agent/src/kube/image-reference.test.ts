@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { keyMatches } from './pull-secrets.ts';
-import { parseReference } from './reference.ts';
+import { keyMatches } from '../features/images/pull-secrets.ts';
+import { parseReference } from './image-reference.ts';
 
 describe('parseReference', () => {
   it.each([
