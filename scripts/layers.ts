@@ -208,8 +208,8 @@ export const repositoryLayers: readonly PackageLayers[] = [
     root: 'packages/agent/src',
     layers: [
       ['kube/'],
-      ['config/'],
       ['http/'],
+      ['config/'],
       ['scope/', 'context.ts'],
       ['features/'],
       ['modules.ts', 'server.ts', 'agent.ts', 'openapi-document.ts', 'cli/', 'index.ts', 'testing/'],

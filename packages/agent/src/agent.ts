@@ -11,12 +11,9 @@ import {
   settingsFilePath,
 } from './config/agent-config.ts';
 import { authSettings } from './config/auth-settings.ts';
-import { parseHelmRepositories } from './config/helm-repositories.ts';
 import { JsonFile } from './config/json-file.ts';
 import type { AgentContext, App } from './context.ts';
 import { checkDesktopConfig } from './features/desktop/service.ts';
-import { ReleaseChecker } from './features/health/version-check.ts';
-import { ChartSources } from './features/pkgmgr/chart-sources.ts';
 import { SessionRegistry } from './http/sessions.ts';
 import type { ClusterTarget } from './kube/kubeconfig.ts';
 import { agentOidc } from './scope/auth/oidc-service.ts';
@@ -71,7 +68,6 @@ export async function createAgent(
     },
     configFile: new JsonFile(configFilePath(config.dataDir), ConfigFileSchema, () => ({})),
     settingsFile: new JsonFile(settingsFilePath(config.dataDir), SettingsSchema, () => ({})),
-    releases: new ReleaseChecker(agentVersion, config.releaseFeedUrl),
     get timeline() {
       return connection.scope.timeline;
     },
@@ -82,7 +78,6 @@ export async function createAgent(
       return connection.scope.audit;
     },
     sessions,
-    charts: new ChartSources(parseHelmRepositories(config.helmRepositories)),
     get metrics() {
       return connection.scope.metrics;
     },

@@ -1,7 +1,8 @@
 import { UsageError } from '@binnacle/common/server';
 import { describe, expect, it } from 'vitest';
 import { type AgentConfig, configDefaults } from './agent-config.ts';
-import { authSettings, proxyAddresses } from './auth-settings.ts';
+import { authSettings } from './auth-settings.ts';
+import { proxyAddresses } from './proxy-addresses.ts';
 
 const config = (extra: Partial<AgentConfig>): AgentConfig => ({ ...configDefaults(), ...extra });
 const oidc = {

@@ -36,3 +36,6 @@ export const ImageRef = Type.String({
   pattern: '^[A-Za-z0-9][A-Za-z0-9./:@_-]*$',
   description: 'default: --debug-image',
 });
+
+/** `host:port`, a DNS name or IPv4 (or a bracketed IPv6) and a port. */
+export const addressPattern = '^(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9.-]+):[0-9]{1,5}$';

@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { type AppError, toAppError } from '@binnacle/common/server';
-import type { AgentContext } from '../context.ts';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Impersonation } from '../kube/client.ts';
+import type { Cluster } from '../kube/cluster.ts';
+import type { ChangeRecorder } from './timeline/recorder.ts';
 import type { Actor } from './timeline/types.ts';
+
+/** What recording an action reads: the served cluster (the agent's own identity), its timeline, the log. */
+export interface ActionRecording {
+  readonly cluster: Cluster;
+  readonly timeline: ChangeRecorder;
+  log: FastifyBaseLogger;
+}
 
 /** The object an action is about. */
 export interface ActionTarget {
@@ -31,14 +40,14 @@ const reasonOf = (action: string) =>
   action.replace(/(^|-)([a-z])/g, (_match, _dash: string, letter: string) => letter.toUpperCase());
 
 /** Who acts: the signed-in caller the agent impersonates, else the agent's own identity (ADR 0072). */
-async function actorOf(ctx: AgentContext, caller: Impersonation | undefined): Promise<Actor> {
+async function actorOf(ctx: ActionRecording, caller: Impersonation | undefined): Promise<Actor> {
   const { user, groups } = caller ?? (await ctx.cluster.identity());
   return { user, groups: [...groups], identity: caller ? 'caller' : 'agent' };
 }
 
 /** One structured audit log line: who, what, outcome, error code. */
 function audit(
-  ctx: AgentContext,
+  ctx: ActionRecording,
   actor: Actor,
   action: string,
   target: ActionTarget,
@@ -69,7 +78,7 @@ function audit(
  * writes nothing when one fails).
  */
 export async function auditRefusal(
-  ctx: AgentContext,
+  ctx: ActionRecording,
   caller: Impersonation | undefined,
   action: string,
   target: ActionTarget,
@@ -78,7 +87,13 @@ export async function auditRefusal(
   auditFailure(ctx, await actorOf(ctx, caller), action, target, error);
 }
 
-function auditFailure(ctx: AgentContext, actor: Actor, action: string, target: ActionTarget, error: unknown) {
+function auditFailure(
+  ctx: ActionRecording,
+  actor: Actor,
+  action: string,
+  target: ActionTarget,
+  error: unknown,
+) {
   const failure = toAppError(error);
   audit(ctx, actor, action, target, 'failed', { code: failure.code, message: failure.message });
 }
@@ -90,7 +105,7 @@ function auditFailure(ctx: AgentContext, actor: Actor, action: string, target: A
  * signed in. The answer is the work's, with the target's kind, namespace and name.
  */
 export async function performAction<T extends ActionOutcome>(
-  ctx: AgentContext,
+  ctx: ActionRecording,
   caller: Impersonation | undefined,
   action: string,
   target: ActionTarget,

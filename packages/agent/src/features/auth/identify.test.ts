@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type ProxySettings, proxyAddresses } from '../../config/auth-settings.ts';
+import type { ProxySettings } from '../../config/auth-settings.ts';
+import { proxyAddresses } from '../../config/proxy-addresses.ts';
 import { proxyIdentity } from './identify.ts';
 
 const settings: ProxySettings = {

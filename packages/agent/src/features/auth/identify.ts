@@ -1,7 +1,8 @@
 import { AppError, unauthenticated } from '@binnacle/common/server';
 import cookie from '@fastify/cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type ProxySettings, plainAddress } from '../../config/auth-settings.ts';
+import type { ProxySettings } from '../../config/auth-settings.ts';
+import { plainAddress } from '../../config/proxy-addresses.ts';
 import type { AgentContext, App } from '../../context.ts';
 import { authorizeCaller, refuseSystemIdentity } from '../../http/caller.ts';
 import type { Impersonation } from '../../kube/client.ts';

@@ -9,6 +9,7 @@ import { capabilities } from './capabilities.ts';
 import { clusterInfo } from './cluster-info.ts';
 import { diagnostics, diagnosticsMarkdown } from './diagnostics.ts';
 import { healthReport } from './health.ts';
+import { ReleaseChecker } from './version-check.ts';
 
 const Tier = Type.Object({
   name: Type.String(),
@@ -138,6 +139,7 @@ const AuthMe = Type.Object({
 const tags = ['health'];
 
 export function healthRoutes(app: App, ctx: AgentContext): void {
+  const releases = new ReleaseChecker(ctx.version, ctx.config.releaseFeedUrl);
   app.get(
     '/api/health',
     {
@@ -164,7 +166,7 @@ export function healthRoutes(app: App, ctx: AgentContext): void {
         response: { 200: VersionCheck, ...errorResponses },
       },
     },
-    async () => ({ ...(await ctx.releases.check()), selfUpgrade: selfUpgradeConfigured(ctx.config) }),
+    async () => ({ ...(await releases.check()), selfUpgrade: selfUpgradeConfigured(ctx.config) }),
   );
 
   app.get(

@@ -7,6 +7,7 @@ import { actionAnswer } from '../../http/schemas.ts';
 import { SseStream } from '../../http/sse.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { bodyMayBeEmpty, performAction } from '../../scope/actions.ts';
+import type { ChartSources } from './chart-sources.ts';
 import { helmTimeoutSeconds } from './helm-cli.ts';
 import {
   executePlan,
@@ -47,10 +48,15 @@ function clientGone(request: FastifyRequest): AbortSignal {
  * also as an SSE stream of helm's progress. Every refusal the request can earn (400, 403, 404, 409) is answered
  * before helm runs; helm's own failures after that are its message with a status by kind (see runHelm).
  */
-export function pkgmgrActionRoutes(app: App, ctx: AgentContext, decoder: ReleaseDecoder): void {
+export function pkgmgrActionRoutes(
+  app: App,
+  ctx: AgentContext,
+  decoder: ReleaseDecoder,
+  sources: ChartSources,
+): void {
   const runFor = (caller: Impersonation | undefined, signal?: AbortSignal): HelmRun => ({
     ctx,
-    sources: ctx.charts,
+    sources,
     decoder,
     caller,
     signal,

@@ -1,5 +1,6 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
+import { parseHelmRepositories } from '../../config/helm-repositories.ts';
 import type { AgentContext, App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
@@ -9,6 +10,7 @@ import type { Impersonation } from '../../kube/client.ts';
 import { pkgmgrActionRoutes } from './action-routes.ts';
 import { catalogRoutes } from './catalog-routes.ts';
 import { pkgmgrChartRoutes } from './chart-routes.ts';
+import { ChartSources } from './chart-sources.ts';
 import {
   releaseDetail,
   releaseDiff,
@@ -163,7 +165,9 @@ export function pkgmgrRoutes(app: App, ctx: AgentContext): void {
       ),
   );
 
-  pkgmgrActionRoutes(app, ctx, decoder);
-  pkgmgrChartRoutes(app, ctx, decoder);
+  // The chart repositories and registries of `--helm-repositories`: only these routes read them.
+  const charts = new ChartSources(parseHelmRepositories(ctx.config.helmRepositories));
+  pkgmgrActionRoutes(app, ctx, decoder, charts);
+  pkgmgrChartRoutes(app, ctx, decoder, charts);
   catalogRoutes(app, ctx);
 }

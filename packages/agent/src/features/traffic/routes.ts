@@ -5,18 +5,12 @@ import type { AgentContext, App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
+import { addressPattern } from '../../http/schemas.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import type { MetricsStores } from '../metricsdb/source.ts';
 import type { TrafficPairs } from '../topology/traffic-edges.ts';
 import { sourceNames } from './detect.ts';
-import {
-  addressPattern,
-  ConnectionAnswer,
-  FlowPair,
-  FlowsAnswer,
-  SourceChoice,
-  SourcesAnswer,
-} from './schemas.ts';
+import { ConnectionAnswer, FlowPair, FlowsAnswer, SourceChoice, SourcesAnswer } from './schemas.ts';
 import { flowLimits, TrafficService } from './service.ts';
 import { FlowStreams, flowStreamLimits } from './stream.ts';
 import type { FlowView } from './visibility.ts';

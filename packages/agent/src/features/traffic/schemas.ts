@@ -96,6 +96,3 @@ export const ConnectionAnswer = Type.Object({
   tried: Type.Array(Type.Object({ address: Type.String(), via: Via, error: Type.Optional(Type.String()) })),
   checkedAt: Type.Optional(Type.String()),
 });
-
-/** `host:port`, a DNS name or IPv4 (or a bracketed IPv6) and a port. */
-export const addressPattern = '^(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9.-]+):[0-9]{1,5}$';

@@ -1,7 +1,8 @@
 import { AppError } from '@binnacle/common/server';
 import { type AuditSettings, configDefaults } from '../../config/agent-config.ts';
-import type { AgentContext } from '../../context.ts';
+import type { Cluster } from '../../kube/cluster.ts';
 import { resourceKey } from '../../kube/discovery.ts';
+import type { AuditEngine } from '../audit/engine.ts';
 import {
   buildTopology,
   defaultTopologyOptions,
@@ -25,6 +26,12 @@ const optionalKinds = new Set([
 ]);
 const memoTtlMs = 2000;
 
+/** What a topology is built from: the served cluster's cache and the audit over it. */
+export interface TopologySource {
+  readonly cluster: Cluster;
+  readonly audit: AuditEngine;
+}
+
 export interface TopologyRequest extends TopologyOptions {
   namespaces?: string[];
   /** The audit settings to count each node's findings by; without them, nodes carry no audit counts. */
@@ -34,7 +41,7 @@ export interface TopologyRequest extends TopologyOptions {
 }
 
 /** The audit's findings in the request's namespaces; undefined when the agent cannot list pods (or they load). */
-function auditFindings(ctx: AgentContext, request: TopologyRequest, now: number) {
+function auditFindings(ctx: TopologySource, request: TopologyRequest, now: number) {
   if (!request.audit) return undefined;
   try {
     return ctx.audit.run({ namespaces: request.namespaces, settings: request.audit }, now).findings;
@@ -45,7 +52,7 @@ function auditFindings(ctx: AgentContext, request: TopologyRequest, now: number)
 }
 
 function snapshot(
-  ctx: AgentContext,
+  ctx: TopologySource,
   namespaces: string[] | undefined,
 ): { input: TopologyInput; warnings: string[] } {
   const input: TopologyInput = {};
@@ -81,7 +88,7 @@ export class TopologyService {
     this.#largeCluster = largeCluster;
   }
 
-  get(ctx: AgentContext, partial: Partial<TopologyRequest>, now = Date.now()): Topology {
+  get(ctx: TopologySource, partial: Partial<TopologyRequest>, now = Date.now()): Topology {
     ctx.cluster.resources();
     const given = Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined));
     const request: TopologyRequest = { ...defaultTopologyOptions, ...given };
