@@ -210,7 +210,7 @@ export const repositoryLayers: readonly PackageLayers[] = [
       ['kube/'],
       ['http/'],
       ['config/'],
-      ['scope/', 'context.ts'],
+      ['scope/', 'context.ts', 'module.ts'],
       ['features/'],
       ['modules.ts', 'server.ts', 'agent.ts', 'openapi-document.ts', 'cli/', 'index.ts', 'testing/'],
     ],

@@ -1,7 +1,8 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import { AuditSettingsSchema, ConfigFileSchema, SettingsSchema } from '../../config/agent-config.ts';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
+import type { ConfigContext } from './module.ts';
 import {
   mergeSettings,
   readAuditSettings,
@@ -20,7 +21,7 @@ const ConfigView = Type.Object({
 });
 const tags = ['config'];
 
-export function configRoutes(app: App, ctx: AgentContext): void {
+export function configRoutes(app: App, ctx: ConfigContext): void {
   app.get(
     '/api/config',
     {

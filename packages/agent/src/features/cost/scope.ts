@@ -1,10 +1,10 @@
 import { linearRegex } from '@binnacle/common';
-import type { AgentContext } from '../../context.ts';
 import { requireAccess } from '../../http/caller.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { quote } from '../metricsdb/queries.ts';
 import { requireWorkload, workloadPodPattern } from '../metricsdb/workload-pods.ts';
+import type { CostContext } from './module.ts';
 
 export interface NamespaceScope {
   /** PromQL label matchers, one per query branch; none: the caller sees no namespace. */
@@ -20,7 +20,7 @@ export interface NamespaceScope {
  * caller may list pods (all of them, or those under `--namespace`).
  */
 export async function namespaceScope(
-  ctx: AgentContext,
+  ctx: CostContext,
   caller: Impersonation | undefined,
   namespace: string | undefined,
 ): Promise<NamespaceScope> {
@@ -43,7 +43,7 @@ export interface WorkloadTarget {
 
 /** A workload the caller may `get`, which must exist, with the names its pods have (past and present). */
 export async function resolveWorkload(
-  ctx: AgentContext,
+  ctx: CostContext,
   caller: Impersonation | undefined,
   target: WorkloadTarget,
 ) {

@@ -1,11 +1,12 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
 import { CertificateSummary } from '../certificates/schemas.ts';
 import { readAuditSettings } from '../config/service.ts';
+import type { DashboardContext } from './module.ts';
 import { crdCounts, dashboard } from './service.ts';
 
 const Counted = (fields: string[]) => Type.Object(Object.fromEntries(fields.map((f) => [f, Type.Integer()])));
@@ -130,7 +131,7 @@ const Dashboard = Type.Object({
   loading: Type.Array(Type.String(), { description: 'kinds still loading (counted as zero)' }),
 });
 
-export function dashboardRoutes(app: App, ctx: AgentContext): void {
+export function dashboardRoutes(app: App, ctx: DashboardContext): void {
   app.get(
     '/api/dashboard',
     {

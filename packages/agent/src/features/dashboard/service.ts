@@ -1,7 +1,6 @@
 import { isFailingPod, podStatusText } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { AuditSettings } from '../../config/agent-config.ts';
-import type { AgentContext } from '../../context.ts';
 import { type CallerView, countInView, viewReader } from '../../http/caller-view.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import { tierOf } from '../../kube/tiers.ts';
@@ -11,6 +10,7 @@ import { detectPlatform } from '../health/platform.ts';
 import { eventTime, recentEvents } from './events.ts';
 import { auditProblems, certificateProblems, objectsByKey } from './findings.ts';
 import { groupProblems } from './groups.ts';
+import type { DashboardContext } from './module.ts';
 import { type Problem, podProblem, workloadProblem } from './problems.ts';
 
 const maxProblems = 100;
@@ -31,7 +31,7 @@ const count = <T>(items: T[], test: (item: T) => boolean) => items.filter(test).
  * expired, break within 7 days or cannot be read, then objects with a danger finding of the audit.
  */
 export function dashboard(
-  ctx: AgentContext,
+  ctx: DashboardContext,
   view: CallerView,
   auditSettings: AuditSettings,
   now = Date.now(),
@@ -101,7 +101,7 @@ const kindsOf = (get: Reader): DashboardKinds => ({
 
 /** Runtime health first, then certificates, then danger findings of the audit (each with its summary). */
 function findProblems(
-  ctx: AgentContext,
+  ctx: DashboardContext,
   view: CallerView,
   get: Reader,
   kinds: DashboardKinds,
@@ -124,7 +124,7 @@ function findProblems(
  * loading (their problems come when they do).
  */
 export function clusterProblems(
-  ctx: AgentContext,
+  ctx: DashboardContext,
   view: CallerView,
   auditSettings: AuditSettings,
   now = Date.now(),
@@ -147,7 +147,7 @@ function currentProblems(kinds: DashboardKinds, podProblems: Problem[], now: num
 }
 
 /** The caller's TLS Secrets (and cert-manager Certificates); undefined when it may not read Secrets or they load. */
-function certificateFindings(ctx: AgentContext, view: CallerView, get: Reader, now: number) {
+function certificateFindings(ctx: DashboardContext, view: CallerView, get: Reader, now: number) {
   const secrets = ctx.cluster.find('', 'Secret');
   if (!secrets || view.hiddenKinds.includes('Secret') || !ctx.cluster.cache.informer(secrets)?.synced) {
     return undefined;
@@ -164,8 +164,8 @@ function certificateFindings(ctx: AgentContext, view: CallerView, get: Reader, n
 }
 
 /** The audit of the caller's view; undefined while the agent may not list pods or they load. */
-function auditFindings(ctx: AgentContext, view: CallerView, settings: AuditSettings, now: number) {
-  let run: ReturnType<AgentContext['audit']['run']>;
+function auditFindings(ctx: DashboardContext, view: CallerView, settings: AuditSettings, now: number) {
+  let run: ReturnType<DashboardContext['audit']['run']>;
   try {
     run = ctx.audit.run({ namespaces: view.namespaces, settings }, now);
   } catch (error) {
@@ -281,7 +281,7 @@ export interface CrdCount {
 }
 
 /** Custom resource kinds with their object counts (in the caller's view), most used first. */
-export function crdCounts(ctx: AgentContext, view: CallerView): { items: CrdCount[]; loading: boolean } {
+export function crdCounts(ctx: DashboardContext, view: CallerView): { items: CrdCount[]; loading: boolean } {
   const items: CrdCount[] = [];
   let loading = false;
   for (const resource of ctx.cluster.resources()) {

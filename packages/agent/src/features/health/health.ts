@@ -1,5 +1,5 @@
-import type { AgentContext } from '../../context.ts';
 import type { TierStatus } from '../../kube/informer-cache.ts';
+import type { HealthContext } from './module.ts';
 
 export type HealthStatus = 'starting' | 'healthy' | 'degraded' | 'disconnected';
 
@@ -18,7 +18,7 @@ const mb = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10;
  * `starting` until the core kinds are in, `disconnected` while the API server cannot be reached, `degraded`
  * when some kind keeps failing to load (other than being forbidden), otherwise `healthy`.
  */
-export function healthReport(ctx: AgentContext): HealthReport {
+export function healthReport(ctx: HealthContext): HealthReport {
   const { cluster } = ctx;
   const tiers = cluster.cache.tiers();
   const coreSynced = tiers.find((t) => t.name === 'core')?.state === 'synced';

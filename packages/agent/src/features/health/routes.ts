@@ -1,6 +1,6 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware, probe } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
 import { selfUpgradeConfigured } from '../agent-update/service.ts';
@@ -9,6 +9,7 @@ import { capabilities } from './capabilities.ts';
 import { clusterInfo } from './cluster-info.ts';
 import { diagnostics, diagnosticsMarkdown } from './diagnostics.ts';
 import { healthReport } from './health.ts';
+import type { HealthContext } from './module.ts';
 import { ReleaseChecker } from './version-check.ts';
 
 const Tier = Type.Object({
@@ -138,7 +139,7 @@ const AuthMe = Type.Object({
 
 const tags = ['health'];
 
-export function healthRoutes(app: App, ctx: AgentContext): void {
+export function healthRoutes(app: App, ctx: HealthContext): void {
   const releases = new ReleaseChecker(ctx.version, ctx.config.releaseFeedUrl);
   app.get(
     '/api/health',

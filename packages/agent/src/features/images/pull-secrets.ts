@@ -1,9 +1,9 @@
 import { linearRegex, quoteRegex } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { dockerHub } from '../../kube/image-reference.ts';
 import type { KubeObject } from '../../kube/objects.ts';
+import type { ImagesContext } from './module.ts';
 import type { RegistryCredentials } from './registry-client.ts';
 
 /** Where the credentials for an image come from: a pod's imagePullSecrets and/or secrets named outright. */
@@ -77,7 +77,7 @@ const secretPath = (namespace: string, name: string) =>
  * does the same); one named outright is a 404. Undefined: pull anonymously.
  */
 export async function registryCredentials(
-  ctx: AgentContext,
+  ctx: ImagesContext,
   registry: string,
   sources: CredentialSources,
   as: Impersonation | undefined,

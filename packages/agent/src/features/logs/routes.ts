@@ -1,9 +1,10 @@
 import { Duration, errorResponses, Query, sseResponses } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { asCallerOnPod } from '../../http/caller.ts';
 import { StreamLimit } from '../../http/sse.ts';
 import { podAndContainer } from '../../kube/pods.ts';
+import type { LogsContext } from './module.ts';
 import { quickReadLimits, readPodLog, sinceSeconds } from './service.ts';
 import { logLimits, streamPodLog } from './stream.ts';
 import { streamWorkloadLogs } from './workload.ts';
@@ -24,7 +25,7 @@ const Tail = (fallback: number) =>
 // Through the hub, logs are read as the caller: `get pods/log` in the namespace.
 const readLogs = asCallerOnPod('get', 'log');
 
-export function logRoutes(app: App, ctx: AgentContext): void {
+export function logRoutes(app: App, ctx: LogsContext): void {
   const limit = new StreamLimit('log streaming', logLimits.maxStreams);
 
   app.get(

@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify';
-import type { AgentContext } from '../../context.ts';
 import { SseStream, type StreamLimit } from '../../http/sse.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import type { LogLine } from './lines.ts';
+import type { LogsContext } from './module.ts';
 import { type LogOptions, openPodLog, type PodLogStream } from './pod-log.ts';
 
 export const logLimits = {
@@ -31,7 +31,7 @@ const key = (pod: string, container: string) => `${pod}/${container}`;
  * and when the reader falls behind it pauses the API server streams instead of buffering without bound.
  */
 export class LogSession {
-  readonly #ctx: AgentContext;
+  readonly #ctx: LogsContext;
   readonly #stream: SseStream;
   readonly #namespace: string;
   readonly #options: StreamOptions;
@@ -41,7 +41,7 @@ export class LogSession {
   #paused = false;
 
   constructor(
-    ctx: AgentContext,
+    ctx: LogsContext,
     reply: FastifyReply,
     namespace: string,
     options: StreamOptions,
@@ -176,7 +176,7 @@ export interface OpenedUpstream {
 
 /** Opens a container's log stream, holding its lines until a session takes them. */
 export async function openUpstream(
-  ctx: AgentContext,
+  ctx: LogsContext,
   namespace: string,
   target: PodTarget,
   options: Omit<LogOptions, 'container'>,
@@ -210,7 +210,7 @@ export async function openUpstream(
  * refused request (no such container, RBAC, a container still starting) is a plain HTTP error.
  */
 export async function streamPodLog(
-  ctx: AgentContext,
+  ctx: LogsContext,
   reply: FastifyReply,
   limit: StreamLimit,
   namespace: string,

@@ -1,10 +1,10 @@
 import { AppError, badRequest } from '@binnacle/common/server';
 import type { FastifyReply } from 'fastify';
-import type { AgentContext } from '../../context.ts';
 import type { StreamLimit } from '../../http/sse.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import { type LabelSelector, selectorMatcher } from '../../kube/selectors.ts';
+import type { LogsContext } from './module.ts';
 import { LogSession, logLimits } from './stream.ts';
 
 const workloadKinds = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
@@ -38,7 +38,7 @@ export interface WorkloadLogOptions {
  * pods leave it. The stream lasts until the client goes (or the 12 h limit).
  */
 export function streamWorkloadLogs(
-  ctx: AgentContext,
+  ctx: LogsContext,
   reply: FastifyReply,
   limit: StreamLimit,
   kind: string,
@@ -86,7 +86,7 @@ export function streamWorkloadLogs(
 
 /** The workload's pods now, which pods are its own, and which of their containers are read; 4xx when none can be. */
 export function workloadPods(
-  ctx: AgentContext,
+  ctx: LogsContext,
   kind: string,
   namespace: string,
   name: string,

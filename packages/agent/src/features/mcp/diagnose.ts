@@ -1,5 +1,4 @@
 import { AppError } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import { callerView } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { healthOf } from '../../kube/health.ts';
@@ -11,6 +10,7 @@ import { view } from '../ai/views.ts';
 import { readPodLog } from '../logs/service.ts';
 import { workloadPods } from '../logs/workload.ts';
 import { kubeEvents } from '../timeline/service.ts';
+import type { McpContext } from './module.ts';
 import { eventRow, shownLines } from './rows.ts';
 
 export const diagnosedKinds = ['pod', 'deployment', 'statefulset', 'daemonset'] as const;
@@ -88,7 +88,7 @@ function logSource(pods: KubeObject[], container?: string) {
 }
 
 async function logTail(
-  ctx: AgentContext,
+  ctx: McpContext,
   caller: Impersonation | undefined,
   pods: KubeObject[],
   query: DiagnoseQuery,
@@ -125,7 +125,7 @@ async function logTail(
  * tail of the most troubled pod's log — the previous run's when it crashed. Redacted throughout.
  */
 export async function diagnose(
-  ctx: AgentContext,
+  ctx: McpContext,
   caller: Impersonation | undefined,
   query: DiagnoseQuery,
   now: number,

@@ -1,8 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { clusterTools } from './cluster-tools.ts';
+import type { McpContext } from './module.ts';
 import { packageTools } from './package-tools.ts';
 import { readTools } from './read-tools.ts';
 import { answer, type Tool } from './tool.ts';
@@ -52,7 +52,7 @@ const agentResources = [
  * that writes.
  */
 export function mcpServer(
-  ctx: AgentContext,
+  ctx: McpContext,
   caller: Impersonation | undefined,
   options: { readOnly: boolean },
 ): McpServer {

@@ -2,12 +2,12 @@ import { boundedTextContent } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
+import type { McpContext } from './module.ts';
 
 /** Who calls a tool and with what: the agent, and the caller every read and write runs as (undefined: the agent). */
 export interface ToolCall {
-  ctx: AgentContext;
+  ctx: McpContext;
   caller?: Impersonation;
   now: number;
 }

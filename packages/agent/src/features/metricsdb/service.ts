@@ -1,9 +1,10 @@
 import { AppError } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import { requireAccess } from '../../http/caller.ts';
 import type { Impersonation } from '../../kube/client.ts';
+import { instantQuery, type QueryData, rangeQuery, StoreUnavailable } from '../../scope/metricsdb/client.ts';
+import type { Connection, MetricsStores } from '../../scope/metricsdb/stores.ts';
 import { chartWindow, queryRange, queryTimeout } from './bounds.ts';
-import { instantQuery, type QueryData, rangeQuery, StoreUnavailable } from './client.ts';
+import type { MetricsdbContext } from './module.ts';
 import {
   type Category,
   type NamedQuery,
@@ -13,7 +14,6 @@ import {
   totalQueries,
   units,
 } from './queries.ts';
-import type { Connection, MetricsStores } from './source.ts';
 import { workloadPodPattern, workloadResource } from './workload-pods.ts';
 
 export interface Unavailable {
@@ -102,11 +102,11 @@ async function chart(stores: MetricsStores, build: Builder, category: Category, 
 }
 
 /** The metrics store is not Kubernetes RBAC: cluster-wide figures only for callers who may list pods everywhere. */
-const clusterWide = (ctx: AgentContext, caller: Impersonation | undefined) =>
+const clusterWide = (ctx: MetricsdbContext, caller: Impersonation | undefined) =>
   requireAccess(ctx, caller, { verb: 'list', group: '', resource: 'pods' });
 
 export async function clusterMetrics(
-  ctx: AgentContext,
+  ctx: MetricsdbContext,
   stores: MetricsStores,
   caller: Impersonation | undefined,
   query: { category: Category; range?: string },
@@ -122,7 +122,7 @@ export async function clusterMetrics(
 }
 
 export async function namespaceMetrics(
-  ctx: AgentContext,
+  ctx: MetricsdbContext,
   stores: MetricsStores,
   caller: Impersonation | undefined,
   namespace: string,
@@ -138,7 +138,7 @@ export async function namespaceMetrics(
  * them), or a node's. The caller must be allowed to get the object, and the object must exist.
  */
 export async function resourceMetrics(
-  ctx: AgentContext,
+  ctx: MetricsdbContext,
   stores: MetricsStores,
   caller: Impersonation | undefined,
   target: { kind: string; namespace?: string; name: string },
@@ -194,7 +194,7 @@ export interface PassThrough {
  * callers who may list pods in every namespace may send one.
  */
 export async function passThrough(
-  ctx: AgentContext,
+  ctx: MetricsdbContext,
   stores: MetricsStores,
   caller: Impersonation | undefined,
   params: PassThrough,

@@ -1,8 +1,8 @@
 import { AppError } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import { requireAccess } from '../../http/caller.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import type { KubeObject } from '../../kube/objects.ts';
+import type { MetricsdbContext } from './module.ts';
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const controllerRef = (object: KubeObject | undefined) =>
@@ -20,7 +20,7 @@ const groups: Record<string, string> = {
 };
 export const workloadKinds = Object.keys(groups);
 
-export function workloadResource(ctx: AgentContext, kind: string) {
+export function workloadResource(ctx: MetricsdbContext, kind: string) {
   const group = groups[kind];
   if (group === undefined)
     throw new AppError(
@@ -32,7 +32,7 @@ export function workloadResource(ctx: AgentContext, kind: string) {
 
 /** A workload the caller may `get` and the cache holds: 403 or 404 otherwise. */
 export async function requireWorkload(
-  ctx: AgentContext,
+  ctx: MetricsdbContext,
   caller: Impersonation | undefined,
   target: { kind: string; namespace: string; name: string },
 ) {
@@ -50,7 +50,7 @@ export async function requireWorkload(
 }
 
 /** The workload a pod belongs to as people name it: a Deployment rather than its ReplicaSet, a CronJob rather than its Job. */
-export function podWorkload(ctx: AgentContext, pod: KubeObject): { kind: string; name: string } {
+export function podWorkload(ctx: MetricsdbContext, pod: KubeObject): { kind: string; name: string } {
   const owner = controllerRef(pod);
   if (!owner) return { kind: 'Pod', name: pod.metadata?.name ?? '' };
   const middle =
@@ -72,7 +72,12 @@ export function podWorkload(ctx: AgentContext, pod: KubeObject): { kind: string;
  * the pods the cache holds now, plus the names its controller gives pods (`<replicaset>-xxxxx` for each
  * ReplicaSet a Deployment still keeps, `<statefulset>-N`, `<daemonset|job>-xxxxx`, `<cronjob>-<time>-xxxxx`).
  */
-export function workloadPodPattern(ctx: AgentContext, kind: string, namespace: string, name: string): string {
+export function workloadPodPattern(
+  ctx: MetricsdbContext,
+  kind: string,
+  namespace: string,
+  name: string,
+): string {
   const pods = ctx.cluster.cache.list(ctx.cluster.resolve('pods'), namespace);
   const current = pods
     .filter((pod) => {

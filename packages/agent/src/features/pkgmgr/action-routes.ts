@@ -1,7 +1,7 @@
 import { errorResponses, Query, sseResponses, toAppError } from '@binnacle/common/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware, requireAccess } from '../../http/caller.ts';
 import { actionAnswer } from '../../http/schemas.ts';
 import { SseStream } from '../../http/sse.ts';
@@ -9,6 +9,7 @@ import type { Impersonation } from '../../kube/client.ts';
 import { bodyMayBeEmpty, performAction } from '../../scope/actions.ts';
 import type { ChartSources } from './chart-sources.ts';
 import { helmTimeoutSeconds } from './helm-cli.ts';
+import type { PkgmgrContext } from './module.ts';
 import {
   executePlan,
   type HelmPlan,
@@ -50,7 +51,7 @@ function clientGone(request: FastifyRequest): AbortSignal {
  */
 export function pkgmgrActionRoutes(
   app: App,
-  ctx: AgentContext,
+  ctx: PkgmgrContext,
   decoder: ReleaseDecoder,
   sources: ChartSources,
 ): void {

@@ -1,11 +1,12 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware, requireAccess } from '../../http/caller.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
 import { NamespaceParam } from '../../http/schemas.ts';
 import type { ChartSources } from './chart-sources.ts';
+import type { PkgmgrContext } from './module.ts';
 import { releaseRevision, releaseRevisions } from './release-detail.ts';
 import { type ReleaseDecoder, summarizeRelease } from './releases.ts';
 import {
@@ -27,7 +28,7 @@ const tags = ['pkgmgr'];
  */
 export function pkgmgrChartRoutes(
   app: App,
-  ctx: AgentContext,
+  ctx: PkgmgrContext,
   decoder: ReleaseDecoder,
   sources: ChartSources,
 ): void {

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError, parseYaml, yamlLimits } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import type { ChartSources } from './chart-sources.ts';
 import { helmTimeoutSeconds, runHelm } from './helm-cli.ts';
+import type { PkgmgrContext } from './module.ts';
 import { releaseRevision, releaseRevisions, unifiedDiff } from './release-detail.ts';
 import {
   type ReleaseDecoder,
@@ -49,7 +49,7 @@ export interface HelmProgress {
 
 /** Who asks and what may stop or watch the run. */
 export interface HelmRun {
-  ctx: AgentContext;
+  ctx: PkgmgrContext;
   sources: ChartSources;
   decoder: ReleaseDecoder;
   caller?: Impersonation;
@@ -235,7 +235,7 @@ function releaseFromOutput(stdout: string): StoredRelease {
 
 /** Runs `use` with helm's `--values` flag for a private temporary file holding the values (removed after). */
 async function withValuesFile<T>(
-  ctx: AgentContext,
+  ctx: PkgmgrContext,
   values: Values | undefined,
   use: (valuesArgs: string[]) => Promise<T>,
 ): Promise<T> {

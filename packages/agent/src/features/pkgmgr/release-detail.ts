@@ -1,11 +1,11 @@
 import { AppError, badRequest, parseYamlDocuments, yamlLimits } from '@binnacle/common/server';
 import { createTwoFilesPatch } from 'diff';
-import type { AgentContext } from '../../context.ts';
 import { requireAccess } from '../../http/caller.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { splitApiVersion } from '../../kube/discovery.ts';
 import { type LiveHealth, liveHealth } from '../../kube/live-health.ts';
 import type { KubeObject } from '../../kube/objects.ts';
+import type { PkgmgrContext } from './module.ts';
 import { isReleaseSecret, type ReleaseDecoder, type StoredRelease, summarizeRelease } from './releases.ts';
 
 export interface ReleaseRevision {
@@ -38,7 +38,7 @@ export interface ReleaseHook {
 
 /** Every stored revision of a release, oldest first; 404 when there is none. */
 export function releaseRevisions(
-  ctx: AgentContext,
+  ctx: PkgmgrContext,
   decoder: ReleaseDecoder,
   namespace: string,
   name: string,
@@ -52,7 +52,7 @@ export function releaseRevisions(
 
 /** A release's revisions for a caller who may list Secrets in its namespace (which Helm needs to read it); 403 otherwise. */
 export async function releaseRevisionsFor(
-  ctx: AgentContext,
+  ctx: PkgmgrContext,
   decoder: ReleaseDecoder,
   caller: Impersonation | undefined,
   namespace: string,
@@ -76,7 +76,7 @@ export function releaseRevision(revisions: StoredRelease[], revision?: number): 
 }
 
 /** The objects a manifest names, each looked up in the cache for its health. */
-export function manifestResources(ctx: AgentContext, release: StoredRelease): ReleaseResource[] {
+export function manifestResources(ctx: PkgmgrContext, release: StoredRelease): ReleaseResource[] {
   const out: ReleaseResource[] = [];
   for (const doc of parseYamlDocuments(release.manifest ?? '', yamlLimits.stored)) {
     const object = doc as KubeObject | null;
@@ -106,7 +106,7 @@ const revisionOf = (release: StoredRelease): ReleaseRevision => {
 };
 
 /** A release's newest revision with its history, the objects it manages and their health, hooks and notes. */
-export function releaseDetail(ctx: AgentContext, revisions: StoredRelease[]) {
+export function releaseDetail(ctx: PkgmgrContext, revisions: StoredRelease[]) {
   const release = releaseRevision(revisions);
   const hooks = (release.hooks ?? []).map(
     (hook): ReleaseHook => ({

@@ -1,7 +1,7 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import { parseHelmRepositories } from '../../config/helm-repositories.ts';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
@@ -11,6 +11,7 @@ import { pkgmgrActionRoutes } from './action-routes.ts';
 import { catalogRoutes } from './catalog-routes.ts';
 import { pkgmgrChartRoutes } from './chart-routes.ts';
 import { ChartSources } from './chart-sources.ts';
+import type { PkgmgrContext } from './module.ts';
 import {
   releaseDetail,
   releaseDiff,
@@ -24,7 +25,7 @@ import { pkgmgrDashboard } from './service.ts';
 
 const tags = ['pkgmgr'];
 
-export function pkgmgrRoutes(app: App, ctx: AgentContext): void {
+export function pkgmgrRoutes(app: App, ctx: PkgmgrContext): void {
   const decoder = new ReleaseDecoder();
   const revisionsFor = (caller: Impersonation | undefined, params: { namespace: string; name: string }) =>
     releaseRevisionsFor(ctx, decoder, caller, params.namespace, params.name);

@@ -1,4 +1,4 @@
-import type { AgentContext } from '../../context.ts';
+import type { PkgmgrContext } from './module.ts';
 import { latestRevisions, type ReleaseDecoder, type ReleaseSummary, summarizeRelease } from './releases.ts';
 
 export interface PkgmgrDashboard {
@@ -14,7 +14,7 @@ export interface PkgmgrDashboard {
  * only those in them (a tunneled caller's: where it may list Secrets).
  */
 export function pkgmgrDashboard(
-  ctx: AgentContext,
+  ctx: PkgmgrContext,
   decoder: ReleaseDecoder,
   namespaces?: string[],
 ): PkgmgrDashboard {

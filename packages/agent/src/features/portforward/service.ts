@@ -1,7 +1,7 @@
 import { AppError, badRequest } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
-import { Forward, type ForwardView } from './forwarder.ts';
-import { findObject, resolvePodPort, resolveService } from './ports.ts';
+import { Forward, type ForwardView } from '../../scope/portforward/forwarder.ts';
+import { findObject, resolvePodPort, resolveService } from '../../scope/portforward/ports.ts';
+import type { PortforwardContext } from './module.ts';
 
 export interface ForwardRequest {
   namespace: string;
@@ -20,11 +20,11 @@ export const forwardLimits = { max: 100 };
  * pod ends (status `error`) when the pod goes; a forward to a service moves to another ready pod.
  */
 export class PortForwards {
-  readonly #ctx: AgentContext;
+  readonly #ctx: PortforwardContext;
   readonly #forwards = new Map<string, Forward>();
   readonly #unsubscribe: () => void;
 
-  constructor(ctx: AgentContext) {
+  constructor(ctx: PortforwardContext) {
     this.#ctx = ctx;
     // Pods of the context being served: a switch brings a new cache (and ends every forward into the old).
     this.#unsubscribe = ctx.connection.bind((scope) =>

@@ -1,9 +1,9 @@
 import { AppError, parseYamlDocuments, yamlLimits } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { type ApiResource, objectPath, splitApiVersion } from '../../kube/discovery.ts';
 import { type KubeObject, stripObject } from '../../kube/objects.ts';
 import { type ActionTarget, auditRefusal, performAction } from '../../scope/actions.ts';
+import type { ResourcesContext } from './module.ts';
 
 export const fieldManager = 'binnacle';
 export const maxDocuments = 500;
@@ -62,7 +62,7 @@ export function parseDocuments(text: string): KubeObject[] {
   return objects;
 }
 
-function targetOf(ctx: AgentContext, object: KubeObject, index: number, options: ApplyOptions): Target {
+function targetOf(ctx: ResourcesContext, object: KubeObject, index: number, options: ApplyOptions): Target {
   const where = `document ${index + 1}`;
   if (typeof object.apiVersion !== 'string' || !object.apiVersion)
     throw new AppError('invalid_request', `${where}: missing apiVersion`);
@@ -100,7 +100,11 @@ const comparable = (o: KubeObject | undefined) => {
   return JSON.stringify({ ...o, metadata });
 };
 
-async function existing(ctx: AgentContext, t: Target, as?: Impersonation): Promise<KubeObject | undefined> {
+async function existing(
+  ctx: ResourcesContext,
+  t: Target,
+  as?: Impersonation,
+): Promise<KubeObject | undefined> {
   try {
     return await ctx.cluster.client.request<KubeObject>({
       path: objectPath({ ...t.resource, version: t.version }, t.name, t.namespace),
@@ -114,7 +118,7 @@ async function existing(ctx: AgentContext, t: Target, as?: Impersonation): Promi
 
 /** Server-side apply of one object (as the caller when an identity is given). */
 async function serverSideApply(
-  ctx: AgentContext,
+  ctx: ResourcesContext,
   t: Target,
   options: ApplyOptions,
   dryRun: boolean,
@@ -160,7 +164,7 @@ const actionTarget = (t: Target): ActionTarget => ({
 });
 
 /** One object's apply as an action of the caller: audited, and on the timeline unless a dry run. */
-function applyAsAction(ctx: AgentContext, t: Target, options: ApplyOptions, dryRun: boolean) {
+function applyAsAction(ctx: ResourcesContext, t: Target, options: ApplyOptions, dryRun: boolean) {
   return performAction(
     ctx,
     options.as,
@@ -186,7 +190,7 @@ function applyAsAction(ctx: AgentContext, t: Target, options: ApplyOptions, dryR
  * each an action of the caller (audited, on the timeline).
  */
 export async function applyDocuments(
-  ctx: AgentContext,
+  ctx: ResourcesContext,
   text: string,
   options: ApplyOptions,
 ): Promise<ApplyResult[]> {
@@ -219,7 +223,7 @@ export async function applyDocuments(
 
 /** PUT of one object at its path: the body must name the same kind, namespace and name. */
 export async function applyAt(
-  ctx: AgentContext,
+  ctx: ResourcesContext,
   path: { resource: ApiResource; namespace?: string; name: string },
   text: string,
   options: ApplyOptions,

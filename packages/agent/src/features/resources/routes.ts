@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { errorResponses, Query, utf8Body } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware, requireAccess } from '../../http/caller.ts';
 import { callerView, namespacesToList } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
@@ -10,6 +10,7 @@ import { clusterScoped, scopeOf } from '../../kube/discovery.ts';
 import { applyAt, applyDocuments } from './apply.ts';
 import { apiResources, namespaces, resourceCounts } from './catalog.ts';
 import { fieldSelectorPattern } from './field-selector.ts';
+import type { ResourcesContext } from './module.ts';
 import { searchRoutes } from './search-routes.ts';
 import { deleteResource, getResource, listChunks, listLimit, listResources } from './service.ts';
 
@@ -61,7 +62,7 @@ const ApplyResult = Type.Object({
 
 const text = (body: unknown) => (typeof body === 'string' ? body : JSON.stringify(body));
 
-export function resourceRoutes(app: App, ctx: AgentContext): void {
+export function resourceRoutes(app: App, ctx: ResourcesContext): void {
   searchRoutes(app, ctx);
   app.addContentTypeParser(
     ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/plain'],

@@ -1,6 +1,5 @@
 import { searchLimits } from '@binnacle/common';
 import { badRequest } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import { requireAccess } from '../../http/caller.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
@@ -8,6 +7,7 @@ import { type ApiResource, resourceKey } from '../../kube/discovery.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import { isSensitiveName } from '../ai/redact.ts';
 import { view } from '../ai/views.ts';
+import type { ResourcesContext } from './module.ts';
 
 export interface SearchQuery {
   /** Words that must all appear (case-insensitive) in the name, namespace, kind, a label or an annotation value. */
@@ -79,7 +79,7 @@ function wordsOf(query: string): string[] {
  * while it loads, 403 when it cannot be read).
  */
 async function kindsToSearch(
-  ctx: AgentContext,
+  ctx: ResourcesContext,
   caller: Impersonation | undefined,
   query: SearchQuery,
 ): Promise<ApiResource[]> {
@@ -103,7 +103,7 @@ async function kindsToSearch(
 
 /** Whether the caller may list the kind where each object is (one access review per kind and namespace). */
 async function visibleTo(
-  ctx: AgentContext,
+  ctx: ResourcesContext,
   caller: Impersonation | undefined,
   resource: ApiResource,
   objects: KubeObject[],
@@ -123,7 +123,7 @@ async function visibleTo(
  * caller may list, where it may list them, count; each kind with a match costs one access review per namespace.
  */
 export async function searchObjects(
-  ctx: AgentContext,
+  ctx: ResourcesContext,
   caller: Impersonation | undefined,
   query: SearchQuery,
   now = Date.now(),

@@ -1,6 +1,5 @@
 import { codePointOrder } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { type ApiResource, apiVersionOf, collectionPath, objectPath, scopeOf } from '../../kube/discovery.ts';
 import type { KubeList, KubeObject } from '../../kube/objects.ts';
@@ -8,6 +7,7 @@ import { stripObject } from '../../kube/objects.ts';
 import { parseLabelSelector } from '../../kube/selectors.ts';
 import { performAction } from '../../scope/actions.ts';
 import { fieldMatcher } from './field-selector.ts';
+import type { ResourcesContext } from './module.ts';
 import { summarize } from './summary.ts';
 
 export const listLimit = { default: 500, max: 10_000 };
@@ -112,7 +112,7 @@ function page(
   };
 }
 
-async function liveList(ctx: AgentContext, resource: ApiResource, query: ListQuery): Promise<ListResult> {
+async function liveList(ctx: ResourcesContext, resource: ApiResource, query: ListQuery): Promise<ListResult> {
   const limit = query.limit ?? listLimit.default;
   const namespaces: (string | undefined)[] =
     resource.namespaced && query.namespaces ? query.namespaces : [undefined];
@@ -157,7 +157,7 @@ async function liveList(ctx: AgentContext, resource: ApiResource, query: ListQue
 }
 
 /** Lists a kind from the cache (sorted by namespace and name, paged) or, for kinds not cached, from the API server. */
-export async function listResources(ctx: AgentContext, query: ListQuery): Promise<ListResult> {
+export async function listResources(ctx: ResourcesContext, query: ListQuery): Promise<ListResult> {
   const resource = ctx.cluster.resolve(query.kind, query.group);
   if (!resource.verbs.includes('list')) throw badRequest(`${resource.plural} cannot be listed`);
   const onField = query.fieldSelector ? fieldMatcher(resource, query.fieldSelector) : undefined;
@@ -176,7 +176,7 @@ export async function listResources(ctx: AgentContext, query: ListQuery): Promis
 
 /** One object, from the cache when the kind is cached, else from the API server. */
 export async function getResource(
-  ctx: AgentContext,
+  ctx: ResourcesContext,
   kind: string,
   segment: string,
   name: string,
@@ -212,7 +212,7 @@ export interface DeleteOptions {
  * whether it is gone or still finalizing.
  */
 export async function deleteResource(
-  ctx: AgentContext,
+  ctx: ResourcesContext,
   kind: string,
   segment: string,
   name: string,

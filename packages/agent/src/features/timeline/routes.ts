@@ -1,11 +1,12 @@
 import { errorResponses, Query, sseResponses, TimeOrDuration } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView, requireVisible } from '../../http/caller-view.ts';
 import { csv, requestedNamespaces } from '../../http/query.ts';
 import { KubeObjectSchema } from '../../http/schemas.ts';
 import { scopeOf } from '../../kube/discovery.ts';
+import type { TimelineContext } from './module.ts';
 import { changes, changesLimit, childChanges, kubeEvents, type Preset, presets } from './service.ts';
 import { ChangeStreams } from './stream.ts';
 
@@ -62,7 +63,7 @@ const TimelineEvent = Type.Object(
   { $id: 'TimelineEvent' },
 );
 
-export function timelineRoutes(app: App, ctx: AgentContext): void {
+export function timelineRoutes(app: App, ctx: TimelineContext): void {
   app.addSchema(TimelineEvent);
   const streams = new ChangeStreams(ctx);
   app.addHook('preClose', (done) => {

@@ -1,11 +1,11 @@
 import { parseTimeOrDuration } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import type { CallerView } from '../../http/caller-view.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import { defaultExcludedKinds, defaultExcludedNames } from '../../scope/timeline/noise.ts';
 import type { ChangeRecorder } from '../../scope/timeline/recorder.ts';
 import type { TimelineEvent, TimelineQuery } from '../../scope/timeline/types.ts';
+import type { TimelineContext } from './module.ts';
 
 export const changesLimit = { default: 200, max: 10_000 };
 export const presets = ['default', 'all', 'warnings-only', 'workloads'] as const;
@@ -93,7 +93,7 @@ export async function changes(recorder: ChangeRecorder, request: ChangesRequest)
  * including descendants that no longer exist: their uids are found through the owners recorded on past events.
  */
 export async function childChanges(
-  ctx: AgentContext,
+  ctx: TimelineContext,
   recorder: ChangeRecorder,
   kind: string,
   namespace: string | undefined,
@@ -160,7 +160,7 @@ export async function childChanges(
 }
 
 export function kubeEvents(
-  ctx: AgentContext,
+  ctx: TimelineContext,
   query: { namespaces?: string[]; type?: string; kind?: string; name?: string; limit: number },
 ) {
   const resource = ctx.cluster.resolve('events');

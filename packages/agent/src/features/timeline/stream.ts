@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { AuditSettings } from '../../config/agent-config.ts';
-import type { AgentContext } from '../../context.ts';
 import { openSessionStream, type SseStream, StreamLimit } from '../../http/sse.ts';
 import { matches } from '../../scope/timeline/store/filter.ts';
 import type { TimelineEvent } from '../../scope/timeline/types.ts';
 import type { Topology } from '../../scope/topology/model.ts';
 import { readAuditSettings } from '../config/service.ts';
+import type { TimelineContext } from './module.ts';
 import { type Preset, presetQuery } from './service.ts';
 
 export const streamLimits = {
@@ -46,7 +46,7 @@ interface Client {
  * only itself and is cut loose when it falls too far behind; reconnecting with Last-Event-ID resumes from the cursor.
  */
 export class ChangeStreams {
-  readonly #ctx: AgentContext;
+  readonly #ctx: TimelineContext;
   readonly #clients = new Set<Client>();
   readonly #limit: StreamLimit;
   #topologyTimer: ReturnType<typeof setTimeout> | undefined;
@@ -54,7 +54,7 @@ export class ChangeStreams {
   /** The store's epoch (fixed for its lifetime), part of every event id. */
   #epoch = '';
 
-  constructor(ctx: AgentContext) {
+  constructor(ctx: TimelineContext) {
     this.#ctx = ctx;
     this.#limit = new StreamLimit('the event stream', ctx.config.maxEventStreams);
     // The recorder belongs to the context: a switch brings a new one (and ends every client of the old).

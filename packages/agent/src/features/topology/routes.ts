@@ -1,12 +1,13 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
 import { defaultTopologyOptions } from '../../scope/topology/builder.ts';
+import { type TrafficPairs, withTrafficEdges } from '../../scope/topology/traffic-edges.ts';
 import { readAuditSettings } from '../config/service.ts';
-import { type TrafficPairs, withTrafficEdges } from './traffic-edges.ts';
+import type { TopologyContext } from './module.ts';
 
 const Topology = Type.Object({
   nodes: Type.Array(
@@ -47,7 +48,7 @@ const Topology = Type.Object({
   ),
 });
 
-export function topologyRoutes(app: App, ctx: AgentContext, traffic?: TrafficPairs): void {
+export function topologyRoutes(app: App, ctx: TopologyContext, traffic?: TrafficPairs): void {
   app.get(
     '/api/topology',
     {

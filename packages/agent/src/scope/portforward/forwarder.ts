@@ -31,7 +31,7 @@ const pauseAtBytes = 1024 * 1024;
 /** One local listener whose connections each become a `pods/portforward` stream to the pod. */
 export class Forward {
   readonly view: ForwardView;
-  readonly #ctx: AgentContext;
+  readonly #ctx: Pick<AgentContext, 'cluster' | 'log' | 'sessions'>;
   readonly #server: Server;
   readonly #conns = new Set<Socket>();
   #session?: SessionHandle;
@@ -39,7 +39,7 @@ export class Forward {
   readonly #repick?: () => { pod: KubeObject; podPort: number };
 
   constructor(
-    ctx: AgentContext,
+    ctx: Pick<AgentContext, 'cluster' | 'log' | 'sessions'>,
     view: Omit<
       ForwardView,
       'id' | 'status' | 'startedAt' | 'connections' | 'bytesIn' | 'bytesOut' | 'localPort'

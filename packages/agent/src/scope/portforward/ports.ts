@@ -37,7 +37,7 @@ export function servicePorts(service: KubeObject): AvailablePort[] {
 }
 
 export function findObject(
-  ctx: AgentContext,
+  ctx: Pick<AgentContext, 'cluster'>,
   kind: 'pods' | 'services',
   namespace: string,
   name: string,
@@ -65,7 +65,7 @@ export function resolvePodPort(pod: KubeObject, port: number | string): number {
 
 /** A ready pod behind a service, and the pod port a service port (number or name) forwards to. */
 export function resolveService(
-  ctx: AgentContext,
+  ctx: Pick<AgentContext, 'cluster'>,
   service: KubeObject,
   port: number | string,
 ): { pod: KubeObject; podPort: number } {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Topology } from '../../scope/topology/model.ts';
+import type { Topology } from './model.ts';
 import { withTrafficEdges } from './traffic-edges.ts';
 
 const graph: Topology = {

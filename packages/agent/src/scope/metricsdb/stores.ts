@@ -22,6 +22,9 @@ export type StoreState =
   | { available: true; connection: Connection }
   | { available: false; reason: string; tried: string[] };
 
+/** What finding the store reads: the cluster's Services, the settings, and port-forwards when needed. */
+type StoreSearch = Pick<AgentContext, 'cluster' | 'config' | 'connection' | 'mode' | 'sessions' | 'log'>;
+
 /** A failed search is kept this long before the next request searches again. */
 const retryAfterMs = 5000;
 
@@ -32,14 +35,14 @@ const retryAfterMs = 5000;
  * a port-forward from the agent's host. The first that answers the Prometheus API is kept until it fails.
  */
 export class MetricsStores {
-  readonly #ctx: AgentContext;
+  readonly #ctx: StoreSearch;
   #explicit?: { endpoint: StoreEndpoint; origin: Origin };
   #connection?: Connection;
   #forward?: Forward;
   #failure?: { reason: string; tried: string[]; at: number };
   #resolving?: Promise<StoreState>;
 
-  constructor(ctx: AgentContext) {
+  constructor(ctx: StoreSearch) {
     this.#ctx = ctx;
     const url = ctx.config.metricsdbUrl;
     if (url)

@@ -1,5 +1,5 @@
 import type { Impersonation } from '../../kube/client.ts';
-import type { Topology, TopologyNode } from '../../scope/topology/model.ts';
+import type { Topology, TopologyNode } from './model.ts';
 
 interface PairEnd {
   id: string;

@@ -6,7 +6,7 @@ import { plainAddress } from '../../config/proxy-addresses.ts';
 import type { AgentContext, App } from '../../context.ts';
 import { authorizeCaller, refuseSystemIdentity } from '../../http/caller.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import type { AgentOidc } from '../../scope/auth/oidc-service.ts';
+import type { AgentOidc } from './oidc-service.ts';
 
 const headerOf = (request: FastifyRequest, name: string): string | undefined => {
   const value = request.headers[name];
@@ -42,8 +42,11 @@ export function proxyIdentity(
   return { user, groups };
 }
 
+/** What sign-in reads: the configured sign-in and the access reviews of a signed-in caller's requests. */
+type SignInContext = Pick<AgentContext, 'auth' | 'access'>;
+
 /** The caller of a request in proxy or oidc mode; undefined when nobody is signed in. */
-function identify(ctx: AgentContext, request: FastifyRequest): Impersonation | undefined {
+function identify(ctx: SignInContext, request: FastifyRequest): Impersonation | undefined {
   const auth = ctx.auth;
   if (!auth) return undefined;
   if (auth.settings.mode === 'proxy') {
@@ -69,7 +72,7 @@ const isPage = (request: FastifyRequest) =>
  * `system:` identities are refused, and without a caller the answer is 401 — a browser page in oidc mode is sent
  * to /auth/login instead. Open: the probe (`/api/health`), the sign-in routes and the UI's static assets.
  */
-export async function registerSignIn(app: App, ctx: AgentContext): Promise<void> {
+export async function registerSignIn(app: App, ctx: SignInContext): Promise<void> {
   const auth = ctx.auth;
   if (!auth) return;
   if (auth.oidc) await app.register(cookie);
