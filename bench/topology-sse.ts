@@ -1,5 +1,5 @@
 import { openSse, type SseClient } from '@binnacle/testkit';
-import { defaultAuditSettings } from '../packages/agent/src/features/config/service.ts';
+import { defaultAuditSettings } from '../packages/agent/src/scope/settings.ts';
 import { TopologyService } from '../packages/agent/src/scope/topology/service.ts';
 import { goal } from './goals.ts';
 import { createPods, loadCluster } from './load.ts';

@@ -1,8 +1,8 @@
 import { kubectlDuration } from '@binnacle/common/tables';
 import { healthOf } from '../../kube/health.ts';
 import type { KubeObject } from '../../kube/objects.ts';
+import { redactObject } from '../../scope/redact.ts';
 import { summarize } from '../resources/summary.ts';
-import { redactObject } from './redact.ts';
 
 /**
  * How much of an object a model gets: `compact`, one line of what matters; `summary`, identifying metadata and

@@ -7,7 +7,7 @@ import { requestedNamespaces } from '../../http/query.ts';
 import { NamespaceParam } from '../../http/schemas.ts';
 import { checkCatalogue } from '../../scope/audit/checks/catalogue.ts';
 import { auditReport } from '../../scope/audit/report.ts';
-import { defaultAuditSettings, readAuditSettings } from '../config/service.ts';
+import { defaultAuditSettings, readAuditSettings } from '../../scope/settings.ts';
 import type { AuditContext } from './module.ts';
 import { AuditReport, Category, ObjectAudit, Severity } from './schemas.ts';
 

@@ -2,7 +2,6 @@ import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import { AuditSettingsSchema, ConfigFileSchema, SettingsSchema } from '../../config/agent-config.ts';
 import type { App } from '../../context.ts';
-import type { ConfigContext } from './module.ts';
 import {
   mergeSettings,
   readAuditSettings,
@@ -10,7 +9,8 @@ import {
   readSettings,
   replaceAuditSettings,
   replaceConfig,
-} from './service.ts';
+} from '../../scope/settings.ts';
+import type { ConfigContext } from './module.ts';
 
 const Effective = Type.Object({}, { additionalProperties: true, description: 'The configuration in force' });
 const ConfigView = Type.Object({

@@ -4,8 +4,8 @@ import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
+import { readAuditSettings } from '../../scope/settings.ts';
 import { CertificateSummary } from '../certificates/schemas.ts';
-import { readAuditSettings } from '../config/service.ts';
 import type { DashboardContext } from './module.ts';
 import { crdCounts, dashboard } from './service.ts';
 

@@ -6,7 +6,7 @@ import type { KubeObject } from '../../kube/objects.ts';
 import { tierOf } from '../../kube/tiers.ts';
 import { auditReport } from '../../scope/audit/report.ts';
 import { certificateReport } from '../../scope/certificates/report.ts';
-import { detectPlatform } from '../health/platform.ts';
+import { detectPlatform } from '../../scope/platform.ts';
 import { eventTime, recentEvents } from './events.ts';
 import { auditProblems, certificateProblems, objectsByKey } from './findings.ts';
 import { groupProblems } from './groups.ts';

@@ -7,7 +7,7 @@ import { callerView } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
 import { actionAnswer, NamespaceParam, ObjectNameParam } from '../../http/schemas.ts';
 import { bodyMayBeEmpty, performAction } from '../../scope/actions.ts';
-import { ReleaseDecoder } from '../pkgmgr/releases.ts';
+import { ReleaseDecoder } from '../../scope/helm-releases.ts';
 import {
   refreshApplication,
   type SyncRequest,

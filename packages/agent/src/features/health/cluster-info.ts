@@ -1,6 +1,6 @@
 import type { CallerView } from '../../http/caller-view.ts';
+import { detectPlatform, type Platform } from '../../scope/platform.ts';
 import type { HealthContext } from './module.ts';
-import { detectPlatform, type Platform } from './platform.ts';
 
 export interface ClusterInfo {
   context: string;

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { App } from '../../context.ts';
 import { callerAware, probe } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
+import { ReleaseChecker } from '../../scope/version-check.ts';
 import { selfUpgradeConfigured } from '../agent-update/service.ts';
 import { Group, Kind } from '../resources/routes.ts';
 import { capabilities } from './capabilities.ts';
@@ -10,7 +11,6 @@ import { clusterInfo } from './cluster-info.ts';
 import { diagnostics, diagnosticsMarkdown } from './diagnostics.ts';
 import { healthReport } from './health.ts';
 import type { HealthContext } from './module.ts';
-import { ReleaseChecker } from './version-check.ts';
 
 const Tier = Type.Object({
   name: Type.String(),

@@ -4,7 +4,7 @@ import type { Impersonation } from '../../kube/client.ts';
 import { healthOf } from '../../kube/health.ts';
 import type { KubeObject } from '../../kube/objects.ts';
 import { defaultContainer } from '../../kube/pods.ts';
-import { redactText } from '../ai/redact.ts';
+import { redactText } from '../../scope/redact.ts';
 import { aiGet } from '../ai/service.ts';
 import { view } from '../ai/views.ts';
 import { readPodLog } from '../logs/service.ts';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { callerView } from '../../http/caller-view.ts';
-import { redactManifest, redactText, redactValues } from '../ai/redact.ts';
+import { ReleaseDecoder, type StoredRelease } from '../../scope/helm-releases.ts';
+import { redactManifest, redactText, redactValues } from '../../scope/redact.ts';
 import { sources } from '../packages/contributors.ts';
 import { listPackages } from '../packages/service.ts';
 import {
@@ -10,7 +11,6 @@ import {
   releaseRevisionsFor,
   releaseValues,
 } from '../pkgmgr/release-detail.ts';
-import { ReleaseDecoder, type StoredRelease } from '../pkgmgr/releases.ts';
 import { name, namespace, requiredNamespace, scope } from './args.ts';
 import { type Tool, tool } from './tool.ts';
 

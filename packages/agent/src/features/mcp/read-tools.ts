@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { callerView, visibleNamespaces } from '../../http/caller-view.ts';
 import { auditReport } from '../../scope/audit/report.ts';
-import { redactText } from '../ai/redact.ts';
+import { ReleaseDecoder } from '../../scope/helm-releases.ts';
+import { redactText } from '../../scope/redact.ts';
+import { readAuditSettings } from '../../scope/settings.ts';
 import { aiGet, aiList } from '../ai/service.ts';
-import { readAuditSettings } from '../config/service.ts';
 import { dashboard } from '../dashboard/service.ts';
 import { readPodLog, sinceSeconds } from '../logs/service.ts';
-import { ReleaseDecoder } from '../pkgmgr/releases.ts';
 import { pkgmgrDashboard } from '../pkgmgr/service.ts';
 import { namespaces } from '../resources/catalog.ts';
 import { changes, kubeEvents } from '../timeline/service.ts';

@@ -1,11 +1,11 @@
 import { AppError, badRequest } from '@binnacle/common/server';
 import { z } from 'zod';
 import { callerView, requireVisible } from '../../http/caller-view.ts';
+import { redactText } from '../../scope/redact.ts';
+import { readAuditSettings } from '../../scope/settings.ts';
 import { topologyGroups } from '../../scope/topology/builder.ts';
 import { nodeId } from '../../scope/topology/model.ts';
 import { maxExpandedPods } from '../../scope/topology/pod-groups.ts';
-import { redactText } from '../ai/redact.ts';
-import { readAuditSettings } from '../config/service.ts';
 import { sinceSeconds } from '../logs/service.ts';
 import { readWorkloadLogs } from '../logs/workload-tail.ts';
 import { neighborhood } from '../topology/neighborhood.ts';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { objectPath } from '../../kube/discovery.ts';
 import { type KubeObject, stripObject } from '../../kube/objects.ts';
 import { type ActionOutcome, performAction } from '../../scope/actions.ts';
-import { redactObject } from '../ai/redact.ts';
+import { redactObject } from '../../scope/redact.ts';
 import { setCronJobSuspended, triggerCronJob } from '../cronjobs/service.ts';
 import {
   refreshApplication,

@@ -4,7 +4,7 @@ import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
 import { NamespaceParam } from '../../http/schemas.ts';
-import { ReleaseDecoder } from '../pkgmgr/releases.ts';
+import { ReleaseDecoder } from '../../scope/helm-releases.ts';
 import { sources } from './contributors.ts';
 import { healthOrder } from './merge.ts';
 import type { PackagesContext } from './module.ts';

@@ -1,6 +1,6 @@
 import { type CallerView, viewReader } from '../../http/caller-view.ts';
 import type { Health } from '../../kube/health.ts';
-import { latestRevisions, type ReleaseDecoder } from '../pkgmgr/releases.ts';
+import { latestRevisions, type ReleaseDecoder } from '../../scope/helm-releases.ts';
 import {
   type Contributor,
   fromApplication,

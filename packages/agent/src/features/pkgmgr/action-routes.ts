@@ -7,6 +7,7 @@ import { actionAnswer } from '../../http/schemas.ts';
 import { SseStream } from '../../http/sse.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { bodyMayBeEmpty, performAction } from '../../scope/actions.ts';
+import type { ReleaseDecoder } from '../../scope/helm-releases.ts';
 import type { ChartSources } from './chart-sources.ts';
 import { helmTimeoutSeconds } from './helm-cli.ts';
 import type { PkgmgrContext } from './module.ts';
@@ -22,7 +23,6 @@ import {
   previewValues,
   type UpgradeRequest,
 } from './release-actions.ts';
-import type { ReleaseDecoder } from './releases.ts';
 import {
   InstallBody,
   ReleaseAnswer,

@@ -3,16 +3,16 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError, parseYaml, yamlLimits } from '@binnacle/common/server';
 import type { Impersonation } from '../../kube/client.ts';
-import type { ChartSources } from './chart-sources.ts';
-import { helmTimeoutSeconds, runHelm } from './helm-cli.ts';
-import type { PkgmgrContext } from './module.ts';
-import { releaseRevision, releaseRevisions, unifiedDiff } from './release-detail.ts';
 import {
   type ReleaseDecoder,
   type ReleaseSummary,
   type StoredRelease,
   summarizeRelease,
-} from './releases.ts';
+} from '../../scope/helm-releases.ts';
+import type { ChartSources } from './chart-sources.ts';
+import { helmTimeoutSeconds, runHelm } from './helm-cli.ts';
+import type { PkgmgrContext } from './module.ts';
+import { releaseRevision, releaseRevisions, unifiedDiff } from './release-detail.ts';
 import { upgradeInfo } from './upgrades.ts';
 
 export type Values = Record<string, unknown>;

@@ -5,8 +5,13 @@ import type { Impersonation } from '../../kube/client.ts';
 import { splitApiVersion } from '../../kube/discovery.ts';
 import { type LiveHealth, liveHealth } from '../../kube/live-health.ts';
 import type { KubeObject } from '../../kube/objects.ts';
+import {
+  isReleaseSecret,
+  type ReleaseDecoder,
+  type StoredRelease,
+  summarizeRelease,
+} from '../../scope/helm-releases.ts';
 import type { PkgmgrContext } from './module.ts';
-import { isReleaseSecret, type ReleaseDecoder, type StoredRelease, summarizeRelease } from './releases.ts';
 
 export interface ReleaseRevision {
   revision: number;

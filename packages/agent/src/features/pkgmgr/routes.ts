@@ -7,6 +7,7 @@ import { visibleNamespaces } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
 import { NamespaceParam } from '../../http/schemas.ts';
 import type { Impersonation } from '../../kube/client.ts';
+import { ReleaseDecoder } from '../../scope/helm-releases.ts';
 import { pkgmgrActionRoutes } from './action-routes.ts';
 import { catalogRoutes } from './catalog-routes.ts';
 import { pkgmgrChartRoutes } from './chart-routes.ts';
@@ -19,7 +20,6 @@ import {
   releaseRevisionsFor,
   releaseValues,
 } from './release-detail.ts';
-import { ReleaseDecoder } from './releases.ts';
 import { ReleaseDetail, ReleaseParams, Releases, Revision, Values } from './schemas.ts';
 import { pkgmgrDashboard } from './service.ts';
 

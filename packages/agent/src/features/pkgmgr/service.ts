@@ -1,5 +1,10 @@
+import {
+  latestRevisions,
+  type ReleaseDecoder,
+  type ReleaseSummary,
+  summarizeRelease,
+} from '../../scope/helm-releases.ts';
 import type { PkgmgrContext } from './module.ts';
-import { latestRevisions, type ReleaseDecoder, type ReleaseSummary, summarizeRelease } from './releases.ts';
 
 export interface PkgmgrDashboard {
   releases: ReleaseSummary[];

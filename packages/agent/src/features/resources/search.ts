@@ -5,7 +5,7 @@ import { visibleNamespaces } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { type ApiResource, resourceKey } from '../../kube/discovery.ts';
 import type { KubeObject } from '../../kube/objects.ts';
-import { isSensitiveName } from '../ai/redact.ts';
+import { isSensitiveName } from '../../scope/redact.ts';
 import { view } from '../ai/views.ts';
 import type { ResourcesContext } from './module.ts';
 

@@ -2,10 +2,10 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { AuditSettings } from '../../config/agent-config.ts';
 import { openSessionStream, type SseStream, StreamLimit } from '../../http/sse.ts';
+import { readAuditSettings } from '../../scope/settings.ts';
 import { matches } from '../../scope/timeline/store/filter.ts';
 import type { TimelineEvent } from '../../scope/timeline/types.ts';
 import type { Topology } from '../../scope/topology/model.ts';
-import { readAuditSettings } from '../config/service.ts';
 import type { TimelineContext } from './module.ts';
 import { type Preset, presetQuery } from './service.ts';
 

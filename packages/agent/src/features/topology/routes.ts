@@ -4,9 +4,9 @@ import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
+import { readAuditSettings } from '../../scope/settings.ts';
 import { defaultTopologyOptions } from '../../scope/topology/builder.ts';
 import { type TrafficPairs, withTrafficEdges } from '../../scope/topology/traffic-edges.ts';
-import { readAuditSettings } from '../config/service.ts';
 import type { TopologyContext } from './module.ts';
 
 const Topology = Type.Object({

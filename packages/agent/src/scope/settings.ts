@@ -1,5 +1,8 @@
-import type { AgentConfig, AuditSettings, ConfigFile, Settings } from '../../config/agent-config.ts';
-import type { ConfigContext } from './module.ts';
+import type { AgentConfig, AuditSettings, ConfigFile, Settings } from '../config/agent-config.ts';
+import type { AgentContext } from '../context.ts';
+
+/** What the settings read: the running configuration and the two files the agent keeps. */
+type SettingsFiles = Pick<AgentContext, 'config' | 'configFile' | 'settingsFile'>;
 
 export interface ConfigView {
   /** What `<data-dir>/config.json` holds. */
@@ -14,7 +17,7 @@ export interface ConfigView {
   path: string;
 }
 
-export async function readConfig(ctx: ConfigContext): Promise<ConfigView> {
+export async function readConfig(ctx: SettingsFiles): Promise<ConfigView> {
   // The cluster token, the metrics store's headers and the OIDC client secret (set when the agent is embedded)
   // are credentials: the answer says whether they are set.
   const { clusterToken, metricsdbHeaders, oidcClientSecret, ...effective } = ctx.config;
@@ -32,7 +35,7 @@ export async function readConfig(ctx: ConfigContext): Promise<ConfigView> {
 
 /** Replaces the config file (validated by the route schema); it takes effect at the next start. */
 export async function replaceConfig(
-  ctx: ConfigContext,
+  ctx: SettingsFiles,
   file: ConfigFile,
 ): Promise<ConfigView & { restartRequired: boolean }> {
   await ctx.configFile.write(file);
@@ -41,20 +44,20 @@ export async function replaceConfig(
 
 export const defaultAuditSettings = (): AuditSettings => ({ ignoredNamespaces: [], disabledChecks: [] });
 
-export function readSettings(ctx: ConfigContext): Promise<Settings> {
+export function readSettings(ctx: SettingsFiles): Promise<Settings> {
   return ctx.settingsFile.read();
 }
 
 /** Merges the given top-level fields into the settings; fields left out keep their value. */
-export function mergeSettings(ctx: ConfigContext, patch: Settings): Promise<Settings> {
+export function mergeSettings(ctx: SettingsFiles, patch: Settings): Promise<Settings> {
   return ctx.settingsFile.update((current) => ({ ...current, ...patch }));
 }
 
-export async function readAuditSettings(ctx: ConfigContext): Promise<AuditSettings> {
+export async function readAuditSettings(ctx: SettingsFiles): Promise<AuditSettings> {
   return (await ctx.settingsFile.read()).audit ?? defaultAuditSettings();
 }
 
-export async function replaceAuditSettings(ctx: ConfigContext, audit: AuditSettings): Promise<AuditSettings> {
+export async function replaceAuditSettings(ctx: SettingsFiles, audit: AuditSettings): Promise<AuditSettings> {
   const settings = await ctx.settingsFile.update((current) => ({ ...current, audit }));
   return settings.audit ?? audit;
 }

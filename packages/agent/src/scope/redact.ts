@@ -1,6 +1,6 @@
 import { parseYamlDocuments, yamlLimits } from '@binnacle/common/server';
 import { stringify } from 'yaml';
-import type { KubeObject } from '../../kube/objects.ts';
+import type { KubeObject } from '../kube/objects.ts';
 
 /** What replaces a value that must not reach a model. */
 export const redacted = '[REDACTED]';

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { decodeRelease, latestRevisions, summarizeRelease } from './releases.ts';
+import { decodeRelease, latestRevisions, summarizeRelease } from './helm-releases.ts';
 
 /** Builds a release Secret the way Helm writes one: JSON → gzip → base64, then base64 again in Secret data. */
 function releaseSecret(name: string, revision: number, status: string, gzip = true) {
