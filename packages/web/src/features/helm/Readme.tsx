@@ -16,23 +16,15 @@ function Text({ pieces }: { pieces: readonly Inline[] }): ReactNode {
       case 'break':
         return <br key={index} />;
       case 'strong':
-        return (
-          <strong key={index}>
-            <Text pieces={piece.children} />
-          </strong>
-        );
       case 'em':
+      case 'del': {
+        const Tag = piece.type;
         return (
-          <em key={index}>
+          <Tag key={index}>
             <Text pieces={piece.children} />
-          </em>
+          </Tag>
         );
-      case 'del':
-        return (
-          <del key={index}>
-            <Text pieces={piece.children} />
-          </del>
-        );
+      }
       case 'link':
         return (
           <a
