@@ -4,6 +4,7 @@ import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { get } from '../../api/client.ts';
 import { type StreamState, subscribe } from '../../api/events.ts';
 import { linkLook } from '../../ui/controls.tsx';
+import { streamWords } from '../../ui/StreamStatus.tsx';
 import { Loading } from '../../ui/states.tsx';
 import { EmptyOrRefused } from '../shell/AccessNotice.tsx';
 import { pods } from '../shell/access.ts';
@@ -112,11 +113,7 @@ export function TopologyPage() {
             ? stream === 'open'
               ? 'Flows of the last 5 minutes, read every 10 s'
               : 'Reading again…'
-            : stream === 'open'
-              ? 'Live'
-              : stream === 'connecting'
-                ? 'Connecting…'
-                : 'Reconnecting…'}
+            : streamWords[stream]}
           {graph && ` · ${graph.nodes.length} objects, ${graph.edges.length} connections`}
         </span>
         {search.expand && (
