@@ -102,6 +102,8 @@ export class FlowStreams {
     for (const record of seed) this.#add(record);
     const client = await this.#service.hubble.client(this.#service.relay());
     if (!client) return this.#unavailable({ reason: this.#service.hubble.state.reason ?? 'not connected' });
+    // The last client may have left while the window was read: a follow now would run for nobody.
+    if (this.#clients.size === 0) return;
     const from = seed.reduce((latest, r) => Math.max(latest, r.time), since);
     this.#cancel = client.follow(
       from,
