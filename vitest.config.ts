@@ -25,7 +25,13 @@ export default defineConfig({
       },
       {
         // The type-aware eslint pass takes ~45 s alone and over 120 s beside the integration suite on 2 cores.
-        test: { name: 'checks', include: ['scripts/static-checks.test.ts'], testTimeout: 300_000 },
+        // With the scripts' own unit tests (the layering check's fixtures).
+        test: {
+          name: 'checks',
+          include: ['scripts/*.test.ts'],
+          exclude: [...configDefaults.exclude, 'scripts/*.int.test.ts'],
+          testTimeout: 300_000,
+        },
       },
       {
         test: {
