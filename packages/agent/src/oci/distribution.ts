@@ -36,13 +36,17 @@ const isDigest = (reference: string) => digestPattern.test(reference);
 const named = (client: RegistryClient, repository: string, reference: string) =>
   `${client.registry}/${repository}${isDigest(reference) ? '@' : ':'}${reference}`;
 
+const tooLarge = (what: string, maxBytes: number) =>
+  new AppError(
+    'registry_error',
+    `${what} is larger than ${maxBytes % (1 << 20) ? `${maxBytes} bytes` : `${maxBytes >> 20} MiB`}`,
+  );
+
 /** A 2xx answer's whole body, refused (and the rest left unread) once it passes `maxBytes`. */
 async function readBounded(response: RegistryResponse, maxBytes: number, what: string): Promise<Buffer> {
-  const tooLarge = () =>
-    new AppError('registry_error', `${what} is larger than ${(maxBytes / 1024 / 1024).toFixed(0)} MiB`);
   if (Number(header(response.headers, 'content-length') ?? 0) > maxBytes) {
     discard(response.body);
-    throw tooLarge();
+    throw tooLarge(what, maxBytes);
   }
   const chunks: Buffer[] = [];
   let length = 0;
@@ -50,7 +54,7 @@ async function readBounded(response: RegistryResponse, maxBytes: number, what: s
     length += chunk.length;
     if (length > maxBytes) {
       discard(response.body);
-      throw tooLarge();
+      throw tooLarge(what, maxBytes);
     }
     chunks.push(chunk);
   }
@@ -102,8 +106,7 @@ export async function fetchBlob(
   maxBytes: number,
 ): Promise<Buffer> {
   const what = `the blob ${client.registry}/${repository}@${blob.digest}`;
-  if ((blob.size ?? 0) > maxBytes)
-    throw new AppError('registry_error', `${what} is larger than ${(maxBytes / 1024 / 1024).toFixed(0)} MiB`);
+  if ((blob.size ?? 0) > maxBytes) throw tooLarge(what, maxBytes);
   const bytes = await readBounded(
     await client.get(`/v2/${repository}/blobs/${blob.digest}`, '*/*'),
     maxBytes,
@@ -149,7 +152,8 @@ export async function listCatalog(client: RegistryClient): Promise<string[]> {
     if (Array.isArray(body.repositories)) names.push(...body.repositories.map(String));
     const next = /<([^>]+)>;\s*rel="next"/.exec(header(response.headers, 'link') ?? '')?.[1];
     // A next page is asked of the same registry, whatever host its link names.
-    path = next ? ((url) => `${url.pathname}${url.search}`)(new URL(next, 'http://registry')) : undefined;
+    const url = next ? new URL(next, 'http://registry') : undefined;
+    path = url && `${url.pathname}${url.search}`;
   }
   return names;
 }
