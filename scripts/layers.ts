@@ -207,7 +207,7 @@ export const repositoryLayers: readonly PackageLayers[] = [
   {
     root: 'packages/agent/src',
     layers: [
-      ['kube/'],
+      ['kube/', 'oci/'],
       ['config/'],
       ['http/'],
       ['scope/', 'context.ts'],

@@ -3,8 +3,7 @@ import { AppError, badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import type { KubeObject } from '../../kube/objects.ts';
-import { dockerHub } from './reference.ts';
-import type { RegistryCredentials } from './registry-client.ts';
+import { dockerHub, type RegistryCredentials } from '../../oci/registry-client.ts';
 
 /** Where the credentials for an image come from: a pod's imagePullSecrets and/or secrets named outright. */
 export interface CredentialSources {

@@ -1,19 +1,32 @@
 /**
  * Exact-length reads over a stream of chunks, without gathering more than one tar block: headers are read
- * whole, file contents are passed through chunk by chunk or skipped, so a layer never sits in memory.
+ * whole, file contents are passed through chunk by chunk or skipped, so a layer never sits in memory. At most
+ * `maxBytes` are taken from the source; the chunk that passes it is an error.
  */
 export class ByteReader {
   readonly #chunks: AsyncIterator<Buffer>;
+  readonly #maxBytes: number;
+  #taken = 0;
   #buffer: Buffer = Buffer.alloc(0);
 
-  constructor(source: AsyncIterable<Buffer>) {
+  constructor(source: AsyncIterable<Buffer>, maxBytes = Number.POSITIVE_INFINITY) {
     this.#chunks = source[Symbol.asyncIterator]();
+    this.#maxBytes = maxBytes;
+  }
+
+  async #next(): Promise<Buffer | undefined> {
+    const next = await this.#chunks.next();
+    if (next.done) return undefined;
+    this.#taken += next.value.length;
+    if (this.#taken > this.#maxBytes)
+      throw new Error(`the archive is larger than ${(this.#maxBytes / 1024 / 1024).toFixed(0)} MiB`);
+    return next.value;
   }
 
   async #pull(): Promise<boolean> {
-    const next = await this.#chunks.next();
-    if (next.done) return false;
-    this.#buffer = this.#buffer.length ? Buffer.concat([this.#buffer, next.value]) : next.value;
+    const next = await this.#next();
+    if (!next) return false;
+    this.#buffer = this.#buffer.length ? Buffer.concat([this.#buffer, next]) : next;
     return true;
   }
 
@@ -53,10 +66,10 @@ export class ByteReader {
     this.#buffer = this.#buffer.subarray(buffered);
     left -= buffered;
     while (left > 0) {
-      const next = await this.#chunks.next();
-      if (next.done) throw new Error(`the archive ends ${left} bytes before the end of a file`);
-      if (next.value.length > left) this.#buffer = next.value.subarray(left);
-      left -= Math.min(left, next.value.length);
+      const next = await this.#next();
+      if (!next) throw new Error(`the archive ends ${left} bytes before the end of a file`);
+      if (next.length > left) this.#buffer = next.subarray(left);
+      left -= Math.min(left, next.length);
     }
   }
 

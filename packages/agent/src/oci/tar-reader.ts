@@ -12,6 +12,13 @@ export interface TarEntry {
 }
 
 const block = 512;
+/** PAX records and GNU long names are read whole; no builder writes one near this (tar-stream allows 4 MiB). */
+const maxMetadataBytes = 1 << 20;
+
+/** Bounds of one archive: the bytes read from its (decompressed) source. */
+export interface TarLimits {
+  maxBytes?: number;
+}
 
 const types: Record<string, EntryType> = {
   '0': 'file',
@@ -77,17 +84,18 @@ function paxRecords(data: Buffer): Record<string, string> {
 const padding = (size: number) => (block - (size % block)) % block;
 
 /**
- * A streaming reader of a tar archive (ustar, PAX and GNU long names, as image builders write them): `next()`
- * reads the next member's header, skipping whatever of the previous member's content was not read;
- * `content()` yields the current member's bytes as they arrive.
+ * A streaming reader of a tar archive (ustar, PAX and GNU long names, as image builders and `helm package`
+ * write them): `next()` reads the next member's header, skipping whatever of the previous member's content
+ * was not read; `content()` yields the current member's bytes as they arrive. Paths come cleaned, never
+ * above the archive's root; errors are plain Errors for the caller to name the archive in.
  */
 export class TarReader {
   readonly #bytes: ByteReader;
   #left = 0;
   #padding = 0;
 
-  constructor(source: AsyncIterable<Buffer>) {
-    this.#bytes = new ByteReader(source);
+  constructor(source: AsyncIterable<Buffer>, limits: TarLimits = {}) {
+    this.#bytes = new ByteReader(source, limits.maxBytes);
   }
 
   async next(): Promise<TarEntry | undefined> {
@@ -100,11 +108,12 @@ export class TarReader {
     for (;;) {
       const header = await this.#bytes.read(block);
       if (!header || header.every((byte) => byte === 0)) return undefined;
-      if (!checksumOk(header))
-        throw new Error('the layer is not a tar archive (a header checksum does not match)');
+      if (!checksumOk(header)) throw new Error('not a tar archive (a header checksum does not match)');
       const flag = String.fromCharCode(header[156] ?? 0);
       let size = numeric(header, 124, 12);
       if (flag === 'x' || flag === 'g' || flag === 'L' || flag === 'K') {
+        if (size > maxMetadataBytes)
+          throw new Error(`an extended header of ${size} bytes (more than ${maxMetadataBytes} allowed)`);
         const data = await this.#bytes.read(size + padding(size));
         const body = data?.subarray(0, size) ?? Buffer.alloc(0);
         // Global PAX headers carry archive-wide defaults image builders do not use for names; skipped.

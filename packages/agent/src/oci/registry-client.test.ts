@@ -9,10 +9,14 @@ import { RegistryClient } from './registry-client.ts';
 
 /**
  * The token flow of the distribution spec against a loopback server playing registry and token service:
- * 401 with a Bearer challenge, a token for the scope (asked with Basic credentials), the retry with it.
+ * 401 with a Bearer challenge, a token for the scope (asked with Basic credentials), the retry with it; and a
+ * second origin playing blob storage that a registry redirects to.
  */
 let server: Server;
+let storage: Server;
 let host: string;
+let storageHost: string;
+const storageRequests: (string | undefined)[] = [];
 const tokenRequests: { scope: string | null; authorization?: string }[] = [];
 const basic = (user: string, password: string) =>
   `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
@@ -35,13 +39,24 @@ beforeAll(async () => {
       );
       return res.writeHead(401).end();
     }
+    if (url.pathname.endsWith('/blobs/elsewhere'))
+      return res.writeHead(307, { location: `http://${storageHost}/signed?sig=1` }).end();
     res.end('manifest');
   });
+  storage = createServer((req, res) => {
+    storageRequests.push(req.headers.authorization);
+    res.end('blob bytes');
+  });
   server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
+  storage.listen(0, '127.0.0.1');
+  await Promise.all([once(server, 'listening'), once(storage, 'listening')]);
   host = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+  storageHost = `127.0.0.1:${(storage.address() as AddressInfo).port}`;
 });
-afterAll(() => server.close());
+afterAll(() => {
+  server.close();
+  storage.close();
+});
 
 describe('RegistryClient', () => {
   it('asks the realm for an anonymous token of the scope, then retries with it', async () => {
@@ -63,6 +78,13 @@ describe('RegistryClient', () => {
       message: `the registry ${host} refused the credentials of pull secret ns/wrong`,
     });
     expect(JSON.stringify((error as AppError).toBody())).not.toContain('nope');
+  });
+
+  it('follows a redirect to blob storage on another origin without the credentials', async () => {
+    const client = new RegistryClient(host, { username: 'robot', password: 'secret', source: 'ns/regcred' });
+    const response = await client.get('/v2/private/blobs/elsewhere', '*/*');
+    expect(await text(response.body)).toBe('blob bytes');
+    expect(storageRequests).toEqual([undefined]);
   });
 
   it('parses challenges with quoted and bare parameters', () => {

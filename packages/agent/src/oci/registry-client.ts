@@ -2,7 +2,9 @@ import type { Readable } from 'node:stream';
 import { AppError, notFound } from '@binnacle/common/server';
 import { type Dispatcher, request } from 'undici';
 import { parseChallenge } from './challenge.ts';
-import { dockerHub } from './reference.ts';
+
+/** How image references name Docker Hub; its API lives elsewhere (`registryBase`). */
+export const dockerHub = 'docker.io';
 
 /** A user name and password for one registry, and where they came from (a pull secret). */
 export interface RegistryCredentials {
@@ -34,13 +36,16 @@ export function registryBase(registry: string): string {
   return `${isLoopback(registry.replace(/:\d+$/, '')) ? 'http' : 'https'}://${registry}`;
 }
 
+/** Whether the registry is spoken to without TLS (helm then wants `--plain-http`). */
+export const isPlainHttpRegistry = (registry: string) => registryBase(registry).startsWith('http:');
+
 /** Drops an answer's body: undici reports a body destroyed unread as an error, which nobody waits for here. */
 export function discard(body: Readable): void {
   body.once('error', () => undefined);
   body.destroy();
 }
 
-const header = (headers: RegistryResponse['headers'], name: string) => {
+export const header = (headers: RegistryResponse['headers'], name: string) => {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
 };

@@ -55,6 +55,23 @@ describe('TarReader', () => {
     await expect(entries(new TarReader(Readable.from([archive.subarray(0, 1800)])))).rejects.toThrow('ends');
   });
 
+  it('stops at its bound on the bytes read, and at an extended header above 1 MiB', async () => {
+    await expect(entries(new TarReader(chunked(archive, 512), { maxBytes: 2048 }))).rejects.toThrow(
+      'larger than',
+    );
+    expect(await entries(new TarReader(chunked(archive, 512), { maxBytes: archive.length }))).toHaveLength(6);
+    // The PAX header of the long name, made to claim 2 MiB of records (its checksum made right again).
+    const start = archive.indexOf('PaxHeaders/');
+    const pax = Buffer.from(archive.subarray(start));
+    pax.write(`${(2 << 20).toString(8).padStart(11, '0')}\0`, 124, 'ascii');
+    pax.fill(0x20, 148, 156);
+    let sum = 0;
+    for (const byte of pax.subarray(0, 512)) sum += byte;
+    pax.write(`${sum.toString(8).padStart(6, '0')}\0 `, 148, 'ascii');
+    expect(pax.subarray(156, 157).toString()).toBe('x');
+    await expect(entries(new TarReader(chunked(pax, 512)))).rejects.toThrow('extended header');
+  });
+
   it('cleans paths without climbing above the root', () => {
     expect(cleanPath('./usr//bin/../lib/')).toBe('usr/lib');
     expect(cleanPath('../../etc/passwd')).toBe('etc/passwd');
