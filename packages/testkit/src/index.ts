@@ -54,7 +54,7 @@ export { readState } from './cluster/state.ts';
 export { waitUntil } from './cluster/wait.ts';
 export { evictedPods } from './evicted-pods.ts';
 export { argoApplication, deploymentBody } from './fixtures.ts';
-export { flagTableDisagreements } from './flag-table.ts';
+export { type EnvOnlySetting, flagTableDisagreements, helpDisagreements } from './flag-table.ts';
 export {
   type HaproxyBackend,
   type HaproxyServer,
