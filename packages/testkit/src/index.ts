@@ -14,6 +14,7 @@ export {
   openPage,
   seriousA11yViolations,
 } from './browser.ts';
+export { catalogRepositories } from './catalog-data.ts';
 export { artifactHubOpenApi, OpenApiDocument } from './catalog-openapi.ts';
 export {
   type CatalogRequest,
