@@ -36,7 +36,7 @@ export {
   resolveOptions,
   UsageError,
 } from './options.ts';
-export { formatDefault, optionsHelp } from './options-help.ts';
+export { formatDefault, helpDefault, optionsHelp } from './options-help.ts';
 export { explainPattern } from './pattern-errors.ts';
 export {
   Duration,

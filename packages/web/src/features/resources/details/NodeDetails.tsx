@@ -8,9 +8,9 @@ import { Table } from '../../../ui/Table.tsx';
 import { formatBytes, formatCores } from '../../../ui/units.ts';
 import type { KubeObject } from '../objects.ts';
 import { Conditions } from './Conditions.tsx';
+import type { Condition } from './format.ts';
 import { NodePods } from './NodePods.tsx';
 import { type NodeResource, nodeFigures, nodeRoles } from './node-resources.ts';
-import type { Condition } from './pod-status.ts';
 import type { KindDetailsProps } from './registry.ts';
 
 interface NodeStatus {
