@@ -13,7 +13,14 @@ const noisyNames = [
 ];
 const noisySecrets = [/-token(-[a-z0-9]{5})?$/, /leader-election/];
 
-export type DropReason = 'noisy_kind' | 'noisy_name' | 'no_change' | 'already_recorded' | 'subscriber_full';
+/** `store_backlog_full`: streamed while the store refused writes, but never stored (ADR 0073). */
+export type DropReason =
+  | 'noisy_kind'
+  | 'noisy_name'
+  | 'no_change'
+  | 'already_recorded'
+  | 'subscriber_full'
+  | 'store_backlog_full';
 
 /**
  * Capture-time filter: returns why an informer event should not become a timeline entry, or undefined to keep

@@ -163,12 +163,11 @@ export class ChangeStreams {
     }
     this.#sendTopology(client, await readAuditSettings(this.#ctx));
     if (resumable) {
-      for (const event of await this.#ctx.timeline.store.query({
-        ...query,
-        sinceSeq: since,
-        order: 'recorded',
-      }))
-        this.#send(client, event);
+      // What was streamed while the store refused writes is not in it yet (ADR 0073). Read before the store is
+      // asked: an entry stored meanwhile has left the backlog, but is then in the store.
+      const unstored = this.#ctx.timeline.backlog(since);
+      const stored = await this.#ctx.timeline.store.query({ ...query, sinceSeq: since, order: 'recorded' });
+      for (const event of [...stored, ...unstored].sort((a, b) => a.seq - b.seq)) this.#send(client, event);
     }
     const held = client.held ?? [];
     client.held = undefined;

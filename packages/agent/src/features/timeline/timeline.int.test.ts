@@ -377,7 +377,7 @@ describe('timeline storage', () => {
         { timeoutMs: 10_000 },
       );
       const page = await small.json<Page>('/api/changes?preset=all&limit=10000');
-      expect(page.latestSeq - page.oldestSeq + 1).toBe(100);
+      expect(page.events).toHaveLength(100);
       expect(page.latestSeq).toBeGreaterThan(100);
     } finally {
       await small.close();
