@@ -1,10 +1,10 @@
 import { AppError, forbidden, notFound } from '@binnacle/common/server';
 import type { FastifyRequest } from 'fastify';
 import type { HubApp, HubContext } from '../context.ts';
-import { withChallenge } from '../features/mcp/protected-resource.ts';
-import { sessionCookie } from '../features/sessions/cookie.ts';
+import { sessionCookie } from '../services/sessions/cookie.ts';
 import { authenticate } from './authenticate.ts';
 import { atLeast, cookieBased, inOrg, type Principal } from './principal.ts';
+import { withChallenge } from './protected-resource.ts';
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -1,11 +1,11 @@
 import { AppError, unauthenticated } from '@binnacle/common/server';
 import type { HubContext } from '../context.ts';
-import { idpUnavailable } from '../features/auth/oidc-client.ts';
 import { endRotatedPat } from '../features/pats/service.ts';
-import { sessionCookie } from '../features/sessions/cookie.ts';
-import { type ActiveSession, activityGranularityMs, type EndReason } from '../features/sessions/store.ts';
 import { iso } from '../security/clock.ts';
 import { hashSecret, wellFormed } from '../security/tokens.ts';
+import { idpUnavailable } from '../services/identity/oidc-client.ts';
+import { sessionCookie } from '../services/sessions/cookie.ts';
+import { type ActiveSession, activityGranularityMs, type EndReason } from '../services/sessions/store.ts';
 import { authenticateAccessToken, authenticateHosted } from './external-identity.ts';
 import type { Principal } from './principal.ts';
 

@@ -3,10 +3,10 @@ import { unauthenticated } from '@binnacle/common/server';
 import type { JWTPayload } from 'jose';
 import type { HubContext } from '../context.ts';
 import { findUser, membershipsOf, upsertUser } from '../db/directory.ts';
-import { placeMember } from '../features/auth/sign-in.ts';
-import { acceptedAudiences } from '../features/mcp/protected-resource.ts';
 import { iso } from '../security/clock.ts';
+import { placeMember } from '../services/identity/sign-in.ts';
 import type { Principal } from './principal.ts';
+import { acceptedAudiences } from './protected-resource.ts';
 
 const expiryOf = (claims: JWTPayload) => (claims.exp ? new Date(claims.exp * 1000) : undefined);
 

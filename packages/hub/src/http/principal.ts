@@ -1,6 +1,6 @@
 import type { HubContext, Role } from '../context.ts';
 import { roleIn, type UserRow } from '../db/directory.ts';
-import type { SessionMethod } from '../features/sessions/store.ts';
+import type { SessionMethod } from '../services/sessions/store.ts';
 
 /** Who is calling, in which organization, with which role, and by which credential. */
 export interface Principal {

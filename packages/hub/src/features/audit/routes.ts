@@ -2,8 +2,8 @@ import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access } from '../../http/principal.ts';
+import { maxAuditPage } from '../../services/audit/audit-log.ts';
 import { OrgParams } from '../orgs/schemas.ts';
-import { maxAuditPage } from './service.ts';
 
 const AuditEntry = Type.Object({
   id: Type.Integer(),

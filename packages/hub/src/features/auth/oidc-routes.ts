@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access } from '../../http/principal.ts';
-import { sessionCookie } from '../sessions/cookie.ts';
+import { sessionCookie } from '../../services/sessions/cookie.ts';
 import { backchannelLogout } from './backchannel.ts';
 import { finishOidcLogin, startOidcLogin } from './oidc-service.ts';
 

@@ -15,8 +15,8 @@ import type { HubContext } from '../../context.ts';
 import { upsertUser } from '../../db/directory.ts';
 import { iso, later } from '../../security/clock.ts';
 import { hashSecret } from '../../security/tokens.ts';
-import type { OidcClient } from './oidc-client.ts';
-import { placeMember, recordSignIn } from './sign-in.ts';
+import type { OidcClient } from '../../services/identity/oidc-client.ts';
+import { placeMember, recordSignIn } from '../../services/identity/sign-in.ts';
 
 export function oidcClientOf(ctx: HubContext): OidcClient {
   if (!ctx.oidc)

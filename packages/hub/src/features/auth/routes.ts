@@ -2,8 +2,8 @@ import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access, principalOf } from '../../http/principal.ts';
+import { sessionCookie } from '../../services/sessions/cookie.ts';
 import { RoleSchema } from '../orgs/schemas.ts';
-import { sessionCookie } from '../sessions/cookie.ts';
 import { signInBreakGlass, signOut } from './service.ts';
 
 const SignedIn = Type.Object({

@@ -11,8 +11,8 @@ import {
 } from '../../db/directory.ts';
 import type { Principal } from '../../http/principal.ts';
 import { iso } from '../../security/clock.ts';
-import { userTarget } from '../audit/service.ts';
-import { recordSignIn } from './sign-in.ts';
+import { userTarget } from '../../services/audit/audit-log.ts';
+import { recordSignIn } from '../../services/identity/sign-in.ts';
 
 /**
  * Break-glass sign-in: checks the configured e-mail and password (throttled per client address and account,

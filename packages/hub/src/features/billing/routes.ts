@@ -2,8 +2,8 @@ import { AppError, badRequest, errorResponses, Nullable, Query } from '@binnacle
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access, principalOf } from '../../http/principal.ts';
+import type { Billing } from '../../services/billing/service.ts';
 import { OrgParams } from '../orgs/schemas.ts';
-import type { Billing } from './service.ts';
 
 const Usage = Type.Object({ used: Type.Integer(), limit: Type.Integer() });
 const BillingStatus = Type.Object({

@@ -6,8 +6,8 @@ import type { ClustersTable } from '../../db/schema.ts';
 import { inOrg, type Principal } from '../../http/principal.ts';
 import { iso } from '../../security/clock.ts';
 import { hashSecret, mintToken, wellFormed } from '../../security/tokens.ts';
-import type { AuditTarget } from '../audit/service.ts';
-import { connectedAmong } from '../replicas/replicas.ts';
+import type { AuditTarget } from '../../services/audit/audit-log.ts';
+import { connectedAmong } from '../../services/replicas/replicas.ts';
 
 export const maxClustersPerOrg = 1000;
 

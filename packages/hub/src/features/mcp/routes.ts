@@ -2,8 +2,8 @@ import { errorResponses, Query, registerMcpEndpoint } from '@binnacle/common/ser
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access, principalOf } from '../../http/principal.ts';
+import { metadataPrefix, resourceMetadata } from '../../http/protected-resource.ts';
 import { countFanOut } from '../tunnel/fan-out.ts';
-import { metadataPrefix, resourceMetadata } from './protected-resource.ts';
 import { fansOut, hubMcpServer } from './server.ts';
 
 const Metadata = Type.Object(

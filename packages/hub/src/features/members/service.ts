@@ -3,7 +3,7 @@ import type { HubContext, Role } from '../../context.ts';
 import { countOf } from '../../db/count.ts';
 import { breakGlassIssuer, type Db, ownerCount } from '../../db/directory.ts';
 import type { Principal } from '../../http/principal.ts';
-import { userTarget } from '../audit/service.ts';
+import { userTarget } from '../../services/audit/audit-log.ts';
 
 const conflict = (message: string) => new AppError('conflict', message);
 

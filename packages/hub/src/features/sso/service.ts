@@ -4,7 +4,7 @@ import type { HubContext } from '../../context.ts';
 import { oldestOrg } from '../../db/directory.ts';
 import type { Principal } from '../../http/principal.ts';
 import { OutboundFailure } from '../../security/outbound.ts';
-import { idpTimeoutSeconds } from '../auth/oidc-client.ts';
+import { idpTimeoutSeconds } from '../../services/identity/oidc-client.ts';
 
 /** A discovery document is a few kilobytes: this leaves room for any IdP's and bounds what is read. */
 const maxDiscoveryBytes = 256 * 1024;

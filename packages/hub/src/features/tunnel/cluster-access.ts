@@ -3,8 +3,8 @@ import { IdentitySigner, identityHeader } from '@binnacle/tunnel';
 import type { HubContext } from '../../context.ts';
 import { clusterIdentity } from '../../http/cluster-identity.ts';
 import { inOrg, type Principal } from '../../http/principal.ts';
-import type { TunnelEnd } from '../replicas/peer-tunnels.ts';
-import { tunnelElsewhere } from '../replicas/replicas.ts';
+import type { TunnelEnd } from '../../services/replicas/peer-tunnels.ts';
+import { tunnelElsewhere } from '../../services/replicas/replicas.ts';
 
 /** A cluster's tunnel wherever it is: held by this replica, or by another one that relays to it. */
 export interface ReachedTunnel {

@@ -1,5 +1,5 @@
 import { AppError } from '@binnacle/common/server';
-import type { HubContext } from '../../context.ts';
+import type { HubContext } from '../context.ts';
 
 /** RFC 9728's well-known prefix: a resource's metadata lives at this prefix followed by the resource's path. */
 export const metadataPrefix = '/.well-known/oauth-protected-resource';

@@ -5,7 +5,7 @@ import type { BillingConfig, Plan } from '../../config/billing-config.ts';
 import type { Db } from '../../db/directory.ts';
 import type { Principal } from '../../http/principal.ts';
 import { type Clock, iso } from '../../security/clock.ts';
-import { AuditLog } from '../audit/service.ts';
+import { AuditLog } from '../audit/audit-log.ts';
 import { accountOf, effectivePlan, saveAccount, usageOf } from './accounts.ts';
 import { callStripe, stripeClient } from './stripe-api.ts';
 import { receiveEvent } from './webhook.ts';

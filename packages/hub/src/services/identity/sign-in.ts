@@ -9,7 +9,7 @@ import {
   type UserRow,
 } from '../../db/directory.ts';
 import { iso } from '../../security/clock.ts';
-import { userTarget } from '../audit/service.ts';
+import { userTarget } from '../audit/audit-log.ts';
 
 /**
  * Where a person who just signed in acts: an organization they already belong to; else one a pending
