@@ -77,6 +77,3 @@ export type HubApp = TypedApp;
 
 /** 30 requests per minute per user, shared by `/api/fleet/*` and the MCP tools that fan out. */
 export const fleetRateLimit = { limit: 30, windowMs: 60_000 };
-
-export type Role = 'owner' | 'member' | 'viewer';
-export const roles: readonly Role[] = ['owner', 'member', 'viewer'];

@@ -2,7 +2,7 @@ import { notFound } from '@binnacle/common/server';
 import type { HubContext } from '../../context.ts';
 import { membershipsOf } from '../../db/directory.ts';
 import { clusterIdentity } from '../../http/cluster-identity.ts';
-import type { Principal } from '../../http/principal.ts';
+import type { Principal } from '../../security/principal.ts';
 
 /** Who the caller is, where they act, with which credential, and what clusters see of them. */
 export async function describeAccount(

@@ -9,8 +9,8 @@ import {
   oldestOrg,
   upsertUser,
 } from '../../db/directory.ts';
-import type { Principal } from '../../http/principal.ts';
 import { iso } from '../../security/clock.ts';
+import type { Principal } from '../../security/principal.ts';
 import { userTarget } from '../../services/audit/audit-log.ts';
 import { recordSignIn } from '../../services/identity/sign-in.ts';
 

@@ -1,6 +1,6 @@
 import { badRequest } from '@binnacle/common/server';
 import type { HubContext } from '../../context.ts';
-import type { Principal } from '../../http/principal.ts';
+import type { Principal } from '../../security/principal.ts';
 import { createCluster } from './service.ts';
 
 const secretName = 'binnacle-agent-token';

@@ -1,7 +1,8 @@
 import { errorResponses } from '@binnacle/common/server';
 import type { TSchema } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
-import { access, type Principal, principalOf } from '../../http/principal.ts';
+import { access, principalOf } from '../../http/principal.ts';
+import type { Principal } from '../../security/principal.ts';
 import {
   AuditQuery,
   CertificateRow,

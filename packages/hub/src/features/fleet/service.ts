@@ -1,5 +1,5 @@
 import type { HubContext } from '../../context.ts';
-import type { Principal } from '../../http/principal.ts';
+import type { Principal } from '../../security/principal.ts';
 import { callAgentJson } from '../tunnel/call.ts';
 import { type ClusterRef, countFanOut, fanOut } from '../tunnel/fan-out.ts';
 import type { ClusterStatus } from './schemas.ts';

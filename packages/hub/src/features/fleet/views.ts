@@ -1,7 +1,7 @@
 import { searchLimits } from '@binnacle/common';
 import { badRequest } from '@binnacle/common/server';
 import type { HubContext } from '../../context.ts';
-import type { Principal } from '../../http/principal.ts';
+import type { Principal } from '../../security/principal.ts';
 import type { Certificate, Finding, Package, Problem, SearchHit } from './schemas.ts';
 import { askAgent, type FleetQuery, type FleetView } from './service.ts';
 

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, notFound } from '@binnacle/common/server';
-import type { HubContext, Role } from '../../context.ts';
+import type { HubContext } from '../../context.ts';
 import { countOf } from '../../db/count.ts';
 import { addMember, roleIn } from '../../db/directory.ts';
 import type { InvitationsTable } from '../../db/schema.ts';
-import type { Principal } from '../../http/principal.ts';
 import { iso, later } from '../../security/clock.ts';
+import type { Principal } from '../../security/principal.ts';
+import type { Role } from '../../security/roles.ts';
 import { hashSecret, mintToken, wellFormed } from '../../security/tokens.ts';
 
 /** How long an invitation stays valid when the owner does not say: a week. */

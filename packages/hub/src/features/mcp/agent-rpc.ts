@@ -1,7 +1,7 @@
 import { AppError } from '@binnacle/common/server';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { HubContext } from '../../context.ts';
-import type { Principal } from '../../http/principal.ts';
+import type { Principal } from '../../security/principal.ts';
 import { callAgentJson, knownCode } from '../tunnel/call.ts';
 
 /** A cluster's part of an MCP call; a slower agent is reported as timed out, the others still answer. */

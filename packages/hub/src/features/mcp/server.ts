@@ -10,7 +10,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { HubContext } from '../../context.ts';
-import type { Principal } from '../../http/principal.ts';
+import type { Principal } from '../../security/principal.ts';
 import { listClusters } from '../clusters/service.ts';
 import { type ClusterRef, fanOut } from '../tunnel/fan-out.ts';
 import { agentToolCall, agentTools, resultText, toolFailure } from './agent-rpc.ts';

@@ -1,8 +1,9 @@
 import { AppError, notFound } from '@binnacle/common/server';
-import type { HubContext, Role } from '../../context.ts';
+import type { HubContext } from '../../context.ts';
 import { countOf } from '../../db/count.ts';
 import { breakGlassIssuer, type Db, ownerCount } from '../../db/directory.ts';
-import type { Principal } from '../../http/principal.ts';
+import type { Principal } from '../../security/principal.ts';
+import type { Role } from '../../security/roles.ts';
 import { userTarget } from '../../services/audit/audit-log.ts';
 
 const conflict = (message: string) => new AppError('conflict', message);

@@ -2,8 +2,8 @@ import { notFound } from '@binnacle/common/server';
 import type { HubContext } from '../../context.ts';
 import { countOf } from '../../db/count.ts';
 import { addMember, createOrg, membershipsOf } from '../../db/directory.ts';
-import type { Principal } from '../../http/principal.ts';
 import { iso } from '../../security/clock.ts';
+import type { Principal } from '../../security/principal.ts';
 
 async function describe(ctx: HubContext, orgId: string, role: Principal['role']) {
   const { db } = ctx.database;

@@ -3,8 +3,8 @@ import { parseDuration } from '@binnacle/common';
 import { AppError, badRequest, notFound } from '@binnacle/common/server';
 import type { HubContext } from '../../context.ts';
 import { countOf } from '../../db/count.ts';
-import type { Principal } from '../../http/principal.ts';
 import { iso, later } from '../../security/clock.ts';
+import type { Principal } from '../../security/principal.ts';
 import { mintToken } from '../../security/tokens.ts';
 
 export const maxPatsPerUser = 100;
@@ -106,29 +106,4 @@ export async function revokePat(ctx: HubContext, principal: Principal, id: strin
     .executeTakeFirst();
   if (!revoked) throw notFound(`token ${id} not found`);
   await ctx.audit.act(principal, ip, 'pat.revoke', { type: 'pat', id, name: revoked.name });
-}
-
-/**
- * A PAT minted under a break-glass password that is no longer the one in force: deleted by whichever replica
- * sees it first (only if it still carries that version) and audited once, as the hub's own revocation.
- */
-export async function endRotatedPat(
-  ctx: HubContext,
-  pat: { id: string; orgId: string; name: string; version: string },
-  ip: string,
-) {
-  const result = await ctx.database.db
-    .deleteFrom('pats')
-    .where('id', '=', pat.id)
-    .where('credential_version', '=', pat.version)
-    .executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) return;
-  ctx.changes.announce();
-  await ctx.audit.record({
-    orgId: pat.orgId,
-    action: 'pat.revoke',
-    target: { type: 'pat', id: pat.id, name: pat.name },
-    detail: { name: pat.name, reason: 'the break-glass password changed' },
-    ip,
-  });
 }

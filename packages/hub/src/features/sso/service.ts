@@ -2,8 +2,8 @@ import { echo, forbidden } from '@binnacle/common/server';
 import { oidcRedirectUri, splitScopes } from '../../config/oidc-config.ts';
 import type { HubContext } from '../../context.ts';
 import { oldestOrg } from '../../db/directory.ts';
-import type { Principal } from '../../http/principal.ts';
 import { OutboundFailure } from '../../security/outbound.ts';
+import type { Principal } from '../../security/principal.ts';
 import { idpTimeoutSeconds } from '../../services/identity/oidc-client.ts';
 
 /** A discovery document is a few kilobytes: this leaves room for any IdP's and bounds what is read. */

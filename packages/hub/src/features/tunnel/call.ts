@@ -1,7 +1,7 @@
 import { errorCodes } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { HubContext } from '../../context.ts';
-import type { Principal } from '../../http/principal.ts';
+import type { Principal } from '../../security/principal.ts';
 import { agentRequestHeaders, tunnelFor } from './cluster-access.ts';
 
 export interface AgentCall {

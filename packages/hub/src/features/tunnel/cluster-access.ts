@@ -2,7 +2,8 @@ import { AppError, notFound } from '@binnacle/common/server';
 import { IdentitySigner, identityHeader } from '@binnacle/tunnel';
 import type { HubContext } from '../../context.ts';
 import { clusterIdentity } from '../../http/cluster-identity.ts';
-import { inOrg, type Principal } from '../../http/principal.ts';
+import { inOrg } from '../../http/principal.ts';
+import type { Principal } from '../../security/principal.ts';
 import type { TunnelEnd } from '../../services/replicas/peer-tunnels.ts';
 import { tunnelElsewhere } from '../../services/replicas/replicas.ts';
 

@@ -1,7 +1,7 @@
 import { mapConcurrently } from '@binnacle/common';
 import { toAppError } from '@binnacle/common/server';
 import type { HubContext } from '../../context.ts';
-import type { Principal } from '../../http/principal.ts';
+import type { Principal } from '../../security/principal.ts';
 import { listClusters } from '../clusters/service.ts';
 
 export interface ClusterRef {

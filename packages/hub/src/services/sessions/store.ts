@@ -1,9 +1,9 @@
 import type { DeleteQueryBuilder, DeleteResult, Selectable } from 'kysely';
-import type { Role } from '../../context.ts';
 import { countOf } from '../../db/count.ts';
 import type { Db, UserRow } from '../../db/directory.ts';
 import type { HubSchema, SessionsTable } from '../../db/schema.ts';
 import { type Clock, iso, later } from '../../security/clock.ts';
+import type { Role } from '../../security/roles.ts';
 import type { Sealer } from '../../security/sealed.ts';
 import { hashSecret, newSessionId } from '../../security/tokens.ts';
 import type { AccessCache } from '../access/access-cache.ts';
