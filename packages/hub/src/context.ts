@@ -1,4 +1,4 @@
-import type { TypedApp } from '@binnacle/common/server';
+import { type FeatureModule, modulesFor, type TypedApp } from '@binnacle/common/server';
 import type { FastifyBaseLogger } from 'fastify';
 import type { HubConfig } from './config/hub-config.ts';
 import type { HubDatabase } from './db/database.ts';
@@ -23,7 +23,10 @@ import type { SessionStore } from './services/sessions/store.ts';
 import type { LiveStreams } from './services/tunnels/live-streams.ts';
 import type { TunnelRegistry } from './services/tunnels/registry.ts';
 
-/** Everything a hub feature may use; passed explicitly to each feature's routes (no container, no globals). */
+/**
+ * Everything the hub's features may use, built once by `hub.ts`; each feature's module names the keys it takes
+ * and is handed only those (no container, no globals).
+ */
 export interface HubContext {
   version: string;
   config: HubConfig;
@@ -74,6 +77,10 @@ export interface HubContext {
 
 /** The fastify instance with TypeBox types on every route. */
 export type HubApp = TypedApp;
+
+/** One hub feature: the keys of the context it needs and what it registers (`modules.ts` lists them). */
+export type HubModule = FeatureModule<HubApp, HubContext>;
+export const hubModule = modulesFor<HubApp, HubContext>();
 
 /** 30 requests per minute per user, shared by `/api/fleet/*` and the MCP tools that fan out. */
 export const fleetRateLimit = { limit: 30, windowMs: 60_000 };

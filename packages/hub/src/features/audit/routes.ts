@@ -5,6 +5,8 @@ import { access } from '../../http/principal.ts';
 import { maxAuditPage } from '../../services/audit/audit-log.ts';
 import { OrgParams } from '../orgs/schemas.ts';
 
+type Deps = Pick<HubContext, 'audit'>;
+
 const AuditEntry = Type.Object({
   id: Type.Integer(),
   at: Type.String({ format: 'date-time' }),
@@ -35,7 +37,7 @@ const AuditEntry = Type.Object({
   ip: Type.Union([Type.String(), Type.Null()]),
 });
 
-export function auditRoutes(app: HubApp, ctx: HubContext): void {
+export function auditRoutes(app: HubApp, ctx: Deps): void {
   app.get(
     '/api/orgs/:org_id/audit',
     {

@@ -6,6 +6,20 @@ import { metadataPrefix, resourceMetadata } from '../../http/protected-resource.
 import { countFanOut } from '../tunnel/fan-out.ts';
 import { fansOut, hubMcpServer } from './server.ts';
 
+type Deps = Pick<
+  HubContext,
+  | 'accessCache'
+  | 'clock'
+  | 'config'
+  | 'database'
+  | 'fleetLimit'
+  | 'log'
+  | 'oidc'
+  | 'replicas'
+  | 'tunnels'
+  | 'version'
+>;
+
 const Metadata = Type.Object(
   {
     resource: Type.String(),
@@ -22,7 +36,7 @@ const Metadata = Type.Object(
  * metadata of the hub's MCP resources, through which an MCP client finds the IdP and runs its own OAuth flow.
  * Each cluster's own `/c/<id>/mcp` is its agent's, reached through the tunnel like any agent route.
  */
-export function mcpRoutes(app: HubApp, ctx: HubContext): void {
+export function mcpRoutes(app: HubApp, ctx: Deps): void {
   registerMcpEndpoint(app, {
     url: '/mcp',
     summary:

@@ -7,6 +7,8 @@ import { iso, later } from '../../security/clock.ts';
 import type { Principal } from '../../security/principal.ts';
 import { mintToken } from '../../security/tokens.ts';
 
+type Deps = Pick<HubContext, 'audit' | 'clock' | 'database'>;
+
 export const maxPatsPerUser = 100;
 const maxLifetimeMs = 8760 * 3_600_000;
 
@@ -27,7 +29,7 @@ const view = (row: {
 });
 
 /** The caller's own PATs in the organization they act in; the token itself is never shown again. */
-export async function listPats(ctx: HubContext, principal: Principal) {
+export async function listPats(ctx: Deps, principal: Principal) {
   const rows = await ctx.database.db
     .selectFrom('pats')
     .selectAll()
@@ -54,7 +56,7 @@ function expiryOf(expiresIn: string | undefined, now: Date): string | null {
 
 /** Mints a PAT for the caller, pinned to the organization they act in. The token is returned once. */
 export async function mintPat(
-  ctx: HubContext,
+  ctx: Deps,
   principal: Principal,
   input: { name: string; expiresIn?: string },
   ip: string,
@@ -96,7 +98,7 @@ export async function mintPat(
   return { ...view(row), token: minted.token };
 }
 
-export async function revokePat(ctx: HubContext, principal: Principal, id: string, ip: string) {
+export async function revokePat(ctx: Deps, principal: Principal, id: string, ip: string) {
   const revoked = await ctx.database.db
     .deleteFrom('pats')
     .where('id', '=', id)

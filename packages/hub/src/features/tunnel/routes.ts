@@ -13,12 +13,33 @@ import { isTunneled, type TunneledUrl, tunneledUrl } from './tunneled-url.ts';
 import { explainFailuresToBrowsers } from './unreachable-page.ts';
 import { proxyUpgrade } from './upgrade.ts';
 
+type Deps = Pick<
+  HubContext,
+  | 'accessCache'
+  | 'audit'
+  | 'breakGlass'
+  | 'changes'
+  | 'clock'
+  | 'config'
+  | 'database'
+  | 'hosted'
+  | 'liveStreams'
+  | 'log'
+  | 'metrics'
+  | 'oidc'
+  | 'proxyTrust'
+  | 'refresher'
+  | 'replicas'
+  | 'sessions'
+  | 'tunnels'
+>;
+
 /**
  * The tunnel's two doors: agents dial `/api/agents/connect` (WebSocket), and people reach any agent route at
  * `/c/{cluster_id}/…` — plain requests through a fastify route (so the access hook and metrics apply),
  * WebSocket upgrades through the server's upgrade event.
  */
-export function tunnelRoutes(app: HubApp, ctx: HubContext): void {
+export function tunnelRoutes(app: HubApp, ctx: Deps): void {
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 1024 * 1024 });
   // The agent learns its cluster id from the handshake answer: forwarded identities name it.
   wss.on('headers', (headers, request) => {

@@ -9,6 +9,26 @@ import { refuseUpgrade } from './agent-connect.ts';
 import { agentRequestHeaders, tunnelFor } from './cluster-access.ts';
 import type { TunneledUrl } from './tunneled-url.ts';
 
+type Deps = Pick<
+  HubContext,
+  | 'accessCache'
+  | 'audit'
+  | 'breakGlass'
+  | 'changes'
+  | 'clock'
+  | 'config'
+  | 'database'
+  | 'hosted'
+  | 'liveStreams'
+  | 'log'
+  | 'metrics'
+  | 'oidc'
+  | 'refresher'
+  | 'replicas'
+  | 'sessions'
+  | 'tunnels'
+>;
+
 const websocketHeaders = ['sec-websocket-key', 'sec-websocket-version', 'sec-websocket-protocol'];
 
 /**
@@ -18,7 +38,7 @@ const websocketHeaders = ['sec-websocket-key', 'sec-websocket-version', 'sec-web
  * identity reach the agent — and the bytes flow both ways.
  */
 export async function proxyUpgrade(
-  ctx: HubContext,
+  ctx: Deps,
   request: IncomingMessage,
   socket: Duplex,
   head: Buffer,
