@@ -37,6 +37,29 @@ describe('feature modules', () => {
     expect(seen).toEqual({ first: ['log'], second: ['clock', 'log'] });
   });
 
+  it('keeps a getter of the context live in what a module is handed', async () => {
+    let secret = 'first';
+    const context = {
+      clock: { now: () => 0 },
+      get secret() {
+        return secret;
+      },
+      log: [],
+    };
+    let handed: Pick<Context, 'secret'> | undefined;
+    await registerModules([], context, [
+      defineModule({
+        name: 'reader',
+        needs: ['secret'],
+        register(_app, deps) {
+          handed = deps;
+        },
+      }),
+    ]);
+    secret = 'second';
+    expect(handed?.secret).toBe('second');
+  });
+
   it('refuses a module that takes more than it declared: at compile time, and the key is absent at run time', async () => {
     let secret: string | undefined = 'unset';
     const greedy = defineModule({

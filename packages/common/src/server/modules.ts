@@ -26,13 +26,21 @@ export const modulesFor =
   }): FeatureModule<App, Context, Needs> =>
     module;
 
-/** The part of the context a module declared: a new object, so a key it did not name is not there at all. */
-export function neededBy<Context, Needs extends keyof Context>(
+/**
+ * The part of the context a module declared: a new object, so a key it did not name is not there at all. Each
+ * key is copied as the context defines it, so a getter stays live rather than being read once.
+ */
+function neededBy<Context, Needs extends keyof Context>(
   context: Context,
   needs: readonly Needs[],
 ): Pick<Context, Needs> {
   const deps = {} as Pick<Context, Needs>;
-  for (const key of needs) deps[key] = context[key];
+  for (const key of needs)
+    Object.defineProperty(
+      deps,
+      key,
+      Object.getOwnPropertyDescriptor(context, key) ?? { value: undefined, enumerable: true },
+    );
   return deps;
 }
 
