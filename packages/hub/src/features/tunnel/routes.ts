@@ -11,28 +11,9 @@ import { acceptAgent, agentConnectPath, refuseUpgrade } from './agent-connect.ts
 import { proxyRequest } from './proxy.ts';
 import { isTunneled, type TunneledUrl, tunneledUrl } from './tunneled-url.ts';
 import { explainFailuresToBrowsers } from './unreachable-page.ts';
-import { proxyUpgrade } from './upgrade.ts';
+import { proxyUpgrade, type UpgradeDeps } from './upgrade.ts';
 
-type Deps = Pick<
-  HubContext,
-  | 'accessCache'
-  | 'audit'
-  | 'breakGlass'
-  | 'changes'
-  | 'clock'
-  | 'config'
-  | 'database'
-  | 'hosted'
-  | 'liveStreams'
-  | 'log'
-  | 'metrics'
-  | 'oidc'
-  | 'proxyTrust'
-  | 'refresher'
-  | 'replicas'
-  | 'sessions'
-  | 'tunnels'
->;
+type Deps = UpgradeDeps & Pick<HubContext, 'proxyTrust'>;
 
 /**
  * The tunnel's two doors: agents dial `/api/agents/connect` (WebSocket), and people reach any agent route at

@@ -9,7 +9,8 @@ import { refuseUpgrade } from './agent-connect.ts';
 import { agentRequestHeaders, tunnelFor } from './cluster-access.ts';
 import type { TunneledUrl } from './tunneled-url.ts';
 
-type Deps = Pick<
+/** What a tunneled WebSocket upgrade reads: authentication (it runs outside fastify's hook), then the tunnel. */
+export type UpgradeDeps = Pick<
   HubContext,
   | 'accessCache'
   | 'audit'
@@ -38,7 +39,7 @@ const websocketHeaders = ['sec-websocket-key', 'sec-websocket-version', 'sec-web
  * identity reach the agent — and the bytes flow both ways.
  */
 export async function proxyUpgrade(
-  ctx: Deps,
+  ctx: UpgradeDeps,
   request: IncomingMessage,
   socket: Duplex,
   head: Buffer,
