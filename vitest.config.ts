@@ -52,7 +52,7 @@ export default defineConfig({
           name: 'hub-sqlite',
           include: ['packages/hub/src/**/*.int.test.ts'],
           // Several replicas need one shared PostgreSQL: the embedded SQLite is refused with Redis.
-          exclude: ['packages/hub/src/features/replicas/**'],
+          exclude: ['packages/hub/src/services/replicas/**'],
           env: { BINNACLE_TEST_DATABASE: 'sqlite' },
           testTimeout: 30_000,
           hookTimeout: 60_000,

@@ -1,5 +1,4 @@
 import { AppError } from '@binnacle/common/server';
-import type { HubContext, Role } from '../../context.ts';
 import {
   addMember,
   createFirstOrg,
@@ -8,8 +7,10 @@ import {
   oldestOrg,
   type UserRow,
 } from '../../db/directory.ts';
-import { iso } from '../../security/clock.ts';
-import { userTarget } from '../audit/service.ts';
+import { type Clock, iso } from '../../security/clock.ts';
+import type { Role } from '../../security/roles.ts';
+import { type AuditLog, userTarget } from '../audit/audit-log.ts';
+import type { HubMetrics } from '../metrics/registry.ts';
 
 /**
  * Where a person who just signed in acts: an organization they already belong to; else one a pending
@@ -19,7 +20,7 @@ import { userTarget } from '../audit/service.ts';
  */
 export async function placeMember(
   tx: Db,
-  ctx: HubContext,
+  ctx: { clock: Clock },
   user: UserRow & { created: boolean },
   defaultRole: Role,
 ): Promise<{ orgId: string; role: Role }> {
@@ -62,7 +63,7 @@ export async function placeMember(
 
 /** Counts and audits a successful sign-in in the organization the person landed in. */
 export async function recordSignIn(
-  ctx: HubContext,
+  ctx: { metrics: HubMetrics; audit: AuditLog },
   signIn: {
     user: UserRow;
     orgId: string;

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { hubOpenApiSnapshot, serializeOpenApi } from '../../../../scripts/api-docs.ts';
-import { apiTypes, webApiTypesSource } from '../../../web/scripts/api-types.ts';
+import { hubOpenApiSnapshot, serializeOpenApi } from '../../../scripts/api-docs.ts';
+import { apiTypes, webApiTypesSource } from '../../web/scripts/api-types.ts';
 import { hubOpenApiDocument } from './openapi-document.ts';
 
 describe('hub API reference', () => {

@@ -1,7 +1,9 @@
-import type { HubApp, HubContext } from '../../context.ts';
+import type { TypedApp } from '@binnacle/common/server';
+import type { FastifyBaseLogger } from 'fastify';
 import type { HubDatabase } from '../../db/database.ts';
-import type { Principal } from '../../http/principal.ts';
 import type { Clock } from '../../security/clock.ts';
+import type { Principal } from '../../security/principal.ts';
+import type { Changes } from '../access/changes.ts';
 import type { SessionStore } from '../sessions/store.ts';
 
 interface Holder {
@@ -116,8 +118,8 @@ export class LiveStreams {
  * act in clusters (`changesNoAccess(url)`: tunneled ones, MCP calls) change nothing here.
  */
 export function recheckAfterChanges(
-  app: HubApp,
-  ctx: HubContext,
+  app: TypedApp,
+  ctx: { liveStreams: LiveStreams; changes: Changes; log: FastifyBaseLogger },
   changesNoAccess: (url: string) => boolean,
 ): void {
   // The recheck an announcement started last: the hook below waits for the one its own change started.

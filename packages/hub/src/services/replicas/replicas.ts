@@ -1,7 +1,11 @@
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { HubContext } from '../../context.ts';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../../security/clock.ts';
 import { SharedWindowLimit } from '../../security/shared-window.ts';
+import type { RateLimit } from '../../security/sliding-window.ts';
+import type { Changes } from '../access/changes.ts';
+import type { TunnelRegistry } from '../tunnels/registry.ts';
 import { PeerTokens } from './peer-token.ts';
 import { PeerTunnels, type TunnelEnd } from './peer-tunnels.ts';
 import { type Relay, startRelay } from './relay.ts';
@@ -13,12 +17,29 @@ export interface Replicas {
   relay: Relay;
 }
 
+/** What finding a cluster's tunnel reads: the ones held here and, with replicas, the shared directory. */
+export interface TunnelDirectory {
+  tunnels: TunnelRegistry;
+  replicas?: Replicas;
+  log: FastifyBaseLogger;
+}
+
+/** What joining the others touches: changes and tunnels are shared with them, the fan-out bucket replaced. */
+export interface ReplicaDeps {
+  log: FastifyBaseLogger;
+  clock: Clock;
+  secretKey: Buffer;
+  changes: Changes;
+  tunnels: TunnelRegistry;
+  fleetLimit: RateLimit;
+}
+
 /**
  * Makes this hub one replica among several (`redisUrl`): tunnels claimed in Redis, changes and disconnects
  * heard from the others, the fan-out bucket shared, and the replica port relaying for the others.
  */
 export async function joinReplicas(
-  ctx: HubContext,
+  ctx: ReplicaDeps,
   settings: { redisUrl: string; replicaUrl: string },
 ): Promise<Replicas> {
   const set = await ReplicaSet.connect({
@@ -54,7 +75,7 @@ export async function leaveReplicas(replicas: Replicas): Promise<void> {
 }
 
 /** Which of these clusters some replica (this one included) holds a tunnel for. */
-export async function connectedAmong(ctx: HubContext, clusterIds: string[]): Promise<Set<string>> {
+export async function connectedAmong(ctx: TunnelDirectory, clusterIds: string[]): Promise<Set<string>> {
   const here = new Set(clusterIds.filter((id) => ctx.tunnels.get(id)));
   if (!ctx.replicas) return here;
   const elsewhere = await ctx.replicas.set.held(clusterIds).catch(unreadable(ctx, new Set<string>()));
@@ -70,7 +91,10 @@ const failoverPollMs = 250;
  * dead (its claim outlives it), the request waits a few seconds for the agent to redial and be claimed by a
  * live replica, possibly this one, rather than failing: nothing was sent yet, so any method may wait.
  */
-export async function tunnelElsewhere(ctx: HubContext, clusterId: string): Promise<TunnelEnd | undefined> {
+export async function tunnelElsewhere(
+  ctx: TunnelDirectory,
+  clusterId: string,
+): Promise<TunnelEnd | undefined> {
   if (!ctx.replicas) return undefined;
   const { set, peers } = ctx.replicas;
   const deadline = Date.now() + failoverWaitMs;
@@ -87,7 +111,7 @@ export async function tunnelElsewhere(ctx: HubContext, clusterId: string): Promi
 
 /** Redis away: the directory reads as empty (clusters held elsewhere look offline) and the reason is logged. */
 const unreadable =
-  <T>(ctx: HubContext, empty: T) =>
+  <T>(ctx: Pick<TunnelDirectory, 'log'>, empty: T) =>
   (error: unknown): T => {
     ctx.log.warn(
       { err: { message: (error as Error).message } },

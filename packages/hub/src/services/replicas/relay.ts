@@ -4,7 +4,8 @@ import http2, {
   type ServerHttp2Stream,
 } from 'node:http2';
 import type { Socket } from 'node:net';
-import type { HubContext } from '../../context.ts';
+import type { Clock } from '../../security/clock.ts';
+import type { TunnelRegistry } from '../tunnels/registry.ts';
 import { type PeerTokens, peerClusterHeader, peerHeader } from './peer-token.ts';
 
 const { NGHTTP2_REFUSED_STREAM, NGHTTP2_INTERNAL_ERROR, NGHTTP2_CANCEL } = http2.constants;
@@ -17,7 +18,13 @@ const sessionOwned = new Set([':scheme', ':authority', peerHeader, peerClusterHe
  * caller's access was decided and the identity signed by the replica the caller reached. An agent answer
  * cut short is reset, never ended, so the other replica never takes a partial answer for a whole one.
  */
-export function startRelay(ctx: HubContext, tokens: PeerTokens) {
+/** What the relay reads: the tunnels this replica holds, and the time peer tokens are checked at. */
+export interface RelayDeps {
+  clock: Clock;
+  tunnels: TunnelRegistry;
+}
+
+export function startRelay(ctx: RelayDeps, tokens: PeerTokens) {
   const server = http2.createServer({ settings: { maxConcurrentStreams: 10_000 } });
   const sockets = new Set<Socket>();
   server.on('connection', (socket: Socket) => {
@@ -40,7 +47,7 @@ export function startRelay(ctx: HubContext, tokens: PeerTokens) {
 export type Relay = ReturnType<typeof startRelay>;
 
 function relayStream(
-  ctx: HubContext,
+  ctx: RelayDeps,
   tokens: PeerTokens,
   incoming: ServerHttp2Stream,
   headers: IncomingHttpHeaders,

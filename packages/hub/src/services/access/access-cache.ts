@@ -1,4 +1,4 @@
-import type { Clock } from '../security/clock.ts';
+import type { Clock } from '../../security/clock.ts';
 
 export interface AccessCacheLimits {
   /** How long an entry is trusted without an announcement: the bound when an announcement is missed. */

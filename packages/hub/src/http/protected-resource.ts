@@ -1,5 +1,5 @@
 import { AppError } from '@binnacle/common/server';
-import type { HubContext } from '../../context.ts';
+import type { OidcClient } from '../services/identity/oidc-client.ts';
 
 /** RFC 9728's well-known prefix: a resource's metadata lives at this prefix followed by the resource's path. */
 export const metadataPrefix = '/.well-known/oauth-protected-resource';
@@ -27,7 +27,10 @@ export function acceptedAudiences(publicUrl: string, url: string): string[] {
  * RFC 9728 metadata for one MCP resource of the hub: the IdP that issues its access tokens (when OIDC is
  * configured; without it MCP clients use a PAT) and how to present them.
  */
-export function resourceMetadata(ctx: HubContext, resourcePath: string) {
+export function resourceMetadata(
+  ctx: { config: { publicUrl: string }; oidc?: OidcClient },
+  resourcePath: string,
+) {
   return {
     resource: `${ctx.config.publicUrl}${resourcePath}`,
     ...(ctx.oidc

@@ -1,9 +1,9 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type HubDatabase, openDatabase } from '../../db/database.ts';
-import { AccessCache } from '../../http/access-cache.ts';
 import { freshDatabase, ManualClock } from '../../testing/index.ts';
-import { Changes } from '../replicas/changes.ts';
+import { AccessCache } from '../access/access-cache.ts';
+import { Changes } from '../access/changes.ts';
 import { PasswordInForce } from './password-in-force.ts';
 
 /**

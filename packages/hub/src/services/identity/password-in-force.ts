@@ -1,7 +1,7 @@
 import type { Db } from '../../db/directory.ts';
-import type { AccessCache } from '../../http/access-cache.ts';
 import { type Clock, iso } from '../../security/clock.ts';
-import type { Changes } from '../replicas/changes.ts';
+import type { AccessCache } from '../access/access-cache.ts';
+import type { Changes } from '../access/changes.ts';
 
 const slot = 'current';
 const cacheKey = 'break-glass password in force';

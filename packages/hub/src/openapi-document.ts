@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
-import { type HubConfig, hubDefaults } from '../config/hub-config.ts';
-import { createHub } from '../hub.ts';
+import { type HubConfig, hubDefaults } from './config/hub-config.ts';
+import { createHub } from './hub.ts';
 
 /** The hub's OpenAPI document, as /api/openapi.json serves it (docs/api/hub-openapi.json is its snapshot). */
 export async function hubOpenApiDocument(): Promise<Record<string, unknown>> {

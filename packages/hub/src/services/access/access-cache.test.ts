@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../security/clock.ts';
+import { ManualClock } from '../../security/clock.ts';
 import { AccessCache } from './access-cache.ts';
 
 /** A loader that counts its calls and answers what `value` holds at the time. */

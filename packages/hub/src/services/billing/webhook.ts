@@ -2,7 +2,7 @@ import { AppError, badRequest } from '@binnacle/common/server';
 import { Stripe } from 'stripe';
 import type { Plan } from '../../config/billing-config.ts';
 import { iso } from '../../security/clock.ts';
-import { AuditLog } from '../audit/service.ts';
+import { AuditLog } from '../audit/audit-log.ts';
 import { saveAccount } from './accounts.ts';
 import { effectOf, handledEvents } from './events.ts';
 import type { BillingDeps } from './service.ts';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/directory.ts';
-import type { Principal } from '../../http/principal.ts';
 import { type Clock, iso } from '../../security/clock.ts';
+import type { Principal } from '../../security/principal.ts';
 
 /**
  * What an entry is about, named as it was at the time (ADR 0068): the name stays readable after the object is

@@ -3,7 +3,7 @@ import { forwardableGroups } from '@binnacle/common/oidc';
 import type { FastifyBaseLogger } from 'fastify';
 import { decodeJwt } from 'jose';
 import type { Clock } from '../../security/clock.ts';
-import type { OidcClient } from '../auth/oidc-client.ts';
+import type { OidcClient } from '../identity/oidc-client.ts';
 import type { ActiveSession, SessionStore } from './store.ts';
 
 /** Refresh when the ID token has at most this long left (docs/architecture.md §6.2.1). */

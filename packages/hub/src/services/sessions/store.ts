@@ -1,14 +1,14 @@
 import type { DeleteQueryBuilder, DeleteResult, Selectable } from 'kysely';
-import type { Role } from '../../context.ts';
 import { countOf } from '../../db/count.ts';
 import type { Db, UserRow } from '../../db/directory.ts';
 import type { HubSchema, SessionsTable } from '../../db/schema.ts';
-import type { AccessCache } from '../../http/access-cache.ts';
 import { type Clock, iso, later } from '../../security/clock.ts';
+import type { Role } from '../../security/roles.ts';
 import type { Sealer } from '../../security/sealed.ts';
 import { hashSecret, newSessionId } from '../../security/tokens.ts';
-import type { PasswordInForce } from '../auth/password-in-force.ts';
-import type { Changes } from '../replicas/changes.ts';
+import type { AccessCache } from '../access/access-cache.ts';
+import type { Changes } from '../access/changes.ts';
+import type { PasswordInForce } from '../identity/password-in-force.ts';
 
 /** Activity is written at most this often, so a busy session costs one write per 10 minutes, not per request. */
 export const activityGranularityMs = 10 * 60_000;
