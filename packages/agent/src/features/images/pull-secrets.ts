@@ -1,8 +1,7 @@
-import { linearRegex, quoteRegex } from '@binnacle/common';
+import { type KubeObject, linearRegex, quoteRegex } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { dockerHub } from './reference.ts';
 import type { RegistryCredentials } from './registry-client.ts';
 

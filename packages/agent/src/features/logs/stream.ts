@@ -1,7 +1,7 @@
+import type { KubeObject } from '@binnacle/common';
 import type { FastifyReply } from 'fastify';
 import type { AgentContext } from '../../context.ts';
 import { SseStream, type StreamLimit } from '../../http/sse.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import type { LogLine } from './lines.ts';
 import { type LogOptions, openPodLog, type PodLogStream } from './pod-log.ts';
 

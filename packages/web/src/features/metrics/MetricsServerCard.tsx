@@ -1,10 +1,10 @@
+import type { KubeObject } from '@binnacle/common';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { get } from '../../api/client.ts';
 import { mutedLook } from '../../ui/controls.tsx';
 import { Card, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { TimeSeriesChart } from '../../ui/TimeSeriesChart.tsx';
 import { formatBytes, formatCores } from '../../ui/units.ts';
-import type { KubeObject } from '../resources/objects.ts';
 import { chartLines } from './chart-lines.ts';
 import { StoreUnavailable, type Unavailable } from './StoreUnavailable.tsx';
 import { type Category, flatSeries, type HistorySample, thresholds, usageSeries } from './server-series.ts';

@@ -1,5 +1,4 @@
-import { parseQuantity } from '@binnacle/common';
-import type { KubeObject } from '../resources/objects.ts';
+import { type KubeObject, parseQuantity } from '@binnacle/common';
 import type { ApiSeries } from './chart-lines.ts';
 
 /** One poll of metrics-server the agent kept (`/api/metrics/…/history`). */

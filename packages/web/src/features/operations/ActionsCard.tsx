@@ -1,7 +1,7 @@
+import type { KubeObject } from '@binnacle/common';
 import { ApiError, post } from '../../api/client.ts';
 import { ActionsPanel, type Action as GenericAction } from '../../ui/ActionsPanel.tsx';
 import { Field } from '../../ui/forms.tsx';
-import type { KubeObject } from '../resources/objects.ts';
 import type { Act } from '../shell/access.ts';
 import { useWhyNot } from '../shell/use-why-not.ts';
 import {

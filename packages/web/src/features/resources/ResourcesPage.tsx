@@ -1,3 +1,4 @@
+import type { KubeObject } from '@binnacle/common';
 import { cellText, type TableColumn } from '@binnacle/common/tables';
 import { useNavigate, useParams, useRouter, useSearch } from '@tanstack/react-router';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -11,7 +12,7 @@ import { AccessNotice } from '../shell/AccessNotice.tsx';
 import { BulkActions } from './BulkActions.tsx';
 import { useColumnWidths } from './column-widths.ts';
 import { KindList } from './KindList.tsx';
-import { type KubeObject, objectHref } from './objects.ts';
+import { objectHref } from './objects.ts';
 import { useTableAccess } from './table-access.ts';
 import { type TableRow, viewOf } from './table-patch.ts';
 import { useTableWindow, useWindowOffset } from './table-window.ts';
