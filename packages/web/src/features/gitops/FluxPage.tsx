@@ -50,7 +50,7 @@ function fluxActions(o: FluxDetail): Action<object>[] {
 
 /** One Flux source, Kustomization or HelmRelease: its state, actions, conditions and what it applied. */
 export function FluxPage() {
-  const params = useParams({ strict: false }) as { kind: string; namespace: string; name: string };
+  const params = useParams({ from: '/gitops/flux/$kind/$namespace/$name' });
   const detail = useQuery({
     queryKey: ['gitops', 'flux', params.kind, params.namespace, params.name],
     queryFn: ({ signal }) => get('/api/gitops-b/{kind}/{namespace}/{name}', { params, signal }),

@@ -52,8 +52,8 @@ function Summary({ detail, info }: { detail: ReleaseDetail; info?: UpgradeInfo }
 
 /** One Helm release: its summary and actions, helm's progress while a change runs, and its tabs. */
 export function ReleasePage() {
-  const release = useParams({ strict: false }) as { namespace: string; name: string };
-  const search = useSearch({ strict: false }) as ReleaseSearch & { namespace?: string };
+  const release = useParams({ from: '/helm/$namespace/$name' });
+  const search = useSearch({ from: '/helm/$namespace/$name' });
   const navigate = useNavigate();
   const [asking, setAsking] = useState<Asking>();
   const stream = useHelmStream();

@@ -25,11 +25,7 @@ const ResourceMetrics = lazy(() =>
 
 /** One object: what it is, who owns it, its labels, its events, and its YAML. */
 export function ResourceDetailPage() {
-  const { kind, namespace, name } = useParams({ strict: false }) as {
-    kind: string;
-    namespace: string;
-    name: string;
-  };
+  const { kind, namespace, name } = useParams({ from: '/resources/$kind/$namespace/$name' });
   const { namespace: filter } = useSearch({ strict: false });
   const scope = namespace === '_' ? undefined : namespace;
   const object = useQuery({

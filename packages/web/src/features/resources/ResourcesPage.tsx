@@ -73,8 +73,8 @@ function useNow(everyMs: number): number {
  * and then what changes in them (ADR 0054). Filter, status, sort and wide columns live in the URL.
  */
 export function ResourcesPage() {
-  const { kind } = useParams({ strict: false }) as { kind: string };
-  const search = useSearch({ strict: false }) as ResourcesSearch & { namespace?: string };
+  const { kind } = useParams({ from: '/resources/$kind' });
+  const search = useSearch({ from: '/resources/$kind' });
   const navigate = useNavigate();
   const now = useNow(5000);
   const query = {

@@ -26,7 +26,7 @@ const streamLabel = { open: 'Live', connecting: 'Connecting…', reconnecting: '
 
 /** What changed in the cluster, newest first, arriving live; filters live in the URL. */
 export function TimelinePage() {
-  const search = useSearch({ strict: false }) as TimelineSearch & { namespace?: string };
+  const search = useSearch({ from: '/timeline' });
   const navigate = useNavigate();
   const { changes, stream } = useLiveChanges({
     namespace: search.namespace,

@@ -1,8 +1,8 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useSearch } from '@tanstack/react-router';
 import { ApiError } from '../../api/errors.ts';
 import { Card, ErrorMessage } from '../../ui/states.tsx';
 import { hub } from '../api.ts';
+import { useHubSearch } from '../route-api.ts';
 import { HubLink } from '../shell/HubLink.tsx';
 import { accountQuery } from '../shell/HubShell.tsx';
 import { hubHealthQuery } from '../shell/health.ts';
@@ -17,7 +17,7 @@ export interface AcceptSearch {
  * invitee can sign in, why the link cannot be used.
  */
 export function AcceptInvitationPage() {
-  const { token } = useSearch({ strict: false }) as AcceptSearch;
+  const { token } = useHubSearch('/signed-in/accept-invitation');
   const account = useQuery(accountQuery);
   const health = useQuery(hubHealthQuery);
   const accept = useMutation({
