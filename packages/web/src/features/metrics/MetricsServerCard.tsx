@@ -58,14 +58,6 @@ function usePodNames({ kind, namespace, name, resource }: Target) {
   });
 }
 
-interface HistoryAnswer {
-  available: boolean;
-  diagnosis?: string;
-  pollSeconds: number;
-  capacity: number;
-  samples: HistorySample[];
-}
-
 /** The agent's kept polls of metrics-server for a node, a pod, or each pod of a workload. */
 function useHistories(target: Target) {
   const pods = usePodNames(target);
@@ -74,7 +66,7 @@ function useHistories(target: Target) {
   const histories = useQueries({
     queries: names.map((pod) => ({
       queryKey: ['metrics-server', 'history', kind === 'Node' ? 'node' : 'pod', namespace, pod],
-      queryFn: ({ signal }: { signal: AbortSignal }): Promise<HistoryAnswer> =>
+      queryFn: ({ signal }: { signal: AbortSignal }) =>
         kind === 'Node'
           ? get('/api/metrics/nodes/{name}/history', { params: { name: pod }, signal })
           : get('/api/metrics/pods/{namespace}/{name}/history', {
