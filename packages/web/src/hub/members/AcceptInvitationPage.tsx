@@ -21,7 +21,7 @@ export function AcceptInvitationPage() {
   const account = useQuery(accountQuery);
   const health = useQuery(hubHealthQuery);
   const accept = useMutation({
-    mutationFn: () => hub.post('/api/invitations/accept', { body: { token } }),
+    mutationFn: (invitation: string) => hub.post('/api/invitations/accept', { body: { token: invitation } }),
     // A full load: the session now acts in the new organization, and every page should show it.
     onSuccess: () => window.location.assign('/'),
   });
@@ -43,7 +43,7 @@ export function AcceptInvitationPage() {
               type="button"
               disabled={accept.isPending}
               className="self-start rounded-md bg-teal-700 px-3 py-1.5 font-medium text-white hover:bg-teal-800 disabled:opacity-60"
-              onClick={() => accept.mutate()}
+              onClick={() => accept.mutate(token)}
             >
               {accept.isPending ? 'Joining…' : 'Accept the invitation'}
             </button>
