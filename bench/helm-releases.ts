@@ -1,8 +1,8 @@
 import { gzipSync } from 'node:zlib';
+import type { KubeObject } from '@binnacle/common';
 import { Pool } from 'undici';
 import { decodeRelease, type StoredRelease } from '../packages/agent/src/features/pkgmgr/releases.ts';
 import type { KubeClient } from '../packages/agent/src/kube/client.ts';
-import type { KubeObject } from '../packages/agent/src/kube/objects.ts';
 import { load } from './http-load.ts';
 import { createAll, loadCluster } from './load.ts';
 import type { BenchResult } from './run.ts';

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { routeHookCasts, shadowedSchemas, webTypeFindings } from './web-types.ts';
 import { undeclaredImports, workspaceCycles, workspaces } from './workspace-deps.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -60,5 +61,25 @@ describe('static checks', () => {
 
   it('has no dependency cycle between workspaces', () => {
     expect(workspaceCycles(workspaces(root))).toEqual([]);
+  });
+
+  it("types the web UI's API shapes and route params from their sources, not by hand or by a cast", () => {
+    expect(webTypeFindings(root)).toEqual([]);
+  });
+
+  it('finds a cast route hook and a hand-written twin of an API schema', () => {
+    const source = [
+      'const a = useSearch({ strict: false }) as { q?: string };',
+      "const b = useParams<Router, '/x'>({ from: '/x' });",
+      'const c = route.useSearch({ select: (s) => s.q })',
+      '  as string;',
+      'interface TimelineEvent { id: string }',
+      'type ImageFileNode = { name: string };',
+      "type TrafficFlowPair = Answer<'/api/traffic/flows'>;",
+    ].join('\n');
+    expect(routeHookCasts(source)).toEqual([1, 3]);
+    expect(shadowedSchemas(source, new Set(['TimelineEvent', 'ImageFileNode', 'TrafficFlowPair']))).toEqual([
+      5, 6,
+    ]);
   });
 });

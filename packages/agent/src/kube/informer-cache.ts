@@ -1,9 +1,9 @@
+import type { KubeObject } from '@binnacle/common';
 import { backoffDelay } from '@binnacle/common';
 import { AppError, notReady } from '@binnacle/common/server';
 import type { KubeClient } from './client.ts';
 import { type ApiResource, discover, resourceKey } from './discovery.ts';
 import { type CacheEvent, Informer, type InformerState } from './informer.ts';
-import type { KubeObject } from './objects.ts';
 import { type TierName, tierOf, tierOrder } from './tiers.ts';
 
 export type TierState = 'pending' | 'syncing' | 'synced';

@@ -1,3 +1,4 @@
+import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import { performAction } from '../../http/actions.ts';
@@ -5,7 +6,6 @@ import { requireAccess } from '../../http/caller.ts';
 import { requireHubOwner } from '../../http/hub-role.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { collectionPath } from '../../kube/discovery.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { retag } from './image-tag.ts';
 import { releaseDeployment } from './release-deployment.ts';
 

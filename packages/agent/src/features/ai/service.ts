@@ -1,10 +1,10 @@
+import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import { requireAccess } from '../../http/caller.ts';
 import { namespacesToList } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { scopeOf } from '../../kube/discovery.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { getResource, listResources } from '../resources/service.ts';
 import { type Verbosity, view } from './views.ts';
 

@@ -1,6 +1,7 @@
+import type { KubeObject } from '@binnacle/common';
 import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import { type KubeObject, nameWithSuffix } from '../../kube/objects.ts';
+import { nameWithSuffix } from '../../kube/objects.ts';
 
 const manualAnnotation = 'cronjob.kubernetes.io/instantiate';
 

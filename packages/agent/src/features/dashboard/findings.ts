@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import { checkCatalogue } from '../audit/checks/catalogue.ts';
 import type { ObjectFinding } from '../audit/engine.ts';
 import { objectKey } from '../audit/report.ts';

@@ -1,9 +1,8 @@
-import { isFailingPod, podStatusText } from '@binnacle/common';
+import { isFailingPod, type KubeObject, podStatusText } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { AuditSettings } from '../../config/agent-config.ts';
 import type { AgentContext } from '../../context.ts';
 import { type CallerView, countInView, viewReader } from '../../http/caller-view.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { tierOf } from '../../kube/tiers.ts';
 import { auditReport } from '../audit/report.ts';
 import { certificateReport } from '../certificates/report.ts';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import type { KubeObject } from '@binnacle/common';
 import type { AgentContext } from '../../context.ts';
 import { performAction } from '../../http/actions.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { podAndContainer } from '../../kube/pods.ts';
 
 export interface DebugRequest {

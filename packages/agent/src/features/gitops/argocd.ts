@@ -1,8 +1,8 @@
+import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { objectPath } from '../../kube/discovery.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 
 export const refreshAnnotation = 'argocd.argoproj.io/refresh';
 

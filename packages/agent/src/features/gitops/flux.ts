@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { type ApiResource, objectPath } from '../../kube/discovery.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 
 export const requestedAtAnnotation = 'reconcile.fluxcd.io/requestedAt';
 

@@ -1,6 +1,6 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { type TProperties, Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { bodyMayBeEmpty, performAction } from '../../http/actions.ts';
 import { callerAware, requireAccess } from '../../http/caller.ts';
@@ -23,7 +23,7 @@ import {
   setFluxSuspended,
   syncWithSource,
 } from './flux.ts';
-import { ApplicationDetail, ApplicationSummary, FluxDetail, FluxSummary } from './schemas.ts';
+import { ApplicationDetail, ApplicationSummary, FluxDetail, FluxSummary, SyncedSources } from './schemas.ts';
 import { applicationDetail, fluxDetail, gitopsOverview } from './views.ts';
 
 const Params = Type.Object({ namespace: NamespaceParam, name: ObjectNameParam });
@@ -75,13 +75,17 @@ export function gitopsRoutes(app: App, ctx: AgentContext): void {
     summary: string,
     params: ReturnType<typeof Type.Object>,
     body?: ReturnType<typeof Type.Object>,
+    answer: TProperties = {},
   ) => ({
     tags,
     summary,
     params,
     querystring: Query({}),
     ...(body ? { body } : {}),
-    response: { 200: Type.Object({ ...actionAnswer }, { additionalProperties: true }), ...errorResponses },
+    response: {
+      200: Type.Object({ ...actionAnswer, ...answer }, { additionalProperties: true }),
+      ...errorResponses,
+    },
   });
   const argoTags = ['gitops-a'];
   const appPath = '/api/gitops-a/applications/:namespace/:name';
@@ -215,7 +219,16 @@ export function gitopsRoutes(app: App, ctx: AgentContext): void {
   for (const [action, summary, work] of fluxActions) {
     app.post(
       `${fluxPath}/${action}`,
-      { config: callerAware, schema: schema(fluxTags, summary, FluxParams) },
+      {
+        config: callerAware,
+        schema: schema(
+          fluxTags,
+          summary,
+          FluxParams,
+          undefined,
+          action === 'sync-with-source' ? SyncedSources : {},
+        ),
+      },
       (request) => flux(request, action, (target) => work(target, request.caller)),
     );
   }

@@ -1,10 +1,10 @@
+import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import type { CallerView } from '../../http/caller-view.ts';
 import { viewReader } from '../../http/caller-view.ts';
 import { splitApiVersion } from '../../kube/discovery.ts';
 import { type LiveHealth, liveHealth } from '../../kube/live-health.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { manifestResources, releaseRevision, releaseRevisions } from '../pkgmgr/release-detail.ts';
 import type { ReleaseDecoder } from '../pkgmgr/releases.ts';
 import { type FluxKind, fluxKinds } from './flux.ts';

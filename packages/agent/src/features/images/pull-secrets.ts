@@ -1,8 +1,7 @@
-import { linearRegex, quoteRegex } from '@binnacle/common';
+import { type KubeObject, linearRegex, quoteRegex } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { dockerHub, type RegistryCredentials } from '../../oci/registry-client.ts';
 
 /** Where the credentials for an image come from: a pod's imagePullSecrets and/or secrets named outright. */

@@ -1,8 +1,8 @@
+import type { KubeObject } from '@binnacle/common';
 import type { FastifyReply } from 'fastify';
 import type { AgentContext } from '../../context.ts';
 import type { SseStream } from '../../http/sse.ts';
 import { SseFanout } from '../../http/sse-fanout.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import type { LogLine } from './lines.ts';
 import { type LogOptions, openPodLog, type PodLogStream } from './pod-log.ts';
 

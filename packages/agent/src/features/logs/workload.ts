@@ -1,8 +1,8 @@
+import type { KubeObject } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
 import type { FastifyReply } from 'fastify';
 import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { type LabelSelector, selectorMatcher } from '../../kube/selectors.ts';
 import { LogSession, type LogStreams, logLimits } from './stream.ts';
 

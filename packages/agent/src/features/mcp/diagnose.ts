@@ -1,9 +1,9 @@
+import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import { callerView } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { healthOf } from '../../kube/health.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { defaultContainer } from '../../kube/pods.ts';
 import { redactText } from '../ai/redact.ts';
 import { aiGet } from '../ai/service.ts';

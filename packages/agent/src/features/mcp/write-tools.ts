@@ -1,8 +1,9 @@
+import type { KubeObject } from '@binnacle/common';
 import { badRequest, jsonDepth, maxNestingDepth } from '@binnacle/common/server';
 import { z } from 'zod';
 import { type ActionOutcome, performAction } from '../../http/actions.ts';
 import { objectPath } from '../../kube/discovery.ts';
-import { type KubeObject, stripObject } from '../../kube/objects.ts';
+import { stripObject } from '../../kube/objects.ts';
 import { redactObject } from '../ai/redact.ts';
 import { setCronJobSuspended, triggerCronJob } from '../cronjobs/service.ts';
 import {

@@ -1,9 +1,8 @@
-import { mapConcurrently } from '@binnacle/common';
+import { type KubeObject, mapConcurrently } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { type Availability, metricsPath, readSample, readSamples } from './api.ts';
 import type { HistoryPoint } from './history.ts';
 import { type Sample, specTotal } from './usage.ts';

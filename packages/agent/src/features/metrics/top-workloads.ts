@@ -1,6 +1,6 @@
+import type { KubeObject } from '@binnacle/common';
 import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { byUsage, type TopSort, topPods } from './service.ts';
 
 type PodRow = Extract<Awaited<ReturnType<typeof topPods>>, { available: true }>['pods'][number];

@@ -1,9 +1,8 @@
-import { DurationError, parseDuration, parseQuantity } from '@binnacle/common';
+import { DurationError, type KubeObject, parseDuration, parseQuantity } from '@binnacle/common';
 import { badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { instantQuery } from './client.ts';
 import { quote, usageQueries } from './queries.ts';
 import { type ContainerUsage, type CurrentResources, policy, recommend } from './rightsizing.ts';

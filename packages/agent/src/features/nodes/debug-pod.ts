@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import { type KubeList, type KubeObject, nameWithSuffix } from '../../kube/objects.ts';
+import { type KubeList, nameWithSuffix } from '../../kube/objects.ts';
 import { readNode } from './service.ts';
 
 /** Node debugger pods carry this label (and their node in spec.nodeName), so DELETE finds exactly them. */

@@ -1,9 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { mapConcurrently } from '@binnacle/common';
+import { type KubeObject, mapConcurrently } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { type LabelSelector, selectorMatcher } from '../../kube/selectors.ts';
 
 /** What happened to one pod the drain tried to move. */

@@ -1,3 +1,4 @@
+import type { KubeObject } from '@binnacle/common';
 import { AppError, badRequest, parseYamlDocuments, yamlLimits } from '@binnacle/common/server';
 import { createTwoFilesPatch } from 'diff';
 import type { AgentContext } from '../../context.ts';
@@ -5,7 +6,6 @@ import { requireAccess } from '../../http/caller.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { splitApiVersion } from '../../kube/discovery.ts';
 import { type LiveHealth, liveHealth } from '../../kube/live-health.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { isReleaseSecret, type ReleaseDecoder, type StoredRelease, summarizeRelease } from './releases.ts';
 
 export interface ReleaseRevision {

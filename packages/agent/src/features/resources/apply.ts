@@ -1,9 +1,10 @@
+import type { KubeObject } from '@binnacle/common';
 import { AppError, parseYamlDocuments, yamlLimits } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import { type ActionTarget, auditRefusal, performAction } from '../../http/actions.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { type ApiResource, objectPath, splitApiVersion } from '../../kube/discovery.ts';
-import { type KubeObject, stripObject } from '../../kube/objects.ts';
+import { stripObject } from '../../kube/objects.ts';
 
 export const fieldManager = 'binnacle';
 export const maxDocuments = 500;

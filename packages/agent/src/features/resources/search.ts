@@ -1,11 +1,10 @@
-import { searchLimits } from '@binnacle/common';
+import { type KubeObject, searchLimits } from '@binnacle/common';
 import { badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import { requireAccess } from '../../http/caller.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { type ApiResource, resourceKey } from '../../kube/discovery.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { isSensitiveName } from '../ai/redact.ts';
 import { view } from '../ai/views.ts';
 

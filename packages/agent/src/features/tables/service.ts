@@ -1,8 +1,7 @@
-import type { TableColumn } from '@binnacle/common';
+import type { KubeObject, TableColumn } from '@binnacle/common';
 import { badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import { type ApiResource, apiVersionOf, resourceKey } from '../../kube/discovery.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { parseLabelSelector } from '../../kube/selectors.ts';
 import type { Usage } from '../metrics/usage.ts';
 import { listLimit, listResources } from '../resources/service.ts';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 
 /** Kinds whose updates are machinery, not changes a person made or needs to see. */
 const noisyKinds = new Set(['Lease', 'Endpoints', 'EndpointSlice']);

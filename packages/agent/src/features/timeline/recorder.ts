@@ -1,8 +1,8 @@
 import { setImmediate } from 'node:timers/promises';
+import type { KubeObject } from '@binnacle/common';
 import type { ApiResource } from '../../kube/discovery.ts';
 import type { CacheEvent } from '../../kube/informer.ts';
 import type { InformerCache } from '../../kube/informer-cache.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { computeDiff } from './diff.ts';
 import { fromKubeEvent, historicalEntries, lifecycleEntry, updatedEntry } from './entries.ts';
 import { type DropReason, noiseReason } from './noise.ts';

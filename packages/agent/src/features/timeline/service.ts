@@ -1,8 +1,7 @@
-import { parseTimeOrDuration } from '@binnacle/common';
+import { type KubeObject, parseTimeOrDuration } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import type { CallerView } from '../../http/caller-view.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { defaultExcludedKinds, defaultExcludedNames } from './noise.ts';
 import type { ChangeRecorder } from './recorder.ts';
 import type { TimelineEvent, TimelineQuery } from './types.ts';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import { podOwnerGroups } from '../../kube/pod-owners.ts';
 import { GraphBuilder } from './graph-builder.ts';
 import type { Topology } from './model.ts';

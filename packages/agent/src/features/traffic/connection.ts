@@ -1,5 +1,5 @@
+import type { KubeObject } from '@binnacle/common';
 import type { AgentContext } from '../../context.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { PortForwards } from '../portforward/service.ts';
 import { HubbleClient } from './hubble-client.ts';
 

@@ -1,5 +1,5 @@
+import type { KubeObject } from '@binnacle/common';
 import type { AgentContext } from '../../context.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import type { MetricsStores } from '../metricsdb/source.ts';
 import { aggregateFlows } from './aggregate.ts';
 import { HubbleConnection } from './connection.ts';

@@ -25,7 +25,7 @@ const ofType: Record<ChangeType, (c: Change) => boolean> = {
 
 /** What changed in the cluster, newest first, arriving live; filters live in the URL. */
 export function TimelinePage() {
-  const search = useSearch({ strict: false }) as TimelineSearch & { namespace?: string };
+  const search = useSearch({ from: '/timeline' });
   const navigate = useNavigate();
   const { changes, stream } = useLiveChanges({
     namespace: search.namespace,

@@ -76,7 +76,7 @@ const control =
 
 /** Workloads and what connects them, live: grouped by namespace or application, filtered by kind and health. */
 export function TopologyPage() {
-  const search = useSearch({ strict: false }) as TopologySearch & { namespace?: string };
+  const search = useSearch({ from: '/topology' });
   const navigate = useNavigate();
   const grouping = search.group ?? 'namespace';
   const hidden = listOf(search.hide);

@@ -9,7 +9,7 @@ import { Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { FlowsTable } from './FlowsTable.tsx';
 import { NoSource } from './NoSource.tsx';
 import { SourcesBar, sourceTitle } from './SourcesBar.tsx';
-import { type TrafficSearch, trafficWindows, windowWords } from './search.ts';
+import { trafficWindows, windowWords } from './search.ts';
 import { MapLegend, TrafficMap } from './TrafficMap.tsx';
 import { type FlowView, useFlowStream } from './use-flow-stream.ts';
 
@@ -33,7 +33,7 @@ function LiveIndicator({ connection, view }: { connection: StreamState; view: Fl
  * between workloads and services, and the same pairs as a sortable table.
  */
 export function TrafficPage() {
-  const search = useSearch({ strict: false }) as TrafficSearch & { namespace?: string };
+  const search = useSearch({ from: '/traffic' });
   const navigate = useNavigate();
   const since = search.since ?? '5m';
   const sources = useQuery({

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import type { Condition } from './format.ts';
 
 /** A container's status as the kubelet reports it (only what the pod page reads is typed). */
