@@ -1,13 +1,13 @@
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { readFile, rm } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type ClusterState, freePort, repoRoot, waitUntil } from '@binnacle/testkit';
 import type { KubeClient } from '../packages/agent/src/kube/client.ts';
 import { collectionPath, discover } from '../packages/agent/src/kube/discovery.ts';
 import type { KubeList } from '../packages/agent/src/kube/objects.ts';
 import { tierOf } from '../packages/agent/src/kube/tiers.ts';
+import { spawnAgent } from './bundle-agent.ts';
 import { cacheBytesByKind } from './cache-bytes.ts';
 import { goal } from './goals.ts';
 import { createCustomResources, createPods, loadCluster } from './load.ts';
@@ -131,25 +131,9 @@ const timedFetch = async (url: string) => {
 
 /** Starts `binnacle agent` as its own process and times it until every tier has synced. */
 async function agentRun(state: ClusterState, entry: Entry, options: RunOptions): Promise<AgentRun> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const dataDir = await mkdtemp(join(tmpdir(), 'binnacle-bench-'));
-  const started = performance.now();
-  const child = spawn(
-    process.execPath,
-    [
-      ...options.nodeOptions,
-      entryFiles[entry],
-      'agent',
-      '--kubeconfig',
-      state.kubeconfigs.admin,
-      '--port',
-      String(port),
-      '--no-browser',
-      '--data-dir',
-      dataDir,
-    ],
-    { stdio: 'ignore' },
+  const { child, url, dataDir, started } = await spawnAgent(
+    [...options.nodeOptions, entryFiles[entry]],
+    state.kubeconfigs.admin,
   );
   const marks: Partial<AgentRun> = {};
   const healthTimes: number[] = [];

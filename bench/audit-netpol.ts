@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
+import type { KubeObject } from '@binnacle/common';
 import { reachabilityMatrix } from '../packages/agent/src/features/netpol/matrix.ts';
-import type { KubeObject } from '../packages/agent/src/kube/objects.ts';
 import { AuditEngine, type AuditSource } from '../packages/agent/src/scope/audit/engine.ts';
 import type { BenchResult } from './run.ts';
 

@@ -6,6 +6,28 @@ import { freePort, repoRoot, waitUntil } from '@binnacle/testkit';
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
+/**
+ * `binnacle agent` in a process of its own, on a free loopback port with a data dir of its own; `entry`: node's
+ * arguments before `agent` (options and the entry file). `started`: just before the spawn, for timing its start.
+ */
+export async function spawnAgent(entry: string[], kubeconfig: string) {
+  const port = await freePort();
+  const dataDir = await mkdtemp(join(tmpdir(), 'binnacle-bench-'));
+  const args = [
+    'agent',
+    '--kubeconfig',
+    kubeconfig,
+    '--port',
+    String(port),
+    '--no-browser',
+    '--data-dir',
+    dataDir,
+  ];
+  const started = performance.now();
+  const child = spawn(process.execPath, [...entry, ...args], { stdio: 'ignore' });
+  return { child, url: `http://127.0.0.1:${port}`, dataDir, started };
+}
+
 export interface BundleAgent {
   url: string;
   close(): Promise<void>;
@@ -18,23 +40,9 @@ export interface BundleAgent {
 export async function bundleAgent(kubeconfig: string): Promise<BundleAgent> {
   log('building the release bundle (npm run build:cli)');
   execFileSync('npm', ['run', '--silent', 'build:cli'], { cwd: repoRoot, stdio: 'ignore' });
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const dataDir = await mkdtemp(join(tmpdir(), 'binnacle-bench-'));
-  const child = spawn(
-    process.execPath,
-    [
-      resolve(repoRoot, 'packages/cli/dist/binnacle.js'),
-      'agent',
-      '--kubeconfig',
-      kubeconfig,
-      '--port',
-      String(port),
-      '--no-browser',
-      '--data-dir',
-      dataDir,
-    ],
-    { stdio: 'ignore' },
+  const { child, url, dataDir } = await spawnAgent(
+    [resolve(repoRoot, 'packages/cli/dist/binnacle.js')],
+    kubeconfig,
   );
   const close = async () => {
     if (child.exitCode === null) {

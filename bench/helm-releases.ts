@@ -1,8 +1,8 @@
 import { gzipSync } from 'node:zlib';
+import type { KubeObject } from '@binnacle/common';
 import { Pool } from 'undici';
 import { parseHelmRepositories } from '../packages/agent/src/config/helm-repositories.ts';
 import type { KubeClient } from '../packages/agent/src/kube/client.ts';
-import type { KubeObject } from '../packages/agent/src/kube/objects.ts';
 import { decodeRelease, type StoredRelease } from '../packages/agent/src/scope/helm-releases.ts';
 import { load } from './http-load.ts';
 import { createAll, loadCluster } from './load.ts';

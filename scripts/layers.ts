@@ -207,7 +207,7 @@ export const repositoryLayers: readonly PackageLayers[] = [
   {
     root: 'packages/agent/src',
     layers: [
-      ['kube/'],
+      ['kube/', 'oci/'],
       ['http/'],
       ['config/'],
       ['scope/', 'context.ts', 'module.ts'],
@@ -221,11 +221,12 @@ export const repositoryLayers: readonly PackageLayers[] = [
     layers: [
       ['db/', 'security/'],
       ['config/'],
+      ['services/'],
       ['http/'],
       ['context.ts'],
       ['features/'],
-      ['modules.ts', 'server.ts', 'hub.ts', 'cli/', 'index.ts', 'testing/'],
+      ['modules.ts', 'server.ts', 'hub.ts', 'openapi-document.ts', 'cli/', 'index.ts', 'testing/'],
     ],
-    unitParents: ['features/'],
+    unitParents: ['services/', 'features/'],
   },
 ];

@@ -25,11 +25,12 @@ export function workspaces(root: string): Workspace[] {
   });
 }
 
-function files(dir: string): string[] {
+/** The TypeScript sources below `dir`, without dependencies, builds and generated code. */
+export function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     if (skipped.has(entry.name)) return [];
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return files(path);
+    if (entry.isDirectory()) return sourceFiles(path);
     return sourceFile.test(entry.name) ? [path] : [];
   });
 }
@@ -62,7 +63,7 @@ const isDevFile = (workspace: Workspace, file: string) => {
 export function undeclaredImports(workspace: Workspace): string[] {
   const { dependencies = {}, devDependencies = {} } = workspace.manifest;
   const found: string[] = [];
-  for (const file of files(workspace.dir)) {
+  for (const file of sourceFiles(workspace.dir)) {
     const text = readFileSync(file, 'utf8');
     const dev = isDevFile(workspace, file);
     for (const specifier of importsOf(text)) {

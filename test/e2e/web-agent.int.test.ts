@@ -1,18 +1,18 @@
 import { connect } from 'node:net';
-import { startTestAgent, type TestAgent } from '@binnacle/agent/testing';
+import { startTestAgent } from '@binnacle/agent/testing';
 import {
   deploymentBody,
   docsScreenshot,
   evictedPods,
-  launchBrowser,
   openPage,
   seriousA11yViolations,
   testCluster,
   waitUntil,
 } from '@binnacle/testkit';
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { agentInBrowser } from './browser-suite.ts';
 import { appPods, fluxEvents } from './dashboard-steps.ts';
 import {
   echoInTerminal,
@@ -26,19 +26,10 @@ import {
 
 const cluster = testCluster();
 const core = cluster.kubeConfig('admin').makeApiClient(CoreV1Api);
-let agent: TestAgent;
-let browser: Browser;
-let ns: { name: string; remove: () => Promise<void> };
-
-beforeAll(async () => {
-  [agent, browser, ns] = await Promise.all([startTestAgent(), launchBrowser(), cluster.namespace('web')]);
-});
-afterAll(async () => {
-  await Promise.all([browser?.close(), agent?.close(), ns?.remove()]);
-});
+const web = agentInBrowser('web');
 
 const open = (path: string, colorScheme?: 'light' | 'dark') =>
-  openPage(browser, `${agent.url}${path}`, colorScheme);
+  openPage(web.browser, `${web.agent.url}${path}`, colorScheme);
 
 describe('the web UI served by the agent', () => {
   it('shows the dashboard of the seeded cluster, with no serious accessibility violations', async () => {
@@ -110,17 +101,17 @@ describe('the web UI served by the agent', () => {
   });
 
   it('shows changes on the timeline as they happen, each with its field diff', async () => {
-    const page = await open(`/timeline?namespace=${ns.name}`);
+    const page = await open(`/timeline?namespace=${web.ns.name}`);
     await page.getByRole('status').filter({ hasText: 'Live' }).waitFor();
     await core.createNamespacedConfigMap({
-      namespace: ns.name,
+      namespace: web.ns.name,
       body: { metadata: { name: 'web-settings' }, data: { mode: 'calm' } },
     });
     const rows = page.getByRole('list', { name: 'Changes' }).getByRole('button');
     await rows.filter({ hasText: 'web-settings' }).first().waitFor();
-    const live = await core.readNamespacedConfigMap({ namespace: ns.name, name: 'web-settings' });
+    const live = await core.readNamespacedConfigMap({ namespace: web.ns.name, name: 'web-settings' });
     await core.replaceNamespacedConfigMap({
-      namespace: ns.name,
+      namespace: web.ns.name,
       name: 'web-settings',
       body: { ...live, data: { mode: 'busy' } },
     });
@@ -236,24 +227,24 @@ describe('the web UI served by the agent', () => {
   it('ticks several rows, by click and by keyboard, and deletes them in one go with a report', async () => {
     const names = ['web-bulk-a', 'web-bulk-b', 'web-bulk-c', 'web-bulk-keep'];
     for (const name of names)
-      await core.createNamespacedConfigMap({ namespace: ns.name, body: { metadata: { name } } });
-    const page = await open(`/resources/configmaps?namespace=${ns.name}&q=web-bulk`);
+      await core.createNamespacedConfigMap({ namespace: web.ns.name, body: { metadata: { name } } });
+    const page = await open(`/resources/configmaps?namespace=${web.ns.name}&q=web-bulk`);
     const table = page.getByRole('region', { name: 'ConfigMap objects' });
     await table.getByRole('link', { name: 'web-bulk-keep' }).waitFor();
     await table.getByLabel(`Select the 4 rows shown`).check();
-    await table.getByLabel(`Select ${ns.name}/web-bulk-keep`).uncheck();
+    await table.getByLabel(`Select ${web.ns.name}/web-bulk-keep`).uncheck();
     await page.getByText('3 selected').waitFor();
-    await table.getByLabel(`Select ${ns.name}/web-bulk-b`).uncheck();
+    await table.getByLabel(`Select ${web.ns.name}/web-bulk-b`).uncheck();
     await table.getByRole('link', { name: 'web-bulk-b' }).focus();
     await page.keyboard.press('x');
     await page.getByText('3 selected').waitFor();
-    expect(await table.getByLabel(`Select ${ns.name}/web-bulk-b`).isChecked()).toBe(true);
+    expect(await table.getByLabel(`Select ${web.ns.name}/web-bulk-b`).isChecked()).toBe(true);
     expect(await seriousA11yViolations(page)).toEqual([]);
     await docsScreenshot(page, 'bulk-select');
     await page.getByRole('button', { name: 'Delete…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete 3 ConfigMap objects?' });
     expect(await dialog.getByRole('listitem').allTextContents()).toEqual(
-      ['web-bulk-a', 'web-bulk-b', 'web-bulk-c'].map((name) => `${ns.name}/${name}`),
+      ['web-bulk-a', 'web-bulk-b', 'web-bulk-c'].map((name) => `${web.ns.name}/${name}`),
     );
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await dialog.getByRole('status').getByText('3 of 3 deleted.').waitFor();
@@ -263,7 +254,7 @@ describe('the web UI served by the agent', () => {
       async () => (await table.getByRole('link').allTextContents()).join() === 'web-bulk-keep',
       { timeoutMs: 15_000 },
     );
-    const left = await core.listNamespacedConfigMap({ namespace: ns.name });
+    const left = await core.listNamespacedConfigMap({ namespace: web.ns.name });
     expect(left.items.map((c) => c.metadata?.name).filter((n) => n?.startsWith('web-bulk'))).toEqual([
       'web-bulk-keep',
     ]);
@@ -362,7 +353,7 @@ describe('the web UI served by the agent', () => {
   it('says why there is no local terminal on an agent started without one', async () => {
     const off = await startTestAgent({ config: { disableLocalTerminal: true }, start: false });
     try {
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const context = await web.browser.newContext({ viewport: { width: 1440, height: 900 } });
       const page = await context.newPage();
       await page.goto(`${off.url}/terminal`);
       await page.getByText('The agent was started with --disable-local-terminal.').waitFor();
@@ -378,10 +369,10 @@ describe('the web UI served by the agent', () => {
   it('scales a Deployment after asking, says what happened and links to the action on the timeline', async () => {
     const apps = cluster.kubeConfig('admin').makeApiClient(AppsV1Api);
     await apps.createNamespacedDeployment({
-      namespace: ns.name,
+      namespace: web.ns.name,
       body: deploymentBody('web'),
     });
-    const page = await open(`/resources/deployments/${ns.name}/web`);
+    const page = await open(`/resources/deployments/${web.ns.name}/web`);
     await page.getByRole('button', { name: 'Scale' }).click();
     const dialog = page.getByRole('dialog', { name: 'Scale Deployment web?' });
     await dialog.getByLabel('Replicas').fill('3');
@@ -389,7 +380,9 @@ describe('the web UI served by the agent', () => {
     await docsScreenshot(page, 'scale');
     await dialog.getByRole('button', { name: 'Scale' }).click();
     await page.getByRole('status').filter({ hasText: 'See it on the timeline' }).waitFor();
-    expect((await apps.readNamespacedDeployment({ namespace: ns.name, name: 'web' })).spec?.replicas).toBe(3);
+    expect(
+      (await apps.readNamespacedDeployment({ namespace: web.ns.name, name: 'web' })).spec?.replicas,
+    ).toBe(3);
     await page.getByRole('link', { name: 'See it on the timeline' }).click();
     const entry = page
       .getByRole('list', { name: 'Changes' })
@@ -406,18 +399,21 @@ describe('the web UI served by the agent', () => {
 
   it('rolls a Deployment back to a revision picked from its history', async () => {
     const apps = cluster.kubeConfig('admin').makeApiClient(AppsV1Api);
-    await apps.createNamespacedDeployment({ namespace: ns.name, body: deploymentBody('web-roll') });
+    await apps.createNamespacedDeployment({ namespace: web.ns.name, body: deploymentBody('web-roll') });
     const revisions = async () =>
-      (await agent.json<{ items: unknown[] }>(`/api/workloads/deployments/${ns.name}/web-roll/revisions`))
-        .items.length;
+      (
+        await web.agent.json<{ items: unknown[] }>(
+          `/api/workloads/deployments/${web.ns.name}/web-roll/revisions`,
+        )
+      ).items.length;
     await waitUntil('the first revision', async () => (await revisions()) === 1, { timeoutMs: 30_000 });
     await apps.patchNamespacedDeployment({
-      namespace: ns.name,
+      namespace: web.ns.name,
       name: 'web-roll',
       body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'web-roll:2' }],
     });
     await waitUntil('the second revision', async () => (await revisions()) === 2, { timeoutMs: 30_000 });
-    const page = await open(`/resources/deployments/${ns.name}/web-roll`);
+    const page = await open(`/resources/deployments/${web.ns.name}/web-roll`);
     await page.getByRole('button', { name: 'Roll back' }).click();
     const dialog = page.getByRole('dialog', { name: 'Roll back Deployment web-roll?' });
     await dialog.getByRole('radio', { name: /#1 web-roll:1/ }).check();
@@ -426,7 +422,7 @@ describe('the web UI served by the agent', () => {
     await docsScreenshot(page, 'rollback');
     await dialog.getByRole('button', { name: 'Roll back' }).click();
     await page.getByRole('status').filter({ hasText: 'See it on the timeline' }).waitFor();
-    const rolled = await apps.readNamespacedDeployment({ namespace: ns.name, name: 'web-roll' });
+    const rolled = await apps.readNamespacedDeployment({ namespace: web.ns.name, name: 'web-roll' });
     expect(rolled.spec?.template.spec?.containers[0]?.image).toBe('web-roll:1');
     await page.context().close();
   });
@@ -450,7 +446,7 @@ describe('the web UI served by the agent', () => {
 
   it("forwards a pod's port from its page, lists it among the sessions, and stops it", async () => {
     await core.createNamespacedPod({
-      namespace: ns.name,
+      namespace: web.ns.name,
       body: {
         metadata: { name: 'web-echo' },
         spec: {
@@ -460,7 +456,7 @@ describe('the web UI served by the agent', () => {
         },
       },
     });
-    const page = await open(`/resources/pods/${ns.name}/web-echo`);
+    const page = await open(`/resources/pods/${web.ns.name}/web-echo`);
     const card = page.getByRole('region', { name: 'Port-forward' });
     await card.getByRole('button', { name: 'Forward 9000' }).click();
     const address = card.getByRole('link', { name: /^http:\/\/127\.0\.0\.1:\d+$/ });
@@ -478,13 +474,13 @@ describe('the web UI served by the agent', () => {
     expect(echoed).toBe('ping');
     await card.getByRole('link', { name: 'All forwards and sessions →' }).click();
     const forwards = page.getByRole('table', { name: 'Port-forwards' });
-    const row = forwards.getByRole('row').filter({ hasText: `${ns.name}/web-echo` });
+    const row = forwards.getByRole('row').filter({ hasText: `${web.ns.name}/web-echo` });
     await row.getByRole('cell', { name: 'running' }).waitFor();
     // The sessions table loads from its own request, which may answer after the forwards table's.
     await page
       .getByRole('table', { name: 'Open sessions' })
       .getByRole('row')
-      .filter({ hasText: `${ns.name}/web-echo` })
+      .filter({ hasText: `${web.ns.name}/web-echo` })
       .getByRole('cell', { name: 'portforward', exact: true })
       .waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
@@ -497,28 +493,28 @@ describe('the web UI served by the agent', () => {
 
   it("edits a ConfigMap's YAML: the dry run's diff first, then the apply, then the change on the timeline", async () => {
     await core.createNamespacedConfigMap({
-      namespace: ns.name,
+      namespace: web.ns.name,
       body: { metadata: { name: 'web-edit' }, data: { color: 'blue' } },
     });
-    const page = await open(`/resources/configmaps/${ns.name}/web-edit`);
-    await page.getByRole('heading', { name: `ConfigMap ${ns.name}/web-edit` }).waitFor();
+    const page = await open(`/resources/configmaps/${web.ns.name}/web-edit`);
+    await page.getByRole('heading', { name: `ConfigMap ${web.ns.name}/web-edit` }).waitFor();
     await editYamlAndFollowToTimeline(
       page,
       { kind: 'ConfigMap', name: 'web-edit' },
       { from: 'color: blue', to: 'color: green' },
       (reviewing) => docsScreenshot(reviewing, 'yaml-diff'),
     );
-    const stored = await core.readNamespacedConfigMap({ namespace: ns.name, name: 'web-edit' });
+    const stored = await core.readNamespacedConfigMap({ namespace: web.ns.name, name: 'web-edit' });
     expect(stored.data).toEqual({ color: 'green' });
     await page.context().close();
   });
 
   it('refuses an edit whose YAML is not valid, saying why, and applies nothing', async () => {
     await core.createNamespacedConfigMap({
-      namespace: ns.name,
+      namespace: web.ns.name,
       body: { metadata: { name: 'web-bad-edit' }, data: { size: 'small' } },
     });
-    const page = await open(`/resources/configmaps/${ns.name}/web-bad-edit`);
+    const page = await open(`/resources/configmaps/${web.ns.name}/web-bad-edit`);
     const card = page.getByRole('region', { name: 'YAML' });
     await card.getByRole('button', { name: 'Edit' }).click();
     const editor = page.getByRole('textbox', { name: 'YAML of ConfigMap web-bad-edit' });
@@ -537,21 +533,24 @@ describe('the web UI served by the agent', () => {
     await docsScreenshot(page, 'toast');
     await toast.getByRole('button', { name: 'Dismiss' }).click();
     await toast.waitFor({ state: 'detached' });
-    const stored = await core.readNamespacedConfigMap({ namespace: ns.name, name: 'web-bad-edit' });
+    const stored = await core.readNamespacedConfigMap({ namespace: web.ns.name, name: 'web-bad-edit' });
     expect(stored.data).toEqual({ size: 'small' });
     await page.context().close();
   });
 
   it('deletes an object after asking, and goes back to its list', async () => {
-    await core.createNamespacedConfigMap({ namespace: ns.name, body: { metadata: { name: 'web-doomed' } } });
-    const page = await open(`/resources/configmaps/${ns.name}/web-doomed`);
+    await core.createNamespacedConfigMap({
+      namespace: web.ns.name,
+      body: { metadata: { name: 'web-doomed' } },
+    });
+    const page = await open(`/resources/configmaps/${web.ns.name}/web-doomed`);
     await page.getByRole('region', { name: 'YAML' }).getByRole('button', { name: 'Delete' }).click();
     const dialog = page.getByRole('dialog', { name: 'Delete ConfigMap web-doomed?' });
     expect(await seriousA11yViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await page.waitForURL(/\/resources\/configmaps\?namespace=/);
     // A ConfigMap has no finalizers: the DELETE the page waited for removed it.
-    const gone = await core.readNamespacedConfigMap({ namespace: ns.name, name: 'web-doomed' }).then(
+    const gone = await core.readNamespacedConfigMap({ namespace: web.ns.name, name: 'web-doomed' }).then(
       () => 200,
       (error: { code?: number }) => error.code,
     );
@@ -585,7 +584,7 @@ describe('the web UI served by the agent', () => {
     await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
         core.createNamespacedPod({
-          namespace: ns.name,
+          namespace: web.ns.name,
           body: {
             metadata: { name: `batch-${i}`, labels: { app: 'batch' } },
             spec: { containers: [{ name: 'app', image: 'busybox:1.37' }] },
@@ -593,7 +592,7 @@ describe('the web UI served by the agent', () => {
         }),
       ),
     );
-    const page = await open(`/topology?namespace=${ns.name}`);
+    const page = await open(`/topology?namespace=${web.ns.name}`);
     const graph = page.getByRole('region', { name: 'Topology graph' });
     await graph.getByText('batch pods').waitFor();
     await graph.getByRole('button', { name: 'Show the 6 batch pods one by one' }).click();
@@ -609,7 +608,7 @@ describe('the web UI served by the agent', () => {
   it('draws a cluster above --topology-max-nodes one node per namespace, each opening its graph', async () => {
     const small = await startTestAgent({ config: { topologyMaxNodes: 10 } });
     try {
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const context = await web.browser.newContext({ viewport: { width: 1440, height: 900 } });
       const page = await context.newPage();
       await page.goto(`${small.url}/topology`);
       await page.getByRole('note').filter({ hasText: 'each namespace is one node' }).waitFor();
@@ -697,7 +696,7 @@ describe('the web UI served by the agent', () => {
   async function seeReducedTopology(big: string): Promise<void> {
     // As many nodes as the whole graph has besides the kinds a reduced one leaves out: the agent's estimate, which
     // counts every claim, autoscaler and budget, is above it, the pod groups within it.
-    const whole = await agent.json<{ nodes: { kind: string }[] }>('/api/topology');
+    const whole = await web.agent.json<{ nodes: { kind: string }[] }>('/api/topology');
     const leaves = [
       'ConfigMap',
       'Secret',
@@ -719,7 +718,7 @@ describe('the web UI served by the agent', () => {
         },
         { timeoutMs: 20_000 },
       );
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const context = await web.browser.newContext({ viewport: { width: 1440, height: 900 } });
       const page = await context.newPage();
       await page.goto(`${small.url}/topology`);
       await page.getByRole('note').filter({ hasText: 'pods are grouped by owner' }).waitFor();
@@ -741,7 +740,7 @@ describe('the web UI served by the agent', () => {
   it('explains a 403 instead of showing an empty page', async () => {
     const restricted = await startTestAgent({ identity: 'restricted' });
     try {
-      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const context = await web.browser.newContext({ viewport: { width: 1440, height: 900 } });
       const page = await context.newPage();
       await page.goto(`${restricted.url}/resources/secrets/demo-shop/storefront-credentials`);
       const alert = page.getByRole('alert');
@@ -757,23 +756,23 @@ describe('the web UI served by the agent', () => {
     const page = await open('/no/such/page');
     await page.getByRole('heading', { name: 'No such page' }).waitFor();
     await page.context().close();
-    const api = await agent.request('/api/no-such-route');
+    const api = await web.agent.request('/api/no-such-route');
     expect(api.status).toBe(404);
     expect(await api.json()).toMatchObject({ code: 'route_not_found' });
   });
 
   it('lets browsers keep hashed assets and never index.html', async () => {
-    const index = await agent.request('/deep/link');
+    const index = await web.agent.request('/deep/link');
     expect(index.status).toBe(200);
     expect(index.headers.get('cache-control')).toBe('no-store');
     const html = await index.text();
     expect(html).toContain('<base href="/" />');
     const script = /src="\.\/(assets\/[^"]+\.js)"/.exec(html)?.[1];
     expect(script).toBeDefined();
-    const asset = await agent.request(`/${script}`);
+    const asset = await web.agent.request(`/${script}`);
     expect(asset.status).toBe(200);
     expect(asset.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    const missing = await agent.request('/assets/nothing-here.js');
+    const missing = await web.agent.request('/assets/nothing-here.js');
     expect(missing.status).toBe(404);
   });
 });

@@ -1,7 +1,6 @@
-import { certFactory, startTestAgent, type TestAgent, tlsSecret } from '@binnacle/agent/testing';
+import { certFactory, tlsSecret } from '@binnacle/agent/testing';
 import {
   docsScreenshot,
-  launchBrowser,
   openPage,
   seeded,
   seriousA11yViolations,
@@ -9,15 +8,14 @@ import {
   waitUntil,
 } from '@binnacle/testkit';
 import { CoreV1Api, type V1Secret } from '@kubernetes/client-node';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { agentInBrowser } from './browser-suite.ts';
 
 // The seeded demo namespaces are only read here; the certificates page also gets this file's own TLS Secrets.
 const cluster = testCluster();
 const core = cluster.kubeConfig('admin').makeApiClient(CoreV1Api);
-let agent: TestAgent;
-let browser: Browser;
-let ns: { name: string; remove: () => Promise<void> };
+const web = agentInBrowser('web-certs');
 const certs = certFactory();
 const payments = { name: 'payments-tls', host: 'payments.demo.binnacle.local', days: 5 };
 
@@ -44,11 +42,6 @@ interface Matrix {
 }
 
 beforeAll(async () => {
-  [agent, browser, ns] = await Promise.all([
-    startTestAgent(),
-    launchBrowser(),
-    cluster.namespace('web-certs'),
-  ]);
   // A leaf for payments issued by its own CA, then the CA: a chain in order and complete, as an ingress
   // controller is usually given; and a Secret whose PEM block is not a certificate.
   const ca = certs.make({ cn: 'Binnacle Demo CA', ca: true, valid: [-1, 365] });
@@ -61,19 +54,15 @@ beforeAll(async () => {
   });
   const notACertificate = '-----BEGIN CERTIFICATE-----\nbm90IGEgY2VydA==\n-----END CERTIFICATE-----\n';
   for (const body of [
-    tlsSecret(payments.name, { crt: leaf.cert + ca.cert, key: leaf.key }, ns.name),
-    tlsSecret('broken-tls', { crt: notACertificate, key: 'not a key' }, ns.name),
+    tlsSecret(payments.name, { crt: leaf.cert + ca.cert, key: leaf.key }, web.ns.name),
+    tlsSecret('broken-tls', { crt: notACertificate, key: 'not a key' }, web.ns.name),
   ])
-    await core.createNamespacedSecret({ namespace: ns.name, body: body as V1Secret });
+    await core.createNamespacedSecret({ namespace: web.ns.name, body: body as V1Secret });
 });
-afterAll(async () => {
-  certs.dispose();
-  await Promise.all([browser?.close(), agent?.close()]);
-  await ns?.remove();
-});
+afterAll(() => certs.dispose());
 
 const open = (path: string, colorScheme?: 'light' | 'dark') =>
-  openPage(browser, `${agent.url}${path}`, colorScheme);
+  openPage(web.browser, `${web.agent.url}${path}`, colorScheme);
 
 /** From the dashboard of a namespace, through the sidebar: the page keeps the namespace picked in the shell. */
 async function viaSidebar(link: string, heading: string, namespace: string): Promise<Page> {
@@ -91,7 +80,7 @@ const dataRows = (table: Locator) => table.locator(':scope > tbody > tr');
 
 describe('the audit page', () => {
   it('counts findings per category and lists the objects most dangerous first, each with how to fix it', async () => {
-    const report = await agent.json<AuditReport>('/api/audit?namespace=demo-shop');
+    const report = await web.agent.json<AuditReport>('/api/audit?namespace=demo-shop');
     const page = await viaSidebar('Audit', 'Audit', 'demo-shop');
     const summary = page.getByRole('region', { name: 'Summary' });
     for (const category of ['Security', 'Reliability', 'Efficiency'] as const) {
@@ -141,7 +130,7 @@ describe('the audit page', () => {
     await page.getByLabel('Severity').selectOption('warning');
     await page.waitForURL(/category=Security/);
     expect(page.url()).toContain('severity=warning');
-    const security = await agent.json<AuditReport>(
+    const security = await web.agent.json<AuditReport>(
       '/api/audit?namespace=demo-shop&category=Security&severity=warning',
     );
     await expect.poll(() => dataRows(objects).count()).toBe(security.groups.length);
@@ -182,7 +171,7 @@ describe('the audit page', () => {
 
 describe('the certificates page', () => {
   it('shows every TLS Secret most urgent first with its days left, chain and parse problems', async () => {
-    const mine = () => agent.json<CertReport>(`/api/secrets/certificate-expiry?namespace=${ns.name}`);
+    const mine = () => web.agent.json<CertReport>(`/api/secrets/certificate-expiry?namespace=${web.ns.name}`);
     await waitUntil(
       'the agent reading both Secrets of this file',
       async () => (await mine()).items.length === 2,
@@ -191,7 +180,7 @@ describe('the certificates page', () => {
         intervalMs: 250,
       },
     );
-    const page = await viaSidebar('Certificates', 'Certificates', ns.name);
+    const page = await viaSidebar('Certificates', 'Certificates', web.ns.name);
     const tiles = page.getByRole('region', { name: 'Summary' });
     const tile = async (label: string) =>
       (await tiles.getByRole('button', { name: new RegExp(`^${label}`) }).textContent()) ?? '';
@@ -212,7 +201,7 @@ describe('the certificates page', () => {
     expect(cells[3]).toContain(payments.host);
     expect(cells[4]).toContain('Binnacle Demo CA');
     expect(cells[6]).toMatch(/^[45] days$/);
-    await page.getByRole('button', { name: `Details: Secret ${ns.name}/${payments.name}` }).click();
+    await page.getByRole('button', { name: `Details: Secret ${web.ns.name}/${payments.name}` }).click();
     const bundle = table.getByRole('list', { name: 'Certificates in the bundle' });
     expect(await bundle.getByRole('listitem').count()).toBe(2);
     expect(await bundle.getByRole('listitem').first().textContent()).toMatch(/^Leaf/);
@@ -241,7 +230,7 @@ describe('the certificates page', () => {
       (t) => t.match(/legacy-api-tls|storefront-tls/)?.[0],
     );
     expect(names.indexOf('legacy-api-tls')).toBeLessThan(names.indexOf('storefront-tls'));
-    await page.getByRole('button', { name: `Details: Secret ${ns.name}/${payments.name}` }).click();
+    await page.getByRole('button', { name: `Details: Secret ${web.ns.name}/${payments.name}` }).click();
     expect(await seriousA11yViolations(page)).toEqual([]);
     await docsScreenshot(page, 'certificates');
 
@@ -263,8 +252,8 @@ describe('the certificates page', () => {
     await page.waitForURL(/q=legacy/);
     await expect.poll(() => dataRows(table).count()).toBe(1);
 
-    const dark = await open(`/certificates?namespace=${ns.name}`, 'dark');
-    await dark.getByRole('button', { name: `Details: Secret ${ns.name}/${payments.name}` }).click();
+    const dark = await open(`/certificates?namespace=${web.ns.name}`, 'dark');
+    await dark.getByRole('button', { name: `Details: Secret ${web.ns.name}/${payments.name}` }).click();
     expect(await seriousA11yViolations(dark)).toEqual([]);
     await docsScreenshot(dark, 'certificates-dark');
   });
@@ -345,7 +334,7 @@ describe('the network policy tester', () => {
   });
 
   it("draws demo-shop's pod-to-pod matrix with a legend; a cell names its policies and opens the pair", async () => {
-    const expected = await agent.json<Matrix>('/api/network-policies/evaluate?matrix=demo-shop');
+    const expected = await web.agent.json<Matrix>('/api/network-policies/evaluate?matrix=demo-shop');
     const allowed = expected.cells.flat().filter((c) => c.allowed).length;
     const page = await open('/network-policies?namespace=demo-shop');
     await page.getByRole('tab', { name: 'Namespace matrix' }).click();

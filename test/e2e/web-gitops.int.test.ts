@@ -1,19 +1,18 @@
-import { startTestAgent, type TestAgent } from '@binnacle/agent/testing';
 import {
   argoApplication,
   docsScreenshot,
   fluxDemo,
   fluxGroups,
   installFluxDemo,
-  launchBrowser,
   openPage,
   seriousA11yViolations,
   testCluster,
   waitUntil,
 } from '@binnacle/testkit';
 import { CustomObjectsApi } from '@kubernetes/client-node';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { agentInBrowser } from './browser-suite.ts';
 
 // The seeded Applications (argocd) and Flux objects are only read here; actions run on this file's own objects.
 const cluster = testCluster();
@@ -21,30 +20,19 @@ const kc = cluster.kubeConfig('admin');
 const custom = kc.makeApiClient(CustomObjectsApi);
 const argo = { group: 'argoproj.io', version: 'v1alpha1', plural: 'applications' };
 const helmReleases = { ...fluxGroups.helm, plural: 'helmreleases' };
-let agent: TestAgent;
-let browser: Browser;
-let ns: { name: string; remove: () => Promise<void> };
+const web = agentInBrowser('web-gitops');
 
 beforeAll(async () => {
-  [agent, browser, ns] = await Promise.all([
-    startTestAgent(),
-    launchBrowser(),
-    cluster.namespace('web-gitops'),
-  ]);
   await custom.createNamespacedCustomObject({
     ...argo,
-    namespace: ns.name,
-    body: argoApplication('web', ns.name, 'web'),
+    namespace: web.ns.name,
+    body: argoApplication('web', web.ns.name, 'web'),
   });
-  await installFluxDemo(kc, cluster.state.chartSources.http, ns.name);
-});
-afterAll(async () => {
-  await Promise.all([browser?.close(), agent?.close()]);
-  await ns?.remove();
+  await installFluxDemo(kc, cluster.state.chartSources.http, web.ns.name);
 });
 
 const open = (path: string, colorScheme?: 'light' | 'dark') =>
-  openPage(browser, `${agent.url}${path}`, colorScheme);
+  openPage(web.browser, `${web.agent.url}${path}`, colorScheme);
 
 /** The value of one fact of the summary (Sync, Health, Auto-sync, State, …). */
 async function fact(page: Page, term: string): Promise<string> {
@@ -130,15 +118,15 @@ describe('the GitOps pages', () => {
   });
 
   it('syncs with the chosen options, then suspends and resumes automated sync', async () => {
-    const page = await open(`/gitops/applications/${ns.name}/web`);
-    await page.getByRole('heading', { name: new RegExp(`${ns.name}/web`) }).waitFor();
+    const page = await open(`/gitops/applications/${web.ns.name}/web`);
+    await page.getByRole('heading', { name: new RegExp(`${web.ns.name}/web`) }).waitFor();
     const said = await act(page, 'Sync', 'Sync Application web?', [
       'Prune: delete objects no longer in Git',
       'Server-side apply',
     ]);
     expect(said).toContain('See it on the timeline');
     const app = async () =>
-      (await custom.getNamespacedCustomObject({ ...argo, namespace: ns.name, name: 'web' })) as {
+      (await custom.getNamespacedCustomObject({ ...argo, namespace: web.ns.name, name: 'web' })) as {
         operation?: { sync: Record<string, unknown> };
         spec: { syncPolicy: { automated: Record<string, unknown> } };
       };
@@ -165,15 +153,15 @@ describe('the GitOps pages', () => {
   });
 
   it('drives a HelmRelease with the real Flux controllers: reconcile, suspend, resume', async () => {
-    const page = await open(`/gitops/flux/HelmRelease/${ns.name}/${fluxDemo.helmRelease}`);
-    await page.getByRole('heading', { name: new RegExp(`Flux HelmRelease ${ns.name}/`) }).waitFor();
+    const page = await open(`/gitops/flux/HelmRelease/${web.ns.name}/${fluxDemo.helmRelease}`);
+    await page.getByRole('heading', { name: new RegExp(`Flux HelmRelease ${web.ns.name}/`) }).waitFor();
     expect(await fact(page, 'State')).toBe('Ready');
     const managed = page.getByRole('region', { name: 'Managed resources' });
     await managed.getByRole('row').filter({ hasText: 'Deployment' }).getByText('healthy').waitFor();
     const release = async () =>
       (await custom.getNamespacedCustomObject({
         ...helmReleases,
-        namespace: ns.name,
+        namespace: web.ns.name,
         name: fluxDemo.helmRelease,
       })) as {
         metadata: { annotations?: Record<string, string> };

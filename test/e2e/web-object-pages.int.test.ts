@@ -1,21 +1,13 @@
-import { startTestAgent, type TestAgent } from '@binnacle/agent/testing';
-import {
-  docsScreenshot,
-  launchBrowser,
-  openPage,
-  seriousA11yViolations,
-  testCluster,
-} from '@binnacle/testkit';
+import { docsScreenshot, openPage, seriousA11yViolations, testCluster } from '@binnacle/testkit';
 import { BatchV1Api, CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { agentInBrowser } from './browser-suite.ts';
 
 const cluster = testCluster();
 const admin = cluster.kubeConfig('admin');
-let agent: TestAgent;
-let browser: Browser;
+const web = agentInBrowser('pages');
 let page: Page;
-let ns: { name: string; remove: () => Promise<void> };
 
 /**
  * What the seed lacks, in a namespace of this file's own: RBAC objects, a quota and a limit range, and a CronJob
@@ -87,17 +79,13 @@ async function plant(namespace: string) {
 }
 
 beforeAll(async () => {
-  [agent, browser, ns] = await Promise.all([startTestAgent(), launchBrowser(), cluster.namespace('pages')]);
-  await plant(ns.name);
-  page = await openPage(browser, `${agent.url}/`);
-});
-afterAll(async () => {
-  await Promise.all([browser?.close(), agent?.close(), ns?.remove()]);
+  await plant(web.ns.name);
+  page = await openPage(web.browser, `${web.agent.url}/`);
 });
 
 /** Opens an object's page in the one shared page and answers its details card once it shows. */
 async function visit(path: string, card: string) {
-  await page.goto(`${agent.url}/resources/${path}`);
+  await page.goto(`${web.agent.url}/resources/${path}`);
   const region = page.getByRole('region', { name: card });
   await region.waitFor();
   return region;
@@ -198,20 +186,20 @@ describe('the object pages of each kind', () => {
   });
 
   it('shows a CronJob’s schedule and policy with the Jobs it keeps', async () => {
-    const schedule = await visit(`cronjobs/${ns.name}/hourly-report`, 'Schedule');
+    const schedule = await visit(`cronjobs/${web.ns.name}/hourly-report`, 'Schedule');
     const facts = await schedule.getByLabel('Schedule facts').textContent();
     expect(facts).toContain('0 * * * *: Every hour, on the hour');
     expect(facts).toContain('Forbid');
     expect(facts).toContain('yes: no new runs');
     await page
       .getByRole('table', { name: 'Jobs' })
-      .getByRole('link', { name: `${ns.name}/hourly-report-manual` })
+      .getByRole('link', { name: `${web.ns.name}/hourly-report-manual` })
       .waitFor();
     await check('Schedule', 'object-cronjob');
   });
 
   it('shows a Job’s completions and its pods', async () => {
-    const job = await visit(`jobs/${ns.name}/hourly-report-manual`, 'Job');
+    const job = await visit(`jobs/${web.ns.name}/hourly-report-manual`, 'Job');
     // kwok runs the pod to completion at once: the Job may already be done.
     expect(await job.getByLabel('Job facts').textContent()).toMatch(/Completions[01] of 1/);
     await page
@@ -231,19 +219,19 @@ describe('the object pages of each kind', () => {
   });
 
   it('shows a Role’s rules as a table and the binding that grants it, and the binding’s subjects', async () => {
-    const role = await visit(`roles/${ns.name}/config-reader`, 'Rules');
+    const role = await visit(`roles/${web.ns.name}/config-reader`, 'Rules');
     const rules = role.getByRole('table', { name: 'Rules' });
     await rules.getByRole('cell', { name: 'get, list, watch' }).waitFor();
     await rules.getByRole('cell', { name: 'storefront' }).waitFor();
-    await role.getByRole('link', { name: `${ns.name}/reporter-reads-config` }).click();
+    await role.getByRole('link', { name: `${web.ns.name}/reporter-reads-config` }).click();
     const binding = page.getByRole('region', { name: 'Binding' });
-    await binding.getByRole('link', { name: `${ns.name}/config-reader` }).waitFor();
+    await binding.getByRole('link', { name: `${web.ns.name}/config-reader` }).waitFor();
     await binding
       .getByRole('table', { name: 'Subjects' })
-      .getByRole('link', { name: `${ns.name}/reporter` })
+      .getByRole('link', { name: `${web.ns.name}/reporter` })
       .waitFor();
     await check('Binding');
-    await visit(`roles/${ns.name}/config-reader`, 'Rules');
+    await visit(`roles/${web.ns.name}/config-reader`, 'Rules');
     await cell('core').waitFor();
     await check('Rules', 'object-role');
   });
@@ -262,9 +250,9 @@ describe('the object pages of each kind', () => {
   });
 
   it('shows a Namespace’s quotas and limit ranges', async () => {
-    const namespace = await visit(`namespaces/_/${ns.name}`, 'Namespace');
+    const namespace = await visit(`namespaces/_/${web.ns.name}`, 'Namespace');
     const quotas = namespace.getByRole('table', { name: 'Resource quotas' });
-    await quotas.getByRole('link', { name: `${ns.name}/pods-cap` }).waitFor();
+    await quotas.getByRole('link', { name: `${web.ns.name}/pods-cap` }).waitFor();
     await quotas.getByRole('cell', { name: '10', exact: true }).waitFor();
     const limits = namespace.getByRole('table', { name: 'Limit ranges' });
     await limits.getByRole('cell', { name: '256Mi', exact: true }).waitFor();

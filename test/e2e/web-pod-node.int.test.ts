@@ -1,38 +1,28 @@
-import { crashLoopingPod, startTestAgent, type TestAgent } from '@binnacle/agent/testing';
+import { crashLoopingPod } from '@binnacle/agent/testing';
 import {
   deploymentBody,
   docsScreenshot,
-  launchBrowser,
   openPage,
   seriousA11yViolations,
   testCluster,
 } from '@binnacle/testkit';
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { agentInBrowser } from './browser-suite.ts';
 
 // The pod, node, metrics and deleted-object pages in Chromium, against one agent that polls metrics-server often
 // (no metrics store exists here, so the pages fall back to it).
 const cluster = testCluster();
 const core = cluster.kubeConfig('admin').makeApiClient(CoreV1Api);
 const apps = cluster.kubeConfig('admin').makeApiClient(AppsV1Api);
-let agent: TestAgent;
-let browser: Browser;
-let ns: { name: string; remove: () => Promise<void> };
+const web = agentInBrowser('podnode', { config: { metricsPollMs: 2000 } });
 
 beforeAll(async () => {
-  [agent, browser, ns] = await Promise.all([
-    startTestAgent({ config: { metricsPollMs: 2000 } }),
-    launchBrowser(),
-    cluster.namespace('podnode'),
-  ]);
-  await crashLoopingPod(ns.name, 'crasher');
-});
-afterAll(async () => {
-  await Promise.all([browser?.close(), agent?.close(), ns?.remove()]);
+  await crashLoopingPod(web.ns.name, 'crasher');
 });
 
-const open = (path: string) => openPage(browser, `${agent.url}${path}`);
+const open = (path: string) => openPage(web.browser, `${web.agent.url}${path}`);
 
 /** Every request the page makes to a path matching `pattern`, as it makes them. */
 function requestsTo(page: Page, pattern: RegExp): string[] {
@@ -45,8 +35,8 @@ function requestsTo(page: Page, pattern: RegExp): string[] {
 
 describe('the pod, node and metrics pages', () => {
   it('refuses blank, negative, fractional and non-numeric replicas in the scale dialog without asking the API', async () => {
-    await apps.createNamespacedDeployment({ namespace: ns.name, body: deploymentBody('web') });
-    const page = await open(`/resources/deployments/${ns.name}/web`);
+    await apps.createNamespacedDeployment({ namespace: web.ns.name, body: deploymentBody('web') });
+    const page = await open(`/resources/deployments/${web.ns.name}/web`);
     const scales = requestsTo(page, /\/scale$/);
     await page.getByRole('button', { name: 'Scale' }).click();
     const dialog = page.getByRole('dialog', { name: 'Scale Deployment web?' });
@@ -76,12 +66,14 @@ describe('the pod, node and metrics pages', () => {
     await confirm.click();
     await page.getByRole('status').filter({ hasText: 'See it on the timeline' }).waitFor();
     expect(scales.map((body) => JSON.parse(body))).toEqual([{ replicas: 2 }]);
-    expect((await apps.readNamespacedDeployment({ namespace: ns.name, name: 'web' })).spec?.replicas).toBe(2);
+    expect(
+      (await apps.readNamespacedDeployment({ namespace: web.ns.name, name: 'web' })).spec?.replicas,
+    ).toBe(2);
     await page.context().close();
   });
 
   it("says why a crash-looping pod fails and shows its previous run's log", async () => {
-    const page = await open(`/resources/pods/${ns.name}/crasher`);
+    const page = await open(`/resources/pods/${web.ns.name}/crasher`);
     const status = page.getByRole('region', { name: 'Status', exact: true });
     await status.getByText('CrashLoopBackOff', { exact: true }).first().waitFor();
     const why = status.getByRole('list', { name: 'Why it fails' });
@@ -93,7 +85,8 @@ describe('the pod, node and metrics pages', () => {
     expect(await main.textContent()).toMatch(/Waiting: CrashLoopBackOff.*not ready · 4 restarts/);
     expect(await main.textContent()).toContain('ghcr.io/acme/worker:1.0');
     // The node it runs on links to the node's page.
-    const node = (await core.readNamespacedPod({ namespace: ns.name, name: 'crasher' })).spec?.nodeName ?? '';
+    const node =
+      (await core.readNamespacedPod({ namespace: web.ns.name, name: 'crasher' })).spec?.nodeName ?? '';
     expect(await status.getByRole('link', { name: node }).count()).toBe(1);
 
     const logs = page.getByRole('region', { name: 'Logs', exact: true });
@@ -108,7 +101,7 @@ describe('the pod, node and metrics pages', () => {
 
     // A container that never restarted has no previous run: the card says so, and asks the agent nothing.
     const previousReads = requestsTo(page, /\/logs$/);
-    await page.goto(`${agent.url}/resources/pods/demo-data/postgres-0`);
+    await page.goto(`${web.agent.url}/resources/pods/demo-data/postgres-0`);
     await logs.getByLabel('Previous run').check();
     await logs
       .getByRole('status')
@@ -119,7 +112,8 @@ describe('the pod, node and metrics pages', () => {
   });
 
   it("shows a node's capacity against requests and metrics-server's use, its pods, and refuses a bad drain grace period", async () => {
-    const node = (await core.readNamespacedPod({ namespace: ns.name, name: 'crasher' })).spec?.nodeName ?? '';
+    const node =
+      (await core.readNamespacedPod({ namespace: web.ns.name, name: 'crasher' })).spec?.nodeName ?? '';
     const page = await open(`/resources/nodes/_/${node}`);
     const drains = requestsTo(page, /\/drain$/);
     const capacity = page.getByRole('table', { name: 'Capacity' });
@@ -133,10 +127,10 @@ describe('the pod, node and metrics pages', () => {
       .filter({ hasText: /\d/ })
       .waitFor({ timeout: 60_000 });
     const pods = page.getByRole('table', { name: 'Pods on this node' });
-    await pods.getByRole('link', { name: `${ns.name}/crasher` }).waitFor();
-    expect(await pods.getByRole('row', { name: new RegExp(`${ns.name}/crasher`) }).textContent()).toContain(
-      'CrashLoopBackOff',
-    );
+    await pods.getByRole('link', { name: `${web.ns.name}/crasher` }).waitFor();
+    expect(
+      await pods.getByRole('row', { name: new RegExp(`${web.ns.name}/crasher`) }).textContent(),
+    ).toContain('CrashLoopBackOff');
     // The Metrics card falls back to metrics-server: the node's use now and the agent's kept polls.
     const metrics = page.getByRole('region', { name: 'Metrics', exact: true });
     await metrics.getByText('from metrics-server').waitFor();
@@ -175,14 +169,16 @@ describe('the pod, node and metrics pages', () => {
 
   it('keeps showing a deleted object as it last was, saying when it was deleted and linking the change', async () => {
     await core.createNamespacedConfigMap({
-      namespace: ns.name,
+      namespace: web.ns.name,
       body: { metadata: { name: 'doomed' }, data: { mode: 'calm' } },
     });
-    const page = await open(`/resources/configmaps/${ns.name}/doomed`);
+    const page = await open(`/resources/configmaps/${web.ns.name}/doomed`);
     const yaml = page.getByRole('region', { name: 'YAML' });
     await yaml.getByRole('button', { name: 'Edit' }).waitFor();
-    await core.deleteNamespacedConfigMap({ namespace: ns.name, name: 'doomed' });
-    const notice = page.getByRole('status').filter({ hasText: `ConfigMap ${ns.name}/doomed was deleted` });
+    await core.deleteNamespacedConfigMap({ namespace: web.ns.name, name: 'doomed' });
+    const notice = page
+      .getByRole('status')
+      .filter({ hasText: `ConfigMap ${web.ns.name}/doomed was deleted` });
     await notice.waitFor({ timeout: 30_000 });
     await notice.getByRole('link', { name: 'See the deletion on the timeline' }).waitFor();
     expect(await yaml.getByLabel('Object YAML').textContent()).toContain('name: doomed');

@@ -1,20 +1,13 @@
-import { crashLoopingPod, startTestAgent, type TestAgent } from '@binnacle/agent/testing';
-import {
-  docsScreenshot,
-  launchBrowser,
-  openPage,
-  seriousA11yViolations,
-  testCluster,
-} from '@binnacle/testkit';
+import { crashLoopingPod } from '@binnacle/agent/testing';
+import { docsScreenshot, openPage, seriousA11yViolations, testCluster } from '@binnacle/testkit';
 import { CoreV1Api } from '@kubernetes/client-node';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { agentInBrowser } from './browser-suite.ts';
 
 const cluster = testCluster();
 const core = cluster.kubeConfig('admin').makeApiClient(CoreV1Api);
-let agent: TestAgent;
-let browser: Browser;
-let ns: { name: string; remove: () => Promise<void> };
+const web = agentInBrowser('tables');
 let page: Page;
 /** Every request the page made to the table API, in order. */
 const tableRequests: string[] = [];
@@ -22,24 +15,18 @@ const tableRequests: string[] = [];
 const longName = 'storefront-checkout-worker-with-a-long-generated-suffix-7f9c8d';
 const pod = (name: string) =>
   core.createNamespacedPod({
-    namespace: ns.name,
+    namespace: web.ns.name,
     body: { metadata: { name }, spec: { containers: [{ name: 'main', image: 'busybox:1.37' }] } },
   });
 
 beforeAll(async () => {
-  [agent, browser, ns] = await Promise.all([startTestAgent(), launchBrowser(), cluster.namespace('tables')]);
   for (const name of [longName, 'web-2', 'web-10']) await pod(name);
-  page = await openPage(browser, `${agent.url}/resources/pods?namespace=${ns.name}`);
+  page = await openPage(web.browser, `${web.agent.url}/resources/pods?namespace=${web.ns.name}`);
   await page.setViewportSize({ width: 1024, height: 700 });
   page.on('request', (request) => {
     if (new URL(request.url()).pathname.startsWith('/api/tables/')) tableRequests.push(request.url());
   });
   await page.reload();
-});
-afterAll(async () => {
-  // The browser goes after its page's context: closing both at once may end the context first.
-  await browser?.close();
-  await Promise.all([agent?.close(), ns?.remove()]);
 });
 
 const table = () => page.getByRole('region', { name: 'Pod objects' });
@@ -118,8 +105,8 @@ describe('statuses as pills, and the rows kept while the agent is unreachable', 
       .getByText(status, { exact: true });
 
   it("opens the dashboard's link form filtered, toning kubectl's STATUS and counting each status", async () => {
-    await crashLoopingPod(ns.name, 'crasher');
-    await page.goto(`${agent.url}/resources/pods?namespace=${ns.name}&status=CrashLoopBackOff`);
+    await crashLoopingPod(web.ns.name, 'crasher');
+    await page.goto(`${web.agent.url}/resources/pods?namespace=${web.ns.name}&status=CrashLoopBackOff`);
     await expect.poll(names, { timeout: 10_000 }).toEqual(['crasher']);
     expect(await statusFilter().inputValue()).toBe('CrashLoopBackOff');
     expect(await statusFilter().locator('option').allTextContents()).toEqual([
@@ -137,12 +124,18 @@ describe('statuses as pills, and the rows kept while the agent is unreachable', 
     await expect.poll(names).toEqual(['crasher']);
 
     // Several statuses, comma-separated as the dashboard's links have them, are one choice of the filter.
-    await page.goto(`${agent.url}/resources/pods?namespace=${ns.name}&status=CrashLoopBackOff,Running`);
+    await page.goto(
+      `${web.agent.url}/resources/pods?namespace=${web.ns.name}&status=CrashLoopBackOff,Running`,
+    );
     await expect.poll(() => names().then((n) => n.length), { timeout: 10_000 }).toBe(5);
     expect(await statusFilter().inputValue()).toBe('CrashLoopBackOff,Running');
     expect(await seriousA11yViolations(page)).toEqual([]);
 
-    const dark = await openPage(browser, `${agent.url}/resources/pods?namespace=${ns.name}`, 'dark');
+    const dark = await openPage(
+      web.browser,
+      `${web.agent.url}/resources/pods?namespace=${web.ns.name}`,
+      'dark',
+    );
     await dark
       .getByRole('region', { name: 'Pod objects' })
       .getByText('CrashLoopBackOff', { exact: true })
@@ -152,12 +145,12 @@ describe('statuses as pills, and the rows kept while the agent is unreachable', 
   });
 
   it('keeps the rows on screen, marked stale, while the agent is unreachable, then goes live again', async () => {
-    await page.goto(`${agent.url}/resources/pods?namespace=${ns.name}`);
+    await page.goto(`${web.agent.url}/resources/pods?namespace=${web.ns.name}`);
     await expect.poll(() => names().then((n) => n.length), { timeout: 10_000 }).toBe(5);
     // The page cannot reach the agent again; the connections it has are dropped by the agent's server.
     const api = (url: URL) => url.pathname.startsWith('/api/');
     await page.route(api, (route) => route.abort('connectionrefused'));
-    agent.agent.app.server.closeAllConnections();
+    web.agent.agent.app.server.closeAllConnections();
     await page.getByText('Live updates paused — reconnecting').waitFor();
     expect((await names()).length).toBe(5);
     expect(await errorsShown()).toBe(0);
@@ -172,7 +165,7 @@ describe('statuses as pills, and the rows kept while the agent is unreachable', 
 
   it('keeps an object page with its last state, saying so, when refreshing it fails', async () => {
     await table().getByRole('link', { name: 'crasher', exact: true }).click();
-    await page.getByRole('heading', { name: `Pod ${ns.name}/crasher` }).waitFor();
+    await page.getByRole('heading', { name: `Pod ${web.ns.name}/crasher` }).waitFor();
     const notice = page.getByText(/^Could not refresh — showing the state of \d\d:\d\d:\d\d\./);
     // A refetch happens when the page becomes visible again (and every 10 s): make one now rather than wait.
     const noticeAfterRefetch = async () => {
@@ -182,7 +175,7 @@ describe('statuses as pills, and the rows kept while the agent is unreachable', 
     const resources = (url: URL) => url.pathname.startsWith('/api/resources/');
     await page.route(resources, (route) => route.abort('connectionrefused'));
     await expect.poll(noticeAfterRefetch, { timeout: 30_000, interval: 1000 }).toBe(true);
-    expect(await page.getByRole('heading', { name: `Pod ${ns.name}/crasher` }).isVisible()).toBe(true);
+    expect(await page.getByRole('heading', { name: `Pod ${web.ns.name}/crasher` }).isVisible()).toBe(true);
     expect(await page.getByLabel('Object YAML').textContent()).toMatch(/CrashLoopBackOff/);
     expect(await errorsShown()).toBe(0);
 

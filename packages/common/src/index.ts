@@ -16,6 +16,7 @@ export {
 } from './durations.ts';
 export { type ErrorBody, type ErrorCode, errorCodes, errorTableMarkdown, statusOf } from './errors.ts';
 export { codePointOrder, dnsLabelPattern, dnsSubdomainPattern } from './kube-names.ts';
+export type { KubeObject } from './kube-object.ts';
 export {
   callerPattern,
   callerPatternMaxChars,

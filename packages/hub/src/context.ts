@@ -1,21 +1,7 @@
-import type { TypedApp } from '@binnacle/common/server';
+import { type FeatureModule, modulesFor, type TypedApp } from '@binnacle/common/server';
 import type { FastifyBaseLogger } from 'fastify';
 import type { HubConfig } from './config/hub-config.ts';
 import type { HubDatabase } from './db/database.ts';
-import type { AuditLog } from './features/audit/service.ts';
-
-import type { HostedIdp } from './features/auth/hosted-idp.ts';
-import type { OidcClient } from './features/auth/oidc-client.ts';
-import type { PasswordInForce } from './features/auth/password-in-force.ts';
-import type { Billing } from './features/billing/service.ts';
-import type { HubMetrics } from './features/metrics/registry.ts';
-import type { Changes } from './features/replicas/changes.ts';
-import type { Replicas } from './features/replicas/replicas.ts';
-import type { SessionRefresher } from './features/sessions/refresh.ts';
-import type { SessionStore } from './features/sessions/store.ts';
-import type { LiveStreams } from './features/tunnel/live-streams.ts';
-import type { TunnelRegistry } from './features/tunnel/registry.ts';
-import type { AccessCache } from './http/access-cache.ts';
 import type { BreakGlass } from './security/break-glass.ts';
 import type { ProxyTrust } from './security/client-address.ts';
 import type { Clock } from './security/clock.ts';
@@ -23,8 +9,24 @@ import type { DeviceCookies } from './security/device-cookie.ts';
 import type { GuardedFetcher } from './security/outbound.ts';
 import type { SignInThrottle } from './security/sign-in-throttle.ts';
 import type { RateLimit } from './security/sliding-window.ts';
+import type { AccessCache } from './services/access/access-cache.ts';
+import type { Changes } from './services/access/changes.ts';
+import type { AuditLog } from './services/audit/audit-log.ts';
+import type { Billing } from './services/billing/service.ts';
+import type { HostedIdp } from './services/identity/hosted-idp.ts';
+import type { OidcClient } from './services/identity/oidc-client.ts';
+import type { PasswordInForce } from './services/identity/password-in-force.ts';
+import type { HubMetrics } from './services/metrics/registry.ts';
+import type { Replicas } from './services/replicas/replicas.ts';
+import type { SessionRefresher } from './services/sessions/refresh.ts';
+import type { SessionStore } from './services/sessions/store.ts';
+import type { LiveStreams } from './services/tunnels/live-streams.ts';
+import type { TunnelRegistry } from './services/tunnels/registry.ts';
 
-/** Everything a hub feature may use; passed explicitly to each feature's routes (no container, no globals). */
+/**
+ * Everything the hub's features may use, built once by `hub.ts`; each feature's module names the keys it takes
+ * and is handed only those (no container, no globals).
+ */
 export interface HubContext {
   version: string;
   config: HubConfig;
@@ -76,8 +78,9 @@ export interface HubContext {
 /** The fastify instance with TypeBox types on every route. */
 export type HubApp = TypedApp;
 
+/** One hub feature: the keys of the context it needs and what it registers (`modules.ts` lists them). */
+export type HubModule = FeatureModule<HubApp, HubContext>;
+export const hubModule = modulesFor<HubApp, HubContext>();
+
 /** 30 requests per minute per user, shared by `/api/fleet/*` and the MCP tools that fan out. */
 export const fleetRateLimit = { limit: 30, windowMs: 60_000 };
-
-export type Role = 'owner' | 'member' | 'viewer';
-export const roles: readonly Role[] = ['owner', 'member', 'viewer'];

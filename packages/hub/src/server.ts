@@ -1,30 +1,14 @@
-import { createApp, registerWebAssets } from '@binnacle/common/server';
+import { createApp, registerModules, registerWebAssets } from '@binnacle/common/server';
 import cookie from '@fastify/cookie';
 import type { HubApp, HubContext } from './context.ts';
-import { accountRoutes } from './features/account/routes.ts';
-import { auditRoutes } from './features/audit/routes.ts';
-import { oidcRoutes } from './features/auth/oidc-routes.ts';
-import { authRoutes } from './features/auth/routes.ts';
-import { billingRoutes } from './features/billing/routes.ts';
-import { clusterRoutes } from './features/clusters/routes.ts';
-import { fleetRoutes } from './features/fleet/routes.ts';
-import { healthRoutes } from './features/health/routes.ts';
-import { invitationRoutes } from './features/invitations/routes.ts';
-import { mcpRoutes } from './features/mcp/routes.ts';
-import { memberRoutes } from './features/members/routes.ts';
-import { metricsRoutes } from './features/metrics/routes.ts';
-import { orgRoutes } from './features/orgs/routes.ts';
-import { patRoutes } from './features/pats/routes.ts';
-import { preferenceRoutes } from './features/preferences/routes.ts';
-import { ssoRoutes } from './features/sso/routes.ts';
-import { tunnelRoutes } from './features/tunnel/routes.ts';
 import { registerAccessControl } from './http/access-hook.ts';
 import { hubPage } from './http/hub-page.ts';
 import { access } from './http/principal.ts';
+import { hubModules } from './modules.ts';
 
 /**
  * The hub's HTTP app: the shared conventions (errors, no-store, OpenAPI), cookies, the access hook that gates
- * every route by docs/api/roles.md, the web UI, then one register call per feature.
+ * every route by docs/api/roles.md, the web UI, then the features `modules.ts` lists.
  */
 export async function buildHubServer(
   ctx: HubContext,
@@ -56,22 +40,6 @@ export async function buildHubServer(
   );
   registerAccessControl(app, ctx);
   await registerWebAssets(app, access('public'));
-  metricsRoutes(app, ctx);
-  healthRoutes(app, ctx);
-  authRoutes(app, ctx);
-  oidcRoutes(app, ctx);
-  orgRoutes(app, ctx);
-  memberRoutes(app, ctx);
-  invitationRoutes(app, ctx);
-  auditRoutes(app, ctx);
-  patRoutes(app, ctx);
-  clusterRoutes(app, ctx);
-  billingRoutes(app, ctx);
-  fleetRoutes(app, ctx);
-  accountRoutes(app, ctx);
-  preferenceRoutes(app, ctx);
-  ssoRoutes(app, ctx);
-  mcpRoutes(app, ctx);
-  tunnelRoutes(app, ctx);
+  await registerModules(app, ctx, hubModules);
   return app;
 }

@@ -55,7 +55,8 @@ export interface CatalogPackage {
 const day = 86_400;
 const t0 = 1_760_000_000; // 2025-10-09
 
-const repositories = {
+/** The repositories, as Artifact Hub stores them: also what the agent's unit tests map. */
+export const catalogRepositories = {
   ingressNginx: {
     repository_id: '5b1c2f0e-7a43-4c56-9f0b-3d9e8a1c2b01',
     kind: 0,
@@ -132,7 +133,7 @@ export const catalogPackages: CatalogPackage[] = [
     maintainers: [{ name: 'ingress-nginx maintainers', email: 'ingress-nginx@example.org' }],
     links: [{ name: 'source', url: 'https://github.com/kubernetes/ingress-nginx' }],
     readme: '# ingress-nginx\n\nAn ingress controller for Kubernetes using NGINX.\n',
-    repository: repositories.ingressNginx,
+    repository: catalogRepositories.ingressNginx,
     versions: [
       {
         version: '4.11.2',
@@ -170,7 +171,7 @@ export const catalogPackages: CatalogPackage[] = [
     maintainers: [{ name: 'Broadcom', email: 'charts@example.org' }],
     links: [{ name: 'source', url: 'https://github.com/bitnami/charts/tree/main/bitnami/nginx' }],
     readme: '# NGINX Open Source packaged by Bitnami\n',
-    repository: repositories.bitnami,
+    repository: catalogRepositories.bitnami,
     versions: [
       { version: '18.2.0', app_version: '1.27.2', ts: t0 + 20 * day, values: nginxValues('1.27.2') },
       { version: '18.1.5', app_version: '1.27.1', ts: t0 + 5 * day, values: nginxValues('1.27.1') },
@@ -189,7 +190,7 @@ export const catalogPackages: CatalogPackage[] = [
     maintainers: [{ name: 'Broadcom', email: 'charts@example.org' }],
     links: [],
     readme: '# Redis packaged by Bitnami\n',
-    repository: repositories.bitnami,
+    repository: catalogRepositories.bitnami,
     versions: [
       {
         version: '20.1.0',
@@ -216,7 +217,7 @@ export const catalogPackages: CatalogPackage[] = [
     maintainers: [{ name: 'Jane Doe', email: 'jdoe@example.org' }],
     links: [],
     readme: '# hello-world\n',
-    repository: repositories.community,
+    repository: catalogRepositories.community,
     versions: [
       {
         version: '0.4.0-rc.1',
@@ -239,7 +240,7 @@ export const catalogPackages: CatalogPackage[] = [
     maintainers: [],
     links: [],
     readme: '# old-web\n',
-    repository: repositories.community,
+    repository: catalogRepositories.community,
     versions: [{ version: '1.0.0', app_version: '1.0.0', ts: t0 - 300 * day, values: 'port: 80\n' }],
   },
   {
@@ -251,7 +252,7 @@ export const catalogPackages: CatalogPackage[] = [
     maintainers: [],
     links: [],
     readme: '# nginx rules\n',
-    repository: repositories.falco,
+    repository: catalogRepositories.falco,
     versions: [{ version: '0.1.0', app_version: '0.1.0', ts: t0 }],
   },
 ];

@@ -14,6 +14,7 @@ export {
   openPage,
   seriousA11yViolations,
 } from './browser.ts';
+export { catalogRepositories } from './catalog-data.ts';
 export { artifactHubOpenApi, OpenApiDocument } from './catalog-openapi.ts';
 export {
   type CatalogRequest,
@@ -54,7 +55,7 @@ export { readState } from './cluster/state.ts';
 export { waitUntil } from './cluster/wait.ts';
 export { evictedPods } from './evicted-pods.ts';
 export { argoApplication, deploymentBody } from './fixtures.ts';
-export { flagTableDisagreements } from './flag-table.ts';
+export { type EnvOnlySetting, flagTableDisagreements, helpDisagreements } from './flag-table.ts';
 export {
   type HaproxyBackend,
   type HaproxyServer,

@@ -1,10 +1,9 @@
-import { mapConcurrently } from '@binnacle/common';
+import { type KubeObject, mapConcurrently } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { AccessReviewer } from '../kube/access-review.ts';
 import type { Impersonation } from '../kube/client.ts';
 import type { Cluster } from '../kube/cluster.ts';
 import { type ApiResource, resourceKey } from '../kube/discovery.ts';
-import type { KubeObject } from '../kube/objects.ts';
 import { groupsOf, requireAccess } from './caller.ts';
 
 /** What a tunneled caller may see of the cache's cluster-wide views (topology, timeline, dashboard …). */

@@ -29,6 +29,15 @@ export const actionAnswer = {
   name: Type.String(),
 };
 
+/** A kind the cluster serves, as discovery names it: `name` is its resource (plural). */
+export const apiKindFields = {
+  group: Type.String(),
+  version: Type.String(),
+  kind: Type.String(),
+  name: Type.String(),
+  namespaced: Type.Boolean(),
+};
+
 /** A container image reference, for the images of debug containers and pods. */
 export const ImageRef = Type.String({
   minLength: 1,

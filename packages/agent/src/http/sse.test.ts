@@ -1,12 +1,28 @@
 import { Socket } from 'node:net';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SseStream, StreamLimit } from './sse.ts';
+import { type SseOptions, SseStream, StreamLimit } from './sse.ts';
 
 let app: FastifyInstance;
 beforeEach(() => {
   app = Fastify();
 });
+
+/** A stream whose reader is a raw socket that reads nothing until resumed. */
+async function stalled(options: SseOptions): Promise<{ stream: SseStream; socket: Socket }> {
+  const opened = new Promise<SseStream>((resolveOpened) => {
+    app.get('/stream', (_request, reply) => resolveOpened(new SseStream(reply, options)));
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as { port: number };
+  const socket = new Socket();
+  await new Promise<void>((r) => socket.connect(port, '127.0.0.1', r));
+  socket.write('GET /stream HTTP/1.1\r\nHost: x\r\n\r\n');
+  socket.pause();
+  return { stream: await opened, socket };
+}
+
+const big = { blob: 'x'.repeat(64 * 1024) };
 afterEach(async () => {
   await app.close();
 });
@@ -14,28 +30,53 @@ afterEach(async () => {
 describe('SseStream', () => {
   it('cuts loose a reader that stops reading once its queue is full, without blocking the writer', async () => {
     let overflowed = false;
-    const opened = new Promise<SseStream>((resolveOpened) => {
-      app.get('/stream', (_request, reply) => {
-        resolveOpened(new SseStream(reply, { maxQueued: 50, onOverflow: () => (overflowed = true) }));
-      });
-    });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = app.server.address() as { port: number };
-    const socket = new Socket();
-    await new Promise<void>((r) => socket.connect(port, '127.0.0.1', r));
-    socket.write('GET /stream HTTP/1.1\r\nHost: x\r\n\r\n');
-    socket.pause();
-    const stream = await opened;
-    const frame = { blob: 'x'.repeat(64 * 1024) };
+    const { stream, socket } = await stalled({ maxQueued: 50, onOverflow: () => (overflowed = true) });
     // `send` never waits for the reader: this loop runs without yielding, so it ends only because the stream
     // refuses frames once the reader is maxQueued behind (the frame being written plus a full queue).
     let sent = 0;
-    while (stream.send('change', frame, String(sent))) sent += 1;
+    while (stream.send('change', big, String(sent))) sent += 1;
     expect(overflowed).toBe(true);
     expect(stream.closed).toBe(true);
     expect(sent).toBeGreaterThanOrEqual(50);
     expect(sent).toBeLessThanOrEqual(51);
     socket.destroy();
+  });
+
+  it('tells a producer to pause past pauseAt, and to go on once the reader took every frame', async () => {
+    const { stream, socket } = await stalled({ pauseAt: 10 });
+    const told: boolean[] = [];
+    stream.onBacklog((behind) => told.push(behind));
+    for (let i = 0; i < 12; i++) stream.send('log', big);
+    expect(told).toEqual([true]);
+    socket.resume();
+    for (let i = 0; i < 200 && told.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(told).toEqual([true, false]);
+    expect(stream.closed).toBe(false);
+    socket.destroy();
+  });
+
+  it('says its last word and closes, without waiting long for a reader that does not read', async () => {
+    const { stream, socket } = await stalled({});
+    for (let i = 0; i < 20; i++) stream.send('log', big);
+    const closed = new Promise<void>((r) => stream.onClose(r));
+    stream.finish('the agent shuts down');
+    await closed;
+    expect(stream.closed).toBe(true);
+    socket.destroy();
+  });
+
+  it('sends a heartbeat while nothing else is said', async () => {
+    let stream: SseStream | undefined;
+    app.get('/stream', (_request, reply) => {
+      stream = new SseStream(reply, { heartbeatMs: 20 });
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as { port: number };
+    const res = await fetch(`http://127.0.0.1:${port}/stream`);
+    const reader = (res.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
+    expect((await reader.read()).value).toMatch(/^event: heartbeat\ndata: \{"time":"[^"]+"\}\n\n/);
+    stream?.close();
+    expect(await reader.read()).toEqual({ done: true, value: undefined });
   });
 
   it('frames events as id, event and data lines with no-store', async () => {

@@ -2,7 +2,6 @@ import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { AppError } from '@binnacle/common/server';
 import type { FastifyReply } from 'fastify';
-import type { SessionKind, SessionRegistry } from './sessions.ts';
 
 export interface SseOptions {
   /** A heartbeat frame this often keeps proxies from closing an idle stream. */
@@ -16,7 +15,15 @@ export interface SseOptions {
    * `data:` only and whose readers treat every frame as a message.
    */
   heartbeat?: 'event' | 'comment';
+  /**
+   * Frames waiting past which a producer that can pause is told to (`onBacklog`), well before `maxQueued` cuts
+   * the reader loose: a source that can wait slows down instead of growing memory.
+   */
+  pauseAt?: number;
 }
+
+/** How long a stream that says its last word (`finish`) waits for a reader that does not take it. */
+const lastWordMs = 1000;
 
 /**
  * One Server-Sent Events response. Frames are queued per connection and written as the socket drains, so a
@@ -25,11 +32,14 @@ export interface SseOptions {
 export class SseStream {
   readonly #res: ServerResponse;
   readonly #queue: string[] = [];
-  readonly #options: Required<Omit<SseOptions, 'onOverflow' | 'heartbeat'>> & Pick<SseOptions, 'onOverflow'>;
+  readonly #options: Required<Pick<SseOptions, 'heartbeatMs' | 'maxQueued'>> &
+    Pick<SseOptions, 'onOverflow' | 'pauseAt'>;
   readonly #closeListeners: (() => void)[] = [];
   readonly #drainListeners: (() => void)[] = [];
+  readonly #backlogListeners: ((behind: boolean) => void)[] = [];
   readonly #heartbeat: ReturnType<typeof setInterval>;
   #writing = false;
+  #behind = false;
   #closed = false;
 
   constructor(reply: FastifyReply, options: SseOptions = {}) {
@@ -37,6 +47,7 @@ export class SseStream {
       heartbeatMs: options.heartbeatMs ?? 30_000,
       maxQueued: options.maxQueued ?? 1000,
       onOverflow: options.onOverflow,
+      pauseAt: options.pauseAt,
     };
     reply.hijack();
     this.#res = reply.raw;
@@ -63,10 +74,6 @@ export class SseStream {
     return this.#closed;
   }
 
-  get queued(): number {
-    return this.#queue.length;
-  }
-
   /** Queues one frame; returns false when the stream is closed (or was just closed for falling behind). */
   send(event: string, data: unknown, id?: string): boolean {
     return this.sendJson(event, JSON.stringify(data), id);
@@ -84,7 +91,28 @@ export class SseStream {
 
   /** Closes the stream once every queued frame has been written (a stream that says its last word). */
   end(): void {
-    this.onceDrained(() => this.close());
+    this.#onceDrained(() => this.close());
+  }
+
+  /**
+   * Ends the stream saying why (`end` with `{reason}`: a shutdown, a context switch, a time limit); a reader
+   * too far behind to take that frame soon is not waited for.
+   */
+  finish(reason: string): void {
+    if (this.#closed) return;
+    this.send('end', { reason });
+    this.end();
+    const timer = setTimeout(() => this.close(), lastWordMs);
+    timer.unref();
+    this.onClose(() => clearTimeout(timer));
+  }
+
+  /**
+   * Calls back with true when more than `pauseAt` frames wait for the reader, and with false once they are all
+   * written: a producer that can pause (an API server stream) does so between the two.
+   */
+  onBacklog(listener: (behind: boolean) => void): void {
+    this.#backlogListeners.push(listener);
   }
 
   #enqueue(frame: string): boolean {
@@ -95,6 +123,14 @@ export class SseStream {
       return false;
     }
     this.#queue.push(frame);
+    if (!this.#behind && this.#options.pauseAt !== undefined && this.#queue.length > this.#options.pauseAt) {
+      this.#behind = true;
+      for (const listener of this.#backlogListeners) listener(true);
+      this.#onceDrained(() => {
+        this.#behind = false;
+        for (const listener of this.#backlogListeners) listener(false);
+      });
+    }
     void this.#drain();
     return true;
   }
@@ -113,8 +149,8 @@ export class SseStream {
     if (!this.#closed) for (const listener of this.#drainListeners.splice(0)) listener();
   }
 
-  /** Calls back once when every queued frame has been handed to the socket (for producers that pause). */
-  onceDrained(listener: () => void): void {
+  /** Calls back once when every queued frame has been handed to the socket. */
+  #onceDrained(listener: () => void): void {
     if (this.#queue.length === 0 && !this.#writing) listener();
     else this.#drainListeners.push(listener);
   }
@@ -161,11 +197,7 @@ export class StreamLimit {
 
   /** Takes a slot or throws; call the returned function when the stream ends. */
   acquire(): () => void {
-    if (this.#open >= this.#max) {
-      throw new AppError('too_many_streams', `${this.#label} already has ${this.#max} clients; retry later`, {
-        headers: { 'Retry-After': '5' },
-      });
-    }
+    this.check();
     this.#open += 1;
     let released = false;
     return () => {
@@ -175,35 +207,4 @@ export class StreamLimit {
       }
     };
   }
-}
-
-/** Where a long-lived stream is registered: its cap, and the session a shutdown or context switch ends. */
-export interface StreamSession {
-  limit: StreamLimit;
-  sessions: SessionRegistry;
-  kind: SessionKind;
-  target: string;
-}
-
-/**
- * An SSE response that takes a slot of `limit` (503 when none is free) and is listed as a session: ending the
- * session (shutdown, a context switch) sends `end` with the reason and closes the stream once it is written;
- * closing the stream, for whatever reason, frees both.
- */
-export function openSessionStream(
-  reply: FastifyReply,
-  session: StreamSession,
-  options: SseOptions,
-): SseStream {
-  const release = session.limit.acquire();
-  const stream = new SseStream(reply, options);
-  const handle = session.sessions.open(session.kind, session.target, (reason) => {
-    stream.send('end', { reason });
-    stream.end();
-  });
-  stream.onClose(() => {
-    handle.end();
-    release();
-  });
-  return stream;
 }

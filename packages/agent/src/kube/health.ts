@@ -1,5 +1,4 @@
-import { isFailingPod } from '@binnacle/common';
-import type { KubeObject } from './objects.ts';
+import { isFailingPod, type KubeObject } from '@binnacle/common';
 
 export type Health = 'healthy' | 'degraded' | 'unhealthy' | 'unknown';
 

@@ -1,4 +1,5 @@
 import { badRequest, echo } from '@binnacle/common/server';
+import { dockerHub } from '../oci/registry-client.ts';
 
 /** An image reference split the way registries address it. */
 export interface ImageReference {
@@ -11,8 +12,6 @@ export interface ImageReference {
   /** The tag or digest the manifest is fetched by (the digest when both are given). */
   version: string;
 }
-
-export const dockerHub = 'docker.io';
 
 // The grammar of distribution/reference: lowercase path components, a tag of at most 128 characters, a digest
 // of algorithm:hex.

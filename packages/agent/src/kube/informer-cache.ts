@@ -1,8 +1,9 @@
+import type { KubeObject } from '@binnacle/common';
+import { backoffDelay } from '@binnacle/common';
 import { AppError, notReady } from '@binnacle/common/server';
 import type { KubeClient } from './client.ts';
 import { type ApiResource, discover, resourceKey } from './discovery.ts';
 import { type CacheEvent, Informer, type InformerState } from './informer.ts';
-import type { KubeObject } from './objects.ts';
 import { type TierName, tierOf, tierOrder } from './tiers.ts';
 
 export type TierState = 'pending' | 'syncing' | 'synced';
@@ -56,6 +57,8 @@ export class InformerCache {
   #stopped = false;
   #version = 0;
   #rediscovery: ReturnType<typeof setTimeout> | undefined;
+  /** Rediscoveries that failed in a row: the next waits on the retry back-off. */
+  #rediscoveryFailures = 0;
 
   constructor(client: KubeClient, options: InformerCacheOptions = {}) {
     this.#client = client;
@@ -140,35 +143,54 @@ export class InformerCache {
   }
 
   /** CRDs changed: rediscover (debounced) and start or stop custom informers to match. */
-  #scheduleRediscovery(): void {
+  #scheduleRediscovery(delayMs = 1000): void {
     if (this.#rediscovery || this.#stopped || this.#tier('custom').state === 'pending') return;
     this.#rediscovery = setTimeout(() => {
       this.#rediscovery = undefined;
       void this.#rediscover();
-    }, 1000);
+    }, delayMs);
   }
 
+  /**
+   * A rediscovery that fails is retried with back-off until one succeeds or the cache stops: otherwise a CRD
+   * added meanwhile would stay unwatched until the agent restarts. Logged when it first fails and when it
+   * succeeds again, not at every retry.
+   */
   async #rediscover(): Promise<void> {
+    let resources: ApiResource[];
     try {
-      const resources = await discover(this.#client);
-      this.#resources = resources;
-      const wanted = new Set(resources.filter((r) => tierOf(r) === 'custom').map(resourceKey));
-      for (const [key, entry] of this.#informers) {
-        if (entry.tier === 'custom' && !wanted.has(key)) {
-          entry.informer.stop();
-          this.#informers.delete(key);
-        }
-      }
-      for (const resource of resources) {
-        if (tierOf(resource) === 'custom' && !this.#informers.has(resourceKey(resource))) {
-          this.#startInformer(resource, 'custom');
-        }
-      }
-      this.#tier('custom').kinds = wanted.size;
-      this.#tier('custom').synced = [...this.#informers.values()].filter((e) => e.tier === 'custom').length;
+      resources = await discover(this.#client);
     } catch (error) {
-      this.#options.log?.('warn', `rediscovery after a CRD change failed: ${(error as Error).message}`);
+      if (this.#rediscoveryFailures === 0)
+        this.#options.log?.(
+          'warn',
+          `rediscovery after a CRD change failed, retrying with back-off: ${(error as Error).message}`,
+        );
+      this.#scheduleRediscovery(backoffDelay(this.#rediscoveryFailures));
+      this.#rediscoveryFailures += 1;
+      return;
     }
+    if (this.#rediscoveryFailures > 0)
+      this.#options.log?.('info', 'rediscovery after a CRD change succeeded', {
+        failedAttempts: this.#rediscoveryFailures,
+      });
+    this.#rediscoveryFailures = 0;
+    if (this.#stopped) return;
+    this.#resources = resources;
+    const wanted = new Set(resources.filter((r) => tierOf(r) === 'custom').map(resourceKey));
+    for (const [key, entry] of this.#informers) {
+      if (entry.tier === 'custom' && !wanted.has(key)) {
+        entry.informer.stop();
+        this.#informers.delete(key);
+      }
+    }
+    for (const resource of resources) {
+      if (tierOf(resource) === 'custom' && !this.#informers.has(resourceKey(resource))) {
+        this.#startInformer(resource, 'custom');
+      }
+    }
+    this.#tier('custom').kinds = wanted.size;
+    this.#tier('custom').synced = [...this.#informers.values()].filter((e) => e.tier === 'custom').length;
   }
 
   /** Subscribes to every add, update and delete; returns the unsubscribe function. */
@@ -248,9 +270,17 @@ export class InformerCache {
     return total;
   }
 
-  /** The API server answers again: every informer waiting to retry retries now (see `Informer.resume`). */
+  /**
+   * The API server answers again: every informer waiting to retry retries now (see `Informer.resume`), and so
+   * does a rediscovery waiting on its back-off.
+   */
   resume(): void {
     for (const { informer } of this.#informers.values()) informer.resume();
+    if (this.#rediscoveryFailures > 0 && this.#rediscovery) {
+      clearTimeout(this.#rediscovery);
+      this.#rediscovery = undefined;
+      this.#scheduleRediscovery(0);
+    }
   }
 
   stop(): void {

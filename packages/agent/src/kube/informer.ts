@@ -1,10 +1,10 @@
 import { StringDecoder } from 'node:string_decoder';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { backoffDelay } from '@binnacle/common';
+import { backoffDelay, type KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { KubeClient } from './client.ts';
 import { type ApiResource, apiVersionOf, collectionPath } from './discovery.ts';
-import { type KubeList, type KubeObject, objectKey, stripObject } from './objects.ts';
+import { type KubeList, objectKey, stripObject } from './objects.ts';
 
 export type InformerState = 'pending' | 'syncing' | 'synced' | 'forbidden' | 'error';
 

@@ -1,5 +1,6 @@
+import type { KubeObject } from '@binnacle/common';
 import { describe, expect, it } from 'vitest';
-import { type KubeObject, stripObject } from './objects.ts';
+import { stripObject } from './objects.ts';
 
 const applied = 'kubectl.kubernetes.io/last-applied-configuration';
 

@@ -1,32 +1,4 @@
-/** A Kubernetes object as the agent holds it (parsed JSON). */
-export interface KubeObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: {
-    name?: string;
-    namespace?: string;
-    uid?: string;
-    resourceVersion?: string;
-    generation?: number;
-    creationTimestamp?: string;
-    deletionTimestamp?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    ownerReferences?: {
-      apiVersion: string;
-      kind: string;
-      name: string;
-      uid: string;
-      controller?: boolean;
-      blockOwnerDeletion?: boolean;
-    }[];
-    managedFields?: unknown[];
-    [key: string]: unknown;
-  };
-  spec?: Record<string, unknown> & { [key: string]: unknown };
-  status?: Record<string, unknown> & { [key: string]: unknown };
-  [key: string]: unknown;
-}
+import type { KubeObject } from '@binnacle/common';
 
 export interface KubeList {
   metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number };

@@ -1,6 +1,6 @@
+import type { KubeObject } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
 import type { Cluster } from './cluster.ts';
-import type { KubeObject } from './objects.ts';
 
 type Obj = Record<string, unknown>;
 const names = (list: unknown) => (Array.isArray(list) ? (list as Obj[]).map((c) => String(c.name)) : []);

@@ -60,6 +60,7 @@ export class ClusterScope {
     config: AgentConfig,
     target: ClusterTarget,
     store: TimelineStore,
+    latestSeq: number,
     log: FastifyBaseLogger,
   ) {
     this.cluster = new Cluster(target, {
@@ -67,7 +68,10 @@ export class ClusterScope {
       log: (level, message, detail) => log[level](detail ?? {}, message),
     });
     const availability = new MetricsAvailability(this.cluster.client);
-    this.timeline = new ChangeRecorder(this.cluster.cache, store);
+    this.timeline = new ChangeRecorder(this.cluster.cache, store, {
+      latestSeq,
+      log: (level, message, detail) => log[level](detail, message),
+    });
     this.topology = new TopologyService(config.topologyMaxNodes);
     this.audit = new AuditEngine(clusterAuditSource(this.cluster));
     this.metrics = {
@@ -94,7 +98,8 @@ export class ClusterScope {
       log,
       timelineDbPath(config, target.contextName, startContext),
     );
-    const scope = new ClusterScope(config, target, store, log);
+    const { latestSeq } = await store.stats();
+    const scope = new ClusterScope(config, target, store, latestSeq, log);
     // Subscribed before the cluster starts, so the first lists of every kind reach the timeline.
     scope.timeline.start();
     scope.metrics.poller.start();

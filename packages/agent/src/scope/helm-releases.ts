@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import type { KubeObject } from '../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 
 /** A release as Helm stores it in a `helm.sh/release.v1` Secret (the fields the agent reads). */
 export interface StoredRelease {

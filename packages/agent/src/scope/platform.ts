@@ -1,4 +1,4 @@
-import type { KubeObject } from '../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 
 export type Platform =
   | 'gke'

@@ -1,5 +1,5 @@
+import type { KubeObject } from '@binnacle/common';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../kube/objects.ts';
 import { redactArgs, redacted, redactManifest, redactObject, redactText, redactValues } from './redact.ts';
 
 const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEiLCJpYXQiOjE3MDB9.c2lnbmF0dXJlLXNpZ25hdHVyZQ';

@@ -1,6 +1,6 @@
+import type { KubeObject } from '@binnacle/common';
 import { parseYamlDocuments, yamlLimits } from '@binnacle/common/server';
 import { stringify } from 'yaml';
-import type { KubeObject } from '../kube/objects.ts';
 
 /** What replaces a value that must not reach a model. */
 export const redacted = '[REDACTED]';

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { KubeObject } from '../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 
 export interface TestCert {
   /** PEM. */

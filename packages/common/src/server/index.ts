@@ -26,6 +26,7 @@ export {
 export { jsonDepth, utf8Body } from './json-body.ts';
 export { redactedPaths, serverLogger } from './logger.ts';
 export { type McpEndpoint, registerMcpEndpoint } from './mcp-endpoint.ts';
+export { type FeatureModule, modulesFor, registerModules } from './modules.ts';
 export { maxNestingDepth } from './nesting.ts';
 export { openApiRoute, registerOpenApi } from './openapi.ts';
 export {
@@ -36,7 +37,7 @@ export {
   resolveOptions,
   UsageError,
 } from './options.ts';
-export { formatDefault, optionsHelp } from './options-help.ts';
+export { formatDefault, helpDefault, optionsHelp } from './options-help.ts';
 export { explainPattern } from './pattern-errors.ts';
 export {
   Duration,

@@ -30,16 +30,19 @@ export function formatDefault<Config>(
   return text;
 }
 
+/** The default `--help` shows for an option, or undefined when it shows none. */
+export function helpDefault<Config>(spec: OptionSpec<Config>, defaults: Partial<Config>): string | undefined {
+  const fallback = formatDefault(spec, defaults);
+  // A boolean flag is off unless given: "(default false)" would say nothing.
+  return spec.type === 'boolean' && fallback === 'false' ? undefined : fallback;
+}
+
 /** The flags part of `--help`, each with its default (from `defaults`, the values the command runs with) and variable. */
 export function optionsHelp<Config>(specs: readonly OptionSpec<Config>[], defaults: Partial<Config>): string {
   const rows = specs.map((o) => {
     const left = `  --${o.flag}${o.placeholder ? ` ${o.placeholder}` : ''}`;
-    const fallback = formatDefault(o, defaults);
-    // A boolean flag is off unless given: "(default false)" would say nothing.
-    const shown =
-      fallback === undefined || (o.type === 'boolean' && fallback === 'false')
-        ? ''
-        : ` (default ${fallback})`;
+    const fallback = helpDefault(o, defaults);
+    const shown = fallback === undefined ? '' : ` (default ${fallback})`;
     return `${left.padEnd(30)} ${o.help}${shown}\n${''.padEnd(31)}env ${o.env}`;
   });
   return `${rows.join('\n')}\n  -h, --help                   show this help`;

@@ -58,6 +58,13 @@ export const hubDefaults = (): Partial<HubConfig> => ({
   ...billingDefaults,
 });
 
+/** The keys the YAML config file accepts: every setting but the file's own path. */
+export const hubFileKeys = (): Set<string> =>
+  new Set([
+    ...hubOptions.filter((o) => o.key !== 'configFile').map((o) => o.fileKey ?? o.key),
+    ...Object.keys(secretSettings),
+  ]);
+
 /** The settings of the YAML config file; a key it does not know is refused by name (a typo never goes unnoticed). */
 function readConfigFile(path: string | undefined): Record<string, unknown> {
   if (!path) return {};
@@ -72,7 +79,7 @@ function readConfigFile(path: string | undefined): Record<string, unknown> {
   if (value === null || value === undefined) return {};
   if (typeof value !== 'object' || Array.isArray(value))
     throw new UsageError(`config file ${path} must hold a mapping of settings`);
-  const known = new Set([...hubOptions.map((o) => o.fileKey ?? o.key), ...Object.keys(secretSettings)]);
+  const known = hubFileKeys();
   for (const key of Object.keys(value)) {
     if (!known.has(key)) throw new UsageError(`config file ${path}: unknown setting "${key}"`);
   }

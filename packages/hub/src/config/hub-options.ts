@@ -45,7 +45,8 @@ export const hubOptions: OptionSpec<HubConfig>[] = [
     env: 'BINNACLE_DATABASE_URL',
     type: 'string',
     placeholder: 'URL',
-    help: 'PostgreSQL (postgres://user:pass@host/db); SQLite in the data dir when left out',
+    help: 'PostgreSQL (postgres://user:pass@host/db)',
+    defaultText: 'SQLite in the data dir',
   },
   {
     flag: 'redis-url',

@@ -1,6 +1,6 @@
 import { oidcClientOptions } from '@binnacle/common/oidc';
 import { type OptionSpec, UsageError } from '@binnacle/common/server';
-import type { Role } from '../context.ts';
+import type { Role } from '../security/roles.ts';
 import { secretFile } from './secret-key.ts';
 
 /** The spec's OIDC settings (`auth.oidc.*` in the chart), as the hub reads them. */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Role } from '../context.ts';
+import type { Role } from '../security/roles.ts';
 import { countOf } from './count.ts';
 import type { HubSchema, UsersTable } from './schema.ts';
 

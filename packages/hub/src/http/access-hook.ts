@@ -1,10 +1,11 @@
-import { AppError, forbidden, notFound } from '@binnacle/common/server';
+import { AppError, forbidden, notFound, type TypedApp } from '@binnacle/common/server';
 import type { FastifyRequest } from 'fastify';
-import type { HubApp, HubContext } from '../context.ts';
-import { withChallenge } from '../features/mcp/protected-resource.ts';
-import { sessionCookie } from '../features/sessions/cookie.ts';
-import { authenticate } from './authenticate.ts';
-import { atLeast, cookieBased, inOrg, type Principal } from './principal.ts';
+import type { Principal } from '../security/principal.ts';
+import { atLeast } from '../security/roles.ts';
+import { sessionCookie } from '../services/sessions/cookie.ts';
+import { type AuthenticationDeps, authenticate } from './authenticate.ts';
+import { cookieBased, inOrg } from './principal.ts';
+import { withChallenge } from './protected-resource.ts';
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -16,7 +17,7 @@ const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
  * role. A route without a declaration is refused: access fails closed. Every 401 carries a Bearer challenge
  * pointing MCP clients at the resource's OAuth metadata (RFC 9728).
  */
-export function registerAccessControl(app: HubApp, ctx: HubContext): void {
+export function registerAccessControl(app: TypedApp, ctx: AuthenticationDeps): void {
   const hubOrigin = new URL(ctx.config.publicUrl).origin;
   app.addHook('onRequest', async (request, reply) => {
     if (!request.routeOptions.url) return; // no route matched: the 404 handler answers
@@ -76,7 +77,7 @@ function requireSameOrigin(request: FastifyRequest, hubOrigin: string): void {
 }
 
 async function scopeToOrg(
-  ctx: HubContext,
+  ctx: AuthenticationDeps,
   principal: Principal,
   orgId: string | undefined,
 ): Promise<Principal> {

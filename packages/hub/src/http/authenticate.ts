@@ -1,13 +1,39 @@
 import { AppError, unauthenticated } from '@binnacle/common/server';
-import type { HubContext } from '../context.ts';
-import { idpUnavailable } from '../features/auth/oidc-client.ts';
-import { endRotatedPat } from '../features/pats/service.ts';
-import { sessionCookie } from '../features/sessions/cookie.ts';
-import { type ActiveSession, activityGranularityMs, type EndReason } from '../features/sessions/store.ts';
-import { iso } from '../security/clock.ts';
+import { type Clock, iso } from '../security/clock.ts';
+import type { Principal } from '../security/principal.ts';
 import { hashSecret, wellFormed } from '../security/tokens.ts';
-import { authenticateAccessToken, authenticateHosted } from './external-identity.ts';
-import type { Principal } from './principal.ts';
+import type { Changes } from '../services/access/changes.ts';
+import type { AuditLog } from '../services/audit/audit-log.ts';
+import { idpUnavailable } from '../services/identity/oidc-client.ts';
+import type { PasswordInForce } from '../services/identity/password-in-force.ts';
+import type { HubMetrics } from '../services/metrics/registry.ts';
+import { sessionCookie } from '../services/sessions/cookie.ts';
+import type { SessionRefresher } from '../services/sessions/refresh.ts';
+import {
+  type ActiveSession,
+  activityGranularityMs,
+  type EndReason,
+  type SessionStore,
+} from '../services/sessions/store.ts';
+import {
+  authenticateAccessToken,
+  authenticateHosted,
+  type ExternalIdentityDeps,
+} from './external-identity.ts';
+
+/**
+ * What authenticating a request reads: the sessions and their refresher, the PATs' rows and the break-glass
+ * password in force, the identity providers; it counts ended sessions and audits the PATs it revokes.
+ */
+export interface AuthenticationDeps extends ExternalIdentityDeps {
+  clock: Clock;
+  sessions: SessionStore;
+  refresher?: SessionRefresher;
+  breakGlass: { inForce: PasswordInForce };
+  metrics: HubMetrics;
+  audit: AuditLog;
+  changes: Changes;
+}
 
 /** What a request offers as credentials: its headers and parsed cookies (plain HTTP requests and upgrades alike). */
 export interface Credentials {
@@ -25,7 +51,7 @@ export interface Credentials {
  * is the only credential considered. Tokens in query strings are never read.
  */
 export async function authenticate(
-  ctx: HubContext,
+  ctx: AuthenticationDeps,
   request: Credentials,
   clearSessionCookie: () => void,
 ): Promise<Principal> {
@@ -76,7 +102,7 @@ export async function authenticate(
  * and fails with 503 (session kept) once it is not.
  */
 async function currentGroups(
-  ctx: HubContext,
+  ctx: AuthenticationDeps,
   session: ActiveSession,
   ended: (reason: EndReason) => AppError,
 ): Promise<string[]> {
@@ -107,7 +133,11 @@ const endMessages: Record<EndReason, string> = {
   idp_rejected: 'the identity provider refused to refresh it',
 };
 
-async function authenticateBearer(ctx: HubContext, header: string, request: Credentials): Promise<Principal> {
+async function authenticateBearer(
+  ctx: AuthenticationDeps,
+  header: string,
+  request: Credentials,
+): Promise<Principal> {
   const match = /^Bearer (\S+)$/.exec(header);
   if (!match) throw unauthenticated('the Authorization header must be "Bearer bnp_…"');
   const token = match[1] as string;
@@ -115,7 +145,7 @@ async function authenticateBearer(ctx: HubContext, header: string, request: Cred
   return authenticatePat(ctx, token, request.ip);
 }
 
-async function authenticatePat(ctx: HubContext, token: string, ip: string): Promise<Principal> {
+async function authenticatePat(ctx: AuthenticationDeps, token: string, ip: string): Promise<Principal> {
   // Shape and checksum first: a typo or a foreign token is refused without touching the database.
   if (!wellFormed('bnp', token))
     throw unauthenticated('the bearer token is not a Binnacle personal access token');
@@ -171,4 +201,29 @@ async function authenticatePat(ctx: HubContext, token: string, ip: string): Prom
     patName: row.pat_name,
     expiresAt: row.expires_at ? new Date(row.expires_at) : undefined,
   };
+}
+
+/**
+ * A PAT minted under a break-glass password that is no longer the one in force: deleted by whichever replica
+ * sees it first (only if it still carries that version) and audited once, as the hub's own revocation.
+ */
+async function endRotatedPat(
+  ctx: Pick<AuthenticationDeps, 'database' | 'changes' | 'audit'>,
+  pat: { id: string; orgId: string; name: string; version: string },
+  ip: string,
+) {
+  const result = await ctx.database.db
+    .deleteFrom('pats')
+    .where('id', '=', pat.id)
+    .where('credential_version', '=', pat.version)
+    .executeTakeFirst();
+  if (Number(result.numDeletedRows) === 0) return;
+  ctx.changes.announce();
+  await ctx.audit.record({
+    orgId: pat.orgId,
+    action: 'pat.revoke',
+    target: { type: 'pat', id: pat.id, name: pat.name },
+    detail: { name: pat.name, reason: 'the break-glass password changed' },
+    ip,
+  });
 }

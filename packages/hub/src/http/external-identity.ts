@@ -1,17 +1,31 @@
 import { forwardableGroups } from '@binnacle/common/oidc';
 import { unauthenticated } from '@binnacle/common/server';
 import type { JWTPayload } from 'jose';
-import type { HubContext } from '../context.ts';
+import type { HubConfig } from '../config/hub-config.ts';
+import type { HubDatabase } from '../db/database.ts';
 import { findUser, membershipsOf, upsertUser } from '../db/directory.ts';
-import { placeMember } from '../features/auth/sign-in.ts';
-import { acceptedAudiences } from '../features/mcp/protected-resource.ts';
-import { iso } from '../security/clock.ts';
-import type { Principal } from './principal.ts';
+import { type Clock, iso } from '../security/clock.ts';
+import type { Principal } from '../security/principal.ts';
+import type { AccessCache } from '../services/access/access-cache.ts';
+import type { HostedIdp } from '../services/identity/hosted-idp.ts';
+import type { OidcClient } from '../services/identity/oidc-client.ts';
+import { placeMember } from '../services/identity/sign-in.ts';
+import { acceptedAudiences } from './protected-resource.ts';
+
+/** What IdP access tokens and the hosted IdP's cookie are checked against, and where a first visit lands. */
+export interface ExternalIdentityDeps {
+  config: Pick<HubConfig, 'publicUrl' | 'groupForwarding' | 'oidcGroupsClaim' | 'oidcDefaultRole'>;
+  clock: Clock;
+  database: HubDatabase;
+  accessCache: AccessCache;
+  oidc?: OidcClient;
+  hosted?: HostedIdp;
+}
 
 const expiryOf = (claims: JWTPayload) => (claims.exp ? new Date(claims.exp * 1000) : undefined);
 
 /** The person behind IdP claims in their first organization; cached like the other access rows (ADR 0043). */
-function knownMember(ctx: HubContext, claims: JWTPayload & { sub: string }) {
+function knownMember(ctx: ExternalIdentityDeps, claims: JWTPayload & { sub: string }) {
   return ctx.accessCache.remember(`idp ${claims.iss} ${claims.sub}`, async () => {
     const user = await findUser(ctx.database.db, claims.iss as string, claims.sub);
     const membership = user ? (await membershipsOf(ctx.database.db, user.id))[0] : undefined;
@@ -25,7 +39,7 @@ function knownMember(ctx: HubContext, claims: JWTPayload & { sub: string }) {
  * must have signed in to the hub before; they act in their first organization.
  */
 export async function authenticateAccessToken(
-  ctx: HubContext,
+  ctx: ExternalIdentityDeps,
   token: string,
   url: string,
 ): Promise<Principal> {
@@ -53,7 +67,10 @@ export async function authenticateAccessToken(
  * The hosted identity provider's session cookie. A first visit signs the person in (user created, placed in
  * an organization); later visits only read. Hosted sessions never carry IdP groups.
  */
-export async function authenticateHosted(ctx: HubContext, token: string): Promise<Principal | undefined> {
+export async function authenticateHosted(
+  ctx: ExternalIdentityDeps,
+  token: string,
+): Promise<Principal | undefined> {
   const claims = await ctx.hosted?.verify(token);
   if (!claims) return undefined;
   const member = await knownMember(ctx, claims);

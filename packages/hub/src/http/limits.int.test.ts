@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { maxAuditPage } from '../features/audit/service.ts';
 import { maxClustersPerOrg } from '../features/clusters/service.ts';
 import { maxPendingInvitations } from '../features/invitations/service.ts';
 import { maxPatsPerUser } from '../features/pats/service.ts';
+import { maxAuditPage } from '../services/audit/audit-log.ts';
 import { addedUsersIdp, startTestHub, type TestHub } from '../testing/index.ts';
 
 /**

@@ -1,32 +1,8 @@
-import type { HubContext, Role } from '../context.ts';
-import { roleIn, type UserRow } from '../db/directory.ts';
-import type { SessionMethod } from '../features/sessions/store.ts';
-
-/** Who is calling, in which organization, with which role, and by which credential. */
-export interface Principal {
-  user: UserRow;
-  /** The session's current organization, or the organization a PAT is pinned to. */
-  orgId: string;
-  /** The role in `orgId`, read at every request (a demotion applies at once). */
-  role: Role;
-  /** session: the hub's cookie; hosted: the hosted IdP's cookie; pat; oauth: an IdP access token (AI agents). */
-  via: 'session' | 'hosted' | 'pat' | 'oauth';
-  /** Forwardable IdP groups: OIDC sessions only, never PATs. */
-  groups: string[];
-  session?: {
-    idHash: string;
-    method: SessionMethod;
-    expiresAt: Date;
-    idToken: string | null;
-    /** Break-glass sessions: the password version, which a PAT minted in the session inherits. */
-    credentialVersion: string | null;
-  };
-  patId?: string;
-  /** The PAT's name, for the audit log. */
-  patName?: string;
-  /** When a token credential ends by itself (a PAT's expiry, an IdP token's `exp`); sessions have their own rules. */
-  expiresAt?: Date;
-}
+import type { HubDatabase } from '../db/database.ts';
+import { roleIn } from '../db/directory.ts';
+import type { Principal } from '../security/principal.ts';
+import type { Role } from '../security/roles.ts';
+import type { AccessCache } from '../services/access/access-cache.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -45,9 +21,6 @@ export interface Access {
   minRole: Role | 'public';
   session?: boolean;
 }
-
-const rank: Record<Role, number> = { viewer: 0, member: 1, owner: 2 };
-export const atLeast = (role: Role, min: Role) => rank[role] >= rank[min];
 
 /** The route option that declares access; every hub route passes one (a static check enforces it). */
 export const access = (minRole: Access['minRole'], options: { session?: boolean } = {}) => ({
@@ -70,7 +43,7 @@ export const cookieBased = (principal: Pick<Principal, 'via'>) =>
  * organization. Undefined means "not theirs" (answered 404).
  */
 export async function roleInOrg(
-  ctx: Pick<HubContext, 'database' | 'accessCache'>,
+  ctx: { database: HubDatabase; accessCache: AccessCache },
   principal: Principal,
   orgId: string,
 ): Promise<Role | undefined> {
@@ -85,7 +58,7 @@ export async function roleInOrg(
 
 /** The caller acting in another organization (its role there), or undefined when it is not theirs. */
 export async function inOrg(
-  ctx: Pick<HubContext, 'database' | 'accessCache'>,
+  ctx: { database: HubDatabase; accessCache: AccessCache },
   principal: Principal,
   orgId: string,
 ): Promise<Principal | undefined> {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { signInAtIdp, startTestIdp, type TestIdp } from '@binnacle/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Role, roles } from '../context.ts';
+import { type Role, roles } from '../security/roles.ts';
 import { type Credential, startTestHub, type TestHub, testBreakGlass } from '../testing/index.ts';
 
 interface Row {

@@ -6,10 +6,10 @@ import { createDatabase, signInAtIdp, type TestIdp } from '@binnacle/testkit';
 import { inject } from 'vitest';
 import { type HubConfig, hubDefaults } from '../config/hub-config.ts';
 import { validateHubConfig } from '../config/validate-hub-config.ts';
-import type { Role } from '../context.ts';
 import { addMember, createOrg, upsertUser } from '../db/directory.ts';
 import { createHub, type Hub } from '../hub.ts';
 import { ManualClock } from '../security/clock.ts';
+import type { Role } from '../security/roles.ts';
 
 export const testBreakGlass = { email: 'admin@example.com', password: 'correct horse battery staple' };
 const testPublicUrl = 'https://hub.binnacle.test';

@@ -39,11 +39,18 @@ export type SendAnswerOf<Paths, M extends Method, P extends keyof Paths> = Paths
 
 export type Query = Record<string, string | number | undefined>;
 
-export interface SendOptions {
+/** The body a route takes for a method, as its document declares it (JSON, or YAML text); none when it takes none. */
+export type BodyOf<Paths, M extends Method, P extends keyof Paths> = Paths[P] extends {
+  [K in M]: { requestBody?: { content: infer C } };
+}
+  ? C[keyof C]
+  : never;
+
+export interface SendOptions<B = unknown> {
   params?: Record<string, string>;
   query?: Query;
   /** JSON-encoded, unless it is text (YAML), which is sent as `application/yaml`. */
-  body?: unknown;
+  body?: B;
 }
 
 /** A response's JSON body, or an ApiError carrying the server's `{error, code}` when it is not a success. */
@@ -77,7 +84,7 @@ export function typedClient<Paths>(url: (path: string, query?: Query) => string)
   const send = async <M extends Method, P extends PathsWith<Paths, M>>(
     method: M,
     path: P,
-    options: SendOptions,
+    options: SendOptions<BodyOf<Paths, M, P>>,
   ): Promise<SendAnswerOf<Paths, M, P>> => {
     const init: RequestInit = { method: method.toUpperCase(), credentials: 'same-origin' };
     if (typeof options.body === 'string') {
@@ -102,16 +109,22 @@ export function typedClient<Paths>(url: (path: string, query?: Query) => string)
         }),
       ),
     /** POST (an action), with a JSON body when one is given. */
-    post: <P extends PathsWith<Paths, 'post'>>(path: P, options: SendOptions = {}) =>
-      send('post', path, options),
+    post: <P extends PathsWith<Paths, 'post'>>(
+      path: P,
+      options: SendOptions<BodyOf<Paths, 'post', P>> = {},
+    ) => send('post', path, options),
     /** PUT a YAML or JSON body. */
-    put: <P extends PathsWith<Paths, 'put'>>(path: P, options: SendOptions = {}) =>
+    put: <P extends PathsWith<Paths, 'put'>>(path: P, options: SendOptions<BodyOf<Paths, 'put', P>> = {}) =>
       send('put', path, options),
     /** PATCH with a JSON body. */
-    patch: <P extends PathsWith<Paths, 'patch'>>(path: P, options: SendOptions = {}) =>
-      send('patch', path, options),
+    patch: <P extends PathsWith<Paths, 'patch'>>(
+      path: P,
+      options: SendOptions<BodyOf<Paths, 'patch', P>> = {},
+    ) => send('patch', path, options),
     /** DELETE. */
-    remove: <P extends PathsWith<Paths, 'delete'>>(path: P, options: SendOptions = {}) =>
-      send('delete', path, options),
+    remove: <P extends PathsWith<Paths, 'delete'>>(
+      path: P,
+      options: SendOptions<BodyOf<Paths, 'delete', P>> = {},
+    ) => send('delete', path, options),
   };
 }

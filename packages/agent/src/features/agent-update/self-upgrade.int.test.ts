@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
+import type { KubeObject } from '@binnacle/common';
 import { helmBinary, repoRoot, testCluster, waitUntil } from '@binnacle/testkit';
 import { AppsV1Api, PatchStrategy, setHeaderOptions, type V1Deployment } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../kube/objects.ts';
 import { bindInNamespace, startTestAgent, type TestAgent } from '../../testing/index.ts';
 import { rolloutInProgress } from './service.ts';
 

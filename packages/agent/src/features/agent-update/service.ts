@@ -1,9 +1,9 @@
+import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import { requireAccess } from '../../http/caller.ts';
 import { requireHubOwner } from '../../http/hub-role.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { collectionPath } from '../../kube/discovery.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { performAction } from '../../scope/actions.ts';
 import { retag } from './image-tag.ts';
 import type { AgentUpdateContext } from './module.ts';

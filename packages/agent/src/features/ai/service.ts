@@ -1,9 +1,9 @@
+import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import { requireAccess } from '../../http/caller.ts';
 import { namespacesToList } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { scopeOf } from '../../kube/discovery.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { getResource, listResources } from '../resources/service.ts';
 import type { AiContext } from './module.ts';
 import { type Verbosity, view } from './views.ts';

@@ -1,6 +1,6 @@
+import type { KubeObject } from '@binnacle/common';
 import { kubectlDuration } from '@binnacle/common/tables';
 import { healthOf } from '../../kube/health.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { redactObject } from '../../scope/redact.ts';
 import { summarize } from '../resources/summary.ts';
 

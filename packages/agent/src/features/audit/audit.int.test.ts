@@ -3,6 +3,7 @@ import { AppsV1Api, CoreV1Api, NetworkingV1Api, type V1Secret } from '@kubernete
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CertFactory, certFactory, tlsSecret } from '../../testing/certs.ts';
 import { agentsAndNamespace } from '../../testing/index.ts';
+import type { Problem } from '../dashboard/problems.ts';
 
 // A manifest set with known violations, applied to the local control plane: one risky Deployment and a
 // ConfigMap holding a password, the exact findings asserted.
@@ -180,16 +181,6 @@ describe('findings on the dashboard and the topology', () => {
   });
   afterAll(() => factory.dispose());
 
-  interface Problem {
-    kind: string;
-    namespace?: string;
-    name: string;
-    status: string;
-    reason: string;
-    message: string;
-    source: string;
-    check?: string;
-  }
   interface Dashboard {
     problems: Problem[];
     problemGroups: { source: string; check?: string; count: number; objects: { name: string }[] }[];

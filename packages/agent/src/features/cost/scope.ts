@@ -2,9 +2,11 @@ import { linearRegex } from '@binnacle/common';
 import { requireAccess } from '../../http/caller.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
+import type { MetricsStores } from '../../scope/metricsdb/stores.ts';
 import { quote } from '../metricsdb/queries.ts';
 import { requireWorkload, workloadPodPattern } from '../metricsdb/workload-pods.ts';
 import type { CostContext } from './module.ts';
+import { costWindow } from './window.ts';
 
 export interface NamespaceScope {
   /** PromQL label matchers, one per query branch; none: the caller sees no namespace. */
@@ -67,3 +69,36 @@ export function workloadSelectors(workloads: ResolvedWorkload[]): string[] {
     ([namespace, group]) => `namespace=${quote(namespace)},pod=~${quote(group.map((w) => w.pods).join('|'))}`,
   );
 }
+
+type Window = ReturnType<typeof costWindow>;
+
+/**
+ * An answer about one workload, as its cost and its trend both are: the window checked, then the workload
+ * resolved (the caller's `get` on it checked) before any store is read.
+ */
+export const aboutWorkload =
+  <T>(answer: (stores: MetricsStores, workload: ResolvedWorkload, window: Window) => Promise<T>) =>
+  async (
+    ctx: CostContext,
+    stores: MetricsStores,
+    caller: Impersonation | undefined,
+    target: WorkloadTarget,
+    query: { window?: string },
+  ) => {
+    const window = costWindow(query.window);
+    return answer(stores, await resolveWorkload(ctx, caller, target), window);
+  };
+
+/** The same for a set of workloads priced together (an application). */
+export const aboutApplication =
+  <T>(answer: (stores: MetricsStores, workloads: ResolvedWorkload[], window: Window) => Promise<T>) =>
+  async (
+    ctx: CostContext,
+    stores: MetricsStores,
+    caller: Impersonation | undefined,
+    body: { workloads: WorkloadTarget[]; window?: string },
+  ) => {
+    const window = costWindow(body.window);
+    const workloads = await Promise.all(body.workloads.map((target) => resolveWorkload(ctx, caller, target)));
+    return answer(stores, workloads, window);
+  };

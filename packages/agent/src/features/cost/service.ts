@@ -7,11 +7,11 @@ import { idleCost, money, nodeCosts, type PricedPod, pricePods, rollup, total, v
 import type { CostContext } from './module.ts';
 import { MissingSeries, type Reader, readCapacity, readPods, readPrices, readVolumes } from './reads.ts';
 import {
+  aboutApplication,
+  aboutWorkload,
   type NamespaceScope,
   namespaceScope,
   type ResolvedWorkload,
-  resolveWorkload,
-  type WorkloadTarget,
   workloadSelectors,
 } from './scope.ts';
 import { costWindow } from './window.ts';
@@ -173,31 +173,16 @@ async function priceWorkloads(reader: Reader, workloads: ResolvedWorkload[], win
   return { rows, totals: total(pods.filter((pod) => owner(pod) >= 0)) };
 }
 
-export async function costWorkload(
-  ctx: CostContext,
-  stores: MetricsStores,
-  caller: Impersonation | undefined,
-  target: WorkloadTarget,
-  query: { window?: string },
-) {
-  const window = costWindow(query.window);
-  const workload = await resolveWorkload(ctx, caller, target);
-  return costAnswer(stores, async (reader) => {
+export const costWorkload = aboutWorkload((stores, workload, window) =>
+  costAnswer(stores, async (reader) => {
     const { rows } = await priceWorkloads(reader, [workload], window.promql);
     // One workload in, one row out.
     return { currency, window: window.text, ...(rows[0] as (typeof rows)[number]) };
-  });
-}
+  }),
+);
 
-export async function costApplication(
-  ctx: CostContext,
-  stores: MetricsStores,
-  caller: Impersonation | undefined,
-  body: { workloads: WorkloadTarget[]; window?: string },
-) {
-  const window = costWindow(body.window);
-  const workloads = await resolveAll(ctx, caller, body.workloads);
-  return costAnswer(stores, async (reader) => {
+export const costApplication = aboutApplication((stores, workloads, window) =>
+  costAnswer(stores, async (reader) => {
     const { rows, totals } = await priceWorkloads(reader, workloads, window.promql);
     return {
       currency,
@@ -206,8 +191,5 @@ export async function costApplication(
       windowCost: money(totals.hourlyCost * window.hours),
       workloads: rows,
     };
-  });
-}
-
-export const resolveAll = (ctx: CostContext, caller: Impersonation | undefined, targets: WorkloadTarget[]) =>
-  Promise.all(targets.map((target) => resolveWorkload(ctx, caller, target)));
+  }),
+);

@@ -4,8 +4,8 @@ import type { MetricsStores } from '../../scope/metricsdb/stores.ts';
 import { money } from './math.ts';
 import type { CostContext } from './module.ts';
 import { overSelectors, type Reader, readPrices } from './reads.ts';
-import { namespaceScope, resolveWorkload, type WorkloadTarget, workloadSelectors } from './scope.ts';
-import { costAnswer, resolveAll } from './service.ts';
+import { aboutApplication, aboutWorkload, namespaceScope, workloadSelectors } from './scope.ts';
+import { costAnswer } from './service.ts';
 import { costWindow, trendStepMs } from './window.ts';
 
 /**
@@ -75,26 +75,11 @@ async function totalTrend(stores: MetricsStores, window: Window, selectors: stri
   });
 }
 
-export async function costWorkloadTrend(
-  ctx: CostContext,
-  stores: MetricsStores,
-  caller: Impersonation | undefined,
-  target: WorkloadTarget,
-  query: { window?: string },
-) {
-  const window = costWindow(query.window);
-  const workload = await resolveWorkload(ctx, caller, target);
+export const costWorkloadTrend = aboutWorkload(async (stores, workload, window) => {
   const answer = await totalTrend(stores, window, workloadSelectors([workload]));
   return { kind: workload.kind, namespace: workload.namespace, name: workload.name, ...answer };
-}
+});
 
-export async function costApplicationTrend(
-  ctx: CostContext,
-  stores: MetricsStores,
-  caller: Impersonation | undefined,
-  body: { workloads: WorkloadTarget[]; window?: string },
-) {
-  const window = costWindow(body.window);
-  const workloads = await resolveAll(ctx, caller, body.workloads);
-  return totalTrend(stores, window, workloadSelectors(workloads));
-}
+export const costApplicationTrend = aboutApplication((stores, workloads, window) =>
+  totalTrend(stores, window, workloadSelectors(workloads)),
+);

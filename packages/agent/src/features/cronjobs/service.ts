@@ -1,5 +1,6 @@
+import type { KubeObject } from '@binnacle/common';
 import type { Impersonation } from '../../kube/client.ts';
-import { type KubeObject, nameWithSuffix } from '../../kube/objects.ts';
+import { nameWithSuffix } from '../../kube/objects.ts';
 import type { CronjobsContext } from './module.ts';
 
 const manualAnnotation = 'cronjob.kubernetes.io/instantiate';

@@ -1,5 +1,5 @@
+import type { KubeObject } from '@binnacle/common';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../kube/objects.ts';
 import { type EventLine, recentEvents } from './events.ts';
 
 let clock = Date.parse('2026-11-28T12:00:00Z');

@@ -1,5 +1,5 @@
+import type { KubeObject } from '@binnacle/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../kube/objects.ts';
 import type { ObjectFinding } from '../../scope/audit/engine.ts';
 import { certificateReport } from '../../scope/certificates/report.ts';
 import { type CertFactory, certFactory, tlsSecret } from '../../testing/certs.ts';

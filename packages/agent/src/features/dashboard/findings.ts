@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import { checkCatalogue } from '../../scope/audit/checks/catalogue.ts';
 import type { ObjectFinding } from '../../scope/audit/engine.ts';
 import { objectKey } from '../../scope/audit/report.ts';

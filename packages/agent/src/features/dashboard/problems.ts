@@ -1,5 +1,4 @@
-import { isFailingPod, podStatusText } from '@binnacle/common';
-import type { KubeObject } from '../../kube/objects.ts';
+import { isFailingPod, type KubeObject, podStatusText } from '@binnacle/common';
 
 export interface Problem {
   kind: string;

@@ -4,6 +4,7 @@ import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
+import { apiKindFields } from '../../http/schemas.ts';
 import { readAuditSettings } from '../../scope/settings.ts';
 import { CertificateSummary } from '../certificates/schemas.ts';
 import type { DashboardContext } from './module.ts';
@@ -167,16 +168,7 @@ export function dashboardRoutes(app: App, ctx: DashboardContext): void {
         querystring: Query({}),
         response: {
           200: Type.Object({
-            items: Type.Array(
-              Type.Object({
-                group: Type.String(),
-                kind: Type.String(),
-                name: Type.String(),
-                version: Type.String(),
-                namespaced: Type.Boolean(),
-                count: Type.Integer(),
-              }),
-            ),
+            items: Type.Array(Type.Object({ ...apiKindFields, count: Type.Integer() })),
             loading: Type.Boolean(),
           }),
           ...errorResponses,

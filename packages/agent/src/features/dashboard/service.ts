@@ -1,8 +1,7 @@
-import { isFailingPod, podStatusText } from '@binnacle/common';
+import { isFailingPod, type KubeObject, podStatusText } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { AuditSettings } from '../../config/agent-config.ts';
 import { type CallerView, countInView, viewReader } from '../../http/caller-view.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { tierOf } from '../../kube/tiers.ts';
 import { auditReport } from '../../scope/audit/report.ts';
 import { certificateReport } from '../../scope/certificates/report.ts';

@@ -15,7 +15,10 @@ const Pipeline = Type.Object({
     dropped: Type.Record(Type.String(), Count, { description: 'drops by reason' }),
     recentDrops: Type.Array(Open, { description: 'the last 200 drops' }),
     queued: Count,
-    storeErrors: Type.Integer({ minimum: 0, description: 'batches the store failed to append' }),
+    storeErrors: Type.Integer({
+      minimum: 0,
+      description: 'writes the store refused (each retried: /api/health names the failure while it lasts)',
+    }),
   }),
   store: Type.Object({
     kind: Type.Union([Type.Literal('memory'), Type.Literal('sqlite')]),

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import type { KubeObject } from '@binnacle/common';
 import type { Impersonation } from '../../kube/client.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { podAndContainer } from '../../kube/pods.ts';
 import { performAction } from '../../scope/actions.ts';
 import type { ExecContext } from './module.ts';

@@ -65,35 +65,23 @@ function commandError(stderr: string, message: string | undefined, path: string)
   );
 }
 
+/** A file or directory in a pod's container, as the files routes name it (the path checked by `safePath`). */
+export interface ContainerPath {
+  namespace: string;
+  pod: string;
+  container: string;
+  path: string;
+}
+
 /** A directory listing of a container, through exec (GNU find, else sh and stat). */
-export async function listFiles(
-  ctx: ExecContext,
-  namespace: string,
-  pod: string,
-  container: string,
-  path: string,
-  as?: Impersonation,
-) {
-  let run = await runInPod(
-    ctx,
-    namespace,
-    pod,
-    container,
-    ['find', path, '-mindepth', '1', '-maxdepth', '1', '-printf', findFormat],
-    fileLimits.listBytes,
-    as,
-  );
+export async function listFiles(ctx: ExecContext, target: ContainerPath, as?: Impersonation) {
+  const { namespace, pod, container, path } = target;
+  const runCommand = (command: string[]) =>
+    runInPod(ctx, namespace, pod, container, command, fileLimits.listBytes, as);
+  let run = await runCommand(['find', path, '-mindepth', '1', '-maxdepth', '1', '-printf', findFormat]);
   let entries: FileEntry[];
   if (run.exitCode !== 0 && /unknown predicate|unrecognized: -printf|invalid predicate/i.test(run.stderr)) {
-    run = await runInPod(
-      ctx,
-      namespace,
-      pod,
-      container,
-      ['sh', '-c', statScript, 'sh', path],
-      fileLimits.listBytes,
-      as,
-    );
+    run = await runCommand(['sh', '-c', statScript, 'sh', path]);
     if (run.exitCode !== 0) throw commandError(run.stderr, run.message, path);
     entries = run.stdout
       .split('\n')
@@ -139,12 +127,10 @@ export async function listFiles(
  */
 export async function downloadFiles(
   ctx: ExecContext,
-  namespace: string,
-  pod: string,
-  container: string,
-  path: string,
+  target: ContainerPath,
   as?: Impersonation,
 ): Promise<Readable> {
+  const { namespace, pod, container, path } = target;
   const dir = path === '/' ? '/' : posix.dirname(path);
   const base = path === '/' ? '.' : posix.basename(path);
   const out = new PassThrough({ highWaterMark: 256 * 1024 });

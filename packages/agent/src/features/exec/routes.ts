@@ -8,7 +8,7 @@ import { ImageRef } from '../../http/schemas.ts';
 import { StreamLimit } from '../../http/sse.ts';
 import { podAndContainer } from '../../kube/pods.ts';
 import { addDebugContainer } from './debug-container.ts';
-import { downloadFiles, listFiles, safePath } from './files.ts';
+import { type ContainerPath, downloadFiles, listFiles, safePath } from './files.ts';
 import { startLocalShell } from './local-terminal.ts';
 import type { ExecContext } from './module.ts';
 import { execInPod } from './pod-exec.ts';
@@ -50,6 +50,16 @@ const upgradeOnly = (path: string) => () => {
 };
 
 export function execRoutes(app: App, ctx: ExecContext): void {
+  const fileTarget = (
+    { namespace, name }: { namespace: string; name: string },
+    query: { container?: string; path?: string },
+  ): ContainerPath => ({
+    namespace,
+    pod: name,
+    // The path is checked first, as before any lookup: a bad one is 400 whatever the pod.
+    path: safePath(query.path),
+    container: podAndContainer(ctx.cluster, namespace, name, query.container).container,
+  });
   const execLimit = new StreamLimit('exec', sessionLimits.exec);
   const terminalLimit = new StreamLimit('the local terminal', sessionLimits.terminal);
 
@@ -226,12 +236,7 @@ export function execRoutes(app: App, ctx: ExecContext): void {
         },
       },
     },
-    (request) => {
-      const { namespace, name } = request.params;
-      const path = safePath(request.query.path);
-      const { container } = podAndContainer(ctx.cluster, namespace, name, request.query.container);
-      return listFiles(ctx, namespace, name, container, path, request.caller);
-    },
+    (request) => listFiles(ctx, fileTarget(request.params, request.query), request.caller),
   );
 
   app.get(
@@ -248,10 +253,9 @@ export function execRoutes(app: App, ctx: ExecContext): void {
       },
     },
     async (request, reply) => {
-      const { namespace, name } = request.params;
-      const path = safePath(request.query.path);
-      const { container } = podAndContainer(ctx.cluster, namespace, name, request.query.container);
-      const stream = await downloadFiles(ctx, namespace, name, container, path, request.caller);
+      const target = fileTarget(request.params, request.query);
+      const { namespace, pod: name, path } = target;
+      const stream = await downloadFiles(ctx, target, request.caller);
       const file = `${path === '/' ? 'root' : path.split('/').pop()}.tar`;
       const session = ctx.sessions.open('download', `${namespace}/${name}:${path}`, () => stream.destroy());
       stream.on('close', () => session.end());

@@ -1,7 +1,7 @@
+import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { Impersonation } from '../../kube/client.ts';
 import { objectPath } from '../../kube/discovery.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import type { GitopsContext } from './module.ts';
 
 export const refreshAnnotation = 'argocd.argoproj.io/refresh';

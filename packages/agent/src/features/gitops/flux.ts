@@ -1,8 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { Impersonation } from '../../kube/client.ts';
 import { type ApiResource, objectPath } from '../../kube/discovery.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import type { GitopsContext } from './module.ts';
 
 export const requestedAtAnnotation = 'reconcile.fluxcd.io/requestedAt';

@@ -1,6 +1,6 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import type { FastifyRequest } from 'fastify';
-import { Type } from 'typebox';
+import { type TProperties, Type } from 'typebox';
 import type { App } from '../../context.ts';
 import { callerAware, requireAccess } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
@@ -24,7 +24,7 @@ import {
   syncWithSource,
 } from './flux.ts';
 import type { GitopsContext } from './module.ts';
-import { ApplicationDetail, ApplicationSummary, FluxDetail, FluxSummary } from './schemas.ts';
+import { ApplicationDetail, ApplicationSummary, FluxDetail, FluxSummary, SyncedSources } from './schemas.ts';
 import { applicationDetail, fluxDetail, gitopsOverview } from './views.ts';
 
 const Params = Type.Object({ namespace: NamespaceParam, name: ObjectNameParam });
@@ -76,13 +76,17 @@ export function gitopsRoutes(app: App, ctx: GitopsContext): void {
     summary: string,
     params: ReturnType<typeof Type.Object>,
     body?: ReturnType<typeof Type.Object>,
+    answer: TProperties = {},
   ) => ({
     tags,
     summary,
     params,
     querystring: Query({}),
     ...(body ? { body } : {}),
-    response: { 200: Type.Object({ ...actionAnswer }, { additionalProperties: true }), ...errorResponses },
+    response: {
+      200: Type.Object({ ...actionAnswer, ...answer }, { additionalProperties: true }),
+      ...errorResponses,
+    },
   });
   const argoTags = ['gitops-a'];
   const appPath = '/api/gitops-a/applications/:namespace/:name';
@@ -216,7 +220,16 @@ export function gitopsRoutes(app: App, ctx: GitopsContext): void {
   for (const [action, summary, work] of fluxActions) {
     app.post(
       `${fluxPath}/${action}`,
-      { config: callerAware, schema: schema(fluxTags, summary, FluxParams) },
+      {
+        config: callerAware,
+        schema: schema(
+          fluxTags,
+          summary,
+          FluxParams,
+          undefined,
+          action === 'sync-with-source' ? SyncedSources : {},
+        ),
+      },
       (request) => flux(request, action, (target) => work(target, request.caller)),
     );
   }

@@ -76,3 +76,15 @@ export const FluxDetail = Type.Object({
   resources: Type.Array(ManagedResource),
   drift: Type.Array(ManagedResource, { description: 'applied objects that are gone' }),
 });
+
+/** What sync-with-source answers beyond the action's message: the sources it reconciled first, in order. */
+export const SyncedSources = {
+  sources: Type.Array(
+    Type.Object({
+      kind: Type.String(),
+      namespace: Type.String(),
+      name: Type.String(),
+      requestedAt: Type.String({ description: 'the reconcile.fluxcd.io/requestedAt the agent wrote on it' }),
+    }),
+  ),
+};

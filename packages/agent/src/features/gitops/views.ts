@@ -1,9 +1,9 @@
+import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { CallerView } from '../../http/caller-view.ts';
 import { viewReader } from '../../http/caller-view.ts';
 import { splitApiVersion } from '../../kube/discovery.ts';
 import { type LiveHealth, liveHealth } from '../../kube/live-health.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { applicationRefs, inventoryRefs } from '../../scope/gitops/managed.ts';
 import type { ReleaseDecoder } from '../../scope/helm-releases.ts';
 import { manifestResources, releaseRevision, releaseRevisions } from '../pkgmgr/release-detail.ts';

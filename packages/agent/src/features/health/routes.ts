@@ -32,6 +32,27 @@ const Health = Type.Object({
   }),
   sync: Type.Object({ ready: Type.Boolean(), tiers: Type.Array(Tier) }),
   resourceCount: Type.Integer(),
+  timeline: Type.Object(
+    {
+      store: Type.Enum(['memory', 'sqlite']),
+      state: Type.Enum(['ok', 'failing'], {
+        description: 'failing: the store refuses writes; changes are streamed now and stored once it accepts',
+      }),
+      error: Type.Optional(Type.String({ description: "the store's last refusal while failing" })),
+      failingSince: Type.Optional(Type.String()),
+      attempts: Type.Integer({
+        minimum: 0,
+        description: 'failed attempts of this episode (retried with back-off)',
+      }),
+      backlog: Type.Integer({ minimum: 0, description: 'changes streamed and waiting to be stored' }),
+      storeErrors: Type.Integer({ minimum: 0, description: 'writes the store refused since the start' }),
+      unstored: Type.Integer({
+        minimum: 0,
+        description: 'changes streamed but never stored since the start (the backlog was full)',
+      }),
+    },
+    { description: "the timeline's store and how its writes fare (status is degraded while it fails)" },
+  ),
   runtime: Type.Object({
     node: Type.String(),
     pid: Type.Integer(),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import type { TarEntry } from '../../oci/tar-reader.ts';
 import { type FileNode, FilesystemTree } from './filesystem-tree.ts';
-import type { TarEntry } from './tar-reader.ts';
 
 const file = (path: string, size = 1): TarEntry => ({ path, type: 'file', size, mode: 0o644 });
 const dir = (path: string): TarEntry => ({ path, type: 'directory', size: 0, mode: 0o755 });

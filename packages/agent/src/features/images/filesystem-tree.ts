@@ -1,4 +1,4 @@
-import type { EntryType, TarEntry } from './tar-reader.ts';
+import type { EntryType, TarEntry } from '../../oci/tar-reader.ts';
 
 /** One path of the merged image filesystem; `layer` is the index (in the manifest) of the layer it came from. */
 export interface FileNode {

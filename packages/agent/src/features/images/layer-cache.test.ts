@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { text } from 'node:stream/consumers';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { verifying } from '../../oci/digest.ts';
 import { LayerCache } from './layer-cache.ts';
 
 const blob = (content: string) => ({
@@ -64,9 +65,11 @@ describe('LayerCache', () => {
   it('keeps nothing of a blob whose bytes do not match its digest', async () => {
     const cache = new LayerCache(dir, 100);
     const a = blob('expected');
-    await expect(
-      cache.open(a.digest, 8, () => Promise.resolve(Readable.from([Buffer.from('tampered')])), 'layer 1'),
-    ).rejects.toThrow(`layer 1: the bytes do not match ${a.digest}`);
+    const tampered = () =>
+      Promise.resolve(Readable.from([Buffer.from('tampered')]).pipe(verifying(a.digest, 'layer 1')));
+    await expect(cache.open(a.digest, 8, tampered, 'layer 1')).rejects.toThrow(
+      `layer 1: the bytes do not match ${a.digest}`,
+    );
     expect(await readdir(join(dir, 'sha256'))).toEqual([]);
   });
 

@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PassThrough, type Readable, Transform } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { AppError } from '@binnacle/common/server';
-import { chunkDone } from './young-garbage.ts';
+import { digestPattern } from '../../oci/digest.ts';
 
 interface Entry {
   bytes: number;
@@ -13,36 +12,11 @@ interface Entry {
   used: number;
 }
 
-const digestPattern = /^(sha256|sha512):([a-f0-9]{64}|[a-f0-9]{128})$/;
-
-/**
- * A stream that passes bytes through and fails at its end when they do not hash to `digest`: a registry or a
- * proxy that sends other bytes than the manifest names is caught, whether they go to disk or straight on.
- */
-export function verifying(digest: string, label: string): Transform {
-  const [, algorithm = 'sha256', expected] = digestPattern.exec(digest) ?? [];
-  const hash = createHash(algorithm);
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      hash.update(chunk);
-      chunkDone(chunk.length);
-      done(null, chunk);
-    },
-    flush(done) {
-      const actual = hash.digest('hex');
-      done(
-        actual === expected
-          ? null
-          : new AppError('registry_error', `${label}: the bytes do not match ${digest}`),
-      );
-    },
-  });
-}
-
 /**
  * Layer blobs on disk under `dir`, at most `maxBytes` in all: the least recently used go first. A blob is
- * written to a temporary file while it is hashed, and appears under its digest only once complete and
- * verified, so a crash leaves no half blob behind. Readers open the file; evicting one being read is safe
+ * written to a temporary file and appears under its digest only once its stream ended without error (the
+ * registry client's blob streams fail at their end when the bytes do not match the digest), so neither a
+ * crash nor a tampered blob leaves anything behind. Readers open the file; evicting one being read is safe
  * (an unlinked file stays readable through its open descriptor). A layer larger than the whole bound is
  * streamed through once and not kept.
  */
@@ -117,19 +91,13 @@ export class LayerCache {
   }
 
   /**
-   * The blob's bytes: from disk, or fetched (once, however many ask at the same time), verified and kept.
+   * The blob's bytes: from disk, or fetched (once, however many ask at the same time) and kept.
    * `size` is the manifest's, so a blob too large for the cache is known before a byte is fetched.
    */
   async open(digest: string, size: number, fetch: () => Promise<Readable>, label: string): Promise<Readable> {
     await this.#load();
     const path = this.#path(digest);
-    if (size > this.#maxBytes) {
-      const through = new PassThrough();
-      pipeline(await fetch(), verifying(digest, label), through).catch((error: unknown) =>
-        through.destroy(error as Error),
-      );
-      return through;
-    }
+    if (size > this.#maxBytes) return fetch();
     const entry = this.#entries.get(digest);
     if (entry) {
       entry.used = ++this.#clock;
@@ -155,7 +123,7 @@ export class LayerCache {
   ): Promise<void> {
     const partial = `${path}.${process.pid}.${++this.#clock}.partial`;
     try {
-      await pipeline(await fetch(), verifying(digest, label), createWriteStream(partial));
+      await pipeline(await fetch(), createWriteStream(partial));
       const bytes = (await stat(partial)).size;
       await this.#evict(Math.max(bytes, size));
       await rename(partial, path);

@@ -1,10 +1,8 @@
-import { linearRegex, quoteRegex } from '@binnacle/common';
+import { type KubeObject, linearRegex, quoteRegex } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
 import type { Impersonation } from '../../kube/client.ts';
-import { dockerHub } from '../../kube/image-reference.ts';
-import type { KubeObject } from '../../kube/objects.ts';
+import { dockerHub, type RegistryCredentials } from '../../oci/registry-client.ts';
 import type { ImagesContext } from './module.ts';
-import type { RegistryCredentials } from './registry-client.ts';
 
 /** Where the credentials for an image come from: a pod's imagePullSecrets and/or secrets named outright. */
 export interface CredentialSources {

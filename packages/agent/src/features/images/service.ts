@@ -3,15 +3,16 @@ import { Readable } from 'node:stream';
 import { AppError, badRequest, notFound } from '@binnacle/common/server';
 import type { Impersonation } from '../../kube/client.ts';
 import { parseReference } from '../../kube/image-reference.ts';
+import { blobStream, type Descriptor } from '../../oci/distribution.ts';
+import { openTar } from '../../oci/open-tar.ts';
+import { type AuthMethod, RegistryClient } from '../../oci/registry-client.ts';
+import type { TarEntry, TarReader } from '../../oci/tar-reader.ts';
 import { type FileNode, FilesystemTree } from './filesystem-tree.ts';
 import { LayerCache } from './layer-cache.ts';
-import { layerTar } from './layer-stream.ts';
-import { type Descriptor, type ResolvedImage, resolveImage } from './manifests.ts';
+import { type ResolvedImage, resolveImage } from './manifests.ts';
 import type { ImagesContext } from './module.ts';
 import { clusterPlatform, parsePlatform } from './platform.ts';
 import { type CredentialSources, registryCredentials } from './pull-secrets.ts';
-import { type AuthMethod, RegistryClient } from './registry-client.ts';
-import type { TarEntry, TarReader } from './tar-reader.ts';
 
 export interface ImageQuery extends CredentialSources {
   image: string;
@@ -110,10 +111,10 @@ export class ImageService {
     const source = await this.#cache.open(
       layer.digest,
       layer.size,
-      async () => (await opened.client.get(`/v2/${opened.repository}/blobs/${layer.digest}`, '*/*')).body,
+      () => blobStream(opened.client, opened.repository, layer.digest, label),
       label,
     );
-    return layerTar(source, layer.mediaType ?? '', label);
+    return openTar(source, layer.mediaType ?? '', label);
   }
 
   async #tree(opened: OpenedImage): Promise<FilesystemTree> {

@@ -2,11 +2,10 @@ import { Duration, errorResponses, Query, sseResponses } from '@binnacle/common/
 import { Type } from 'typebox';
 import type { App } from '../../context.ts';
 import { asCallerOnPod } from '../../http/caller.ts';
-import { StreamLimit } from '../../http/sse.ts';
 import { podAndContainer } from '../../kube/pods.ts';
 import type { LogsContext } from './module.ts';
 import { quickReadLimits, readPodLog, sinceSeconds } from './service.ts';
-import { logLimits, streamPodLog } from './stream.ts';
+import { logStreams, streamPodLog } from './stream.ts';
 import { streamWorkloadLogs } from './workload.ts';
 
 const tags = ['logs'];
@@ -26,7 +25,7 @@ const Tail = (fallback: number) =>
 const readLogs = asCallerOnPod('get', 'log');
 
 export function logRoutes(app: App, ctx: LogsContext): void {
-  const limit = new StreamLimit('log streaming', logLimits.maxStreams);
+  const streams = logStreams(ctx);
 
   app.get(
     '/api/pods/:namespace/:name/logs',
@@ -93,7 +92,7 @@ export function logRoutes(app: App, ctx: LogsContext): void {
       const { namespace, name } = request.params;
       const q = request.query;
       const target = podAndContainer(ctx.cluster, namespace, name, q.container);
-      await streamPodLog(ctx, reply, limit, namespace, target, {
+      await streamPodLog(ctx, reply, streams, namespace, target, {
         follow: !q.previous,
         tail: q.tail,
         sinceSeconds: sinceSeconds(q.since),
@@ -130,7 +129,7 @@ export function logRoutes(app: App, ctx: LogsContext): void {
     (request, reply) => {
       const { kind, namespace, name } = request.params;
       const q = request.query;
-      streamWorkloadLogs(ctx, reply, limit, kind, namespace, name, {
+      streamWorkloadLogs(ctx, reply, streams, kind, namespace, name, {
         container: q.container,
         tail: q.tail,
         sinceSeconds: sinceSeconds(q.since),

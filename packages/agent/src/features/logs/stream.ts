@@ -1,6 +1,7 @@
+import type { KubeObject } from '@binnacle/common';
 import type { FastifyReply } from 'fastify';
-import { SseStream, type StreamLimit } from '../../http/sse.ts';
-import type { KubeObject } from '../../kube/objects.ts';
+import type { SseStream } from '../../http/sse.ts';
+import { SseFanout } from '../../http/sse-fanout.ts';
 import type { LogLine } from './lines.ts';
 import type { LogsContext } from './module.ts';
 import { type LogOptions, openPodLog, type PodLogStream } from './pod-log.ts';
@@ -26,59 +27,56 @@ type StreamOptions = Omit<LogOptions, 'container'> & { timestamps: boolean };
 
 const key = (pod: string, container: string) => `${pod}/${container}`;
 
+/** The open log streams, single-pod and workload together: one cap, one session kind. */
+export type LogStreams = SseFanout<LogSession>;
+
+export const logStreams = (ctx: LogsContext): LogStreams =>
+  new SseFanout(ctx.sessions, {
+    label: 'log streaming',
+    max: logLimits.maxStreams,
+    kind: 'logs',
+    maxQueued: logLimits.maxQueued,
+    pauseAt: logLimits.pauseAt,
+    maxDurationMs: logLimits.maxDurationMs,
+  });
+
 /**
  * One SSE log session: it follows any number of pod containers, labels every line with its pod and container,
  * and when the reader falls behind it pauses the API server streams instead of buffering without bound.
  */
 export class LogSession {
   readonly #ctx: LogsContext;
-  readonly #stream: SseStream;
+  readonly stream: SseStream;
   readonly #namespace: string;
   readonly #options: StreamOptions;
   readonly #upstreams = new Map<string, PodLogStream>();
   readonly #stopped = new Set<string>();
-  readonly #cleanups: (() => void)[] = [];
   #paused = false;
 
-  constructor(
-    ctx: LogsContext,
-    reply: FastifyReply,
-    namespace: string,
-    options: StreamOptions,
-    limit: StreamLimit,
-    target: string,
-  ) {
+  constructor(ctx: LogsContext, stream: SseStream, namespace: string, options: StreamOptions) {
     this.#ctx = ctx;
+    this.stream = stream;
     this.#namespace = namespace;
     this.#options = options;
-    const release = limit.acquire();
-    this.#stream = new SseStream(reply, { maxQueued: logLimits.maxQueued });
-    const session = ctx.sessions.open('logs', target, (reason) => this.close(reason));
-    const deadline = setTimeout(
-      () => this.close(`streams end after ${logLimits.maxDurationMs / 3_600_000}h; reconnect to continue`),
-      logLimits.maxDurationMs,
-    );
-    deadline.unref();
-    this.#stream.onClose(() => {
-      clearTimeout(deadline);
+    stream.onBacklog((behind) => {
+      this.#paused = behind;
+      for (const upstream of this.#upstreams.values()) {
+        if (behind) upstream.pause();
+        else upstream.resume();
+      }
+    });
+    stream.onClose(() => {
       for (const upstream of this.#upstreams.values()) upstream.stop();
       this.#upstreams.clear();
-      for (const cleanup of this.#cleanups) cleanup();
-      session.end();
-      release();
     });
   }
 
   get closed(): boolean {
-    return this.#stream.closed;
+    return this.stream.closed;
   }
 
   send(event: string, data: unknown): void {
-    this.#stream.send(event, data);
-  }
-
-  onClose(cleanup: () => void): void {
-    this.#cleanups.push(cleanup);
+    this.stream.send(event, data);
   }
 
   following(pod: string): boolean {
@@ -86,20 +84,12 @@ export class LogSession {
   }
 
   #line(pod: string, container: string, line: LogLine): void {
-    this.#stream.send('log', {
+    this.stream.send('log', {
       pod,
       container,
       ...(this.#options.timestamps ? { timestamp: line.timestamp } : {}),
       line: line.line,
     });
-    if (!this.#paused && this.#stream.queued > logLimits.pauseAt) {
-      this.#paused = true;
-      for (const upstream of this.#upstreams.values()) upstream.pause();
-      this.#stream.onceDrained(() => {
-        this.#paused = false;
-        for (const upstream of this.#upstreams.values()) upstream.resume();
-      });
-    }
   }
 
   /**
@@ -156,14 +146,7 @@ export class LogSession {
   /** A single-pod stream ends with its pod; a workload stream keeps waiting for new pods. */
   endWhenIdle = false;
   #maybeEnd(): void {
-    if (this.endWhenIdle && this.#upstreams.size === 0) this.close('the log stream ended');
-  }
-
-  close(reason: string): void {
-    if (this.closed) return;
-    this.#stream.send('end', { reason });
-    this.#stream.onceDrained(() => this.#stream.close());
-    setTimeout(() => this.#stream.close(), 1000).unref();
+    if (this.endWhenIdle && this.#upstreams.size === 0) this.stream.finish('the log stream ended');
   }
 }
 
@@ -212,7 +195,7 @@ export async function openUpstream(
 export async function streamPodLog(
   ctx: LogsContext,
   reply: FastifyReply,
-  limit: StreamLimit,
+  streams: LogStreams,
   namespace: string,
   target: PodTarget,
   options: StreamOptions,
@@ -221,13 +204,10 @@ export async function streamPodLog(
   const opened = await openUpstream(ctx, namespace, target, options);
   let session: LogSession;
   try {
-    session = new LogSession(
-      ctx,
+    session = streams.open(
       reply,
-      namespace,
-      options,
-      limit,
       `${namespace}/${name}/${target.container}`,
+      (stream) => new LogSession(ctx, stream, namespace, options),
     );
   } catch (error) {
     opened.upstream.stop();

@@ -1,11 +1,10 @@
+import type { KubeObject } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
 import type { FastifyReply } from 'fastify';
-import type { StreamLimit } from '../../http/sse.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { type LabelSelector, selectorMatcher } from '../../kube/selectors.ts';
 import type { LogsContext } from './module.ts';
-import { LogSession, logLimits } from './stream.ts';
+import { LogSession, type LogStreams, logLimits } from './stream.ts';
 
 const workloadKinds = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
 
@@ -40,7 +39,7 @@ export interface WorkloadLogOptions {
 export function streamWorkloadLogs(
   ctx: LogsContext,
   reply: FastifyReply,
-  limit: StreamLimit,
+  streams: LogStreams,
   kind: string,
   namespace: string,
   name: string,
@@ -53,19 +52,17 @@ export function streamWorkloadLogs(
     name,
     options.container,
   );
-  const session = new LogSession(
-    ctx,
+  const session = streams.open(
     reply,
-    namespace,
-    {
-      follow: true,
-      tail: options.tail,
-      sinceSeconds: options.sinceSeconds,
-      timestamps: options.timestamps,
-      as: options.as,
-    },
-    limit,
     `${workloadKind} ${namespace}/${name}`,
+    (stream) =>
+      new LogSession(ctx, stream, namespace, {
+        follow: true,
+        tail: options.tail,
+        sinceSeconds: options.sinceSeconds,
+        timestamps: options.timestamps,
+        as: options.as,
+      }),
   );
   const pods = new FollowedPods(session, containers);
   session.send('connected', {
@@ -81,7 +78,7 @@ export function streamWorkloadLogs(
     if (event.type === 'deleted' || event.object.metadata?.deletionTimestamp) pods.stop(event.object);
     else pods.start(event.object, true);
   });
-  session.onClose(unsubscribe);
+  session.stream.onClose(unsubscribe);
 }
 
 /** The workload's pods now, which pods are its own, and which of their containers are read; 4xx when none can be. */

@@ -1,8 +1,8 @@
+import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import { callerView } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { healthOf } from '../../kube/health.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { defaultContainer } from '../../kube/pods.ts';
 import { redactText } from '../../scope/redact.ts';
 import { aiGet } from '../ai/service.ts';

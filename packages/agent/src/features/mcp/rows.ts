@@ -1,6 +1,5 @@
-import { callerPattern, keepMatching, PatternError } from '@binnacle/common';
+import { callerPattern, type KubeObject, keepMatching, PatternError } from '@binnacle/common';
 import { badRequest } from '@binnacle/common/server';
-import type { KubeObject } from '../../kube/objects.ts';
 import { redactText } from '../../scope/redact.ts';
 
 /** An event as a tool shows it: what, about which object, how often and when, its message scrubbed. */

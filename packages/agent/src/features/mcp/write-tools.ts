@@ -1,7 +1,8 @@
+import type { KubeObject } from '@binnacle/common';
 import { badRequest, jsonDepth, maxNestingDepth } from '@binnacle/common/server';
 import { z } from 'zod';
 import { objectPath } from '../../kube/discovery.ts';
-import { type KubeObject, stripObject } from '../../kube/objects.ts';
+import { stripObject } from '../../kube/objects.ts';
 import { type ActionOutcome, performAction } from '../../scope/actions.ts';
 import { redactObject } from '../../scope/redact.ts';
 import { setCronJobSuspended, triggerCronJob } from '../cronjobs/service.ts';

@@ -1,8 +1,7 @@
-import { mapConcurrently } from '@binnacle/common';
+import { type KubeObject, mapConcurrently } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { type Availability, metricsPath, readSample, readSamples } from '../../scope/metrics/api.ts';
 import type { HistoryPoint } from '../../scope/metrics/history.ts';
 import { type Sample, specTotal } from '../../scope/metrics/usage.ts';

@@ -1,5 +1,5 @@
+import type { KubeObject } from '@binnacle/common';
 import type { Impersonation } from '../../kube/client.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import type { MetricsContext } from './module.ts';
 import { byUsage, type TopSort, topPods } from './service.ts';
 

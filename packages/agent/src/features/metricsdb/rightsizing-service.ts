@@ -1,8 +1,7 @@
-import { DurationError, parseDuration, parseQuantity } from '@binnacle/common';
+import { DurationError, type KubeObject, parseDuration, parseQuantity } from '@binnacle/common';
 import { badRequest } from '@binnacle/common/server';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { instantQuery } from '../../scope/metricsdb/client.ts';
 import type { Connection, MetricsStores } from '../../scope/metricsdb/stores.ts';
 import type { MetricsdbContext } from './module.ts';

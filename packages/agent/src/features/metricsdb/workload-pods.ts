@@ -1,7 +1,8 @@
+import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import { requireAccess } from '../../http/caller.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import type { KubeObject } from '../../kube/objects.ts';
+import { podOwnerGroups } from '../../kube/pod-owners.ts';
 import type { MetricsdbContext } from './module.ts';
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -9,15 +10,7 @@ const controllerRef = (object: KubeObject | undefined) =>
   object?.metadata?.ownerReferences?.find((r) => r.controller) ?? object?.metadata?.ownerReferences?.[0];
 
 /** Kinds whose pods the metrics routes roll up, with their API groups. */
-const groups: Record<string, string> = {
-  Pod: '',
-  Deployment: 'apps',
-  ReplicaSet: 'apps',
-  StatefulSet: 'apps',
-  DaemonSet: 'apps',
-  Job: 'batch',
-  CronJob: 'batch',
-};
+const groups: Record<string, string> = { Pod: '', ...podOwnerGroups };
 export const workloadKinds = Object.keys(groups);
 
 export function workloadResource(ctx: MetricsdbContext, kind: string) {

@@ -1,5 +1,5 @@
+import type { KubeObject } from '@binnacle/common';
 import { AppError, badRequest, notFound } from '@binnacle/common/server';
-import type { KubeObject } from '../../kube/objects.ts';
 import { type LabelMatcher, type LabelSelector, type Labels, selectorMatcher } from '../../kube/selectors.ts';
 import { type Cidr, cidrContains, cidrStrictlyWithin, type IpAddress, parseCidr, parseIp } from './cidr.ts';
 import { type ClusterSnapshot, type ObjectRef, type Protocol, protocols } from './model.ts';

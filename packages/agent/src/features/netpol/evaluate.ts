@@ -1,5 +1,5 @@
+import type { KubeObject } from '@binnacle/common';
 import { badRequest, notFound } from '@binnacle/common/server';
-import type { KubeObject } from '../../kube/objects.ts';
 import { mapSelectorMatcher } from '../../kube/selectors.ts';
 import { formatIp, parseCidr, splitCidr } from './cidr.ts';
 import {

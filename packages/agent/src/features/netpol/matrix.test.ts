@@ -1,5 +1,5 @@
+import type { KubeObject } from '@binnacle/common';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../kube/objects.ts';
 import { podReachabilityMatrix, reachabilityMatrix } from './matrix.ts';
 import type { MatrixOptions, Protocol } from './model.ts';
 import { cluster, connect, failure, namespace, pod, policy } from './test-fixtures.ts';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 
 /** What the evaluator reads: plain objects as the API server returns them (policies are networking.k8s.io/v1). */
 export interface ClusterSnapshot {

@@ -1,5 +1,5 @@
+import type { KubeObject } from '@binnacle/common';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../kube/objects.ts';
 import { evaluateConnection } from './evaluate.ts';
 import type { Protocol } from './model.ts';
 import { cluster, failure, namespace, pod, policy, service } from './test-fixtures.ts';

@@ -1,5 +1,5 @@
+import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
-import type { KubeObject } from '../../kube/objects.ts';
 import { evaluateConnection } from './evaluate.ts';
 import type { ClusterSnapshot, ConnectionResult, Protocol } from './model.ts';
 

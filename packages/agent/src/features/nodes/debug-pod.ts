@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { Impersonation } from '../../kube/client.ts';
-import { type KubeList, type KubeObject, nameWithSuffix } from '../../kube/objects.ts';
+import { type KubeList, nameWithSuffix } from '../../kube/objects.ts';
 import type { NodesContext } from './module.ts';
 import { readNode } from './service.ts';
 

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 
 /** kubectl drain's switches, with the defaults a dashboard drain uses (see docs/agent.md). */
 export interface DrainOptions {

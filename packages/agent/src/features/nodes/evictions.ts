@@ -1,8 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { mapConcurrently } from '@binnacle/common';
+import { type KubeObject, mapConcurrently } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { Impersonation } from '../../kube/client.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { type LabelSelector, selectorMatcher } from '../../kube/selectors.ts';
 import type { NodesContext } from './module.ts';
 

@@ -1,7 +1,7 @@
-import { parseDuration } from '@binnacle/common';
+import { type KubeObject, parseDuration } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
 import type { Impersonation } from '../../kube/client.ts';
-import type { KubeList, KubeObject } from '../../kube/objects.ts';
+import type { KubeList } from '../../kube/objects.ts';
 import { type DrainOptions, type PlannedPod, planDrain } from './drain-plan.ts';
 import { type EvictionResult, evictPods } from './evictions.ts';
 import type { NodesContext } from './module.ts';

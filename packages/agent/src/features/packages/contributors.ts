@@ -1,6 +1,6 @@
+import type { KubeObject } from '@binnacle/common';
 import type { Health } from '../../kube/health.ts';
 import { healthOf } from '../../kube/health.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import type { StoredRelease } from '../../scope/helm-releases.ts';
 
 export const sources = ['helm', 'labels', 'crds', 'argocd', 'flux'] as const;

@@ -65,14 +65,8 @@ describe('chart catalog', () => {
       appVersion: '1.27.2',
       description: 'NGINX Open Source is a web server that can be also used as a reverse proxy',
       logoUrl: `${catalog.url}/image/a1b2c3d4-0000-4000-8000-000000000002`,
-      repository: {
-        name: 'bitnami',
-        displayName: 'Bitnami',
-        url: 'https://charts.bitnami.com/bitnami',
-        official: false,
-        verifiedPublisher: true,
-        organizationName: 'bitnami',
-      },
+      // Every repository field is mapped in catalog.test.ts.
+      repository: expect.objectContaining({ name: 'bitnami', verifiedPublisher: true }),
       deprecated: false,
       stars: 412,
       license: 'Apache-2.0',

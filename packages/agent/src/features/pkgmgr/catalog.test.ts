@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppError } from '@binnacle/common/server';
+import { catalogRepositories } from '@binnacle/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   ChartCatalog,
@@ -17,18 +18,8 @@ const base = 'https://catalog.example.org';
 const search = { query: '*', offset: 0, limit: 60, sort: 'relevance' as const };
 const params = (url: URL) => Object.fromEntries(url.searchParams);
 
-const repository = {
-  repository_id: 'c4d5e6f7-0a1b-4c2d-9e3f-4a5b6c7d8e03',
-  kind: 0,
-  name: 'bitnami',
-  display_name: 'Bitnami',
-  url: 'https://charts.bitnami.com/bitnami',
-  verified_publisher: true,
-  official: false,
-  scanner_disabled: false,
-  organization_name: 'bitnami',
-  cncf: null,
-};
+// A field the mapping does not know (cncf) is left out of its answer.
+const repository = { ...catalogRepositories.bitnami, cncf: null };
 const summary = {
   package_id: '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c22',
   name: 'nginx',

@@ -1,5 +1,8 @@
-import { gunzipSync } from 'node:zlib';
+import { Readable } from 'node:stream';
+import { text } from 'node:stream/consumers';
 import { AppError, parseYaml, type YamlLimits, yamlLimits } from '@binnacle/common/server';
+import { openTar } from '../../oci/open-tar.ts';
+import { chartLayerType } from './oci-charts.ts';
 
 /** Helm's own bounds: a packaged chart of at most 20 MiB, no file in it above 5 MiB once unpacked. */
 export const maxChartArchiveBytes = 20 << 20;
@@ -28,59 +31,27 @@ export interface ChartFiles {
 
 const wanted = new Set(['Chart.yaml', 'values.yaml', 'values.schema.json', 'README.md', 'readme.md']);
 
-function field(block: Buffer, start: number, length: number): string {
-  const raw = block.subarray(start, start + length);
-  const end = raw.indexOf(0);
-  return raw.subarray(0, end === -1 ? raw.length : end).toString('utf8');
-}
-
-/** The PAX `path` record of an extended header, which Go's archive/tar writes for names over 100 bytes. */
-function paxPath(data: Buffer): string | undefined {
-  for (const line of data.toString('utf8').split('\n')) {
-    const record = /^\d+ path=(.*)$/.exec(line);
-    if (record) return record[1];
-  }
-  return undefined;
-}
-
 /**
- * The top-level files of a chart from its .tgz (ustar with PAX names, as `helm package` writes it): only the
- * files directly under the chart's directory, so a subchart's values never stand in for the chart's own.
+ * The top-level files of a chart from its .tgz (ustar with PAX names, as `helm package` writes it), read as a
+ * stream: only the files directly under the chart's directory, so a subchart's values never stand in for the
+ * chart's own.
  */
-export function readChartArchive(archive: Buffer, source: string): ChartFiles {
-  let tar: Buffer;
-  try {
-    tar = gunzipSync(archive, { maxOutputLength: maxUnpackedBytes });
-  } catch (error) {
-    throw new AppError(
-      'chart_source_error',
-      `${source} is not a gzip chart archive: ${(error as Error).message}`,
-    );
-  }
+export async function readChartArchive(archive: Buffer, source: string): Promise<ChartFiles> {
   const files = new Map<string, string>();
-  let offset = 0;
-  let longName: string | undefined;
-  while (offset + 512 <= tar.length) {
-    const header = tar.subarray(offset, offset + 512);
-    if (header.every((byte) => byte === 0)) break;
-    const size = Number.parseInt(field(header, 124, 12).trim() || '0', 8);
-    const type = String.fromCharCode(header[156] ?? 0);
-    const data = tar.subarray(offset + 512, offset + 512 + size);
-    offset += 512 + Math.ceil(size / 512) * 512;
-    if (type === 'x') {
-      longName = paxPath(data);
-      continue;
+  const tar = openTar(Readable.from([archive]), chartLayerType, source, { maxBytes: maxUnpackedBytes });
+  try {
+    for (let entry = await tar.next(); entry; entry = await tar.next()) {
+      const [top, file, ...deeper] = entry.path.split('/');
+      if (entry.type !== 'file' || !top || !file || deeper.length || !wanted.has(file)) continue;
+      if (entry.size > maxChartFileBytes)
+        throw new AppError('chart_source_error', `${source}: ${entry.path} is larger than 5 MiB`);
+      files.set(file, await text(tar.content()));
     }
-    const prefix = field(header, 345, 155);
-    const name = longName ?? (prefix ? `${prefix}/${field(header, 0, 100)}` : field(header, 0, 100));
-    longName = undefined;
-    if (type !== '0' && type !== '\0') continue;
-    const parts = name.split('/');
-    const file = parts[1];
-    if (parts.length !== 2 || !file || !wanted.has(file)) continue;
-    if (size > maxChartFileBytes)
-      throw new AppError('chart_source_error', `${source}: ${name} is larger than 5 MiB`);
-    files.set(file, data.toString('utf8'));
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    throw new AppError('chart_source_error', `${source} cannot be read: ${(error as Error).message}`);
+  } finally {
+    await tar.close();
   }
   const chartYaml = files.get('Chart.yaml');
   if (chartYaml === undefined)

@@ -1,8 +1,9 @@
 import { AppError, yamlLimits } from '@binnacle/common/server';
 import semver from 'semver';
 import type { ChartRepository } from '../../config/helm-repositories.ts';
+import { isPlainHttpRegistry } from '../../oci/registry-client.ts';
 import { type ChartFiles, maxChartArchiveBytes, readChartArchive, sourceYaml } from './chart-archive.ts';
-import { isPlainHttpRegistry, OciRegistry } from './oci-registry.ts';
+import { OciCharts } from './oci-charts.ts';
 
 /** One version of a chart as its source lists it (index.yaml entry, or an OCI tag with its Chart.yaml). */
 export interface ChartVersion {
@@ -111,9 +112,9 @@ export class ChartSources {
     return repository;
   }
 
-  #registry(repository: ChartRepository): { registry: OciRegistry; path: string } {
+  #registry(repository: ChartRepository): { registry: OciCharts; path: string } {
     const url = new URL(repository.url);
-    return { registry: new OciRegistry(url.host, repository.name), path: url.pathname.slice(1) };
+    return { registry: new OciCharts(url.host, repository.name), path: url.pathname.slice(1) };
   }
 
   async #fetchIndex(repository: ChartRepository): Promise<RepositoryIndex> {
@@ -210,13 +211,13 @@ export class ChartSources {
     let archive: Buffer;
     if (repository.type === 'oci') {
       const { registry, path } = this.#registry(repository);
-      archive = await registry.chartArchive(`${path}/${chart}`, version);
+      archive = await registry.chartArchive(`${path}/${chart}`, version, maxChartArchiveBytes);
     } else {
       const url = listed.urls?.[0];
       if (!url) throw new AppError('chart_source_error', `${label}: index.yaml gives no URL for it`);
       archive = await download(new URL(url, `${repository.url}/`).href, repo, maxChartArchiveBytes);
     }
-    const files = readChartArchive(archive, label);
+    const files = await readChartArchive(archive, label);
     return { ...listed, ...chartVersion({ ...files.metadata, version }), ...files };
   }
 

@@ -1,10 +1,10 @@
+import type { KubeObject } from '@binnacle/common';
 import { AppError, badRequest, parseYamlDocuments, yamlLimits } from '@binnacle/common/server';
 import { createTwoFilesPatch } from 'diff';
 import { requireAccess } from '../../http/caller.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { splitApiVersion } from '../../kube/discovery.ts';
 import { type LiveHealth, liveHealth } from '../../kube/live-health.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import {
   isReleaseSecret,
   type ReleaseDecoder,

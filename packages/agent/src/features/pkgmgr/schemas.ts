@@ -13,7 +13,6 @@ export const Release = Type.Object({
   description: Type.Optional(Type.String()),
 });
 
-export const Open = Type.Object({}, { additionalProperties: true });
 export const Values = Type.Record(Type.String(), Type.Unknown());
 /** Helm numbers revisions from 1; the bound keeps a huge query value from reaching the release store. */
 export const Revision = Type.Integer({ minimum: 1, maximum: 2_147_483_647 });
@@ -34,7 +33,9 @@ export const ReleaseDetail = Type.Intersect([
   Release,
   Type.Object({
     notes: Type.String(),
-    history: Type.Array(Open),
+    history: Type.Array(Type.Omit(Release, ['name', 'namespace']), {
+      description: 'every kept revision, newest first',
+    }),
     resources: Type.Array(
       Type.Object({
         kind: Type.String(),

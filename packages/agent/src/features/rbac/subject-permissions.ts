@@ -1,9 +1,9 @@
+import type { KubeObject } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import { requireAccess } from '../../http/caller.ts';
 import { namespacesToList, visibleNamespaces } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 
 export type SubjectKind = 'ServiceAccount' | 'User' | 'Group';
 

@@ -1,7 +1,8 @@
+import type { KubeObject } from '@binnacle/common';
 import { AppError, parseYamlDocuments, yamlLimits } from '@binnacle/common/server';
 import type { Impersonation } from '../../kube/client.ts';
 import { type ApiResource, objectPath, splitApiVersion } from '../../kube/discovery.ts';
-import { type KubeObject, stripObject } from '../../kube/objects.ts';
+import { stripObject } from '../../kube/objects.ts';
 import { type ActionTarget, auditRefusal, performAction } from '../../scope/actions.ts';
 import type { ResourcesContext } from './module.ts';
 

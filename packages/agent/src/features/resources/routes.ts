@@ -5,7 +5,7 @@ import type { App } from '../../context.ts';
 import { callerAware, requireAccess } from '../../http/caller.ts';
 import { callerView, namespacesToList } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
-import { KubeObjectSchema } from '../../http/schemas.ts';
+import { apiKindFields, KubeObjectSchema } from '../../http/schemas.ts';
 import { clusterScoped, scopeOf } from '../../kube/discovery.ts';
 import { applyAt, applyDocuments } from './apply.ts';
 import { apiResources, namespaces, resourceCounts } from './catalog.ts';
@@ -293,12 +293,8 @@ export function resourceRoutes(app: App, ctx: ResourcesContext): void {
           200: Type.Object({
             items: Type.Array(
               Type.Object({
-                group: Type.String(),
-                version: Type.String(),
-                kind: Type.String(),
-                name: Type.String(),
+                ...apiKindFields,
                 singular: Type.String(),
-                namespaced: Type.Boolean(),
                 verbs: Type.Array(Type.String()),
                 shortNames: Type.Array(Type.String()),
                 categories: Type.Array(Type.String()),

@@ -1,10 +1,9 @@
-import { searchLimits } from '@binnacle/common';
+import { type KubeObject, searchLimits } from '@binnacle/common';
 import { badRequest } from '@binnacle/common/server';
 import { requireAccess } from '../../http/caller.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { type ApiResource, resourceKey } from '../../kube/discovery.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { isSensitiveName } from '../../scope/redact.ts';
 import { view } from '../ai/views.ts';
 import type { ResourcesContext } from './module.ts';

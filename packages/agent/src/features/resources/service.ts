@@ -1,8 +1,8 @@
-import { codePointOrder } from '@binnacle/common';
+import { codePointOrder, type KubeObject } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
 import type { Impersonation } from '../../kube/client.ts';
 import { type ApiResource, apiVersionOf, collectionPath, objectPath, scopeOf } from '../../kube/discovery.ts';
-import type { KubeList, KubeObject } from '../../kube/objects.ts';
+import type { KubeList } from '../../kube/objects.ts';
 import { stripObject } from '../../kube/objects.ts';
 import { parseLabelSelector } from '../../kube/selectors.ts';
 import { performAction } from '../../scope/actions.ts';

@@ -1,11 +1,11 @@
 import {
   isRelativeTime,
+  type KubeObject,
   parseQuantity,
   type TableCell,
   type TableColumn,
   type TableRow,
 } from '@binnacle/common';
-import type { KubeObject } from '../../kube/objects.ts';
 import type { Printer } from './printers/index.ts';
 
 /** A comparable form of a cell: numbers before strings, null (no value) always last. */

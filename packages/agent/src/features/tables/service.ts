@@ -1,7 +1,6 @@
-import type { TableColumn } from '@binnacle/common';
+import type { KubeObject, TableColumn } from '@binnacle/common';
 import { badRequest } from '@binnacle/common/server';
 import { type ApiResource, apiVersionOf, resourceKey } from '../../kube/discovery.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { parseLabelSelector } from '../../kube/selectors.ts';
 import type { Usage } from '../../scope/metrics/usage.ts';
 import { listLimit, listResources } from '../resources/service.ts';

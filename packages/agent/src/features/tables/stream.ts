@@ -1,6 +1,7 @@
 import { toAppError } from '@binnacle/common/server';
 import type { FastifyReply } from 'fastify';
-import { openSessionStream, type SseStream, StreamLimit } from '../../http/sse.ts';
+import type { SseStream } from '../../http/sse.ts';
+import { SseFanout } from '../../http/sse-fanout.ts';
 import { resourceKey } from '../../kube/discovery.ts';
 import type { TablesContext } from './module.ts';
 import type { TableQuery, TableService } from './service.ts';
@@ -48,59 +49,49 @@ const shows = (query: TableQuery, namespace: string | undefined) =>
 export class TableStreams {
   readonly #ctx: TablesContext;
   readonly #tables: TableService;
-  readonly #subscribers = new Set<Subscriber>();
-  readonly #limit = new StreamLimit('table streaming', tableStreamLimits.clients);
+  readonly #subscribers: SseFanout<Subscriber>;
   readonly #unsubscribe: () => void;
   #ticker?: ReturnType<typeof setInterval>;
 
   constructor(ctx: TablesContext, tables: TableService) {
     this.#ctx = ctx;
     this.#tables = tables;
+    this.#subscribers = new SseFanout(ctx.sessions, {
+      label: 'table streaming',
+      max: tableStreamLimits.clients,
+      kind: 'events',
+      heartbeatMs: tableStreamLimits.heartbeatMs,
+      maxQueued: tableStreamLimits.maxQueued,
+      onIdle: () => {
+        clearInterval(this.#ticker);
+        this.#ticker = undefined;
+      },
+    });
     this.#unsubscribe = tables.onChange((key, namespace) => {
       for (const subscriber of this.#subscribers)
         if (subscriber.key === key && shows(subscriber.query, namespace)) this.#schedule(subscriber);
     });
   }
 
-  get clients(): number {
-    return this.#subscribers.size;
-  }
-
   async open(reply: FastifyReply, query: TableQuery): Promise<void> {
     const resource = this.#ctx.cluster.resolve(query.kind, query.group);
     // The first window before the stream opens: a query the route would refuse is a plain error answer.
     const first = await this.#tables.window(query);
-    const subscriber: Subscriber = {
-      stream: openSessionStream(
-        reply,
-        {
-          limit: this.#limit,
-          sessions: this.#ctx.sessions,
-          kind: 'events',
-          target: `table ${resourceKey(resource)}`,
-        },
-        { heartbeatMs: tableStreamLimits.heartbeatMs, maxQueued: tableStreamLimits.maxQueued },
-      ),
+    const key = resourceKey(resource);
+    const subscriber = this.#subscribers.open(reply, `table ${key}`, (stream) => ({
+      stream,
       query,
-      key: resourceKey(resource),
+      key,
       live: first.source === 'live',
+      sent: sentWindow(first),
       columns: JSON.stringify(first.columns),
       metricsPolls: this.#tables.metricsPolls,
       lastFlush: Date.now(),
       flushing: false,
       again: false,
-    };
-    subscriber.sent = sentWindow(first);
+    }));
     subscriber.stream.send('window', first);
-    this.#subscribers.add(subscriber);
-    subscriber.stream.onClose(() => {
-      clearTimeout(subscriber.timer);
-      this.#subscribers.delete(subscriber);
-      if (this.#subscribers.size === 0) {
-        clearInterval(this.#ticker);
-        this.#ticker = undefined;
-      }
-    });
+    subscriber.stream.onClose(() => clearTimeout(subscriber.timer));
     this.#ticker ??= setInterval(() => this.#tick(), tableStreamLimits.metricsCheckMs);
     this.#ticker.unref();
   }
@@ -160,6 +151,6 @@ export class TableStreams {
   close(): void {
     this.#unsubscribe();
     clearInterval(this.#ticker);
-    for (const subscriber of this.#subscribers) subscriber.stream.close();
+    this.#subscribers.close();
   }
 }

@@ -1,6 +1,5 @@
-import type { TableColumn, TableRow } from '@binnacle/common';
+import type { KubeObject, TableColumn, TableRow } from '@binnacle/common';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../kube/objects.ts';
 import type { Printer } from './printers/index.ts';
 import { IndexedRow, naturalKey, printedRow } from './rows.ts';
 import { diffWindow, type ExtraColumn, sentWindow, sortRows, windowOf } from './window.ts';

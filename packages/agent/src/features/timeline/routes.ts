@@ -230,7 +230,7 @@ export function timelineRoutes(app: App, ctx: TimelineContext): void {
       config: callerAware,
       schema: {
         tags,
-        summary: `SSE: "hello", a "topology" snapshot, then "change" events as they are recorded, fresh "topology" when it changed, "heartbeat" every 30 s; at most 100 clients. Resume with Last-Event-ID.`,
+        summary: `SSE: "hello", a "topology" snapshot, then "change" events as they are recorded, fresh "topology" when it changed, "heartbeat" every 30 s; at most --max-event-streams clients (200 by default), 503 too_many_streams beyond. Resume with Last-Event-ID.`,
         produces: ['text/event-stream'],
         querystring: Query({
           namespaces: Type.Optional(Type.String({ minLength: 1 })),

@@ -1,7 +1,6 @@
-import { parseTimeOrDuration } from '@binnacle/common';
+import { type KubeObject, parseTimeOrDuration } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
 import type { CallerView } from '../../http/caller-view.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { defaultExcludedKinds, defaultExcludedNames } from '../../scope/timeline/noise.ts';
 import type { ChangeRecorder } from '../../scope/timeline/recorder.ts';
 import type { TimelineEvent, TimelineQuery } from '../../scope/timeline/types.ts';

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { AuditSettings } from '../../config/agent-config.ts';
-import { openSessionStream, type SseStream, StreamLimit } from '../../http/sse.ts';
+import type { SseStream } from '../../http/sse.ts';
+import { SseFanout } from '../../http/sse-fanout.ts';
 import { readAuditSettings } from '../../scope/settings.ts';
 import { matches } from '../../scope/timeline/store/filter.ts';
 import type { TimelineEvent } from '../../scope/timeline/types.ts';
@@ -10,7 +11,6 @@ import type { TimelineContext } from './module.ts';
 import { type Preset, presetQuery } from './service.ts';
 
 export const streamLimits = {
-  clients: 100,
   replay: 1000,
   maxQueued: 1000,
   heartbeatMs: 30_000,
@@ -47,8 +47,7 @@ interface Client {
  */
 export class ChangeStreams {
   readonly #ctx: TimelineContext;
-  readonly #clients = new Set<Client>();
-  readonly #limit: StreamLimit;
+  readonly #clients: SseFanout<Client>;
   #topologyTimer: ReturnType<typeof setTimeout> | undefined;
   #unsubscribe: () => void;
   /** The store's epoch (fixed for its lifetime), part of every event id. */
@@ -56,15 +55,18 @@ export class ChangeStreams {
 
   constructor(ctx: TimelineContext) {
     this.#ctx = ctx;
-    this.#limit = new StreamLimit('the event stream', ctx.config.maxEventStreams);
+    this.#clients = new SseFanout(ctx.sessions, {
+      label: 'the event stream',
+      max: ctx.config.maxEventStreams,
+      kind: 'events',
+      heartbeatMs: streamLimits.heartbeatMs,
+      maxQueued: streamLimits.maxQueued,
+      onOverflow: () => ctx.timeline.drop('subscriber_full', 'EventStream', { name: 'events/stream' }, 'sse'),
+    });
     // The recorder belongs to the context: a switch brings a new one (and ends every client of the old).
     this.#unsubscribe = ctx.connection.bind((scope) =>
       scope.timeline.subscribe((events) => this.#publish(events)),
     );
-  }
-
-  get clients(): number {
-    return this.#clients.size;
   }
 
   #send(client: Client, event: TimelineEvent, json = JSON.stringify(event)): void {
@@ -123,30 +125,15 @@ export class ChangeStreams {
   }
 
   async open(reply: FastifyReply, request: StreamRequest): Promise<void> {
-    const client: Client = {
+    const target = request.namespaces ? `namespaces=${request.namespaces.join(',')}` : 'all namespaces';
+    // Registered (and holding live events) before anything is awaited, so nothing recorded meanwhile is lost.
+    const client: Client = this.#clients.open(reply, target, (stream) => ({
+      stream,
       request,
       test: () => false,
       lastSeq: 0,
-      // Registered (and holding live events) before anything is awaited, so nothing recorded meanwhile is lost.
       held: [],
-      stream: openSessionStream(
-        reply,
-        {
-          limit: this.#limit,
-          sessions: this.#ctx.sessions,
-          kind: 'events',
-          target: request.namespaces ? `namespaces=${request.namespaces.join(',')}` : 'all namespaces',
-        },
-        {
-          heartbeatMs: streamLimits.heartbeatMs,
-          maxQueued: streamLimits.maxQueued,
-          onOverflow: () =>
-            this.#ctx.timeline.drop('subscriber_full', 'EventStream', { name: 'events/stream' }, 'sse'),
-        },
-      ),
-    };
-    this.#clients.add(client);
-    client.stream.onClose(() => this.#clients.delete(client));
+    }));
     const stats = await this.#ctx.timeline.store.stats();
     this.#epoch = stats.epoch;
     const query = {
@@ -176,12 +163,11 @@ export class ChangeStreams {
     }
     this.#sendTopology(client, await readAuditSettings(this.#ctx));
     if (resumable) {
-      for (const event of await this.#ctx.timeline.store.query({
-        ...query,
-        sinceSeq: since,
-        order: 'recorded',
-      }))
-        this.#send(client, event);
+      // What was streamed while the store refused writes is not in it yet (ADR 0073). Read before the store is
+      // asked: an entry stored meanwhile has left the backlog, but is then in the store.
+      const unstored = this.#ctx.timeline.backlog(since);
+      const stored = await this.#ctx.timeline.store.query({ ...query, sinceSeq: since, order: 'recorded' });
+      for (const event of [...stored, ...unstored].sort((a, b) => a.seq - b.seq)) this.#send(client, event);
     }
     const held = client.held ?? [];
     client.held = undefined;
@@ -191,6 +177,6 @@ export class ChangeStreams {
   close(): void {
     this.#unsubscribe();
     if (this.#topologyTimer) clearTimeout(this.#topologyTimer);
-    for (const client of this.#clients) client.stream.close();
+    this.#clients.close();
   }
 }

@@ -1,5 +1,5 @@
 import { mapConcurrently } from '@binnacle/common';
-import { openSse, testCluster, waitUntil } from '@binnacle/testkit';
+import { deploymentBody, openSse, testCluster, waitUntil } from '@binnacle/testkit';
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TimelineEvent } from '../../scope/timeline/types.ts';
@@ -21,20 +21,7 @@ interface Page {
 }
 
 async function deployment(name: string, replicas: number): Promise<void> {
-  await apps.createNamespacedDeployment({
-    namespace: ns.name,
-    body: {
-      metadata: { name },
-      spec: {
-        replicas,
-        selector: { matchLabels: { app: name } },
-        template: {
-          metadata: { labels: { app: name } },
-          spec: { containers: [{ name: 'main', image: 'nginx:1.27.3' }] },
-        },
-      },
-    },
-  });
+  await apps.createNamespacedDeployment({ namespace: ns.name, body: deploymentBody(name, replicas) });
 }
 
 const scale = (name: string, replicas: number) =>
@@ -390,7 +377,7 @@ describe('timeline storage', () => {
         { timeoutMs: 10_000 },
       );
       const page = await small.json<Page>('/api/changes?preset=all&limit=10000');
-      expect(page.latestSeq - page.oldestSeq + 1).toBe(100);
+      expect(page.events).toHaveLength(100);
       expect(page.latestSeq).toBeGreaterThan(100);
     } finally {
       await small.close();

@@ -17,7 +17,28 @@ const Topology = Type.Object({
       namespace: Type.Optional(Type.String()),
       name: Type.String(),
       status: Type.Enum(['healthy', 'degraded', 'unhealthy', 'unknown']),
-      data: Type.Object({}, { additionalProperties: true }),
+      data: Type.Object(
+        {
+          audit: Type.Optional(
+            Type.Object(
+              { warning: Type.Integer(), danger: Type.Integer() },
+              { description: "the audit's findings on the object (on the namespace, collapsed)" },
+            ),
+          ),
+          certificate: Type.Optional(
+            Type.Object(
+              {
+                secret: Type.String(),
+                severity: Type.Enum(['ok', 'warning', 'critical', 'expired', 'invalid']),
+                daysLeft: Type.Union([Type.Integer(), Type.Null()]),
+                notAfter: Type.Union([Type.String(), Type.Null()]),
+              },
+              { description: 'the most urgent certificate the object serves' },
+            ),
+          ),
+        },
+        { additionalProperties: true },
+      ),
     }),
   ),
   edges: Type.Array(

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import { PortForwards } from '../portforward/service.ts';
 import { HubbleClient } from './hubble-client.ts';
 import type { TrafficContext } from './module.ts';

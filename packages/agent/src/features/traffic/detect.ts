@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import type { MetricSource } from './metrics-flows.ts';
 import type { Presence } from './metrics-source.ts';
 

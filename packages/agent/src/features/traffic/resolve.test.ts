@@ -1,6 +1,6 @@
+import type { KubeObject } from '@binnacle/common';
 import { hubbleFlow, world } from '@binnacle/testkit';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../kube/objects.ts';
 import { aggregateFlows } from './aggregate.ts';
 import { fromHubble } from './hubble-flow.ts';
 import type { HubbleFlow } from './hubble-proto.ts';

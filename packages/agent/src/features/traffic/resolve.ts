@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import type { Endpoint, EndpointKind, FlowRecord, RawEndpoint, ResolvedFlow } from './model.ts';
 
 /** The cached objects endpoint resolution reads. */

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import type { MetricsStores } from '../../scope/metricsdb/stores.ts';
 import { aggregateFlows } from './aggregate.ts';
 import { HubbleConnection } from './connection.ts';

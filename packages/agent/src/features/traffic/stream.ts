@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import type { SessionRegistry } from '../../http/sessions.ts';
-import { openSessionStream, type SseStream, StreamLimit } from '../../http/sse.ts';
+import type { SseStream } from '../../http/sse.ts';
+import { SseFanout } from '../../http/sse-fanout.ts';
 import type { SourceName } from './detect.ts';
 import type { MetricSource } from './metrics-flows.ts';
 import { pollMetricPairs } from './metrics-stream.ts';
@@ -39,9 +40,7 @@ interface Client {
  */
 export class FlowStreams {
   readonly #service: TrafficService;
-  readonly #sessions: SessionRegistry;
-  readonly #clients = new Set<Client>();
-  readonly #limit = new StreamLimit('the traffic stream', flowStreamLimits.clients);
+  readonly #clients: SseFanout<Client>;
   #records: FlowRecord[] = [];
   #uids = new Set<string>();
   #dirty = false;
@@ -55,29 +54,19 @@ export class FlowStreams {
 
   constructor(service: TrafficService, sessions: SessionRegistry) {
     this.#service = service;
-    this.#sessions = sessions;
-  }
-
-  get clients(): number {
-    return this.#clients.size;
+    // Sessions, so a context switch ends them (with the reason) and the follow of the old cluster's flows stops.
+    this.#clients = new SseFanout(sessions, {
+      label: 'the traffic stream',
+      max: flowStreamLimits.clients,
+      kind: 'events',
+      heartbeatMs: flowStreamLimits.heartbeatMs,
+      maxQueued: flowStreamLimits.maxQueued,
+      onIdle: () => this.#stop(),
+    });
   }
 
   async open(reply: FastifyReply, view: FlowView, windowMs: number): Promise<void> {
-    const client: Client = {
-      view,
-      windowMs,
-      // A session, so a context switch ends it (with the reason) and the follow of the old cluster's flows stops.
-      stream: openSessionStream(
-        reply,
-        { limit: this.#limit, sessions: this.#sessions, kind: 'events', target: 'traffic flows' },
-        { heartbeatMs: flowStreamLimits.heartbeatMs, maxQueued: flowStreamLimits.maxQueued },
-      ),
-    };
-    this.#clients.add(client);
-    client.stream.onClose(() => {
-      this.#clients.delete(client);
-      if (this.#clients.size === 0) this.#stop();
-    });
+    const client = this.#clients.open(reply, 'traffic flows', (stream) => ({ stream, view, windowMs }));
     this.#timer ??= setInterval(() => void this.#tick(), flowStreamLimits.tickMs);
     this.#timer.unref();
     await this.#start(windowMs);
@@ -113,6 +102,8 @@ export class FlowStreams {
     for (const record of seed) this.#add(record);
     const client = await this.#service.hubble.client(this.#service.relay());
     if (!client) return this.#unavailable({ reason: this.#service.hubble.state.reason ?? 'not connected' });
+    // The last client may have left while the window was read: a follow now would run for nobody.
+    if (this.#clients.size === 0) return;
     const from = seed.reduce((latest, r) => Math.max(latest, r.time), since);
     this.#cancel = client.follow(
       from,
@@ -275,7 +266,7 @@ export class FlowStreams {
   }
 
   close(): void {
-    for (const client of this.#clients) client.stream.close();
+    this.#clients.close();
     this.#stop();
   }
 }

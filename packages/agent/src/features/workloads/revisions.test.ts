@@ -1,5 +1,5 @@
+import type { KubeObject } from '@binnacle/common';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../kube/objects.ts';
 import { pickRevision, revisionsOf, rollbackPatch, runsTemplate } from './revisions.ts';
 
 const podTemplate = (image: string, hash?: string) => ({

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
-import type { KubeObject } from '../../kube/objects.ts';
 import type { WorkloadKind } from './kinds.ts';
 
 type Obj = Record<string, unknown>;

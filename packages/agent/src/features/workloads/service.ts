@@ -1,7 +1,8 @@
+import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { Impersonation } from '../../kube/client.ts';
 import { collectionPath, objectPath } from '../../kube/discovery.ts';
-import type { KubeList, KubeObject } from '../../kube/objects.ts';
+import type { KubeList } from '../../kube/objects.ts';
 import { type LabelSelector, selectorMatcher, selectorQuery } from '../../kube/selectors.ts';
 import type { Workload } from './kinds.ts';
 import type { WorkloadsContext } from './module.ts';

@@ -1,7 +1,7 @@
+import type { KubeObject } from '@binnacle/common';
 import type { AuditSettings } from '../../config/agent-config.ts';
 import type { Cluster } from '../../kube/cluster.ts';
 import { apiVersionOf } from '../../kube/discovery.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { auditObject, checkCatalogue } from './checks/catalogue.ts';
 import { createAuditContext } from './checks/context.ts';
 import type { AuditContext, Category, Finding, Severity } from './checks/types.ts';

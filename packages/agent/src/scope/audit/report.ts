@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import { categories, checkCatalogue } from './checks/catalogue.ts';
 import type { Category, CheckMeta, Severity } from './checks/types.ts';
 import type { ObjectFinding } from './engine.ts';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import type { SecretCertificates } from './parse.ts';
 import { daysLeft, obj, type Severity, severityOf, str } from './severity.ts';
 

@@ -1,5 +1,5 @@
 import { createPrivateKey, type KeyObject, X509Certificate } from 'node:crypto';
-import type { KubeObject } from '../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import { daysLeft, type Obj, obj, type Severity, severityOf } from './severity.ts';
 
 /** The only Secret type read: its `tls.crt` holds the certificate (chain), `tls.key` the private key. */

@@ -1,5 +1,5 @@
+import type { KubeObject } from '@binnacle/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../kube/objects.ts';
 import { type CertFactory, certFactory, tlsSecret } from '../../testing/certs.ts';
 import { certificateReport } from './report.ts';
 

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import { type CertManagerEntry, certManagerEntry, secretKey } from './certmanager.ts';
 import { parseTlsSecret, type SecretCertificates, tlsSecretType } from './parse.ts';
 import { type Severity, severityRank } from './severity.ts';

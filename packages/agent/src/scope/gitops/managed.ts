@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 
 type Obj = Record<string, unknown>;
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 
 /** A Service that may be a metrics store, and how to reach its Prometheus API on it. */
 export interface Candidate {

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server, type Socket } from 'node:net';
+import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import type { SessionHandle } from '../../http/sessions.ts';
 import { openChannelSocket } from '../../kube/channel.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 
 export type ForwardStatus = 'running' | 'stopped' | 'error';
 

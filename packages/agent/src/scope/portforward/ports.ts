@@ -1,7 +1,7 @@
+import type { KubeObject } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import { healthOf } from '../../kube/health.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { mapSelectorMatcher } from '../../kube/selectors.ts';
 
 type Obj = Record<string, unknown>;

@@ -1,6 +1,6 @@
+import type { KubeObject } from '@binnacle/common';
 import { type ApiResource, splitApiVersion } from '../../kube/discovery.ts';
 import { healthOf } from '../../kube/health.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import type { NewTimelineEvent, OwnerRef } from './types.ts';
 
 type Obj = Record<string, unknown>;

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 
 /** Kinds whose updates are machinery, not changes a person made or needs to see. */
 const noisyKinds = new Set(['Lease', 'Endpoints', 'EndpointSlice']);
@@ -13,7 +13,14 @@ const noisyNames = [
 ];
 const noisySecrets = [/-token(-[a-z0-9]{5})?$/, /leader-election/];
 
-export type DropReason = 'noisy_kind' | 'noisy_name' | 'no_change' | 'already_recorded' | 'subscriber_full';
+/** `store_backlog_full`: streamed while the store refused writes, but never stored (ADR 0073). */
+export type DropReason =
+  | 'noisy_kind'
+  | 'noisy_name'
+  | 'no_change'
+  | 'already_recorded'
+  | 'subscriber_full'
+  | 'store_backlog_full';
 
 /**
  * Capture-time filter: returns why an informer event should not become a timeline entry, or undefined to keep

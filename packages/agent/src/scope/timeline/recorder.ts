@@ -1,12 +1,13 @@
 import { setImmediate } from 'node:timers/promises';
+import type { KubeObject } from '@binnacle/common';
 import type { ApiResource } from '../../kube/discovery.ts';
 import type { CacheEvent } from '../../kube/informer.ts';
 import type { InformerCache } from '../../kube/informer-cache.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { computeDiff } from './diff.ts';
 import { fromKubeEvent, historicalEntries, lifecycleEntry, updatedEntry } from './entries.ts';
 import { type DropReason, noiseReason } from './noise.ts';
 import type { NewTimelineEvent, TimelineEvent, TimelineStore } from './types.ts';
+import { TimelineWriter, type TimelineWrites, type WriterOptions } from './writer.ts';
 
 export interface Drop {
   at: string;
@@ -26,6 +27,8 @@ export interface RecorderStats {
   storeErrors: number;
 }
 
+export type RecorderOptions = Omit<WriterOptions, 'now'> & { now?: () => Date };
+
 /** A change after a quiet spell is written and streamed at once; under a stream of changes, at most this often. */
 const flushEveryMs = 20;
 const maxBatch = 500;
@@ -37,12 +40,14 @@ type Subscriber = (events: TimelineEvent[]) => void;
  * Turns what the informers see into timeline entries: diffs of updates (nothing when only volatile fields
  * moved), adds and deletes, Kubernetes Events, and — when a kind first syncs — what the objects' metadata
  * says about their past. Noise is dropped at capture with a counted reason. Entries carry keys, so replays,
- * relists and restarts never record the same thing twice. Recorded entries go to subscribers (the SSE stream).
+ * relists and restarts never record the same thing twice. Recorded entries go to subscribers (the SSE stream);
+ * while the store refuses writes they go at once and are stored later (TimelineWriter, ADR 0073).
  */
 export class ChangeRecorder {
   readonly #store: TimelineStore;
   readonly #cache: InformerCache;
   readonly #now: () => Date;
+  readonly #writer: TimelineWriter;
   readonly #queue: NewTimelineEvent[] = [];
   readonly #subscribers = new Set<Subscriber>();
   readonly #stats: RecorderStats = {
@@ -58,10 +63,32 @@ export class ChangeRecorder {
   #flushing: Promise<void> = Promise.resolve();
   #unsubscribe: (() => void)[] = [];
 
-  constructor(cache: InformerCache, store: TimelineStore, now: () => Date = () => new Date()) {
+  constructor(cache: InformerCache, store: TimelineStore, options: RecorderOptions) {
     this.#cache = cache;
     this.#store = store;
-    this.#now = now;
+    this.#now = options.now ?? (() => new Date());
+    this.#writer = new TimelineWriter(
+      store,
+      {
+        publish: (events) => {
+          // One subscriber's bug must not keep a change from the others, nor stop the recorder.
+          for (const subscriber of this.#subscribers)
+            try {
+              subscriber(events);
+            } catch (error) {
+              options.log?.('error', 'a timeline subscriber failed', { error: String(error) });
+            }
+        },
+        stored: (kept, repeats) => {
+          this.#stats.recorded += kept;
+          // Replays after a restart or relist are expected; counted, not listed one by one.
+          if (repeats > 0)
+            this.#stats.dropped.already_recorded = (this.#stats.dropped.already_recorded ?? 0) + repeats;
+        },
+        unstored: (event) => this.drop('store_backlog_full', event.kind, event, event.eventType),
+      },
+      { ...options, now: this.#now },
+    );
   }
 
   get store(): TimelineStore {
@@ -80,9 +107,20 @@ export class ChangeRecorder {
     return () => this.#subscribers.delete(subscriber);
   }
 
+  /** How writes to the store fare (`/api/health`). */
+  writes(): TimelineWrites {
+    return this.#writer.health();
+  }
+
+  /** Entries streamed after `seq` that the store does not hold yet (ADR 0073). */
+  backlog(seq: number): TimelineEvent[] {
+    return this.#writer.backlog(seq);
+  }
+
   stats(): RecorderStats {
     return {
       ...this.#stats,
+      storeErrors: this.#writer.health().storeErrors,
       dropped: { ...this.#stats.dropped },
       recentDrops: [...this.#stats.recentDrops],
       queued: this.#queue.length,
@@ -154,25 +192,17 @@ export class ChangeRecorder {
     }
   }
 
-  /** Writes what is queued; resolves when it is in the store and subscribers have it. */
+  /**
+   * Writes what is queued; resolves when subscribers have it and it is in the store, or, while the store
+   * refuses, in the writer's backlog.
+   */
   flush(): Promise<void> {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#lastFlushAt = performance.now();
     this.#flushing = this.#flushing.then(async () => {
       while (this.#queue.length > 0) {
-        const batch = this.#queue.splice(0, maxBatch);
-        try {
-          const kept = await this.#store.append(batch);
-          this.#stats.recorded += kept.length;
-          // Replays after a restart or relist are expected; counted, not listed one by one.
-          const repeats = batch.length - kept.length;
-          if (repeats > 0)
-            this.#stats.dropped.already_recorded = (this.#stats.dropped.already_recorded ?? 0) + repeats;
-          if (kept.length > 0) for (const subscriber of this.#subscribers) subscriber(kept);
-        } catch {
-          this.#stats.storeErrors += 1;
-        }
+        await this.#writer.write(this.#queue.splice(0, maxBatch));
         // The memory store answers at once: without a turn of the event loop, the 50 000 entries of a big
         // cluster's first sync would hold every request back until the last one is stored.
         if (this.#queue.length > 0) await setImmediate();
@@ -184,5 +214,6 @@ export class ChangeRecorder {
   async stop(): Promise<void> {
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
     await this.flush();
+    await this.#writer.close();
   }
 }

@@ -38,7 +38,10 @@ export interface OwnerRef {
 
 /** One entry of the change timeline, as stored and served. */
 export interface TimelineEvent {
-  /** Position in the store; strictly increasing, the cursor for deltas (`since_seq`, SSE `Last-Event-ID`). */
+  /**
+   * The number the recorder gave it: strictly increasing in the order recorded, with gaps where the store
+   * already had an entry (ADR 0073); the cursor for deltas (`since_seq`, SSE `Last-Event-ID`).
+   */
   seq: number;
   /**
    * When it happened, as precisely as its source says (RFC 3339, milliseconds): the time the agent saw an object
@@ -63,8 +66,11 @@ export interface TimelineEvent {
   actor?: Actor;
 }
 
-/** An event before the store numbers it; `key` makes recording idempotent (restarts, replays). */
+/** An event before the recorder numbers it; `key` makes recording idempotent (restarts, replays). */
 export type NewTimelineEvent = Omit<TimelineEvent, 'seq'> & { key: string };
+
+/** An event the recorder numbered: the store keeps it under its `seq` or, when the key is known, not at all. */
+export type NumberedTimelineEvent = TimelineEvent & { key: string };
 
 export interface TimelineQuery {
   /** Undefined: every namespace; empty: none. */
@@ -97,6 +103,7 @@ export interface TimelineStats {
   epoch: string;
   count: number;
   oldestSeq: number;
+  /** The highest seq the store was given, kept or not (a known key): the recorder numbers on from it. */
   latestSeq: number;
   /**
    * Prunes (retention, size cap; scheduled or on a write) that failed since the store opened, each logged; the
@@ -108,8 +115,11 @@ export interface TimelineStats {
 /** The one interface both backends implement; a shared conformance suite runs against each. */
 export interface TimelineStore {
   readonly kind: 'memory' | 'sqlite';
-  /** Numbers and keeps the events whose key is new; returns the ones it kept. */
-  append(events: NewTimelineEvent[]): Promise<TimelineEvent[]>;
+  /**
+   * Keeps the events whose key is new, each under the seq the recorder gave it (increasing, above `latestSeq`:
+   * ADR 0073); returns the ones it kept. A known key leaves a gap in the numbers.
+   */
+  append(events: NumberedTimelineEvent[]): Promise<TimelineEvent[]>;
   query(query: TimelineQuery): Promise<TimelineEvent[]>;
   stats(): Promise<TimelineStats>;
   close(): Promise<void>;

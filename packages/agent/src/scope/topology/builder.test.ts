@@ -1,5 +1,5 @@
+import type { KubeObject } from '@binnacle/common';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../kube/objects.ts';
 import { buildTopology, defaultTopologyOptions } from './builder.ts';
 
 const pods = (app: string, count: number): KubeObject[] =>

@@ -1,16 +1,12 @@
-import type { KubeObject } from '../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
+import { podOwnerGroups } from '../../kube/pod-owners.ts';
 import { GraphBuilder } from './graph-builder.ts';
 import type { Topology } from './model.ts';
 import { idOf } from './node-data.ts';
 
 /** The kinds the topology draws, with their API groups. */
 export const topologyGroups = {
-  Deployment: 'apps',
-  ReplicaSet: 'apps',
-  StatefulSet: 'apps',
-  DaemonSet: 'apps',
-  Job: 'batch',
-  CronJob: 'batch',
+  ...podOwnerGroups,
   Pod: '',
   Service: '',
   Ingress: 'networking.k8s.io',

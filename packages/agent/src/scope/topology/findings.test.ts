@@ -1,5 +1,5 @@
+import type { KubeObject } from '@binnacle/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../kube/objects.ts';
 import { type CertFactory, certFactory, tlsSecret } from '../../testing/certs.ts';
 import type { ObjectFinding } from '../audit/engine.ts';
 import type { TopologyInput } from './builder.ts';

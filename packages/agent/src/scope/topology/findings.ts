@@ -1,5 +1,5 @@
+import type { KubeObject } from '@binnacle/common';
 import type { Health } from '../../kube/health.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import type { ObjectFinding } from '../audit/engine.ts';
 import { countsByObject, type FindingCounts, objectKey } from '../audit/report.ts';
 import { secretKey } from '../certificates/certmanager.ts';

@@ -1,5 +1,5 @@
+import type { KubeObject } from '@binnacle/common';
 import { healthOf } from '../../kube/health.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { selectorMatcher } from '../../kube/selectors.ts';
 import { applicationRefs, appliedBy, inventoryRefs, type ManagedRef } from '../gitops/managed.ts';
 import type { TopologyInput, TopologyKind, TopologyOptions } from './builder.ts';

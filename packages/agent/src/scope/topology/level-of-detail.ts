@@ -1,5 +1,4 @@
-import { codePointOrder } from '@binnacle/common';
-import type { KubeObject } from '../../kube/objects.ts';
+import { codePointOrder, type KubeObject } from '@binnacle/common';
 import { buildTopology, type TopologyInput, type TopologyKind, type TopologyOptions } from './builder.ts';
 import { nodeId, type Topology, type TopologyNode } from './model.ts';
 import { namespaceOverview } from './namespace-overview.ts';

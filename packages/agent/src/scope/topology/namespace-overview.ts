@@ -1,6 +1,5 @@
-import { codePointOrder } from '@binnacle/common';
+import { codePointOrder, type KubeObject } from '@binnacle/common';
 import type { Health } from '../../kube/health.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import type { TopologyInput } from './builder.ts';
 import { nodeId, type TopologyNode } from './model.ts';
 import { healthSummary, ns } from './node-data.ts';

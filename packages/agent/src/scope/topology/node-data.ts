@@ -1,5 +1,5 @@
+import type { KubeObject } from '@binnacle/common';
 import { type Health, healthOf } from '../../kube/health.ts';
-import type { KubeObject } from '../../kube/objects.ts';
 import { nodeId } from './model.ts';
 
 export type Obj = Record<string, unknown>;

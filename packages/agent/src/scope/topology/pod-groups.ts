@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 
 /** A group bigger than this stays one node even when asked to expand: the pods list is the place for them. */
 export const maxExpandedPods = 500;

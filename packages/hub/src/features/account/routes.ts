@@ -5,6 +5,8 @@ import { access, principalOf } from '../../http/principal.ts';
 import { RoleSchema } from '../orgs/schemas.ts';
 import { describeAccount, switchOrg } from './service.ts';
 
+type Deps = Pick<HubContext, 'database' | 'sessions'>;
+
 const Account = Type.Object({
   user: Type.Object({ id: Type.String(), email: Type.String(), name: Type.String() }),
   currentOrg: Type.Object({ id: Type.String(), name: Type.String(), role: RoleSchema }),
@@ -29,7 +31,7 @@ const Account = Type.Object({
   ),
 });
 
-export function accountRoutes(app: HubApp, ctx: HubContext): void {
+export function accountRoutes(app: HubApp, ctx: Deps): void {
   app.get(
     '/api/account',
     {

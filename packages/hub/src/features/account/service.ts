@@ -2,11 +2,13 @@ import { notFound } from '@binnacle/common/server';
 import type { HubContext } from '../../context.ts';
 import { membershipsOf } from '../../db/directory.ts';
 import { clusterIdentity } from '../../http/cluster-identity.ts';
-import type { Principal } from '../../http/principal.ts';
+import type { Principal } from '../../security/principal.ts';
+
+type Deps = Pick<HubContext, 'database' | 'sessions'>;
 
 /** Who the caller is, where they act, with which credential, and what clusters see of them. */
 export async function describeAccount(
-  ctx: HubContext,
+  ctx: Deps,
   principal: Principal,
   memberships?: Awaited<ReturnType<typeof membershipsOf>>,
 ) {
@@ -34,7 +36,7 @@ export async function describeAccount(
 }
 
 /** Moves the session to another organization of the caller's (404 for one that is not theirs). */
-export async function switchOrg(ctx: HubContext, principal: Principal, orgId: string) {
+export async function switchOrg(ctx: Deps, principal: Principal, orgId: string) {
   const memberships = await membershipsOf(ctx.database.db, principal.user.id);
   const target = memberships.find((m) => m.id === orgId);
   if (!target || !principal.session) throw notFound(`organization ${orgId} not found`);

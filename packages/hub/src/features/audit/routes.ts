@@ -2,8 +2,10 @@ import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access } from '../../http/principal.ts';
+import { maxAuditPage } from '../../services/audit/audit-log.ts';
 import { OrgParams } from '../orgs/schemas.ts';
-import { maxAuditPage } from './service.ts';
+
+type Deps = Pick<HubContext, 'audit'>;
 
 const AuditEntry = Type.Object({
   id: Type.Integer(),
@@ -35,7 +37,7 @@ const AuditEntry = Type.Object({
   ip: Type.Union([Type.String(), Type.Null()]),
 });
 
-export function auditRoutes(app: HubApp, ctx: HubContext): void {
+export function auditRoutes(app: HubApp, ctx: Deps): void {
   app.get(
     '/api/orgs/:org_id/audit',
     {

@@ -4,12 +4,17 @@ import type { HubContext } from '../../context.ts';
 import { iso, later } from '../../security/clock.ts';
 import { oidcClientOf } from './oidc-service.ts';
 
+type Deps = Pick<
+  HubContext,
+  'audit' | 'clock' | 'config' | 'database' | 'log' | 'metrics' | 'oidc' | 'sessions' | 'warnOnce'
+>;
+
 /**
  * OIDC Back-Channel Logout 1.0 (docs/architecture.md §6.2.9): a logout token signed by the IdP (checked as
  * `verifyLogoutToken` does) ends the sessions of its IdP session (`sid`), or all sessions of its user (`sub`).
  * Replayed tokens (same `jti`) are refused.
  */
-export async function backchannelLogout(ctx: HubContext, logoutToken: string): Promise<number> {
+export async function backchannelLogout(ctx: Deps, logoutToken: string): Promise<number> {
   const claims = await verifyLogoutToken(oidcClientOf(ctx), logoutToken);
   if (claims.jti) {
     const now = ctx.clock.now();

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, describe, expect, it } from 'vitest';
-import { accessCacheDefaults } from '../../http/access-cache.ts';
+import { accessCacheDefaults } from '../../services/access/access-cache.ts';
 import {
   type Credential,
   freshDatabase,

@@ -3,9 +3,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access } from '../../http/principal.ts';
-import { sessionCookie } from '../sessions/cookie.ts';
+import { sessionCookie } from '../../services/sessions/cookie.ts';
 import { backchannelLogout } from './backchannel.ts';
 import { finishOidcLogin, startOidcLogin } from './oidc-service.ts';
+
+type Deps = Pick<
+  HubContext,
+  'audit' | 'clock' | 'config' | 'database' | 'log' | 'metrics' | 'oidc' | 'sessions' | 'warnOnce'
+>;
 
 const Redirect = Type.Null({ description: 'a redirect (Location header)' });
 
@@ -29,7 +34,7 @@ async function toSignInPageOnFailure<T>(
   }
 }
 
-export function oidcRoutes(app: HubApp, ctx: HubContext): void {
+export function oidcRoutes(app: HubApp, ctx: Deps): void {
   const cookie = sessionCookie(ctx.config.publicUrl);
   const secure = ctx.config.publicUrl.startsWith('https:');
   app.get(

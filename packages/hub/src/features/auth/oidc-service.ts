@@ -15,17 +15,22 @@ import type { HubContext } from '../../context.ts';
 import { upsertUser } from '../../db/directory.ts';
 import { iso, later } from '../../security/clock.ts';
 import { hashSecret } from '../../security/tokens.ts';
-import type { OidcClient } from './oidc-client.ts';
-import { placeMember, recordSignIn } from './sign-in.ts';
+import type { OidcClient } from '../../services/identity/oidc-client.ts';
+import { placeMember, recordSignIn } from '../../services/identity/sign-in.ts';
 
-export function oidcClientOf(ctx: HubContext): OidcClient {
+type Deps = Pick<
+  HubContext,
+  'audit' | 'clock' | 'config' | 'database' | 'log' | 'metrics' | 'oidc' | 'sessions' | 'warnOnce'
+>;
+
+export function oidcClientOf(ctx: Deps): OidcClient {
   if (!ctx.oidc)
     throw new AppError('not_found', 'OIDC sign-in is not configured on this hub (see docs/sso.md)');
   return ctx.oidc;
 }
 
 /** Starts the authorization-code flow (PKCE S256, state, nonce); the pending sign-in lives server-side for 10 minutes. */
-export async function startOidcLogin(ctx: HubContext, returnTo: string | undefined) {
+export async function startOidcLogin(ctx: Deps, returnTo: string | undefined) {
   const client = oidcClientOf(ctx);
   const checks = newLoginChecks();
   const url = await client.authorizationUrl(checks);
@@ -59,7 +64,7 @@ export async function startOidcLogin(ctx: HubContext, returnTo: string | undefin
  * (issuer, subject), placed in an organization, and a new session opened with the groups kept server-side.
  */
 export async function finishOidcLogin(
-  ctx: HubContext,
+  ctx: Deps,
   input: {
     query: Record<string, string | undefined>;
     rawQuery: string;
@@ -110,7 +115,7 @@ export async function finishOidcLogin(
 }
 
 /** The user of these claims (by issuer and subject), created on first sign-in, placed in an organization. */
-function placeUser(ctx: HubContext, claims: oidc.IDToken) {
+function placeUser(ctx: Deps, claims: oidc.IDToken) {
   const email = String(claims.email ?? claims.preferred_username ?? claims.sub);
   const at = iso(ctx.clock.now());
   return ctx.database.db.transaction().execute(async (tx) => {
@@ -128,7 +133,7 @@ function placeUser(ctx: HubContext, claims: oidc.IDToken) {
  * started it (its binding cookie); an IdP error at the callback is answered in its words.
  */
 async function takePendingLogin(
-  ctx: HubContext,
+  ctx: Deps,
   query: Record<string, string | undefined>,
   cookies: Record<string, string | undefined>,
 ) {
@@ -151,7 +156,7 @@ async function takePendingLogin(
 
 /** The code for tokens at the IdP, with the PKCE verifier and nonce the sign-in started with. */
 async function exchangeCode(
-  ctx: HubContext,
+  ctx: Deps,
   client: OidcClient,
   rawQuery: string,
   state: string,

@@ -2,9 +2,14 @@ import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access, principalOf } from '../../http/principal.ts';
+import { sessionCookie } from '../../services/sessions/cookie.ts';
 import { RoleSchema } from '../orgs/schemas.ts';
-import { sessionCookie } from '../sessions/cookie.ts';
 import { signInBreakGlass, signOut } from './service.ts';
+
+type Deps = Pick<
+  HubContext,
+  'audit' | 'breakGlass' | 'clock' | 'config' | 'database' | 'log' | 'metrics' | 'oidc' | 'sessions'
+>;
 
 const SignedIn = Type.Object({
   user: Type.Object({ id: Type.String(), email: Type.String(), name: Type.String() }),
@@ -13,7 +18,7 @@ const SignedIn = Type.Object({
   expiresAt: Type.String({ format: 'date-time', description: 'end of the absolute lifetime' }),
 });
 
-export function authRoutes(app: HubApp, ctx: HubContext): void {
+export function authRoutes(app: HubApp, ctx: Deps): void {
   const cookie = sessionCookie(ctx.config.publicUrl);
   app.post(
     '/api/auth/break-glass/login',

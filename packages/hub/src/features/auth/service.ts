@@ -9,10 +9,12 @@ import {
   oldestOrg,
   upsertUser,
 } from '../../db/directory.ts';
-import type { Principal } from '../../http/principal.ts';
 import { iso } from '../../security/clock.ts';
-import { userTarget } from '../audit/service.ts';
-import { recordSignIn } from './sign-in.ts';
+import type { Principal } from '../../security/principal.ts';
+import { userTarget } from '../../services/audit/audit-log.ts';
+import { recordSignIn } from '../../services/identity/sign-in.ts';
+
+type Deps = Pick<HubContext, 'audit' | 'breakGlass' | 'clock' | 'database' | 'log' | 'metrics' | 'sessions'>;
 
 /**
  * Break-glass sign-in: checks the configured e-mail and password (throttled per client address and account,
@@ -22,7 +24,7 @@ import { recordSignIn } from './sign-in.ts';
  * restart onto a new one) signs no one in: its session would be ended at once (ADR 0047).
  */
 export async function signInBreakGlass(
-  ctx: HubContext,
+  ctx: Deps,
   input: { email: string; password: string; ip: string; offeredSession?: string; deviceCookie?: string },
 ) {
   // A session cookie offered at sign-in is ended, never reused: every sign-in gets a new id.
@@ -95,7 +97,7 @@ export async function signInBreakGlass(
 }
 
 /** Failed attempts on the break-glass admin's e-mail go to the audit log of the organizations it owns. */
-async function auditFailure(ctx: HubContext, email: string, ip: string) {
+async function auditFailure(ctx: Deps, email: string, ip: string) {
   if (email !== ctx.breakGlass.admin.email) return;
   const { db } = ctx.database;
   const user = await findUser(db, breakGlassIssuer, email);
@@ -111,7 +113,7 @@ async function auditFailure(ctx: HubContext, email: string, ip: string) {
   }
 }
 
-export async function signOut(ctx: HubContext, principal: Principal, ip: string) {
+export async function signOut(ctx: Deps, principal: Principal, ip: string) {
   if (principal.session) await ctx.sessions.end(principal.session.idHash, 'signout');
   await ctx.audit.act(principal, ip, 'auth.sign_out', userTarget(principal.user));
 }

@@ -2,8 +2,10 @@ import { AppError, badRequest, errorResponses, Nullable, Query } from '@binnacle
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access, principalOf } from '../../http/principal.ts';
+import type { Billing } from '../../services/billing/service.ts';
 import { OrgParams } from '../orgs/schemas.ts';
-import type { Billing } from './service.ts';
+
+type Deps = Pick<HubContext, 'billing'>;
 
 const Usage = Type.Object({ used: Type.Integer(), limit: Type.Integer() });
 const BillingStatus = Type.Object({
@@ -29,7 +31,7 @@ const SessionUrl = Type.Object({
 });
 
 /** The hub's billing, or `billing_disabled` on a hub without Stripe settings (self-hosted: no plans, no limits). */
-function billingOf(ctx: HubContext): Billing {
+function billingOf(ctx: Deps): Billing {
   if (!ctx.billing)
     throw new AppError(
       'billing_disabled',
@@ -38,7 +40,7 @@ function billingOf(ctx: HubContext): Billing {
   return ctx.billing;
 }
 
-export function billingRoutes(app: HubApp, ctx: HubContext): void {
+export function billingRoutes(app: HubApp, ctx: Deps): void {
   app.get(
     '/api/orgs/:org_id/billing',
     {

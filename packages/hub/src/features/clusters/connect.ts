@@ -1,7 +1,12 @@
 import { badRequest } from '@binnacle/common/server';
 import type { HubContext } from '../../context.ts';
-import type { Principal } from '../../http/principal.ts';
+import type { Principal } from '../../security/principal.ts';
 import { createCluster } from './service.ts';
+
+type Deps = Pick<
+  HubContext,
+  'accessCache' | 'audit' | 'billing' | 'clock' | 'config' | 'database' | 'log' | 'replicas' | 'tunnels'
+>;
 
 const secretName = 'binnacle-agent-token';
 
@@ -17,7 +22,7 @@ const upgradeCommand = (url: string) =>
  * bindings for it (`agentRbac`). Clusters connected before are never changed.
  */
 export async function connectCluster(
-  ctx: HubContext,
+  ctx: Deps,
   principal: Principal,
   input: { name: string; alreadyRunning?: boolean; outsideChart?: boolean },
   ip: string,
@@ -69,7 +74,7 @@ export async function connectCluster(
  * rotation, into the secret it reads; and the command for an agent run outside the chart. The token itself is
  * never known again after it was shown: an owner rotates it for a new one.
  */
-export function reconnectSteps(ctx: HubContext) {
+export function reconnectSteps(ctx: Deps) {
   const url = ctx.config.publicUrl;
   return {
     values: { cloud: { url, existingSecret: secretName } },

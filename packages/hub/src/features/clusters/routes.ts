@@ -14,6 +14,11 @@ import {
   rotateClusterToken,
 } from './service.ts';
 
+type Deps = Pick<
+  HubContext,
+  'accessCache' | 'audit' | 'billing' | 'clock' | 'config' | 'database' | 'log' | 'replicas' | 'tunnels'
+>;
+
 const Cluster = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -41,7 +46,7 @@ const ClusterName = Type.String({
 const ClusterBody = Type.Object({ name: ClusterName }, { additionalProperties: false });
 const ClusterParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
-export function clusterRoutes(app: HubApp, ctx: HubContext): void {
+export function clusterRoutes(app: HubApp, ctx: Deps): void {
   app.get(
     '/api/clusters',
     {

@@ -3,11 +3,17 @@ import { AppError, notFound } from '@binnacle/common/server';
 import type { HubContext } from '../../context.ts';
 import { countOf } from '../../db/count.ts';
 import type { ClustersTable } from '../../db/schema.ts';
-import { inOrg, type Principal } from '../../http/principal.ts';
+import { inOrg } from '../../http/principal.ts';
 import { iso } from '../../security/clock.ts';
+import type { Principal } from '../../security/principal.ts';
 import { hashSecret, mintToken, wellFormed } from '../../security/tokens.ts';
-import type { AuditTarget } from '../audit/service.ts';
-import { connectedAmong } from '../replicas/replicas.ts';
+import type { AuditTarget } from '../../services/audit/audit-log.ts';
+import { connectedAmong } from '../../services/replicas/replicas.ts';
+
+type Deps = Pick<
+  HubContext,
+  'accessCache' | 'audit' | 'billing' | 'clock' | 'database' | 'log' | 'replicas' | 'tunnels'
+>;
 
 export const maxClustersPerOrg = 1000;
 
@@ -29,7 +35,10 @@ const audited = (row: { id: string; name: string }): AuditTarget => ({
 });
 
 /** Whether each cluster's agent holds a tunnel to this hub (any of its replicas) right now. */
-export async function listClusters(ctx: HubContext, orgId: string) {
+export async function listClusters(
+  ctx: Pick<HubContext, 'database' | 'tunnels' | 'replicas' | 'log'>,
+  orgId: string,
+) {
   const rows = await ctx.database.db
     .selectFrom('clusters')
     .selectAll()
@@ -47,7 +56,7 @@ export async function listClusters(ctx: HubContext, orgId: string) {
  * One cluster of any organization the caller belongs to (a PAT: the one it is pinned to), as the tunnel finds it,
  * with its agent's connection; another organization's is 404, so ids leak nothing.
  */
-export async function findCluster(ctx: HubContext, principal: Principal, id: string) {
+export async function findCluster(ctx: Deps, principal: Principal, id: string) {
   const row = await ctx.database.db
     .selectFrom('clusters')
     .selectAll()
@@ -58,7 +67,7 @@ export async function findCluster(ctx: HubContext, principal: Principal, id: str
   return { ...view(row), connected: connected.has(row.id) };
 }
 
-async function clusterIn(ctx: HubContext, orgId: string, id: string): Promise<ClustersTable> {
+async function clusterIn(ctx: Deps, orgId: string, id: string): Promise<ClustersTable> {
   const row = await ctx.database.db
     .selectFrom('clusters')
     .selectAll()
@@ -69,7 +78,7 @@ async function clusterIn(ctx: HubContext, orgId: string, id: string): Promise<Cl
   return row;
 }
 
-async function ensureNameFree(ctx: HubContext, orgId: string, name: string, exceptId?: string) {
+async function ensureNameFree(ctx: Deps, orgId: string, name: string, exceptId?: string) {
   let query = ctx.database.db
     .selectFrom('clusters')
     .select('id')
@@ -81,7 +90,7 @@ async function ensureNameFree(ctx: HubContext, orgId: string, name: string, exce
 }
 
 /** Registers a cluster and mints its agent token (`bnc_…`), returned once; only its hash is kept. */
-export async function createCluster(ctx: HubContext, principal: Principal, name: string, ip: string) {
+export async function createCluster(ctx: Deps, principal: Principal, name: string, ip: string) {
   const { db } = ctx.database;
   await ensureNameFree(ctx, principal.orgId, name);
   const count = await countOf(db.selectFrom('clusters').where('org_id', '=', principal.orgId));
@@ -106,13 +115,7 @@ export async function createCluster(ctx: HubContext, principal: Principal, name:
   return { ...view(row), token: minted.token };
 }
 
-export async function renameCluster(
-  ctx: HubContext,
-  principal: Principal,
-  id: string,
-  name: string,
-  ip: string,
-) {
+export async function renameCluster(ctx: Deps, principal: Principal, id: string, name: string, ip: string) {
   const row = await clusterIn(ctx, principal.orgId, id);
   if (row.name === name) return view(row);
   await ensureNameFree(ctx, principal.orgId, name, id);
@@ -121,7 +124,7 @@ export async function renameCluster(
   return view({ ...row, name });
 }
 
-export async function deleteCluster(ctx: HubContext, principal: Principal, id: string, ip: string) {
+export async function deleteCluster(ctx: Deps, principal: Principal, id: string, ip: string) {
   const row = await clusterIn(ctx, principal.orgId, id);
   await ctx.database.db.deleteFrom('clusters').where('id', '=', id).execute();
   ctx.tunnels.disconnect(id, 'cluster deleted');
@@ -129,7 +132,7 @@ export async function deleteCluster(ctx: HubContext, principal: Principal, id: s
 }
 
 /** A new agent token; the old one stops matching at once (its hash is replaced). */
-export async function rotateClusterToken(ctx: HubContext, principal: Principal, id: string, ip: string) {
+export async function rotateClusterToken(ctx: Deps, principal: Principal, id: string, ip: string) {
   const row = await clusterIn(ctx, principal.orgId, id);
   const minted = mintToken('bnc');
   const rotatedAt = iso(ctx.clock.now());
@@ -145,7 +148,7 @@ export async function rotateClusterToken(ctx: HubContext, principal: Principal, 
 }
 
 /** The cluster an agent token belongs to (the tunnel's credential check), or undefined. */
-export async function clusterForToken(ctx: HubContext, token: string) {
+export async function clusterForToken(ctx: Pick<HubContext, 'database'>, token: string) {
   if (!wellFormed('bnc', token)) return undefined;
   const row = await ctx.database.db
     .selectFrom('clusters')

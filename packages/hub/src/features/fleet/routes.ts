@@ -1,7 +1,8 @@
 import { errorResponses } from '@binnacle/common/server';
 import type { TSchema } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
-import { access, type Principal, principalOf } from '../../http/principal.ts';
+import { access, principalOf } from '../../http/principal.ts';
+import type { Principal } from '../../security/principal.ts';
 import {
   AuditQuery,
   CertificateRow,
@@ -17,6 +18,11 @@ import {
 import { type FleetQuery, type FleetView, fleetView } from './service.ts';
 import { auditView, certificatesView, packagesView, problemsView, searchView } from './views.ts';
 
+type Deps = Pick<
+  HubContext,
+  'accessCache' | 'clock' | 'database' | 'fleetLimit' | 'log' | 'replicas' | 'tunnels'
+>;
+
 const limited =
   'Every cluster of the organisation is asked at once, as the caller (its RBAC trims its part), each within 10 s; partial results, with the clusters that did not answer in errors. Counts against 30 fan-out calls per minute per user, shared with the organisation-wide MCP (429 with Retry-After past it).';
 
@@ -25,7 +31,7 @@ interface FleetRoute {
   summary: string;
   querystring: TSchema;
   answer: TSchema;
-  view: (ctx: HubContext, principal: Principal, query: FleetQuery) => FleetView<object>;
+  view: (ctx: Deps, principal: Principal, query: FleetQuery) => FleetView<object>;
 }
 
 const fleetRouteTable: FleetRoute[] = [
@@ -69,7 +75,7 @@ const fleetRouteTable: FleetRoute[] = [
 ];
 
 /** GET /api/fleet/*: one view across every cluster of the caller's organisation (docs/fleet.md). */
-export function fleetRoutes(app: HubApp, ctx: HubContext): void {
+export function fleetRoutes(app: HubApp, ctx: Deps): void {
   for (const route of fleetRouteTable) {
     app.get(
       route.path,

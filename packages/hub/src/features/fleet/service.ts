@@ -1,8 +1,13 @@
 import type { HubContext } from '../../context.ts';
-import type { Principal } from '../../http/principal.ts';
+import type { Principal } from '../../security/principal.ts';
 import { callAgentJson } from '../tunnel/call.ts';
 import { type ClusterRef, countFanOut, fanOut } from '../tunnel/fan-out.ts';
 import type { ClusterStatus } from './schemas.ts';
+
+type Deps = Pick<
+  HubContext,
+  'accessCache' | 'clock' | 'database' | 'fleetLimit' | 'log' | 'replicas' | 'tunnels'
+>;
 
 /**
  * A cluster's part of a fleet view. Ten seconds: an agent answers these from its cache in milliseconds, so a
@@ -46,7 +51,7 @@ export interface FleetView<Row> {
 
 /** GET an agent route through the cluster's tunnel as the caller, with the fleet's time-out and size bound. */
 export function askAgent<T>(
-  ctx: HubContext,
+  ctx: Deps,
   principal: Principal,
   cluster: ClusterRef,
   path: string,
@@ -76,7 +81,7 @@ const statusOf = (code: string): ClusterStatus => {
  * cluster — beside every cluster's status and the list of those that did not answer. Never all-or-nothing.
  */
 export async function fleetView<Row extends object>(
-  ctx: HubContext,
+  ctx: Deps,
   principal: Principal,
   view: FleetView<Row>,
   limit: number,

@@ -1,9 +1,14 @@
 import { searchLimits } from '@binnacle/common';
 import { badRequest } from '@binnacle/common/server';
 import type { HubContext } from '../../context.ts';
-import type { Principal } from '../../http/principal.ts';
+import type { Principal } from '../../security/principal.ts';
 import type { Certificate, Finding, Package, Problem, SearchHit } from './schemas.ts';
 import { askAgent, type FleetQuery, type FleetView } from './service.ts';
+
+type Deps = Pick<
+  HubContext,
+  'accessCache' | 'clock' | 'database' | 'fleetLimit' | 'log' | 'replicas' | 'tunnels'
+>;
 
 /** The parts of the agents' answers a fleet view reads (their full shapes: docs/api/agent-openapi.json). */
 interface Dashboard {
@@ -36,11 +41,7 @@ interface SearchResult {
 const severityRank: Record<string, number> = { expired: 0, invalid: 1, critical: 2, warning: 3, ok: 4 };
 
 /** The dashboards' problems (runtime health, certificates, danger findings), newest first. */
-export function problemsView(
-  ctx: HubContext,
-  principal: Principal,
-  { namespace }: FleetQuery,
-): FleetView<Problem> {
+export function problemsView(ctx: Deps, principal: Principal, { namespace }: FleetQuery): FleetView<Problem> {
   return {
     async ask(cluster) {
       const dashboard = await askAgent<Dashboard>(ctx, principal, cluster, '/api/dashboard', { namespace });
@@ -52,7 +53,7 @@ export function problemsView(
 
 /** TLS Secrets and cert-manager Certificates, most urgent first (severity, then days left). */
 export function certificatesView(
-  ctx: HubContext,
+  ctx: Deps,
   principal: Principal,
   { namespace }: FleetQuery,
 ): FleetView<Certificate> {
@@ -86,7 +87,7 @@ export function certificatesView(
 
 /** Best-practice findings (each cluster's audit settings applied), danger before warning. */
 export function auditView(
-  ctx: HubContext,
+  ctx: Deps,
   principal: Principal,
   { namespace, category, severity }: FleetQuery,
 ): FleetView<Finding> {
@@ -108,11 +109,7 @@ export function auditView(
  * Installed packages with the upgrade check of their Helm releases. The check reads chart sources and may fail
  * on its own: the packages still count, without `upgrade`. Upgrades available first, then by chart.
  */
-export function packagesView(
-  ctx: HubContext,
-  principal: Principal,
-  { namespace }: FleetQuery,
-): FleetView<Package> {
+export function packagesView(ctx: Deps, principal: Principal, { namespace }: FleetQuery): FleetView<Package> {
   return {
     async ask(cluster) {
       const [listed, check] = await Promise.all([
@@ -139,7 +136,7 @@ export function packagesView(
  * take turns, so every cluster's best hits come before anyone's weaker ones.
  */
 export function searchView(
-  ctx: HubContext,
+  ctx: Deps,
   principal: Principal,
   { q = '', namespace, kind, limit }: FleetQuery,
 ): FleetView<SearchHit> {

@@ -5,7 +5,9 @@ import type { HubApp, HubContext } from '../../context.ts';
 import { access } from '../../http/principal.ts';
 import { inviteesCanSignIn } from '../invitations/service.ts';
 
-export function healthRoutes(app: HubApp, ctx: HubContext): void {
+type Deps = Pick<HubContext, 'breakGlass' | 'database' | 'hosted' | 'oidc' | 'version'>;
+
+export function healthRoutes(app: HubApp, ctx: Deps): void {
   app.get(
     '/api/health',
     {

@@ -12,6 +12,8 @@ import {
   revokeInvitation,
 } from './service.ts';
 
+type Deps = Pick<HubContext, 'audit' | 'billing' | 'clock' | 'database' | 'hosted' | 'oidc' | 'sessions'>;
+
 const Invitation = Type.Object({
   id: Type.String(),
   email: Type.String(),
@@ -20,7 +22,7 @@ const Invitation = Type.Object({
   expiresAt: Type.String({ format: 'date-time' }),
 });
 
-export function invitationRoutes(app: HubApp, ctx: HubContext): void {
+export function invitationRoutes(app: HubApp, ctx: Deps): void {
   app.get(
     '/api/orgs/:org_id/invitations',
     {

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { AppError, notFound } from '@binnacle/common/server';
-import type { HubContext, Role } from '../../context.ts';
+import type { HubContext } from '../../context.ts';
 import { countOf } from '../../db/count.ts';
 import { addMember, roleIn } from '../../db/directory.ts';
 import type { InvitationsTable } from '../../db/schema.ts';
-import type { Principal } from '../../http/principal.ts';
 import { iso, later } from '../../security/clock.ts';
+import type { Principal } from '../../security/principal.ts';
+import type { Role } from '../../security/roles.ts';
 import { hashSecret, mintToken, wellFormed } from '../../security/tokens.ts';
+
+type Deps = Pick<HubContext, 'audit' | 'billing' | 'clock' | 'database' | 'hosted' | 'oidc' | 'sessions'>;
 
 /** How long an invitation stays valid when the owner does not say: a week. */
 export const defaultInvitationHours = 168;
@@ -23,14 +26,14 @@ const view = (row: InvitationsTable) => ({
 });
 
 /** The invitations of an organization still waiting to be accepted. */
-const pendingIn = (ctx: HubContext, orgId: string) =>
+const pendingIn = (ctx: Deps, orgId: string) =>
   ctx.database.db
     .selectFrom('invitations')
     .where('org_id', '=', orgId)
     .where('accepted_at', 'is', null)
     .where('expires_at', '>', iso(ctx.clock.now()));
 
-export async function listInvitations(ctx: HubContext, orgId: string) {
+export async function listInvitations(ctx: Deps, orgId: string) {
   const rows = await pendingIn(ctx, orgId).selectAll().orderBy('created_at', 'desc').execute();
   return rows.map(view);
 }
@@ -47,7 +50,7 @@ export const inviteesCanSignIn = (ctx: Pick<HubContext, 'oidc' | 'hosted'>): boo
  * band; a newer invitation for the same address replaces a pending one.
  */
 export async function invite(
-  ctx: HubContext,
+  ctx: Deps,
   principal: Principal,
   input: { email: string; role: Role; expiresInHours?: number },
   ip: string,
@@ -108,7 +111,7 @@ export async function invite(
   return { ...view(row), token: minted.token };
 }
 
-export async function revokeInvitation(ctx: HubContext, principal: Principal, id: string, ip: string) {
+export async function revokeInvitation(ctx: Deps, principal: Principal, id: string, ip: string) {
   const withdrawn = await ctx.database.db
     .deleteFrom('invitations')
     .where('id', '=', id)
@@ -124,7 +127,7 @@ export async function revokeInvitation(ctx: HubContext, principal: Principal, id
  * Accepts an invitation for the signed-in user, whose e-mail must be the invited one. The session then acts in
  * the new organization.
  */
-export async function acceptInvitation(ctx: HubContext, principal: Principal, token: string, ip: string) {
+export async function acceptInvitation(ctx: Deps, principal: Principal, token: string, ip: string) {
   const gone = notFound('invitation not found, already used or expired');
   if (!wellFormed('bni', token)) throw gone;
   const { db } = ctx.database;

@@ -1,8 +1,10 @@
 import { AppError } from '@binnacle/common/server';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { HubContext } from '../../context.ts';
-import type { Principal } from '../../http/principal.ts';
+import type { Principal } from '../../security/principal.ts';
 import { callAgentJson, knownCode } from '../tunnel/call.ts';
+
+type Deps = Pick<HubContext, 'accessCache' | 'clock' | 'database' | 'log' | 'replicas' | 'tunnels'>;
 
 /** A cluster's part of an MCP call; a slower agent is reported as timed out, the others still answer. */
 const agentTimeoutMs = 20_000;
@@ -15,7 +17,7 @@ const maxAnswerBytes = 2 * 1024 * 1024;
  * route_not_found when its MCP is off); a JSON-RPC error becomes `invalid_request` with the agent's words.
  */
 async function agentRpc<T>(
-  ctx: HubContext,
+  ctx: Deps,
   principal: Principal,
   clusterId: string,
   method: string,
@@ -39,11 +41,11 @@ async function agentRpc<T>(
   return message.result as T;
 }
 
-export const agentTools = (ctx: HubContext, principal: Principal, clusterId: string) =>
+export const agentTools = (ctx: Deps, principal: Principal, clusterId: string) =>
   agentRpc<{ tools: Tool[] }>(ctx, principal, clusterId, 'tools/list', {}).then((r) => r.tools);
 
 export const agentToolCall = (
-  ctx: HubContext,
+  ctx: Deps,
   principal: Principal,
   clusterId: string,
   name: string,

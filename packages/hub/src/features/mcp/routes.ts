@@ -2,9 +2,23 @@ import { errorResponses, Query, registerMcpEndpoint } from '@binnacle/common/ser
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access, principalOf } from '../../http/principal.ts';
+import { metadataPrefix, resourceMetadata } from '../../http/protected-resource.ts';
 import { countFanOut } from '../tunnel/fan-out.ts';
-import { metadataPrefix, resourceMetadata } from './protected-resource.ts';
 import { fansOut, hubMcpServer } from './server.ts';
+
+type Deps = Pick<
+  HubContext,
+  | 'accessCache'
+  | 'clock'
+  | 'config'
+  | 'database'
+  | 'fleetLimit'
+  | 'log'
+  | 'oidc'
+  | 'replicas'
+  | 'tunnels'
+  | 'version'
+>;
 
 const Metadata = Type.Object(
   {
@@ -22,7 +36,7 @@ const Metadata = Type.Object(
  * metadata of the hub's MCP resources, through which an MCP client finds the IdP and runs its own OAuth flow.
  * Each cluster's own `/c/<id>/mcp` is its agent's, reached through the tunnel like any agent route.
  */
-export function mcpRoutes(app: HubApp, ctx: HubContext): void {
+export function mcpRoutes(app: HubApp, ctx: Deps): void {
   registerMcpEndpoint(app, {
     url: '/mcp',
     summary:

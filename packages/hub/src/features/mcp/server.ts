@@ -10,10 +10,15 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { HubContext } from '../../context.ts';
-import type { Principal } from '../../http/principal.ts';
+import type { Principal } from '../../security/principal.ts';
 import { listClusters } from '../clusters/service.ts';
 import { type ClusterRef, fanOut } from '../tunnel/fan-out.ts';
 import { agentToolCall, agentTools, resultText, toolFailure } from './agent-rpc.ts';
+
+type Deps = Pick<
+  HubContext,
+  'accessCache' | 'clock' | 'database' | 'fleetLimit' | 'log' | 'replicas' | 'tunnels' | 'version'
+>;
 
 /** The hub's own tool: which clusters there are, so an assistant can name one. */
 export const listClustersTool: Tool = {
@@ -57,7 +62,7 @@ function withClusterArgument(tool: Tool): Tool {
 }
 
 /** Every tool the caller's connected clusters offer, once each (the first cluster by name describes it). */
-async function clusterTools(ctx: HubContext, principal: Principal): Promise<Tool[]> {
+async function clusterTools(ctx: Deps, principal: Principal): Promise<Tool[]> {
   const { results } = await fanOut(ctx, principal, (cluster) => agentTools(ctx, principal, cluster.id));
   const byName = new Map<string, Tool>();
   for (const { value } of results)
@@ -66,7 +71,7 @@ async function clusterTools(ctx: HubContext, principal: Principal): Promise<Tool
 }
 
 /** The tool as the first connected cluster that offers it describes it (agents in read-only mode offer fewer). */
-async function toolNamed(ctx: HubContext, principal: Principal, name: string): Promise<Tool | undefined> {
+async function toolNamed(ctx: Deps, principal: Principal, name: string): Promise<Tool | undefined> {
   for (const cluster of await listClusters(ctx, principal.orgId)) {
     if (!cluster.connected) continue;
     const tools = await agentTools(ctx, principal, cluster.id).catch(() => []);
@@ -78,7 +83,7 @@ async function toolNamed(ctx: HubContext, principal: Principal, name: string): P
 
 const invalid = (message: string) => new McpError(ErrorCode.InvalidParams, message);
 
-async function resolveCluster(ctx: HubContext, principal: Principal, wanted: unknown): Promise<ClusterRef> {
+async function resolveCluster(ctx: Deps, principal: Principal, wanted: unknown): Promise<ClusterRef> {
   if (typeof wanted !== 'string' || wanted.length === 0 || wanted.length > 253)
     throw invalid('cluster: a cluster id or name (1 to 253 characters)');
   const clusters = await listClusters(ctx, principal.orgId);
@@ -115,7 +120,7 @@ export function fansOut(message: unknown): boolean {
  * cluster's agent as the caller; a read call without one goes to all of them at once and answers each
  * cluster's result beside the list of clusters that did not answer (offline, timed out, refused).
  */
-export function hubMcpServer(ctx: HubContext, principal: Principal): Server {
+export function hubMcpServer(ctx: Deps, principal: Principal): Server {
   const server = new Server(
     { name: 'binnacle-hub', title: 'Binnacle hub', version: ctx.version },
     {

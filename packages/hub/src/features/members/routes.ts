@@ -5,6 +5,8 @@ import { access, principalOf } from '../../http/principal.ts';
 import { OrgParams, RoleSchema } from '../orgs/schemas.ts';
 import { changeRole, listMembers, removeMember } from './service.ts';
 
+type Deps = Pick<HubContext, 'audit' | 'database' | 'sessions'>;
+
 const Member = Type.Object({
   userId: Type.String(),
   email: Type.String(),
@@ -19,7 +21,7 @@ const MemberParams = Type.Object({
   user_id: Type.String({ minLength: 1, maxLength: 64 }),
 });
 
-export function memberRoutes(app: HubApp, ctx: HubContext): void {
+export function memberRoutes(app: HubApp, ctx: Deps): void {
   app.get(
     '/api/orgs/:org_id/members',
     {

@@ -1,13 +1,16 @@
 import { AppError, notFound } from '@binnacle/common/server';
-import type { HubContext, Role } from '../../context.ts';
+import type { HubContext } from '../../context.ts';
 import { countOf } from '../../db/count.ts';
 import { breakGlassIssuer, type Db, ownerCount } from '../../db/directory.ts';
-import type { Principal } from '../../http/principal.ts';
-import { userTarget } from '../audit/service.ts';
+import type { Principal } from '../../security/principal.ts';
+import type { Role } from '../../security/roles.ts';
+import { userTarget } from '../../services/audit/audit-log.ts';
+
+type Deps = Pick<HubContext, 'audit' | 'database' | 'sessions'>;
 
 const conflict = (message: string) => new AppError('conflict', message);
 
-export async function listMembers(ctx: HubContext, orgId: string, page: { limit: number; offset: number }) {
+export async function listMembers(ctx: Deps, orgId: string, page: { limit: number; offset: number }) {
   const { db } = ctx.database;
   const rows = await db
     .selectFrom('memberships')
@@ -56,13 +59,7 @@ async function memberOf(db: Db, orgId: string, userId: string) {
 }
 
 /** Promotes or demotes a member; the last owner cannot be demoted. The new role applies to their next request. */
-export async function changeRole(
-  ctx: HubContext,
-  principal: Principal,
-  userId: string,
-  role: Role,
-  ip: string,
-) {
+export async function changeRole(ctx: Deps, principal: Principal, userId: string, role: Role, ip: string) {
   const { db } = ctx.database;
   const member = await memberOf(db, principal.orgId, userId);
   if (member.role === role) return;
@@ -86,7 +83,7 @@ export async function changeRole(
  * Removes a member: their sessions in this organization end at once and their PATs pinned to it are deleted
  * (they would be refused anyway, having no membership behind them).
  */
-export async function removeMember(ctx: HubContext, principal: Principal, userId: string, ip: string) {
+export async function removeMember(ctx: Deps, principal: Principal, userId: string, ip: string) {
   const { db } = ctx.database;
   const member = await memberOf(db, principal.orgId, userId);
   await db.transaction().execute(async (tx) => {

@@ -3,8 +3,10 @@ import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access } from '../../http/principal.ts';
 
+type Deps = Pick<HubContext, 'metrics'>;
+
 /** Request counts and durations for every route, and `/metrics` in Prometheus text format (no secrets, counts only). */
-export function metricsRoutes(app: HubApp, ctx: HubContext): void {
+export function metricsRoutes(app: HubApp, ctx: Deps): void {
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     ctx.metrics.requests.inc({ method: request.method, route, status: String(reply.statusCode) });

@@ -5,9 +5,11 @@ import { access, principalOf } from '../../http/principal.ts';
 import { Org, OrgName, OrgParams } from './schemas.ts';
 import { createOrganization, getOrg, listOrgs, renameOrg } from './service.ts';
 
+type Deps = Pick<HubContext, 'audit' | 'clock' | 'database'>;
+
 const OrgBody = Type.Object({ name: OrgName }, { additionalProperties: false });
 
-export function orgRoutes(app: HubApp, ctx: HubContext): void {
+export function orgRoutes(app: HubApp, ctx: Deps): void {
   app.get(
     '/api/orgs',
     {

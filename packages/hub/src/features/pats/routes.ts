@@ -4,6 +4,8 @@ import type { HubApp, HubContext } from '../../context.ts';
 import { access, principalOf } from '../../http/principal.ts';
 import { listPats, mintPat, revokePat } from './service.ts';
 
+type Deps = Pick<HubContext, 'audit' | 'clock' | 'database'>;
+
 const Pat = Type.Object({
   id: Type.String(),
   name: Type.String(),
@@ -15,7 +17,7 @@ const Pat = Type.Object({
   }),
 });
 
-export function patRoutes(app: HubApp, ctx: HubContext): void {
+export function patRoutes(app: HubApp, ctx: Deps): void {
   app.get(
     '/api/pats',
     {

@@ -3,9 +3,11 @@ import { parseDuration } from '@binnacle/common';
 import { AppError, badRequest, notFound } from '@binnacle/common/server';
 import type { HubContext } from '../../context.ts';
 import { countOf } from '../../db/count.ts';
-import type { Principal } from '../../http/principal.ts';
 import { iso, later } from '../../security/clock.ts';
+import type { Principal } from '../../security/principal.ts';
 import { mintToken } from '../../security/tokens.ts';
+
+type Deps = Pick<HubContext, 'audit' | 'clock' | 'database'>;
 
 export const maxPatsPerUser = 100;
 const maxLifetimeMs = 8760 * 3_600_000;
@@ -27,7 +29,7 @@ const view = (row: {
 });
 
 /** The caller's own PATs in the organization they act in; the token itself is never shown again. */
-export async function listPats(ctx: HubContext, principal: Principal) {
+export async function listPats(ctx: Deps, principal: Principal) {
   const rows = await ctx.database.db
     .selectFrom('pats')
     .selectAll()
@@ -54,7 +56,7 @@ function expiryOf(expiresIn: string | undefined, now: Date): string | null {
 
 /** Mints a PAT for the caller, pinned to the organization they act in. The token is returned once. */
 export async function mintPat(
-  ctx: HubContext,
+  ctx: Deps,
   principal: Principal,
   input: { name: string; expiresIn?: string },
   ip: string,
@@ -96,7 +98,7 @@ export async function mintPat(
   return { ...view(row), token: minted.token };
 }
 
-export async function revokePat(ctx: HubContext, principal: Principal, id: string, ip: string) {
+export async function revokePat(ctx: Deps, principal: Principal, id: string, ip: string) {
   const revoked = await ctx.database.db
     .deleteFrom('pats')
     .where('id', '=', id)
@@ -106,29 +108,4 @@ export async function revokePat(ctx: HubContext, principal: Principal, id: strin
     .executeTakeFirst();
   if (!revoked) throw notFound(`token ${id} not found`);
   await ctx.audit.act(principal, ip, 'pat.revoke', { type: 'pat', id, name: revoked.name });
-}
-
-/**
- * A PAT minted under a break-glass password that is no longer the one in force: deleted by whichever replica
- * sees it first (only if it still carries that version) and audited once, as the hub's own revocation.
- */
-export async function endRotatedPat(
-  ctx: HubContext,
-  pat: { id: string; orgId: string; name: string; version: string },
-  ip: string,
-) {
-  const result = await ctx.database.db
-    .deleteFrom('pats')
-    .where('id', '=', pat.id)
-    .where('credential_version', '=', pat.version)
-    .executeTakeFirst();
-  if (Number(result.numDeletedRows) === 0) return;
-  ctx.changes.announce();
-  await ctx.audit.record({
-    orgId: pat.orgId,
-    action: 'pat.revoke',
-    target: { type: 'pat', id: pat.id, name: pat.name },
-    detail: { name: pat.name, reason: 'the break-glass password changed' },
-    ip,
-  });
 }

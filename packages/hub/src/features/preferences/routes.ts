@@ -4,8 +4,10 @@ import type { HubApp, HubContext } from '../../context.ts';
 import { access, principalOf } from '../../http/principal.ts';
 import { Preferences, readPreferences, updatePreferences } from './service.ts';
 
+type Deps = Pick<HubContext, 'clock' | 'database'>;
+
 /** Personal UI preferences; they change nothing in the organization, so every role may set its own. */
-export function preferenceRoutes(app: HubApp, ctx: HubContext): void {
+export function preferenceRoutes(app: HubApp, ctx: Deps): void {
   app.get(
     '/api/preferences',
     {

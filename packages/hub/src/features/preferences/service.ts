@@ -3,6 +3,8 @@ import { type Static, Type } from 'typebox';
 import type { HubContext } from '../../context.ts';
 import { iso } from '../../security/clock.ts';
 
+type Deps = Pick<HubContext, 'clock' | 'database'>;
+
 export const Preferences = Type.Object(
   {
     theme: Type.Union([Type.Literal('system'), Type.Literal('light'), Type.Literal('dark')]),
@@ -26,7 +28,7 @@ const defaults: Preferences = {
   defaultNamespace: null,
 };
 
-export async function readPreferences(ctx: HubContext, userId: string): Promise<Preferences> {
+export async function readPreferences(ctx: Deps, userId: string): Promise<Preferences> {
   const row = await ctx.database.db
     .selectFrom('preferences')
     .select('data')
@@ -37,7 +39,7 @@ export async function readPreferences(ctx: HubContext, userId: string): Promise<
 
 /** Merges the fields given into the stored preferences; the others keep their value. */
 export async function updatePreferences(
-  ctx: HubContext,
+  ctx: Deps,
   userId: string,
   change: Partial<Preferences>,
 ): Promise<Preferences> {

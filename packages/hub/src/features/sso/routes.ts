@@ -5,9 +5,11 @@ import { access, principalOf } from '../../http/principal.ts';
 import { OrgParams } from '../orgs/schemas.ts';
 import { ssoSettings, ssoSetup } from './service.ts';
 
+type Deps = Pick<HubContext, 'audit' | 'breakGlass' | 'config' | 'database' | 'log' | 'outbound'>;
+
 const ClusterAccess = Type.Union([Type.Literal('idp'), Type.Literal('roles')]);
 
-export function ssoRoutes(app: HubApp, ctx: HubContext): void {
+export function ssoRoutes(app: HubApp, ctx: Deps): void {
   app.get(
     '/api/orgs/:org_id/sso',
     {

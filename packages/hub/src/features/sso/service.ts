@@ -2,9 +2,11 @@ import { echo, forbidden } from '@binnacle/common/server';
 import { oidcRedirectUri, splitScopes } from '../../config/oidc-config.ts';
 import type { HubContext } from '../../context.ts';
 import { oldestOrg } from '../../db/directory.ts';
-import type { Principal } from '../../http/principal.ts';
 import { OutboundFailure } from '../../security/outbound.ts';
-import { idpTimeoutSeconds } from '../auth/oidc-client.ts';
+import type { Principal } from '../../security/principal.ts';
+import { idpTimeoutSeconds } from '../../services/identity/oidc-client.ts';
+
+type Deps = Pick<HubContext, 'audit' | 'breakGlass' | 'config' | 'database' | 'log' | 'outbound'>;
 
 /** A discovery document is a few kilobytes: this leaves room for any IdP's and bounds what is read. */
 const maxDiscoveryBytes = 256 * 1024;
@@ -12,7 +14,7 @@ const maxDiscoveryBytes = 256 * 1024;
 export const oidcSecretName = 'binnacle-hub-oidc';
 
 /** The SSO settings in force, for Settings → SSO and Organization → SSO (read-only; the chart is the source of truth). */
-export async function ssoSettings(ctx: HubContext, principal: Principal) {
+export async function ssoSettings(ctx: Deps, principal: Principal) {
   const { config } = ctx;
   return {
     mayGenerate: await mayGenerate(ctx, principal),
@@ -50,7 +52,7 @@ export const discoveryFailed = {
 } as const;
 
 /** Whether the issuer answers OIDC discovery, so a typo shows before anyone applies the values. */
-async function checkDiscovery(ctx: HubContext, issuer: string) {
+async function checkDiscovery(ctx: Deps, issuer: string) {
   let metadata: { issuer?: unknown; end_session_endpoint?: unknown };
   try {
     const document = await ctx.outbound.getJson(
@@ -77,11 +79,11 @@ async function checkDiscovery(ctx: HubContext, issuer: string) {
  * fetch an issuer a caller typed — is for the owners of the hub's first organization, the one the break-glass
  * admin owns (ADR 0049); an owner of an organization they created themselves gets 403.
  */
-async function mayGenerate(ctx: HubContext, principal: Principal): Promise<boolean> {
+async function mayGenerate(ctx: Deps, principal: Principal): Promise<boolean> {
   return principal.role === 'owner' && principal.orgId === (await oldestOrg(ctx.database.db));
 }
 
-async function requireHubOwner(ctx: HubContext, principal: Principal) {
+async function requireHubOwner(ctx: Deps, principal: Principal) {
   if (await mayGenerate(ctx, principal)) return;
   throw forbidden(
     "SSO is configured for the whole hub: only owners of the hub's first organization may generate its settings",
@@ -92,7 +94,7 @@ async function requireHubOwner(ctx: HubContext, principal: Principal) {
  * Settings → SSO: from issuer, client id and secret, the chart values and the commands to apply them. The
  * secret goes into a Kubernetes secret command only, never into the values; nothing is stored or logged.
  */
-export async function ssoSetup(ctx: HubContext, principal: Principal, input: SsoSetupInput, ip: string) {
+export async function ssoSetup(ctx: Deps, principal: Principal, input: SsoSetupInput, ip: string) {
   await requireHubOwner(ctx, principal);
   const groupsClaim = input.groupsClaim ?? 'groups';
   const clusterAccess = input.clusterAccess ?? (groupsClaim ? 'idp' : 'roles');

@@ -7,6 +7,8 @@ import type { HubContext } from '../../context.ts';
 import { iso } from '../../security/clock.ts';
 import { clusterForToken } from '../clusters/service.ts';
 
+type Deps = Pick<HubContext, 'clock' | 'database' | 'log' | 'tunnels'>;
+
 export const agentConnectPath = '/api/agents/connect';
 
 /** Answers a refused upgrade with a plain HTTP error in the `{error, code}` shape, then closes the socket. */
@@ -25,7 +27,7 @@ export function refuseUpgrade(socket: Duplex, failure: AppError): void {
  * last-seen time and agent version are recorded.
  */
 export async function acceptAgent(
-  ctx: HubContext,
+  ctx: Deps,
   wss: WebSocketServer,
   request: IncomingMessage,
   socket: Duplex,

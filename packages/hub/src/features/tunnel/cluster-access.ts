@@ -2,9 +2,12 @@ import { AppError, notFound } from '@binnacle/common/server';
 import { IdentitySigner, identityHeader } from '@binnacle/tunnel';
 import type { HubContext } from '../../context.ts';
 import { clusterIdentity } from '../../http/cluster-identity.ts';
-import { inOrg, type Principal } from '../../http/principal.ts';
-import type { TunnelEnd } from '../replicas/peer-tunnels.ts';
-import { tunnelElsewhere } from '../replicas/replicas.ts';
+import { inOrg } from '../../http/principal.ts';
+import type { Principal } from '../../security/principal.ts';
+import type { TunnelEnd } from '../../services/replicas/peer-tunnels.ts';
+import { tunnelElsewhere } from '../../services/replicas/replicas.ts';
+
+type Deps = Pick<HubContext, 'accessCache' | 'clock' | 'database' | 'log' | 'replicas' | 'tunnels'>;
 
 /** A cluster's tunnel wherever it is: held by this replica, or by another one that relays to it. */
 export interface ReachedTunnel {
@@ -18,7 +21,7 @@ export interface ReachedTunnel {
  * with the cluster's token hash as stored (a rotation disconnects the agent everywhere); else 503.
  */
 async function reachTunnel(
-  ctx: HubContext,
+  ctx: Deps,
   cluster: { id: string; name: string; token_hash: string },
 ): Promise<ReachedTunnel> {
   const here = ctx.tunnels.get(cluster.id);
@@ -42,7 +45,7 @@ const signer = new IdentitySigner(60, 10);
  * is the caller's role in the cluster's organization; the principal returned acts in that organization.
  */
 export async function tunnelFor(
-  ctx: HubContext,
+  ctx: Deps,
   principal: Principal,
   clusterId: string,
 ): Promise<{ tunnel: ReachedTunnel; identity: string; principal: Principal }> {

@@ -9,6 +9,11 @@ import { principalOf } from '../../http/principal.ts';
 import { agentRequestHeaders, tunnelFor } from './cluster-access.ts';
 import { type TunneledUrl, tunneledUrl } from './tunneled-url.ts';
 
+type Deps = Pick<
+  HubContext,
+  'accessCache' | 'clock' | 'database' | 'liveStreams' | 'log' | 'replicas' | 'tunnels'
+>;
+
 /**
  * `{hub}/c/{cluster_id}/…`: the request goes to the cluster's agent as an HTTP/2 stream over its tunnel, with
  * the caller's identity signed for that cluster; the answer (JSON, SSE, downloads) streams back as it comes.
@@ -17,7 +22,7 @@ import { type TunneledUrl, tunneledUrl } from './tunneled-url.ts';
  * request at the agent.
  */
 export async function proxyRequest(
-  ctx: HubContext,
+  ctx: Deps,
   request: FastifyRequest,
   reply: FastifyReply,
   retried = false,

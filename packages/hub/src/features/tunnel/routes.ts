@@ -6,19 +6,21 @@ import { WebSocketServer } from 'ws';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access } from '../../http/principal.ts';
 import { clientAddress } from '../../security/client-address.ts';
+import { recheckAfterChanges } from '../../services/tunnels/live-streams.ts';
 import { acceptAgent, agentConnectPath, refuseUpgrade } from './agent-connect.ts';
-import { recheckAfterChanges } from './live-streams.ts';
 import { proxyRequest } from './proxy.ts';
 import { isTunneled, type TunneledUrl, tunneledUrl } from './tunneled-url.ts';
 import { explainFailuresToBrowsers } from './unreachable-page.ts';
-import { proxyUpgrade } from './upgrade.ts';
+import { proxyUpgrade, type UpgradeDeps } from './upgrade.ts';
+
+type Deps = UpgradeDeps & Pick<HubContext, 'proxyTrust'>;
 
 /**
  * The tunnel's two doors: agents dial `/api/agents/connect` (WebSocket), and people reach any agent route at
  * `/c/{cluster_id}/…` — plain requests through a fastify route (so the access hook and metrics apply),
  * WebSocket upgrades through the server's upgrade event.
  */
-export function tunnelRoutes(app: HubApp, ctx: HubContext): void {
+export function tunnelRoutes(app: HubApp, ctx: Deps): void {
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 1024 * 1024 });
   // The agent learns its cluster id from the handshake answer: forwarded identities name it.
   wss.on('headers', (headers, request) => {

@@ -9,6 +9,27 @@ import { refuseUpgrade } from './agent-connect.ts';
 import { agentRequestHeaders, tunnelFor } from './cluster-access.ts';
 import type { TunneledUrl } from './tunneled-url.ts';
 
+/** What a tunneled WebSocket upgrade reads: authentication (it runs outside fastify's hook), then the tunnel. */
+export type UpgradeDeps = Pick<
+  HubContext,
+  | 'accessCache'
+  | 'audit'
+  | 'breakGlass'
+  | 'changes'
+  | 'clock'
+  | 'config'
+  | 'database'
+  | 'hosted'
+  | 'liveStreams'
+  | 'log'
+  | 'metrics'
+  | 'oidc'
+  | 'refresher'
+  | 'replicas'
+  | 'sessions'
+  | 'tunnels'
+>;
+
 const websocketHeaders = ['sec-websocket-key', 'sec-websocket-version', 'sec-websocket-protocol'];
 
 /**
@@ -18,7 +39,7 @@ const websocketHeaders = ['sec-websocket-key', 'sec-websocket-version', 'sec-web
  * identity reach the agent — and the bytes flow both ways.
  */
 export async function proxyUpgrade(
-  ctx: HubContext,
+  ctx: UpgradeDeps,
   request: IncomingMessage,
   socket: Duplex,
   head: Buffer,

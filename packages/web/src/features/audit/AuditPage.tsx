@@ -51,7 +51,7 @@ function nothingFound(search: AuditSearch & { namespace?: string }, anyFinding: 
  * dangerous first) or per check, each opening to the message, the check's explanation and how to fix it.
  */
 export function AuditPage() {
-  const search = useSearch({ strict: false }) as AuditSearch & { namespace?: string };
+  const search = useSearch({ from: '/audit' });
   const { namespace, category, severity, q } = search;
   const navigate = useNavigate();
   const setSearch = (patch: AuditSearch) =>

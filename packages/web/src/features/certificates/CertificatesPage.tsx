@@ -52,7 +52,7 @@ const tiles = (summary: CertificateReport['summary']) => [
  * who issued it and how long it has left; parse problems are findings of their own row.
  */
 export function CertificatesPage() {
-  const search = useSearch({ strict: false }) as CertificatesSearch & { namespace?: string };
+  const search = useSearch({ from: '/certificates' });
   const { namespace, q, severity } = search;
   const navigate = useNavigate();
   const setSearch = (patch: CertificatesSearch) =>

@@ -22,7 +22,7 @@ import { WorkloadCosts } from './WorkloadCosts.tsx';
  * workloads), per node, the trend over the window, and the requests worth lowering.
  */
 export function CostPage() {
-  const search = useSearch({ strict: false }) as CostSearch & { namespace?: string };
+  const search = useSearch({ from: '/cost' });
   const { namespace } = search;
   const window: CostWindow = search.window ?? '24h';
   const tab: CostTab = search.tab ?? 'namespaces';

@@ -1,3 +1,4 @@
+import type { KubeObject } from '@binnacle/common';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { lazy, Suspense, useRef, useState } from 'react';
@@ -5,7 +6,6 @@ import { stringify } from 'yaml';
 import { put, remove } from '../../api/client.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Card, ErrorMessage, Loading } from '../../ui/states.tsx';
-import type { KubeObject } from '../resources/objects.ts';
 import { useWhyNot } from '../shell/use-why-not.ts';
 
 // CodeMirror is only fetched when someone edits.

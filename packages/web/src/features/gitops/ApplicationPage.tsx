@@ -124,7 +124,7 @@ function applicationActions(app: ApplicationDetail): Action<SyncChoices>[] {
 
 /** One Argo CD Application: its state, the operation in progress, actions, what it manages and its history. */
 export function ApplicationPage() {
-  const params = useParams({ strict: false }) as { namespace: string; name: string };
+  const params = useParams({ from: '/gitops/applications/$namespace/$name' });
   const detail = useQuery({
     queryKey: ['gitops', 'application', params.namespace, params.name],
     queryFn: ({ signal }) => get('/api/gitops-a/applications/{namespace}/{name}', { params, signal }),

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
-import { get, post } from '../../api/client.ts';
+import { get, type PostAnswer, post } from '../../api/client.ts';
 import { type Action, ActionsPanel } from '../../ui/ActionsPanel.tsx';
 import { linkLook } from '../../ui/controls.tsx';
 import { ago } from '../../ui/states.tsx';
@@ -8,11 +8,9 @@ import { fluxState, StateBadge } from './Badges.tsx';
 import { BackToGitOps, Conditions, Facts, ManagedResources, NotLoaded, suspendOrResume } from './Parts.tsx';
 import { type FluxDetail, fluxKinds, inMotion, shortRevision } from './types.ts';
 
-/** What a sync-with-source answers: the sources reconciled first, in order. */
-interface SyncAnswer {
-  message: string;
-  sources?: { kind: string; namespace: string; name: string }[];
-}
+/** What an action answers; only a sync-with-source's names the sources it reconciled first, in order. */
+type ActionAnswer = PostAnswer<'/api/gitops-b/{kind}/{namespace}/{name}/reconcile'> &
+  Partial<Pick<PostAnswer<'/api/gitops-b/{kind}/{namespace}/{name}/sync-with-source'>, 'sources'>>;
 
 function fluxActions(o: FluxDetail): Action<object>[] {
   const params = { kind: o.kind, namespace: o.namespace, name: o.name };
@@ -50,7 +48,7 @@ function fluxActions(o: FluxDetail): Action<object>[] {
 
 /** One Flux source, Kustomization or HelmRelease: its state, actions, conditions and what it applied. */
 export function FluxPage() {
-  const params = useParams({ strict: false }) as { kind: string; namespace: string; name: string };
+  const params = useParams({ from: '/gitops/flux/$kind/$namespace/$name' });
   const detail = useQuery({
     queryKey: ['gitops', 'flux', params.kind, params.namespace, params.name],
     queryFn: ({ signal }) => get('/api/gitops-b/{kind}/{namespace}/{name}', { params, signal }),
@@ -103,7 +101,7 @@ export function FluxPage() {
           ...(o.message ? [['Message', o.message, 'wide'] as [string, string, 'wide']] : []),
         ]}
       />
-      <ActionsPanel<object, SyncAnswer>
+      <ActionsPanel<object, ActionAnswer>
         subject={{ kind: o.kind, namespace: o.namespace, name: o.name }}
         actions={fluxActions(o)}
         initial={{}}

@@ -115,7 +115,7 @@ function FluxObjects({ objects }: { objects: FluxSummary[] }) {
 
 /** Argo CD Applications and Flux objects of the namespace in view, with their sync and health, kept live. */
 export function GitOpsPage() {
-  const search = useSearch({ strict: false }) as GitOpsSearch & { namespace?: string };
+  const search = useSearch({ from: '/gitops' });
   const { namespace, q } = search;
   const navigate = useNavigate();
   const overview = useQuery({

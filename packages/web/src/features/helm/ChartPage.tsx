@@ -56,8 +56,8 @@ function About({ chart }: { chart: ChartVersion }) {
 
 /** One chart of a configured source: its versions, README, default values and schema, and the install form. */
 export function ChartPage() {
-  const { repo, chart } = useParams({ strict: false }) as { repo: string; chart: string };
-  const search = useSearch({ strict: false }) as ChartSearch & { namespace?: string };
+  const { repo, chart } = useParams({ from: '/helm/charts/$repo/$chart' });
+  const search = useSearch({ from: '/helm/charts/$repo/$chart' });
   const navigate = useNavigate();
   const setSearch = (patch: ChartSearch) =>
     void navigate({ to: '.', search: (prev) => ({ ...prev, ...patch }), replace: true });

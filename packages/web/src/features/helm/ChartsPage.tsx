@@ -7,7 +7,7 @@ import type { ChartsSearch } from './search.ts';
 
 /** Charts to install: those of the agent's configured sources, and a search of the public catalog. */
 export function ChartsPage() {
-  const search = useSearch({ strict: false }) as ChartsSearch & { namespace?: string };
+  const search = useSearch({ from: '/helm/charts' });
   const navigate = useNavigate();
   const setSearch = (patch: ChartsSearch) =>
     void navigate({ to: '.', search: (prev) => ({ ...prev, ...patch }), replace: true });

@@ -1,38 +1,53 @@
-import { type Block, parseInline, parseMarkdown } from './markdown.ts';
+/* biome-ignore-all lint/suspicious/noArrayIndexKey: the pieces of one README never move. */
+import type { ReactNode } from 'react';
+import { type Block, type Inline, parseMarkdown } from './markdown.ts';
 
 const codeLook = 'rounded bg-slate-100 px-1 py-0.5 font-mono text-xs dark:bg-slate-800';
 
-function Text({ text }: { text: string }) {
-  return (
-    <>
-      {parseInline(text).map((piece, index) => {
-        const key = `${index}-${piece.type}`;
-        if (piece.type === 'code')
-          return (
-            <code key={key} className={codeLook}>
-              {piece.text}
-            </code>
-          );
-        if (piece.type === 'strong') return <strong key={key}>{piece.text}</strong>;
-        if (piece.type === 'link')
-          return (
-            <a
-              key={key}
-              href={piece.href}
-              target="_blank"
-              rel="noreferrer"
-              className="text-teal-800 underline dark:text-teal-300"
-            >
-              {piece.text}
-            </a>
-          );
+function Text({ pieces }: { pieces: readonly Inline[] }): ReactNode {
+  return pieces.map((piece, index) => {
+    switch (piece.type) {
+      case 'code':
+        return (
+          <code key={index} className={codeLook}>
+            {piece.text}
+          </code>
+        );
+      case 'break':
+        return <br key={index} />;
+      case 'strong':
+      case 'em':
+      case 'del': {
+        const Tag = piece.type;
+        return (
+          <Tag key={index}>
+            <Text pieces={piece.children} />
+          </Tag>
+        );
+      }
+      case 'link':
+        return (
+          <a
+            key={index}
+            href={piece.href}
+            target="_blank"
+            rel="noreferrer"
+            className="text-teal-800 underline dark:text-teal-300"
+          >
+            <Text pieces={piece.children} />
+          </a>
+        );
+      default:
         return piece.text;
-      })}
-    </>
-  );
+    }
+  });
 }
 
 const headingLook = ['text-lg', 'text-base', 'text-sm', 'text-sm', 'text-sm', 'text-sm'];
+
+function Blocks({ blocks }: { blocks: readonly Block[] }): ReactNode {
+  return blocks.map((block, index) => <BlockView key={index} block={block} />);
+}
 
 function BlockView({ block }: { block: Block }) {
   switch (block.type) {
@@ -41,7 +56,7 @@ function BlockView({ block }: { block: Block }) {
       const Tag = (['h3', 'h4', 'h5', 'h6', 'h6', 'h6'] as const)[block.level - 1] ?? 'h6';
       return (
         <Tag className={`mt-2 font-semibold ${headingLook[block.level - 1] ?? 'text-sm'}`}>
-          <Text text={block.text} />
+          <Text pieces={block.children} />
         </Tag>
       );
     }
@@ -51,16 +66,25 @@ function BlockView({ block }: { block: Block }) {
           {block.text}
         </pre>
       );
-    case 'list':
+    case 'list': {
+      const items = block.items.map((item, index) => (
+        <li key={index}>
+          <Blocks blocks={item} />
+        </li>
+      ));
+      return block.ordered ? (
+        <ol className="list-decimal pl-5" start={block.start}>
+          {items}
+        </ol>
+      ) : (
+        <ul className="list-disc pl-5">{items}</ul>
+      );
+    }
+    case 'quote':
       return (
-        <ul className="list-disc pl-5">
-          {block.items.map((item, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: the items of one README never move.
-            <li key={index}>
-              <Text text={item} />
-            </li>
-          ))}
-        </ul>
+        <blockquote className="border-l-4 border-slate-200 pl-3 text-slate-600 dark:border-slate-700 dark:text-slate-400">
+          <Blocks blocks={block.children} />
+        </blockquote>
       );
     case 'table':
       return (
@@ -69,21 +93,18 @@ function BlockView({ block }: { block: Block }) {
             <thead className="text-slate-600 dark:text-slate-400">
               <tr>
                 {block.head.map((cell, index) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: a table's columns never move.
                   <th key={index} scope="col" className="px-2 py-1 font-medium">
-                    <Text text={cell} />
+                    <Text pieces={cell} />
                   </th>
                 ))}
               </tr>
             </thead>
             <tbody className="divide-y divide-slate-100 dark:divide-slate-800">
               {block.rows.map((row, r) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: as above, the rows.
                 <tr key={r}>
                   {row.map((cell, c) => (
-                    // biome-ignore lint/suspicious/noArrayIndexKey: as above, the cells.
                     <td key={c} className="px-2 py-1 align-top">
-                      <Text text={cell} />
+                      <Text pieces={cell} />
                     </td>
                   ))}
                 </tr>
@@ -95,20 +116,17 @@ function BlockView({ block }: { block: Block }) {
     default:
       return (
         <p>
-          <Text text={block.text} />
+          <Text pieces={block.children} />
         </p>
       );
   }
 }
 
-/** A chart's README, its Markdown read for headings, lists, code and tables; HTML in it stays text. */
+/** A chart's README: its Markdown drawn as headings, lists, quotes, code and tables; HTML in it stays text. */
 export function Readme({ text }: { text: string }) {
   return (
     <div className="flex flex-col gap-3 text-sm leading-6">
-      {parseMarkdown(text).map((block, index) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: the blocks of one README never move.
-        <BlockView key={index} block={block} />
-      ))}
+      <Blocks blocks={parseMarkdown(text)} />
     </div>
   );
 }

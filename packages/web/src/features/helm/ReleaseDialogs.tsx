@@ -9,7 +9,7 @@ import { ErrorMessage, Loaded } from '../../ui/states.tsx';
 import { toastError } from '../../ui/toasts.tsx';
 import { ValuesField } from './controls.tsx';
 import { RevisionSelect } from './RevisionSelect.tsx';
-import { historyOf, type ReleaseDetail, type ReleaseRef, type UpgradeInfo } from './types.ts';
+import type { ReleaseDetail, ReleaseRef, UpgradeInfo } from './types.ts';
 import type { useHelmStream } from './use-helm-stream.ts';
 
 export type Asking =
@@ -102,7 +102,7 @@ function UpgradeDialog({ detail, release, start, close, info }: DialogProps & { 
 }
 
 function RollbackDialog({ detail, release, start, close, revision }: DialogProps & { revision?: number }) {
-  const history = historyOf(detail);
+  const history = detail.history;
   const earlier = history.filter((r) => r.revision !== detail.revision);
   const [chosen, setChosen] = useState(revision ?? earlier[0]?.revision);
   return (

@@ -12,7 +12,7 @@ import { ProgressPanel } from './ProgressPanel.tsx';
 import { type Asking, ReleaseDialogs } from './ReleaseDialogs.tsx';
 import { ResourcesTab } from './ResourcesTab.tsx';
 import { type ReleaseSearch, type ReleaseTab, releaseTabs } from './search.ts';
-import { historyOf, type ReleaseDetail, type UpgradeInfo } from './types.ts';
+import type { ReleaseDetail, UpgradeInfo } from './types.ts';
 import { useHelmStream } from './use-helm-stream.ts';
 import { ValuesTab } from './ValuesTab.tsx';
 
@@ -52,8 +52,8 @@ function Summary({ detail, info }: { detail: ReleaseDetail; info?: UpgradeInfo }
 
 /** One Helm release: its summary and actions, helm's progress while a change runs, and its tabs. */
 export function ReleasePage() {
-  const release = useParams({ strict: false }) as { namespace: string; name: string };
-  const search = useSearch({ strict: false }) as ReleaseSearch & { namespace?: string };
+  const release = useParams({ from: '/helm/$namespace/$name' });
+  const search = useSearch({ from: '/helm/$namespace/$name' });
   const navigate = useNavigate();
   const [asking, setAsking] = useState<Asking>();
   const stream = useHelmStream();
@@ -84,7 +84,7 @@ export function ReleasePage() {
         <ErrorMessage error={detail.error} what={`release ${release.namespace}/${release.name}`} />
       </div>
     );
-  const history = historyOf(detail.data);
+  const history = detail.data.history;
   const tab = search.tab ?? 'resources';
   const busy = stream.run?.state === 'running';
   const action = (label: string, ask: Asking) => (

@@ -20,7 +20,7 @@ const matches = (r: ReleaseSummary, q: string) =>
 
 /** The Helm releases of the namespace in view, newest revision of each, with the chart versions to upgrade to. */
 export function ReleasesPage() {
-  const search = useSearch({ strict: false }) as ReleasesSearch & { namespace?: string };
+  const search = useSearch({ from: '/helm' });
   const namespace = search.namespace;
   const navigate = useNavigate();
   const releases = useQuery({

@@ -1,89 +1,120 @@
-/**
- * The part of Markdown a chart's README leans on, read into blocks: headings, fenced code, lists, tables
- * (parameter lists are tables) and paragraphs. Raw HTML is never interpreted: it stays text.
- */
-export type Block =
-  | { type: 'heading'; level: number; text: string }
-  | { type: 'code'; text: string }
-  | { type: 'list'; items: string[] }
-  | { type: 'table'; head: string[]; rows: string[][] }
-  | { type: 'paragraph'; text: string };
+import { Lexer, type Token, type Tokens } from 'marked';
 
-/** An inline piece of text: plain, `code`, **strong**, or a link (only http and https links are kept). */
+/**
+ * A chart's README read by marked's lexer (CommonMark with GitHub's tables, ADR 0098) into the few shapes the page
+ * draws. Nothing of it is ever HTML: raw HTML stays text, links keep only http and https targets, and images show
+ * their alternative text (a README must not make the browser fetch from wherever it points).
+ */
 export type Inline =
   | { type: 'text'; text: string }
   | { type: 'code'; text: string }
-  | { type: 'strong'; text: string }
-  | { type: 'link'; text: string; href: string };
+  | { type: 'break' }
+  | { type: 'strong' | 'em' | 'del'; children: Inline[] }
+  | { type: 'link'; href: string; children: Inline[] };
 
-const cells = (line: string) =>
-  line
-    .trim()
-    .replace(/^\||\|$/g, '')
-    .split(/(?<!\\)\|/)
-    .map((c) => c.trim().replaceAll('\\|', '|'));
-const isTableRule = (line = '') => /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/.test(line);
-const listItem = /^\s*(?:[-*+]|\d+[.)])\s+(.*)$/;
-const startsBlock = (line: string) =>
-  /^(#{1,6}\s|```|~~~)/.test(line) || listItem.test(line) || line.trim().startsWith('|');
+export type Block =
+  | { type: 'heading'; level: number; children: Inline[] }
+  | { type: 'code'; text: string }
+  | { type: 'list'; ordered: boolean; start?: number; items: Block[][] }
+  | { type: 'table'; head: Inline[][]; rows: Inline[][][] }
+  | { type: 'quote'; children: Block[] }
+  | { type: 'paragraph'; children: Inline[] };
 
-export function parseMarkdown(source: string): Block[] {
-  const lines = source.replace(/\r\n/g, '\n').split('\n');
-  const blocks: Block[] = [];
-  let at = 0;
-  while (at < lines.length) {
-    const line = lines[at] ?? '';
-    const heading = /^(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
-    const fence = /^(```|~~~)/.exec(line);
-    if (line.trim() === '' || /^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) {
-      at += 1;
-    } else if (heading) {
-      blocks.push({ type: 'heading', level: heading[1]?.length ?? 1, text: heading[2] ?? '' });
-      at += 1;
-    } else if (fence) {
-      const end = lines.findIndex((l, i) => i > at && l.startsWith(fence[1] ?? '```'));
-      const stop = end === -1 ? lines.length : end;
-      blocks.push({ type: 'code', text: lines.slice(at + 1, stop).join('\n') });
-      at = stop + 1;
-    } else if (line.trim().startsWith('|') && isTableRule(lines[at + 1])) {
-      const head = cells(line);
-      at += 2;
-      const rows: string[][] = [];
-      while (lines[at]?.trim().startsWith('|')) rows.push(cells(lines[at++] ?? ''));
-      blocks.push({ type: 'table', head, rows });
-    } else if (listItem.test(line)) {
-      const items: string[] = [];
-      for (let m = listItem.exec(line); m && at < lines.length; m = listItem.exec(lines[at] ?? '')) {
-        items.push(m[1] ?? '');
-        at += 1;
+const entities: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+  nbsp: '\u00a0',
+};
+
+/** The lexer leaves character references as written (an HTML renderer would decode them); text drawn by React must not. */
+const decoded = (text: string) =>
+  text.replace(/&(#\d{1,7}|#x[\da-f]{1,6}|[a-z]{2,6});/gi, (whole, name: string) => {
+    if (name[0] !== '#') return entities[name.toLowerCase()] ?? whole;
+    const code =
+      name[1] === 'x' || name[1] === 'X' ? Number.parseInt(name.slice(2), 16) : Number(name.slice(1));
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
+
+function inlines(tokens: readonly Token[] = []): Inline[] {
+  return tokens.flatMap((token): Inline[] => {
+    switch (token.type) {
+      case 'text':
+        return 'tokens' in token && token.tokens
+          ? inlines(token.tokens)
+          : [{ type: 'text', text: decoded(token.text) }];
+      case 'escape':
+        return [{ type: 'text', text: token.text }];
+      case 'codespan':
+        return [{ type: 'code', text: decoded(token.text) }];
+      case 'br':
+        return [{ type: 'break' }];
+      case 'strong':
+      case 'em':
+      case 'del':
+        return [{ type: token.type, children: inlines(token.tokens) }];
+      case 'link': {
+        const children = inlines(token.tokens);
+        return /^https?:\/\//i.test(token.href) ? [{ type: 'link', href: token.href, children }] : children;
       }
-      blocks.push({ type: 'list', items });
-    } else {
-      const text: string[] = [];
-      while (
-        at < lines.length &&
-        (lines[at] ?? '').trim() !== '' &&
-        (text.length === 0 || !startsBlock(lines[at] ?? ''))
-      )
-        text.push((lines[at++] ?? '').trim());
-      blocks.push({ type: 'paragraph', text: text.join(' ') });
+      case 'image':
+        return [{ type: 'text', text: token.text }];
+      default:
+        // Raw HTML and whatever else the lexer knows: shown as written.
+        return [{ type: 'text', text: token.raw }];
     }
-  }
-  return blocks;
+  });
 }
 
-export function parseInline(text: string): Inline[] {
-  const out: Inline[] = [];
-  const pattern = /`([^`]+)`|\*\*([^*]+)\*\*|\[([^\]]+)\]\(([^)\s]+)\)/g;
-  let last = 0;
-  for (const m of text.matchAll(pattern)) {
-    if (m.index > last) out.push({ type: 'text', text: text.slice(last, m.index) });
-    if (m[1] !== undefined) out.push({ type: 'code', text: m[1] });
-    else if (m[2] !== undefined) out.push({ type: 'strong', text: m[2] });
-    else if (/^https?:\/\//.test(m[4] ?? '')) out.push({ type: 'link', text: m[3] ?? '', href: m[4] ?? '' });
-    else out.push({ type: 'text', text: m[3] ?? '' });
-    last = m.index + m[0].length;
-  }
-  if (last < text.length) out.push({ type: 'text', text: text.slice(last) });
-  return out;
+function blocks(tokens: readonly Token[]): Block[] {
+  return tokens.flatMap((token): Block[] => {
+    switch (token.type) {
+      case 'space':
+      case 'hr':
+      case 'def':
+        return [];
+      case 'heading':
+        return [{ type: 'heading', level: token.depth, children: inlines(token.tokens) }];
+      case 'code':
+        return [{ type: 'code', text: token.text }];
+      case 'paragraph':
+        return [{ type: 'paragraph', children: inlines(token.tokens) }];
+      case 'text':
+        // A tight list item's text.
+        return [{ type: 'paragraph', children: inlines(token.tokens ?? [token]) }];
+      case 'list': {
+        const list = token as Tokens.List;
+        return [
+          {
+            type: 'list',
+            ordered: list.ordered,
+            ...(list.ordered && typeof list.start === 'number' && list.start !== 1
+              ? { start: list.start }
+              : {}),
+            items: list.items.map((item) => blocks(item.tokens)),
+          },
+        ];
+      }
+      case 'table': {
+        const table = token as Tokens.Table;
+        return [
+          {
+            type: 'table',
+            head: table.header.map((cell) => inlines(cell.tokens)),
+            rows: table.rows.map((row) => row.map((cell) => inlines(cell.tokens))),
+          },
+        ];
+      }
+      case 'blockquote':
+        return [{ type: 'quote', children: blocks(token.tokens ?? []) }];
+      default:
+        return [{ type: 'paragraph', children: [{ type: 'text', text: token.raw.trim() }] }];
+    }
+  });
+}
+
+export function parseMarkdown(source: string): Block[] {
+  return blocks(Lexer.lex(source, { gfm: true }));
 }

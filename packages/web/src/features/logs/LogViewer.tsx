@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { get } from '../../api/client.ts';
+import { streamWords } from '../../ui/StreamStatus.tsx';
 import { ErrorMessage } from '../../ui/states.tsx';
 import { type LogLine, useLogStream } from './use-log-stream.ts';
 
@@ -35,12 +36,7 @@ function usePreviousLog(runs: PreviousRuns | undefined, container: string | unde
   return { restarted, query, lines };
 }
 
-const stateLabel = {
-  open: 'Streaming',
-  connecting: 'Connecting…',
-  reconnecting: 'Reconnecting…',
-  ended: 'Ended',
-} as const;
+const stateLabel = { ...streamWords, open: 'Streaming', ended: 'Ended' } as const;
 
 function Highlighted({ text, needle }: { text: string; needle: string }) {
   if (!needle) return <>{text}</>;

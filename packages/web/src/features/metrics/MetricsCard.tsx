@@ -1,3 +1,4 @@
+import type { KubeObject } from '@binnacle/common';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { get } from '../../api/client.ts';
@@ -5,7 +6,6 @@ import { ModeSwitch } from '../../ui/ModeSwitch.tsx';
 import { Card, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { TimeSeriesChart } from '../../ui/TimeSeriesChart.tsx';
 import type { Unit } from '../../ui/units.ts';
-import type { KubeObject } from '../resources/objects.ts';
 import { chartLines } from './chart-lines.ts';
 import { MetricsServerCard } from './MetricsServerCard.tsx';
 import { StoreUnavailable } from './StoreUnavailable.tsx';

@@ -1,10 +1,10 @@
+import type { KubeObject } from '@binnacle/common';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { get } from '../../api/client.ts';
 import { mutedLook } from '../../ui/controls.tsx';
 import { Card, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { TimeSeriesChart } from '../../ui/TimeSeriesChart.tsx';
 import { formatBytes, formatCores } from '../../ui/units.ts';
-import type { KubeObject } from '../resources/objects.ts';
 import { chartLines } from './chart-lines.ts';
 import { StoreUnavailable, type Unavailable } from './StoreUnavailable.tsx';
 import { type Category, flatSeries, type HistorySample, thresholds, usageSeries } from './server-series.ts';
@@ -58,14 +58,6 @@ function usePodNames({ kind, namespace, name, resource }: Target) {
   });
 }
 
-interface HistoryAnswer {
-  available: boolean;
-  diagnosis?: string;
-  pollSeconds: number;
-  capacity: number;
-  samples: HistorySample[];
-}
-
 /** The agent's kept polls of metrics-server for a node, a pod, or each pod of a workload. */
 function useHistories(target: Target) {
   const pods = usePodNames(target);
@@ -74,7 +66,7 @@ function useHistories(target: Target) {
   const histories = useQueries({
     queries: names.map((pod) => ({
       queryKey: ['metrics-server', 'history', kind === 'Node' ? 'node' : 'pod', namespace, pod],
-      queryFn: ({ signal }: { signal: AbortSignal }): Promise<HistoryAnswer> =>
+      queryFn: ({ signal }: { signal: AbortSignal }) =>
         kind === 'Node'
           ? get('/api/metrics/nodes/{name}/history', { params: { name: pod }, signal })
           : get('/api/metrics/pods/{namespace}/{name}/history', {

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../resources/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import { hasRightsizing } from './kinds.ts';
 import { MetricsCard } from './MetricsCard.tsx';
 import { RightsizingCard } from './RightsizingCard.tsx';

@@ -1,12 +1,8 @@
+import type { Answer } from '../../api/client.ts';
 import { linkLook, mutedLook } from '../../ui/controls.tsx';
 
 /** What every metrics and cost route answers instead of figures when it has none to give (a 200, not an error). */
-export interface Unavailable {
-  available: false;
-  reason: string;
-  tried?: string[];
-  missing?: string[];
-}
+export type Unavailable = Extract<Answer<'/api/cost/summary'>, { available: false }>;
 
 /**
  * No store, a store that does not answer, or a store without the series a page needs: the agent's reason and what

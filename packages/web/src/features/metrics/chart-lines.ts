@@ -1,11 +1,11 @@
+import type { Answer } from '../../api/client.ts';
 import { type ChartColor, type ChartLine, seriesColors } from '../../ui/chart-colors.ts';
 
 /** A series as the metricsdb chart routes answer it. */
-export interface ApiSeries {
-  name: string;
-  labels: Record<string, string>;
-  points: (number | null)[][];
-}
+export type ApiSeries = Extract<
+  Answer<'/api/metricsdb/resources/{kind}/{name}'>,
+  { available: true }
+>['series'][number];
 
 type Points = ChartLine['points'];
 

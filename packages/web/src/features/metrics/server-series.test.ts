@@ -1,5 +1,5 @@
+import type { KubeObject } from '@binnacle/common';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../resources/objects.ts';
 import { chartLines } from './chart-lines.ts';
 import { flatSeries, thresholds, usageSeries } from './server-series.ts';
 

@@ -1,13 +1,9 @@
-import { parseQuantity } from '@binnacle/common';
-import type { KubeObject } from '../resources/objects.ts';
+import { type KubeObject, parseQuantity } from '@binnacle/common';
+import type { Answer } from '../../api/client.ts';
 import type { ApiSeries } from './chart-lines.ts';
 
 /** One poll of metrics-server the agent kept (`/api/metrics/…/history`). */
-export interface HistorySample {
-  timestamp: string;
-  cpuMillicores: number;
-  memoryBytes: number;
-}
+export type HistorySample = Answer<'/api/metrics/nodes/{name}/history'>['samples'][number];
 
 export type Category = 'cpu' | 'memory';
 

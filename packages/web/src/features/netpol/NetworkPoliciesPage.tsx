@@ -65,7 +65,7 @@ function Tester({
  * destination, the exact rules that decide), or a namespace's pod-to-pod matrix (`?matrix=<namespace>`).
  */
 export function NetworkPoliciesPage() {
-  const search = useSearch({ strict: false }) as NetpolSearch & { namespace?: string };
+  const search = useSearch({ from: '/network-policies' });
   const navigate = useNavigate();
   const go = (next: NetpolSearch) =>
     void navigate({ to: '.', search: (prev) => ({ namespace: prev.namespace, ...next }) });

@@ -1,6 +1,6 @@
+import type { KubeObject } from '@binnacle/common';
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../../api/client.ts';
-import type { KubeObject } from '../resources/objects.ts';
 
 /** The namespaces to pick from (the same query the namespace picker makes). */
 export function useNamespaceNames(): string[] {

@@ -1,7 +1,7 @@
-import { ApiError, post } from '../../api/client.ts';
+import type { KubeObject } from '@binnacle/common';
+import { ApiError, type PostAnswer, post } from '../../api/client.ts';
 import { ActionsPanel, type Action as GenericAction } from '../../ui/ActionsPanel.tsx';
 import { Field } from '../../ui/forms.tsx';
-import type { KubeObject } from '../resources/objects.ts';
 import type { Act } from '../shell/access.ts';
 import { useWhyNot } from '../shell/use-why-not.ts';
 import {
@@ -25,10 +25,7 @@ interface Choices {
 }
 
 /** What an action answers: its message, and for a drain the report of every pod. */
-interface Outcome {
-  message: string;
-  pods?: DrainPod[];
-}
+type Outcome = { message: string } & Partial<Pick<PostAnswer<'/api/nodes/{name}/drain'>, 'pods'>>;
 
 type Action = GenericAction<Choices>;
 

@@ -1,7 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { get, post } from '../../api/client.ts';
 import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { ForwardLink, useForwardChange, usePortForwards } from './forwards.tsx';
 
 const button =
   'rounded-md border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800';
@@ -22,23 +23,16 @@ export function PortForwardCard({
   /** Why no forward can be made here (through the hub, in a cluster, RBAC): said instead of the ports. */
   unavailable?: string;
 }) {
-  const queryClient = useQueryClient();
   const params = { type, namespace, name };
   const ports = useQuery({
     queryKey: ['forwardable', type, namespace, name],
     queryFn: ({ signal }) => get('/api/portforwards/available/{type}/{namespace}/{name}', { params, signal }),
     enabled: !unavailable,
   });
-  const forwards = useQuery({
-    queryKey: ['portforwards'],
-    queryFn: ({ signal }) => get('/api/portforwards', { signal }),
-    refetchInterval: 5_000,
-    enabled: !unavailable,
-  });
-  const start = useMutation({
-    mutationFn: (port: number) => post('/api/portforwards', { body: { namespace, [type]: name, port } }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['portforwards'] }),
-  });
+  const forwards = usePortForwards(5_000, unavailable);
+  const start = useForwardChange((port: number) =>
+    post('/api/portforwards', { body: { namespace, [type]: name, port } }),
+  );
   const running = (forwards.data?.items ?? []).filter(
     (f) =>
       f.status === 'running' &&
@@ -74,14 +68,7 @@ export function PortForwardCard({
                   {p.name ? ` (${p.name})` : ''}
                 </span>
                 {url ? (
-                  <a
-                    href={url}
-                    target="_blank"
-                    rel="noreferrer"
-                    className="text-teal-800 underline dark:text-teal-300"
-                  >
-                    {url}
-                  </a>
+                  <ForwardLink url={url} />
                 ) : (
                   <button
                     type="button"

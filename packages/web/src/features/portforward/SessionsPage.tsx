@@ -1,8 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { get, hubClusterId, remove } from '../../api/client.ts';
 import { age, Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { portForwardElsewhere } from '../shell/access.ts';
 import { useCapabilities } from '../shell/use-capabilities.ts';
+import { ForwardLink, useForwardChange, usePortForwards } from './forwards.tsx';
 
 const since = (iso: string) => age((Date.now() - Date.parse(iso)) / 1000);
 const bytes = (n: number) =>
@@ -11,24 +12,15 @@ const cell = 'px-3 py-2';
 
 /** What the agent holds open: port-forwards (open, stop) and every stream and session, refreshed every 2 s. */
 export function SessionsPage() {
-  const queryClient = useQueryClient();
   // Through the hub, to people signed in to the agent, or in a cluster: no forward is ever listed here.
   const noForwards = portForwardElsewhere(useCapabilities().data, hubClusterId !== undefined);
-  const forwards = useQuery({
-    queryKey: ['portforwards'],
-    queryFn: ({ signal }) => get('/api/portforwards', { signal }),
-    refetchInterval: 2_000,
-    enabled: !noForwards,
-  });
+  const forwards = usePortForwards(2_000, noForwards);
   const sessions = useQuery({
     queryKey: ['sessions'],
     queryFn: ({ signal }) => get('/api/sessions', { signal }),
     refetchInterval: 2_000,
   });
-  const stop = useMutation({
-    mutationFn: (id: string) => remove('/api/portforwards/{id}', { params: { id } }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ['portforwards'] }),
-  });
+  const stop = useForwardChange((id: string) => remove('/api/portforwards/{id}', { params: { id } }));
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-4">
       <h1 className="text-xl font-semibold">Port-forwards and sessions</h1>
@@ -70,20 +62,7 @@ export function SessionsPage() {
                       {String(f.port)}
                       {f.podPort !== f.port ? ` → ${f.podPort}` : ''}
                     </td>
-                    <td className={cell}>
-                      {f.status === 'running' ? (
-                        <a
-                          href={url}
-                          target="_blank"
-                          rel="noreferrer"
-                          className="text-teal-800 underline dark:text-teal-300"
-                        >
-                          {url}
-                        </a>
-                      ) : (
-                        url
-                      )}
-                    </td>
+                    <td className={cell}>{f.status === 'running' ? <ForwardLink url={url} /> : url}</td>
                     <td className={cell} title={f.error}>
                       {f.status}
                       {f.error ? `: ${f.error}` : ''}

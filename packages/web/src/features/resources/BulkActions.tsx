@@ -1,8 +1,9 @@
+import type { KubeObject } from '@binnacle/common';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { ApiError, post, remove } from '../../api/client.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
-import { type KubeObject, nameOf, namespaceOf } from './objects.ts';
+import { nameOf, namespaceOf } from './objects.ts';
 
 interface BulkAction {
   label: string;

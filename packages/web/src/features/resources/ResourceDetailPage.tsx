@@ -1,3 +1,4 @@
+import type { KubeObject } from '@binnacle/common';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams, useSearch } from '@tanstack/react-router';
 import { lazy, Suspense, useState } from 'react';
@@ -14,7 +15,7 @@ import { ShellOpener } from '../terminal/ShellOpener.tsx';
 import { DeletedNotice } from './DeletedNotice.tsx';
 import { kindDetails } from './details/registry.ts';
 import { EventsCard } from './EventsCard.tsx';
-import { ageOf, type KubeObject } from './objects.ts';
+import { ageOf } from './objects.ts';
 import { RelatedCard } from './RelatedCard.tsx';
 
 // The charts load with the first object page that has them: most pages people open first do not.
@@ -24,11 +25,7 @@ const ResourceMetrics = lazy(() =>
 
 /** One object: what it is, who owns it, its labels, its events, and its YAML. */
 export function ResourceDetailPage() {
-  const { kind, namespace, name } = useParams({ strict: false }) as {
-    kind: string;
-    namespace: string;
-    name: string;
-  };
+  const { kind, namespace, name } = useParams({ from: '/resources/$kind/$namespace/$name' });
   const { namespace: filter } = useSearch({ strict: false });
   const scope = namespace === '_' ? undefined : namespace;
   const object = useQuery({

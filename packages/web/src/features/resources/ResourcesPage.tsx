@@ -1,3 +1,4 @@
+import type { KubeObject } from '@binnacle/common';
 import { cellText, type TableColumn } from '@binnacle/common/tables';
 import { useNavigate, useParams, useRouter, useSearch } from '@tanstack/react-router';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -11,7 +12,7 @@ import { AccessNotice } from '../shell/AccessNotice.tsx';
 import { BulkActions } from './BulkActions.tsx';
 import { useColumnWidths } from './column-widths.ts';
 import { KindList } from './KindList.tsx';
-import { type KubeObject, objectHref } from './objects.ts';
+import { objectHref } from './objects.ts';
 import { useTableAccess } from './table-access.ts';
 import { type TableRow, viewOf } from './table-patch.ts';
 import { useTableWindow, useWindowOffset } from './table-window.ts';
@@ -72,8 +73,8 @@ function useNow(everyMs: number): number {
  * and then what changes in them (ADR 0054). Filter, status, sort and wide columns live in the URL.
  */
 export function ResourcesPage() {
-  const { kind } = useParams({ strict: false }) as { kind: string };
-  const search = useSearch({ strict: false }) as ResourcesSearch & { namespace?: string };
+  const { kind } = useParams({ from: '/resources/$kind' });
+  const search = useSearch({ from: '/resources/$kind' });
   const navigate = useNavigate();
   const now = useNow(5000);
   const query = {

@@ -1,23 +1,6 @@
+import type { KubeObject } from '@binnacle/common';
 import { basePath } from '../../api/client.ts';
 import { age } from '../../ui/states.tsx';
-
-/** A Kubernetes object as the resources routes answer it (only what the pages read is typed). */
-export interface KubeObject {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: {
-    name?: string;
-    namespace?: string;
-    uid?: string;
-    creationTimestamp?: string;
-    labels?: Record<string, string>;
-    annotations?: Record<string, string>;
-    ownerReferences?: { kind: string; name: string; uid?: string; controller?: boolean }[];
-  };
-  spec?: Record<string, unknown>;
-  status?: Record<string, unknown>;
-  [key: string]: unknown;
-}
 
 export const nameOf = (o: KubeObject) => o.metadata?.name ?? '';
 export const namespaceOf = (o: KubeObject) => o.metadata?.namespace;

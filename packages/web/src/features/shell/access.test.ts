@@ -88,7 +88,14 @@ describe('the words for what the caller may not see', () => {
   });
 
   it("refuses a kind's table only when the caller may list it nowhere", () => {
-    const kind = { kind: 'ConfigMap', namespaced: true, list: 'none', update: false, delete: false };
+    const kind = {
+      kind: 'ConfigMap',
+      group: '',
+      namespaced: true,
+      list: 'none' as const,
+      update: false,
+      delete: false,
+    };
     expect(tableRefusal({ ...nothing, kind }, 'configmaps')).toMatchObject({
       title: 'You may not list configmaps in this cluster',
       detail: expect.stringMatching(
@@ -109,7 +116,14 @@ describe('why an action is disabled', () => {
       /^You may not patch statefulsets\.apps/,
     );
     expect(whyNot(nothing, 'drain', { kind: 'Node' })).toMatch(/^You may not patch nodes in this cluster/);
-    const kind = { kind: 'ConfigMap', namespaced: true, list: 'all', update: false, delete: true };
+    const kind = {
+      kind: 'ConfigMap',
+      group: '',
+      namespaced: true,
+      list: 'all' as const,
+      update: false,
+      delete: true,
+    };
     expect(whyNot({ ...nothing, kind }, 'update', { kind: 'ConfigMap' })).toMatch(
       /^You may not patch ConfigMap/,
     );

@@ -4,21 +4,24 @@
  * caller may not use is disabled with the reason. Pure, so the words are unit-tested.
  */
 
+import type { Answer } from '../../api/client.ts';
+
 /** The parts of `/api/capabilities` the words are made from. */
-export interface Access {
-  exec: boolean;
-  logs: boolean;
-  portForward: boolean;
-  workloadWrites: { deployments: boolean; statefulSets: boolean; daemonSets: boolean };
-  nodeWrites: boolean;
-  authEnabled: boolean;
-  deployment: { mode: string };
-  namespace?: string;
-  identity: { user: string; groups: string[]; impersonated: boolean };
-  agent: { user: string; groups: string[] };
-  view: { namespaces?: string[]; hiddenKinds: string[]; unreadableKinds: string[] };
-  kind?: { kind: string; namespaced: boolean; list: string; update: boolean; delete: boolean };
-}
+export type Access = Pick<
+  Answer<'/api/capabilities'>,
+  | 'exec'
+  | 'logs'
+  | 'portForward'
+  | 'workloadWrites'
+  | 'nodeWrites'
+  | 'authEnabled'
+  | 'deployment'
+  | 'namespace'
+  | 'identity'
+  | 'agent'
+  | 'view'
+  | 'kind'
+>;
 
 /** A kind as a page lists it. */
 export interface Listed {

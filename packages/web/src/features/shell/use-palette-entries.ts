@@ -1,8 +1,8 @@
+import type { KubeObject } from '@binnacle/common';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { get } from '../../api/client.ts';
 import { type HelmTarget, useHelmPaletteEntries } from '../helm/palette.ts';
 import { kindRef } from '../resources/KindList.tsx';
-import type { KubeObject } from '../resources/objects.ts';
 
 export interface PaletteEntry {
   /** What the list shows and the search matches. */

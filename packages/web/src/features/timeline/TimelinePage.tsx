@@ -1,5 +1,6 @@
 import { useNavigate, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
+import { StreamDot, streamWords } from '../../ui/StreamStatus.tsx';
 import { ErrorMessage, Loading } from '../../ui/states.tsx';
 import { TextFilter } from '../../ui/TextFilter.tsx';
 import { EmptyOrRefused } from '../shell/AccessNotice.tsx';
@@ -22,11 +23,9 @@ const ofType: Record<ChangeType, (c: Change) => boolean> = {
   actions: (c) => c.source === 'action',
 };
 
-const streamLabel = { open: 'Live', connecting: 'Connecting…', reconnecting: 'Reconnecting…' } as const;
-
 /** What changed in the cluster, newest first, arriving live; filters live in the URL. */
 export function TimelinePage() {
-  const search = useSearch({ strict: false }) as TimelineSearch & { namespace?: string };
+  const search = useSearch({ from: '/timeline' });
   const navigate = useNavigate();
   const { changes, stream } = useLiveChanges({
     namespace: search.namespace,
@@ -69,13 +68,10 @@ export function TimelinePage() {
         </label>
         <span
           role="status"
-          className="rounded-full border border-slate-200 px-3 py-1 text-xs dark:border-slate-700"
+          className="inline-flex items-center gap-1.5 rounded-full border border-slate-200 px-3 py-1 text-xs dark:border-slate-700"
         >
-          <span
-            aria-hidden="true"
-            className={`mr-1.5 inline-block h-2 w-2 rounded-full ${stream === 'open' ? 'bg-emerald-500' : 'bg-amber-500'}`}
-          />
-          {streamLabel[stream]}
+          <StreamDot state={stream} />
+          {streamWords[stream]}
         </span>
       </div>
       {changes.isPending ? (

@@ -33,13 +33,8 @@ const hiddenHandle = { opacity: 0 };
 
 export const detailOf = (s: { transform: [number, number, number] }): Detail => detailAt(s.transform[2]);
 
-type AuditCounts = { warning: number; danger: number };
-type NodeCertificate = { secret: string; severity: string; daysLeft: number | null };
-
 /** The audit's findings and the served certificate's expiry, as the agent puts them in the node's data. */
-function FindingBadges({ data }: { data: Record<string, unknown> }) {
-  const audit = data.audit as AuditCounts | undefined;
-  const certificate = data.certificate as NodeCertificate | undefined;
+function FindingBadges({ data: { audit, certificate } }: { data: TopologyNode['data'] }) {
   const urgent = certificate && certificate.severity !== 'ok';
   if (!audit && !urgent) return null;
   const days = certificate?.daysLeft;

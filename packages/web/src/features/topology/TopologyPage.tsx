@@ -4,6 +4,7 @@ import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { get } from '../../api/client.ts';
 import { type StreamState, subscribe } from '../../api/events.ts';
 import { linkLook } from '../../ui/controls.tsx';
+import { streamWords } from '../../ui/StreamStatus.tsx';
 import { Loading } from '../../ui/states.tsx';
 import { EmptyOrRefused } from '../shell/AccessNotice.tsx';
 import { pods } from '../shell/access.ts';
@@ -75,7 +76,7 @@ const control =
 
 /** Workloads and what connects them, live: grouped by namespace or application, filtered by kind and health. */
 export function TopologyPage() {
-  const search = useSearch({ strict: false }) as TopologySearch & { namespace?: string };
+  const search = useSearch({ from: '/topology' });
   const navigate = useNavigate();
   const grouping = search.group ?? 'namespace';
   const hidden = listOf(search.hide);
@@ -112,11 +113,7 @@ export function TopologyPage() {
             ? stream === 'open'
               ? 'Flows of the last 5 minutes, read every 10 s'
               : 'Reading again…'
-            : stream === 'open'
-              ? 'Live'
-              : stream === 'connecting'
-                ? 'Connecting…'
-                : 'Reconnecting…'}
+            : streamWords[stream]}
           {graph && ` · ${graph.nodes.length} objects, ${graph.edges.length} connections`}
         </span>
         {search.expand && (

@@ -28,7 +28,7 @@ const control =
 export function SourcesBar({ sources, onChosen }: { sources: Sources; onChosen: () => void }) {
   const queryClient = useQueryClient();
   const choose = useMutation({
-    mutationFn: (source: string) => post('/api/traffic/source', { body: { source } }),
+    mutationFn: (source: SourceName | 'auto') => post('/api/traffic/source', { body: { source } }),
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: ['traffic', 'sources'] });
       onChosen();
@@ -43,7 +43,10 @@ export function SourcesBar({ sources, onChosen }: { sources: Sources; onChosen: 
           className={control}
           value={sources.preferred ?? 'auto'}
           disabled={choose.isPending}
-          onChange={(e) => choose.mutate(e.target.value)}
+          onChange={(e) => {
+            const chosen = sources.sources.find((s) => s.name === e.target.value)?.name;
+            choose.mutate(chosen ?? 'auto');
+          }}
         >
           <option value="auto">
             first found

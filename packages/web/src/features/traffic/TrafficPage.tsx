@@ -4,11 +4,12 @@ import { useState } from 'react';
 import { get } from '../../api/client.ts';
 import type { StreamState } from '../../api/events.ts';
 import { mutedLook, panelLook } from '../../ui/controls.tsx';
+import { StreamDot, streamWords } from '../../ui/StreamStatus.tsx';
 import { Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { FlowsTable } from './FlowsTable.tsx';
 import { NoSource } from './NoSource.tsx';
 import { SourcesBar, sourceTitle } from './SourcesBar.tsx';
-import { type TrafficSearch, trafficWindows, windowWords } from './search.ts';
+import { trafficWindows, windowWords } from './search.ts';
 import { MapLegend, TrafficMap } from './TrafficMap.tsx';
 import { type FlowView, useFlowStream } from './use-flow-stream.ts';
 
@@ -17,15 +18,10 @@ const control =
 
 /** Whether the map follows the agent right now, in a word and a dot. */
 function LiveIndicator({ connection, view }: { connection: StreamState; view: FlowView }) {
-  const live = connection === 'open';
-  const words = live ? 'Live' : connection === 'connecting' ? 'Connecting…' : 'Reconnecting…';
   return (
     <span role="status" className={`flex items-center gap-1.5 text-xs ${mutedLook}`}>
-      <span
-        aria-hidden="true"
-        className={`h-2 w-2 rounded-full ${live ? 'animate-pulse bg-emerald-500' : 'bg-amber-500'}`}
-      />
-      {words}
+      <StreamDot state={connection} />
+      {streamWords[connection]}
       {view.state === 'flows' &&
         ` · ${view.pairs.length} pair${view.pairs.length === 1 ? '' : 's'} from ${sourceTitle[view.source]} over the last ${view.windowMs / 60_000} min`}
     </span>
@@ -37,7 +33,7 @@ function LiveIndicator({ connection, view }: { connection: StreamState; view: Fl
  * between workloads and services, and the same pairs as a sortable table.
  */
 export function TrafficPage() {
-  const search = useSearch({ strict: false }) as TrafficSearch & { namespace?: string };
+  const search = useSearch({ from: '/traffic' });
   const navigate = useNavigate();
   const since = search.since ?? '5m';
   const sources = useQuery({

@@ -1,10 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { useSearch } from '@tanstack/react-router';
 import { Card, Empty, Loaded } from '../../ui/states.tsx';
 import { Table } from '../../ui/Table.tsx';
 import { TextFilter } from '../../ui/TextFilter.tsx';
 import { type HubAnswer, hub } from '../api.ts';
 import { formatTime, usePreferences } from '../preferences/preferences.ts';
+import { useHubSearch } from '../route-api.ts';
 import { goTo } from '../router.tsx';
 import { accountQuery } from '../shell/HubShell.tsx';
 
@@ -55,7 +55,7 @@ function Target({ target }: { target: Entry['target'] }) {
  * older entries.
  */
 export function AuditPage() {
-  const search = useSearch({ strict: false }) as AuditSearch;
+  const search = useHubSearch('/signed-in/audit');
   const account = useQuery(accountQuery);
   const preferences = usePreferences();
   const orgId = account.data?.currentOrg.id ?? '';

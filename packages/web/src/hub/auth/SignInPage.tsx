@@ -1,10 +1,10 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { Field } from '../../ui/forms.tsx';
 import { ErrorMessage, Loading } from '../../ui/states.tsx';
 import { hub } from '../api.ts';
 import { InvitationsUnavailable } from '../members/InvitationsUnavailable.tsx';
+import { useHubSearch } from '../route-api.ts';
 import { hubHealthQuery } from '../shell/health.ts';
 import { safeReturn } from './return-to.ts';
 
@@ -25,7 +25,7 @@ export interface SignInSearch {
 
 /** The IdP button and, where the hub has one, the break-glass admin's form; a failed sign-in said in words. */
 export function SignInPage() {
-  const search = useSearch({ strict: false }) as SignInSearch;
+  const search = useHubSearch('/sign-in');
   const health = useQuery(hubHealthQuery);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');

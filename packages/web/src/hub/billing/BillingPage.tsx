@@ -1,11 +1,11 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useSearch } from '@tanstack/react-router';
 import { ApiError } from '../../api/errors.ts';
 import { Badge, type Tone } from '../../ui/Badge.tsx';
 import { controlLook } from '../../ui/forms.tsx';
 import { Card, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { Table } from '../../ui/Table.tsx';
 import { type HubAnswer, hub } from '../api.ts';
+import { useHubSearch } from '../route-api.ts';
 import { accountQuery } from '../shell/HubShell.tsx';
 import { UsageBar } from './UsageBar.tsx';
 
@@ -53,7 +53,7 @@ function Note({ title, children }: { title: string; children: React.ReactNode })
  * sentence that says so rather than an error.
  */
 export function BillingPage() {
-  const { checkout } = useSearch({ strict: false }) as BillingSearch;
+  const { checkout } = useHubSearch('/signed-in/settings/billing');
   const account = useQuery(accountQuery);
   const orgId = account.data?.currentOrg.id ?? '';
   const billing = useQuery({

@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { useParams } from '@tanstack/react-router';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { stringify } from 'yaml';
 import { ApiError } from '../../api/errors.ts';
@@ -7,6 +6,7 @@ import { CodeBlock } from '../../ui/CodeBlock.tsx';
 import { Card, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { type HubAnswer, hub } from '../api.ts';
 import { formatTime, usePreferences } from '../preferences/preferences.ts';
+import { useHubParams } from '../route-api.ts';
 import { HubLink } from '../shell/HubLink.tsx';
 import { since } from '../shell/time.ts';
 
@@ -21,7 +21,7 @@ const linkLook = 'font-medium text-teal-800 underline dark:text-teal-300';
  * your organizations. (Signed out, the shell sends you to sign in first and back here afterwards.)
  */
 export function ClusterUnavailablePage() {
-  const { clusterId = '' } = useParams({ strict: false }) as { clusterId?: string };
+  const { clusterId = '' } = useHubParams('/signed-in/c/$clusterId/$');
   const cluster = useQuery({
     queryKey: ['cluster', clusterId],
     queryFn: ({ signal }) => hub.get('/api/clusters/{id}', { params: { id: clusterId }, signal }),

@@ -1,7 +1,7 @@
-import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { controlLook, Field, SubmitButton } from '../../ui/forms.tsx';
 import { type Tab, Tabs } from '../../ui/Tabs.tsx';
+import { useHubSearch } from '../route-api.ts';
 import { goTo } from '../router.tsx';
 import { AuditView, CertificatesView, PackagesView, ProblemsView, SearchView } from './FleetViews.tsx';
 import { searchMaxChars } from './fleet-query.ts';
@@ -69,7 +69,7 @@ function SearchForm({ q }: { q?: string }) {
  * row naming its cluster and opening the object in that cluster's pages.
  */
 export function FleetPage() {
-  const search = useSearch({ strict: false }) as FleetSearch;
+  const search = useHubSearch('/signed-in/fleet');
   const q = search.q;
   const current = search.tab === 'search' && !q ? 'problems' : (search.tab ?? (q ? 'search' : 'problems'));
   const tabs: Tab<FleetTab>[] = [

@@ -1,8 +1,8 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useSearch } from '@tanstack/react-router';
 import { ApiError } from '../../api/errors.ts';
 import { Card, ErrorMessage } from '../../ui/states.tsx';
 import { hub } from '../api.ts';
+import { useHubSearch } from '../route-api.ts';
 import { HubLink } from '../shell/HubLink.tsx';
 import { accountQuery } from '../shell/HubShell.tsx';
 import { hubHealthQuery } from '../shell/health.ts';
@@ -17,11 +17,11 @@ export interface AcceptSearch {
  * invitee can sign in, why the link cannot be used.
  */
 export function AcceptInvitationPage() {
-  const { token } = useSearch({ strict: false }) as AcceptSearch;
+  const { token } = useHubSearch('/signed-in/accept-invitation');
   const account = useQuery(accountQuery);
   const health = useQuery(hubHealthQuery);
   const accept = useMutation({
-    mutationFn: () => hub.post('/api/invitations/accept', { body: { token } }),
+    mutationFn: (invitation: string) => hub.post('/api/invitations/accept', { body: { token: invitation } }),
     // A full load: the session now acts in the new organization, and every page should show it.
     onSuccess: () => window.location.assign('/'),
   });
@@ -43,7 +43,7 @@ export function AcceptInvitationPage() {
               type="button"
               disabled={accept.isPending}
               className="self-start rounded-md bg-teal-700 px-3 py-1.5 font-medium text-white hover:bg-teal-800 disabled:opacity-60"
-              onClick={() => accept.mutate()}
+              onClick={() => accept.mutate(token)}
             >
               {accept.isPending ? 'Joining…' : 'Accept the invitation'}
             </button>

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { KubeObject } from '../../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import type { ClusterSnapshot, ObjectRef, Protocol } from '../model.ts';
 import { protocols } from '../model.ts';
 

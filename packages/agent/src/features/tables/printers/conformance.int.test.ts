@@ -1,13 +1,13 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { cellText, isRelativeTime, type TableCell } from '@binnacle/common';
+import { cellText, isRelativeTime, type KubeObject, type TableCell } from '@binnacle/common';
 import { clusterBinaries, testCluster, waitUntil } from '@binnacle/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../../kube/client.ts';
 import { type ApiResource, collectionPath, discover, resolveKind } from '../../../kube/discovery.ts';
 import { resolveTarget } from '../../../kube/kubeconfig.ts';
-import type { KubeList, KubeObject } from '../../../kube/objects.ts';
+import type { KubeList } from '../../../kube/objects.ts';
 import { printerFor } from './index.ts';
 
 /**

@@ -1,6 +1,5 @@
-import { cellText } from '@binnacle/common';
+import { cellText, type KubeObject } from '@binnacle/common';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../../kube/objects.ts';
 import { crdPrinter, goFloat, maxCellLength, typedCell } from './crd.ts';
 import { compileJsonPath, maxJsonPathLength } from './jsonpath.ts';
 

@@ -1,5 +1,4 @@
-import type { TableCell, TableColumn, TableColumnType } from '@binnacle/common';
-import type { KubeObject } from '../../../kube/objects.ts';
+import type { KubeObject, TableCell, TableColumn, TableColumnType } from '@binnacle/common';
 import { arr, column, type Json, obj, str } from './format.ts';
 import type { Printer } from './index.ts';
 import { compileJsonPath, type JsonPath } from './jsonpath.ts';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import { age, ageColumn, arr, column, obj, str } from './format.ts';
 import type { Printer } from './index.ts';
 

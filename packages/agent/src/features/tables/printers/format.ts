@@ -1,5 +1,4 @@
-import type { RelativeTime, TableCell, TableColumn, TableColumnType } from '@binnacle/common';
-import type { KubeObject } from '../../../kube/objects.ts';
+import type { KubeObject, RelativeTime, TableCell, TableColumn, TableColumnType } from '@binnacle/common';
 
 /**
  * Pieces every printer shares: reading untyped object fields the way Go's zero values read them, and

@@ -1,6 +1,5 @@
-import type { StatusTone, TableCell, TableColumn } from '@binnacle/common';
+import type { KubeObject, StatusTone, TableCell, TableColumn } from '@binnacle/common';
 import type { ApiResource } from '../../../kube/discovery.ts';
-import type { KubeObject } from '../../../kube/objects.ts';
 import {
   admissionPolicyBindingPrinter,
   certificateSigningRequestPrinter,

@@ -1,6 +1,5 @@
-import { cellText, podSummary, podTone } from '@binnacle/common';
+import { cellText, type KubeObject, podSummary, podTone } from '@binnacle/common';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../../kube/objects.ts';
 import { podPrinter } from './pods.ts';
 
 const now = Date.parse('2026-01-01T12:00:00Z');

@@ -1,7 +1,6 @@
-import { cellText } from '@binnacle/common';
+import { cellText, type KubeObject } from '@binnacle/common';
 import { describe, expect, it } from 'vitest';
 import type { ApiResource } from '../../../kube/discovery.ts';
-import type { KubeObject } from '../../../kube/objects.ts';
 import { csrCondition } from './admission.ts';
 import { nodeStatus } from './cluster.ts';
 import { formatLabelSelector, selectorString } from './format.ts';

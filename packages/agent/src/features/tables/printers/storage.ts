@@ -1,5 +1,4 @@
-import type { StatusTone } from '@binnacle/common';
-import type { KubeObject } from '../../../kube/objects.ts';
+import type { KubeObject, StatusTone } from '@binnacle/common';
 import { age, ageColumn, arr, column, goBool, obj, str, strings } from './format.ts';
 import type { Printer } from './index.ts';
 

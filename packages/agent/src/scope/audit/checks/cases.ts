@@ -1,5 +1,5 @@
 /** The checks' test tables: each check has manifests that it must flag exactly so, and manifests it must pass. */
-import type { KubeObject } from '../../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import type { AuditContextOptions } from './context.ts';
 import type { Severity } from './types.ts';
 

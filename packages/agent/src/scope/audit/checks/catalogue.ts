@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import { deprecationChecks } from './deprecations.ts';
 import { efficiencyChecks } from './efficiency.ts';
 import { categories, describedIds } from './meta.ts';

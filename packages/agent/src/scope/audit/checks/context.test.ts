@@ -1,5 +1,5 @@
+import type { KubeObject } from '@binnacle/common';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../../../kube/objects.ts';
 import { createAuditContext } from './context.ts';
 import { container, deployment, ingress, now, object, pod, readyPod, workload } from './fixtures.ts';
 

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import { mapSelectorMatcher, selectorMatcher } from '../../../kube/selectors.ts';
 import type { ContainerUsage } from '../../metrics/usage.ts';
 import { podRefs } from '../../topology/pod-refs.ts';

@@ -1,5 +1,5 @@
 /** Manifests for the checks' tests: a hardened workload that passes every check, and ways to spoil it. */
-import type { KubeObject } from '../../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import type { Obj } from './values.ts';
 
 export const now = Date.parse('2026-03-01T12:00:00Z');

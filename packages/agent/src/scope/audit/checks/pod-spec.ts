@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import { list, type Obj, obj } from './values.ts';
 
 /** The workload kinds whose pod template the audit reads, with where each keeps it. */

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import { type Case, check } from './cases.ts';
 import { container, deployment, ingress, labels, namespace, object, pod, service } from './fixtures.ts';
 

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import { mapSelectorMatcher } from '../../../kube/selectors.ts';
 import { defineCheck, type Problem } from './define.ts';
 import type { AuditContext, Check } from './types.ts';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import { containerCheck, defineCheck, type PodView, type Problem, podCheck } from './define.ts';
 import { type ContainerView, runsToCompletion } from './pod-spec.ts';
 import type { AuditContext, Check } from './types.ts';

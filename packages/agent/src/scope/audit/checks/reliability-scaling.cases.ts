@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import { type Case, check } from './cases.ts';
 import { deployment, hpa, namespace, object, pdb, readyPod, workload } from './fixtures.ts';
 

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import { selectorMatcher } from '../../../kube/selectors.ts';
 import { defineCheck, type Problem } from './define.ts';
 import { ownedByWorkload, podTemplateOf } from './pod-spec.ts';

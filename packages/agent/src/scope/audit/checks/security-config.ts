@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import { selectorMatcher } from '../../../kube/selectors.ts';
 import { containerCheck, defineCheck, type PodView, type Problem, podCheck } from './define.ts';
 import type { ContainerView } from './pod-spec.ts';

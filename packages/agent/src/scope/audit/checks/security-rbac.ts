@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 import { defineCheck, type Problem } from './define.ts';
 import type { AuditContext, Check } from './types.ts';
 import { few, list, nameOf, type Obj, obj, str, strings } from './values.ts';

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../../../kube/objects.ts';
+import type { KubeObject } from '@binnacle/common';
 
 /** Safe readers for the untyped parts of objects (spec, status, data). */
 export type Obj = Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type {
-  NewTimelineEvent,
+  NumberedTimelineEvent,
   TimelineEvent,
   TimelineQuery,
   TimelineStats,
@@ -18,52 +18,67 @@ interface Timed {
 const before = (a: Timed, b: Timed) => a.ms < b.ms || (a.ms === b.ms && a.event.seq < b.event.seq);
 
 /**
- * A ring of the last `capacity` events (`--history-limit`, default 10 000). Its epoch is new at every start,
- * so clients holding a cursor from an earlier process see it as stale. Beside the ring, in seq order, the same
- * events are kept sorted by time (ADR 0071): entries are not recorded in the order they happened.
+ * The last `capacity` events (`--history-limit`, default 10 000), oldest recorded first. Its epoch is new at
+ * every start, so clients holding a cursor from an earlier process see it as stale. Beside them the same events
+ * are kept sorted by time (ADR 0071): entries are not recorded in the order they happened.
  */
 export class MemoryTimelineStore implements TimelineStore {
   readonly kind = 'memory' as const;
   readonly #capacity: number;
-  readonly #ring: (TimelineEvent | undefined)[];
-  /** The events of the ring, oldest first by timestamp, then by seq. */
+  /** In seq order; seqs have gaps where a known key was refused (ADR 0073), so a position is not a seq. */
+  readonly #events: TimelineEvent[] = [];
+  /** The events kept, oldest first by timestamp, then by seq. */
   readonly #byTime: Timed[] = [];
-  /** Keys of the events in the ring, so a replayed event is recorded once. */
+  /** Keys of the events kept, so a replayed event is recorded once. */
   readonly #keys = new Map<string, number>();
   readonly #keyOf = new Map<number, string>();
   readonly #epoch = randomUUID();
   #latestSeq = 0;
-  #count = 0;
 
   constructor(capacity: number) {
     if (!Number.isInteger(capacity) || capacity < 1)
       throw new Error(`history limit must be a positive integer, got ${capacity}`);
     this.#capacity = capacity;
-    this.#ring = new Array(capacity);
   }
 
-  append(events: NewTimelineEvent[]): Promise<TimelineEvent[]> {
+  append(events: NumberedTimelineEvent[]): Promise<TimelineEvent[]> {
+    const unordered = events.find((e, i) => e.seq <= (events[i - 1]?.seq ?? this.#latestSeq));
+    if (unordered)
+      return Promise.reject(
+        new Error(`seq ${unordered.seq} is out of order (the latest is ${this.#latestSeq})`),
+      );
     const kept: TimelineEvent[] = [];
-    for (const { key, ...fields } of events) {
+    for (const { key, ...event } of events) {
+      this.#latestSeq = event.seq;
       if (this.#keys.has(key)) continue;
-      const seq = ++this.#latestSeq;
-      const slot = seq % this.#capacity;
-      const evicted = this.#ring[slot];
-      if (evicted) {
+      if (this.#events.length === this.#capacity) {
+        // V8 moves an array's start instead of its elements: shifting the oldest out is cheap.
+        const evicted = this.#events.shift() as TimelineEvent;
         this.#keys.delete(this.#keyOf.get(evicted.seq) ?? '');
         this.#keyOf.delete(evicted.seq);
         this.#byTime.splice(this.#position({ ms: Date.parse(evicted.timestamp), event: evicted }), 1);
-      } else this.#count += 1;
-      const event: TimelineEvent = { seq, ...fields };
-      this.#ring[slot] = event;
-      this.#keys.set(key, seq);
-      this.#keyOf.set(seq, key);
+      }
+      this.#events.push(event);
+      this.#keys.set(key, event.seq);
+      this.#keyOf.set(event.seq, key);
       // Most entries are the newest: their place is at the end, found in a few steps.
       const timed = { ms: Date.parse(event.timestamp), event };
       this.#byTime.splice(this.#position(timed), 0, timed);
       kept.push(event);
     }
     return Promise.resolve(kept);
+  }
+
+  /** The position of the first event with a seq above `seq` (binary search). */
+  #after(seq: number): number {
+    let low = 0;
+    let high = this.#events.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((this.#events[middle] as TimelineEvent).seq <= seq) low = middle + 1;
+      else high = middle;
+    }
+    return low;
   }
 
   /** Where `timed` is, or belongs, in the time index (binary search). */
@@ -82,10 +97,13 @@ export class MemoryTimelineStore implements TimelineStore {
     const test = matches(query);
     const out: TimelineEvent[] = [];
     if (query.order === 'recorded') {
-      const oldest = this.#latestSeq - this.#count + 1;
-      for (let seq = oldest; seq <= this.#latestSeq && out.length < query.limit; seq += 1) {
-        const event = this.#ring[seq % this.#capacity];
-        if (event && test(event)) out.push(event);
+      for (
+        let i = this.#after(query.sinceSeq ?? 0);
+        i < this.#events.length && out.length < query.limit;
+        i += 1
+      ) {
+        const event = this.#events[i] as TimelineEvent;
+        if (test(event)) out.push(event);
       }
     } else {
       for (let i = this.#byTime.length - 1; i >= 0 && out.length < query.limit; i -= 1) {
@@ -99,8 +117,8 @@ export class MemoryTimelineStore implements TimelineStore {
   stats(): Promise<TimelineStats> {
     return Promise.resolve({
       epoch: this.#epoch,
-      count: this.#count,
-      oldestSeq: this.#count === 0 ? 0 : this.#latestSeq - this.#count + 1,
+      count: this.#events.length,
+      oldestSeq: this.#events[0]?.seq ?? 0,
       latestSeq: this.#latestSeq,
       pruneFailures: 0,
     });

@@ -69,7 +69,7 @@ describe('the SQLite timeline size cap', () => {
     let n = 0;
     for (let batch = 0; n < 10_000; batch += 1) {
       const size = Math.min(batchSizes[batch % batchSizes.length] ?? 1, 10_000 - n);
-      const kept = await store.append(Array.from({ length: size }, () => change(++n)));
+      const kept = await store.append(Array.from({ length: size }, () => ({ ...change(++n), seq: n })));
       expect(kept).toHaveLength(size);
       sizes.push(onDisk(path));
     }

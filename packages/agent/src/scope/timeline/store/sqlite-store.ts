@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 import { type Insertable, Kysely, SqliteDialect, sql } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import type {
-  NewTimelineEvent,
+  NumberedTimelineEvent,
   TimelineEvent,
   TimelineQuery,
   TimelineStats,
@@ -38,14 +38,15 @@ const deleteRows = 10_000;
 
 const fileBytes = (path: string) => statSync(path, { throwIfNoEntry: false })?.size ?? 0;
 
-/** An event as stored, beside the event it answers once numbered. */
+/** An event as stored, beside the event it answers. */
 interface Pending {
-  row: Insertable<Schema['timeline_events']>;
+  row: Insertable<Schema['timeline_events']> & { seq: number };
   fields: Omit<TimelineEvent, 'seq'>;
 }
 
-const pendingOf = ({ key, ...fields }: NewTimelineEvent): Pending => ({
+const pendingOf = ({ key, seq, ...fields }: NumberedTimelineEvent): Pending => ({
   row: {
+    seq,
     key,
     ts: Date.parse(fields.timestamp),
     source: fields.source,
@@ -128,7 +129,7 @@ export class SqliteTimelineStore implements TimelineStore {
    * Stores the events whose keys are new, in transactions of at most `chunk` of the cap each; after each, the
    * oldest events make room when the files passed the high-water mark.
    */
-  async append(events: NewTimelineEvent[]): Promise<TimelineEvent[]> {
+  async append(events: NumberedTimelineEvent[]): Promise<TimelineEvent[]> {
     const kept: TimelineEvent[] = [];
     for (const chunk of this.#chunks(events.map(pendingOf))) {
       kept.push(...(await this.#insert(chunk)));
@@ -154,7 +155,6 @@ export class SqliteTimelineStore implements TimelineStore {
 
   #insert(pending: Pending[]): Promise<TimelineEvent[]> {
     return this.#db.transaction().execute(async (tx) => {
-      // Known keys are skipped before inserting, so a duplicate never consumes a sequence number.
       const known = new Set(
         (
           await tx
@@ -172,13 +172,17 @@ export class SqliteTimelineStore implements TimelineStore {
       for (const { row, fields } of pending) {
         if (known.has(row.key)) continue;
         known.add(row.key);
-        const { seq } = await tx
-          .insertInto('timeline_events')
-          .values(row)
-          .returning('seq')
-          .executeTakeFirstOrThrow();
-        kept.push({ seq, ...fields });
+        await tx.insertInto('timeline_events').values(row).execute();
+        kept.push({ seq: row.seq, ...fields });
       }
+      // A known key's seq is spent too: after a restart the recorder numbers on above it, so a number a live
+      // subscriber saw (ADR 0073) never names another entry.
+      const last = pending.at(-1)?.row.seq ?? 0;
+      await sql`update sqlite_sequence set seq = max(seq, ${last}) where name = 'timeline_events'`.execute(
+        tx,
+      );
+      await sql`insert into sqlite_sequence (name, seq) select 'timeline_events', ${last}
+        where not exists (select 1 from sqlite_sequence where name = 'timeline_events')`.execute(tx);
       return kept;
     });
   }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { NewTimelineEvent, TimelineStore } from '../types.ts';
+import type { NewTimelineEvent, TimelineEvent, TimelineStore } from '../types.ts';
 import { MemoryTimelineStore } from './memory-store.ts';
 import { SqliteTimelineStore } from './sqlite-store.ts';
 
@@ -46,6 +46,12 @@ function event(fields: Partial<NewTimelineEvent> = {}): NewTimelineEvent {
   };
 }
 
+/** Numbers events on from the store's latest seq, as the recorder does (ADR 0073). */
+async function append(store: TimelineStore, events: NewTimelineEvent[]): Promise<TimelineEvent[]> {
+  const { latestSeq } = await store.stats();
+  return store.append(events.map((e, i) => ({ ...e, seq: latestSeq + 1 + i })));
+}
+
 describe.each(backends)('timeline store conformance: %s', (_name, open) => {
   const opened = async () => {
     const store = await open();
@@ -55,16 +61,25 @@ describe.each(backends)('timeline store conformance: %s', (_name, open) => {
 
   it('numbers events in order and records a key once', async () => {
     const store = await opened();
-    const first = await store.append([event({ key: 'a' }), event({ key: 'b' })]);
-    const again = await store.append([event({ key: 'b' }), event({ key: 'c' })]);
+    const first = await append(store, [event({ key: 'a' }), event({ key: 'b' })]);
+    const again = await append(store, [event({ key: 'b' }), event({ key: 'c' })]);
     expect(first.map((e) => e.seq)).toEqual([1, 2]);
-    expect(again.map((e) => [e.seq, e.name])).toEqual([[3, expect.stringMatching(/^web-/)]]);
-    expect(await store.stats()).toMatchObject({ count: 3, oldestSeq: 1, latestSeq: 3, pruneFailures: 0 });
+    expect(again.map((e) => [e.seq, e.name])).toEqual([[4, expect.stringMatching(/^web-/)]]);
+    expect(await store.stats()).toMatchObject({ count: 3, oldestSeq: 1, latestSeq: 4, pruneFailures: 0 });
+  });
+
+  it('spends the seq of a known key, so the next number is above every number given', async () => {
+    const store = await opened();
+    await append(store, [event({ key: 'once' })]);
+    expect(await append(store, [event({ key: 'once' })])).toEqual([]);
+    expect(await store.stats()).toMatchObject({ count: 1, oldestSeq: 1, latestSeq: 2 });
+    expect((await append(store, [event()])).map((e) => e.seq)).toEqual([3]);
+    expect((await store.query({ limit: 10, sinceSeq: 1, order: 'recorded' })).map((e) => e.seq)).toEqual([3]);
   });
 
   it('returns newest first by default, in the order recorded on request, bounded by limit', async () => {
     const store = await opened();
-    await store.append([event(), event(), event(), event()]);
+    await append(store, [event(), event(), event(), event()]);
     expect((await store.query({ limit: 2 })).map((e) => e.seq)).toEqual([4, 3]);
     expect((await store.query({ limit: 3, order: 'recorded' })).map((e) => e.seq)).toEqual([1, 2, 3]);
     expect((await store.query({ limit: 10, sinceSeq: 2, order: 'recorded' })).map((e) => e.seq)).toEqual([
@@ -76,7 +91,7 @@ describe.each(backends)('timeline store conformance: %s', (_name, open) => {
     const store = await opened();
     const at = (second: number, millis = 0) =>
       new Date(Date.UTC(2026, 10, 22, 11, 0, second, millis)).toISOString();
-    await store.append([
+    await append(store, [
       event({ name: 'seen', timestamp: at(30, 250) }),
       // An Event says it happened before the change recorded ahead of it, and only to the second.
       event({ name: 'late-event', source: 'k8s_event', timestamp: at(30) }),
@@ -121,7 +136,7 @@ describe.each(backends)('timeline store conformance: %s', (_name, open) => {
     });
     const d = event({ namespace: 'kube-node-lease', kind: 'Lease', name: 'node-1' });
     const e = event({ namespace: 'shop', kind: 'ConfigMap', name: 'ingress-controller-leader-election' });
-    await store.append([a, b, c, d, e]);
+    await append(store, [a, b, c, d, e]);
     const names = async (q: Parameters<TimelineStore['query']>[0]) =>
       (await store.query({ ...q, order: 'recorded' })).map((x) => x.name);
     expect(await names({ limit: 10, namespaces: ['shop'] })).toEqual([
@@ -163,7 +178,7 @@ describe.each(backends)('timeline store conformance: %s', (_name, open) => {
       count: 2,
       owner: { kind: 'Deployment', name: 'web', uid: 'd1' },
     });
-    await store.append([recorded]);
+    await append(store, [recorded]);
     const { key, ...fields } = recorded;
     expect(await store.query({ limit: 1 })).toEqual([{ seq: 1, ...fields }]);
   });
@@ -171,7 +186,7 @@ describe.each(backends)('timeline store conformance: %s', (_name, open) => {
   it('keeps its epoch while it lives', async () => {
     const store = await opened();
     const { epoch } = await store.stats();
-    await store.append([event()]);
+    await append(store, [event()]);
     expect((await store.stats()).epoch).toBe(epoch);
     expect(epoch).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -180,17 +195,34 @@ describe.each(backends)('timeline store conformance: %s', (_name, open) => {
 describe('memory store', () => {
   it('keeps exactly --history-limit entries, dropping the oldest', async () => {
     const store = new MemoryTimelineStore(5);
-    await store.append(Array.from({ length: 12 }, () => event()));
+    await append(
+      store,
+      Array.from({ length: 12 }, () => event()),
+    );
     const kept = await store.query({ limit: 100, order: 'recorded' });
     expect(kept).toHaveLength(5);
     expect(kept.map((e) => e.seq)).toEqual([8, 9, 10, 11, 12]);
     expect(await store.stats()).toMatchObject({ count: 5, oldestSeq: 8, latestSeq: 12 });
   });
 
+  it('refuses a batch numbered out of order, keeping none of it', async () => {
+    const store = new MemoryTimelineStore(5);
+    await append(store, [event()]);
+    await expect(
+      store.append([
+        { ...event(), seq: 3 },
+        { ...event(), seq: 2 },
+      ]),
+    ).rejects.toThrow(/out of order/);
+    await expect(store.append([{ ...event(), seq: 1 }])).rejects.toThrow(/out of order/);
+    expect(await store.stats()).toMatchObject({ count: 1, latestSeq: 1 });
+  });
+
   it('keeps time order while the ring drops entries recorded out of it', async () => {
     const store = new MemoryTimelineStore(4);
     const seconds = [5, 1, 9, 3, 7, 2, 8, 4, 6];
-    await store.append(
+    await append(
+      store,
       seconds.map((second) =>
         event({
           name: `at-${second}`,
@@ -213,15 +245,19 @@ describe('sqlite store', () => {
   it('keeps events, epoch and numbering across a restart', async () => {
     const path = await sqlitePath();
     const first = await SqliteTimelineStore.open({ path, retentionMs: week, maxBytes: 1 << 30 });
-    await first.append([event({ key: 'before-restart' }), event()]);
+    await append(first, [event({ key: 'before-restart' }), event()]);
     const { epoch } = await first.stats();
     await first.close();
     const second = await SqliteTimelineStore.open({ path, retentionMs: week, maxBytes: 1 << 30 });
-    stores.push(second);
     expect(await second.stats()).toMatchObject({ epoch, count: 2, latestSeq: 2 });
     expect(
-      await second.append([event({ key: 'before-restart' }), event({ key: 'after-restart' })]),
-    ).toMatchObject([{ seq: 3 }]);
+      await append(second, [event({ key: 'before-restart' }), event({ key: 'after-restart' })]),
+    ).toMatchObject([{ seq: 4 }]);
+    await append(second, [event({ key: 'after-restart' })]);
+    await second.close();
+    const third = await SqliteTimelineStore.open({ path, retentionMs: week, maxBytes: 1 << 30 });
+    stores.push(third);
+    expect(await third.stats()).toMatchObject({ count: 3, latestSeq: 5 });
   });
 
   it('deletes events older than the retention', async () => {
@@ -233,7 +269,7 @@ describe('sqlite store', () => {
       now: () => now,
     });
     stores.push(store);
-    await store.append([
+    await append(store, [
       event({ timestamp: new Date(now - 2 * 3_600_000).toISOString() }),
       event({ timestamp: new Date(now - 60_000).toISOString(), name: 'recent' }),
     ]);
@@ -248,14 +284,17 @@ describe('sqlite store', () => {
     stores.push(store);
     const big = 'x'.repeat(2000);
     for (let i = 0; i < 10; i += 1) {
-      await store.append(Array.from({ length: 50 }, () => event({ message: big })));
+      await append(
+        store,
+        Array.from({ length: 50 }, () => event({ message: big })),
+      );
       expect(store.sizeBytes()).toBeLessThanOrEqual(maxBytes);
     }
     const stats = await store.stats();
     expect(stats.count).toBeLessThan(500);
     expect(stats.latestSeq).toBe(500);
     expect(stats.oldestSeq).toBeGreaterThan(1);
-    expect((await store.append([event()]))[0]?.seq).toBe(501);
+    expect((await append(store, [event()]))[0]?.seq).toBe(501);
   });
 
   it('counts and logs a scheduled prune that fails, and prunes again at the next turn', async () => {
@@ -273,7 +312,7 @@ describe('sqlite store', () => {
         log: (message, detail) => reports.push({ message, detail }),
       });
       stores.push(store);
-      await store.append([event({ timestamp: new Date(now - 2 * 3_600_000).toISOString() })]);
+      await append(store, [event({ timestamp: new Date(now - 2 * 3_600_000).toISOString() })]);
       // A database that refuses deletes, as a full or read-only disk would.
       const other = new Database(path);
       other.exec(

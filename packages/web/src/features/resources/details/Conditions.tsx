@@ -1,7 +1,7 @@
 import { mutedLook } from '../../../ui/controls.tsx';
 import { ago } from '../../../ui/states.tsx';
 import { Table } from '../../../ui/Table.tsx';
-import type { Condition } from './pod-status.ts';
+import type { Condition } from './format.ts';
 
 /**
  * An object's status conditions with their reasons, messages and when each last changed. `bad` says which status

@@ -1,3 +1,4 @@
+import type { KubeObject } from '@binnacle/common';
 import { useQuery } from '@tanstack/react-query';
 import { Fragment } from 'react';
 import { get } from '../../../api/client.ts';
@@ -6,11 +7,10 @@ import { mutedLook } from '../../../ui/controls.tsx';
 import { Card } from '../../../ui/states.tsx';
 import { Table } from '../../../ui/Table.tsx';
 import { formatBytes, formatCores } from '../../../ui/units.ts';
-import type { KubeObject } from '../objects.ts';
 import { Conditions } from './Conditions.tsx';
+import type { Condition } from './format.ts';
 import { NodePods } from './NodePods.tsx';
 import { type NodeResource, nodeFigures, nodeRoles } from './node-resources.ts';
-import type { Condition } from './pod-status.ts';
 import type { KindDetailsProps } from './registry.ts';
 
 interface NodeStatus {

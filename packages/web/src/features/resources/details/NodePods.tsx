@@ -1,7 +1,7 @@
+import type { KubeObject } from '@binnacle/common';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { mutedLook } from '../../../ui/controls.tsx';
 import { Card, Empty, ErrorMessage, Loading } from '../../../ui/states.tsx';
-import type { KubeObject } from '../objects.ts';
 import { PodsTable } from './parts.tsx';
 
 /** The pods bound to a node, as `kubectl describe node` lists them, with the STATUS `kubectl get pods` prints. */

@@ -1,8 +1,8 @@
+import type { KubeObject } from '@binnacle/common';
 import type { ReactNode } from 'react';
 import { Badge } from '../../../ui/Badge.tsx';
 import { mutedLook } from '../../../ui/controls.tsx';
 import { Card } from '../../../ui/states.tsx';
-import type { KubeObject } from '../objects.ts';
 import {
   type ContainerStatus,
   endedWords,

@@ -4,14 +4,9 @@ import { mutedLook } from '../../../ui/controls.tsx';
 import { ObjectLink } from '../../../ui/ObjectLink.tsx';
 import { Card } from '../../../ui/states.tsx';
 import { Conditions } from './Conditions.tsx';
+import type { Condition } from './format.ts';
 import { PodContainers } from './PodContainers.tsx';
-import {
-  type Condition,
-  type ContainerStatus,
-  type ContainerTrouble,
-  containerTroubles,
-  endedWords,
-} from './pod-status.ts';
+import { type ContainerStatus, type ContainerTrouble, containerTroubles, endedWords } from './pod-status.ts';
 import type { KindDetailsProps } from './registry.ts';
 import { When } from './When.tsx';
 

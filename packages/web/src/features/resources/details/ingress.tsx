@@ -1,8 +1,8 @@
+import type { KubeObject } from '@binnacle/common';
 import { Badge } from '../../../ui/Badge.tsx';
 import { ObjectLink } from '../../../ui/ObjectLink.tsx';
 import { Card, Empty } from '../../../ui/states.tsx';
 import { Table } from '../../../ui/Table.tsx';
-import type { KubeObject } from '../objects.ts';
 import { Facts, KindLink, SubHeading, useObjects } from './parts.tsx';
 import type { KindDetailsProps } from './registry.ts';
 import { loadBalancerAddresses } from './service.tsx';

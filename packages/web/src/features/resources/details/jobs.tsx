@@ -1,8 +1,8 @@
+import type { KubeObject } from '@binnacle/common';
 import { Badge, type Tone } from '../../../ui/Badge.tsx';
 import { ObjectLink } from '../../../ui/ObjectLink.tsx';
 import { Card } from '../../../ui/states.tsx';
 import { Table } from '../../../ui/Table.tsx';
-import type { KubeObject } from '../objects.ts';
 import { cronWords } from './cron-words.ts';
 import { type Condition, duration } from './format.ts';
 import { ConditionsTable, Facts, ListState, Moment, ownedBy, SubHeading, useObjects } from './parts.tsx';

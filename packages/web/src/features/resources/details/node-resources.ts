@@ -1,5 +1,4 @@
-import { parseQuantity } from '@binnacle/common';
-import type { KubeObject } from '../objects.ts';
+import { type KubeObject, parseQuantity } from '@binnacle/common';
 
 /** The resources a node's page compares: what it has, what the scheduler may hand out, what pods asked for. */
 export const nodeResources = ['cpu', 'memory', 'pods', 'ephemeral-storage'] as const;

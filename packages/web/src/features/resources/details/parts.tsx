@@ -1,4 +1,4 @@
-import { podSummary, podTone } from '@binnacle/common';
+import { type KubeObject, podSummary, podTone } from '@binnacle/common';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { get } from '../../../api/client.ts';
@@ -8,7 +8,6 @@ import { ObjectLink } from '../../../ui/ObjectLink.tsx';
 import { ago, Empty, ErrorMessage, Loading } from '../../../ui/states.tsx';
 import { Table } from '../../../ui/Table.tsx';
 import { formatBytes, formatCores } from '../../../ui/units.ts';
-import type { KubeObject } from '../objects.ts';
 import { type Condition, conditionTrouble, exactTime, type LabelSelector, selectorTerms } from './format.ts';
 import { podRequest } from './node-resources.ts';
 

@@ -1,4 +1,5 @@
-import type { KubeObject } from '../objects.ts';
+import type { KubeObject } from '@binnacle/common';
+import type { Condition } from './format.ts';
 
 /** A container's status as the kubelet reports it (only what the pod page reads is typed). */
 export interface ContainerStatus {
@@ -25,14 +26,6 @@ export interface Terminated {
   message?: string;
   startedAt?: string;
   finishedAt?: string;
-}
-
-export interface Condition {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-  lastTransitionTime?: string;
 }
 
 interface PodStatusFields {

@@ -1,7 +1,7 @@
+import type { KubeObject } from '@binnacle/common';
 import { ObjectLink } from '../../../ui/ObjectLink.tsx';
 import { Card, Empty } from '../../../ui/states.tsx';
 import { Table } from '../../../ui/Table.tsx';
-import type { KubeObject } from '../objects.ts';
 import type { LabelSelector } from './format.ts';
 import { Chips, Facts, KindLink, ListState, ObjectList, Selector, SubHeading, useObjects } from './parts.tsx';
 import type { KindDetailsProps } from './registry.ts';

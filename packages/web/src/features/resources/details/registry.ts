@@ -1,5 +1,5 @@
+import type { KubeObject } from '@binnacle/common';
 import type { ComponentType } from 'react';
-import type { KubeObject } from '../objects.ts';
 import { ConfigMapDetails, NamespaceDetails, NetworkPolicyDetails, SecretDetails } from './config.tsx';
 import { AutoscalerDetails } from './hpa.tsx';
 import { IngressDetails } from './ingress.tsx';

@@ -1,5 +1,5 @@
+import type { KubeObject } from '@binnacle/common';
 import type { Tone } from '../../../ui/Badge.tsx';
-import type { KubeObject } from '../objects.ts';
 import type { Condition } from './format.ts';
 
 /** Where a rollout stands, in a word for the badge and a sentence for the reader. */

@@ -1,7 +1,7 @@
+import type { KubeObject } from '@binnacle/common';
 import { Badge } from '../../../ui/Badge.tsx';
 import { ObjectLink } from '../../../ui/ObjectLink.tsx';
 import { Card } from '../../../ui/states.tsx';
-import type { KubeObject } from '../objects.ts';
 import { Chips, Facts, ListState, ObjectList, PodsTable, SubHeading, useObjects } from './parts.tsx';
 import type { KindDetailsProps } from './registry.ts';
 import { accessModes, claimsOf } from './words.ts';

@@ -1,5 +1,5 @@
+import type { KubeObject } from '@binnacle/common';
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../objects.ts';
 import {
   accessModes,
   backendProblem,

@@ -1,4 +1,4 @@
-import type { KubeObject } from '../objects.ts';
+import type { KubeObject } from '@binnacle/common';
 
 /** The pure words of the kinds' pages (no React, no API), so they are unit-tested on their own. */
 

@@ -1,3 +1,4 @@
+import type { KubeObject } from '@binnacle/common';
 import { useQuery } from '@tanstack/react-query';
 import { get } from '../../../api/client.ts';
 import { Badge } from '../../../ui/Badge.tsx';
@@ -5,7 +6,6 @@ import { mutedLook } from '../../../ui/controls.tsx';
 import { ObjectLink } from '../../../ui/ObjectLink.tsx';
 import { Card, Empty, ErrorMessage, Loading } from '../../../ui/states.tsx';
 import { Table } from '../../../ui/Table.tsx';
-import type { KubeObject } from '../objects.ts';
 import { type Condition, type LabelSelector, selectorTerms } from './format.ts';
 import {
   ConditionsTable,
