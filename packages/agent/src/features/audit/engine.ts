@@ -118,9 +118,9 @@ export class AuditEngine {
   }
 
   /**
-   * `run` for views that show the audit beside other things (dashboard, topology): `run` when it ran; nothing
-   * while pods load (they come on a later refresh); otherwise `error`, the `{error, code}` of why it cannot run —
-   * the API server's 403 to the agent, or its failure to list — so a refusal never reads as "no findings".
+   * `run` for views that show the audit beside other things (dashboard, topology, ADR 0074): `run` when it ran;
+   * nothing while pods load (they come on a later refresh); otherwise `error`, the `{error, code}` of why it cannot
+   * run — the API server's 403 to the agent, or its failure to list — so a refusal never reads as "no findings".
    */
   attempt(scope: AuditScope, now = Date.now()): { run?: ReturnType<AuditEngine['run']>; error?: ErrorBody } {
     try {
