@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { importsOf, sourceFiles } from './workspace-deps.ts';
 
 /**
  * The layering rules of one package (docs/adr/0091-layers-checked-in-ci.md): `layers` lists its folders and
@@ -24,28 +25,15 @@ export interface LayerProblem {
   text: string;
 }
 
-const sourceFile = /\.tsx?$/;
 /** Tests are leaves (nothing imports them) and may start a whole server from any layer: not part of the graph. */
 const testFile = /\.test\.tsx?$/;
-const skipped = new Set(['node_modules', 'dist', 'generated']);
-/** Static imports and re-exports (`import … from`, `export … from`, `import '…'`) and dynamic `import('…')`. */
-const importPattern = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    if (skipped.has(entry.name)) return [];
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return sourceFile.test(entry.name) && !testFile.test(entry.name) ? [path] : [];
-  });
-}
 
 /** The relative imports of a file, resolved to files that exist (`.ts`, `.tsx` or a folder's index). */
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
+function relativeImports(file: string): string[] {
   const found = new Set<string>();
-  for (const match of text.matchAll(importPattern)) {
-    const target = resolve(dirname(file), match[1] as string);
+  for (const specifier of importsOf(readFileSync(file, 'utf8'))) {
+    if (!specifier.startsWith('./') && !specifier.startsWith('../')) continue;
+    const target = resolve(dirname(file), specifier);
     const candidates = [target, `${target}.ts`, `${target}.tsx`, join(target, 'index.ts')];
     const hit = candidates.find((c) => existsSync(c) && statSync(c).isFile());
     if (hit) found.add(hit);
@@ -168,10 +156,10 @@ export function checkLayers(repository: string, packages: readonly PackageLayers
     const root = join(repository, pkg.root);
     const name = (file: string) => posix(relative(root, file));
     const graph = new Map<string, string[]>();
-    for (const file of sourceFiles(root))
+    for (const file of sourceFiles(root).filter((f) => !testFile.test(f)))
       graph.set(
         file,
-        importsOf(file).filter((f) => f.startsWith(root + sep)),
+        relativeImports(file).filter((f) => f.startsWith(root + sep)),
       );
     for (const [file, targets] of graph) {
       const own = layerOf(name(file), pkg.layers);

@@ -1,5 +1,4 @@
 import type { KubeObject } from '@binnacle/common';
-import { backoffDelay } from '@binnacle/common';
 import { AppError, notReady } from '@binnacle/common/server';
 import type { KubeClient } from './client.ts';
 import { type ApiResource, discover, resourceKey } from './discovery.ts';
@@ -57,8 +56,6 @@ export class InformerCache {
   #stopped = false;
   #version = 0;
   #rediscovery: ReturnType<typeof setTimeout> | undefined;
-  /** Rediscoveries that failed in a row: the next waits on the retry back-off. */
-  #rediscoveryFailures = 0;
 
   constructor(client: KubeClient, options: InformerCacheOptions = {}) {
     this.#client = client;
@@ -143,54 +140,35 @@ export class InformerCache {
   }
 
   /** CRDs changed: rediscover (debounced) and start or stop custom informers to match. */
-  #scheduleRediscovery(delayMs = 1000): void {
+  #scheduleRediscovery(): void {
     if (this.#rediscovery || this.#stopped || this.#tier('custom').state === 'pending') return;
     this.#rediscovery = setTimeout(() => {
       this.#rediscovery = undefined;
       void this.#rediscover();
-    }, delayMs);
+    }, 1000);
   }
 
-  /**
-   * A rediscovery that fails is retried with back-off until one succeeds or the cache stops: otherwise a CRD
-   * added meanwhile would stay unwatched until the agent restarts. Logged when it first fails and when it
-   * succeeds again, not at every retry.
-   */
   async #rediscover(): Promise<void> {
-    let resources: ApiResource[];
     try {
-      resources = await discover(this.#client);
+      const resources = await discover(this.#client);
+      this.#resources = resources;
+      const wanted = new Set(resources.filter((r) => tierOf(r) === 'custom').map(resourceKey));
+      for (const [key, entry] of this.#informers) {
+        if (entry.tier === 'custom' && !wanted.has(key)) {
+          entry.informer.stop();
+          this.#informers.delete(key);
+        }
+      }
+      for (const resource of resources) {
+        if (tierOf(resource) === 'custom' && !this.#informers.has(resourceKey(resource))) {
+          this.#startInformer(resource, 'custom');
+        }
+      }
+      this.#tier('custom').kinds = wanted.size;
+      this.#tier('custom').synced = [...this.#informers.values()].filter((e) => e.tier === 'custom').length;
     } catch (error) {
-      if (this.#rediscoveryFailures === 0)
-        this.#options.log?.(
-          'warn',
-          `rediscovery after a CRD change failed, retrying with back-off: ${(error as Error).message}`,
-        );
-      this.#scheduleRediscovery(backoffDelay(this.#rediscoveryFailures));
-      this.#rediscoveryFailures += 1;
-      return;
+      this.#options.log?.('warn', `rediscovery after a CRD change failed: ${(error as Error).message}`);
     }
-    if (this.#rediscoveryFailures > 0)
-      this.#options.log?.('info', 'rediscovery after a CRD change succeeded', {
-        failedAttempts: this.#rediscoveryFailures,
-      });
-    this.#rediscoveryFailures = 0;
-    if (this.#stopped) return;
-    this.#resources = resources;
-    const wanted = new Set(resources.filter((r) => tierOf(r) === 'custom').map(resourceKey));
-    for (const [key, entry] of this.#informers) {
-      if (entry.tier === 'custom' && !wanted.has(key)) {
-        entry.informer.stop();
-        this.#informers.delete(key);
-      }
-    }
-    for (const resource of resources) {
-      if (tierOf(resource) === 'custom' && !this.#informers.has(resourceKey(resource))) {
-        this.#startInformer(resource, 'custom');
-      }
-    }
-    this.#tier('custom').kinds = wanted.size;
-    this.#tier('custom').synced = [...this.#informers.values()].filter((e) => e.tier === 'custom').length;
   }
 
   /** Subscribes to every add, update and delete; returns the unsubscribe function. */
@@ -270,17 +248,9 @@ export class InformerCache {
     return total;
   }
 
-  /**
-   * The API server answers again: every informer waiting to retry retries now (see `Informer.resume`), and so
-   * does a rediscovery waiting on its back-off.
-   */
+  /** The API server answers again: every informer waiting to retry retries now (see `Informer.resume`). */
   resume(): void {
     for (const { informer } of this.#informers.values()) informer.resume();
-    if (this.#rediscoveryFailures > 0 && this.#rediscovery) {
-      clearTimeout(this.#rediscovery);
-      this.#rediscovery = undefined;
-      this.#scheduleRediscovery(0);
-    }
   }
 
   stop(): void {

@@ -108,7 +108,19 @@ const Dashboard = Type.Object({
   audit: Type.Optional(
     Type.Object(
       { passing: Type.Integer(), warning: Type.Integer(), danger: Type.Integer() },
-      { description: 'the best-practice audit (settings applied); absent while pods cannot be listed' },
+      {
+        description:
+          'the best-practice audit (settings applied); absent while pods load or when it cannot run',
+      },
+    ),
+  ),
+  auditError: Type.Optional(
+    Type.Object(
+      { error: Type.String(), code: Type.String() },
+      {
+        description:
+          "why the audit cannot run: the API server's 403 to the agent listing pods (code forbidden), or its failure to list them; absent while pods load",
+      },
     ),
   ),
   counts: Type.Object({

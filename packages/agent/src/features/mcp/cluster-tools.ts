@@ -47,7 +47,7 @@ export const clusterTools: Tool[] = [
     },
     async run(args, { ctx, caller, now }) {
       const view = await callerView(ctx, caller, scope(args.namespace));
-      const { problems, loading } = clusterProblems(ctx, view, await readAuditSettings(ctx), now);
+      const { problems, loading, auditError } = clusterProblems(ctx, view, await readAuditSettings(ctx), now);
       const issues = problems
         .map((p) => ({ severity: severityOf(p), ...p, message: redactText(p.message) }))
         .filter(
@@ -60,6 +60,7 @@ export const clusterTools: Tool[] = [
         total: issues.length,
         issues: issues.slice(0, args.limit),
         ...(loading.length > 0 ? { loading } : {}),
+        ...(auditError ? { auditError } : {}),
       };
     },
   }),

@@ -1,4 +1,5 @@
-import type { KubeObject } from '@binnacle/common';
+import type { ErrorBody, KubeObject } from '@binnacle/common';
+import { AppError } from '@binnacle/common/server';
 import type { AuditSettings } from '../../config/agent-config.ts';
 import type { Cluster } from '../../kube/cluster.ts';
 import { apiVersionOf } from '../../kube/discovery.ts';
@@ -114,6 +115,20 @@ export class AuditEngine {
     }
     const disabled = new Set(scope.settings.disabledChecks);
     return { findings: findings.filter((f) => !disabled.has(f.checkId)), audited, loading };
+  }
+
+  /**
+   * `run` for views that show the audit beside other things (dashboard, topology, ADR 0074): `run` when it ran;
+   * nothing while pods load (they come on a later refresh); otherwise `error`, the `{error, code}` of why it cannot
+   * run — the API server's 403 to the agent, or its failure to list — so a refusal never reads as "no findings".
+   */
+  attempt(scope: AuditScope, now = Date.now()): { run?: ReturnType<AuditEngine['run']>; error?: ErrorBody } {
+    try {
+      return { run: this.run(scope, now) };
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return error.code === 'not_ready' ? {} : { error: { error: error.message, code: error.code } };
+    }
   }
 
   #findingsOf(object: KubeObject, context: () => AuditContext): Finding[] {

@@ -1,4 +1,3 @@
-import { AppError } from '@binnacle/common/server';
 import { type AuditSettings, configDefaults } from '../../config/agent-config.ts';
 import type { Cluster } from '../../kube/cluster.ts';
 import { resourceKey } from '../../kube/discovery.ts';
@@ -40,15 +39,15 @@ export interface TopologyRequest extends TopologyOptions {
   certificates?: boolean;
 }
 
-/** The audit's findings in the request's namespaces; undefined when the agent cannot list pods (or they load). */
-function auditFindings(ctx: TopologySource, request: TopologyRequest, now: number) {
+/**
+ * The audit's findings in the request's namespaces; undefined without audit settings or while pods load. When the
+ * audit cannot run (the agent may not list pods, or listing fails) the warnings say why, with the code.
+ */
+function auditFindings(ctx: TopologySource, request: TopologyRequest, now: number, warnings: string[]) {
   if (!request.audit) return undefined;
-  try {
-    return ctx.audit.run({ namespaces: request.namespaces, settings: request.audit }, now).findings;
-  } catch (error) {
-    if (error instanceof AppError) return undefined;
-    throw error;
-  }
+  const { run, error } = ctx.audit.attempt({ namespaces: request.namespaces, settings: request.audit }, now);
+  if (error) warnings.push(`the audit cannot run (${error.code}): ${error.error}`);
+  return run?.findings;
 }
 
 function snapshot(
@@ -105,17 +104,13 @@ export class TopologyService {
     const version = ctx.cluster.cache.version;
     if (hit && (hit.version === version || now - hit.at < memoTtlMs)) return hit.topology;
     const { input, warnings } = snapshot(ctx, request.namespaces);
+    const audit = auditFindings(ctx, request, now, warnings);
     const estimatedNodes = estimate(input, request);
     const graph: Topology =
       !request.namespaces && estimatedNodes > this.#largeCluster
         ? { ...reducedTopology(input, request, this.#largeCluster), warnings, estimatedNodes }
         : { ...buildTopology(input, request), warnings };
-    const topology = withFindings(
-      graph,
-      input,
-      { audit: auditFindings(ctx, request, now), certificates: request.certificates ?? false },
-      now,
-    );
+    const topology = withFindings(graph, input, { audit, certificates: request.certificates ?? false }, now);
     if (this.#memo.size > 100) this.#memo.clear();
     this.#memo.set(key, { version, at: now, topology });
     return topology;
