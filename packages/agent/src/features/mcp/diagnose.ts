@@ -4,12 +4,12 @@ import { callerView } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { healthOf } from '../../kube/health.ts';
 import { defaultContainer } from '../../kube/pods.ts';
+import { kubeEvents } from '../../scope/events.ts';
 import { redactText } from '../../scope/redact.ts';
 import { aiGet } from '../ai/service.ts';
 import { view } from '../ai/views.ts';
 import { readPodLog } from '../logs/service.ts';
 import { workloadPods } from '../logs/workload.ts';
-import { kubeEvents } from '../timeline/service.ts';
 import type { McpContext } from './module.ts';
 import { eventRow, shownLines } from './rows.ts';
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { callerView, visibleNamespaces } from '../../http/caller-view.ts';
 import { auditReport } from '../../scope/audit/report.ts';
+import { kubeEvents } from '../../scope/events.ts';
 import { ReleaseDecoder } from '../../scope/helm-releases.ts';
 import { redactText } from '../../scope/redact.ts';
 import { readAuditSettings } from '../../scope/settings.ts';
@@ -9,7 +10,7 @@ import { dashboard } from '../dashboard/service.ts';
 import { readPodLog, sinceSeconds } from '../logs/service.ts';
 import { pkgmgrDashboard } from '../pkgmgr/service.ts';
 import { namespaces } from '../resources/catalog.ts';
-import { changes, kubeEvents } from '../timeline/service.ts';
+import { changes } from '../timeline/service.ts';
 import {
   container,
   grep,

@@ -6,8 +6,9 @@ import { callerView, requireVisible } from '../../http/caller-view.ts';
 import { csv, requestedNamespaces } from '../../http/query.ts';
 import { KubeObjectSchema } from '../../http/schemas.ts';
 import { scopeOf } from '../../kube/discovery.ts';
+import { kubeEvents } from '../../scope/events.ts';
 import type { TimelineContext } from './module.ts';
-import { changes, changesLimit, childChanges, kubeEvents, type Preset, presets } from './service.ts';
+import { changes, changesLimit, childChanges, type Preset, presets } from './service.ts';
 import { ChangeStreams } from './stream.ts';
 
 const tags = ['timeline'];

@@ -157,25 +157,3 @@ export async function childChanges(
         });
   return { root: { kind: resource.kind, namespace, name, uid: rootUid }, events };
 }
-
-export function kubeEvents(
-  ctx: TimelineContext,
-  query: { namespaces?: string[]; type?: string; kind?: string; name?: string; limit: number },
-) {
-  const resource = ctx.cluster.resolve('events');
-  const all = query.namespaces
-    ? query.namespaces.flatMap((ns) => ctx.cluster.cache.list(resource, ns))
-    : ctx.cluster.cache.list(resource);
-  const time = (e: KubeObject) =>
-    String(e.lastTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp ?? '');
-  const involved = (e: KubeObject) => (e.involvedObject ?? {}) as { kind?: string; name?: string };
-  const items = all
-    .filter(
-      (e) =>
-        (!query.type || e.type === query.type) &&
-        (!query.kind || involved(e).kind?.toLowerCase() === query.kind.toLowerCase()) &&
-        (!query.name || involved(e).name === query.name),
-    )
-    .sort((a, b) => time(b).localeCompare(time(a)));
-  return { items: items.slice(0, query.limit), total: items.length };
-}
