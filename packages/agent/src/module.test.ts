@@ -2,6 +2,7 @@ import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import type { AgentContext, App } from './context.ts';
 import { defineAgentModule, registerModules } from './module.ts';
+import { type AgentTool, toolsOf } from './scope/mcp/tool.ts';
 import type { MetricsStores } from './scope/metricsdb/stores.ts';
 
 const app = () => Fastify() as unknown as App;
@@ -70,5 +71,57 @@ describe('registerModules', () => {
       },
     });
     await expect(registerModules(app(), ctx, [off])).resolves.toBeUndefined();
+  });
+
+  it("gathers the modules' tools in the order named, each run with its module's view and services", async () => {
+    const tool = toolsOf<Pick<AgentContext, 'version'>, { metricsStores: MetricsStores }>();
+    const echo = (name: string) =>
+      tool({
+        name,
+        title: name,
+        description: name,
+        input: {},
+        run: (_args, { ctx, uses, caller, now }) =>
+          Promise.resolve({ version: ctx.version, stores: uses.metricsStores === stores, caller, now }),
+      });
+    const provider = defineAgentModule({
+      name: 'provider',
+      needs: [],
+      provides: ['metricsStores'],
+      provide: () => ({ metricsStores: stores }),
+    });
+    const first = defineAgentModule({
+      name: 'first',
+      needs: ['version'],
+      uses: ['metricsStores'],
+      tools: [echo('b'), echo('c')],
+    });
+    const second = defineAgentModule({
+      name: 'second',
+      needs: ['version'],
+      uses: ['metricsStores'],
+      tools: [echo('a')],
+    });
+    let served: readonly AgentTool[] = [];
+    const host = defineAgentModule({
+      name: 'host',
+      needs: [],
+      uses: ['mcpTools'],
+      register(_app, _ctx, { mcpTools }) {
+        served = mcpTools;
+      },
+    });
+    await registerModules(app(), ctx, [provider, first, host, second], ['a', 'b', 'c']);
+    // The endpoint reads the list when it serves: it holds the tools of the modules after it too by then.
+    expect(served.map((t) => t.name)).toEqual(['a', 'b', 'c']);
+    expect(await served[1]?.run({}, { now: 7 })).toEqual({
+      version,
+      stores: true,
+      caller: undefined,
+      now: 7,
+    });
+    await expect(registerModules(app(), ctx, [provider, first, second], ['b', 'c'])).rejects.toThrow(
+      'tool a is missing from the tool order',
+    );
   });
 });

@@ -23,6 +23,7 @@ import { nodesModule } from './features/nodes/module.ts';
 import { packagesModule } from './features/packages/module.ts';
 import { pkgmgrModule } from './features/pkgmgr/module.ts';
 import { portforwardModule } from './features/portforward/module.ts';
+import { rbacModule } from './features/rbac/module.ts';
 import { repohostModule } from './features/repohost/module.ts';
 import { resourcesModule } from './features/resources/module.ts';
 import { sessionsModule } from './features/sessions/module.ts';
@@ -66,10 +67,44 @@ export const agentModules: readonly AnyAgentModule[] = [
   mcpModule,
   auditModule,
   netpolModule,
+  rbacModule,
   nodesModule,
   metricsModule,
   imagesModule,
   metricsdbModule,
   costModule,
   debugModule,
+];
+
+/**
+ * The order an assistant is shown the MCP tools in (docs/adr/0101-mcp-tools-from-modules.md): where to begin first
+ * (the dashboard, namespaces, objects, events, logs, changes), then the cluster as a whole, one workload, what is
+ * installed, and the tools that write last. `registerModules` refuses a tool this list leaves out.
+ */
+export const agentToolOrder: readonly string[] = [
+  'get_dashboard',
+  'list_namespaces',
+  'list_resources',
+  'get_resource',
+  'get_events',
+  'get_pod_logs',
+  'get_changes',
+  'get_cluster_audit',
+  'list_helm_releases',
+  'get_topology',
+  'top_resources',
+  'issues',
+  'search',
+  'get_subject_permissions',
+  'get_neighborhood',
+  'get_workload_logs',
+  'diagnose',
+  'get_helm_release',
+  'list_packages',
+  'manage_workload',
+  'manage_cronjob',
+  'manage_node',
+  'manage_gitops',
+  'apply_resource',
+  'patch_resource',
 ];

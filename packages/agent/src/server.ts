@@ -5,7 +5,7 @@ import type { AgentContext, App } from './context.ts';
 import { callerAware, refuseDirectCallers, registerCallerIdentity, uiBase } from './http/caller.ts';
 import { refuseOtherPages } from './http/same-origin.ts';
 import { registerModules } from './module.ts';
-import { agentModules } from './modules.ts';
+import { agentModules, agentToolOrder } from './modules.ts';
 import { registerSignIn } from './scope/auth/identify.ts';
 
 export interface ServerOptions {
@@ -41,6 +41,6 @@ export async function buildServer(ctx: AgentContext, options: ServerOptions): Pr
   // The same files for everyone, nothing of the cluster in them: served to tunneled callers as well.
   await registerWebAssets(app, callerAware);
   // Each feature, with the part of the context it declares.
-  await registerModules(app, ctx, agentModules);
+  await registerModules(app, ctx, agentModules, agentToolOrder);
   return app;
 }

@@ -1,4 +1,5 @@
 import { type ContextOf, defineAgentModule, routesOnly } from '../../module.ts';
+import { auditTools } from './mcp-tools.ts';
 import { auditRoutes } from './routes.ts';
 
 const needs = ['access', 'audit', 'cluster', 'config', 'configFile', 'settingsFile'] as const;
@@ -9,4 +10,5 @@ export const auditModule = defineAgentModule({
   name: 'audit',
   needs,
   register: routesOnly(auditRoutes),
+  tools: auditTools,
 });

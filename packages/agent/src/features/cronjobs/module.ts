@@ -1,4 +1,5 @@
 import { type ContextOf, defineAgentModule, routesOnly } from '../../module.ts';
+import { cronjobTools } from './mcp-tools.ts';
 import { cronJobRoutes } from './routes.ts';
 
 const needs = ['cluster', 'log', 'timeline'] as const;
@@ -9,4 +10,5 @@ export const cronjobsModule = defineAgentModule({
   name: 'cronjobs',
   needs,
   register: routesOnly(cronJobRoutes),
+  tools: cronjobTools,
 });

@@ -1,4 +1,5 @@
 import { type ContextOf, defineAgentModule, routesOnly } from '../../module.ts';
+import { dashboardTools } from './mcp-tools.ts';
 import { dashboardRoutes } from './routes.ts';
 
 const needs = ['access', 'audit', 'cluster', 'config', 'configFile', 'settingsFile'] as const;
@@ -9,4 +10,5 @@ export const dashboardModule = defineAgentModule({
   name: 'dashboard',
   needs,
   register: routesOnly(dashboardRoutes),
+  tools: dashboardTools,
 });

@@ -1,4 +1,5 @@
 import { type ContextOf, defineAgentModule, routesOnly } from '../../module.ts';
+import { gitopsTools } from './mcp-tools.ts';
 import { gitopsRoutes } from './routes.ts';
 
 const needs = ['access', 'cluster', 'config', 'log', 'sessions', 'timeline'] as const;
@@ -9,4 +10,5 @@ export const gitopsModule = defineAgentModule({
   name: 'gitops',
   needs,
   register: routesOnly(gitopsRoutes),
+  tools: gitopsTools,
 });

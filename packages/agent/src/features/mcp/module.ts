@@ -1,29 +1,13 @@
-import { type ContextOf, defineAgentModule } from '../../module.ts';
+import { defineAgentModule } from '../../module.ts';
 import { mcpRoutes } from './routes.ts';
 
-const needs = [
-  'access',
-  'audit',
-  'cluster',
-  'config',
-  'configFile',
-  'connection',
-  'log',
-  'metrics',
-  'sessions',
-  'settingsFile',
-  'timeline',
-  'topology',
-  'version',
-] as const;
-/** What the mcp feature reads of the agent. */
-export type McpContext = ContextOf<typeof needs>;
-
+/** The endpoint only: the tools are the other modules' (docs/adr/0101-mcp-tools-from-modules.md). */
 export const mcpModule = defineAgentModule({
   name: 'mcp',
-  needs,
+  needs: ['config', 'version'],
+  uses: ['mcpTools'],
   enabled: ({ config }) => !config.noMcp,
-  register(app, ctx) {
-    mcpRoutes(app, ctx, { readOnly: ctx.config.mcpReadOnly });
+  register(app, ctx, { mcpTools }) {
+    mcpRoutes(app, { version: ctx.version, tools: mcpTools, readOnly: ctx.config.mcpReadOnly });
   },
 });

@@ -1,4 +1,5 @@
 import { type ContextOf, defineAgentModule, routesOnly } from '../../module.ts';
+import { metricsTools } from './mcp-tools.ts';
 import { metricsRoutes } from './routes.ts';
 
 const needs = ['access', 'cluster', 'config', 'metrics'] as const;
@@ -9,4 +10,5 @@ export const metricsModule = defineAgentModule({
   name: 'metrics',
   needs,
   register: routesOnly(metricsRoutes),
+  tools: metricsTools,
 });

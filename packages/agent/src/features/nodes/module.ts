@@ -1,4 +1,5 @@
 import { type ContextOf, defineAgentModule, routesOnly } from '../../module.ts';
+import { nodeTools } from './mcp-tools.ts';
 import { nodeRoutes } from './routes.ts';
 
 const needs = ['cluster', 'config', 'log', 'timeline'] as const;
@@ -9,4 +10,5 @@ export const nodesModule = defineAgentModule({
   name: 'nodes',
   needs,
   register: routesOnly(nodeRoutes),
+  tools: nodeTools,
 });

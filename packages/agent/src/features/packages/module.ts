@@ -1,4 +1,5 @@
 import { type ContextOf, defineAgentModule, routesOnly } from '../../module.ts';
+import { packageTools } from './mcp-tools.ts';
 import { packagesRoutes } from './routes.ts';
 
 const needs = ['access', 'cluster', 'config'] as const;
@@ -9,4 +10,5 @@ export const packagesModule = defineAgentModule({
   name: 'packages',
   needs,
   register: routesOnly(packagesRoutes),
+  tools: packageTools,
 });

@@ -1,4 +1,5 @@
 import { type ContextOf, defineAgentModule, routesOnly } from '../../module.ts';
+import { pkgmgrTools } from './mcp-tools.ts';
 import { pkgmgrRoutes } from './routes.ts';
 
 const needs = ['access', 'cluster', 'config', 'log', 'sessions', 'timeline'] as const;
@@ -9,4 +10,5 @@ export const pkgmgrModule = defineAgentModule({
   name: 'pkgmgr',
   needs,
   register: routesOnly(pkgmgrRoutes),
+  tools: pkgmgrTools,
 });

@@ -1,4 +1,5 @@
 import { type ContextOf, defineAgentModule, routesOnly } from '../../module.ts';
+import { resourceTools } from './mcp-tools.ts';
 import { resourceRoutes } from './routes.ts';
 
 const needs = ['access', 'cluster', 'config', 'log', 'timeline'] as const;
@@ -9,4 +10,5 @@ export const resourcesModule = defineAgentModule({
   name: 'resources',
   needs,
   register: routesOnly(resourceRoutes),
+  tools: resourceTools,
 });

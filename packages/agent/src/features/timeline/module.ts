@@ -1,4 +1,5 @@
 import { type ContextOf, defineAgentModule, routesOnly } from '../../module.ts';
+import { timelineTools } from './mcp-tools.ts';
 import { timelineRoutes } from './routes.ts';
 
 const needs = [
@@ -20,4 +21,5 @@ export const timelineModule = defineAgentModule({
   name: 'timeline',
   needs,
   register: routesOnly(timelineRoutes),
+  tools: timelineTools,
 });

@@ -1,4 +1,5 @@
 import { type ContextOf, defineAgentModule } from '../../module.ts';
+import { topologyTools } from './mcp-tools.ts';
 import { topologyRoutes } from './routes.ts';
 
 const needs = ['access', 'audit', 'cluster', 'config', 'configFile', 'settingsFile', 'topology'] as const;
@@ -12,4 +13,5 @@ export const topologyModule = defineAgentModule({
   register(app, ctx, { trafficPairs }) {
     topologyRoutes(app, ctx, trafficPairs);
   },
+  tools: topologyTools,
 });

@@ -1,4 +1,5 @@
 import { type ContextOf, defineAgentModule, routesOnly } from '../../module.ts';
+import { workloadTools } from './mcp-tools.ts';
 import { workloadRoutes } from './routes.ts';
 
 const needs = ['cluster', 'log', 'timeline'] as const;
@@ -9,4 +10,5 @@ export const workloadsModule = defineAgentModule({
   name: 'workloads',
   needs,
   register: routesOnly(workloadRoutes),
+  tools: workloadTools,
 });

@@ -5,13 +5,13 @@ import type { Impersonation } from '../../kube/client.ts';
 import { healthOf } from '../../kube/health.ts';
 import { defaultContainer } from '../../kube/pods.ts';
 import { kubeEvents } from '../../scope/events.ts';
+import { eventRow } from '../../scope/mcp/rows.ts';
+import type { ObjectViews } from '../../scope/object-views.ts';
 import { redactText } from '../../scope/redact.ts';
-import { aiGet } from '../ai/service.ts';
-import { view } from '../ai/views.ts';
-import { readPodLog } from '../logs/service.ts';
-import { workloadPods } from '../logs/workload.ts';
-import type { McpContext } from './module.ts';
-import { eventRow, shownLines } from './rows.ts';
+import { shownLines } from './grepped.ts';
+import type { LogsContext } from './module.ts';
+import { readPodLog } from './service.ts';
+import { workloadPods } from './workload.ts';
 
 export const diagnosedKinds = ['pod', 'deployment', 'statefulset', 'daemonset'] as const;
 
@@ -52,9 +52,9 @@ function stateText(state: unknown): string | undefined {
 }
 
 /** Each container's readiness, restarts, state now and how its last run ended. */
-function podState(pod: KubeObject, now: number) {
+function podState(views: ObjectViews, pod: KubeObject, now: number) {
   return {
-    pod: view(pod, 'compact', now) as string,
+    pod: views.view(pod, 'compact', now) as string,
     ...(pod.status?.reason
       ? { reason: pod.status.reason, message: redactText(String(pod.status.message ?? '')) }
       : {}),
@@ -68,7 +68,9 @@ function podState(pod: KubeObject, now: number) {
   };
 }
 
-/** The pod whose log tells most: failing before healthy, then the most restarted; and its most troubled container. */
+/**
+ * The pod whose log tells most: failing before healthy, then the most restarted; and its most troubled container.
+ */
 function logSource(pods: KubeObject[], container?: string) {
   const [pod] = [...pods].sort(
     (a, b) => Number(failing(b)) - Number(failing(a)) || restarts(b) - restarts(a),
@@ -88,7 +90,7 @@ function logSource(pods: KubeObject[], container?: string) {
 }
 
 async function logTail(
-  ctx: McpContext,
+  ctx: LogsContext,
   caller: Impersonation | undefined,
   pods: KubeObject[],
   query: DiagnoseQuery,
@@ -125,13 +127,14 @@ async function logTail(
  * tail of the most troubled pod's log — the previous run's when it crashed. Redacted throughout.
  */
 export async function diagnose(
-  ctx: McpContext,
+  ctx: LogsContext,
+  views: ObjectViews,
   caller: Impersonation | undefined,
   query: DiagnoseQuery,
   now: number,
 ) {
   const { namespace, name } = query;
-  const found = await aiGet(ctx, caller, { kind: query.kind, namespace, name, verbosity: 'summary' }, now);
+  const found = await views.get(caller, { kind: query.kind, namespace, name, verbosity: 'summary' }, now);
   const resource = ctx.cluster.resolve(query.kind);
   const shown = await callerView(ctx, caller, [namespace]);
   if (shown.namespaces?.length === 0) {
@@ -159,7 +162,9 @@ export async function diagnose(
     pods: {
       total: pods.length,
       failing: troubled.length,
-      states: (query.kind === 'pod' ? pods : troubled).slice(0, podsShown).map((p) => podState(p, now)),
+      states: (query.kind === 'pod' ? pods : troubled)
+        .slice(0, podsShown)
+        .map((p) => podState(views, p, now)),
     },
     events: events.slice(0, eventsShown).map(eventRow),
     logs: await logTail(ctx, caller, pods, query),

@@ -1,21 +1,21 @@
 import { z } from 'zod';
-import { callerView } from '../../http/caller-view.ts';
+import { visibleNamespaces } from '../../http/caller-view.ts';
 import { ReleaseDecoder, type StoredRelease } from '../../scope/helm-releases.ts';
+import { name, namespace, requiredNamespace, scope } from '../../scope/mcp/args.ts';
+import { toolsOf } from '../../scope/mcp/tool.ts';
 import { redactManifest, redactText, redactValues } from '../../scope/redact.ts';
-import { sources } from '../packages/contributors.ts';
-import { listPackages } from '../packages/service.ts';
+import type { PkgmgrContext } from './module.ts';
 import {
   releaseDetail,
   releaseDiff,
   releaseRevision,
   releaseRevisionsFor,
   releaseValues,
-} from '../pkgmgr/release-detail.ts';
-import { name, namespace, requiredNamespace, scope } from './args.ts';
-import { type Tool, tool } from './tool.ts';
+} from './release-detail.ts';
+import { pkgmgrDashboard } from './service.ts';
 
+const tool = toolsOf<PkgmgrContext>();
 const decoder = new ReleaseDecoder();
-const _parts = ['values', 'history', 'diff'] as const;
 const revision = z.number().int().min(1).optional();
 
 const redactedRelease = (release: StoredRelease): StoredRelease => ({
@@ -23,8 +23,24 @@ const redactedRelease = (release: StoredRelease): StoredRelease => ({
   manifest: redactManifest(release.manifest),
 });
 
-/** The tools about what is installed: Helm releases in depth, and packages from every source. */
-export const packageTools: Tool[] = [
+/** The tools about Helm releases: the newest revision of each, and one in depth. */
+export const pkgmgrTools = [
+  tool({
+    name: 'list_helm_releases',
+    title: 'Helm releases',
+    description:
+      'Helm releases (newest revision each) with chart, version, status and when they were deployed.',
+    input: { namespace },
+    async run(args, { ctx, caller }) {
+      const shown = await visibleNamespaces(
+        ctx,
+        caller,
+        { group: '', resource: 'secrets' },
+        scope(args.namespace),
+      );
+      return pkgmgrDashboard(ctx, decoder, shown);
+    },
+  }),
   tool({
     name: 'get_helm_release',
     title: 'A Helm release',
@@ -66,29 +82,6 @@ export const packageTools: Tool[] = [
           ? { diff: releaseDiff(revisions.map(redactedRelease), args.diff_revision_1, args.diff_revision_2) }
           : {}),
       };
-    },
-  }),
-  tool({
-    name: 'list_packages',
-    title: 'Installed packages',
-    description:
-      'What is installed, one row per chart and release, merged from Helm releases, chart labels on workloads, CRDs, Argo CD Applications and Flux HelmReleases and Kustomizations, each with its version and health.',
-    input: {
-      namespace,
-      source: z.enum(sources).optional().describe('only packages this source shows'),
-      chart: z.string().min(1).max(253).optional().describe('only charts whose name contains this'),
-    },
-    async run(args, { ctx, caller }) {
-      const view = await callerView(ctx, caller, scope(args.namespace));
-      const listed = listPackages(ctx, decoder, view, {
-        namespace: args.namespace,
-        source: args.source,
-      });
-      const chart = args.chart?.toLowerCase();
-      const packages = chart
-        ? listed.packages.filter((p) => p.chart.toLowerCase().includes(chart))
-        : listed.packages;
-      return { ...listed, packages, total: packages.length };
     },
   }),
 ];
