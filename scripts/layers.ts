@@ -18,10 +18,15 @@ export interface PackageLayers {
    * may stay inside one unit, never span two.
    */
   unitParents?: readonly string[];
+  /**
+   * Unit parents whose units import no sibling (`features/`: no feature imports another). What two of them share
+   * lives in a layer below, or passes between them as a service their modules declare.
+   */
+  siblingsIsolated?: readonly string[];
 }
 
 export interface LayerProblem {
-  kind: 'upward' | 'loop' | 'unplaced';
+  kind: 'upward' | 'sibling' | 'loop' | 'unplaced';
   text: string;
 }
 
@@ -56,6 +61,14 @@ function unitOf(path: string, unitParents: readonly string[]): string {
   const rest = parent ? path.slice(parent.length) : path;
   const head = rest.split('/')[0] as string;
   return (parent ?? '') + head;
+}
+
+/** The isolated parent (`features/`) a path is under, when both it and `other` are, in two different units. */
+function siblingParent(path: string, other: string, pkg: PackageLayers): string | undefined {
+  const parent = pkg.siblingsIsolated?.find((p) => path.startsWith(p));
+  if (!parent || !other.startsWith(parent)) return undefined;
+  const units = pkg.unitParents ?? [];
+  return unitOf(path, units) === unitOf(other, units) ? undefined : parent;
 }
 
 /** Strongly connected components of size > 1 (Tarjan), each with its members. */
@@ -149,7 +162,10 @@ function crossingCycle(
   return [...members];
 }
 
-/** Every import that runs up the layering, every loop spanning two units, every file no layer places. */
+/**
+ * Every import that runs up the layering, every import of a sibling unit where siblings are isolated, every loop
+ * spanning two units, every file no layer places.
+ */
 export function checkLayers(repository: string, packages: readonly PackageLayers[]): LayerProblem[] {
   const problems: LayerProblem[] = [];
   for (const pkg of packages) {
@@ -173,6 +189,12 @@ export function checkLayers(repository: string, packages: readonly PackageLayers
           problems.push({
             kind: 'upward',
             text: `${pkg.root}: ${name(file)} imports ${name(target)}, a layer above it`,
+          });
+        const parent = siblingParent(name(file), name(target), pkg);
+        if (parent)
+          problems.push({
+            kind: 'sibling',
+            text: `${pkg.root}: ${name(file)} imports ${name(target)}, a sibling folder in ${parent}`,
           });
       }
     }
@@ -203,6 +225,7 @@ export const repositoryLayers: readonly PackageLayers[] = [
       ['modules.ts', 'server.ts', 'agent.ts', 'openapi-document.ts', 'cli/', 'index.ts', 'testing/'],
     ],
     unitParents: ['features/'],
+    siblingsIsolated: ['features/'],
   },
   {
     root: 'packages/hub/src',

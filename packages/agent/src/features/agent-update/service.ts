@@ -25,10 +25,6 @@ export interface SelfUpgradeResult {
   image: string;
 }
 
-/** Whether the agent knows its own Deployment, as the chart's rbac.selfUpgrade tells it (MY_POD_NAMESPACE, MY_DEPLOYMENT_NAME). */
-export const selfUpgradeConfigured = (config: AgentUpdateContext['config']): boolean =>
-  Boolean(config.selfUpgradeNamespace && config.selfUpgradeDeployment);
-
 function ownDeployment(ctx: AgentUpdateContext): { namespace: string; name: string } {
   const { selfUpgradeNamespace: namespace, selfUpgradeDeployment: name } = ctx.config;
   if (!namespace || !name)

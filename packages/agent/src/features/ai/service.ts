@@ -4,7 +4,7 @@ import { requireAccess } from '../../http/caller.ts';
 import { namespacesToList } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { scopeOf } from '../../kube/discovery.ts';
-import { getResource, listResources } from '../resources/service.ts';
+import { getResource, listResources } from '../../kube/object-reads.ts';
 import type { AiContext } from './module.ts';
 import { type Verbosity, view } from './views.ts';
 
@@ -58,7 +58,7 @@ export async function aiList(
   if (caller && namespaces?.length === 0)
     throw new AppError('forbidden', `${caller.user} cannot list ${resource.plural} in any namespace`);
   const limit = Math.min(query.limit ?? aiLimits.defaultItems, aiLimits.maxItems);
-  const listed = await listResources(ctx, {
+  const listed = await listResources(ctx.cluster, {
     kind: query.kind,
     group: query.group,
     namespaces,
@@ -104,6 +104,6 @@ export async function aiGet(
     resource: resource.plural,
     namespace: scopeOf(resource, query.namespace),
   });
-  const object = await getResource(ctx, query.kind, query.namespace, query.name, query.group);
+  const object = await getResource(ctx.cluster, query.kind, query.namespace, query.name, query.group);
   return { verbosity: query.verbosity, resource: view(object, query.verbosity, now) };
 }

@@ -8,8 +8,8 @@ import { NamespaceParam } from '../../http/schemas.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { resourceKey } from '../../kube/discovery.ts';
 import { certificateReport } from '../../scope/certificates/report.ts';
+import { CertificateReport } from '../../scope/certificates/schemas.ts';
 import type { CertificatesContext } from './module.ts';
-import { CertificateReport } from './schemas.ts';
 
 /**
  * The caller's TLS Secrets from the cache (403 for a named namespace it may not list them in; the cache's own 403

@@ -1,7 +1,7 @@
 import { type ContextOf, defineAgentModule } from '../../module.ts';
 import { costRoutes } from './routes.ts';
 
-const needs = ['access', 'cluster', 'config', 'connection', 'log', 'mode', 'sessions'] as const;
+const needs = ['access', 'cluster', 'config'] as const;
 /** What the cost feature reads of the agent. */
 export type CostContext = ContextOf<typeof needs>;
 

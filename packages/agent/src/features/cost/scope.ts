@@ -2,9 +2,9 @@ import { linearRegex } from '@binnacle/common';
 import { requireAccess } from '../../http/caller.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
+import { quote } from '../../scope/metricsdb/client.ts';
 import type { MetricsStores } from '../../scope/metricsdb/stores.ts';
-import { quote } from '../metricsdb/queries.ts';
-import { requireWorkload, workloadPodPattern } from '../metricsdb/workload-pods.ts';
+import { requireWorkload, workloadPodPattern } from '../../scope/metricsdb/workload-pods.ts';
 import type { CostContext } from './module.ts';
 import { costWindow } from './window.ts';
 

@@ -1,8 +1,8 @@
 import { requireAccess } from '../../http/caller.ts';
 import type { Impersonation } from '../../kube/client.ts';
+import { withStore } from '../../scope/metricsdb/answers.ts';
 import type { Connection, MetricsStores } from '../../scope/metricsdb/stores.ts';
-import { withStore } from '../metricsdb/service.ts';
-import { podWorkload } from '../metricsdb/workload-pods.ts';
+import { podWorkload } from '../../scope/metricsdb/workload-pods.ts';
 import { idleCost, money, nodeCosts, type PricedPod, pricePods, rollup, total, volumeCost } from './math.ts';
 import type { CostContext } from './module.ts';
 import { MissingSeries, type Reader, readCapacity, readPods, readPrices, readVolumes } from './reads.ts';

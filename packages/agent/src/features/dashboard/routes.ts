@@ -5,8 +5,8 @@ import { callerAware } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
 import { apiKindFields } from '../../http/schemas.ts';
+import { CertificateSummary } from '../../scope/certificates/schemas.ts';
 import { readAuditSettings } from '../../scope/settings.ts';
-import { CertificateSummary } from '../certificates/schemas.ts';
 import type { DashboardContext } from './module.ts';
 import { crdCounts, dashboard } from './service.ts';
 

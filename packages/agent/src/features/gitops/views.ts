@@ -5,8 +5,8 @@ import { viewReader } from '../../http/caller-view.ts';
 import { splitApiVersion } from '../../kube/discovery.ts';
 import { type LiveHealth, liveHealth } from '../../kube/live-health.ts';
 import { applicationRefs, inventoryRefs } from '../../scope/gitops/managed.ts';
+import { manifestResources, releaseRevision, releaseRevisions } from '../../scope/helm-history.ts';
 import type { ReleaseDecoder } from '../../scope/helm-releases.ts';
-import { manifestResources, releaseRevision, releaseRevisions } from '../pkgmgr/release-detail.ts';
 import { type FluxKind, fluxKinds } from './flux.ts';
 import type { GitopsContext } from './module.ts';
 

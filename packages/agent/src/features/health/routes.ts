@@ -1,11 +1,11 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
+import { selfUpgradeConfigured } from '../../config/agent-config.ts';
 import type { App } from '../../context.ts';
 import { callerAware, probe } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
+import { GroupParam, KindParam } from '../../http/schemas.ts';
 import { ReleaseChecker } from '../../scope/version-check.ts';
-import { selfUpgradeConfigured } from '../agent-update/service.ts';
-import { Group, Kind } from '../resources/routes.ts';
 import { capabilities } from './capabilities.ts';
 import { clusterInfo } from './cluster-info.ts';
 import { diagnostics, diagnosticsMarkdown } from './diagnostics.ts';
@@ -271,8 +271,8 @@ export function healthRoutes(app: App, ctx: HealthContext): void {
           'Features available given RBAC (access reviews) and flags, the identity the agent acts as and what its views show',
         querystring: Query({
           namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })),
-          kind: Type.Optional(Kind),
-          group: Type.Optional(Group),
+          kind: Type.Optional(KindParam),
+          group: Type.Optional(GroupParam),
         }),
         response: { 200: Capabilities, ...errorResponses },
       },

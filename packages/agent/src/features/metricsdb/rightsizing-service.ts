@@ -2,13 +2,13 @@ import { DurationError, type KubeObject, parseDuration, parseQuantity } from '@b
 import { badRequest } from '@binnacle/common/server';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import { instantQuery } from '../../scope/metricsdb/client.ts';
+import { withStore } from '../../scope/metricsdb/answers.ts';
+import { instantQuery, quote } from '../../scope/metricsdb/client.ts';
 import type { Connection, MetricsStores } from '../../scope/metricsdb/stores.ts';
+import { podWorkload, requireWorkload, workloadPodPattern } from '../../scope/metricsdb/workload-pods.ts';
 import type { MetricsdbContext } from './module.ts';
-import { quote, usageQueries } from './queries.ts';
+import { usageQueries } from './queries.ts';
 import { type ContainerUsage, type CurrentResources, policy, recommend } from './rightsizing.ts';
-import { withStore } from './service.ts';
-import { podWorkload, requireWorkload, workloadPodPattern } from './workload-pods.ts';
 
 const maxWindowMs = 720 * 3_600_000;
 

@@ -4,21 +4,14 @@ import { authHeaders } from '../../config/header-list.ts';
 import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { NamespaceParam, ObjectNameParam } from '../../http/schemas.ts';
+import { storeStatus } from '../../scope/metricsdb/answers.ts';
+import { Store, Unavailable } from '../../scope/metricsdb/schemas.ts';
 import { MetricsStores } from '../../scope/metricsdb/stores.ts';
 import type { MetricsdbContext } from './module.ts';
 import type { Category } from './queries.ts';
 import { rightsizeWorkload, rightsizingScan } from './rightsizing-service.ts';
-import {
-  answer,
-  ChartQuery,
-  chartFields,
-  Policy,
-  Store,
-  Unavailable,
-  Window,
-  WorkloadRecommendation,
-} from './schemas.ts';
-import { clusterMetrics, namespaceMetrics, passThrough, resourceMetrics, storeStatus } from './service.ts';
+import { answer, ChartQuery, chartFields, Policy, Window, WorkloadRecommendation } from './schemas.ts';
+import { clusterMetrics, namespaceMetrics, passThrough, resourceMetrics } from './service.ts';
 
 const tags = ['metricsdb'];
 const chartQuery = (query: { category?: Category; range?: string }) => ({

@@ -5,10 +5,10 @@ import { callerAware, requireAccess } from '../../http/caller.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
 import { NamespaceParam } from '../../http/schemas.ts';
+import { releaseRevision, releaseRevisions } from '../../scope/helm-history.ts';
 import { type ReleaseDecoder, summarizeRelease } from '../../scope/helm-releases.ts';
 import type { ChartSources } from './chart-sources.ts';
 import type { PkgmgrContext } from './module.ts';
-import { releaseRevision, releaseRevisions } from './release-detail.ts';
 import {
   ChartParams,
   ChartVersion,

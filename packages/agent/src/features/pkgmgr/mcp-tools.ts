@@ -1,17 +1,12 @@
 import { z } from 'zod';
 import { visibleNamespaces } from '../../http/caller-view.ts';
+import { releaseRevision } from '../../scope/helm-history.ts';
 import { ReleaseDecoder, type StoredRelease } from '../../scope/helm-releases.ts';
 import { name, namespace, requiredNamespace, scope } from '../../scope/mcp/args.ts';
 import { toolsOf } from '../../scope/mcp/tool.ts';
 import { redactManifest, redactText, redactValues } from '../../scope/redact.ts';
 import type { PkgmgrContext } from './module.ts';
-import {
-  releaseDetail,
-  releaseDiff,
-  releaseRevision,
-  releaseRevisionsFor,
-  releaseValues,
-} from './release-detail.ts';
+import { releaseDetail, releaseDiff, releaseRevisionsFor, releaseValues } from './release-detail.ts';
 import { pkgmgrDashboard } from './service.ts';
 
 const tool = toolsOf<PkgmgrContext>();

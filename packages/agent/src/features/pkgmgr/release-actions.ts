@@ -3,6 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError, parseYaml, yamlLimits } from '@binnacle/common/server';
 import type { Impersonation } from '../../kube/client.ts';
+import { releaseRevision, releaseRevisions } from '../../scope/helm-history.ts';
 import {
   type ReleaseDecoder,
   type ReleaseSummary,
@@ -12,7 +13,7 @@ import {
 import type { ChartSources } from './chart-sources.ts';
 import { helmTimeoutSeconds, runHelm } from './helm-cli.ts';
 import type { PkgmgrContext } from './module.ts';
-import { releaseRevision, releaseRevisions, unifiedDiff } from './release-detail.ts';
+import { unifiedDiff } from './release-detail.ts';
 import { upgradeInfo } from './upgrades.ts';
 
 export type Values = Record<string, unknown>;

@@ -7,19 +7,14 @@ import { visibleNamespaces } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
 import { NamespaceParam } from '../../http/schemas.ts';
 import type { Impersonation } from '../../kube/client.ts';
+import { releaseRevision } from '../../scope/helm-history.ts';
 import { ReleaseDecoder } from '../../scope/helm-releases.ts';
 import { pkgmgrActionRoutes } from './action-routes.ts';
 import { catalogRoutes } from './catalog-routes.ts';
 import { pkgmgrChartRoutes } from './chart-routes.ts';
 import { ChartSources } from './chart-sources.ts';
 import type { PkgmgrContext } from './module.ts';
-import {
-  releaseDetail,
-  releaseDiff,
-  releaseRevision,
-  releaseRevisionsFor,
-  releaseValues,
-} from './release-detail.ts';
+import { releaseDetail, releaseDiff, releaseRevisionsFor, releaseValues } from './release-detail.ts';
 import { ReleaseDetail, ReleaseParams, Releases, Revision, Values } from './schemas.ts';
 import { pkgmgrDashboard } from './service.ts';
 

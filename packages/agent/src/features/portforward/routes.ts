@@ -2,9 +2,9 @@ import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { App } from '../../context.ts';
 import { agentOnly } from '../../http/caller.ts';
+import { PortForwards } from '../../scope/portforward/forwards.ts';
 import { findObject, podPorts, servicePorts } from '../../scope/portforward/ports.ts';
 import type { PortforwardContext } from './module.ts';
-import { PortForwards } from './service.ts';
 
 const tags = ['portforward'];
 const Namespace = Type.String({ minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' });

@@ -4,8 +4,8 @@ import { requireAccess } from '../../http/caller.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { type ApiResource, resourceKey } from '../../kube/discovery.ts';
-import { isSensitiveName } from '../../scope/redact.ts';
-import { view } from '../ai/views.ts';
+import { compactLine } from '../../kube/object-line.ts';
+import { isSensitiveName, redactObject } from '../../scope/redact.ts';
 import type { ResourcesContext } from './module.ts';
 
 export interface SearchQuery {
@@ -161,7 +161,7 @@ export async function searchObjects(
       group: resource.group,
       ...(object.metadata?.namespace ? { namespace: object.metadata.namespace } : {}),
       name: object.metadata?.name ?? '',
-      summary: view({ ...object, kind: resource.kind }, 'compact', now) as string,
+      summary: compactLine(redactObject({ ...object, kind: resource.kind }), now),
     })),
     loading,
   };

@@ -5,15 +5,15 @@ import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { namespacesToList } from '../../http/caller-view.ts';
 import { csv, requestedNamespaces } from '../../http/query.ts';
+import { KindParam } from '../../http/schemas.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import { Kind } from '../resources/routes.ts';
 import type { TablesContext } from './module.ts';
 import { TableQuerySchema, TableWindowSchema } from './schemas.ts';
 import { type TableQuery, TableService, tableLimits } from './service.ts';
 import { TableStreams, tableStreamLimits } from './stream.ts';
 
 const tags = ['tables'];
-const params = Type.Object({ kind: Kind });
+const params = Type.Object({ kind: KindParam });
 
 export function tableRoutes(app: App, ctx: TablesContext): void {
   const tables = new TableService(ctx);

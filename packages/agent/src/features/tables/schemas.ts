@@ -1,6 +1,6 @@
 import { Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import { Group } from '../resources/routes.ts';
+import { GroupParam } from '../../http/schemas.ts';
 import { tableLimits } from './service.ts';
 
 const Tone = Type.Enum(['ok', 'warning', 'error', 'progress', 'muted']);
@@ -54,7 +54,7 @@ export const TableWindowSchema = Type.Object({
 });
 
 export const TableQuerySchema = Query({
-  group: Type.Optional(Group),
+  group: Type.Optional(GroupParam),
   namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })),
   namespaces: Type.Optional(
     Type.String({ minLength: 1, maxLength: 4096, description: 'comma-separated namespaces' }),

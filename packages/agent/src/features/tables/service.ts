@@ -1,9 +1,9 @@
 import type { KubeObject, TableColumn } from '@binnacle/common';
 import { badRequest } from '@binnacle/common/server';
 import { type ApiResource, apiVersionOf, resourceKey } from '../../kube/discovery.ts';
+import { listLimit, listResources } from '../../kube/object-reads.ts';
 import { parseLabelSelector } from '../../kube/selectors.ts';
 import type { Usage } from '../../scope/metrics/usage.ts';
-import { listLimit, listResources } from '../resources/service.ts';
 import type { TablesContext } from './module.ts';
 import { type Printer, printerFor } from './printers/index.ts';
 import { type IndexedRow, printedRow } from './rows.ts';
@@ -177,7 +177,7 @@ export class TableService {
     const items: KubeObject[] = [];
     let next: string | undefined;
     do {
-      const page = await listResources(this.#ctx, {
+      const page = await listResources(this.#ctx.cluster, {
         kind: query.kind,
         group: query.group,
         namespaces,

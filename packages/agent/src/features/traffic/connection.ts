@@ -1,5 +1,5 @@
 import type { KubeObject } from '@binnacle/common';
-import { PortForwards } from '../portforward/service.ts';
+import { PortForwards } from '../../scope/portforward/forwards.ts';
 import { HubbleClient } from './hubble-client.ts';
 import type { TrafficContext } from './module.ts';
 

@@ -21,6 +21,9 @@ export type QueryData =
   | { resultType: 'matrix'; result: MatrixSeries[] }
   | { resultType: 'scalar' | 'string'; result: [number, string] };
 
+/** A label value inside double quotes in PromQL. */
+export const quote = (value: string) => JSON.stringify(value);
+
 /** The store could not be reached or failed (network, time-out, 5xx, refused credentials): it is unavailable. */
 export class StoreUnavailable extends Error {}
 

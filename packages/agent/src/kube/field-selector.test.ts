@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiResource } from '../../kube/discovery.ts';
+import type { ApiResource } from './discovery.ts';
 import { fieldMatcher, fieldSelectorPattern } from './field-selector.ts';
 
 const pods = { group: '', plural: 'pods' } as ApiResource;

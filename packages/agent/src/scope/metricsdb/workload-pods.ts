@@ -1,9 +1,12 @@
 import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
+import type { AgentContext } from '../../context.ts';
 import { requireAccess } from '../../http/caller.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { podOwnerGroups } from '../../kube/pod-owners.ts';
-import type { MetricsdbContext } from './module.ts';
+
+/** What finding a workload's pods reads: the cache, and the access reviews of a tunneled caller. */
+type WorkloadReads = Pick<AgentContext, 'access' | 'cluster'>;
 
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const controllerRef = (object: KubeObject | undefined) =>
@@ -13,7 +16,7 @@ const controllerRef = (object: KubeObject | undefined) =>
 const groups: Record<string, string> = { Pod: '', ...podOwnerGroups };
 export const workloadKinds = Object.keys(groups);
 
-export function workloadResource(ctx: MetricsdbContext, kind: string) {
+export function workloadResource(ctx: WorkloadReads, kind: string) {
   const group = groups[kind];
   if (group === undefined)
     throw new AppError(
@@ -25,7 +28,7 @@ export function workloadResource(ctx: MetricsdbContext, kind: string) {
 
 /** A workload the caller may `get` and the cache holds: 403 or 404 otherwise. */
 export async function requireWorkload(
-  ctx: MetricsdbContext,
+  ctx: WorkloadReads,
   caller: Impersonation | undefined,
   target: { kind: string; namespace: string; name: string },
 ) {
@@ -43,7 +46,7 @@ export async function requireWorkload(
 }
 
 /** The workload a pod belongs to as people name it: a Deployment rather than its ReplicaSet, a CronJob rather than its Job. */
-export function podWorkload(ctx: MetricsdbContext, pod: KubeObject): { kind: string; name: string } {
+export function podWorkload(ctx: WorkloadReads, pod: KubeObject): { kind: string; name: string } {
   const owner = controllerRef(pod);
   if (!owner) return { kind: 'Pod', name: pod.metadata?.name ?? '' };
   const middle =
@@ -66,7 +69,7 @@ export function podWorkload(ctx: MetricsdbContext, pod: KubeObject): { kind: str
  * ReplicaSet a Deployment still keeps, `<statefulset>-N`, `<daemonset|job>-xxxxx`, `<cronjob>-<time>-xxxxx`).
  */
 export function workloadPodPattern(
-  ctx: MetricsdbContext,
+  ctx: WorkloadReads,
   kind: string,
   namespace: string,
   name: string,

@@ -1,7 +1,10 @@
 import { AppError, badRequest } from '@binnacle/common/server';
-import { Forward, type ForwardView } from '../../scope/portforward/forwarder.ts';
-import { findObject, resolvePodPort, resolveService } from '../../scope/portforward/ports.ts';
-import type { PortforwardContext } from './module.ts';
+import type { AgentContext } from '../../context.ts';
+import { Forward, type ForwardView } from './forwarder.ts';
+import { findObject, resolvePodPort, resolveService } from './ports.ts';
+
+/** What port-forwards read: the pods of the context served, the deployment mode, the sessions they run in. */
+type ForwardsContext = Pick<AgentContext, 'cluster' | 'connection' | 'log' | 'mode' | 'sessions'>;
 
 export interface ForwardRequest {
   namespace: string;
@@ -16,15 +19,16 @@ export interface ForwardRequest {
 export const forwardLimits = { max: 100 };
 
 /**
- * Port-forwards from the agent's host (127.0.0.1) to pods, created and stopped over the API. A forward to a
- * pod ends (status `error`) when the pod goes; a forward to a service moves to another ready pod.
+ * Port-forwards from the agent's host (127.0.0.1) to pods. A forward to a pod ends (status `error`) when the pod
+ * goes; a forward to a service moves to another ready pod. Each holder keeps its own set: the portforward routes
+ * the callers' forwards, traffic the one to its Hubble relay, which no caller lists or stops.
  */
 export class PortForwards {
-  readonly #ctx: PortforwardContext;
+  readonly #ctx: ForwardsContext;
   readonly #forwards = new Map<string, Forward>();
   readonly #unsubscribe: () => void;
 
-  constructor(ctx: PortforwardContext) {
+  constructor(ctx: ForwardsContext) {
     this.#ctx = ctx;
     // Pods of the context being served: a switch brings a new cache (and ends every forward into the old).
     this.#unsubscribe = ctx.connection.bind((scope) =>

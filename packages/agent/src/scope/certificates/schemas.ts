@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
 
+// The report of ./report.ts as the API answers it: whole from the certificates route, its summary on the dashboard.
+
 const Severity = Type.Union(
   ['ok', 'warning', 'critical', 'expired', 'invalid'].map((s) => Type.Literal(s)),
   {

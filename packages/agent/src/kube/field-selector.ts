@@ -1,6 +1,6 @@
 import type { KubeObject } from '@binnacle/common';
 import { badRequest } from '@binnacle/common/server';
-import type { ApiResource } from '../../kube/discovery.ts';
+import type { ApiResource } from './discovery.ts';
 
 /**
  * The one field selector the list route takes: the pods bound to a node (`spec.nodeName=kwok-node-1`), or not
