@@ -239,5 +239,7 @@ export const repositoryLayers: readonly PackageLayers[] = [
       ['modules.ts', 'server.ts', 'hub.ts', 'openapi-document.ts', 'cli/', 'index.ts', 'testing/'],
     ],
     unitParents: ['services/', 'features/'],
+    // The engines are peers `hub.ts` wires together; only loops between them are refused (ADR 0103).
+    siblingsIsolated: ['features/'],
   },
 ];

@@ -1,10 +1,8 @@
 import { mapConcurrently } from '@binnacle/common';
 import { toAppError } from '@binnacle/common/server';
-import type { HubContext } from '../../context.ts';
 import type { Principal } from '../../security/principal.ts';
-import { listClusters } from '../clusters/service.ts';
-
-type Deps = Pick<HubContext, 'database' | 'fleetLimit' | 'log' | 'replicas' | 'tunnels'>;
+import type { RateLimit } from '../../security/sliding-window.ts';
+import { type ClusterListDeps, listClusters } from './directory.ts';
 
 export interface ClusterRef {
   id: string;
@@ -27,7 +25,7 @@ export interface FanOut<T> {
  * Counts one call that fans out across clusters against the caller's bucket (docs/architecture.md §6.2.7: the fleet routes
  * and the organisation-wide MCP share it); past the limit, 429 `rate_limited` with Retry-After.
  */
-export async function countFanOut(ctx: Deps, principal: Principal): Promise<void> {
+export async function countFanOut(ctx: { fleetLimit: RateLimit }, principal: Principal): Promise<void> {
   await ctx.fleetLimit.take(principal.user.id, 'calls that fan out across clusters (fleet views, MCP)');
 }
 
@@ -40,7 +38,7 @@ const concurrency = 16;
  * agent is not connected are listed as `cluster_offline` without being asked.
  */
 export async function fanOut<T>(
-  ctx: Deps,
+  ctx: ClusterListDeps,
   principal: Principal,
   work: (cluster: ClusterRef) => Promise<T>,
 ): Promise<FanOut<T>> {

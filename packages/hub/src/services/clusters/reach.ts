@@ -1,13 +1,23 @@
 import { AppError, notFound } from '@binnacle/common/server';
 import { IdentitySigner, identityHeader } from '@binnacle/tunnel';
-import type { HubContext } from '../../context.ts';
-import { clusterIdentity } from '../../http/cluster-identity.ts';
-import { inOrg } from '../../http/principal.ts';
+import type { HubDatabase } from '../../db/database.ts';
+import type { Clock } from '../../security/clock.ts';
+import { clusterIdentity } from '../../security/cluster-identity.ts';
 import type { Principal } from '../../security/principal.ts';
-import type { TunnelEnd } from '../../services/replicas/peer-tunnels.ts';
-import { tunnelElsewhere } from '../../services/replicas/replicas.ts';
+import type { AccessCache } from '../access/access-cache.ts';
+import { inOrg } from '../access/org-role.ts';
+import type { TunnelEnd } from '../replicas/peer-tunnels.ts';
+import { type TunnelDirectory, tunnelElsewhere } from '../replicas/replicas.ts';
 
-type Deps = Pick<HubContext, 'accessCache' | 'clock' | 'database' | 'log' | 'replicas' | 'tunnels'>;
+/**
+ * What reaching a cluster's agent reads: the cluster's row and the caller's role (cached with the request's
+ * access), the tunnels, and the clock the forwarded identity is dated by.
+ */
+export interface ReachDeps extends TunnelDirectory {
+  accessCache: AccessCache;
+  clock: Clock;
+  database: HubDatabase;
+}
 
 /** A cluster's tunnel wherever it is: held by this replica, or by another one that relays to it. */
 export interface ReachedTunnel {
@@ -21,7 +31,7 @@ export interface ReachedTunnel {
  * with the cluster's token hash as stored (a rotation disconnects the agent everywhere); else 503.
  */
 async function reachTunnel(
-  ctx: Deps,
+  ctx: ReachDeps,
   cluster: { id: string; name: string; token_hash: string },
 ): Promise<ReachedTunnel> {
   const here = ctx.tunnels.get(cluster.id);
@@ -45,7 +55,7 @@ const signer = new IdentitySigner(60, 10);
  * is the caller's role in the cluster's organization; the principal returned acts in that organization.
  */
 export async function tunnelFor(
-  ctx: Deps,
+  ctx: ReachDeps,
   principal: Principal,
   clusterId: string,
 ): Promise<{ tunnel: ReachedTunnel; identity: string; principal: Principal }> {

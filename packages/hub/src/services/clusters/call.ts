@@ -1,10 +1,7 @@
 import { errorCodes } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
-import type { HubContext } from '../../context.ts';
 import type { Principal } from '../../security/principal.ts';
-import { agentRequestHeaders, tunnelFor } from './cluster-access.ts';
-
-type Deps = Pick<HubContext, 'accessCache' | 'clock' | 'database' | 'log' | 'replicas' | 'tunnels'>;
+import { agentRequestHeaders, type ReachDeps, tunnelFor } from './reach.ts';
 
 export interface AgentCall {
   method: 'GET' | 'POST';
@@ -29,7 +26,7 @@ export interface AgentAnswer {
  * `agent_timeout` when the agent is slower than `timeoutMs`, and the stream is cancelled at the agent.
  */
 export async function callAgent(
-  ctx: Deps,
+  ctx: ReachDeps,
   principal: Principal,
   clusterId: string,
   call: AgentCall,
@@ -91,7 +88,7 @@ export const knownCode = (code: unknown): code is keyof typeof errorCodes =>
  * (forbidden, not_ready, route_not_found …), else `cluster_error` with the agent's words.
  */
 export async function callAgentJson<T>(
-  ctx: Deps,
+  ctx: ReachDeps,
   principal: Principal,
   clusterId: string,
   call: AgentCall,

@@ -1,4 +1,4 @@
-import type { Principal } from '../security/principal.ts';
+import type { Principal } from './principal.ts';
 
 /** The service word in the subjects clusters see (docs/architecture.md §1). */
 const service = 'binnacle';
