@@ -1,8 +1,9 @@
-import { Duration, errorResponses, Query, sseResponses } from '@binnacle/common/server';
+import { Duration, errorResponses, Query, sseEvents } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { asCallerOnPod } from '../../http/caller.ts';
 import { podAndContainer } from '../../kube/pods.ts';
+import { logStreamEvents } from './schemas.ts';
 import { quickReadLimits, readPodLog, sinceSeconds } from './service.ts';
 import { logStreams, streamPodLog } from './stream.ts';
 import { streamWorkloadLogs } from './workload.ts';
@@ -84,7 +85,7 @@ export function logRoutes(app: App, ctx: AgentContext): void {
           ),
           timestamps: Type.Optional(Type.Boolean({ default: true })),
         }),
-        response: sseResponses,
+        response: sseEvents(logStreamEvents),
       },
     },
     async (request, reply) => {
@@ -122,7 +123,7 @@ export function logRoutes(app: App, ctx: AgentContext): void {
           since: Type.Optional(Since),
           timestamps: Type.Optional(Type.Boolean({ default: true })),
         }),
-        response: sseResponses,
+        response: sseEvents(logStreamEvents),
       },
     },
     (request, reply) => {

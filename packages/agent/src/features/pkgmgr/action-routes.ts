@@ -1,4 +1,4 @@
-import { errorResponses, Query, sseResponses, toAppError } from '@binnacle/common/server';
+import { errorResponses, Query, sseData, toAppError } from '@binnacle/common/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
@@ -22,6 +22,7 @@ import {
 } from './release-actions.ts';
 import type { ReleaseDecoder } from './releases.ts';
 import {
+  HelmStreamFrame,
   InstallBody,
   ReleaseAnswer,
   ReleaseParams,
@@ -130,7 +131,7 @@ export function pkgmgrActionRoutes(app: App, ctx: AgentContext, decoder: Release
           ...common,
           summary: `${summary.streamed}, streamed. ${streamFrames}`,
           produces: ['text/event-stream'],
-          response: sseResponses,
+          response: sseData(HelmStreamFrame),
         },
       },
       async (request, reply) => stream(reply, runFor(request.caller), await plan(request)),

@@ -1,4 +1,4 @@
-import { errorResponses, sseResponses } from '@binnacle/common/server';
+import { errorResponses, sseEvents } from '@binnacle/common/server';
 import type { Static } from 'typebox';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
@@ -7,7 +7,7 @@ import { namespacesToList } from '../../http/caller-view.ts';
 import { csv, requestedNamespaces } from '../../http/query.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { Kind } from '../resources/routes.ts';
-import { TableQuerySchema, TableWindowSchema } from './schemas.ts';
+import { TableQuerySchema, TableWindowSchema, tableStreamEvents } from './schemas.ts';
 import { type TableQuery, TableService, tableLimits } from './service.ts';
 import { TableStreams, tableStreamLimits } from './stream.ts';
 
@@ -70,7 +70,7 @@ export function tableRoutes(app: App, ctx: AgentContext): void {
         produces: ['text/event-stream'],
         params,
         querystring: TableQuerySchema,
-        response: sseResponses,
+        response: sseEvents(tableStreamEvents),
       },
     },
     async (request, reply) => {

@@ -1,4 +1,4 @@
-import { errorResponses, Query, sseResponses, TimeOrDuration } from '@binnacle/common/server';
+import { errorResponses, Query, sseEvents, TimeOrDuration } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
@@ -6,6 +6,7 @@ import { callerView, requireVisible } from '../../http/caller-view.ts';
 import { csv, requestedNamespaces } from '../../http/query.ts';
 import { KubeObjectSchema } from '../../http/schemas.ts';
 import { scopeOf } from '../../kube/discovery.ts';
+import { Topology } from '../topology/schemas.ts';
 import { changes, changesLimit, childChanges, kubeEvents, type Preset, presets } from './service.ts';
 import { ChangeStreams } from './stream.ts';
 
@@ -248,7 +249,12 @@ export function timelineRoutes(app: App, ctx: AgentContext): void {
             }),
           ),
         }),
-        response: sseResponses,
+        response: sseEvents({
+          hello: Type.Object({ epoch: Type.String(), latestSeq: Type.Integer() }),
+          reset: Type.Object({ reason: Type.String(), epoch: Type.String() }),
+          change: Type.Ref('TimelineEvent'),
+          topology: Topology,
+        }),
       },
     },
     async (request, reply) => {

@@ -1,5 +1,5 @@
 import { parseDuration } from '@binnacle/common';
-import { badRequest, Duration, errorResponses, Query, sseResponses } from '@binnacle/common/server';
+import { badRequest, Duration, errorResponses, Query, sseEvents } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { AgentContext, App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
@@ -14,6 +14,7 @@ import {
   ConnectionAnswer,
   FlowPair,
   FlowsAnswer,
+  flowStreamEvents,
   SourceChoice,
   SourcesAnswer,
 } from './schemas.ts';
@@ -111,7 +112,7 @@ export function trafficRoutes(app: App, ctx: AgentContext, stores: MetricsStores
         summary: `SSE: a "snapshot" of the window's pairs, then a "delta" of the pairs that changed or left the window (at most once a second), "heartbeat" every 15 s; "unavailable" while no source gives flows, "error" when the source's stream broke (it is retried); Istio, Caretta and Beyla are read from the metrics store every 15 s. At most ${flowStreamLimits.clients} clients.`,
         produces: ['text/event-stream'],
         querystring: Query(windowQuery),
-        response: sseResponses,
+        response: sseEvents(flowStreamEvents),
       },
     },
     async (request, reply) => {
