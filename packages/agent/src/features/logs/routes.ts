@@ -1,9 +1,10 @@
-import { Duration, errorResponses, Query, sseResponses } from '@binnacle/common/server';
+import { Duration, errorResponses, Query, sseEvents } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { App } from '../../context.ts';
 import { asCallerOnPod } from '../../http/caller.ts';
 import { podAndContainer } from '../../kube/pods.ts';
 import type { LogsContext } from './module.ts';
+import { logStreamEvents } from './schemas.ts';
 import { quickReadLimits, readPodLog, sinceSeconds } from './service.ts';
 import { logStreams, streamPodLog } from './stream.ts';
 import { streamWorkloadLogs } from './workload.ts';
@@ -85,7 +86,7 @@ export function logRoutes(app: App, ctx: LogsContext): void {
           ),
           timestamps: Type.Optional(Type.Boolean({ default: true })),
         }),
-        response: sseResponses,
+        response: sseEvents(logStreamEvents),
       },
     },
     async (request, reply) => {
@@ -123,7 +124,7 @@ export function logRoutes(app: App, ctx: LogsContext): void {
           since: Type.Optional(Since),
           timestamps: Type.Optional(Type.Boolean({ default: true })),
         }),
-        response: sseResponses,
+        response: sseEvents(logStreamEvents),
       },
     },
     (request, reply) => {

@@ -1,4 +1,4 @@
-import { errorResponses, Query, sseResponses, toAppError } from '@binnacle/common/server';
+import { errorResponses, Query, sseData, toAppError } from '@binnacle/common/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { App } from '../../context.ts';
@@ -24,6 +24,7 @@ import {
   type UpgradeRequest,
 } from './release-actions.ts';
 import {
+  HelmStreamFrame,
   InstallBody,
   ReleaseAnswer,
   ReleaseParams,
@@ -137,7 +138,7 @@ export function pkgmgrActionRoutes(
           ...common,
           summary: `${summary.streamed}, streamed. ${streamFrames}`,
           produces: ['text/event-stream'],
-          response: sseResponses,
+          response: sseData(HelmStreamFrame),
         },
       },
       async (request, reply) => stream(reply, runFor(request.caller), await plan(request)),

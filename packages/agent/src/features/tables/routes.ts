@@ -1,4 +1,4 @@
-import { errorResponses, sseResponses } from '@binnacle/common/server';
+import { errorResponses, sseEvents } from '@binnacle/common/server';
 import type { Static } from 'typebox';
 import { Type } from 'typebox';
 import type { App } from '../../context.ts';
@@ -8,7 +8,7 @@ import { csv, requestedNamespaces } from '../../http/query.ts';
 import { KindParam } from '../../http/schemas.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import type { TablesContext } from './module.ts';
-import { TableQuerySchema, TableWindowSchema } from './schemas.ts';
+import { TableQuerySchema, TableWindowSchema, tableStreamEvents } from './schemas.ts';
 import { type TableQuery, TableService, tableLimits } from './service.ts';
 import { TableStreams, tableStreamLimits } from './stream.ts';
 
@@ -71,7 +71,7 @@ export function tableRoutes(app: App, ctx: TablesContext): void {
         produces: ['text/event-stream'],
         params,
         querystring: TableQuerySchema,
-        response: sseResponses,
+        response: sseEvents(tableStreamEvents),
       },
     },
     async (request, reply) => {

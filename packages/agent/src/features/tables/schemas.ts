@@ -53,6 +53,26 @@ export const TableWindowSchema = Type.Object({
   }),
 });
 
+/** A table stream's `patch`: only what changed in the window it sent before (`TableWindowPatch`). */
+export const TableWindowPatchSchema = Type.Object({
+  rows: Type.Optional(Type.Array(TableRowSchema, { description: 'rows new to the window or changed in it' })),
+  removed: Type.Optional(Type.Array(Type.String(), { description: 'uids that left the window' })),
+  order: Type.Optional(
+    Type.Array(Type.String(), {
+      description: "the window's uids in order, when order or membership changed",
+    }),
+  ),
+  total: Type.Optional(Type.Integer()),
+  statuses: Type.Optional(Type.Array(StatusCount)),
+});
+
+/** What a table stream sends: its window, then patches of it; `error` when the window can no longer be read. */
+export const tableStreamEvents = {
+  window: TableWindowSchema,
+  patch: TableWindowPatchSchema,
+  error: Type.Ref('Error'),
+};
+
 export const TableQuerySchema = Query({
   group: Type.Optional(GroupParam),
   namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })),

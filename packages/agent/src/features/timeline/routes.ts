@@ -1,4 +1,4 @@
-import { errorResponses, Query, sseResponses, TimeOrDuration } from '@binnacle/common/server';
+import { errorResponses, Query, sseEvents, TimeOrDuration } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
@@ -7,6 +7,7 @@ import { csv, requestedNamespaces } from '../../http/query.ts';
 import { KubeObjectSchema } from '../../http/schemas.ts';
 import { scopeOf } from '../../kube/discovery.ts';
 import { kubeEvents } from '../../scope/events.ts';
+import { Topology } from '../../scope/topology/schemas.ts';
 import type { TimelineContext } from './module.ts';
 import { changes, changesLimit, childChanges, type Preset, presets } from './service.ts';
 import { ChangeStreams } from './stream.ts';
@@ -250,7 +251,12 @@ export function timelineRoutes(app: App, ctx: TimelineContext): void {
             }),
           ),
         }),
-        response: sseResponses,
+        response: sseEvents({
+          hello: Type.Object({ epoch: Type.String(), latestSeq: Type.Integer() }),
+          reset: Type.Object({ reason: Type.String(), epoch: Type.String() }),
+          change: Type.Ref('TimelineEvent'),
+          topology: Topology,
+        }),
       },
     },
     async (request, reply) => {

@@ -1,5 +1,5 @@
 import { parseDuration } from '@binnacle/common';
-import { badRequest, Duration, errorResponses, Query, sseResponses } from '@binnacle/common/server';
+import { badRequest, Duration, errorResponses, Query, sseEvents } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
@@ -11,7 +11,14 @@ import type { MetricsStores } from '../../scope/metricsdb/stores.ts';
 import type { TrafficPairs } from '../../scope/topology/traffic-edges.ts';
 import { sourceNames } from './detect.ts';
 import type { TrafficContext } from './module.ts';
-import { ConnectionAnswer, FlowPair, FlowsAnswer, SourceChoice, SourcesAnswer } from './schemas.ts';
+import {
+  ConnectionAnswer,
+  FlowPair,
+  FlowsAnswer,
+  flowStreamEvents,
+  SourceChoice,
+  SourcesAnswer,
+} from './schemas.ts';
 import { flowLimits, TrafficService } from './service.ts';
 import { FlowStreams, flowStreamLimits } from './stream.ts';
 import type { FlowView } from './visibility.ts';
@@ -106,7 +113,7 @@ export function trafficRoutes(app: App, ctx: TrafficContext, stores: MetricsStor
         summary: `SSE: a "snapshot" of the window's pairs, then a "delta" of the pairs that changed or left the window (at most once a second), "heartbeat" every 15 s; "unavailable" while no source gives flows, "error" when the source's stream broke (it is retried); Istio, Caretta and Beyla are read from the metrics store every 15 s. At most ${flowStreamLimits.clients} clients.`,
         produces: ['text/event-stream'],
         querystring: Query(windowQuery),
-        response: sseResponses,
+        response: sseEvents(flowStreamEvents),
       },
     },
     async (request, reply) => {

@@ -68,6 +68,19 @@ describe.each(backends)('timeline store conformance: %s', (_name, open) => {
     expect(await store.stats()).toMatchObject({ count: 3, oldestSeq: 1, latestSeq: 4, pruneFailures: 0 });
   });
 
+  it('stores a first sync of 900 entries in one batch, keys it already holds among them, each once', async () => {
+    const store = await opened();
+    await append(store, [event({ key: 'sync-7' }), event({ key: 'sync-800' })]);
+    const kept = await append(
+      store,
+      Array.from({ length: 900 }, (_, i) => event({ key: `sync-${i}` })),
+    );
+    const seqs = Array.from({ length: 900 }, (_, i) => i + 3);
+    expect(kept.map((e) => e.seq)).toEqual(seqs.filter((seq) => seq !== 10 && seq !== 803));
+    const stored = await store.query({ limit: 1000, order: 'recorded' });
+    expect(stored.map((e) => e.seq)).toEqual([1, 2, ...kept.map((e) => e.seq)]);
+  });
+
   it('spends the seq of a known key, so the next number is above every number given', async () => {
     const store = await opened();
     await append(store, [event({ key: 'once' })]);
