@@ -1,3 +1,4 @@
+import { waitUntil } from '@binnacle/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeClient } from './client.ts';
 import type { ApiResource } from './discovery.ts';
@@ -43,11 +44,8 @@ afterEach(async () => {
 });
 
 /** Polls until `check` holds; the 10 s bound only catches a hang. */
-const waitFor = async (check: () => boolean) => {
-  const deadline = Date.now() + 10_000;
-  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-  expect(check()).toBe(true);
-};
+const waitFor = (what: string, check: () => boolean) =>
+  waitUntil(what, () => Promise.resolve(check()), { timeoutMs: 10_000, intervalMs: 10 });
 
 describe('Informer', () => {
   it('lists, watches, strips managedFields and last-applied, and relists after 410 Gone', async () => {
@@ -80,7 +78,7 @@ describe('Informer', () => {
     const informer = new Informer(client, configmaps, { onEvent: (e) => events.push(e) });
     informer.start();
     await informer.settled;
-    await waitFor(() => watches === 2);
+    await waitFor('the second watch', () => watches === 2);
     informer.stop();
     await client.close();
 
@@ -156,7 +154,7 @@ describe('InformerCache', () => {
     });
     const cache = new InformerCache(client);
     const started = cache.start([configmaps]);
-    await waitFor(() => cache.tiers()[0]?.state === 'syncing');
+    await waitFor('the core tier syncing', () => cache.tiers()[0]?.state === 'syncing');
     expect(() => cache.list(configmaps)).toThrow(expect.objectContaining({ code: 'not_ready', status: 503 }));
     release();
     await started;
@@ -178,16 +176,20 @@ describe('InformerCache', () => {
       }
       res.end(JSON.stringify({ metadata: { resourceVersion: '1' }, items: [cm('a', '1')] }));
     });
-    const cache = new InformerCache(client);
+    let failures = 0;
+    const cache = new InformerCache(client, {
+      log: (_level, message) => {
+        if (message.startsWith('informer for')) failures += 1;
+      },
+    });
     void cache.start([configmaps]);
-    // After the second failure the informer waits 1.6–2.4 s.
-    await waitFor(() => lists.length === 2);
-    await new Promise((r) => setTimeout(r, 50));
+    // After the second failure (the informer has read the answer once it logs it) the informer waits 1.6–2.4 s.
+    await waitFor('the second failed list', () => failures === 2);
     const resumed = Date.now();
     cache.resume();
-    await waitFor(() => lists.length === 3);
+    await waitFor('the third list', () => lists.length === 3);
     expect((lists[2] ?? 0) - resumed).toBeLessThan(500);
-    await waitFor(() => cache.kinds()[0]?.state === 'synced');
+    await waitFor('the ConfigMaps synced', () => cache.kinds()[0]?.state === 'synced');
     cache.stop();
     await client.close();
   });
