@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { KubeObject } from '@binnacle/common';
-import { AuditEngine, type AuditSource } from '../packages/agent/src/features/audit/engine.ts';
 import { reachabilityMatrix } from '../packages/agent/src/features/netpol/matrix.ts';
+import { AuditEngine, type AuditSource } from '../packages/agent/src/scope/audit/engine.ts';
 import type { BenchResult } from './run.ts';
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);

@@ -1,8 +1,9 @@
 import { gzipSync } from 'node:zlib';
 import type { KubeObject } from '@binnacle/common';
 import { Pool } from 'undici';
-import { decodeRelease, type StoredRelease } from '../packages/agent/src/features/pkgmgr/releases.ts';
+import { parseHelmRepositories } from '../packages/agent/src/config/helm-repositories.ts';
 import type { KubeClient } from '../packages/agent/src/kube/client.ts';
+import { decodeRelease, type StoredRelease } from '../packages/agent/src/scope/helm-releases.ts';
 import { load } from './http-load.ts';
 import { createAll, loadCluster } from './load.ts';
 import type { BenchResult } from './run.ts';
@@ -105,7 +106,7 @@ export async function helmReleases(args: string[]): Promise<BenchResult> {
         return { ms: round(performance.now() - at), checked: Object.keys(body.releases).length };
       };
       // Nothing has asked the sources yet: the first check fetches their indexes (cold), later ones reuse them.
-      const coldSources = agent.agent.ctx.charts.repositories.length;
+      const coldSources = parseHelmRepositories(agent.agent.ctx.config.helmRepositories).length;
       const cold = await check();
       const warm = [await check(), await check(), await check()].sort((a, b) => a.ms - b.ms)[1] ?? cold;
       const data = {

@@ -1,6 +1,6 @@
-import { defaultTopologyOptions } from '../packages/agent/src/features/topology/builder.ts';
-import { generatedCluster } from '../packages/agent/src/features/topology/generated-cluster.fixture.ts';
-import { estimate, reducedTopology } from '../packages/agent/src/features/topology/level-of-detail.ts';
+import { defaultTopologyOptions } from '../packages/agent/src/scope/topology/builder.ts';
+import { generatedCluster } from '../packages/agent/src/scope/topology/generated-cluster.fixture.ts';
+import { estimate, reducedTopology } from '../packages/agent/src/scope/topology/level-of-detail.ts';
 import type { BenchResult } from './run.ts';
 
 const limit = 2000;

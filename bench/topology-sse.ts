@@ -1,6 +1,6 @@
 import { openSse, type SseClient } from '@binnacle/testkit';
-import { defaultAuditSettings } from '../packages/agent/src/features/config/service.ts';
-import { TopologyService } from '../packages/agent/src/features/topology/service.ts';
+import { defaultAuditSettings } from '../packages/agent/src/scope/settings.ts';
+import { TopologyService } from '../packages/agent/src/scope/topology/service.ts';
 import { goal } from './goals.ts';
 import { createPods, loadCluster } from './load.ts';
 import type { BenchResult } from './run.ts';

@@ -8,7 +8,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { errorTableMarkdown } from '@binnacle/common';
-import { agentOpenApiDocument } from '../packages/agent/src/http/openapi-document.ts';
+import { agentOpenApiDocument } from '../packages/agent/src/openapi-document.ts';
 import { hubOpenApiDocument } from '../packages/hub/src/openapi-document.ts';
 
 const root = resolve(import.meta.dirname, '..');

@@ -16,15 +16,15 @@ afterEach(() => {
   repository = undefined;
 });
 
-/** A package tree from `{ path: source }`, checked with the fixture's layers. */
-function check(files: Record<string, string>) {
+/** A package tree from `{ path: source }`, checked with the fixture's layers (or others). */
+function check(files: Record<string, string>, rules: PackageLayers = layers) {
   repository = mkdtempSync(join(tmpdir(), 'layers-'));
   for (const [path, source] of Object.entries(files)) {
     const file = join(repository, 'src', path);
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, source);
   }
-  return checkLayers(repository, [layers]);
+  return checkLayers(repository, [rules]);
 }
 
 describe('checkLayers', () => {
@@ -92,6 +92,46 @@ describe('checkLayers', () => {
           "import { rows } from '../service.ts';\nexport const print = rows;",
       }),
     ).toEqual([]);
+  });
+
+  describe('with feature folders isolated', () => {
+    const isolated: PackageLayers = { ...layers, siblingsIsolated: ['features/'] };
+
+    it('names a feature that imports another, type-only imports included', () => {
+      expect(
+        check(
+          {
+            'features/logs/routes.ts': 'export type Line = string;',
+            'features/exec/routes.ts':
+              "import type { Line } from '../logs/routes.ts';\nexport type Output = Line;",
+          },
+          isolated,
+        ),
+      ).toEqual([
+        {
+          kind: 'sibling',
+          text: 'src: features/exec/routes.ts imports features/logs/routes.ts, a sibling folder in features/',
+        },
+      ]);
+    });
+
+    it('passes features that share through a lower layer and import inside their own folder', () => {
+      expect(
+        check(
+          {
+            'kube/lines.ts': 'export const lines = 1;',
+            'features/logs/routes.ts':
+              "import { lines } from '../../kube/lines.ts';\nexport const logs = lines;",
+            'features/exec/files/list.ts':
+              "import { lines } from '../../../kube/lines.ts';\nexport const list = lines;",
+            'features/exec/routes.ts': "import { list } from './files/list.ts';\nexport const exec = list;",
+            'server.ts':
+              "import { exec } from './features/exec/routes.ts';\nimport { logs } from './features/logs/routes.ts';\nexport { exec, logs };",
+          },
+          isolated,
+        ),
+      ).toEqual([]);
+    });
   });
 
   it('reports a file no layer places', () => {

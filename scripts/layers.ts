@@ -1,5 +1,6 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
+import { importsOf, sourceFiles } from './workspace-deps.ts';
 
 /**
  * The layering rules of one package (docs/adr/0091-layers-checked-in-ci.md): `layers` lists its folders and
@@ -17,35 +18,27 @@ export interface PackageLayers {
    * may stay inside one unit, never span two.
    */
   unitParents?: readonly string[];
+  /**
+   * Unit parents whose units import no sibling (`features/`: no feature imports another). What two of them share
+   * lives in a layer below, or passes between them as a service their modules declare.
+   */
+  siblingsIsolated?: readonly string[];
 }
 
 export interface LayerProblem {
-  kind: 'upward' | 'loop' | 'unplaced';
+  kind: 'upward' | 'sibling' | 'loop' | 'unplaced';
   text: string;
 }
 
-const sourceFile = /\.tsx?$/;
 /** Tests are leaves (nothing imports them) and may start a whole server from any layer: not part of the graph. */
 const testFile = /\.test\.tsx?$/;
-const skipped = new Set(['node_modules', 'dist', 'generated']);
-/** Static imports and re-exports (`import … from`, `export … from`, `import '…'`) and dynamic `import('…')`. */
-const importPattern = /(?:\bfrom\s*|\bimport\s*\(?\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    if (skipped.has(entry.name)) return [];
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sourceFiles(path);
-    return sourceFile.test(entry.name) && !testFile.test(entry.name) ? [path] : [];
-  });
-}
 
 /** The relative imports of a file, resolved to files that exist (`.ts`, `.tsx` or a folder's index). */
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
+function relativeImports(file: string): string[] {
   const found = new Set<string>();
-  for (const match of text.matchAll(importPattern)) {
-    const target = resolve(dirname(file), match[1] as string);
+  for (const specifier of importsOf(readFileSync(file, 'utf8'))) {
+    if (!specifier.startsWith('./') && !specifier.startsWith('../')) continue;
+    const target = resolve(dirname(file), specifier);
     const candidates = [target, `${target}.ts`, `${target}.tsx`, join(target, 'index.ts')];
     const hit = candidates.find((c) => existsSync(c) && statSync(c).isFile());
     if (hit) found.add(hit);
@@ -68,6 +61,14 @@ function unitOf(path: string, unitParents: readonly string[]): string {
   const rest = parent ? path.slice(parent.length) : path;
   const head = rest.split('/')[0] as string;
   return (parent ?? '') + head;
+}
+
+/** The isolated parent (`features/`) a path is under, when both it and `other` are, in two different units. */
+function siblingParent(path: string, other: string, pkg: PackageLayers): string | undefined {
+  const parent = pkg.siblingsIsolated?.find((p) => path.startsWith(p));
+  if (!parent || !other.startsWith(parent)) return undefined;
+  const units = pkg.unitParents ?? [];
+  return unitOf(path, units) === unitOf(other, units) ? undefined : parent;
 }
 
 /** Strongly connected components of size > 1 (Tarjan), each with its members. */
@@ -161,17 +162,20 @@ function crossingCycle(
   return [...members];
 }
 
-/** Every import that runs up the layering, every loop spanning two units, every file no layer places. */
+/**
+ * Every import that runs up the layering, every import of a sibling unit where siblings are isolated, every loop
+ * spanning two units, every file no layer places.
+ */
 export function checkLayers(repository: string, packages: readonly PackageLayers[]): LayerProblem[] {
   const problems: LayerProblem[] = [];
   for (const pkg of packages) {
     const root = join(repository, pkg.root);
     const name = (file: string) => posix(relative(root, file));
     const graph = new Map<string, string[]>();
-    for (const file of sourceFiles(root))
+    for (const file of sourceFiles(root).filter((f) => !testFile.test(f)))
       graph.set(
         file,
-        importsOf(file).filter((f) => f.startsWith(root + sep)),
+        relativeImports(file).filter((f) => f.startsWith(root + sep)),
       );
     for (const [file, targets] of graph) {
       const own = layerOf(name(file), pkg.layers);
@@ -185,6 +189,12 @@ export function checkLayers(repository: string, packages: readonly PackageLayers
           problems.push({
             kind: 'upward',
             text: `${pkg.root}: ${name(file)} imports ${name(target)}, a layer above it`,
+          });
+        const parent = siblingParent(name(file), name(target), pkg);
+        if (parent)
+          problems.push({
+            kind: 'sibling',
+            text: `${pkg.root}: ${name(file)} imports ${name(target)}, a sibling folder in ${parent}`,
           });
       }
     }
@@ -208,13 +218,14 @@ export const repositoryLayers: readonly PackageLayers[] = [
     root: 'packages/agent/src',
     layers: [
       ['kube/', 'oci/'],
-      ['config/'],
       ['http/'],
-      ['scope/', 'context.ts'],
+      ['config/'],
+      ['scope/', 'context.ts', 'module.ts'],
       ['features/'],
-      ['modules.ts', 'server.ts', 'agent.ts', 'cli/', 'index.ts', 'testing/'],
+      ['modules.ts', 'server.ts', 'agent.ts', 'openapi-document.ts', 'cli/', 'index.ts', 'testing/'],
     ],
     unitParents: ['features/'],
+    siblingsIsolated: ['features/'],
   },
   {
     root: 'packages/hub/src',
@@ -228,5 +239,7 @@ export const repositoryLayers: readonly PackageLayers[] = [
       ['modules.ts', 'server.ts', 'hub.ts', 'openapi-document.ts', 'cli/', 'index.ts', 'testing/'],
     ],
     unitParents: ['services/', 'features/'],
+    // The engines are peers `hub.ts` wires together; only loops between them are refused (ADR 0103).
+    siblingsIsolated: ['features/'],
   },
 ];

@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { checkLayers, repositoryLayers } from './layers.ts';
 import { routeHookCasts, shadowedSchemas, webTypeFindings } from './web-types.ts';
 import { undeclaredImports, workspaceCycles, workspaces } from './workspace-deps.ts';
 
@@ -57,6 +58,10 @@ describe('static checks', () => {
       undeclaredImports(w).map((line) => `${w.manifest.name}: ${line}`),
     );
     expect(undeclared).toEqual([]);
+  });
+
+  it('keeps the layering of the agent and the hub: nothing runs up, no feature imports another, no loop (ADR 0091)', () => {
+    expect(checkLayers(root, repositoryLayers).map((p) => `${p.kind}: ${p.text}`)).toEqual([]);
   });
 
   it('has no dependency cycle between workspaces', () => {

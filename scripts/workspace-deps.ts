@@ -44,7 +44,7 @@ function packageOf(specifier: string): string | undefined {
 }
 
 /** What a module imports: static imports and re-exports, side-effect imports and dynamic imports of a literal. */
-function importsOf(text: string): string[] {
+export function importsOf(text: string): string[] {
   const patterns = [
     /^\s*(?:import|export)\s[^'"]*?\sfrom\s*['"]([^'"]+)['"]/gm,
     /^\s*import\s*['"]([^'"]+)['"]/gm,

@@ -752,6 +752,30 @@ describe('the web UI served by the agent', () => {
     }
   });
 
+  it('shows a page that fails to render as an error panel in the shell: navigation works, Retry renders it again', async () => {
+    const context = await web.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    // A 200 without the dashboard's fields, which the agent never answers: the page throws as it renders.
+    const broken = /\/api\/dashboard(\?|$)/;
+    await context.route(broken, (route) => route.fulfill({ json: {} }));
+    const page = await context.newPage();
+    await page.goto(`${web.agent.url}/`);
+    const panel = page.getByRole('alert').filter({ hasText: 'This page failed to show' });
+    await panel.waitFor();
+    expect(await panel.getByRole('link', { name: 'Go home' }).getAttribute('href')).toBe('/');
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    const areas = page.getByRole('navigation', { name: 'Areas' });
+    await areas.getByRole('link', { name: 'Timeline', exact: true }).click();
+    await page.getByRole('heading', { name: 'Timeline' }).waitFor();
+    await page.goBack();
+    await panel.waitFor();
+    // The agent answers properly again: Retry drops the broken answer and asks afresh.
+    await context.unroute(broken);
+    await panel.getByRole('button', { name: 'Retry' }).click();
+    await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
+    await panel.waitFor({ state: 'detached' });
+    await context.close();
+  });
+
   it('answers a page path with the UI and an unknown API path with a JSON 404', async () => {
     const page = await open('/no/such/page');
     await page.getByRole('heading', { name: 'No such page' }).waitFor();

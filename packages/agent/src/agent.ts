@@ -10,18 +10,15 @@ import {
   SettingsSchema,
   settingsFilePath,
 } from './config/agent-config.ts';
+import { authSettings } from './config/auth-settings.ts';
 import { JsonFile } from './config/json-file.ts';
 import type { AgentContext, App } from './context.ts';
-import { agentOidc } from './features/auth/oidc-service.ts';
-import { authSettings } from './features/auth/settings.ts';
-import { ClusterConnection } from './features/contexts/connection.ts';
-import { ClusterScope } from './features/contexts/scope.ts';
 import { checkDesktopConfig } from './features/desktop/service.ts';
-import { ReleaseChecker } from './features/health/version-check.ts';
-import { ChartSources } from './features/pkgmgr/chart-sources.ts';
-import { parseHelmRepositories } from './features/pkgmgr/repositories.ts';
 import { SessionRegistry } from './http/sessions.ts';
 import type { ClusterTarget } from './kube/kubeconfig.ts';
+import { agentOidc } from './scope/auth/oidc-service.ts';
+import { ClusterScope } from './scope/cluster-scope.ts';
+import { ClusterConnection } from './scope/connection.ts';
 import { buildServer } from './server.ts';
 
 export const agentVersion = packageJson.version;
@@ -71,7 +68,6 @@ export async function createAgent(
     },
     configFile: new JsonFile(configFilePath(config.dataDir), ConfigFileSchema, () => ({})),
     settingsFile: new JsonFile(settingsFilePath(config.dataDir), SettingsSchema, () => ({})),
-    releases: new ReleaseChecker(agentVersion, config.releaseFeedUrl),
     get timeline() {
       return connection.scope.timeline;
     },
@@ -82,7 +78,6 @@ export async function createAgent(
       return connection.scope.audit;
     },
     sessions,
-    charts: new ChartSources(parseHelmRepositories(config.helmRepositories)),
     get metrics() {
       return connection.scope.metrics;
     },

@@ -1,20 +1,19 @@
 import type { TypedApp } from '@binnacle/common/server';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AgentConfig, ConfigFile, Settings } from './config/agent-config.ts';
+import type { AuthSettings } from './config/auth-settings.ts';
 import type { JsonFile } from './config/json-file.ts';
-import type { AuditEngine } from './features/audit/engine.ts';
-import type { AgentOidc } from './features/auth/oidc-service.ts';
-import type { AuthSettings } from './features/auth/settings.ts';
-import type { ClusterConnection } from './features/contexts/connection.ts';
-import type { ReleaseChecker } from './features/health/version-check.ts';
-import type { MetricsAvailability } from './features/metrics/api.ts';
-import type { MetricsPoller } from './features/metrics/poller.ts';
-import type { ChartSources } from './features/pkgmgr/chart-sources.ts';
-import type { ChangeRecorder } from './features/timeline/recorder.ts';
-import type { TopologyService } from './features/topology/service.ts';
+import type { CloudLink } from './http/caller.ts';
 import type { SessionRegistry } from './http/sessions.ts';
 import type { AccessReviewer } from './kube/access-review.ts';
 import type { Cluster } from './kube/cluster.ts';
+import type { AuditEngine } from './scope/audit/engine.ts';
+import type { AgentOidc } from './scope/auth/oidc-service.ts';
+import type { ClusterConnection } from './scope/connection.ts';
+import type { MetricsAvailability } from './scope/metrics/api.ts';
+import type { MetricsPoller } from './scope/metrics/poller.ts';
+import type { ChangeRecorder } from './scope/timeline/recorder.ts';
+import type { TopologyService } from './scope/topology/service.ts';
 
 export type DeploymentMode = 'local' | 'in-cluster';
 
@@ -33,26 +32,17 @@ export interface AgentContext {
   readonly cluster: Cluster;
   configFile: JsonFile<ConfigFile>;
   settingsFile: JsonFile<Settings>;
-  releases: ReleaseChecker;
   readonly timeline: ChangeRecorder;
   readonly topology: TopologyService;
   /** The best-practice audit over the cache, remembering each object's findings until it or its namespace changes. */
   readonly audit: AuditEngine;
   sessions: SessionRegistry;
-  /** The chart repositories and registries of `--helm-repositories`. */
-  charts: ChartSources;
   /** metrics.k8s.io: whether it is served, and the poller that keeps the usage history. */
   readonly metrics: { availability: MetricsAvailability; poller: MetricsPoller };
   /** SubjectAccessReviews for tunneled callers. */
   readonly access: AccessReviewer;
   /** Cloud mode: the hub this agent dials and the cluster id the hub gave it. */
-  cloud?: {
-    hubUrl: string;
-    clusterToken: string;
-    clusterId: () => string | undefined;
-    /** The client ends of the tunnel's open connections to this listener: only requests from them come through the hub. */
-    tunnelPeers: Set<string>;
-  };
+  cloud?: CloudLink;
   /** `--auth-mode proxy|oidc`: how people sign in to the agent itself (undefined: mode none, or cloud mode). */
   auth?: { settings: AuthSettings; oidc?: AgentOidc };
   log: FastifyBaseLogger;

@@ -3,11 +3,17 @@ import { exitOnCrash, exitOnSignal, serverLogger, UsageError } from '@binnacle/c
 import { agentVersion, createAgent } from '../agent.ts';
 import { ConfigFileSchema, configDefaults, configFilePath } from '../config/agent-config.ts';
 import { InvalidFileError, JsonFile } from '../config/json-file.ts';
+import {
+  agentHelp,
+  desktopHelp,
+  effectiveConfig,
+  parseAgentArgs,
+  parseDesktopArgs,
+} from '../config/options.ts';
 import { openExternal } from '../features/desktop/opener.ts';
 import { checkDesktopConfig } from '../features/desktop/service.ts';
 import { clusterConfigured, KubeconfigError, resolveTarget } from '../kube/kubeconfig.ts';
 import { exposureNotice } from './exposure.ts';
-import { agentHelp, desktopHelp, effectiveConfig, parseAgentArgs, parseDesktopArgs } from './options.ts';
 import { showSyncProgress } from './progress.ts';
 
 /** The two commands that serve an agent: the same start, their own flags. */

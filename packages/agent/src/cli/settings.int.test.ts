@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { mapConcurrently } from '@binnacle/common';
 import { freePort, killBinnacles, runBinnacle } from '@binnacle/testkit';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { agentOptions } from './options.ts';
+import { agentOptions } from '../config/options.ts';
 
 // `binnacle agent` as a person runs it, with a kubeconfig whose server is never dialled: every refusal below
 // comes before the agent would connect.

@@ -220,6 +220,11 @@ export interface AgentConfig extends AuthConfig {
   desktopExecutablePath?: string;
 }
 
+/** Whether the agent knows its own Deployment, as the chart's rbac.selfUpgrade tells it (MY_POD_NAMESPACE, MY_DEPLOYMENT_NAME). */
+export const selfUpgradeConfigured = (
+  config: Pick<AgentConfig, 'selfUpgradeNamespace' | 'selfUpgradeDeployment'>,
+): boolean => Boolean(config.selfUpgradeNamespace && config.selfUpgradeDeployment);
+
 export const configDefaults = (): Omit<
   AgentConfig,
   | 'kubeconfig'

@@ -1,11 +1,11 @@
 import { isIP } from 'node:net';
 import { dnsLabelPattern, dnsSubdomainPattern } from '@binnacle/common';
 import { echo, UsageError } from '@binnacle/common/server';
-import { proxyAddresses } from '../features/auth/settings.ts';
-import { parseReference } from '../features/images/reference.ts';
-import { parseHeaderList } from '../features/metricsdb/headers.ts';
-import { parseHelmRepositories } from '../features/pkgmgr/repositories.ts';
-import { addressPattern } from '../features/traffic/schemas.ts';
+import { addressPattern } from '../http/schemas.ts';
+import { parseReference } from '../kube/image-reference.ts';
+import { parseHeaderList } from './header-list.ts';
+import { parseHelmRepositories } from './helm-repositories.ts';
+import { proxyAddresses } from './proxy-addresses.ts';
 
 type Check = (value: string, source: string) => void;
 

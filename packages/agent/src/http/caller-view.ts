@@ -1,7 +1,8 @@
 import { type KubeObject, mapConcurrently } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
-import type { AgentContext } from '../context.ts';
+import type { AccessReviewer } from '../kube/access-review.ts';
 import type { Impersonation } from '../kube/client.ts';
+import type { Cluster } from '../kube/cluster.ts';
 import { type ApiResource, resourceKey } from '../kube/discovery.ts';
 import { groupsOf, requireAccess } from './caller.ts';
 
@@ -20,7 +21,14 @@ async function filterInParallel<T>(items: readonly T[], keep: (item: T) => Promi
   return items.filter((_, index) => kept[index]);
 }
 
-const cachedNamespaces = (ctx: AgentContext) =>
+/** What a caller's view reads: the served cluster's cache, the access reviews, the namespace the agent watches. */
+export interface ViewSource {
+  readonly cluster: Cluster;
+  readonly access: AccessReviewer;
+  config: { namespace?: string };
+}
+
+const cachedNamespaces = (ctx: Pick<ViewSource, 'cluster'>) =>
   ctx.cluster.cache.list(ctx.cluster.resolve('namespaces')).map((ns) => ns.metadata?.name ?? '');
 
 /**
@@ -29,7 +37,7 @@ const cachedNamespaces = (ctx: AgentContext) =>
  * asked of the API server's authorizer (SubjectAccessReview, cached a few seconds).
  */
 export async function visibleNamespaces(
-  ctx: AgentContext,
+  ctx: Pick<ViewSource, 'cluster' | 'access'>,
   caller: Impersonation | undefined,
   resource: { group: string; resource: string },
   requested: string[] | undefined,
@@ -46,7 +54,7 @@ export async function visibleNamespaces(
  * list it in (possibly none: an empty list).
  */
 export async function namespacesToList(
-  ctx: AgentContext,
+  ctx: Pick<ViewSource, 'cluster' | 'access'>,
   caller: Impersonation | undefined,
   resource: ApiResource,
   requested: string[] | undefined,
@@ -65,7 +73,7 @@ export async function namespacesToList(
  * only when it may list them. Without a caller (the agent's own users) everything requested is shown.
  */
 export async function callerView(
-  ctx: AgentContext,
+  ctx: Pick<ViewSource, 'cluster' | 'access'>,
   caller: Impersonation | undefined,
   requested?: string[],
 ): Promise<CallerView> {
@@ -118,7 +126,7 @@ export function countInView(
  * objects of a kind the view shows, and an empty list for a kind not served, hidden, or still loading — those
  * still loading are named in `loading` (as `plural.group`), so a page can say what it is waiting for.
  */
-export function viewReader(ctx: AgentContext, view: CallerView) {
+export function viewReader(ctx: ViewSource, view: CallerView) {
   const loading: string[] = [];
   const get = (group: string, kind: string): KubeObject[] => {
     const resource = ctx.cluster.find(group, kind);

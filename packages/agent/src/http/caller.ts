@@ -1,8 +1,7 @@
-import { AppError } from '@binnacle/common/server';
+import { AppError, type TypedApp } from '@binnacle/common/server';
 import { identityHeader, identityKey, peerKey, verifyIdentity } from '@binnacle/tunnel';
 import type { FastifyRequest } from 'fastify';
-import type { AgentContext, App } from '../context.ts';
-import type { AccessAttributes } from '../kube/access-review.ts';
+import type { AccessAttributes, AccessReviewer } from '../kube/access-review.ts';
 import type { Impersonation } from '../kube/client.ts';
 
 declare module 'fastify' {
@@ -24,6 +23,22 @@ declare module 'fastify' {
     /** With `--auth-mode proxy|oidc`: answered without a signed-in caller too, as the agent itself (`/api/auth/me`). */
     signInOptional?: boolean;
   }
+}
+
+/** Cloud mode: the hub this agent dials and what its tunnel tells it. */
+export interface CloudLink {
+  hubUrl: string;
+  clusterToken: string;
+  /** The cluster id the hub gave this agent, once the tunnel is up. */
+  clusterId: () => string | undefined;
+  /** The client ends of the tunnel's open connections to this listener: only requests from them come through the hub. */
+  tunnelPeers: Set<string>;
+}
+
+/** What the caller checks read of the agent: its access reviews and, in cloud mode, its hub link. */
+export interface CallerChecks {
+  readonly access: AccessReviewer;
+  cloud?: CloudLink;
 }
 
 export const callerAware = { callerAware: true } as const;
@@ -48,7 +63,7 @@ export const asCallerOnPod = (verb: string, subresource: string) => ({
 
 /** Whether the caller may do something; 403 naming who and what when not. Without a caller, the agent acts as itself. */
 export async function requireAccess(
-  ctx: AgentContext,
+  ctx: Pick<CallerChecks, 'access'>,
   caller: Impersonation | undefined,
   attributes: AccessAttributes,
 ): Promise<void> {
@@ -83,7 +98,7 @@ const cameThroughTunnel = (request: FastifyRequest, tunnelPeers: Set<string>) =>
  * except the probe routes. Decided by the connection the request came on, never by anything the caller sends
  * (ADR 0017).
  */
-export function refuseDirectCallers(app: App, ctx: AgentContext): void {
+export function refuseDirectCallers(app: TypedApp, ctx: Pick<CallerChecks, 'cloud'>): void {
   const cloud = ctx.cloud;
   if (!cloud) return;
   const message = `this agent is in cloud mode: reach it through its hub, ${new URL(cloud.hubUrl).origin}/c/<cluster_id>/; its own port answers only /api/health`;
@@ -97,7 +112,7 @@ export function refuseDirectCallers(app: App, ctx: AgentContext): void {
  * Where the web UI lives for this request: `/c/<cluster_id>/` when it came through the hub's tunnel (the hub
  * strips that prefix before forwarding), else `/`.
  */
-export function uiBase(ctx: AgentContext, request: FastifyRequest): string {
+export function uiBase(ctx: Pick<CallerChecks, 'cloud'>, request: FastifyRequest): string {
   const clusterId = ctx.cloud?.clusterId();
   if (!ctx.cloud || !clusterId || !cameThroughTunnel(request, ctx.cloud.tunnelPeers)) return '/';
   return `/c/${encodeURIComponent(clusterId)}/`;
@@ -110,7 +125,7 @@ export function uiBase(ctx: AgentContext, request: FastifyRequest): string {
  * the cache without per-caller filtering answer only GETs of callers who may list namespaces cluster-wide;
  * routes that act with the agent's own identity refuse tunneled callers.
  */
-export function registerCallerIdentity(app: App, ctx: AgentContext): void {
+export function registerCallerIdentity(app: TypedApp, ctx: CallerChecks): void {
   const cloud = ctx.cloud;
   if (!cloud) return;
   const key = identityKey(cloud.clusterToken);
@@ -139,7 +154,7 @@ export function refuseSystemIdentity(identity: Impersonation, message: string): 
  * callers who may list namespaces cluster-wide; routes that act with the agent's own identity refuse callers.
  */
 export async function authorizeCaller(
-  ctx: AgentContext,
+  ctx: Pick<CallerChecks, 'access'>,
   request: FastifyRequest,
   refusal: string,
 ): Promise<void> {

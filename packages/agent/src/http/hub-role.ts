@@ -1,6 +1,6 @@
 import { AppError } from '@binnacle/common/server';
-import type { AgentContext } from '../context.ts';
 import type { Impersonation } from '../kube/client.ts';
+import type { CallerChecks } from './caller.ts';
 
 /** The group the hub forwards for a person's role in the organization (docs/architecture.md §6.3). */
 const ownerGroup = 'binnacle:role:owner';
@@ -11,7 +11,7 @@ const ownerGroup = 'binnacle:role:owner';
  * or one whose role group is not owner, gets 403 `cloud_role_insufficient`. Outside cloud mode there are no hub
  * roles and this checks nothing.
  */
-export function requireHubOwner(ctx: Pick<AgentContext, 'cloud'>, caller: Impersonation | undefined): void {
+export function requireHubOwner(ctx: Pick<CallerChecks, 'cloud'>, caller: Impersonation | undefined): void {
   if (!ctx.cloud || caller?.groups.includes(ownerGroup)) return;
   const role = caller?.groups
     .find((group) => group.startsWith('binnacle:role:'))

@@ -1,7 +1,6 @@
 import { isIP } from 'node:net';
-import { AppError, forbidden } from '@binnacle/common/server';
+import { AppError, forbidden, type TypedApp } from '@binnacle/common/server';
 import type { FastifyRequest } from 'fastify';
-import type { AgentContext, App } from '../context.ts';
 
 const loopbackNames = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -31,11 +30,18 @@ const originHost = (origin: string): string | undefined => {
  *   so a page whose own name was re-pointed at 127.0.0.1 (DNS rebinding) reads and changes nothing.
  * Requests without a browser (curl, the hub's tunnel) send no Origin and pass the first rule.
  */
-export function refuseOtherPages(app: App, ctx: AgentContext): void {
+/** What the page rules read: cloud mode or not, the listen address, the public URL of OIDC sign-in. */
+export interface PageRules {
+  cloud?: object;
+  config: { listenAddress: string };
+  auth?: { settings: { mode: 'proxy' } | { mode: 'oidc'; publicUrl: string } };
+}
+
+export function refuseOtherPages(app: TypedApp, ctx: PageRules): void {
   // In cloud mode nothing but the hub's tunnel reaches the routes (its handshakes name `agent.tunnel`).
   const onLoopback = !ctx.cloud && isLoopback(ctx.config.listenAddress);
   // Signed in with OIDC, the agent knows its public URL: pages must come from exactly there (scheme included).
-  const publicUrl = ctx.auth?.oidc ? new URL(ctx.auth.oidc.settings.publicUrl) : undefined;
+  const publicUrl = ctx.auth?.settings.mode === 'oidc' ? new URL(ctx.auth.settings.publicUrl) : undefined;
   const publicHost = publicUrl?.host;
   const refusal = (request: FastifyRequest): AppError | undefined => {
     const host = request.headers.host ?? '';

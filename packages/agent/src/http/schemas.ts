@@ -21,6 +21,20 @@ export const ObjectNameParam = Type.String({
   pattern: dnsSubdomainPattern,
 });
 
+/** A kind as a caller names it (resolved by discovery), in a path or a query. */
+export const KindParam = Type.String({
+  minLength: 1,
+  maxLength: 253,
+  pattern: '^[A-Za-z0-9][A-Za-z0-9.-]*$',
+  description: 'plural, singular, Kind or short name; `plural.group` also works',
+});
+
+/** The API group that picks one kind when several groups serve a kind of that name. */
+export const GroupParam = Type.String({
+  maxLength: 253,
+  description: 'API group when a kind name exists in several ("" for core)',
+});
+
 /** What every action answers: what was done, in words, to which object. */
 export const actionAnswer = {
   message: Type.String(),
@@ -45,3 +59,6 @@ export const ImageRef = Type.String({
   pattern: '^[A-Za-z0-9][A-Za-z0-9./:@_-]*$',
   description: 'default: --debug-image',
 });
+
+/** `host:port`, a DNS name or IPv4 (or a bracketed IPv6) and a port. */
+export const addressPattern = '^(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9.-]+):[0-9]{1,5}$';

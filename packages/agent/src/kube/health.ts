@@ -5,7 +5,8 @@ export type Health = 'healthy' | 'degraded' | 'unhealthy' | 'unknown';
 type Obj = Record<string, unknown>;
 const num = (v: unknown) => (typeof v === 'number' ? v : 0);
 const conditions = (o: KubeObject) => (o.status?.conditions as Obj[] | undefined) ?? [];
-const condition = (o: KubeObject, type: string) => conditions(o).find((c) => c.type === type)?.status;
+/** The status (`True`, `False`, `Unknown`) of an object's condition of this type, if it reports one. */
+export const condition = (o: KubeObject, type: string) => conditions(o).find((c) => c.type === type)?.status;
 function replicaHealth(want: number, ready: number): Health {
   if (want === 0) return 'healthy';
   if (ready >= want) return 'healthy';

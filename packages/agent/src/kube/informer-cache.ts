@@ -1,10 +1,19 @@
-import type { KubeObject } from '@binnacle/common';
-import { backoffDelay } from '@binnacle/common';
+import { backoffDelay, type KubeObject } from '@binnacle/common';
 import { AppError, notReady } from '@binnacle/common/server';
 import type { KubeClient } from './client.ts';
 import { type ApiResource, discover, resourceKey } from './discovery.ts';
+import { condition } from './health.ts';
 import { type CacheEvent, Informer, type InformerState } from './informer.ts';
 import { type TierName, tierOf, tierOrder } from './tiers.ts';
+
+const crdsKey = 'customresourcedefinitions.apiextensions.k8s.io';
+/** How long a CRD change waits for the discovery it asks for, so that a burst of changes (a chart's CRDs) asks once. */
+const rediscoveryDebounceMs = 1000;
+/**
+ * Discoveries in a row that may miss an established CRD before the cache stops looking again (about a minute on
+ * the back-off): the API server publishes a new CRD's kind a moment after it establishes it.
+ */
+const maxDiscoveryLags = 6;
 
 export type TierState = 'pending' | 'syncing' | 'synced';
 
@@ -57,8 +66,13 @@ export class InformerCache {
   #stopped = false;
   #version = 0;
   #rediscovery: ReturnType<typeof setTimeout> | undefined;
+  #rediscovering = false;
+  /** A CRD changed while the custom tier was not synced yet or a rediscovery was running: one more is due. */
+  #rediscoveryDue = false;
   /** Rediscoveries that failed in a row: the next waits on the retry back-off. */
   #rediscoveryFailures = 0;
+  /** Rediscoveries in a row that succeeded without listing every established CRD's kind. */
+  #discoveryLags = 0;
 
   constructor(client: KubeClient, options: InformerCacheOptions = {}) {
     this.#client = client;
@@ -79,9 +93,12 @@ export class InformerCache {
     }
     for (const [name, list] of byTier) this.#tier(name).kinds = list.length;
     await this.#runTier('core', byTier.get('core') ?? [], Number.POSITIVE_INFINITY);
-    void this.#runTier('deferred', byTier.get('deferred') ?? [], Number.POSITIVE_INFINITY).then(() =>
-      this.#runTier('custom', byTier.get('custom') ?? [], this.#options.customConcurrency ?? 6),
-    );
+    void this.#runTier('deferred', byTier.get('deferred') ?? [], Number.POSITIVE_INFINITY)
+      .then(() => this.#runTier('custom', byTier.get('custom') ?? [], this.#options.customConcurrency ?? 6))
+      .then(() => {
+        // A CRD created after the discovery above is in the CRD informer's first LIST, which is no event.
+        if (this.#rediscoveryDue || this.#undiscoveredCrd(this.#resources)) this.#scheduleRediscovery();
+      });
   }
 
   #tier(name: TierName): TierStatus {
@@ -136,31 +153,42 @@ export class InformerCache {
 
   #dispatch(event: CacheEvent): void {
     this.#version += 1;
-    if (resourceKey(event.resource) === 'customresourcedefinitions.apiextensions.k8s.io' && !event.relist) {
-      this.#scheduleRediscovery();
-    }
+    // A relist's events count too: they are the changes the watch missed, e.g. a CRD added during an outage.
+    if (resourceKey(event.resource) === crdsKey) this.#scheduleRediscovery();
     for (const listener of this.#listeners) listener(event);
   }
 
-  /** CRDs changed: rediscover (debounced) and start or stop custom informers to match. */
-  #scheduleRediscovery(delayMs = 1000): void {
-    if (this.#rediscovery || this.#stopped || this.#tier('custom').state === 'pending') return;
+  /**
+   * CRDs changed: rediscover (debounced) and start or stop custom informers to match. Until the custom tier has
+   * synced, and while a rediscovery runs, the change is remembered and rediscovered after.
+   */
+  #scheduleRediscovery(delayMs = rediscoveryDebounceMs): void {
+    if (this.#stopped || this.#rediscovery) return;
+    if (this.#rediscovering || this.#tier('custom').state !== 'synced') {
+      this.#rediscoveryDue = true;
+      return;
+    }
     this.#rediscovery = setTimeout(() => {
       this.#rediscovery = undefined;
+      this.#rediscoveryDue = false;
       void this.#rediscover();
     }, delayMs);
   }
 
   /**
-   * A rediscovery that fails is retried with back-off until one succeeds or the cache stops: otherwise a CRD
-   * added meanwhile would stay unwatched until the agent restarts. Logged when it first fails and when it
-   * succeeds again, not at every retry.
+   * A rediscovery that fails is retried with back-off until one succeeds or the cache stops (at once when the
+   * API server answers again, see `resume`): otherwise a CRD added meanwhile would stay unwatched until the
+   * agent restarts. Logged when it first fails and when it succeeds again, not at every retry. One that succeeds
+   * without the kind of an established CRD looks again, a few times (see `maxDiscoveryLags`; ADR 0109).
    */
   async #rediscover(): Promise<void> {
+    this.#rediscovering = true;
     let resources: ApiResource[];
     try {
       resources = await discover(this.#client);
     } catch (error) {
+      this.#rediscovering = false;
+      if (this.#stopped) return;
       if (this.#rediscoveryFailures === 0)
         this.#options.log?.(
           'warn',
@@ -170,12 +198,13 @@ export class InformerCache {
       this.#rediscoveryFailures += 1;
       return;
     }
+    this.#rediscovering = false;
+    if (this.#stopped) return;
     if (this.#rediscoveryFailures > 0)
       this.#options.log?.('info', 'rediscovery after a CRD change succeeded', {
         failedAttempts: this.#rediscoveryFailures,
       });
     this.#rediscoveryFailures = 0;
-    if (this.#stopped) return;
     this.#resources = resources;
     const wanted = new Set(resources.filter((r) => tierOf(r) === 'custom').map(resourceKey));
     for (const [key, entry] of this.#informers) {
@@ -191,6 +220,31 @@ export class InformerCache {
     }
     this.#tier('custom').kinds = wanted.size;
     this.#tier('custom').synced = [...this.#informers.values()].filter((e) => e.tier === 'custom').length;
+    if (this.#rediscoveryDue) {
+      this.#discoveryLags = 0;
+      this.#scheduleRediscovery();
+    } else if (this.#discoveryLags < maxDiscoveryLags && this.#undiscoveredCrd(resources)) {
+      this.#scheduleRediscovery(backoffDelay(this.#discoveryLags));
+      this.#discoveryLags += 1;
+    } else this.#discoveryLags = 0;
+  }
+
+  /**
+   * Whether the CRD informer holds an established CRD with a served version whose kind `resources` (a discovery)
+   * does not list. A CRD's name is its kind's `plural.group`.
+   */
+  #undiscoveredCrd(resources: readonly ApiResource[]): boolean {
+    const crds = this.#informers.get(crdsKey)?.informer;
+    if (!crds?.synced) return false;
+    const discovered = new Set(resources.map(resourceKey));
+    return crds
+      .list()
+      .some(
+        (crd) =>
+          !discovered.has(crd.metadata?.name ?? '') &&
+          condition(crd, 'Established') === 'True' &&
+          ((crd.spec?.versions as { served?: boolean }[] | undefined) ?? []).some((v) => v.served),
+      );
   }
 
   /** Subscribes to every add, update and delete; returns the unsubscribe function. */

@@ -43,6 +43,65 @@ afterEach(async () => {
   close = undefined;
 });
 
+const crds: ApiResource = {
+  ...configmaps,
+  group: 'apiextensions.k8s.io',
+  kind: 'CustomResourceDefinition',
+  plural: 'customresourcedefinitions',
+  namespaced: false,
+};
+
+/**
+ * A cluster with one established CRD, widgets.example.com, and one Widget. An InformerCache started on `crds`
+ * alone stands for one whose discovery ran before the CRD existed: the CRD is in its informer's first LIST,
+ * which is no event. `discovery(n)` says what the n-th discovery (from 1) answers: a 503, the API without the
+ * Widget kind, or with it.
+ */
+async function widgetCluster(discovery: (n: number) => 'fails' | 'lags' | 'lists') {
+  const kinds: Record<string, [string, string]> = {
+    'apiextensions.k8s.io': ['customresourcedefinitions', 'CustomResourceDefinition'],
+    'example.com': ['widgets', 'Widget'],
+  };
+  const groups = (...names: string[]) => ({
+    kind: 'APIGroupDiscoveryList',
+    items: names.map((name) => {
+      const [resource, kind] = kinds[name] ?? [];
+      const resources = [{ resource, responseKind: { kind }, scope: 'Cluster', verbs: ['list', 'watch'] }];
+      return { metadata: { name }, versions: [{ version: 'v1', resources }] };
+    }),
+  });
+  const discoveries: number[] = [];
+  const client = await fakeApiServer((_req, res, url) => {
+    res.setHeader('content-type', 'application/json');
+    if (url.pathname === '/api') return res.end(JSON.stringify(groups()));
+    if (url.pathname === '/apis') {
+      discoveries.push(Date.now());
+      const answer = discovery(discoveries.length);
+      if (answer === 'fails') res.statusCode = 503;
+      return res.end(
+        JSON.stringify(
+          answer === 'fails'
+            ? { kind: 'Status', code: 503, reason: 'ServiceUnavailable', message: 'down' }
+            : groups('apiextensions.k8s.io', ...(answer === 'lists' ? ['example.com'] : [])),
+        ),
+      );
+    }
+    if (url.searchParams.get('watch') === '1') return;
+    const items =
+      url.pathname === '/apis/example.com/v1/widgets'
+        ? [{ metadata: { name: 'w', resourceVersion: '3' } }]
+        : [
+            {
+              metadata: { name: 'widgets.example.com', resourceVersion: '2' },
+              spec: { group: 'example.com', versions: [{ name: 'v1', served: true }] },
+              status: { conditions: [{ type: 'Established', status: 'True' }] },
+            },
+          ];
+    res.end(JSON.stringify({ metadata: { resourceVersion: '3' }, items }));
+  });
+  return { client, discoveries };
+}
+
 /** Polls until `check` holds; the 10 s bound only catches a hang. */
 const waitFor = (what: string, check: () => boolean) =>
   waitUntil(what, () => Promise.resolve(check()), { timeoutMs: 10_000, intervalMs: 10 });
@@ -190,6 +249,40 @@ describe('InformerCache', () => {
     await waitFor('the third list', () => lists.length === 3);
     expect((lists[2] ?? 0) - resumed).toBeLessThan(500);
     await waitFor('the ConfigMaps synced', () => cache.kinds()[0]?.state === 'synced');
+    cache.stop();
+    await client.close();
+  });
+
+  it('discovers again, on the back-off, while an established CRD is missing from discovery', async () => {
+    // The real API server publishes a new CRD's kind a moment after establishing it, too briefly to catch.
+    const { client, discoveries } = await widgetCluster((n) => (n < 2 ? 'lags' : 'lists'));
+    const cache = new InformerCache(client);
+    await cache.start([crds]);
+    await waitFor(() => cache.kinds().some((k) => k.kind === 'Widget' && k.state === 'synced'));
+    // A second after the custom tier synced, then again after the back-off's first wait (0.8–1.2 s).
+    expect(discoveries).toHaveLength(2);
+    expect((discoveries[1] ?? 0) - (discoveries[0] ?? 0)).toBeGreaterThanOrEqual(750);
+    expect(cache.tiers().find((t) => t.name === 'custom')).toMatchObject({ kinds: 1, synced: 1 });
+    cache.stop();
+    await client.close();
+  });
+
+  it('retries a failed rediscovery at once when told the API server answers again, logging once each way', async () => {
+    const { client, discoveries } = await widgetCluster((n) => (n < 3 ? 'fails' : 'lists'));
+    const logged: string[] = [];
+    const cache = new InformerCache(client, { log: (_level, message) => void logged.push(message) });
+    await cache.start([crds]);
+    // After the second failure the rediscovery waits 1.6–2.4 s.
+    await waitFor(() => discoveries.length === 2);
+    await new Promise((r) => setTimeout(r, 50));
+    const resumed = Date.now();
+    cache.resume();
+    await waitFor(() => cache.kinds().some((k) => k.kind === 'Widget' && k.state === 'synced'));
+    expect((discoveries[2] ?? 0) - resumed).toBeLessThan(500);
+    expect(logged.filter((m) => m.startsWith('rediscovery'))).toEqual([
+      expect.stringMatching(/^rediscovery after a CRD change failed, retrying with back-off: /),
+      'rediscovery after a CRD change succeeded',
+    ]);
     cache.stop();
     await client.close();
   });

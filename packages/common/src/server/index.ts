@@ -46,7 +46,8 @@ export {
   Nullable,
   Query,
   Step,
-  sseResponses,
+  sseData,
+  sseEvents,
   TimeOrDuration,
   UnixTimeOrDuration,
 } from './schemas.ts';

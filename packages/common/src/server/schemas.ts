@@ -26,22 +26,44 @@ const errorResponse = {
 /** Error responses every route declares, so the OpenAPI document shows them. */
 export const errorResponses = { '4xx': errorResponse, '5xx': errorResponse };
 
-/**
- * The answers of a `text/event-stream` route. In OpenAPI 3.1 a stream's schema describes each event (3.2 names
- * that `itemSchema`), so it is an event's fields, not the stream's text; `data` is JSON, shaped by `event`.
- */
-export const sseResponses = {
-  200: Type.Object(
-    {
-      event: Type.Optional(Type.String()),
-      data: Type.String({ description: 'JSON' }),
-      id: Type.Optional(Type.String()),
-      retry: Type.Optional(Type.Integer()),
-    },
-    { description: 'one server-sent event (text/event-stream)' },
-  ),
-  ...errorResponses,
+/** What every stream may send besides its own events (the SSE layer's heartbeat and its last word). */
+const streamEvents = {
+  heartbeat: Type.Object({ time: Type.String() }),
+  end: Type.Object({ reason: Type.String() }),
 };
+
+/**
+ * One event of a stream. In OpenAPI 3.1 a stream's schema describes each event (3.2 names that `itemSchema`); its
+ * `data` is a string of JSON whose shape `contentSchema` gives (JSON Schema 2020-12: a validator reads the string as
+ * it is on the wire; the web UI's types read the decoded shape).
+ */
+const sseEvent = (data: TSchema, event?: string) =>
+  Type.Object({
+    ...(event === undefined ? {} : { event: Type.Literal(event) }),
+    data: Type.String({ contentMediaType: 'application/json', contentSchema: data }),
+    id: Type.Optional(Type.String()),
+    retry: Type.Optional(Type.Integer()),
+  });
+
+/** The answers of a `text/event-stream` route whose events are `events` (name → its data), heartbeat and end. */
+export function sseEvents(events: Record<string, TSchema>) {
+  const all: Record<string, TSchema> = { ...events, ...streamEvents };
+  return {
+    200: Type.Union(
+      Object.entries(all).map(([name, data]) => sseEvent(data, name)),
+      { description: 'one server-sent event (text/event-stream): its data is the JSON its `event` names' },
+    ),
+    ...errorResponses,
+  };
+}
+
+/** The answers of a `text/event-stream` route that sends only `data:` frames, each `frame` as JSON. */
+export function sseData(frame: TSchema) {
+  return {
+    200: { ...sseEvent(frame), description: 'one server-sent `data:` frame (text/event-stream)' },
+    ...errorResponses,
+  };
+}
 
 /** A query schema that rejects unknown parameters (every route has one, even with no parameters). */
 export function Query<T extends Record<string, TSchema>>(properties: T) {

@@ -2,9 +2,10 @@ import { AppError, forbidden, notFound, type TypedApp } from '@binnacle/common/s
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../security/principal.ts';
 import { atLeast } from '../security/roles.ts';
+import { inOrg } from '../services/access/org-role.ts';
 import { sessionCookie } from '../services/sessions/cookie.ts';
 import { type AuthenticationDeps, authenticate } from './authenticate.ts';
-import { cookieBased, inOrg } from './principal.ts';
+import { cookieBased } from './principal.ts';
 import { withChallenge } from './protected-resource.ts';
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -102,20 +102,10 @@ describe('cross-organization isolation', () => {
       .where('user_id', '=', b.memberId)
       .executeTakeFirstOrThrow();
     expect(member.role).toBe('member');
-    expect(
-      await t.hub.ctx.database.db
-        .selectFrom('pats')
-        .select('id')
-        .where('id', '=', b.patId)
-        .executeTakeFirst(),
-    ).toBeDefined();
-    expect(
-      await t.hub.ctx.database.db
-        .selectFrom('invitations')
-        .select('id')
-        .where('id', '=', b.invitationId)
-        .executeTakeFirst(),
-    ).toBeDefined();
+    const kept = (table: 'pats' | 'invitations', id: string) =>
+      t.hub.ctx.database.db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst();
+    expect(await kept('pats', b.patId)).toBeDefined();
+    expect(await kept('invitations', b.invitationId)).toBeDefined();
   });
 
   it('a PAT pinned to org A cannot reach org B even when its owner also belongs to B', async () => {

@@ -1,16 +1,18 @@
 import { apiUrl } from './client.ts';
+import type { StreamPathOf } from './events.ts';
 import type { paths } from './generated/agent-api.ts';
 import { splitSseData } from './sse-frames.ts';
 import { answer, fill } from './typed-client.ts';
 
 /** The agent's POST routes that answer a stream of Server-Sent Events (helm's install, upgrade, rollback). */
-export type StreamPath = {
-  [P in keyof paths]: paths[P] extends {
-    post: { responses: { 200: { content: { 'text/event-stream': unknown } } } };
-  }
-    ? P
-    : never;
-}[keyof paths];
+export type StreamPath = StreamPathOf<'post'>;
+
+/** One `data:` frame of a stream route, JSON-decoded, as its document describes it (ADR 0107). */
+export type StreamFrame<P extends StreamPath> = paths[P] extends {
+  post: { responses: { 200: { content: { 'text/event-stream': { data: infer F } } } } };
+}
+  ? F
+  : never;
 
 /** The JSON body a stream route takes. */
 export type StreamBody<P extends StreamPath> = paths[P] extends {
@@ -25,10 +27,10 @@ export type StreamBody<P extends StreamPath> = paths[P] extends {
  * stream opens is the server's `{error, code}` as an ApiError; aborting `signal` closes the stream, which the
  * agent takes as the caller going away.
  */
-export async function postStream<P extends StreamPath, F>(
+export async function postStream<P extends StreamPath>(
   path: P,
   options: { params?: Record<string, string>; body: StreamBody<P>; signal?: AbortSignal },
-  onFrame: (frame: F) => void,
+  onFrame: (frame: StreamFrame<P>) => void,
 ): Promise<void> {
   const response = await fetch(apiUrl(fill(path, options.params)), {
     method: 'POST',
@@ -47,7 +49,7 @@ export async function postStream<P extends StreamPath, F>(
     const { value, done } = await reader.read();
     const { data, rest } = splitSseData(done ? `${buffer}\n\n` : buffer + value);
     buffer = rest;
-    for (const frame of data) onFrame(JSON.parse(frame) as F);
+    for (const frame of data) onFrame(JSON.parse(frame) as StreamFrame<P>);
     if (done) return;
   }
 }

@@ -19,6 +19,7 @@ import type { NetpolSearch } from '../features/netpol/query.ts';
 import { protocols } from '../features/netpol/types.ts';
 import { ResourcesPage, type ResourcesSearch } from '../features/resources/ResourcesPage.tsx';
 import { NotFound } from '../features/shell/NotFound.tsx';
+import { PageError } from '../features/shell/PageError.tsx';
 import { Shell } from '../features/shell/Shell.tsx';
 import { changeTypes, TimelinePage, type TimelineSearch } from '../features/timeline/TimelinePage.tsx';
 import { groupings } from '../features/topology/graph.ts';
@@ -257,6 +258,8 @@ export const router = createRouter({
   ]),
   basepath: basePath || '/',
   defaultPreload: 'intent',
+  // Each page's own boundary: a page that throws shows the error inside the shell, whose navigation still works.
+  defaultErrorComponent: PageError,
 });
 
 declare module '@tanstack/react-router' {

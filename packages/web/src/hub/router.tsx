@@ -1,5 +1,6 @@
 import { createRootRoute, createRoute, createRouter, Outlet } from '@tanstack/react-router';
 import { NotFound } from '../features/shell/NotFound.tsx';
+import { PageError } from '../features/shell/PageError.tsx';
 import { AuditPage, type AuditSearch } from './audit/AuditPage.tsx';
 import { SignInPage, type SignInSearch } from './auth/SignInPage.tsx';
 import { BillingPage, type BillingSearch } from './billing/BillingPage.tsx';
@@ -121,6 +122,8 @@ export const hubRouter = createRouter({
     ]),
   ]),
   defaultPreload: 'intent',
+  // As the agent's pages: a page that throws shows the error inside the hub's shell.
+  defaultErrorComponent: PageError,
 });
 
 /** Where the hub's pages navigate: the typed `navigate` knows only the app's registered (agent) routes. */

@@ -2,7 +2,7 @@ import type { KubeObject } from '@binnacle/common';
 import { AppError, parseYamlDocuments, yamlLimits } from '@binnacle/common/server';
 import type { KubeClient } from '../../kube/client.ts';
 import { collectionPath } from '../../kube/discovery.ts';
-import { decodeRelease, latestRevisions } from '../pkgmgr/releases.ts';
+import { decodeRelease, latestRevisions } from '../../scope/helm-releases.ts';
 
 const secrets = { group: '', version: 'v1', plural: 'secrets', namespaced: true };
 

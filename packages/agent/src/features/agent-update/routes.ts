@@ -1,8 +1,9 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { tagPattern } from './image-tag.ts';
+import type { AgentUpdateContext } from './module.ts';
 import { selfUpgrade } from './service.ts';
 
 const SelfUpgradeBody = Type.Object(
@@ -21,7 +22,7 @@ const SelfUpgradeResult = Type.Object({
 });
 
 /** An in-cluster agent moving its own Deployment to another image tag (charts/binnacle-agent, rbac.selfUpgrade). */
-export function agentUpdateRoutes(app: App, ctx: AgentContext): void {
+export function agentUpdateRoutes(app: App, ctx: AgentUpdateContext): void {
   app.post(
     '/api/agent/self-upgrade',
     {

@@ -1,12 +1,12 @@
 import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
-import { performAction } from '../../http/actions.ts';
 import { requireAccess } from '../../http/caller.ts';
 import { requireHubOwner } from '../../http/hub-role.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { collectionPath } from '../../kube/discovery.ts';
+import { performAction } from '../../scope/actions.ts';
 import { retag } from './image-tag.ts';
+import type { AgentUpdateContext } from './module.ts';
 import { releaseDeployment } from './release-deployment.ts';
 
 /** The chart's container of the agent (charts/binnacle-agent/templates/deployment.yaml). */
@@ -25,11 +25,7 @@ export interface SelfUpgradeResult {
   image: string;
 }
 
-/** Whether the agent knows its own Deployment, as the chart's rbac.selfUpgrade tells it (MY_POD_NAMESPACE, MY_DEPLOYMENT_NAME). */
-export const selfUpgradeConfigured = (config: AgentContext['config']): boolean =>
-  Boolean(config.selfUpgradeNamespace && config.selfUpgradeDeployment);
-
-function ownDeployment(ctx: AgentContext): { namespace: string; name: string } {
+function ownDeployment(ctx: AgentUpdateContext): { namespace: string; name: string } {
   const { selfUpgradeNamespace: namespace, selfUpgradeDeployment: name } = ctx.config;
   if (!namespace || !name)
     throw new AppError(
@@ -76,7 +72,7 @@ const containerOf = (deployment: KubeObject) =>
  * release stays Helm's to upgrade. The image keeps the live repository (a private mirror keeps being used).
  */
 export async function selfUpgrade(
-  ctx: AgentContext,
+  ctx: AgentUpdateContext,
   caller: Impersonation | undefined,
   tag: string,
 ): Promise<SelfUpgradeResult> {

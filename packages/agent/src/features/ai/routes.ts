@@ -1,10 +1,11 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { requestedNamespaces } from '../../http/query.ts';
 import { KubeObjectSchema } from '../../http/schemas.ts';
 import { clusterScoped } from '../../kube/discovery.ts';
+import type { AiContext } from './module.ts';
 import { aiGet, aiLimits, aiList } from './service.ts';
 
 const tags = ['ai'];
@@ -26,7 +27,7 @@ const Shown = Type.Union([Type.String(), KubeObjectSchema]);
  * Resource views sized for a language model's context: redacted (Secret values never, credentials in env,
  * arguments, ConfigMaps and annotations scrubbed), at a verbosity, capped in count and size.
  */
-export function aiRoutes(app: App, ctx: AgentContext): void {
+export function aiRoutes(app: App, ctx: AiContext): void {
   app.get(
     '/api/ai/resources/:kind',
     {

@@ -1,11 +1,11 @@
 import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import { requireAccess } from '../../http/caller.ts';
 import { namespacesToList } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { scopeOf } from '../../kube/discovery.ts';
-import { getResource, listResources } from '../resources/service.ts';
+import { getResource, listResources } from '../../kube/object-reads.ts';
+import type { AiContext } from './module.ts';
 import { type Verbosity, view } from './views.ts';
 
 /** Limits that keep an answer within a model's context: objects per list, and characters per answer. */
@@ -41,7 +41,7 @@ function withinBudget(items: (string | KubeObject)[], budget: number) {
  * A caller who may list the kind in no namespace gets a 403 naming that, never an empty list that looks like truth.
  */
 export async function aiList(
-  ctx: AgentContext,
+  ctx: AiContext,
   caller: Impersonation | undefined,
   query: {
     kind: string;
@@ -58,7 +58,7 @@ export async function aiList(
   if (caller && namespaces?.length === 0)
     throw new AppError('forbidden', `${caller.user} cannot list ${resource.plural} in any namespace`);
   const limit = Math.min(query.limit ?? aiLimits.defaultItems, aiLimits.maxItems);
-  const listed = await listResources(ctx, {
+  const listed = await listResources(ctx.cluster, {
     kind: query.kind,
     group: query.group,
     namespaces,
@@ -92,7 +92,7 @@ export async function aiList(
 
 /** One object, redacted, at a verbosity (the caller needs `get` on it). */
 export async function aiGet(
-  ctx: AgentContext,
+  ctx: AiContext,
   caller: Impersonation | undefined,
   query: { kind: string; namespace: string; name: string; group?: string; verbosity: Verbosity },
   now = Date.now(),
@@ -104,6 +104,6 @@ export async function aiGet(
     resource: resource.plural,
     namespace: scopeOf(resource, query.namespace),
   });
-  const object = await getResource(ctx, query.kind, query.namespace, query.name, query.group);
+  const object = await getResource(ctx.cluster, query.kind, query.namespace, query.name, query.group);
   return { verbosity: query.verbosity, resource: view(object, query.verbosity, now) };
 }

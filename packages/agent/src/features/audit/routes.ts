@@ -1,17 +1,18 @@
 import { AppError, errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView, requireVisible } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
 import { NamespaceParam } from '../../http/schemas.ts';
-import { defaultAuditSettings, readAuditSettings } from '../config/service.ts';
-import { checkCatalogue } from './checks/catalogue.ts';
-import { auditReport } from './report.ts';
+import { checkCatalogue } from '../../scope/audit/checks/catalogue.ts';
+import { auditReport } from '../../scope/audit/report.ts';
+import { defaultAuditSettings, readAuditSettings } from '../../scope/settings.ts';
+import type { AuditContext } from './module.ts';
 import { AuditReport, Category, ObjectAudit, Severity } from './schemas.ts';
 
 /** The best-practice audit of the cached objects (not the hub's audit log): GET /api/audit and one object's. */
-export function auditRoutes(app: App, ctx: AgentContext): void {
+export function auditRoutes(app: App, ctx: AuditContext): void {
   const engine = ctx.audit;
   /** `raw`: the checks' own verdicts, without the local settings (a hub applies its own policy). */
   const settingsFor = async (raw?: boolean) => (raw ? defaultAuditSettings() : readAuditSettings(ctx));

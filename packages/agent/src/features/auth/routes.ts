@@ -1,8 +1,15 @@
 import { AppError, errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { signInExempt } from '../../http/caller.ts';
-import { type AgentOidc, backchannelLogout, finishLogin, logout, startLogin } from './oidc-service.ts';
+import {
+  type AgentOidc,
+  backchannelLogout,
+  finishLogin,
+  logout,
+  startLogin,
+} from '../../scope/auth/oidc-service.ts';
+import type { AuthContext } from './module.ts';
 
 const Redirect = Type.Null({ description: 'a redirect (Location header)' });
 const tags = ['auth'];
@@ -14,7 +21,7 @@ const oidcOnly = '; 404 route_not_found unless --auth-mode oidc';
  * the IdP's back-channel logout. Declared in every mode, so the OpenAPI document lists them however it was
  * generated; without OIDC sign-in they answer 404 `route_not_found`.
  */
-export function authRoutes(app: App, ctx: AgentContext): void {
+export function authRoutes(app: App, ctx: AuthContext): void {
   const configured = ctx.auth?.oidc;
   const signInOn = (): AgentOidc => {
     if (!configured)

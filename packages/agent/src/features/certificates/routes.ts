@@ -1,14 +1,15 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { namespacesToList } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
 import { NamespaceParam } from '../../http/schemas.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { resourceKey } from '../../kube/discovery.ts';
-import { certificateReport } from './report.ts';
-import { CertificateReport } from './schemas.ts';
+import { certificateReport } from '../../scope/certificates/report.ts';
+import { CertificateReport } from '../../scope/certificates/schemas.ts';
+import type { CertificatesContext } from './module.ts';
 
 /**
  * The caller's TLS Secrets from the cache (403 for a named namespace it may not list them in; the cache's own 403
@@ -16,7 +17,7 @@ import { CertificateReport } from './schemas.ts';
  * serves them and the agent can read them (undefined otherwise; named in `loading` while they load).
  */
 async function readable(
-  ctx: AgentContext,
+  ctx: CertificatesContext,
   caller: Impersonation | undefined,
   requested: string[] | undefined,
 ) {
@@ -34,7 +35,7 @@ async function readable(
   return { tls, certificates: (namespaces ?? [undefined]).flatMap((ns) => informer.list(ns)), loading };
 }
 
-export function certificateRoutes(app: App, ctx: AgentContext): void {
+export function certificateRoutes(app: App, ctx: CertificatesContext): void {
   app.get(
     '/api/secrets/certificate-expiry',
     {

@@ -1,7 +1,7 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import { AuditSettingsSchema, ConfigFileSchema, SettingsSchema } from '../../config/agent-config.ts';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import {
   mergeSettings,
   readAuditSettings,
@@ -9,7 +9,8 @@ import {
   readSettings,
   replaceAuditSettings,
   replaceConfig,
-} from './service.ts';
+} from '../../scope/settings.ts';
+import type { ConfigContext } from './module.ts';
 
 const Effective = Type.Object({}, { additionalProperties: true, description: 'The configuration in force' });
 const ConfigView = Type.Object({
@@ -20,7 +21,7 @@ const ConfigView = Type.Object({
 });
 const tags = ['config'];
 
-export function configRoutes(app: App, ctx: AgentContext): void {
+export function configRoutes(app: App, ctx: ConfigContext): void {
   app.get(
     '/api/config',
     {

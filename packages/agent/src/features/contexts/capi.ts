@@ -1,7 +1,7 @@
 import { AppError, parseYaml, yamlLimits } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import type { KubeconfigEntry } from '../../kube/kubeconfig-merge.ts';
+import type { ContextsContext } from './module.ts';
 
 type Entry = Record<string, unknown>;
 
@@ -23,7 +23,7 @@ export const capiSecretName = (cluster: string) => `${cluster}-kubeconfig`;
  * Secret). 404 when the Secret is missing, 422 when it has no `value`.
  */
 export async function capiKubeconfig(
-  ctx: AgentContext,
+  ctx: ContextsContext,
   namespace: string,
   cluster: string,
   as: Impersonation | undefined,

@@ -5,8 +5,8 @@ import { type ApiServerOnly, apiServerOnlyUp, openSse, testCluster, waitUntil } 
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { livenessProbe } from '../../kube/cluster.ts';
+import type { ConnectionStatus } from '../../scope/connection.ts';
 import { kubeconfigWithContexts, startTestAgent, type TestAgent } from '../../testing/index.ts';
-import type { ConnectionStatus } from './connection.ts';
 
 const cluster = testCluster();
 const core = cluster.kubeConfig().makeApiClient(CoreV1Api);

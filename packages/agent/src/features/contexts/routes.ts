@@ -1,10 +1,11 @@
 import { AppError, errorResponses, Query } from '@binnacle/common/server';
 import { type Static, Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { agentOnly, callerAware } from '../../http/caller.ts';
 import { NamespaceParam, ObjectNameParam } from '../../http/schemas.ts';
 import { mergeKubeconfigEntry } from '../../kube/kubeconfig-merge.ts';
 import { capiEntry, capiKubeconfig, capiSecretName } from './capi.ts';
+import type { ContextsContext } from './module.ts';
 
 const tags = ['contexts'];
 
@@ -44,7 +45,7 @@ const CapiCluster = Type.Object({ namespace: NamespaceParam, name: ObjectNamePar
 const capiContextName = ({ namespace, name }: Static<typeof CapiCluster>) => `capi-${namespace}-${name}`;
 
 /** The kubeconfig contexts, switching between them, the connection's state, and Cluster API clusters. */
-export function contextRoutes(app: App, ctx: AgentContext): void {
+export function contextRoutes(app: App, ctx: ContextsContext): void {
   app.get(
     '/api/contexts',
     {

@@ -1,5 +1,5 @@
-import { instantQuery, type VectorSample } from '../metricsdb/client.ts';
-import type { Connection } from '../metricsdb/source.ts';
+import { instantQuery, type VectorSample } from '../../scope/metricsdb/client.ts';
+import type { Connection } from '../../scope/metricsdb/stores.ts';
 import type { NodeCapacity, NodePrice, PodUse, Volume } from './math.ts';
 
 /** OpenCost's series are not in the store: an ordinary answer (`available: false`) naming them. */

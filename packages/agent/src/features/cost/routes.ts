@@ -1,9 +1,10 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { NamespaceParam } from '../../http/schemas.ts';
-import type { MetricsStores } from '../metricsdb/source.ts';
+import type { MetricsStores } from '../../scope/metricsdb/stores.ts';
+import type { CostContext } from './module.ts';
 import {
   ApplicationBody,
   costAnswer,
@@ -29,7 +30,7 @@ const respond = (fields: Parameters<typeof costAnswer>[0]) => ({
 const workloadId = { kind: Type.String(), namespace: Type.String(), name: Type.String() };
 
 /** Cost from OpenCost's exporter series, read from the store the metricsdb routes found (one store for both). */
-export function costRoutes(app: App, ctx: AgentContext, stores: MetricsStores): void {
+export function costRoutes(app: App, ctx: CostContext, stores: MetricsStores): void {
   app.get(
     '/api/cost/summary',
     {

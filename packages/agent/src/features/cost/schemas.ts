@@ -1,7 +1,7 @@
 import { Duration, Nullable } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import { NamespaceParam, ObjectNameParam } from '../../http/schemas.ts';
-import { Store, Unavailable } from '../metricsdb/schemas.ts';
+import { Store, Unavailable } from '../../scope/metricsdb/schemas.ts';
 
 const hourly = (description: string) => Type.Number({ description: `${description}, per hour` });
 

@@ -1,11 +1,11 @@
 import { linearRegex } from '@binnacle/common';
-import type { AgentContext } from '../../context.ts';
 import { requireAccess } from '../../http/caller.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import { quote } from '../metricsdb/queries.ts';
-import type { MetricsStores } from '../metricsdb/source.ts';
-import { requireWorkload, workloadPodPattern } from '../metricsdb/workload-pods.ts';
+import { quote } from '../../scope/metricsdb/client.ts';
+import type { MetricsStores } from '../../scope/metricsdb/stores.ts';
+import { requireWorkload, workloadPodPattern } from '../../scope/metricsdb/workload-pods.ts';
+import type { CostContext } from './module.ts';
 import { costWindow } from './window.ts';
 
 export interface NamespaceScope {
@@ -22,7 +22,7 @@ export interface NamespaceScope {
  * caller may list pods (all of them, or those under `--namespace`).
  */
 export async function namespaceScope(
-  ctx: AgentContext,
+  ctx: CostContext,
   caller: Impersonation | undefined,
   namespace: string | undefined,
 ): Promise<NamespaceScope> {
@@ -45,7 +45,7 @@ export interface WorkloadTarget {
 
 /** A workload the caller may `get`, which must exist, with the names its pods have (past and present). */
 export async function resolveWorkload(
-  ctx: AgentContext,
+  ctx: CostContext,
   caller: Impersonation | undefined,
   target: WorkloadTarget,
 ) {
@@ -79,7 +79,7 @@ type Window = ReturnType<typeof costWindow>;
 export const aboutWorkload =
   <T>(answer: (stores: MetricsStores, workload: ResolvedWorkload, window: Window) => Promise<T>) =>
   async (
-    ctx: AgentContext,
+    ctx: CostContext,
     stores: MetricsStores,
     caller: Impersonation | undefined,
     target: WorkloadTarget,
@@ -93,7 +93,7 @@ export const aboutWorkload =
 export const aboutApplication =
   <T>(answer: (stores: MetricsStores, workloads: ResolvedWorkload[], window: Window) => Promise<T>) =>
   async (
-    ctx: AgentContext,
+    ctx: CostContext,
     stores: MetricsStores,
     caller: Impersonation | undefined,
     body: { workloads: WorkloadTarget[]; window?: string },

@@ -1,10 +1,10 @@
-import type { AgentContext } from '../../context.ts';
 import { requireAccess } from '../../http/caller.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import { withStore } from '../metricsdb/service.ts';
-import type { Connection, MetricsStores } from '../metricsdb/source.ts';
-import { podWorkload } from '../metricsdb/workload-pods.ts';
+import { withStore } from '../../scope/metricsdb/answers.ts';
+import type { Connection, MetricsStores } from '../../scope/metricsdb/stores.ts';
+import { podWorkload } from '../../scope/metricsdb/workload-pods.ts';
 import { idleCost, money, nodeCosts, type PricedPod, pricePods, rollup, total, volumeCost } from './math.ts';
+import type { CostContext } from './module.ts';
 import { MissingSeries, type Reader, readCapacity, readPods, readPrices, readVolumes } from './reads.ts';
 import {
   aboutApplication,
@@ -57,7 +57,7 @@ async function storage(reader: Reader, scope: NamespaceScope, window: string) {
 }
 
 export async function costSummary(
-  ctx: AgentContext,
+  ctx: CostContext,
   stores: MetricsStores,
   caller: Impersonation | undefined,
   query: { window?: string },
@@ -103,14 +103,14 @@ export async function costSummary(
  * The workload each pod belongs to as people name it (a Deployment rather than its ReplicaSet), through the
  * agent's cache; a pod the cache no longer holds is listed under its own name.
  */
-function workloadOf(ctx: AgentContext, pod: PricedPod) {
+function workloadOf(ctx: CostContext, pod: PricedPod) {
   const object = ctx.cluster.cache.get(ctx.cluster.resolve('pods'), pod.pod, pod.namespace);
   const owner = object ? podWorkload(ctx, object) : { kind: 'Pod', name: pod.pod };
   return `${pod.namespace}/${owner.kind}/${owner.name}`;
 }
 
 export async function costWorkloads(
-  ctx: AgentContext,
+  ctx: CostContext,
   stores: MetricsStores,
   caller: Impersonation | undefined,
   query: { window?: string; namespace?: string; limit?: number },
@@ -133,7 +133,7 @@ export async function costWorkloads(
 }
 
 export async function costNodes(
-  ctx: AgentContext,
+  ctx: CostContext,
   stores: MetricsStores,
   caller: Impersonation | undefined,
   query: { window?: string },

@@ -1,8 +1,8 @@
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import { rangeQuery } from '../metricsdb/client.ts';
-import type { MetricsStores } from '../metricsdb/source.ts';
+import { rangeQuery } from '../../scope/metricsdb/client.ts';
+import type { MetricsStores } from '../../scope/metricsdb/stores.ts';
 import { money } from './math.ts';
+import type { CostContext } from './module.ts';
 import { overSelectors, type Reader, readPrices } from './reads.ts';
 import { aboutApplication, aboutWorkload, namespaceScope, workloadSelectors } from './scope.ts';
 import { costAnswer } from './service.ts';
@@ -51,7 +51,7 @@ async function trend(reader: Reader, window: Window, selectors: string[], groupB
 
 /** Per namespace the caller may list pods in (or the one named). */
 export async function costTrend(
-  ctx: AgentContext,
+  ctx: CostContext,
   stores: MetricsStores,
   caller: Impersonation | undefined,
   query: { window?: string; namespace?: string },

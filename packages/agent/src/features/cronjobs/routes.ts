@@ -1,10 +1,11 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
-import { performAction } from '../../http/actions.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { actionAnswer, NamespaceParam, ObjectNameParam } from '../../http/schemas.ts';
+import { performAction } from '../../scope/actions.ts';
+import type { CronjobsContext } from './module.ts';
 import { setCronJobSuspended, triggerCronJob } from './service.ts';
 
 const tags = ['cronjobs'];
@@ -16,7 +17,7 @@ const Suspension = Type.Object({
   changed: Type.Boolean({ description: 'false when the CronJob already was in that state' }),
 });
 
-export function cronJobRoutes(app: App, ctx: AgentContext): void {
+export function cronJobRoutes(app: App, ctx: CronjobsContext): void {
   const act = <T extends { message: string; uid?: string }>(
     request: Request,
     action: string,

@@ -1,7 +1,7 @@
 import type { KubeObject } from '@binnacle/common';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { nameWithSuffix } from '../../kube/objects.ts';
+import type { CronjobsContext } from './module.ts';
 
 const manualAnnotation = 'cronjob.kubernetes.io/instantiate';
 
@@ -9,7 +9,7 @@ const cronJobPath = (namespace: string, name: string) =>
   `/apis/batch/v1/namespaces/${encodeURIComponent(namespace)}/cronjobs/${encodeURIComponent(name)}`;
 
 /** The CronJob as the API server has it, read as the caller (404: not a CronJob; 403: not the caller's to see). */
-function readCronJob(ctx: AgentContext, namespace: string, name: string, as?: Impersonation) {
+function readCronJob(ctx: CronjobsContext, namespace: string, name: string, as?: Impersonation) {
   return ctx.cluster.client.request<KubeObject>({ path: cronJobPath(namespace, name), as });
 }
 
@@ -51,7 +51,12 @@ export function jobFromCronJob(cronJob: KubeObject, name: string): KubeObject {
 }
 
 /** Runs the CronJob now: a Job from its template, created as the caller. */
-export async function triggerCronJob(ctx: AgentContext, namespace: string, name: string, as?: Impersonation) {
+export async function triggerCronJob(
+  ctx: CronjobsContext,
+  namespace: string,
+  name: string,
+  as?: Impersonation,
+) {
   const cronJob = await readCronJob(ctx, namespace, name, as);
   const job = await ctx.cluster.client.request<KubeObject>({
     method: 'POST',
@@ -69,7 +74,7 @@ export async function triggerCronJob(ctx: AgentContext, namespace: string, name:
 
 /** Sets `spec.suspend`; saying so when it already had that value. */
 export async function setCronJobSuspended(
-  ctx: AgentContext,
+  ctx: CronjobsContext,
   namespace: string,
   name: string,
   suspend: boolean,

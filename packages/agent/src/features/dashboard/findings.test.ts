@@ -1,8 +1,8 @@
 import type { KubeObject } from '@binnacle/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ObjectFinding } from '../../scope/audit/engine.ts';
+import { certificateReport } from '../../scope/certificates/report.ts';
 import { type CertFactory, certFactory, tlsSecret } from '../../testing/certs.ts';
-import type { ObjectFinding } from '../audit/engine.ts';
-import { certificateReport } from '../certificates/report.ts';
 import { auditProblems, certificateProblems, objectsByKey } from './findings.ts';
 
 let factory: CertFactory;

@@ -1,8 +1,8 @@
 import type { KubeObject } from '@binnacle/common';
-import { checkCatalogue } from '../audit/checks/catalogue.ts';
-import type { ObjectFinding } from '../audit/engine.ts';
-import { objectKey } from '../audit/report.ts';
-import type { CertificateReport, CertificateReportItem } from '../certificates/report.ts';
+import { checkCatalogue } from '../../scope/audit/checks/catalogue.ts';
+import type { ObjectFinding } from '../../scope/audit/engine.ts';
+import { objectKey } from '../../scope/audit/report.ts';
+import type { CertificateReport, CertificateReportItem } from '../../scope/certificates/report.ts';
 import { type Problem, problemAge } from './problems.ts';
 
 type Objects = Map<string, KubeObject>;

@@ -1,12 +1,13 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
 import { apiKindFields } from '../../http/schemas.ts';
-import { CertificateSummary } from '../certificates/schemas.ts';
-import { readAuditSettings } from '../config/service.ts';
+import { CertificateSummary } from '../../scope/certificates/schemas.ts';
+import { readAuditSettings } from '../../scope/settings.ts';
+import type { DashboardContext } from './module.ts';
 import { crdCounts, dashboard } from './service.ts';
 
 const Counted = (fields: string[]) => Type.Object(Object.fromEntries(fields.map((f) => [f, Type.Integer()])));
@@ -107,7 +108,19 @@ const Dashboard = Type.Object({
   audit: Type.Optional(
     Type.Object(
       { passing: Type.Integer(), warning: Type.Integer(), danger: Type.Integer() },
-      { description: 'the best-practice audit (settings applied); absent while pods cannot be listed' },
+      {
+        description:
+          'the best-practice audit (settings applied); absent while pods load or when it cannot run',
+      },
+    ),
+  ),
+  auditError: Type.Optional(
+    Type.Object(
+      { error: Type.String(), code: Type.String() },
+      {
+        description:
+          "why the audit cannot run: the API server's 403 to the agent listing pods (code forbidden), or its failure to list them; absent while pods load",
+      },
     ),
   ),
   counts: Type.Object({
@@ -131,7 +144,7 @@ const Dashboard = Type.Object({
   loading: Type.Array(Type.String(), { description: 'kinds still loading (counted as zero)' }),
 });
 
-export function dashboardRoutes(app: App, ctx: AgentContext): void {
+export function dashboardRoutes(app: App, ctx: DashboardContext): void {
   app.get(
     '/api/dashboard',
     {

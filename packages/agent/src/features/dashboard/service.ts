@@ -1,15 +1,14 @@
-import { isFailingPod, type KubeObject, podStatusText } from '@binnacle/common';
-import { AppError } from '@binnacle/common/server';
+import { type ErrorBody, isFailingPod, type KubeObject, podStatusText } from '@binnacle/common';
 import type { AuditSettings } from '../../config/agent-config.ts';
-import type { AgentContext } from '../../context.ts';
 import { type CallerView, countInView, viewReader } from '../../http/caller-view.ts';
 import { tierOf } from '../../kube/tiers.ts';
-import { auditReport } from '../audit/report.ts';
-import { certificateReport } from '../certificates/report.ts';
-import { detectPlatform } from '../health/platform.ts';
+import { auditReport } from '../../scope/audit/report.ts';
+import { certificateReport } from '../../scope/certificates/report.ts';
+import { detectPlatform } from '../../scope/platform.ts';
 import { eventTime, recentEvents } from './events.ts';
 import { auditProblems, certificateProblems, objectsByKey } from './findings.ts';
 import { groupProblems } from './groups.ts';
+import type { DashboardContext } from './module.ts';
 import { type Problem, podProblem, workloadProblem } from './problems.ts';
 
 const maxProblems = 100;
@@ -30,7 +29,7 @@ const count = <T>(items: T[], test: (item: T) => boolean) => items.filter(test).
  * expired, break within 7 days or cannot be read, then objects with a danger finding of the audit.
  */
 export function dashboard(
-  ctx: AgentContext,
+  ctx: DashboardContext,
   view: CallerView,
   auditSettings: AuditSettings,
   now = Date.now(),
@@ -58,7 +57,8 @@ export function dashboard(
     problems: problems.slice(0, maxProblems),
     problemGroups: groupProblems(problems, groupObjects),
     ...(certificates ? { certificates: certificates.summary } : {}),
-    ...(audit ? { audit: audit.summary } : {}),
+    ...('summary' in audit ? { audit: audit.summary } : {}),
+    ...('error' in audit && audit.error ? { auditError: audit.error } : {}),
     counts: {
       ...workloadCounts(kinds),
       services: get('', 'Service').length,
@@ -100,7 +100,7 @@ const kindsOf = (get: Reader): DashboardKinds => ({
 
 /** Runtime health first, then certificates, then danger findings of the audit (each with its summary). */
 function findProblems(
-  ctx: AgentContext,
+  ctx: DashboardContext,
   view: CallerView,
   get: Reader,
   kinds: DashboardKinds,
@@ -113,25 +113,29 @@ function findProblems(
   const problems = [
     ...currentProblems(kinds, podProblems, now),
     ...(certificates?.problems ?? []),
-    ...(audit?.problems ?? []),
+    ...('problems' in audit ? audit.problems : []),
   ];
   return { problems, certificates, audit };
 }
 
 /**
  * Every problem the dashboard knows of in the caller's view, not cut at the dashboard's 100, with the kinds still
- * loading (their problems come when they do).
+ * loading (their problems come when they do) and why the audit's are missing when it cannot run.
  */
 export function clusterProblems(
-  ctx: AgentContext,
+  ctx: DashboardContext,
   view: CallerView,
   auditSettings: AuditSettings,
   now = Date.now(),
-): { problems: Problem[]; loading: string[] } {
+): { problems: Problem[]; loading: string[]; auditError?: ErrorBody } {
   ctx.cluster.resources();
   const { get, loading } = viewReader(ctx, view);
-  const { problems } = findProblems(ctx, view, get, kindsOf(get), auditSettings, now);
-  return { problems, loading: [...new Set(loading)] };
+  const { problems, audit } = findProblems(ctx, view, get, kindsOf(get), auditSettings, now);
+  return {
+    problems,
+    loading: [...new Set(loading)],
+    ...('error' in audit ? { auditError: audit.error } : {}),
+  };
 }
 
 /** Pods that fail first, then workloads, nodes and claims that do, at most `maxProblems`. */
@@ -146,7 +150,7 @@ function currentProblems(kinds: DashboardKinds, podProblems: Problem[], now: num
 }
 
 /** The caller's TLS Secrets (and cert-manager Certificates); undefined when it may not read Secrets or they load. */
-function certificateFindings(ctx: AgentContext, view: CallerView, get: Reader, now: number) {
+function certificateFindings(ctx: DashboardContext, view: CallerView, get: Reader, now: number) {
   const secrets = ctx.cluster.find('', 'Secret');
   if (!secrets || view.hiddenKinds.includes('Secret') || !ctx.cluster.cache.informer(secrets)?.synced) {
     return undefined;
@@ -162,15 +166,20 @@ function certificateFindings(ctx: AgentContext, view: CallerView, get: Reader, n
   };
 }
 
-/** The audit of the caller's view; undefined while the agent may not list pods or they load. */
-function auditFindings(ctx: AgentContext, view: CallerView, settings: AuditSettings, now: number) {
-  let run: ReturnType<AgentContext['audit']['run']>;
-  try {
-    run = ctx.audit.run({ namespaces: view.namespaces, settings }, now);
-  } catch (error) {
-    if (error instanceof AppError) return undefined;
-    throw error;
-  }
+/**
+ * The audit of the caller's view; nothing while pods load, and `error` (the agent's 403 or failure to list pods)
+ * when it cannot run, so that an API or MCP client tells a refusal from a cluster without findings.
+ */
+function auditFindings(
+  ctx: DashboardContext,
+  view: CallerView,
+  settings: AuditSettings,
+  now: number,
+):
+  | { summary: Record<'passing' | 'warning' | 'danger', number>; problems: Problem[] }
+  | { error?: ErrorBody } {
+  const { run, error } = ctx.audit.attempt({ namespaces: view.namespaces, settings }, now);
+  if (!run) return { error };
   const visible = (kind: string | undefined) => !view.hiddenKinds.includes(kind ?? '');
   const audited = run.audited.filter((o) => visible(o.kind));
   const findings = run.findings.filter((f) => visible(f.kind));
@@ -280,7 +289,7 @@ export interface CrdCount {
 }
 
 /** Custom resource kinds with their object counts (in the caller's view), most used first. */
-export function crdCounts(ctx: AgentContext, view: CallerView): { items: CrdCount[]; loading: boolean } {
+export function crdCounts(ctx: DashboardContext, view: CallerView): { items: CrdCount[]; loading: boolean } {
   const items: CrdCount[] = [];
   let loading = false;
   for (const resource of ctx.cluster.resources()) {

@@ -1,18 +1,18 @@
 import { AppError } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import { resourceKey } from '../../kube/discovery.ts';
+import type { DebugContext } from './module.ts';
 
 /**
  * Why did a change not show up? Walks the pipeline for one object: is the kind served and cached, has its
  * informer synced, is the object in the cache, what did the timeline record, what was dropped and why.
  */
 export async function diagnoseObject(
-  ctx: AgentContext,
+  ctx: DebugContext,
   kind: string,
   namespace: string | undefined,
   name: string,
 ) {
-  let resource: ReturnType<AgentContext['cluster']['resolve']>;
+  let resource: ReturnType<DebugContext['cluster']['resolve']>;
   try {
     resource = ctx.cluster.resolve(kind);
   } catch (error) {

@@ -1,7 +1,7 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { secretAgentFlags } from '../../cli/options.ts';
+import { secretAgentFlags } from '../../config/options.ts';
 import type { App } from '../../context.ts';
 import {
   allocationProfile,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { secretAgentFlags } from '../../cli/options.ts';
+import { secretAgentFlags } from '../../config/options.ts';
 import { redactedArgv } from './profiles.ts';
 
 describe('the command line the agent reports about itself', () => {

@@ -1,7 +1,8 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { diagnoseObject } from './diagnose.ts';
+import type { DebugContext } from './module.ts';
 import { pprofRoutes } from './pprof-routes.ts';
 
 const tags = ['debug'];
@@ -34,7 +35,7 @@ const Pipeline = Type.Object({
 });
 
 /** Debug routes; the agent leaves them out in cloud mode, so they never pass through the hub. */
-export function debugRoutes(app: App, ctx: AgentContext): void {
+export function debugRoutes(app: App, ctx: DebugContext): void {
   app.get(
     '/api/debug/events',
     {

@@ -1,9 +1,10 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import type { FastifyContextConfig } from 'fastify';
 import { type TSchema, Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { agentOnly, callerAware } from '../../http/caller.ts';
 import { saveBodyLimit } from './downloads.ts';
+import type { DesktopContext } from './module.ts';
 import { DesktopService, notDesktop } from './service.ts';
 
 const tags = ['desktop'];
@@ -37,7 +38,7 @@ const UpdateStatus = answers({
  * The helpers of the desktop binary (`binnacle desktop`). Every route exists in every mode so the UI has one
  * API; outside desktop mode each answers `{desktop: false}` and does nothing.
  */
-export function desktopRoutes(app: App, ctx: AgentContext): void {
+export function desktopRoutes(app: App, ctx: DesktopContext): void {
   const service = ctx.config.desktop ? new DesktopService(ctx.config, ctx.version) : undefined;
   // The helpers act on the agent's own machine: never for a tunneled or signed-in caller. The no-op answers
   // reveal nothing, so through the hub they answer like everywhere else.

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream } from 'node:stream/web';
 import { AppError, internal } from '@binnacle/common/server';
-import { compareVersions } from '../health/version-check.ts';
+import { compareVersions } from '../../scope/version-check.ts';
 import { parseManifest, platformKey, type Release, type ReleaseAsset } from './manifest.ts';
 
 const manifestTimeoutMs = 15_000;

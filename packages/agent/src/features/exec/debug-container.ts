@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { KubeObject } from '@binnacle/common';
-import type { AgentContext } from '../../context.ts';
-import { performAction } from '../../http/actions.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { podAndContainer } from '../../kube/pods.ts';
+import { performAction } from '../../scope/actions.ts';
+import type { ExecContext } from './module.ts';
 
 export interface DebugRequest {
   image?: string;
@@ -18,7 +18,7 @@ type Obj = Record<string, unknown>;
  * target container's process namespace when one is named. Answers with its name and current state.
  */
 export async function addDebugContainer(
-  ctx: AgentContext,
+  ctx: ExecContext,
   namespace: string,
   name: string,
   request: DebugRequest,

@@ -1,8 +1,8 @@
 import { posix } from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import { AppError, badRequest } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
+import type { ExecContext } from './module.ts';
 import { execInPod, runInPod } from './pod-exec.ts';
 
 export const fileLimits = { maxEntries: 10_000, listBytes: 8 * 1024 * 1024, firstChunkBytes: 64 * 1024 };
@@ -74,7 +74,7 @@ export interface ContainerPath {
 }
 
 /** A directory listing of a container, through exec (GNU find, else sh and stat). */
-export async function listFiles(ctx: AgentContext, target: ContainerPath, as?: Impersonation) {
+export async function listFiles(ctx: ExecContext, target: ContainerPath, as?: Impersonation) {
   const { namespace, pod, container, path } = target;
   const runCommand = (command: string[]) =>
     runInPod(ctx, namespace, pod, container, command, fileLimits.listBytes, as);
@@ -126,7 +126,7 @@ export async function listFiles(ctx: AgentContext, target: ContainerPath, as?: I
  * the archive flows with backpressure and the command ends if the client goes away.
  */
 export async function downloadFiles(
-  ctx: AgentContext,
+  ctx: ExecContext,
   target: ContainerPath,
   as?: Impersonation,
 ): Promise<Readable> {

@@ -1,6 +1,6 @@
-import type { AgentContext } from '../../context.ts';
 import { Channel, openChannelSocket, parseExitStatus } from '../../kube/channel.ts';
 import type { Impersonation } from '../../kube/client.ts';
+import type { ExecContext } from './module.ts';
 
 export interface ExecOptions {
   tty: boolean;
@@ -28,7 +28,7 @@ export interface ExecProcess {
 
 /** Runs a command in a container through `pods/exec` over WebSocket (the v5/v4 channel protocol). */
 export async function execInPod(
-  ctx: AgentContext,
+  ctx: ExecContext,
   namespace: string,
   pod: string,
   container: string,
@@ -91,7 +91,7 @@ export async function execInPod(
  * commands such as a directory listing.
  */
 export async function runInPod(
-  ctx: AgentContext,
+  ctx: ExecContext,
   namespace: string,
   pod: string,
   container: string,

@@ -2,7 +2,7 @@ import { AppError, errorResponses, Query } from '@binnacle/common/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type WebSocket from 'ws';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { agentOnly, asCallerOnPod } from '../../http/caller.ts';
 import { ImageRef } from '../../http/schemas.ts';
 import { StreamLimit } from '../../http/sse.ts';
@@ -10,6 +10,7 @@ import { podAndContainer } from '../../kube/pods.ts';
 import { addDebugContainer } from './debug-container.ts';
 import { type ContainerPath, downloadFiles, listFiles, safePath } from './files.ts';
 import { startLocalShell } from './local-terminal.ts';
+import type { ExecContext } from './module.ts';
 import { execInPod } from './pod-exec.ts';
 import { serveTerminal } from './terminal-bridge.ts';
 
@@ -48,7 +49,7 @@ const upgradeOnly = (path: string) => () => {
   throw new AppError('upgrade_required', `${path} is a WebSocket endpoint: connect with Upgrade: websocket`);
 };
 
-export function execRoutes(app: App, ctx: AgentContext): void {
+export function execRoutes(app: App, ctx: ExecContext): void {
   const fileTarget = (
     { namespace, name }: { namespace: string; name: string },
     query: { container?: string; path?: string },

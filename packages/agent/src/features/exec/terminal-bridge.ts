@@ -1,8 +1,8 @@
 import { StringDecoder } from 'node:string_decoder';
 import type WebSocket from 'ws';
-import type { AgentContext } from '../../context.ts';
 import type { SessionKind } from '../../http/sessions.ts';
 import type { StreamLimit } from '../../http/sse.ts';
+import type { ExecContext } from './module.ts';
 
 export const terminalLimits = {
   /** A terminal with no input and no output for this long is closed. */
@@ -203,7 +203,7 @@ class TerminalBridge {
  * session, bridges the socket to what `start` launches, and frees both when it ends.
  */
 export function serveTerminal(
-  ctx: AgentContext,
+  ctx: ExecContext,
   socket: WebSocket,
   limit: StreamLimit,
   session: { kind: SessionKind; target: string },

@@ -1,8 +1,8 @@
 import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { objectPath } from '../../kube/discovery.ts';
+import type { GitopsContext } from './module.ts';
 
 export const refreshAnnotation = 'argocd.argoproj.io/refresh';
 
@@ -31,11 +31,11 @@ interface Application extends KubeObject {
   status?: { operationState?: { phase?: string; message?: string } } & KubeObject['status'];
 }
 
-const applicationPath = (ctx: AgentContext, namespace: string, name: string) =>
+const applicationPath = (ctx: GitopsContext, namespace: string, name: string) =>
   objectPath(ctx.cluster.resolve('applications', 'argoproj.io'), name, namespace);
 
 /** The Application as the caller may read it; a mutation of one being deleted is 409 (as Argo CD's API). */
-async function readApplication(ctx: AgentContext, namespace: string, name: string, as?: Impersonation) {
+async function readApplication(ctx: GitopsContext, namespace: string, name: string, as?: Impersonation) {
   const app = await ctx.cluster.client.request<Application>({
     path: applicationPath(ctx, namespace, name),
     as,
@@ -47,7 +47,7 @@ async function readApplication(ctx: AgentContext, namespace: string, name: strin
 
 /** A JSON merge patch guarded by the resourceVersion read, so a concurrent change is a 409, never overwritten. */
 function patchApplication(
-  ctx: AgentContext,
+  ctx: GitopsContext,
   app: Application,
   patch: Record<string, unknown>,
   as?: Impersonation,
@@ -111,7 +111,7 @@ export function syncOperation(
 }
 
 export async function syncApplication(
-  ctx: AgentContext,
+  ctx: GitopsContext,
   namespace: string,
   name: string,
   request: SyncRequest,
@@ -149,7 +149,7 @@ export async function syncApplication(
 
 /** Argo CD's refresh: the `argocd.argoproj.io/refresh` annotation, `normal` or `hard` (also re-reads the source). */
 export async function refreshApplication(
-  ctx: AgentContext,
+  ctx: GitopsContext,
   namespace: string,
   name: string,
   hard: boolean,
@@ -167,7 +167,7 @@ export async function refreshApplication(
 
 /** Argo CD's terminate-op: the running operation's phase becomes `Terminating`; the controller then stops it. */
 export async function terminateOperation(
-  ctx: AgentContext,
+  ctx: GitopsContext,
   namespace: string,
   name: string,
   as?: Impersonation,
@@ -188,7 +188,7 @@ export async function terminateOperation(
  * that never had automated sync turns it on (without prune or selfHeal).
  */
 export async function setAutomatedSync(
-  ctx: AgentContext,
+  ctx: GitopsContext,
   namespace: string,
   name: string,
   enabled: boolean,

@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { type ApiResource, objectPath } from '../../kube/discovery.ts';
+import type { GitopsContext } from './module.ts';
 
 export const requestedAtAnnotation = 'reconcile.fluxcd.io/requestedAt';
 
@@ -64,10 +64,10 @@ export function fluxKind(text: string): FluxKind {
   return kind;
 }
 
-const resourceOf = (ctx: AgentContext, kind: StepKind): ApiResource =>
+const resourceOf = (ctx: GitopsContext, kind: StepKind): ApiResource =>
   ctx.cluster.resolve(kind, groupOf(kind));
 
-function readFlux(ctx: AgentContext, { kind, namespace, name }: Step, as?: Impersonation) {
+function readFlux(ctx: GitopsContext, { kind, namespace, name }: Step, as?: Impersonation) {
   return ctx.cluster.client.request<FluxObject>({
     path: objectPath(resourceOf(ctx, kind), name, namespace),
     as,
@@ -75,7 +75,7 @@ function readFlux(ctx: AgentContext, { kind, namespace, name }: Step, as?: Imper
 }
 
 function patchFlux(
-  ctx: AgentContext,
+  ctx: GitopsContext,
   kind: StepKind,
   object: FluxObject,
   patch: Record<string, unknown>,
@@ -106,7 +106,7 @@ const requestTime = () => new Date().toISOString();
 const requestPatch = (at: string) => ({ metadata: { annotations: { [requestedAtAnnotation]: at } } });
 
 /** `flux reconcile`: the requestedAt annotation, which the controller answers in status.lastHandledReconcileAt. */
-export async function reconcileFlux(ctx: AgentContext, target: FluxTarget, as?: Impersonation) {
+export async function reconcileFlux(ctx: GitopsContext, target: FluxTarget, as?: Impersonation) {
   const { kind, namespace, name } = target;
   const object = await readFlux(ctx, target, as);
   refuseSuspended(kind, object);
@@ -143,7 +143,7 @@ function stepOf(ref: SourceRef, namespace: string, owner: string): Step {
  * (`<namespace>-<name>`, in the source's namespace), or its `chartRef` (a HelmChart after that chart's own source).
  */
 async function sourceSteps(
-  ctx: AgentContext,
+  ctx: GitopsContext,
   kind: FluxKind,
   object: FluxObject,
   as?: Impersonation,
@@ -180,7 +180,7 @@ async function sourceSteps(
 }
 
 /** Requests a reconcile of one source and waits until its controller has handled it and it is not failing. */
-async function reconcileSource(ctx: AgentContext, step: Step, object: FluxObject, as?: Impersonation) {
+async function reconcileSource(ctx: GitopsContext, step: Step, object: FluxObject, as?: Impersonation) {
   const label = `${step.kind} ${step.namespace}/${step.name}`;
   const requestedAt = requestTime();
   await patchFlux(ctx, step.kind, object, requestPatch(requestedAt), as);
@@ -211,7 +211,7 @@ async function reconcileSource(ctx: AgentContext, step: Step, object: FluxObject
  * link changes nothing; a source not handled within a minute is 504 `not_reconciled`, one that fails is 502
  * `reconcile_failed`, and what comes after it is left alone.
  */
-export async function syncWithSource(ctx: AgentContext, target: FluxTarget, as?: Impersonation) {
+export async function syncWithSource(ctx: GitopsContext, target: FluxTarget, as?: Impersonation) {
   const { kind, namespace, name } = target;
   const object = await readFlux(ctx, target, as);
   refuseSuspended(kind, object);
@@ -241,7 +241,7 @@ export async function syncWithSource(ctx: AgentContext, target: FluxTarget, as?:
  * that state: 200 and no change, said so.
  */
 export async function setFluxSuspended(
-  ctx: AgentContext,
+  ctx: GitopsContext,
   target: FluxTarget,
   suspend: boolean,
   as?: Impersonation,

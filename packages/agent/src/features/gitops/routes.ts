@@ -1,13 +1,13 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import type { FastifyRequest } from 'fastify';
 import { type TProperties, Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
-import { bodyMayBeEmpty, performAction } from '../../http/actions.ts';
+import type { App } from '../../context.ts';
 import { callerAware, requireAccess } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
 import { actionAnswer, NamespaceParam, ObjectNameParam } from '../../http/schemas.ts';
-import { ReleaseDecoder } from '../pkgmgr/releases.ts';
+import { bodyMayBeEmpty, performAction } from '../../scope/actions.ts';
+import { ReleaseDecoder } from '../../scope/helm-releases.ts';
 import {
   refreshApplication,
   type SyncRequest,
@@ -23,6 +23,7 @@ import {
   setFluxSuspended,
   syncWithSource,
 } from './flux.ts';
+import type { GitopsContext } from './module.ts';
 import { ApplicationDetail, ApplicationSummary, FluxDetail, FluxSummary, SyncedSources } from './schemas.ts';
 import { applicationDetail, fluxDetail, gitopsOverview } from './views.ts';
 
@@ -59,7 +60,7 @@ const SyncBody = Type.Object(
  * GitOps actions with the exact object changes of the controllers' own tools: Argo CD's API (gitops-a) and the
  * flux CLI (gitops-b). Each is made as the caller, audited and recorded in the timeline.
  */
-export function gitopsRoutes(app: App, ctx: AgentContext): void {
+export function gitopsRoutes(app: App, ctx: GitopsContext): void {
   gitopsReadRoutes(app, ctx);
   const argo = (
     request: FastifyRequest,
@@ -235,7 +236,7 @@ export function gitopsRoutes(app: App, ctx: AgentContext): void {
 }
 
 /** The read views of the GitOps page: every application and Flux object, and one with what it manages. */
-function gitopsReadRoutes(app: App, ctx: AgentContext): void {
+function gitopsReadRoutes(app: App, ctx: GitopsContext): void {
   const decoder = new ReleaseDecoder();
   /** A caller may read an object's view when it may get that object. */
   const mayGet = (request: FastifyRequest, group: string, kind: string, namespace: string) => {

@@ -1,14 +1,14 @@
 import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import type { CallerView } from '../../http/caller-view.ts';
 import { viewReader } from '../../http/caller-view.ts';
 import { splitApiVersion } from '../../kube/discovery.ts';
 import { type LiveHealth, liveHealth } from '../../kube/live-health.ts';
-import { manifestResources, releaseRevision, releaseRevisions } from '../pkgmgr/release-detail.ts';
-import type { ReleaseDecoder } from '../pkgmgr/releases.ts';
+import { applicationRefs, inventoryRefs } from '../../scope/gitops/managed.ts';
+import { manifestResources, releaseRevision, releaseRevisions } from '../../scope/helm-history.ts';
+import type { ReleaseDecoder } from '../../scope/helm-releases.ts';
 import { type FluxKind, fluxKinds } from './flux.ts';
-import { applicationRefs, inventoryRefs } from './managed.ts';
+import type { GitopsContext } from './module.ts';
 
 type Obj = Record<string, unknown>;
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
@@ -103,7 +103,7 @@ export function fluxSummary(object: KubeObject) {
 }
 
 /** Every Argo CD Application and Flux object the caller's view shows, with its state. */
-export function gitopsOverview(ctx: AgentContext, view: CallerView) {
+export function gitopsOverview(ctx: GitopsContext, view: CallerView) {
   const reader = viewReader(ctx, view);
   const applications = reader.get('argoproj.io', 'Application').map(applicationSummary);
   const flux = (Object.entries(fluxKinds) as [FluxKind, string][]).flatMap(([kind, group]) =>
@@ -114,7 +114,7 @@ export function gitopsOverview(ctx: AgentContext, view: CallerView) {
   return { applications: applications.sort(order), flux: flux.sort(order), loading: reader.loading };
 }
 
-function cachedObject(ctx: AgentContext, group: string, kind: string, namespace: string, name: string) {
+function cachedObject(ctx: GitopsContext, group: string, kind: string, namespace: string, name: string) {
   const resource = ctx.cluster.find(group, kind);
   const informer = resource ? ctx.cluster.cache.informer(resource) : undefined;
   if (!resource || !informer) throw new AppError('not_found', `the cluster serves no ${kind} (${group})`);
@@ -125,7 +125,7 @@ function cachedObject(ctx: AgentContext, group: string, kind: string, namespace:
 }
 
 /** An Application with the objects it manages: Argo CD's sync and health of each, and the live health; drift is what Argo CD reports OutOfSync. */
-export function applicationDetail(ctx: AgentContext, namespace: string, name: string) {
+export function applicationDetail(ctx: GitopsContext, namespace: string, name: string) {
   const app = cachedObject(ctx, 'argoproj.io', 'Application', namespace, name);
   const status = record(app.status);
   const resources: ManagedResource[] = applicationRefs(app).map(({ entry, ...ref }) => {
@@ -156,7 +156,7 @@ export function applicationDetail(ctx: AgentContext, namespace: string, name: st
  * with its live health; drift is what it applied that is no longer there.
  */
 export function fluxDetail(
-  ctx: AgentContext,
+  ctx: GitopsContext,
   decoder: ReleaseDecoder,
   kind: FluxKind,
   namespace: string,

@@ -1,7 +1,7 @@
-import type { AgentContext } from '../../context.ts';
 import { callerView, visibleNamespaces } from '../../http/caller-view.ts';
 import type { AccessAttributes } from '../../kube/access-review.ts';
 import type { Impersonation } from '../../kube/client.ts';
+import type { HealthContext } from './module.ts';
 
 const checks = {
   exec: { verb: 'create', resource: 'pods', subresource: 'exec' },
@@ -46,7 +46,7 @@ export interface Capabilities {
   nodeWrites: boolean;
   localTerminal: boolean;
   authEnabled: boolean;
-  deployment: { mode: AgentContext['mode'] };
+  deployment: { mode: HealthContext['mode'] };
   namespace?: string;
   /** Who the agent asks the API server as for this caller: the caller impersonated, or the agent itself. */
   identity: Identity & { impersonated: boolean };
@@ -58,7 +58,7 @@ export interface Capabilities {
 }
 
 /** Kinds whose informer the API server refused the agent's own identity: its cache holds none of them. */
-const unreadableKinds = (ctx: AgentContext): string[] => [
+const unreadableKinds = (ctx: HealthContext): string[] => [
   ...new Set(
     ctx.cluster.cache
       .kinds()
@@ -79,7 +79,7 @@ function listingOf(namespaces: string[] | undefined, asked: number | undefined):
  * listing is its cache's: none when the API server refused its informer.
  */
 async function kindAccess(
-  ctx: AgentContext,
+  ctx: HealthContext,
   kind: { name: string; group?: string },
   namespace: string | undefined,
   as: Impersonation | undefined,
@@ -119,7 +119,7 @@ async function kindAccess(
  * show an empty list (ADR 0065).
  */
 export async function capabilities(
-  ctx: AgentContext,
+  ctx: HealthContext,
   query: { namespace?: string; kind?: string; group?: string },
   as?: Impersonation,
 ): Promise<Capabilities> {

@@ -1,6 +1,6 @@
-import type { AgentContext } from '../../context.ts';
 import type { CallerView } from '../../http/caller-view.ts';
-import { detectPlatform, type Platform } from './platform.ts';
+import { detectPlatform, type Platform } from '../../scope/platform.ts';
+import type { HealthContext } from './module.ts';
 
 export interface ClusterInfo {
   context: string;
@@ -14,7 +14,7 @@ export interface ClusterInfo {
 }
 
 /** Which cluster this is, read from the cache; counts are of the caller's view (see callerView). */
-export function clusterInfo(ctx: AgentContext, view: CallerView): ClusterInfo {
+export function clusterInfo(ctx: HealthContext, view: CallerView): ClusterInfo {
   const { cluster } = ctx;
   const resources = cluster.resources();
   const nodes = cluster.cache.peek(cluster.find('', 'Node'));

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
-import type { AgentContext } from '../../context.ts';
 import type { KindStatus, TierStatus } from '../../kube/informer-cache.ts';
 import { healthReport } from './health.ts';
+import type { HealthContext } from './module.ts';
 
 export interface Diagnostics {
   generatedAt: string;
@@ -46,7 +46,7 @@ const tilde = (path: string) => (path.startsWith(homedir()) ? `~${path.slice(hom
  * A report to paste into a bug: versions, connection, how the agent authenticates (the method, never the
  * credential), sync progress and the slowest or failing kinds. Server addresses keep only scheme and host.
  */
-export function diagnostics(ctx: AgentContext): Diagnostics {
+export function diagnostics(ctx: HealthContext): Diagnostics {
   const health = healthReport(ctx);
   const { cluster, config } = ctx;
   const kinds = cluster.cache.kinds();

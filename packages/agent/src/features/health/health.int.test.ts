@@ -213,4 +213,19 @@ describe('metadata', () => {
     const health = await restricted.json<{ status: string }>('/api/health');
     expect(health.status).toBe('healthy');
   });
+
+  it('reports the audit the agent may not run as forbidden, not as a cluster without findings', async () => {
+    const forbidden = { code: 'forbidden', error: expect.stringContaining('cannot list resource "pods"') };
+    const dashboard = await restricted.json<{ audit?: unknown; auditError?: unknown }>('/api/dashboard');
+    expect(dashboard.audit).toBeUndefined();
+    expect(dashboard.auditError).toEqual(forbidden);
+    const topology = await restricted.json<{ warnings: string[] }>('/api/topology');
+    expect(topology.warnings).toContainEqual(
+      expect.stringMatching(/^the audit cannot run \(forbidden\): .*pods/),
+    );
+    // The admin agent's audit runs: neither says it cannot.
+    expect(await agent.json('/api/dashboard')).not.toHaveProperty('auditError');
+    const allowed = await agent.json<{ warnings: string[] }>('/api/topology?namespaces=demo-shop');
+    expect(allowed.warnings.filter((w) => w.startsWith('the audit'))).toEqual([]);
+  });
 });

@@ -1,6 +1,6 @@
-import type { AgentContext } from '../../context.ts';
 import type { TierStatus } from '../../kube/informer-cache.ts';
-import type { TimelineWrites } from '../timeline/writer.ts';
+import type { TimelineWrites } from '../../scope/timeline/writer.ts';
+import type { HealthContext } from './module.ts';
 
 export type HealthStatus = 'starting' | 'healthy' | 'degraded' | 'disconnected';
 
@@ -22,7 +22,7 @@ const mb = (bytes: number) => Math.round((bytes / 1048576) * 10) / 10;
  * when some kind keeps failing to load (other than being forbidden) or the timeline store refuses writes,
  * otherwise `healthy`.
  */
-export function healthReport(ctx: AgentContext): HealthReport {
+export function healthReport(ctx: HealthContext): HealthReport {
   const { cluster } = ctx;
   const tiers = cluster.cache.tiers();
   const coreSynced = tiers.find((t) => t.name === 'core')?.state === 'synced';

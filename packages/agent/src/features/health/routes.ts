@@ -1,14 +1,16 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import { selfUpgradeConfigured } from '../../config/agent-config.ts';
+import type { App } from '../../context.ts';
 import { callerAware, probe } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
-import { selfUpgradeConfigured } from '../agent-update/service.ts';
-import { Group, Kind } from '../resources/routes.ts';
+import { GroupParam, KindParam } from '../../http/schemas.ts';
+import { ReleaseChecker } from '../../scope/version-check.ts';
 import { capabilities } from './capabilities.ts';
 import { clusterInfo } from './cluster-info.ts';
 import { diagnostics, diagnosticsMarkdown } from './diagnostics.ts';
 import { healthReport } from './health.ts';
+import type { HealthContext } from './module.ts';
 
 const Tier = Type.Object({
   name: Type.String(),
@@ -158,7 +160,8 @@ const AuthMe = Type.Object({
 
 const tags = ['health'];
 
-export function healthRoutes(app: App, ctx: AgentContext): void {
+export function healthRoutes(app: App, ctx: HealthContext): void {
+  const releases = new ReleaseChecker(ctx.version, ctx.config.releaseFeedUrl);
   app.get(
     '/api/health',
     {
@@ -185,7 +188,7 @@ export function healthRoutes(app: App, ctx: AgentContext): void {
         response: { 200: VersionCheck, ...errorResponses },
       },
     },
-    async () => ({ ...(await ctx.releases.check()), selfUpgrade: selfUpgradeConfigured(ctx.config) }),
+    async () => ({ ...(await releases.check()), selfUpgrade: selfUpgradeConfigured(ctx.config) }),
   );
 
   app.get(
@@ -268,8 +271,8 @@ export function healthRoutes(app: App, ctx: AgentContext): void {
           'Features available given RBAC (access reviews) and flags, the identity the agent acts as and what its views show',
         querystring: Query({
           namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })),
-          kind: Type.Optional(Kind),
-          group: Type.Optional(Group),
+          kind: Type.Optional(KindParam),
+          group: Type.Optional(GroupParam),
         }),
         response: { 200: Capabilities, ...errorResponses },
       },

@@ -1,4 +1,5 @@
 import { AppError } from '@binnacle/common/server';
+import { formatReference, type ImageReference } from '../../kube/image-reference.ts';
 import {
   type Descriptor,
   fetchJsonBlob,
@@ -9,7 +10,6 @@ import {
 } from '../../oci/distribution.ts';
 import type { RegistryClient } from '../../oci/registry-client.ts';
 import { formatPlatform, type IndexEntry, type Platform, pickManifest } from './platform.ts';
-import { formatReference, type ImageReference } from './reference.ts';
 
 /** The image manifest of one platform, its config, and where it came from. */
 export interface ResolvedImage {

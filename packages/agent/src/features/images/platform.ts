@@ -1,5 +1,5 @@
 import { badRequest, notFound } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
+import type { ImagesContext } from './module.ts';
 
 export interface Platform {
   os: string;
@@ -25,7 +25,7 @@ const fallback: Platform = { os: 'linux', architecture: 'amd64' };
  * The platform most of the cluster's nodes run (their `kubernetes.io/os` and `kubernetes.io/arch` labels, else
  * their nodeInfo): what a pod of the image would most likely get. linux/amd64 when no node is visible.
  */
-export function clusterPlatform(ctx: AgentContext): Platform {
+export function clusterPlatform(ctx: ImagesContext): Platform {
   const resource = ctx.cluster.find('', 'Node');
   const counts = new Map<string, number>();
   for (const node of resource ? ctx.cluster.cache.list(resource) : []) {

@@ -1,8 +1,8 @@
 import { type KubeObject, linearRegex, quoteRegex } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { dockerHub, type RegistryCredentials } from '../../oci/registry-client.ts';
+import type { ImagesContext } from './module.ts';
 
 /** Where the credentials for an image come from: a pod's imagePullSecrets and/or secrets named outright. */
 export interface CredentialSources {
@@ -75,7 +75,7 @@ const secretPath = (namespace: string, name: string) =>
  * does the same); one named outright is a 404. Undefined: pull anonymously.
  */
 export async function registryCredentials(
-  ctx: AgentContext,
+  ctx: ImagesContext,
   registry: string,
   sources: CredentialSources,
   as: Impersonation | undefined,

@@ -1,9 +1,10 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { csv } from '../../http/query.ts';
 import { NamespaceParam, ObjectNameParam } from '../../http/schemas.ts';
+import type { ImagesContext } from './module.ts';
 import { defaultImageCacheDir, type ImageQuery, ImageService } from './service.ts';
 
 const tags = ['images'];
@@ -70,7 +71,7 @@ const imageQueryOf = (q: {
  * GET /api/images/metadata|inspect|file: an image's manifest and config, its merged filesystem, one file.
  * Pod and pull secrets are read as the caller; the registry is asked with the credentials found there.
  */
-export function imageRoutes(app: App, ctx: AgentContext): void {
+export function imageRoutes(app: App, ctx: ImagesContext): void {
   const images = new ImageService(ctx, {
     cacheDir: ctx.config.imageCacheDir ?? defaultImageCacheDir(ctx.config.dataDir),
     cacheMaxBytes: ctx.config.imageCacheMaxBytes,

@@ -1,8 +1,8 @@
 import { basename, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { AppError, badRequest, notFound } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
+import { parseReference } from '../../kube/image-reference.ts';
 import { blobStream, type Descriptor } from '../../oci/distribution.ts';
 import { openTar } from '../../oci/open-tar.ts';
 import { type AuthMethod, RegistryClient } from '../../oci/registry-client.ts';
@@ -10,9 +10,9 @@ import type { TarEntry, TarReader } from '../../oci/tar-reader.ts';
 import { type FileNode, FilesystemTree } from './filesystem-tree.ts';
 import { LayerCache } from './layer-cache.ts';
 import { type ResolvedImage, resolveImage } from './manifests.ts';
+import type { ImagesContext } from './module.ts';
 import { clusterPlatform, parsePlatform } from './platform.ts';
 import { type CredentialSources, registryCredentials } from './pull-secrets.ts';
-import { parseReference } from './reference.ts';
 
 export interface ImageQuery extends CredentialSources {
   image: string;
@@ -69,11 +69,11 @@ const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
  * cache and are read as streams, so only the tree of paths (never a file's content) is held in memory.
  */
 export class ImageService {
-  readonly #ctx: AgentContext;
+  readonly #ctx: ImagesContext;
   readonly #cache: LayerCache;
   readonly #fileMaxBytes: number;
 
-  constructor(ctx: AgentContext, limits: ImageLimits) {
+  constructor(ctx: ImagesContext, limits: ImageLimits) {
     this.#ctx = ctx;
     this.#cache = new LayerCache(limits.cacheDir, limits.cacheMaxBytes);
     this.#fileMaxBytes = limits.fileMaxBytes;

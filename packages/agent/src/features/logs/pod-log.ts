@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { LineSplitter, type LogLine, parseTimestamped } from './lines.ts';
+import type { LogsContext } from './module.ts';
 
 export interface LogOptions {
   container: string;
@@ -32,7 +32,7 @@ export interface PodLogStream {
  * plain HTTP stream, so pause() applies real backpressure down to the API server.
  */
 export async function openPodLog(
-  ctx: AgentContext,
+  ctx: LogsContext,
   namespace: string,
   pod: string,
   options: LogOptions,

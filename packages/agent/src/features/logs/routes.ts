@@ -1,8 +1,10 @@
-import { Duration, errorResponses, Query, sseResponses } from '@binnacle/common/server';
+import { Duration, errorResponses, Query, sseEvents } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { asCallerOnPod } from '../../http/caller.ts';
 import { podAndContainer } from '../../kube/pods.ts';
+import type { LogsContext } from './module.ts';
+import { logStreamEvents } from './schemas.ts';
 import { quickReadLimits, readPodLog, sinceSeconds } from './service.ts';
 import { logStreams, streamPodLog } from './stream.ts';
 import { streamWorkloadLogs } from './workload.ts';
@@ -23,7 +25,7 @@ const Tail = (fallback: number) =>
 // Through the hub, logs are read as the caller: `get pods/log` in the namespace.
 const readLogs = asCallerOnPod('get', 'log');
 
-export function logRoutes(app: App, ctx: AgentContext): void {
+export function logRoutes(app: App, ctx: LogsContext): void {
   const streams = logStreams(ctx);
 
   app.get(
@@ -84,7 +86,7 @@ export function logRoutes(app: App, ctx: AgentContext): void {
           ),
           timestamps: Type.Optional(Type.Boolean({ default: true })),
         }),
-        response: sseResponses,
+        response: sseEvents(logStreamEvents),
       },
     },
     async (request, reply) => {
@@ -122,7 +124,7 @@ export function logRoutes(app: App, ctx: AgentContext): void {
           since: Type.Optional(Since),
           timestamps: Type.Optional(Type.Boolean({ default: true })),
         }),
-        response: sseResponses,
+        response: sseEvents(logStreamEvents),
       },
     },
     (request, reply) => {

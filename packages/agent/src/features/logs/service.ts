@@ -1,9 +1,9 @@
 import { parseDuration } from '@binnacle/common';
 import { badRequest } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { containersOf, podAndContainer } from '../../kube/pods.ts';
 import type { LogLine } from './lines.ts';
+import type { LogsContext } from './module.ts';
 import { openPodLog } from './pod-log.ts';
 
 /** A log's `since` (a duration back from now: `90s`, `15m`, `2h`) in whole seconds; a 400 naming it otherwise. */
@@ -33,7 +33,7 @@ export interface QuickLog {
 
 /** The last lines of one container, read at once (no stream): at most 10 000 lines and 5 MiB. */
 export async function readPodLog(
-  ctx: AgentContext,
+  ctx: LogsContext,
   namespace: string,
   name: string,
   query: { container?: string; tail?: number; sinceSeconds?: number; previous?: boolean; as?: Impersonation },

@@ -1,9 +1,9 @@
 import type { KubeObject } from '@binnacle/common';
 import type { FastifyReply } from 'fastify';
-import type { AgentContext } from '../../context.ts';
 import type { SseStream } from '../../http/sse.ts';
 import { SseFanout } from '../../http/sse-fanout.ts';
 import type { LogLine } from './lines.ts';
+import type { LogsContext } from './module.ts';
 import { type LogOptions, openPodLog, type PodLogStream } from './pod-log.ts';
 
 export const logLimits = {
@@ -30,7 +30,7 @@ const key = (pod: string, container: string) => `${pod}/${container}`;
 /** The open log streams, single-pod and workload together: one cap, one session kind. */
 export type LogStreams = SseFanout<LogSession>;
 
-export const logStreams = (ctx: AgentContext): LogStreams =>
+export const logStreams = (ctx: LogsContext): LogStreams =>
   new SseFanout(ctx.sessions, {
     label: 'log streaming',
     max: logLimits.maxStreams,
@@ -45,7 +45,7 @@ export const logStreams = (ctx: AgentContext): LogStreams =>
  * and when the reader falls behind it pauses the API server streams instead of buffering without bound.
  */
 export class LogSession {
-  readonly #ctx: AgentContext;
+  readonly #ctx: LogsContext;
   readonly stream: SseStream;
   readonly #namespace: string;
   readonly #options: StreamOptions;
@@ -53,7 +53,7 @@ export class LogSession {
   readonly #stopped = new Set<string>();
   #paused = false;
 
-  constructor(ctx: AgentContext, stream: SseStream, namespace: string, options: StreamOptions) {
+  constructor(ctx: LogsContext, stream: SseStream, namespace: string, options: StreamOptions) {
     this.#ctx = ctx;
     this.stream = stream;
     this.#namespace = namespace;
@@ -159,7 +159,7 @@ export interface OpenedUpstream {
 
 /** Opens a container's log stream, holding its lines until a session takes them. */
 export async function openUpstream(
-  ctx: AgentContext,
+  ctx: LogsContext,
   namespace: string,
   target: PodTarget,
   options: Omit<LogOptions, 'container'>,
@@ -193,7 +193,7 @@ export async function openUpstream(
  * refused request (no such container, RBAC, a container still starting) is a plain HTTP error.
  */
 export async function streamPodLog(
-  ctx: AgentContext,
+  ctx: LogsContext,
   reply: FastifyReply,
   streams: LogStreams,
   namespace: string,

@@ -1,7 +1,7 @@
 import { mapConcurrently } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
+import type { LogsContext } from './module.ts';
 import { readPodLog } from './service.ts';
 import { logLimits } from './stream.ts';
 import { hasLogs, workloadPods } from './workload.ts';
@@ -33,7 +33,7 @@ const readsAtOnce = 4;
  * lines are read, as the caller, and the newest `tail` of them all are kept.
  */
 export async function readWorkloadLogs(
-  ctx: AgentContext,
+  ctx: LogsContext,
   kind: string,
   namespace: string,
   name: string,

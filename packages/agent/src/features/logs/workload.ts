@@ -1,9 +1,9 @@
 import type { KubeObject } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
 import type { FastifyReply } from 'fastify';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { type LabelSelector, selectorMatcher } from '../../kube/selectors.ts';
+import type { LogsContext } from './module.ts';
 import { LogSession, type LogStreams, logLimits } from './stream.ts';
 
 const workloadKinds = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job']);
@@ -37,7 +37,7 @@ export interface WorkloadLogOptions {
  * pods leave it. The stream lasts until the client goes (or the 12 h limit).
  */
 export function streamWorkloadLogs(
-  ctx: AgentContext,
+  ctx: LogsContext,
   reply: FastifyReply,
   streams: LogStreams,
   kind: string,
@@ -83,7 +83,7 @@ export function streamWorkloadLogs(
 
 /** The workload's pods now, which pods are its own, and which of their containers are read; 4xx when none can be. */
 export function workloadPods(
-  ctx: AgentContext,
+  ctx: LogsContext,
   kind: string,
   namespace: string,
   name: string,

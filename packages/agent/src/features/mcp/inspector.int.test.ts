@@ -1,10 +1,10 @@
 import { runInspector, seeded, testCluster, waitUntil } from '@binnacle/testkit';
 import { AppsV1Api } from '@kubernetes/client-node';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { agentToolOrder } from '../../modules.ts';
 import { agentsAndNamespace, type TestAgent } from '../../testing/index.ts';
 import { plantSecrets } from '../../testing/planted-secrets.ts';
 import { podWithStatus } from '../../testing/pods.ts';
-import { agentTools } from './server.ts';
 
 // The agent's /mcp driven by another client than our own: the MCP Inspector's CLI, one process per call.
 const fixture = agentsAndNamespace('mcp-inspector');
@@ -79,7 +79,7 @@ describe('the agent MCP endpoint through the MCP Inspector CLI', () => {
     ]);
     expect(run.code, run.stderr).toBe(0);
     const { tools } = run.result as { tools: { name: string; annotations: { readOnlyHint: boolean } }[] };
-    expect(tools.map((t) => t.name).sort()).toEqual(agentTools.map((t) => t.name).sort());
+    expect(tools.map((t) => t.name)).toEqual(agentToolOrder);
     expect(tools.find((t) => t.name === 'diagnose')?.annotations.readOnlyHint).toBe(true);
     expect(tools.find((t) => t.name === 'manage_workload')?.annotations.readOnlyHint).toBe(false);
   });

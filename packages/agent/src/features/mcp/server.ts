@@ -1,22 +1,15 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import { clusterTools } from './cluster-tools.ts';
-import { packageTools } from './package-tools.ts';
-import { readTools } from './read-tools.ts';
-import { answer, type Tool } from './tool.ts';
-import { workloadTools } from './workload-tools.ts';
-import { writeTools } from './write-tools.ts';
+import type { AgentTool } from '../../scope/mcp/tool.ts';
+import { answer } from './answer.ts';
 
-/** Every tool the agent offers, read ones first. */
-export const agentTools: Tool[] = [
-  ...readTools,
-  ...clusterTools,
-  ...workloadTools,
-  ...packageTools,
-  ...writeTools,
-];
+/** What the endpoint serves: the agent's version, the tools of the modules, whether it leaves out the writes. */
+export interface McpOffer {
+  version: string;
+  tools: readonly AgentTool[];
+  readOnly: boolean;
+}
 
 /** Resources an assistant may attach as context: the answers of read tools with fixed arguments. */
 const agentResources = [
@@ -51,20 +44,16 @@ const agentResources = [
  * server's RBAC decides every read and write exactly as for the REST routes. A read-only endpoint lists no tool
  * that writes.
  */
-export function mcpServer(
-  ctx: AgentContext,
-  caller: Impersonation | undefined,
-  options: { readOnly: boolean },
-): McpServer {
+export function mcpServer(offer: McpOffer, caller: Impersonation | undefined): McpServer {
   const server = new McpServer(
-    { name: 'binnacle-agent', title: 'Binnacle agent', version: ctx.version },
+    { name: 'binnacle-agent', title: 'Binnacle agent', version: offer.version },
     {
       instructions:
         'Tools for one Kubernetes cluster, watched by a Binnacle agent. Start with get_dashboard or issues; diagnose a failing pod or workload in one call; search finds objects by name or label; then list_resources / get_resource, get_events, get_pod_logs, get_workload_logs and get_changes to find why something fails. Secret values and credentials are never shown.',
     },
   );
-  for (const entry of agentTools) {
-    if (options.readOnly && entry.writes) continue;
+  for (const entry of offer.tools) {
+    if (offer.readOnly && entry.writes) continue;
     server.registerTool(
       entry.name,
       {
@@ -78,19 +67,18 @@ export function mcpServer(
           openWorldHint: false,
         },
       },
-      (args: Record<string, unknown>) =>
-        answer(() => entry.run(args as never, { ctx, caller, now: Date.now() })),
+      (args: Record<string, unknown>) => answer(() => entry.run(args as never, { caller, now: Date.now() })),
     );
   }
   for (const resource of agentResources) {
-    const source = agentTools.find((t) => t.name === resource.tool) as Tool;
+    const source = offer.tools.find((t) => t.name === resource.tool) as AgentTool;
     server.registerResource(
       resource.name,
       resource.uri,
       { title: resource.title, description: resource.description, mimeType: 'application/json' },
       async (uri) => {
         const args = z.object(source.input).parse(resource.args);
-        const value = await source.run(args as never, { ctx, caller, now: Date.now() });
+        const value = await source.run(args as never, { caller, now: Date.now() });
         return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(value) }] };
       },
     );

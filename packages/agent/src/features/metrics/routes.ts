@@ -1,10 +1,11 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import type { FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { NamespaceParam, ObjectNameParam } from '../../http/schemas.ts';
 import type { AccessAttributes } from '../../kube/access-review.ts';
+import type { MetricsContext } from './module.ts';
 import { history, nodeMetrics, podMetrics, topNodes, topPods } from './service.ts';
 
 const tags = ['metrics'];
@@ -65,7 +66,7 @@ const historyAccess = (resource: 'pods' | 'nodes') => ({
   }),
 });
 
-export function metricsRoutes(app: App, ctx: AgentContext): void {
+export function metricsRoutes(app: App, ctx: MetricsContext): void {
   app.get(
     '/api/metrics/pods/:namespace/:name',
     {

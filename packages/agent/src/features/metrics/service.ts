@@ -1,11 +1,11 @@
 import { type KubeObject, mapConcurrently } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import { type Availability, metricsPath, readSample, readSamples } from './api.ts';
-import type { HistoryPoint } from './history.ts';
-import { type Sample, specTotal } from './usage.ts';
+import { type Availability, metricsPath, readSample, readSamples } from '../../scope/metrics/api.ts';
+import type { HistoryPoint } from '../../scope/metrics/history.ts';
+import { type Sample, specTotal } from '../../scope/metrics/usage.ts';
+import type { MetricsContext } from './module.ts';
 
 type Unavailable = Exclude<Availability, { available: true }>;
 type Live<T> = (T & { available: true }) | Unavailable;
@@ -23,7 +23,7 @@ const listsAtOnce = 8;
  * A live read of metrics.k8s.io; when the API is not served (no APIService, or the aggregator cannot reach
  * metrics-server) the answer says so with the diagnosis instead of failing.
  */
-async function live<T extends object>(ctx: AgentContext, read: () => Promise<T>): Promise<Live<T>> {
+async function live<T extends object>(ctx: MetricsContext, read: () => Promise<T>): Promise<Live<T>> {
   const availability = await ctx.metrics.availability.check();
   if (!availability.available) return availability;
   try {
@@ -42,14 +42,14 @@ async function live<T extends object>(ctx: AgentContext, read: () => Promise<T>)
 const describe = (kind: 'pod' | 'node', namespace: string | undefined, name: string) =>
   namespace ? `${kind} ${namespace}/${name}` : `${kind} ${name}`;
 
-function exists(ctx: AgentContext, kind: 'pod' | 'node', namespace: string | undefined, name: string) {
+function exists(ctx: MetricsContext, kind: 'pod' | 'node', namespace: string | undefined, name: string) {
   return Boolean(
     ctx.cluster.cache.get(ctx.cluster.resolve(kind === 'pod' ? 'pods' : 'nodes'), name, namespace),
   );
 }
 
 /** A 404 that tells a pod without metrics yet from one that does not exist. */
-function noSample(ctx: AgentContext, kind: 'pod' | 'node', namespace: string | undefined, name: string) {
+function noSample(ctx: MetricsContext, kind: 'pod' | 'node', namespace: string | undefined, name: string) {
   const what = describe(kind, namespace, name);
   if (!exists(ctx, kind, namespace, name)) return new AppError('not_found', `${what} not found`);
   return new AppError(
@@ -59,7 +59,7 @@ function noSample(ctx: AgentContext, kind: 'pod' | 'node', namespace: string | u
 }
 
 async function readOne(
-  ctx: AgentContext,
+  ctx: MetricsContext,
   kind: 'pod' | 'node',
   namespace: string | undefined,
   name: string,
@@ -74,10 +74,10 @@ async function readOne(
   }
 }
 
-export const podMetrics = (ctx: AgentContext, namespace: string, name: string, as?: Impersonation) =>
+export const podMetrics = (ctx: MetricsContext, namespace: string, name: string, as?: Impersonation) =>
   live(ctx, () => readOne(ctx, 'pod', namespace, name, as));
 
-export const nodeMetrics = (ctx: AgentContext, name: string, as?: Impersonation) =>
+export const nodeMetrics = (ctx: MetricsContext, name: string, as?: Impersonation) =>
   live(ctx, () => readOne(ctx, 'node', undefined, name, as));
 
 type Ranked = { cpuMillicores: number; memoryBytes: number; name: string; namespace?: string };
@@ -90,7 +90,7 @@ export const byUsage = (sort: TopSort) => (a: Ranked, b: Ranked) => {
 };
 
 /** Pod metrics in the namespaces asked for, or everywhere the caller may list them. */
-async function podSamples(ctx: AgentContext, as: Impersonation | undefined, namespace?: string) {
+async function podSamples(ctx: MetricsContext, as: Impersonation | undefined, namespace?: string) {
   const requested = namespace ? [namespace] : ctx.config.namespace ? [ctx.config.namespace] : undefined;
   const resource = { group: 'metrics.k8s.io', resource: 'pods' };
   const namespaces = await visibleNamespaces(ctx, as, resource, requested);
@@ -104,7 +104,7 @@ async function podSamples(ctx: AgentContext, as: Impersonation | undefined, name
 
 /** Every pod's usage beside its requests and limits (summed over its containers) and its node. */
 export function topPods(
-  ctx: AgentContext,
+  ctx: MetricsContext,
   as: Impersonation | undefined,
   query: { namespace?: string; sort: TopSort; limit?: number },
 ) {
@@ -135,7 +135,7 @@ const finished = (pod: KubeObject) => ['Succeeded', 'Failed'].includes(String(po
 
 /** Every node's usage against its allocatable CPU and memory, with the pods scheduled on it. */
 export function topNodes(
-  ctx: AgentContext,
+  ctx: MetricsContext,
   as: Impersonation | undefined,
   query: { sort: TopSort; limit?: number },
 ) {
@@ -170,7 +170,7 @@ export function topNodes(
 
 /** The history the agent keeps of a pod or node, with how it is collected and whether collection works now. */
 export async function history(
-  ctx: AgentContext,
+  ctx: MetricsContext,
   kind: 'pod' | 'node',
   namespace: string | undefined,
   name: string,

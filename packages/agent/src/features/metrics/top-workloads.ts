@@ -1,6 +1,6 @@
 import type { KubeObject } from '@binnacle/common';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
+import type { MetricsContext } from './module.ts';
 import { byUsage, type TopSort, topPods } from './service.ts';
 
 type PodRow = Extract<Awaited<ReturnType<typeof topPods>>, { available: true }>['pods'][number];
@@ -26,7 +26,7 @@ const controllerRef = (object: KubeObject | undefined) =>
  * The workload a pod belongs to, as people name it: a Deployment rather than its ReplicaSet, a CronJob rather
  * than its Job; a pod nobody owns stands for itself.
  */
-function workloadOf(ctx: AgentContext, pod: PodRow): { kind: string; name: string } {
+function workloadOf(ctx: MetricsContext, pod: PodRow): { kind: string; name: string } {
   const cache = ctx.cluster.cache;
   const owner = controllerRef(cache.get(ctx.cluster.resolve('pods'), pod.name, pod.namespace));
   if (!owner) return { kind: 'Pod', name: pod.name };
@@ -45,7 +45,7 @@ const add = (a: number | undefined, b: number | undefined) =>
  * limits summed, busiest first.
  */
 export async function topWorkloads(
-  ctx: AgentContext,
+  ctx: MetricsContext,
   as: Impersonation | undefined,
   query: { namespace?: string; sort: TopSort; limit?: number },
 ) {

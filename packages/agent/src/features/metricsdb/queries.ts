@@ -1,3 +1,5 @@
+import { quote } from '../../scope/metricsdb/client.ts';
+
 /** PromQL over the series cAdvisor, kube-state-metrics and node-exporter expose, with their usual labels. */
 export type Category = 'cpu' | 'memory' | 'network_rx' | 'network_tx';
 export const categories: Category[] = ['cpu', 'memory', 'network_rx', 'network_tx'];
@@ -7,9 +9,6 @@ export const units: Record<Category, string> = {
   network_rx: 'bytes/s',
   network_tx: 'bytes/s',
 };
-
-/** A label value inside double quotes in PromQL. */
-export const quote = (value: string) => JSON.stringify(value);
 
 /** Containers only: cAdvisor also reports each pod's cgroup (container="") and its pause container. */
 const containers = 'container!="",container!="POD"';

@@ -1,14 +1,14 @@
 import { DurationError, type KubeObject, parseDuration, parseQuantity } from '@binnacle/common';
 import { badRequest } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import { instantQuery } from './client.ts';
-import { quote, usageQueries } from './queries.ts';
+import { withStore } from '../../scope/metricsdb/answers.ts';
+import { instantQuery, quote } from '../../scope/metricsdb/client.ts';
+import type { Connection, MetricsStores } from '../../scope/metricsdb/stores.ts';
+import { podWorkload, requireWorkload, workloadPodPattern } from '../../scope/metricsdb/workload-pods.ts';
+import type { MetricsdbContext } from './module.ts';
+import { usageQueries } from './queries.ts';
 import { type ContainerUsage, type CurrentResources, policy, recommend } from './rightsizing.ts';
-import { withStore } from './service.ts';
-import type { Connection, MetricsStores } from './source.ts';
-import { podWorkload, requireWorkload, workloadPodPattern } from './workload-pods.ts';
 
 const maxWindowMs = 720 * 3_600_000;
 
@@ -129,7 +129,7 @@ function recommendFor(object: KubeObject, usage: Map<string, ContainerUsage>) {
 }
 
 export async function rightsizeWorkload(
-  ctx: AgentContext,
+  ctx: MetricsdbContext,
   stores: MetricsStores,
   caller: Impersonation | undefined,
   target: { kind: string; namespace: string; name: string },
@@ -158,7 +158,7 @@ export async function rightsizeWorkload(
  * from its current pods, largest CPU saving first.
  */
 export async function rightsizingScan(
-  ctx: AgentContext,
+  ctx: MetricsdbContext,
   stores: MetricsStores,
   caller: Impersonation | undefined,
   body: { namespace?: string; window?: string; limit?: number },

@@ -1,23 +1,17 @@
 import { Duration, errorResponses, Query, Step, UnixTimeOrDuration } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import { authHeaders } from '../../config/header-list.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { NamespaceParam, ObjectNameParam } from '../../http/schemas.ts';
-import { authHeaders } from './headers.ts';
+import { storeStatus } from '../../scope/metricsdb/answers.ts';
+import { Store, Unavailable } from '../../scope/metricsdb/schemas.ts';
+import { MetricsStores } from '../../scope/metricsdb/stores.ts';
+import type { MetricsdbContext } from './module.ts';
 import type { Category } from './queries.ts';
 import { rightsizeWorkload, rightsizingScan } from './rightsizing-service.ts';
-import {
-  answer,
-  ChartQuery,
-  chartFields,
-  Policy,
-  Store,
-  Unavailable,
-  Window,
-  WorkloadRecommendation,
-} from './schemas.ts';
-import { clusterMetrics, namespaceMetrics, passThrough, resourceMetrics, storeStatus } from './service.ts';
-import { MetricsStores } from './source.ts';
+import { answer, ChartQuery, chartFields, Policy, Window, WorkloadRecommendation } from './schemas.ts';
+import { clusterMetrics, namespaceMetrics, passThrough, resourceMetrics } from './service.ts';
 
 const tags = ['metricsdb'];
 const chartQuery = (query: { category?: Category; range?: string }) => ({
@@ -27,7 +21,7 @@ const chartQuery = (query: { category?: Category; range?: string }) => ({
 const KindParam = Type.String({ minLength: 1, maxLength: 63, pattern: '^[A-Za-z][A-Za-z0-9.]*$' });
 
 /** The store the agent reads, shared by every area that reads metrics (metricsdb, traffic). */
-export function metricsStores(app: App, ctx: AgentContext): MetricsStores {
+export function metricsStores(app: App, ctx: MetricsdbContext): MetricsStores {
   const stores = new MetricsStores(ctx);
   app.addHook('preClose', (done) => {
     stores.close();
@@ -36,7 +30,7 @@ export function metricsStores(app: App, ctx: AgentContext): MetricsStores {
   return stores;
 }
 
-export function metricsdbRoutes(app: App, ctx: AgentContext, stores: MetricsStores): void {
+export function metricsdbRoutes(app: App, ctx: MetricsdbContext, stores: MetricsStores): void {
   app.get(
     '/api/metricsdb/status',
     {

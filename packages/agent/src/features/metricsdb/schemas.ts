@@ -1,27 +1,7 @@
 import { Duration, Nullable } from '@binnacle/common/server';
 import { Type } from 'typebox';
+import { Store, Unavailable } from '../../scope/metricsdb/schemas.ts';
 import { categories } from './queries.ts';
-
-export const Store = Type.Object({
-  kind: Type.Enum(['prometheus', 'victoriametrics']),
-  version: Type.String(),
-  origin: Type.Enum(['flag', 'connect', 'discovered'], {
-    description: '--metricsdb-url, POST /api/metricsdb/connect, or found among Services',
-  }),
-  via: Type.Enum(['url', 'cluster-dns', 'port-forward']),
-  url: Type.Optional(
-    Type.String({ description: 'left out for a port-forward (a loopback port of the agent)' }),
-  ),
-  service: Type.Optional(
-    Type.Object({ namespace: Type.String(), name: Type.String(), port: Type.Integer() }),
-  ),
-});
-
-export const Unavailable = Type.Object({
-  available: Type.Literal(false),
-  reason: Type.String({ description: 'why no store answers: none configured or found, or what failed' }),
-  tried: Type.Optional(Type.Array(Type.String(), { description: 'each address tried and its failure' })),
-});
 
 /** `available: true` with the store and the fields, or `available: false` with the reason (always 200). */
 export const answer = (fields: Parameters<typeof Type.Object>[0]) =>

@@ -1,60 +1,13 @@
 import { AppError } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import { requireAccess } from '../../http/caller.ts';
 import type { Impersonation } from '../../kube/client.ts';
+import { withStore } from '../../scope/metricsdb/answers.ts';
+import { instantQuery, type QueryData, quote, rangeQuery } from '../../scope/metricsdb/client.ts';
+import type { MetricsStores } from '../../scope/metricsdb/stores.ts';
+import { workloadPodPattern, workloadResource } from '../../scope/metricsdb/workload-pods.ts';
 import { chartWindow, queryRange, queryTimeout } from './bounds.ts';
-import { instantQuery, type QueryData, rangeQuery, StoreUnavailable } from './client.ts';
-import {
-  type Category,
-  type NamedQuery,
-  nodeQueries,
-  podQueries,
-  quote,
-  totalQueries,
-  units,
-} from './queries.ts';
-import type { Connection, MetricsStores } from './source.ts';
-import { workloadPodPattern, workloadResource } from './workload-pods.ts';
-
-export interface Unavailable {
-  available: false;
-  reason: string;
-  tried?: string[];
-}
-
-const describeStore = (c: Connection) => ({
-  kind: c.kind,
-  version: c.version,
-  origin: c.origin,
-  via: c.via,
-  ...(c.service ? { service: c.service } : {}),
-  // A port-forward's loopback URL means nothing to a reader; the service names the store.
-  ...(c.via === 'port-forward' ? {} : { url: c.endpoint.url }),
-});
-
-/**
- * Runs reads against the store in use. No store, or one that stops answering, is an ordinary answer
- * (`available: false` with the reason), never an error; a refused query stays a 400.
- */
-export async function withStore<T extends object>(
-  stores: MetricsStores,
-  read: (connection: Connection) => Promise<T>,
-): Promise<(T & { available: true; store: ReturnType<typeof describeStore> }) | Unavailable> {
-  const state = await stores.resolve();
-  if (!state.available) return { available: false, reason: state.reason, tried: state.tried };
-  try {
-    return { available: true, store: describeStore(state.connection), ...(await read(state.connection)) };
-  } catch (error) {
-    if (!(error instanceof StoreUnavailable)) throw error;
-    return stores.lost(`the metrics store stopped answering: ${error.message}`);
-  }
-}
-
-export async function storeStatus(stores: MetricsStores) {
-  const state = await stores.resolve();
-  if (!state.available) return { available: false as const, reason: state.reason, tried: state.tried };
-  return { available: true as const, store: describeStore(state.connection) };
-}
+import type { MetricsdbContext } from './module.ts';
+import { type Category, type NamedQuery, nodeQueries, podQueries, totalQueries, units } from './queries.ts';
 
 const value = (text: string) => {
   const number = Number(text);
@@ -102,11 +55,11 @@ async function chart(stores: MetricsStores, build: Builder, category: Category, 
 }
 
 /** The metrics store is not Kubernetes RBAC: cluster-wide figures only for callers who may list pods everywhere. */
-const clusterWide = (ctx: AgentContext, caller: Impersonation | undefined) =>
+const clusterWide = (ctx: MetricsdbContext, caller: Impersonation | undefined) =>
   requireAccess(ctx, caller, { verb: 'list', group: '', resource: 'pods' });
 
 export async function clusterMetrics(
-  ctx: AgentContext,
+  ctx: MetricsdbContext,
   stores: MetricsStores,
   caller: Impersonation | undefined,
   query: { category: Category; range?: string },
@@ -122,7 +75,7 @@ export async function clusterMetrics(
 }
 
 export async function namespaceMetrics(
-  ctx: AgentContext,
+  ctx: MetricsdbContext,
   stores: MetricsStores,
   caller: Impersonation | undefined,
   namespace: string,
@@ -138,7 +91,7 @@ export async function namespaceMetrics(
  * them), or a node's. The caller must be allowed to get the object, and the object must exist.
  */
 export async function resourceMetrics(
-  ctx: AgentContext,
+  ctx: MetricsdbContext,
   stores: MetricsStores,
   caller: Impersonation | undefined,
   target: { kind: string; namespace?: string; name: string },
@@ -194,7 +147,7 @@ export interface PassThrough {
  * callers who may list pods in every namespace may send one.
  */
 export async function passThrough(
-  ctx: AgentContext,
+  ctx: MetricsdbContext,
   stores: MetricsStores,
   caller: Impersonation | undefined,
   params: PassThrough,

@@ -1,12 +1,13 @@
 import { badRequest, errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware, requireAccess } from '../../http/caller.ts';
 import { NamespaceParam } from '../../http/schemas.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { evaluateConnection } from './evaluate.ts';
 import { reachabilityMatrix } from './matrix.ts';
 import type { ClusterSnapshot, Destination, Source } from './model.ts';
+import type { NetpolContext } from './module.ts';
 import { Evaluation, Protocol } from './schemas.ts';
 
 const Endpoint = (what: string, kinds: string) =>
@@ -34,7 +35,7 @@ function labels(field: string, text: string): Record<string, string> {
 }
 
 /** The objects an evaluation reads, from the cache (403 when the agent may not list them, 503 while they load). */
-function snapshot(ctx: AgentContext): ClusterSnapshot {
+function snapshot(ctx: NetpolContext): ClusterSnapshot {
   const list = (kind: string, group?: string) => ctx.cluster.cache.list(ctx.cluster.resolve(kind, group));
   return {
     namespaces: list('namespaces'),
@@ -45,7 +46,7 @@ function snapshot(ctx: AgentContext): ClusterSnapshot {
 }
 
 /** The caller may see the pods and the policies of every namespace the question involves. */
-async function mayEvaluate(ctx: AgentContext, caller: Impersonation | undefined, namespaces: Set<string>) {
+async function mayEvaluate(ctx: NetpolContext, caller: Impersonation | undefined, namespaces: Set<string>) {
   for (const namespace of namespaces) {
     await requireAccess(ctx, caller, { verb: 'list', group: '', resource: 'pods', namespace });
     await requireAccess(ctx, caller, {
@@ -66,7 +67,7 @@ const namespaceOf = (end: Source | Destination) =>
         ? end.namespace
         : undefined;
 
-export function networkPolicyRoutes(app: App, ctx: AgentContext): void {
+export function networkPolicyRoutes(app: App, ctx: NetpolContext): void {
   app.get(
     '/api/network-policies/evaluate',
     {

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { type KubeList, nameWithSuffix } from '../../kube/objects.ts';
+import type { NodesContext } from './module.ts';
 import { readNode } from './service.ts';
 
 /** Node debugger pods carry this label (and their node in spec.nodeName), so DELETE finds exactly them. */
@@ -67,7 +67,7 @@ export function nodeDebuggerPod(
 
 /** Starts a debugger pod on the node, created as the caller; exec into it to work on the node. */
 export async function startNodeDebugger(
-  ctx: AgentContext,
+  ctx: NodesContext,
   node: string,
   request: NodeDebugRequest,
   as?: Impersonation,
@@ -94,7 +94,7 @@ export async function startNodeDebugger(
 
 /** Deletes the node's debugger pods in a namespace (as the caller) and names them. */
 export async function stopNodeDebuggers(
-  ctx: AgentContext,
+  ctx: NodesContext,
   node: string,
   namespace: string,
   as?: Impersonation,

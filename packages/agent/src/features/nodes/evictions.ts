@@ -1,9 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type KubeObject, mapConcurrently } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { type LabelSelector, selectorMatcher } from '../../kube/selectors.ts';
+import type { NodesContext } from './module.ts';
 
 /** What happened to one pod the drain tried to move. */
 export type EvictionStatus = 'evicted' | 'terminating' | 'blocked' | 'failed';
@@ -29,7 +29,7 @@ const podPath = (namespace: string, name: string) =>
   `/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(name)}`;
 
 /** The PodDisruptionBudgets (from the cache) that select the pod, in words, to say what blocks an eviction. */
-function budgetsOf(ctx: AgentContext, pod: KubeObject): string {
+function budgetsOf(ctx: NodesContext, pod: KubeObject): string {
   const resource = ctx.cluster.find('policy', 'PodDisruptionBudget');
   const names = ctx.cluster.cache
     .peek(resource)
@@ -59,7 +59,7 @@ async function waitFor(ms: number, options: EvictionOptions): Promise<boolean> {
 }
 
 /** Asks the Eviction API to move the pod, retrying while a PodDisruptionBudget refuses, until the deadline. */
-async function evict(ctx: AgentContext, pod: KubeObject, options: EvictionOptions): Promise<EvictionResult> {
+async function evict(ctx: NodesContext, pod: KubeObject, options: EvictionOptions): Promise<EvictionResult> {
   const namespace = pod.metadata?.namespace ?? '';
   const name = pod.metadata?.name ?? '';
   for (;;) {
@@ -91,7 +91,7 @@ async function evict(ctx: AgentContext, pod: KubeObject, options: EvictionOption
 
 /** After an accepted eviction: the pod is gone once the API server no longer has it (or has a new one by that name). */
 async function waitForDeletion(
-  ctx: AgentContext,
+  ctx: NodesContext,
   pod: KubeObject,
   options: EvictionOptions,
 ): Promise<EvictionResult> {
@@ -117,7 +117,7 @@ async function waitForDeletion(
 
 /** Evicts the pods (a bounded number at once) and reports each; never runs past the deadline by more than a request. */
 export async function evictPods(
-  ctx: AgentContext,
+  ctx: NodesContext,
   pods: KubeObject[],
   options: EvictionOptions,
 ): Promise<EvictionResult[]> {

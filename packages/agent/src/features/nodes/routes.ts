@@ -1,11 +1,12 @@
 import { Duration, errorResponses, Query } from '@binnacle/common/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
-import { type ActionOutcome, bodyMayBeEmpty, performAction } from '../../http/actions.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { actionAnswer, ImageRef, NamespaceParam, ObjectNameParam } from '../../http/schemas.ts';
+import { type ActionOutcome, bodyMayBeEmpty, performAction } from '../../scope/actions.ts';
 import { startNodeDebugger, stopNodeDebuggers } from './debug-pod.ts';
+import type { NodesContext } from './module.ts';
 import { drainNode, drainTimeout, setSchedulable } from './service.ts';
 
 const tags = ['nodes'];
@@ -74,7 +75,7 @@ function whileClientWaits(reply: FastifyReply): AbortSignal {
   return controller.signal;
 }
 
-export function nodeRoutes(app: App, ctx: AgentContext): void {
+export function nodeRoutes(app: App, ctx: NodesContext): void {
   const act = <T extends ActionOutcome>(
     request: Request,
     action: string,

@@ -1,23 +1,23 @@
 import { type KubeObject, parseDuration } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import type { KubeList } from '../../kube/objects.ts';
 import { type DrainOptions, type PlannedPod, planDrain } from './drain-plan.ts';
 import { type EvictionResult, evictPods } from './evictions.ts';
+import type { NodesContext } from './module.ts';
 
 export const nodePath = (name: string) => `/api/v1/nodes/${encodeURIComponent(name)}`;
 /** A drain answers within its timeout: 60 s unless asked otherwise, 15 minutes at most. */
 export const drainTimeout = { default: '60s', maxMs: 15 * 60_000 };
 
 /** The node as the API server has it, read as the caller. */
-export function readNode(ctx: AgentContext, name: string, as?: Impersonation): Promise<KubeObject> {
+export function readNode(ctx: NodesContext, name: string, as?: Impersonation): Promise<KubeObject> {
   return ctx.cluster.client.request<KubeObject>({ path: nodePath(name), as });
 }
 
 /** `kubectl cordon` / `uncordon`: marks the node (un)schedulable; says so when it already was. */
 export async function setSchedulable(
-  ctx: AgentContext,
+  ctx: NodesContext,
   name: string,
   schedulable: boolean,
   as?: Impersonation,
@@ -72,7 +72,7 @@ function timeoutMs(text: string): number {
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
 /** The pods bound to the node, listed live as the caller (kubectl's field selector). */
-async function podsOn(ctx: AgentContext, node: string, as?: Impersonation): Promise<KubeObject[]> {
+async function podsOn(ctx: NodesContext, node: string, as?: Impersonation): Promise<KubeObject[]> {
   const list = await ctx.cluster.client.request<KubeList>({
     path: '/api/v1/pods',
     query: { fieldSelector: `spec.nodeName=${node}` },
@@ -82,7 +82,7 @@ async function podsOn(ctx: AgentContext, node: string, as?: Impersonation): Prom
 }
 
 /** Whether a DaemonSet exists, asked as the caller; only a 404 means it does not. */
-async function daemonSetsThatExist(ctx: AgentContext, pods: KubeObject[], as?: Impersonation) {
+async function daemonSetsThatExist(ctx: NodesContext, pods: KubeObject[], as?: Impersonation) {
   const wanted = new Set<string>();
   for (const pod of pods) {
     const ref = pod.metadata?.ownerReferences?.find((r) => r.controller && r.kind === 'DaemonSet');
@@ -110,7 +110,7 @@ async function daemonSetsThatExist(ctx: AgentContext, pods: KubeObject[], as?: I
  * within the timeout; whatever could not move is listed, and the node stays cordoned. A dry run only plans.
  */
 export async function drainNode(
-  ctx: AgentContext,
+  ctx: NodesContext,
   name: string,
   request: DrainRequest,
   signal: AbortSignal,

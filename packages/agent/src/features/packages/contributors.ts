@@ -1,7 +1,7 @@
 import type { KubeObject } from '@binnacle/common';
 import type { Health } from '../../kube/health.ts';
 import { healthOf } from '../../kube/health.ts';
-import type { StoredRelease } from '../pkgmgr/releases.ts';
+import type { StoredRelease } from '../../scope/helm-releases.ts';
 
 export const sources = ['helm', 'labels', 'crds', 'argocd', 'flux'] as const;
 export type Source = (typeof sources)[number];

@@ -1,12 +1,13 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
 import { NamespaceParam } from '../../http/schemas.ts';
-import { ReleaseDecoder } from '../pkgmgr/releases.ts';
+import { ReleaseDecoder } from '../../scope/helm-releases.ts';
 import { sources } from './contributors.ts';
 import { healthOrder } from './merge.ts';
+import type { PackagesContext } from './module.ts';
 import { listPackages } from './service.ts';
 
 const Health = Type.Enum(healthOrder);
@@ -34,7 +35,7 @@ const Package = Type.Object({
   contributors: Type.Array(Contributor),
 });
 
-export function packagesRoutes(app: App, ctx: AgentContext): void {
+export function packagesRoutes(app: App, ctx: PackagesContext): void {
   const decoder = new ReleaseDecoder();
   app.get(
     '/api/packages',

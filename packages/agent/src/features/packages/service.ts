@@ -1,7 +1,6 @@
-import type { AgentContext } from '../../context.ts';
 import { type CallerView, viewReader } from '../../http/caller-view.ts';
 import type { Health } from '../../kube/health.ts';
-import { latestRevisions, type ReleaseDecoder } from '../pkgmgr/releases.ts';
+import { latestRevisions, type ReleaseDecoder } from '../../scope/helm-releases.ts';
 import {
   type Contributor,
   fromApplication,
@@ -12,6 +11,7 @@ import {
   type Source,
 } from './contributors.ts';
 import { mergePackages, type PackageRow } from './merge.ts';
+import type { PackagesContext } from './module.ts';
 
 export interface PackagesQuery {
   namespace?: string;
@@ -27,7 +27,7 @@ const workloadKinds = ['Deployment', 'StatefulSet', 'DaemonSet'];
  * HelmReleases and Kustomizations. Kinds still loading are named in `loading`; their rows come when they do.
  */
 export function listPackages(
-  ctx: AgentContext,
+  ctx: PackagesContext,
   decoder: ReleaseDecoder,
   view: CallerView,
   query: PackagesQuery,

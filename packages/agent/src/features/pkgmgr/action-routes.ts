@@ -1,13 +1,16 @@
-import { errorResponses, Query, sseResponses, toAppError } from '@binnacle/common/server';
+import { errorResponses, Query, sseData, toAppError } from '@binnacle/common/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
-import { bodyMayBeEmpty, performAction } from '../../http/actions.ts';
+import type { App } from '../../context.ts';
 import { callerAware, requireAccess } from '../../http/caller.ts';
 import { actionAnswer } from '../../http/schemas.ts';
 import { SseStream } from '../../http/sse.ts';
 import type { Impersonation } from '../../kube/client.ts';
+import { bodyMayBeEmpty, performAction } from '../../scope/actions.ts';
+import type { ReleaseDecoder } from '../../scope/helm-releases.ts';
+import type { ChartSources } from './chart-sources.ts';
 import { helmTimeoutSeconds } from './helm-cli.ts';
+import type { PkgmgrContext } from './module.ts';
 import {
   executePlan,
   type HelmPlan,
@@ -20,8 +23,8 @@ import {
   previewValues,
   type UpgradeRequest,
 } from './release-actions.ts';
-import type { ReleaseDecoder } from './releases.ts';
 import {
+  HelmStreamFrame,
   InstallBody,
   ReleaseAnswer,
   ReleaseParams,
@@ -47,10 +50,15 @@ function clientGone(request: FastifyRequest): AbortSignal {
  * also as an SSE stream of helm's progress. Every refusal the request can earn (400, 403, 404, 409) is answered
  * before helm runs; helm's own failures after that are its message with a status by kind (see runHelm).
  */
-export function pkgmgrActionRoutes(app: App, ctx: AgentContext, decoder: ReleaseDecoder): void {
+export function pkgmgrActionRoutes(
+  app: App,
+  ctx: PkgmgrContext,
+  decoder: ReleaseDecoder,
+  sources: ChartSources,
+): void {
   const runFor = (caller: Impersonation | undefined, signal?: AbortSignal): HelmRun => ({
     ctx,
-    sources: ctx.charts,
+    sources,
     decoder,
     caller,
     signal,
@@ -130,7 +138,7 @@ export function pkgmgrActionRoutes(app: App, ctx: AgentContext, decoder: Release
           ...common,
           summary: `${summary.streamed}, streamed. ${streamFrames}`,
           produces: ['text/event-stream'],
-          response: sseResponses,
+          response: sseData(HelmStreamFrame),
         },
       },
       async (request, reply) => stream(reply, runFor(request.caller), await plan(request)),

@@ -1,8 +1,9 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { type TSchema, Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { type CatalogSort, ChartCatalog, catalogPageSize, maxSearchLimit } from './catalog.ts';
+import type { PkgmgrContext } from './module.ts';
 
 const tags = ['pkgmgr'];
 
@@ -94,7 +95,7 @@ const SearchQuery = Query({
 });
 
 /** The chart catalog (`--catalog-url`): search, a chart, one version with its default values and schema. */
-export function catalogRoutes(app: App, ctx: AgentContext): void {
+export function catalogRoutes(app: App, ctx: PkgmgrContext): void {
   const catalog = new ChartCatalog(ctx.config.catalogUrl);
 
   app.get(

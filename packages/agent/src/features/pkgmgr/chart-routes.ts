@@ -1,12 +1,14 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware, requireAccess } from '../../http/caller.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
 import { NamespaceParam } from '../../http/schemas.ts';
-import { releaseRevision, releaseRevisions } from './release-detail.ts';
-import { type ReleaseDecoder, summarizeRelease } from './releases.ts';
+import { releaseRevision, releaseRevisions } from '../../scope/helm-history.ts';
+import { type ReleaseDecoder, summarizeRelease } from '../../scope/helm-releases.ts';
+import type { ChartSources } from './chart-sources.ts';
+import type { PkgmgrContext } from './module.ts';
 import {
   ChartParams,
   ChartVersion,
@@ -24,7 +26,12 @@ const tags = ['pkgmgr'];
  * The chart sources (`--helm-repositories`): their charts and versions, one version's values, README and
  * schema, and whether releases have newer versions there. Sources are read natively, without helm.
  */
-export function pkgmgrChartRoutes(app: App, ctx: AgentContext, decoder: ReleaseDecoder): void {
+export function pkgmgrChartRoutes(
+  app: App,
+  ctx: PkgmgrContext,
+  decoder: ReleaseDecoder,
+  sources: ChartSources,
+): void {
   app.get(
     '/api/pkgmgr/repositories',
     {
@@ -35,7 +42,7 @@ export function pkgmgrChartRoutes(app: App, ctx: AgentContext, decoder: ReleaseD
         response: { 200: Type.Object({ repositories: Type.Array(Repository) }), ...errorResponses },
       },
     },
-    async () => ({ repositories: await ctx.charts.status() }),
+    async () => ({ repositories: await sources.status() }),
   );
 
   app.post(
@@ -50,8 +57,8 @@ export function pkgmgrChartRoutes(app: App, ctx: AgentContext, decoder: ReleaseD
       },
     },
     async (request) => {
-      const repository = ctx.charts.repository(request.params.name);
-      const index = await ctx.charts.index(repository.name, true);
+      const repository = sources.repository(request.params.name);
+      const index = await sources.index(repository.name, true);
       return { ...repository, charts: index.charts.size, updated: index.updated };
     },
   );
@@ -87,9 +94,9 @@ export function pkgmgrChartRoutes(app: App, ctx: AgentContext, decoder: ReleaseD
       const words = (query ?? '').toLowerCase().split(/\s+/).filter(Boolean);
       const charts = [];
       const errors = [];
-      for (const { name: repository } of repo ? [ctx.charts.repository(repo)] : ctx.charts.repositories) {
+      for (const { name: repository } of repo ? [sources.repository(repo)] : sources.repositories) {
         try {
-          for (const [name, versions] of (await ctx.charts.index(repository)).charts) {
+          for (const [name, versions] of (await sources.index(repository)).charts) {
             const newest = versions[0];
             if (!newest) continue;
             const text = [name, newest.description ?? '', ...(newest.keywords ?? [])].join(' ').toLowerCase();
@@ -126,7 +133,7 @@ export function pkgmgrChartRoutes(app: App, ctx: AgentContext, decoder: ReleaseD
     },
     async (request) => {
       const { repo, chart } = request.params;
-      const versions = (await ctx.charts.versions(repo, chart)).map(({ urls: _urls, ...shown }) => shown);
+      const versions = (await sources.versions(repo, chart)).map(({ urls: _urls, ...shown }) => shown);
       return { name: chart, repository: repo, versions };
     },
   );
@@ -164,7 +171,7 @@ export function pkgmgrChartRoutes(app: App, ctx: AgentContext, decoder: ReleaseD
     },
     async (request) => {
       const { repo, chart, version } = request.params;
-      const { urls: _urls, metadata, ...files } = await ctx.charts.files(repo, chart, version);
+      const { urls: _urls, metadata, ...files } = await sources.files(repo, chart, version);
       const dependencies = Array.isArray(metadata.dependencies)
         ? (metadata.dependencies as Record<string, unknown>[]).map((d) => ({
             name: String(d.name ?? ''),
@@ -192,7 +199,7 @@ export function pkgmgrChartRoutes(app: App, ctx: AgentContext, decoder: ReleaseD
       const { namespace, name } = request.params;
       await requireAccess(ctx, request.caller, { verb: 'list', group: '', resource: 'secrets', namespace });
       const release = summarizeRelease(releaseRevision(releaseRevisions(ctx, decoder, namespace, name)));
-      return upgradeInfo(ctx.charts, release);
+      return upgradeInfo(sources, release);
     },
   );
 
@@ -223,8 +230,8 @@ export function pkgmgrChartRoutes(app: App, ctx: AgentContext, decoder: ReleaseD
       );
       const { releases } = pkgmgrDashboard(ctx, decoder, namespaces);
       // Every source's index is fetched (or taken from its cache) once, before the releases are compared.
-      await Promise.all(ctx.charts.repositories.map((r) => ctx.charts.index(r.name).catch(() => undefined)));
-      const answers = await Promise.all(releases.map((release) => upgradeInfo(ctx.charts, release)));
+      await Promise.all(sources.repositories.map((r) => sources.index(r.name).catch(() => undefined)));
+      const answers = await Promise.all(releases.map((release) => upgradeInfo(sources, release)));
       return {
         releases: Object.fromEntries(releases.map((r, i) => [`${r.namespace}/${r.name}`, answers[i]])),
         checkedAt: new Date().toISOString(),

@@ -1,9 +1,9 @@
 import { AppError, yamlLimits } from '@binnacle/common/server';
 import semver from 'semver';
+import type { ChartRepository } from '../../config/helm-repositories.ts';
 import { isPlainHttpRegistry } from '../../oci/registry-client.ts';
 import { type ChartFiles, maxChartArchiveBytes, readChartArchive, sourceYaml } from './chart-archive.ts';
 import { OciCharts } from './oci-charts.ts';
-import type { ChartRepository } from './repositories.ts';
 
 /** One version of a chart as its source lists it (index.yaml entry, or an OCI tag with its Chart.yaml). */
 export interface ChartVersion {

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { AppError } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
+import type { PkgmgrContext } from './module.ts';
 
 /** How long a helm action may wait for its objects (`--wait`), as Radar does; the process gets a minute more. */
 export const helmTimeoutSeconds = 300;
@@ -47,7 +47,7 @@ function helmError(args: string[], message: string, aborted: boolean): AppError 
  * in a process group of its own so stopping it leaves nothing behind. Resolves with stdout; a failure is an
  * AppError by what helm says (schema → 422, in progress → 409, not found → 404, forbidden → 403, else 502).
  */
-export function runHelm(ctx: AgentContext, args: string[], options: HelmRunOptions = {}): Promise<string> {
+export function runHelm(ctx: PkgmgrContext, args: string[], options: HelmRunOptions = {}): Promise<string> {
   const target = ctx.cluster.target;
   const connection =
     target.source === 'kubeconfig' ? ['--kube-context', target.contextName] : ([] as string[]);

@@ -2,17 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { AppError, parseYaml, yamlLimits } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import type { ChartSources } from './chart-sources.ts';
-import { helmTimeoutSeconds, runHelm } from './helm-cli.ts';
-import { releaseRevision, releaseRevisions, unifiedDiff } from './release-detail.ts';
+import { releaseRevision, releaseRevisions } from '../../scope/helm-history.ts';
 import {
   type ReleaseDecoder,
   type ReleaseSummary,
   type StoredRelease,
   summarizeRelease,
-} from './releases.ts';
+} from '../../scope/helm-releases.ts';
+import type { ChartSources } from './chart-sources.ts';
+import { helmTimeoutSeconds, runHelm } from './helm-cli.ts';
+import type { PkgmgrContext } from './module.ts';
+import { unifiedDiff } from './release-detail.ts';
 import { upgradeInfo } from './upgrades.ts';
 
 export type Values = Record<string, unknown>;
@@ -49,7 +50,7 @@ export interface HelmProgress {
 
 /** Who asks and what may stop or watch the run. */
 export interface HelmRun {
-  ctx: AgentContext;
+  ctx: PkgmgrContext;
   sources: ChartSources;
   decoder: ReleaseDecoder;
   caller?: Impersonation;
@@ -235,7 +236,7 @@ function releaseFromOutput(stdout: string): StoredRelease {
 
 /** Runs `use` with helm's `--values` flag for a private temporary file holding the values (removed after). */
 async function withValuesFile<T>(
-  ctx: AgentContext,
+  ctx: PkgmgrContext,
   values: Values | undefined,
   use: (valuesArgs: string[]) => Promise<T>,
 ): Promise<T> {

@@ -1,12 +1,10 @@
-import type { KubeObject } from '@binnacle/common';
-import { AppError, badRequest, parseYamlDocuments, yamlLimits } from '@binnacle/common/server';
+import { badRequest } from '@binnacle/common/server';
 import { createTwoFilesPatch } from 'diff';
-import type { AgentContext } from '../../context.ts';
 import { requireAccess } from '../../http/caller.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import { splitApiVersion } from '../../kube/discovery.ts';
-import { type LiveHealth, liveHealth } from '../../kube/live-health.ts';
-import { isReleaseSecret, type ReleaseDecoder, type StoredRelease, summarizeRelease } from './releases.ts';
+import { manifestResources, releaseRevision, releaseRevisions } from '../../scope/helm-history.ts';
+import { type ReleaseDecoder, type StoredRelease, summarizeRelease } from '../../scope/helm-releases.ts';
+import type { PkgmgrContext } from './module.ts';
 
 export interface ReleaseRevision {
   revision: number;
@@ -18,15 +16,6 @@ export interface ReleaseRevision {
   updated?: string;
 }
 
-export interface ReleaseResource {
-  kind: string;
-  apiVersion: string;
-  namespace?: string;
-  name: string;
-  /** The object's health from the cache; `missing` when the cache does not hold it, `unknown` for kinds it does not cache. */
-  status: LiveHealth;
-}
-
 export interface ReleaseHook {
   name: string;
   kind: string;
@@ -36,23 +25,9 @@ export interface ReleaseHook {
   status: string;
 }
 
-/** Every stored revision of a release, oldest first; 404 when there is none. */
-export function releaseRevisions(
-  ctx: AgentContext,
-  decoder: ReleaseDecoder,
-  namespace: string,
-  name: string,
-): StoredRelease[] {
-  const secrets = ctx.cluster.cache
-    .list(ctx.cluster.resolve('secrets'), namespace)
-    .filter((s) => isReleaseSecret(s) && s.metadata?.labels?.name === name);
-  if (secrets.length === 0) throw new AppError('not_found', `no Helm release ${namespace}/${name}`);
-  return secrets.map((s) => decoder.decode(s)).sort((a, b) => a.version - b.version);
-}
-
 /** A release's revisions for a caller who may list Secrets in its namespace (which Helm needs to read it); 403 otherwise. */
 export async function releaseRevisionsFor(
-  ctx: AgentContext,
+  ctx: PkgmgrContext,
   decoder: ReleaseDecoder,
   caller: Impersonation | undefined,
   namespace: string,
@@ -62,43 +37,6 @@ export async function releaseRevisionsFor(
   return releaseRevisions(ctx, decoder, namespace, name);
 }
 
-/** One revision of a release (the newest without `revision`); 404 naming the revisions there are. */
-export function releaseRevision(revisions: StoredRelease[], revision?: number): StoredRelease {
-  const newest = revisions.at(-1) as StoredRelease;
-  if (revision === undefined) return newest;
-  const found = revisions.find((r) => r.version === revision);
-  if (!found)
-    throw new AppError(
-      'not_found',
-      `release ${newest.namespace}/${newest.name} has no revision ${revision} (it has ${revisions.map((r) => r.version).join(', ')})`,
-    );
-  return found;
-}
-
-/** The objects a manifest names, each looked up in the cache for its health. */
-export function manifestResources(ctx: AgentContext, release: StoredRelease): ReleaseResource[] {
-  const out: ReleaseResource[] = [];
-  for (const doc of parseYamlDocuments(release.manifest ?? '', yamlLimits.stored)) {
-    const object = doc as KubeObject | null;
-    if (!object?.kind || !object.metadata?.name) continue;
-    const apiVersion = object.apiVersion ?? 'v1';
-    const live = liveHealth(ctx.cluster, {
-      group: splitApiVersion(apiVersion).group,
-      kind: object.kind,
-      name: object.metadata.name,
-      namespace: object.metadata.namespace ?? release.namespace,
-    });
-    out.push({
-      kind: object.kind,
-      apiVersion,
-      namespace: live.namespace,
-      name: object.metadata.name,
-      status: live.status,
-    });
-  }
-  return out;
-}
-
 const revisionOf = (release: StoredRelease): ReleaseRevision => {
   const { revision, status, chart, chartVersion, appVersion, description, updated } =
     summarizeRelease(release);
@@ -106,7 +44,7 @@ const revisionOf = (release: StoredRelease): ReleaseRevision => {
 };
 
 /** A release's newest revision with its history, the objects it manages and their health, hooks and notes. */
-export function releaseDetail(ctx: AgentContext, revisions: StoredRelease[]) {
+export function releaseDetail(ctx: PkgmgrContext, revisions: StoredRelease[]) {
   const release = releaseRevision(revisions);
   const hooks = (release.hooks ?? []).map(
     (hook): ReleaseHook => ({

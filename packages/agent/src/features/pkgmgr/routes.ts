@@ -1,28 +1,26 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import { parseHelmRepositories } from '../../config/helm-repositories.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
 import { NamespaceParam } from '../../http/schemas.ts';
 import type { Impersonation } from '../../kube/client.ts';
+import { releaseRevision } from '../../scope/helm-history.ts';
+import { ReleaseDecoder } from '../../scope/helm-releases.ts';
 import { pkgmgrActionRoutes } from './action-routes.ts';
 import { catalogRoutes } from './catalog-routes.ts';
 import { pkgmgrChartRoutes } from './chart-routes.ts';
-import {
-  releaseDetail,
-  releaseDiff,
-  releaseRevision,
-  releaseRevisionsFor,
-  releaseValues,
-} from './release-detail.ts';
-import { ReleaseDecoder } from './releases.ts';
+import { ChartSources } from './chart-sources.ts';
+import type { PkgmgrContext } from './module.ts';
+import { releaseDetail, releaseDiff, releaseRevisionsFor, releaseValues } from './release-detail.ts';
 import { ReleaseDetail, ReleaseParams, Releases, Revision, Values } from './schemas.ts';
 import { pkgmgrDashboard } from './service.ts';
 
 const tags = ['pkgmgr'];
 
-export function pkgmgrRoutes(app: App, ctx: AgentContext): void {
+export function pkgmgrRoutes(app: App, ctx: PkgmgrContext): void {
   const decoder = new ReleaseDecoder();
   const revisionsFor = (caller: Impersonation | undefined, params: { namespace: string; name: string }) =>
     releaseRevisionsFor(ctx, decoder, caller, params.namespace, params.name);
@@ -163,7 +161,9 @@ export function pkgmgrRoutes(app: App, ctx: AgentContext): void {
       ),
   );
 
-  pkgmgrActionRoutes(app, ctx, decoder);
-  pkgmgrChartRoutes(app, ctx, decoder);
+  // The chart repositories and registries of `--helm-repositories`: only these routes read them.
+  const charts = new ChartSources(parseHelmRepositories(ctx.config.helmRepositories));
+  pkgmgrActionRoutes(app, ctx, decoder, charts);
+  pkgmgrChartRoutes(app, ctx, decoder, charts);
   catalogRoutes(app, ctx);
 }

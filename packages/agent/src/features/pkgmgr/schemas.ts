@@ -117,6 +117,18 @@ export const ReleaseAnswer = Type.Object({
   release: Release,
 });
 
+/** A streamed install, upgrade or rollback: helm's progress as it works, then how it ended; the stream then ends. */
+export const HelmStreamFrame = Type.Union([
+  Type.Object({
+    type: Type.Literal('progress'),
+    phase: Type.String(),
+    message: Type.String(),
+    detail: Type.Optional(Type.String()),
+  }),
+  Type.Object({ type: Type.Literal('complete'), release: Type.Optional(Release) }),
+  Type.Object({ type: Type.Literal('error'), message: Type.String(), code: Type.String() }),
+]);
+
 export const UpgradeInfo = Type.Object({
   currentVersion: Type.String(),
   latestVersion: Type.Optional(Type.String()),

@@ -1,5 +1,10 @@
-import type { AgentContext } from '../../context.ts';
-import { latestRevisions, type ReleaseDecoder, type ReleaseSummary, summarizeRelease } from './releases.ts';
+import {
+  latestRevisions,
+  type ReleaseDecoder,
+  type ReleaseSummary,
+  summarizeRelease,
+} from '../../scope/helm-releases.ts';
+import type { PkgmgrContext } from './module.ts';
 
 export interface PkgmgrDashboard {
   releases: ReleaseSummary[];
@@ -14,7 +19,7 @@ export interface PkgmgrDashboard {
  * only those in them (a tunneled caller's: where it may list Secrets).
  */
 export function pkgmgrDashboard(
-  ctx: AgentContext,
+  ctx: PkgmgrContext,
   decoder: ReleaseDecoder,
   namespaces?: string[],
 ): PkgmgrDashboard {

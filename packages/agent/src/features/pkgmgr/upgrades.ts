@@ -1,6 +1,6 @@
 import semver from 'semver';
+import type { ReleaseSummary } from '../../scope/helm-releases.ts';
 import type { ChartSources } from './chart-sources.ts';
-import type { ReleaseSummary } from './releases.ts';
 
 export interface UpgradeInfo {
   currentVersion: string;

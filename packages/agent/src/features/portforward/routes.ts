@@ -1,9 +1,10 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { agentOnly } from '../../http/caller.ts';
-import { findObject, podPorts, servicePorts } from './ports.ts';
-import { PortForwards } from './service.ts';
+import { PortForwards } from '../../scope/portforward/forwards.ts';
+import { findObject, podPorts, servicePorts } from '../../scope/portforward/ports.ts';
+import type { PortforwardContext } from './module.ts';
 
 const tags = ['portforward'];
 const Namespace = Type.String({ minLength: 1, maxLength: 63, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$' });
@@ -33,7 +34,7 @@ const Forward = Type.Object({
   bytesOut: Type.Integer(),
 });
 
-export function portForwardRoutes(app: App, ctx: AgentContext): void {
+export function portForwardRoutes(app: App, ctx: PortforwardContext): void {
   const forwards = new PortForwards(ctx);
   app.addHook('preClose', (done) => {
     forwards.close();

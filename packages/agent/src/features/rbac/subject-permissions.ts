@@ -88,7 +88,7 @@ const rulesOf = (role: KubeObject): Rule[] =>
  * as the caller may read them. A caller who may not list the bindings gets a 403 saying so.
  */
 export async function subjectPermissions(
-  ctx: AgentContext,
+  ctx: Pick<AgentContext, 'cluster' | 'access'>,
   caller: Impersonation | undefined,
   query: SubjectQuery,
 ): Promise<SubjectPermissions> {

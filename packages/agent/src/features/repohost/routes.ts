@@ -1,7 +1,8 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
+import type { RepohostContext } from './module.ts';
 import { dismiss, star, starPrompt } from './service.ts';
 import { StarPromptState } from './state.ts';
 
@@ -16,7 +17,7 @@ const StarPromptSchema = Type.Object({
 const responses = { 200: StarPromptSchema, ...errorResponses };
 
 /** The "star the project" prompt: each person's answer, and the star itself made with their own code-host token. */
-export function repohostRoutes(app: App, ctx: AgentContext): void {
+export function repohostRoutes(app: App, ctx: RepohostContext): void {
   const state = new StarPromptState(ctx.config.dataDir);
   app.get(
     '/api/repohost/starred',

@@ -1,6 +1,6 @@
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { starAs } from './github.ts';
+import type { RepohostContext } from './module.ts';
 import type { Decision, StarPromptState } from './state.ts';
 
 /** The project the prompt asks people to star. */
@@ -30,7 +30,7 @@ export const starPrompt = async (state: StarPromptState, caller: Impersonation |
   view(await state.of(personOf(caller)));
 
 export async function star(
-  ctx: AgentContext,
+  ctx: RepohostContext,
   state: StarPromptState,
   caller: Impersonation | undefined,
   token: string,

@@ -1,10 +1,10 @@
 import type { KubeObject } from '@binnacle/common';
 import { AppError, parseYamlDocuments, yamlLimits } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
-import { type ActionTarget, auditRefusal, performAction } from '../../http/actions.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { type ApiResource, objectPath, splitApiVersion } from '../../kube/discovery.ts';
 import { stripObject } from '../../kube/objects.ts';
+import { type ActionTarget, auditRefusal, performAction } from '../../scope/actions.ts';
+import type { ResourcesContext } from './module.ts';
 
 export const fieldManager = 'binnacle';
 export const maxDocuments = 500;
@@ -63,7 +63,7 @@ export function parseDocuments(text: string): KubeObject[] {
   return objects;
 }
 
-function targetOf(ctx: AgentContext, object: KubeObject, index: number, options: ApplyOptions): Target {
+function targetOf(ctx: ResourcesContext, object: KubeObject, index: number, options: ApplyOptions): Target {
   const where = `document ${index + 1}`;
   if (typeof object.apiVersion !== 'string' || !object.apiVersion)
     throw new AppError('invalid_request', `${where}: missing apiVersion`);
@@ -101,7 +101,11 @@ const comparable = (o: KubeObject | undefined) => {
   return JSON.stringify({ ...o, metadata });
 };
 
-async function existing(ctx: AgentContext, t: Target, as?: Impersonation): Promise<KubeObject | undefined> {
+async function existing(
+  ctx: ResourcesContext,
+  t: Target,
+  as?: Impersonation,
+): Promise<KubeObject | undefined> {
   try {
     return await ctx.cluster.client.request<KubeObject>({
       path: objectPath({ ...t.resource, version: t.version }, t.name, t.namespace),
@@ -115,7 +119,7 @@ async function existing(ctx: AgentContext, t: Target, as?: Impersonation): Promi
 
 /** Server-side apply of one object (as the caller when an identity is given). */
 async function serverSideApply(
-  ctx: AgentContext,
+  ctx: ResourcesContext,
   t: Target,
   options: ApplyOptions,
   dryRun: boolean,
@@ -161,7 +165,7 @@ const actionTarget = (t: Target): ActionTarget => ({
 });
 
 /** One object's apply as an action of the caller: audited, and on the timeline unless a dry run. */
-function applyAsAction(ctx: AgentContext, t: Target, options: ApplyOptions, dryRun: boolean) {
+function applyAsAction(ctx: ResourcesContext, t: Target, options: ApplyOptions, dryRun: boolean) {
   return performAction(
     ctx,
     options.as,
@@ -187,7 +191,7 @@ function applyAsAction(ctx: AgentContext, t: Target, options: ApplyOptions, dryR
  * each an action of the caller (audited, on the timeline).
  */
 export async function applyDocuments(
-  ctx: AgentContext,
+  ctx: ResourcesContext,
   text: string,
   options: ApplyOptions,
 ): Promise<ApplyResult[]> {
@@ -220,7 +224,7 @@ export async function applyDocuments(
 
 /** PUT of one object at its path: the body must name the same kind, namespace and name. */
 export async function applyAt(
-  ctx: AgentContext,
+  ctx: ResourcesContext,
   path: { resource: ApiResource; namespace?: string; name: string },
   text: string,
   options: ApplyOptions,

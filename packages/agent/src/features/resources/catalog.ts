@@ -1,6 +1,6 @@
-import type { AgentContext } from '../../context.ts';
 import { type CallerView, countInView } from '../../http/caller-view.ts';
 import { resourceKey } from '../../kube/discovery.ts';
+import type { ResourcesContext } from './module.ts';
 
 export interface ApiResourceView {
   group: string;
@@ -16,7 +16,7 @@ export interface ApiResourceView {
   cached: boolean;
 }
 
-export function apiResources(ctx: AgentContext): ApiResourceView[] {
+export function apiResources(ctx: ResourcesContext): ApiResourceView[] {
   return ctx.cluster.resources().map((r) => ({
     group: r.group,
     version: r.version,
@@ -38,7 +38,7 @@ export interface NamespaceView {
   createdAt?: string;
 }
 
-export function namespaces(ctx: AgentContext, view: CallerView): NamespaceView[] {
+export function namespaces(ctx: ResourcesContext, view: CallerView): NamespaceView[] {
   const shown = view.namespaces && new Set(view.namespaces);
   return ctx.cluster.cache
     .list(ctx.cluster.resolve('namespaces'))
@@ -65,7 +65,7 @@ export interface ResourceCount {
  * them); kinds still loading are listed apart.
  */
 export function resourceCounts(
-  ctx: AgentContext,
+  ctx: ResourcesContext,
   view: CallerView,
 ): { counts: ResourceCount[]; loading: string[] } {
   const counts: ResourceCount[] = [];

@@ -1,28 +1,24 @@
 import { Readable } from 'node:stream';
 import { errorResponses, Query, utf8Body } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware, requireAccess } from '../../http/caller.ts';
 import { callerView, namespacesToList } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
-import { apiKindFields, KubeObjectSchema } from '../../http/schemas.ts';
+import { apiKindFields, GroupParam, KindParam, KubeObjectSchema } from '../../http/schemas.ts';
 import { clusterScoped, scopeOf } from '../../kube/discovery.ts';
+import { fieldSelectorPattern } from '../../kube/field-selector.ts';
+import { getResource, listLimit, listResources } from '../../kube/object-reads.ts';
 import { applyAt, applyDocuments } from './apply.ts';
 import { apiResources, namespaces, resourceCounts } from './catalog.ts';
-import { fieldSelectorPattern } from './field-selector.ts';
+import type { ResourcesContext } from './module.ts';
 import { searchRoutes } from './search-routes.ts';
-import { deleteResource, getResource, listChunks, listLimit, listResources } from './service.ts';
+import { deleteResource, listChunks } from './service.ts';
 
 const tags = ['resources'];
 const yamlTypes = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/plain', 'application/json'];
 const applyBodyLimit = 5 * 1024 * 1024;
 
-export const Kind = Type.String({
-  minLength: 1,
-  maxLength: 253,
-  pattern: '^[A-Za-z0-9][A-Za-z0-9.-]*$',
-  description: 'plural, singular, Kind or short name; `plural.group` also works',
-});
 const Namespace = Type.String({
   minLength: 1,
   maxLength: 63,
@@ -30,14 +26,10 @@ const Namespace = Type.String({
   description: `namespace, or \`${clusterScoped}\` for a cluster-scoped object`,
 });
 const Name = Type.String({ minLength: 1, maxLength: 253, pattern: '^[^/]+$' });
-export const Group = Type.String({
-  maxLength: 253,
-  description: 'API group when a kind name exists in several ("" for core)',
-});
 const Yaml = Type.Union([Type.String({ minLength: 1 }), Type.Object({}, { additionalProperties: true })], {
   description: 'YAML (one or more documents separated by ---) or JSON',
 });
-const ObjectParams = Type.Object({ kind: Kind, namespace: Namespace, name: Name });
+const ObjectParams = Type.Object({ kind: KindParam, namespace: Namespace, name: Name });
 
 const ListResult = Type.Object({
   kind: Type.String(),
@@ -61,7 +53,7 @@ const ApplyResult = Type.Object({
 
 const text = (body: unknown) => (typeof body === 'string' ? body : JSON.stringify(body));
 
-export function resourceRoutes(app: App, ctx: AgentContext): void {
+export function resourceRoutes(app: App, ctx: ResourcesContext): void {
   searchRoutes(app, ctx);
   app.addContentTypeParser(
     ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/plain'],
@@ -82,11 +74,11 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
       schema: {
         tags,
         summary: 'List objects of a kind (from the cache; kinds the agent does not cache are listed live)',
-        params: Type.Object({ kind: Kind }),
+        params: Type.Object({ kind: KindParam }),
         querystring: Query({
           namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })),
           namespaces: Type.Optional(Type.String({ minLength: 1, description: 'comma-separated namespaces' })),
-          group: Type.Optional(Group),
+          group: Type.Optional(GroupParam),
           labelSelector: Type.Optional(Type.String({ maxLength: 1024 })),
           fieldSelector: Type.Optional(
             Type.String({
@@ -112,7 +104,7 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
     async (request, reply) => {
       const q = request.query;
       const resource = ctx.cluster.resolve(request.params.kind, q.group);
-      const result = await listResources(ctx, {
+      const result = await listResources(ctx.cluster, {
         kind: request.params.kind,
         group: q.group,
         namespaces: await namespacesToList(ctx, request.caller, resource, requestedNamespaces(q)),
@@ -133,7 +125,7 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
         tags,
         summary: `One object; cluster-scoped objects use \`${clusterScoped}\` as namespace`,
         params: ObjectParams,
-        querystring: Query({ group: Type.Optional(Group) }),
+        querystring: Query({ group: Type.Optional(GroupParam) }),
         response: { 200: Type.Object({ resource: KubeObjectSchema }), ...errorResponses },
       },
     },
@@ -146,7 +138,7 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
         resource: resource.plural,
         namespace: scopeOf(resource, namespace),
       });
-      return { resource: await getResource(ctx, kind, namespace, name, request.query.group) };
+      return { resource: await getResource(ctx.cluster, kind, namespace, name, request.query.group) };
     },
   );
 
@@ -161,7 +153,7 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
         consumes: yamlTypes,
         params: ObjectParams,
         querystring: Query({
-          group: Type.Optional(Group),
+          group: Type.Optional(GroupParam),
           force: Type.Optional(
             Type.Boolean({ default: true, description: 'take over fields other managers own' }),
           ),
@@ -200,7 +192,7 @@ export function resourceRoutes(app: App, ctx: AgentContext): void {
         summary: 'Delete the object',
         params: ObjectParams,
         querystring: Query({
-          group: Type.Optional(Group),
+          group: Type.Optional(GroupParam),
           propagationPolicy: Type.Optional(Type.Enum(['Background', 'Foreground', 'Orphan'])),
           gracePeriodSeconds: Type.Optional(Type.Integer({ minimum: 0, maximum: 86_400 })),
           dryRun: Type.Optional(Type.Boolean()),

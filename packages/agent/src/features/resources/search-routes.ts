@@ -1,9 +1,10 @@
 import { searchLimits } from '@binnacle/common';
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { NamespaceParam } from '../../http/schemas.ts';
+import type { ResourcesContext } from './module.ts';
 import { searchObjects } from './search.ts';
 
 const SearchResult = Type.Object({
@@ -22,7 +23,7 @@ const SearchResult = Type.Object({
 });
 
 /** The search the MCP `search` tool runs, over HTTP: the hub's fleet search asks every cluster here. */
-export function searchRoutes(app: App, ctx: AgentContext): void {
+export function searchRoutes(app: App, ctx: ResourcesContext): void {
   app.get(
     '/api/search',
     {

@@ -1,12 +1,12 @@
 import { type KubeObject, searchLimits } from '@binnacle/common';
 import { badRequest } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import { requireAccess } from '../../http/caller.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { type ApiResource, resourceKey } from '../../kube/discovery.ts';
-import { isSensitiveName } from '../ai/redact.ts';
-import { view } from '../ai/views.ts';
+import { compactLine } from '../../kube/object-line.ts';
+import { isSensitiveName, redactObject } from '../../scope/redact.ts';
+import type { ResourcesContext } from './module.ts';
 
 export interface SearchQuery {
   /** Words that must all appear (case-insensitive) in the name, namespace, kind, a label or an annotation value. */
@@ -78,7 +78,7 @@ function wordsOf(query: string): string[] {
  * while it loads, 403 when it cannot be read).
  */
 async function kindsToSearch(
-  ctx: AgentContext,
+  ctx: ResourcesContext,
   caller: Impersonation | undefined,
   query: SearchQuery,
 ): Promise<ApiResource[]> {
@@ -102,7 +102,7 @@ async function kindsToSearch(
 
 /** Whether the caller may list the kind where each object is (one access review per kind and namespace). */
 async function visibleTo(
-  ctx: AgentContext,
+  ctx: ResourcesContext,
   caller: Impersonation | undefined,
   resource: ApiResource,
   objects: KubeObject[],
@@ -122,7 +122,7 @@ async function visibleTo(
  * caller may list, where it may list them, count; each kind with a match costs one access review per namespace.
  */
 export async function searchObjects(
-  ctx: AgentContext,
+  ctx: ResourcesContext,
   caller: Impersonation | undefined,
   query: SearchQuery,
   now = Date.now(),
@@ -161,7 +161,7 @@ export async function searchObjects(
       group: resource.group,
       ...(object.metadata?.namespace ? { namespace: object.metadata.namespace } : {}),
       name: object.metadata?.name ?? '',
-      summary: view({ ...object, kind: resource.kind }, 'compact', now) as string,
+      summary: compactLine(redactObject({ ...object, kind: resource.kind }), now),
     })),
     loading,
   };

@@ -1,58 +1,10 @@
-import { codePointOrder, type KubeObject } from '@binnacle/common';
-import { AppError, badRequest } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
-import { performAction } from '../../http/actions.ts';
+import type { KubeObject } from '@binnacle/common';
 import type { Impersonation } from '../../kube/client.ts';
-import { type ApiResource, apiVersionOf, collectionPath, objectPath, scopeOf } from '../../kube/discovery.ts';
-import type { KubeList } from '../../kube/objects.ts';
-import { stripObject } from '../../kube/objects.ts';
-import { parseLabelSelector } from '../../kube/selectors.ts';
-import { fieldMatcher } from './field-selector.ts';
-import { summarize } from './summary.ts';
-
-export const listLimit = { default: 500, max: 10_000 };
-
-export interface ListQuery {
-  kind: string;
-  group?: string;
-  namespaces?: string[];
-  labelSelector?: string;
-  /** Checked against `fieldSelectorPattern` by the route. */
-  fieldSelector?: string;
-  limit?: number;
-  continue?: string;
-}
-
-export interface ListResult {
-  kind: string;
-  group: string;
-  apiVersion: string;
-  namespaced: boolean;
-  /** `cache` when served by the informer cache, `live` when the kind is not cached and was listed now. */
-  source: 'cache' | 'live';
-  total?: number;
-  items: KubeObject[];
-  continue?: string;
-}
-
-const encodeToken = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-/** Where the next page starts: an offset in the cache's list, or (live) a namespace and the API server's token. */
-interface PageToken {
-  offset?: number;
-  namespace?: string;
-  kube?: string;
-}
-function decodeToken(token: string): PageToken {
-  try {
-    return JSON.parse(Buffer.from(token, 'base64url').toString()) as PageToken;
-  } catch {
-    throw badRequest('query parameter "continue" is not a token from an earlier page');
-  }
-}
-
-const byNamespaceAndName = (a: KubeObject, b: KubeObject) =>
-  codePointOrder(a.metadata?.namespace ?? '', b.metadata?.namespace ?? '') ||
-  codePointOrder(a.metadata?.name ?? '', b.metadata?.name ?? '');
+import { objectPath, scopeOf } from '../../kube/discovery.ts';
+import type { ListResult } from '../../kube/object-reads.ts';
+import { summarize } from '../../kube/object-summary.ts';
+import { performAction } from '../../scope/actions.ts';
+import type { ResourcesContext } from './module.ts';
 
 /**
  * Each object's summary, serialized once: the cache replaces an object when it changes (never mutates it), so
@@ -91,114 +43,6 @@ export function* listChunks(result: ListResult, summary = false): Generator<stri
   yield ']}';
 }
 
-function page(
-  items: KubeObject[],
-  query: ListQuery,
-  resource: ApiResource,
-  source: 'cache' | 'live',
-): ListResult {
-  const limit = query.limit ?? listLimit.default;
-  const offset = query.continue ? (decodeToken(query.continue).offset ?? 0) : 0;
-  const slice = items.slice(offset, offset + limit);
-  return {
-    kind: resource.kind,
-    group: resource.group,
-    apiVersion: apiVersionOf(resource),
-    namespaced: resource.namespaced,
-    source,
-    total: items.length,
-    items: slice,
-    continue: offset + limit < items.length ? encodeToken({ offset: offset + limit }) : undefined,
-  };
-}
-
-async function liveList(ctx: AgentContext, resource: ApiResource, query: ListQuery): Promise<ListResult> {
-  const limit = query.limit ?? listLimit.default;
-  const namespaces: (string | undefined)[] =
-    resource.namespaced && query.namespaces ? query.namespaces : [undefined];
-  // Several namespaces are listed one after the other; a page's token names the namespace to go on in.
-  const token = query.continue ? decodeToken(query.continue) : undefined;
-  const first = token?.namespace === undefined ? 0 : namespaces.indexOf(token.namespace);
-  if (first < 0) throw badRequest('query parameter "continue" is from a list of other namespaces');
-  const items: KubeObject[] = [];
-  let next: PageToken | undefined;
-  for (let index = first; index < namespaces.length; index++) {
-    const namespace = namespaces[index];
-    const list = await ctx.cluster.client.request<KubeList>({
-      path: collectionPath(resource, namespace),
-      query: {
-        limit: limit - items.length,
-        continue: index === first ? token?.kube : undefined,
-        labelSelector: query.labelSelector,
-        fieldSelector: query.fieldSelector,
-      },
-    });
-    items.push(
-      ...(list.items ?? []).map((item) =>
-        stripObject({ apiVersion: apiVersionOf(resource), kind: resource.kind, ...item }),
-      ),
-    );
-    // The API server stops a list early only at the limit asked, so either way this page is full.
-    const more = list.metadata?.continue || undefined;
-    if (more) next = { namespace, kube: more };
-    else if (items.length >= limit && index + 1 < namespaces.length)
-      next = { namespace: namespaces[index + 1] };
-    if (next || items.length >= limit) break;
-  }
-  return {
-    kind: resource.kind,
-    group: resource.group,
-    apiVersion: apiVersionOf(resource),
-    namespaced: resource.namespaced,
-    source: 'live',
-    items,
-    continue: next ? encodeToken(next) : undefined,
-  };
-}
-
-/** Lists a kind from the cache (sorted by namespace and name, paged) or, for kinds not cached, from the API server. */
-export async function listResources(ctx: AgentContext, query: ListQuery): Promise<ListResult> {
-  const resource = ctx.cluster.resolve(query.kind, query.group);
-  if (!resource.verbs.includes('list')) throw badRequest(`${resource.plural} cannot be listed`);
-  const onField = query.fieldSelector ? fieldMatcher(resource, query.fieldSelector) : undefined;
-  if (!ctx.cluster.cache.caches(resource)) return liveList(ctx, resource, query);
-  const namespaces = resource.namespaced && query.namespaces ? query.namespaces : undefined;
-  let items = namespaces
-    ? namespaces.flatMap((ns) => ctx.cluster.cache.list(resource, ns))
-    : ctx.cluster.cache.list(resource);
-  if (query.labelSelector) {
-    const matches = parseLabelSelector(query.labelSelector);
-    items = items.filter((item) => matches(item.metadata?.labels));
-  }
-  if (onField) items = items.filter(onField);
-  return page(items.sort(byNamespaceAndName), query, resource, 'cache');
-}
-
-/** One object, from the cache when the kind is cached, else from the API server. */
-export async function getResource(
-  ctx: AgentContext,
-  kind: string,
-  segment: string,
-  name: string,
-  group?: string,
-): Promise<KubeObject> {
-  const resource = ctx.cluster.resolve(kind, group);
-  const namespace = scopeOf(resource, segment);
-  if (ctx.cluster.cache.caches(resource)) {
-    const cached = ctx.cluster.cache.get(resource, name, namespace);
-    if (!cached)
-      throw new AppError(
-        'not_found',
-        `${resource.kind} ${namespace ? `${namespace}/` : ''}${name} not found`,
-      );
-    return cached;
-  }
-  const object = await ctx.cluster.client.request<KubeObject>({
-    path: objectPath(resource, name, namespace),
-  });
-  return stripObject(object);
-}
-
 export interface DeleteOptions {
   /** Delete as this caller (impersonated), so the cluster's RBAC decides. */
   as?: Impersonation;
@@ -212,7 +56,7 @@ export interface DeleteOptions {
  * whether it is gone or still finalizing.
  */
 export async function deleteResource(
-  ctx: AgentContext,
+  ctx: ResourcesContext,
   kind: string,
   segment: string,
   name: string,

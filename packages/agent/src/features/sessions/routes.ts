@@ -1,10 +1,11 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
+import type { SessionsContext } from './module.ts';
 
 const kinds = ['events', 'logs', 'exec', 'terminal', 'portforward', 'download', 'helm'];
 
-export function sessionRoutes(app: App, ctx: AgentContext): void {
+export function sessionRoutes(app: App, ctx: SessionsContext): void {
   app.get(
     '/api/sessions',
     {

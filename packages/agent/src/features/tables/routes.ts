@@ -1,20 +1,21 @@
-import { errorResponses, sseResponses } from '@binnacle/common/server';
+import { errorResponses, sseEvents } from '@binnacle/common/server';
 import type { Static } from 'typebox';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { namespacesToList } from '../../http/caller-view.ts';
 import { csv, requestedNamespaces } from '../../http/query.ts';
+import { KindParam } from '../../http/schemas.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import { Kind } from '../resources/routes.ts';
-import { TableQuerySchema, TableWindowSchema } from './schemas.ts';
+import type { TablesContext } from './module.ts';
+import { TableQuerySchema, TableWindowSchema, tableStreamEvents } from './schemas.ts';
 import { type TableQuery, TableService, tableLimits } from './service.ts';
 import { TableStreams, tableStreamLimits } from './stream.ts';
 
 const tags = ['tables'];
-const params = Type.Object({ kind: Kind });
+const params = Type.Object({ kind: KindParam });
 
-export function tableRoutes(app: App, ctx: AgentContext): void {
+export function tableRoutes(app: App, ctx: TablesContext): void {
   const tables = new TableService(ctx);
   const streams = new TableStreams(ctx, tables);
   app.addHook('preClose', (done) => {
@@ -70,7 +71,7 @@ export function tableRoutes(app: App, ctx: AgentContext): void {
         produces: ['text/event-stream'],
         params,
         querystring: TableQuerySchema,
-        response: sseResponses,
+        response: sseEvents(tableStreamEvents),
       },
     },
     async (request, reply) => {

@@ -1,6 +1,6 @@
 import { Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import { Group } from '../resources/routes.ts';
+import { GroupParam } from '../../http/schemas.ts';
 import { tableLimits } from './service.ts';
 
 const Tone = Type.Enum(['ok', 'warning', 'error', 'progress', 'muted']);
@@ -53,8 +53,28 @@ export const TableWindowSchema = Type.Object({
   }),
 });
 
+/** A table stream's `patch`: only what changed in the window it sent before (`TableWindowPatch`). */
+export const TableWindowPatchSchema = Type.Object({
+  rows: Type.Optional(Type.Array(TableRowSchema, { description: 'rows new to the window or changed in it' })),
+  removed: Type.Optional(Type.Array(Type.String(), { description: 'uids that left the window' })),
+  order: Type.Optional(
+    Type.Array(Type.String(), {
+      description: "the window's uids in order, when order or membership changed",
+    }),
+  ),
+  total: Type.Optional(Type.Integer()),
+  statuses: Type.Optional(Type.Array(StatusCount)),
+});
+
+/** What a table stream sends: its window, then patches of it; `error` when the window can no longer be read. */
+export const tableStreamEvents = {
+  window: TableWindowSchema,
+  patch: TableWindowPatchSchema,
+  error: Type.Ref('Error'),
+};
+
 export const TableQuerySchema = Query({
-  group: Type.Optional(Group),
+  group: Type.Optional(GroupParam),
   namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })),
   namespaces: Type.Optional(
     Type.String({ minLength: 1, maxLength: 4096, description: 'comma-separated namespaces' }),

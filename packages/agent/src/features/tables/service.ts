@@ -1,10 +1,10 @@
 import type { KubeObject, TableColumn } from '@binnacle/common';
 import { badRequest } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import { type ApiResource, apiVersionOf, resourceKey } from '../../kube/discovery.ts';
+import { listLimit, listResources } from '../../kube/object-reads.ts';
 import { parseLabelSelector } from '../../kube/selectors.ts';
-import type { Usage } from '../metrics/usage.ts';
-import { listLimit, listResources } from '../resources/service.ts';
+import type { Usage } from '../../scope/metrics/usage.ts';
+import type { TablesContext } from './module.ts';
 import { type Printer, printerFor } from './printers/index.ts';
 import { type IndexedRow, printedRow } from './rows.ts';
 import {
@@ -66,7 +66,7 @@ const usageColumns = (usageOf: (row: IndexedRow) => Usage | undefined): ExtraCol
  * (or, for pods and nodes, the metrics) change, so scrolling and streams do not sort 50 000 rows again.
  */
 export class TableService {
-  readonly #ctx: AgentContext;
+  readonly #ctx: TablesContext;
   /** Per kind: a number that moves whenever one of its objects changes. */
   readonly #generations = new Map<string, number>();
   #counter = 0;
@@ -75,7 +75,7 @@ export class TableService {
   readonly #listeners = new Set<(key: string, namespace?: string) => void>();
   readonly #unbind: () => void;
 
-  constructor(ctx: AgentContext) {
+  constructor(ctx: TablesContext) {
     this.#ctx = ctx;
     this.#unbind = ctx.connection.bind((scope) => {
       // Another cluster: nothing kept from the last one applies.
@@ -177,7 +177,7 @@ export class TableService {
     const items: KubeObject[] = [];
     let next: string | undefined;
     do {
-      const page = await listResources(this.#ctx, {
+      const page = await listResources(this.#ctx.cluster, {
         kind: query.kind,
         group: query.group,
         namespaces,

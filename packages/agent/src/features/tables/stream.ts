@@ -1,9 +1,9 @@
 import { toAppError } from '@binnacle/common/server';
 import type { FastifyReply } from 'fastify';
-import type { AgentContext } from '../../context.ts';
 import type { SseStream } from '../../http/sse.ts';
 import { SseFanout } from '../../http/sse-fanout.ts';
 import { resourceKey } from '../../kube/discovery.ts';
+import type { TablesContext } from './module.ts';
 import type { TableQuery, TableService } from './service.ts';
 import { diffWindow, type SentWindow, sentWindow } from './window.ts';
 
@@ -47,13 +47,13 @@ const shows = (query: TableQuery, namespace: string | undefined) =>
  * subscriber; a new `window` when the columns change (metrics appeared). ADR 0054.
  */
 export class TableStreams {
-  readonly #ctx: AgentContext;
+  readonly #ctx: TablesContext;
   readonly #tables: TableService;
   readonly #subscribers: SseFanout<Subscriber>;
   readonly #unsubscribe: () => void;
   #ticker?: ReturnType<typeof setInterval>;
 
-  constructor(ctx: AgentContext, tables: TableService) {
+  constructor(ctx: TablesContext, tables: TableService) {
     this.#ctx = ctx;
     this.#tables = tables;
     this.#subscribers = new SseFanout(ctx.sessions, {

@@ -2,8 +2,8 @@ import { Socket } from 'node:net';
 import { openSse, type SseClient, testCluster, waitUntil } from '@binnacle/testkit';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TimelineEvent } from '../../scope/timeline/types.ts';
 import { startTestAgent, type TestAgent } from '../../testing/index.ts';
-import type { TimelineEvent } from './types.ts';
 
 const readers = 100;
 const background = 200;

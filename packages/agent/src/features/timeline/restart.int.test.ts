@@ -1,31 +1,24 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serverLogger } from '@binnacle/common/server';
 import { clusterDown, clusterUp, restartApiServer, waitUntil } from '@binnacle/testkit';
-import { ApiextensionsV1Api, CoreV1Api, KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TimelineEvent } from '../../scope/timeline/types.ts';
 import { startTestAgent, type TestAgent } from '../../testing/index.ts';
-import type { TimelineEvent } from './types.ts';
 
 // Its own control plane: restarting the shared one would disturb the tests running beside this one.
 const stateDir = await mkdtemp(join(tmpdir(), 'binnacle-restart-'));
 let agent: TestAgent;
 let core: CoreV1Api;
-let crds: ApiextensionsV1Api;
-const lines: string[] = [];
 
 beforeAll(async () => {
   const state = await clusterUp({ stateDir, nodes: 1 });
   const kc = new KubeConfig();
   kc.loadFromFile(state.kubeconfigs.admin);
   core = kc.makeApiClient(CoreV1Api);
-  crds = kc.makeApiClient(ApiextensionsV1Api);
   await core.createNamespace({ body: { metadata: { name: 'restart' } } });
-  agent = await startTestAgent({
-    config: { kubeconfig: state.kubeconfigs.admin },
-    log: serverLogger('warn', { write: (line: string) => void lines.push(line) }),
-  });
+  agent = await startTestAgent({ config: { kubeconfig: state.kubeconfigs.admin } });
 }, 120_000);
 
 afterAll(async () => {
@@ -84,43 +77,4 @@ describe('the timeline across an API server restart', () => {
     const health = await agent.json<{ status: string; connection: { state: string } }>('/api/health');
     expect(health.connection.state).toBe('connected');
   });
-
-  it('retries the discovery a CRD change asks for until the API server answers, then watches the new kind', async () => {
-    const { cluster } = agent.agent.ctx;
-    const crd = cluster.find('apiextensions.k8s.io', 'CustomResourceDefinition');
-    await crds.createCustomResourceDefinition({
-      body: {
-        metadata: { name: 'widgets.restart.binnacle.test' },
-        spec: {
-          group: 'restart.binnacle.test',
-          scope: 'Namespaced',
-          names: { plural: 'widgets', singular: 'widget', kind: 'Widget' },
-          versions: [
-            {
-              name: 'v1',
-              served: true,
-              storage: true,
-              schema: { openAPIV3Schema: { type: 'object', x_kubernetes_preserve_unknown_fields: true } },
-            },
-          ],
-        },
-      },
-    });
-    // The cache saw the CRD, so a discovery is due in a second: the API server goes down before it runs.
-    await waitUntil(
-      'the CRD in the cache',
-      () =>
-        Promise.resolve(
-          cluster.cache.peek(crd).some((o) => o.metadata?.name === 'widgets.restart.binnacle.test'),
-        ),
-      { timeoutMs: 10_000, intervalMs: 10 },
-    );
-    await restartApiServer({ stateDir });
-    await waitUntil(
-      'Widgets watched',
-      () => Promise.resolve(cluster.cache.kinds().some((k) => k.kind === 'Widget' && k.state === 'synced')),
-      { timeoutMs: 60_000 },
-    );
-    expect(lines.filter((line) => line.includes('rediscovery after a CRD change failed'))).toHaveLength(1);
-  }, 90_000);
 });

@@ -1,12 +1,15 @@
-import { errorResponses, Query, sseResponses, TimeOrDuration } from '@binnacle/common/server';
+import { errorResponses, Query, sseEvents, TimeOrDuration } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView, requireVisible } from '../../http/caller-view.ts';
 import { csv, requestedNamespaces } from '../../http/query.ts';
 import { KubeObjectSchema } from '../../http/schemas.ts';
 import { scopeOf } from '../../kube/discovery.ts';
-import { changes, changesLimit, childChanges, kubeEvents, type Preset, presets } from './service.ts';
+import { kubeEvents } from '../../scope/events.ts';
+import { Topology } from '../../scope/topology/schemas.ts';
+import type { TimelineContext } from './module.ts';
+import { changes, changesLimit, childChanges, type Preset, presets } from './service.ts';
 import { ChangeStreams } from './stream.ts';
 
 const tags = ['timeline'];
@@ -62,7 +65,7 @@ const TimelineEvent = Type.Object(
   { $id: 'TimelineEvent' },
 );
 
-export function timelineRoutes(app: App, ctx: AgentContext): void {
+export function timelineRoutes(app: App, ctx: TimelineContext): void {
   app.addSchema(TimelineEvent);
   const streams = new ChangeStreams(ctx);
   app.addHook('preClose', (done) => {
@@ -248,7 +251,12 @@ export function timelineRoutes(app: App, ctx: AgentContext): void {
             }),
           ),
         }),
-        response: sseResponses,
+        response: sseEvents({
+          hello: Type.Object({ epoch: Type.String(), latestSeq: Type.Integer() }),
+          reset: Type.Object({ reason: Type.String(), epoch: Type.String() }),
+          change: Type.Ref('TimelineEvent'),
+          topology: Topology,
+        }),
       },
     },
     async (request, reply) => {

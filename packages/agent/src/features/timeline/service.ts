@@ -1,10 +1,10 @@
 import { type KubeObject, parseTimeOrDuration } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import type { CallerView } from '../../http/caller-view.ts';
-import { defaultExcludedKinds, defaultExcludedNames } from './noise.ts';
-import type { ChangeRecorder } from './recorder.ts';
-import type { TimelineEvent, TimelineQuery } from './types.ts';
+import { defaultExcludedKinds, defaultExcludedNames } from '../../scope/timeline/noise.ts';
+import type { ChangeRecorder } from '../../scope/timeline/recorder.ts';
+import type { TimelineEvent, TimelineQuery } from '../../scope/timeline/types.ts';
+import type { TimelineContext } from './module.ts';
 
 export const changesLimit = { default: 200, max: 10_000 };
 export const presets = ['default', 'all', 'warnings-only', 'workloads'] as const;
@@ -92,7 +92,7 @@ export async function changes(recorder: ChangeRecorder, request: ChangesRequest)
  * including descendants that no longer exist: their uids are found through the owners recorded on past events.
  */
 export async function childChanges(
-  ctx: AgentContext,
+  ctx: TimelineContext,
   recorder: ChangeRecorder,
   kind: string,
   namespace: string | undefined,
@@ -156,26 +156,4 @@ export async function childChanges(
           limit,
         });
   return { root: { kind: resource.kind, namespace, name, uid: rootUid }, events };
-}
-
-export function kubeEvents(
-  ctx: AgentContext,
-  query: { namespaces?: string[]; type?: string; kind?: string; name?: string; limit: number },
-) {
-  const resource = ctx.cluster.resolve('events');
-  const all = query.namespaces
-    ? query.namespaces.flatMap((ns) => ctx.cluster.cache.list(resource, ns))
-    : ctx.cluster.cache.list(resource);
-  const time = (e: KubeObject) =>
-    String(e.lastTimestamp ?? e.eventTime ?? e.metadata?.creationTimestamp ?? '');
-  const involved = (e: KubeObject) => (e.involvedObject ?? {}) as { kind?: string; name?: string };
-  const items = all
-    .filter(
-      (e) =>
-        (!query.type || e.type === query.type) &&
-        (!query.kind || involved(e).kind?.toLowerCase() === query.kind.toLowerCase()) &&
-        (!query.name || involved(e).name === query.name),
-    )
-    .sort((a, b) => time(b).localeCompare(time(a)));
-  return { items: items.slice(0, query.limit), total: items.length };
 }

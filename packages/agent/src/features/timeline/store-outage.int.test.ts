@@ -3,9 +3,9 @@ import { openSse, type SseClient, testCluster, waitUntil } from '@binnacle/testk
 import { CoreV1Api } from '@kubernetes/client-node';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TimelineEvent } from '../../scope/timeline/types.ts';
+import type { TimelineWrites } from '../../scope/timeline/writer.ts';
 import { startTestAgent, type TestAgent } from '../../testing/index.ts';
-import type { TimelineEvent } from './types.ts';
-import type { TimelineWrites } from './writer.ts';
 
 const cluster = testCluster();
 const core = cluster.kubeConfig().makeApiClient(CoreV1Api);

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
 import type { AuditSettings } from '../../config/agent-config.ts';
-import type { AgentContext } from '../../context.ts';
 import type { SseStream } from '../../http/sse.ts';
 import { SseFanout } from '../../http/sse-fanout.ts';
-import { readAuditSettings } from '../config/service.ts';
-import type { Topology } from '../topology/model.ts';
+import { readAuditSettings } from '../../scope/settings.ts';
+import { matches } from '../../scope/timeline/store/filter.ts';
+import type { TimelineEvent } from '../../scope/timeline/types.ts';
+import type { Topology } from '../../scope/topology/model.ts';
+import type { TimelineContext } from './module.ts';
 import { type Preset, presetQuery } from './service.ts';
-import { matches } from './store/filter.ts';
-import type { TimelineEvent } from './types.ts';
 
 export const streamLimits = {
   replay: 1000,
@@ -46,14 +46,14 @@ interface Client {
  * only itself and is cut loose when it falls too far behind; reconnecting with Last-Event-ID resumes from the cursor.
  */
 export class ChangeStreams {
-  readonly #ctx: AgentContext;
+  readonly #ctx: TimelineContext;
   readonly #clients: SseFanout<Client>;
   #topologyTimer: ReturnType<typeof setTimeout> | undefined;
   #unsubscribe: () => void;
   /** The store's epoch (fixed for its lifetime), part of every event id. */
   #epoch = '';
 
-  constructor(ctx: AgentContext) {
+  constructor(ctx: TimelineContext) {
     this.#ctx = ctx;
     this.#clients = new SseFanout(ctx.sessions, {
       label: 'the event stream',

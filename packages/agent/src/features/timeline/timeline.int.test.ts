@@ -2,8 +2,8 @@ import { mapConcurrently } from '@binnacle/common';
 import { deploymentBody, openSse, testCluster, waitUntil } from '@binnacle/testkit';
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TimelineEvent } from '../../scope/timeline/types.ts';
 import { startTestAgent, type TestAgent } from '../../testing/index.ts';
-import type { TimelineEvent } from './types.ts';
 
 const cluster = testCluster();
 const kc = cluster.kubeConfig();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { EdgeType, Topology } from './model.ts';
+import type { EdgeType, Topology } from '../../scope/topology/model.ts';
 import { neighborhood } from './neighborhood.ts';
 
 const node = (id: string) => ({

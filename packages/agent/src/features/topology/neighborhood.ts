@@ -1,4 +1,4 @@
-import type { Topology, TopologyEdge, TopologyNode } from './model.ts';
+import type { Topology, TopologyEdge, TopologyNode } from '../../scope/topology/model.ts';
 
 export interface Neighborhood {
   center: TopologyNode;

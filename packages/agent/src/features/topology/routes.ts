@@ -1,74 +1,16 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
-import { readAuditSettings } from '../config/service.ts';
-import { defaultTopologyOptions } from './builder.ts';
-import { type TrafficPairs, withTrafficEdges } from './traffic-edges.ts';
+import { readAuditSettings } from '../../scope/settings.ts';
+import { defaultTopologyOptions } from '../../scope/topology/builder.ts';
+import { Topology } from '../../scope/topology/schemas.ts';
+import { type TrafficPairs, withTrafficEdges } from '../../scope/topology/traffic-edges.ts';
+import type { TopologyContext } from './module.ts';
 
-const Topology = Type.Object({
-  nodes: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      kind: Type.String(),
-      namespace: Type.Optional(Type.String()),
-      name: Type.String(),
-      status: Type.Enum(['healthy', 'degraded', 'unhealthy', 'unknown']),
-      data: Type.Object(
-        {
-          audit: Type.Optional(
-            Type.Object(
-              { warning: Type.Integer(), danger: Type.Integer() },
-              { description: "the audit's findings on the object (on the namespace, collapsed)" },
-            ),
-          ),
-          certificate: Type.Optional(
-            Type.Object(
-              {
-                secret: Type.String(),
-                severity: Type.Enum(['ok', 'warning', 'critical', 'expired', 'invalid']),
-                daysLeft: Type.Union([Type.Integer(), Type.Null()]),
-                notAfter: Type.Union([Type.String(), Type.Null()]),
-              },
-              { description: 'the most urgent certificate the object serves' },
-            ),
-          ),
-        },
-        { additionalProperties: true },
-      ),
-    }),
-  ),
-  edges: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      source: Type.String(),
-      target: Type.String(),
-      type: Type.Enum(['manages', 'exposes', 'routes-to', 'configures', 'uses', 'protects', 'traffic']),
-      skipIfKindVisible: Type.Optional(Type.String()),
-      data: Type.Optional(Type.Object({}, { additionalProperties: true })),
-    }),
-  ),
-  warnings: Type.Array(Type.String()),
-  collapsedToNamespaces: Type.Optional(
-    Type.Boolean({ description: 'the cluster is too big to draw whole: one Namespace node per namespace' }),
-  ),
-  estimatedNodes: Type.Optional(Type.Integer()),
-  levelOfDetail: Type.Optional(
-    Type.Enum(['pod-groups', 'kinds', 'namespaces'], {
-      description:
-        "the whole cluster is too big to draw object by object: each owner's pods one PodGroup, else one KindGroup per namespace and kind, else one Namespace node per namespace",
-    }),
-  ),
-  leftOutKinds: Type.Optional(
-    Type.Array(Type.String(), {
-      description: 'kinds a reduced graph leaves out; a namespace filter shows them',
-    }),
-  ),
-});
-
-export function topologyRoutes(app: App, ctx: AgentContext, traffic?: TrafficPairs): void {
+export function topologyRoutes(app: App, ctx: TopologyContext, traffic?: TrafficPairs): void {
   app.get(
     '/api/topology',
     {

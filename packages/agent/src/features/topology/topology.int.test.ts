@@ -1,9 +1,9 @@
 import { testCluster, waitUntil } from '@binnacle/testkit';
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Topology } from '../../scope/topology/model.ts';
+import { TopologyService } from '../../scope/topology/service.ts';
 import { startTestAgent, type TestAgent } from '../../testing/index.ts';
-import type { Topology } from './model.ts';
-import { TopologyService } from './service.ts';
 
 let agent: TestAgent;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import type { KubeObject } from '@binnacle/common';
-import type { AgentContext } from '../../context.ts';
-import { PortForwards } from '../portforward/service.ts';
+import { PortForwards } from '../../scope/portforward/forwards.ts';
 import { HubbleClient } from './hubble-client.ts';
+import type { TrafficContext } from './module.ts';
 
 export type Via = 'flag' | 'request' | 'dns' | 'port-forward';
 
@@ -32,7 +32,7 @@ const describe = (error: unknown) =>
  * agent's own forwarder (on a desktop). The first that answers ServerStatus is kept.
  */
 export class HubbleConnection {
-  readonly #ctx: AgentContext;
+  readonly #ctx: TrafficContext;
   readonly #forwards: PortForwards;
   #forwardId?: string;
   #client?: HubbleClient;
@@ -41,7 +41,7 @@ export class HubbleConnection {
   /** The address a POST /api/traffic/connect last reached: reconnects go there again, before the flag. */
   #requested?: string;
 
-  constructor(ctx: AgentContext) {
+  constructor(ctx: TrafficContext) {
     this.#ctx = ctx;
     this.#forwards = new PortForwards(ctx);
     // A relay reached in one context's cluster is not the next one's: after a switch the next use connects again.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { VectorSample } from '../metricsdb/client.ts';
+import type { VectorSample } from '../../scope/metricsdb/client.ts';
 import { aggregateMetricFlows } from './metrics-aggregate.ts';
 import { metricFlows, metricQueries, type Namer } from './metrics-flows.ts';
 import { endpoint } from './resolve.ts';

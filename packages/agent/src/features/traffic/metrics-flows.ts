@@ -1,4 +1,4 @@
-import type { VectorSample } from '../metricsdb/client.ts';
+import type { VectorSample } from '../../scope/metricsdb/client.ts';
 import type { SourceName } from './detect.ts';
 import type { Endpoint } from './model.ts';
 

@@ -1,5 +1,5 @@
-import { instantQuery, StoreUnavailable, type VectorSample } from '../metricsdb/client.ts';
-import type { MetricsStores } from '../metricsdb/source.ts';
+import { instantQuery, StoreUnavailable, type VectorSample } from '../../scope/metricsdb/client.ts';
+import type { MetricsStores } from '../../scope/metricsdb/stores.ts';
 import {
   type MetricFlow,
   type MetricSource,

@@ -1,4 +1,4 @@
-import type { TrafficPair } from '../topology/traffic-edges.ts';
+import type { TrafficPair } from '../../scope/topology/traffic-edges.ts';
 
 /** What a flow source says it decided about a flow, in Hubble's words (lower-case). */
 export const verdicts = [

@@ -1,19 +1,21 @@
 import { parseDuration } from '@binnacle/common';
-import { badRequest, Duration, errorResponses, Query, sseResponses } from '@binnacle/common/server';
+import { badRequest, Duration, errorResponses, Query, sseEvents } from '@binnacle/common/server';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
+import { addressPattern } from '../../http/schemas.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import type { MetricsStores } from '../metricsdb/source.ts';
-import type { TrafficPairs } from '../topology/traffic-edges.ts';
+import type { MetricsStores } from '../../scope/metricsdb/stores.ts';
+import type { TrafficPairs } from '../../scope/topology/traffic-edges.ts';
 import { sourceNames } from './detect.ts';
+import type { TrafficContext } from './module.ts';
 import {
-  addressPattern,
   ConnectionAnswer,
   FlowPair,
   FlowsAnswer,
+  flowStreamEvents,
   SourceChoice,
   SourcesAnswer,
 } from './schemas.ts';
@@ -39,7 +41,7 @@ function windowOf(since: string | undefined): number {
 
 /** The flows a caller may see (ADR 0034): its namespaces, and Nodes only when it may list them. */
 export async function flowView(
-  ctx: AgentContext,
+  ctx: TrafficContext,
   caller: Impersonation | undefined,
   query: { namespace?: string; namespaces?: string },
 ): Promise<FlowView> {
@@ -52,7 +54,7 @@ export async function flowView(
  * Registers the traffic routes; answers the topology's traffic view: the caller's pairs of the default window
  * within the namespaces the graph shows, or why there are none.
  */
-export function trafficRoutes(app: App, ctx: AgentContext, stores: MetricsStores): TrafficPairs {
+export function trafficRoutes(app: App, ctx: TrafficContext, stores: MetricsStores): TrafficPairs {
   const service = new TrafficService(ctx, stores);
   const streams = new FlowStreams(service, ctx.sessions);
   app.addSchema(FlowPair);
@@ -111,7 +113,7 @@ export function trafficRoutes(app: App, ctx: AgentContext, stores: MetricsStores
         summary: `SSE: a "snapshot" of the window's pairs, then a "delta" of the pairs that changed or left the window (at most once a second), "heartbeat" every 15 s; "unavailable" while no source gives flows, "error" when the source's stream broke (it is retried); Istio, Caretta and Beyla are read from the metrics store every 15 s. At most ${flowStreamLimits.clients} clients.`,
         produces: ['text/event-stream'],
         querystring: Query(windowQuery),
-        response: sseResponses,
+        response: sseEvents(flowStreamEvents),
       },
     },
     async (request, reply) => {

@@ -84,6 +84,25 @@ export const FlowsAnswer = Type.Union([
   }),
 ]);
 
+/**
+ * What the flow stream sends: a `snapshot` of the window's pairs, then `delta`s; `unavailable` while no source
+ * gives flows, `error` when the source broke after a snapshot (it is retried, the next snapshot follows).
+ */
+export const flowStreamEvents = {
+  snapshot: Type.Object({
+    available: Type.Literal(true),
+    source: Type.Enum([...sourceNames]),
+    windowMs: Type.Integer(),
+    pairs: Type.Array(Type.Ref('TrafficFlowPair')),
+  }),
+  delta: Type.Object({
+    changed: Type.Array(Type.Ref('TrafficFlowPair'), { description: 'pairs new or whose numbers changed' }),
+    removed: Type.Array(Type.String(), { description: 'ids of pairs that left the window' }),
+  }),
+  unavailable: Absence,
+  error: Absence,
+};
+
 const Via = Type.Enum(['flag', 'request', 'dns', 'port-forward']);
 export const ConnectionAnswer = Type.Object({
   source: Type.Literal('hubble'),
@@ -96,6 +115,3 @@ export const ConnectionAnswer = Type.Object({
   tried: Type.Array(Type.Object({ address: Type.String(), via: Via, error: Type.Optional(Type.String()) })),
   checkedAt: Type.Optional(Type.String()),
 });
-
-/** `host:port`, a DNS name or IPv4 (or a bracketed IPv6) and a port. */
-export const addressPattern = '^(\\[[0-9a-fA-F:.]+\\]|[A-Za-z0-9.-]+):[0-9]{1,5}$';

@@ -1,6 +1,5 @@
 import type { KubeObject } from '@binnacle/common';
-import type { AgentContext } from '../../context.ts';
-import type { MetricsStores } from '../metricsdb/source.ts';
+import type { MetricsStores } from '../../scope/metricsdb/stores.ts';
 import { aggregateFlows } from './aggregate.ts';
 import { HubbleConnection } from './connection.ts';
 import {
@@ -16,6 +15,7 @@ import { aggregateMetricFlows } from './metrics-aggregate.ts';
 import type { MetricFlow, Namer } from './metrics-flows.ts';
 import { MetricsFlowReader } from './metrics-source.ts';
 import type { FlowPair, FlowRecord } from './model.ts';
+import type { TrafficContext } from './module.ts';
 import { EndpointResolver } from './resolve.ts';
 import { type FlowView, visibleFlows } from './visibility.ts';
 
@@ -51,12 +51,12 @@ export type FlowsAnswer =
 
 /** Reads flows from the active source and names their ends after the cache's objects. */
 export class TrafficService {
-  readonly #ctx: AgentContext;
+  readonly #ctx: TrafficContext;
   readonly hubble: HubbleConnection;
   readonly metrics: MetricsFlowReader;
   #preferred: SourceName | null = null;
 
-  constructor(ctx: AgentContext, stores: MetricsStores) {
+  constructor(ctx: TrafficContext, stores: MetricsStores) {
     this.#ctx = ctx;
     this.hubble = new HubbleConnection(ctx);
     this.metrics = new MetricsFlowReader(stores);

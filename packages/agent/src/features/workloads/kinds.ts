@@ -1,6 +1,6 @@
 import { AppError } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import type { ApiResource } from '../../kube/discovery.ts';
+import type { WorkloadsContext } from './module.ts';
 
 /** The kinds workload operations apply to; Argo Rollouts only where its CRD is installed. */
 const workloadKinds = [
@@ -22,7 +22,7 @@ export interface Workload {
  * The workload kind a path names (any name kubectl takes: `deployments`, `deploy`, `sts`, `rollouts.argoproj.io`).
  * Anything else is a 400 that lists the kinds this cluster allows.
  */
-export function workloadResource(ctx: AgentContext, name: string): Workload['resource'] {
+export function workloadResource(ctx: WorkloadsContext, name: string): Workload['resource'] {
   const served = workloadKinds
     .map((w) => ctx.cluster.find(w.group, w.kind))
     .filter((r): r is ApiResource => r !== undefined);

@@ -1,11 +1,12 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { AgentContext, App } from '../../context.ts';
-import { bodyMayBeEmpty, performAction } from '../../http/actions.ts';
+import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { actionAnswer, KubeObjectSchema, NamespaceParam, ObjectNameParam } from '../../http/schemas.ts';
+import { bodyMayBeEmpty, performAction } from '../../scope/actions.ts';
 import { type Workload, workloadResource } from './kinds.ts';
+import type { WorkloadsContext } from './module.ts';
 import {
   podsLimit,
   replicaBounds,
@@ -40,7 +41,7 @@ const Revision = Type.Object({
   template: Type.Object({}, { additionalProperties: true, description: 'the pod template of the revision' }),
 });
 
-export function workloadRoutes(app: App, ctx: AgentContext): void {
+export function workloadRoutes(app: App, ctx: WorkloadsContext): void {
   const workloadOf = (request: Request): Workload => ({
     resource: workloadResource(ctx, request.params.kind),
     namespace: request.params.namespace,

@@ -1,11 +1,11 @@
 import type { KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
-import type { AgentContext } from '../../context.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { collectionPath, objectPath } from '../../kube/discovery.ts';
 import type { KubeList } from '../../kube/objects.ts';
 import { type LabelSelector, selectorMatcher, selectorQuery } from '../../kube/selectors.ts';
 import type { Workload } from './kinds.ts';
+import type { WorkloadsContext } from './module.ts';
 import {
   historyKind,
   pickRevision,
@@ -22,7 +22,7 @@ export const podsLimit = { default: 1000, max: 10_000 };
 const label = (w: Workload) => `${w.resource.kind} ${w.namespace}/${w.name}`;
 
 /** The workload as the API server has it now, read as the caller (404 and 403 come from there). */
-export function readWorkload(ctx: AgentContext, w: Workload, as?: Impersonation): Promise<KubeObject> {
+export function readWorkload(ctx: WorkloadsContext, w: Workload, as?: Impersonation): Promise<KubeObject> {
   return ctx.cluster.client.request<KubeObject>({ path: objectPath(w.resource, w.name, w.namespace), as });
 }
 
@@ -32,7 +32,7 @@ function refusePaused(w: Workload, object: KubeObject, action: string): void {
 }
 
 /** `kubectl rollout restart`: a new pod-template annotation (Rollouts: `spec.restartAt`) rolls every pod. */
-export async function restartWorkload(ctx: AgentContext, w: Workload, as?: Impersonation) {
+export async function restartWorkload(ctx: WorkloadsContext, w: Workload, as?: Impersonation) {
   const object = await readWorkload(ctx, w, as);
   refusePaused(w, object, 'restart');
   const restartedAt = new Date().toISOString();
@@ -55,7 +55,7 @@ export async function restartWorkload(ctx: AgentContext, w: Workload, as?: Imper
 }
 
 /** HorizontalPodAutoscalers that set this workload's replicas (from the cache, when it holds them). */
-function autoscalersOf(ctx: AgentContext, w: Workload): KubeObject[] {
+function autoscalersOf(ctx: WorkloadsContext, w: Workload): KubeObject[] {
   const hpa = ctx.cluster.find('autoscaling', 'HorizontalPodAutoscaler');
   return ctx.cluster.cache.peek(hpa).filter((h) => {
     const target = (h.spec?.scaleTargetRef ?? {}) as { kind?: string; name?: string };
@@ -64,7 +64,12 @@ function autoscalersOf(ctx: AgentContext, w: Workload): KubeObject[] {
 }
 
 /** `kubectl scale`: the replica count through the scale subresource. */
-export async function scaleWorkload(ctx: AgentContext, w: Workload, replicas: number, as?: Impersonation) {
+export async function scaleWorkload(
+  ctx: WorkloadsContext,
+  w: Workload,
+  replicas: number,
+  as?: Impersonation,
+) {
   // A kind the route does not take, like any other: the request is well formed, the kind is the problem.
   if (w.resource.kind === 'DaemonSet')
     throw new AppError(
@@ -99,7 +104,7 @@ export async function scaleWorkload(ctx: AgentContext, w: Workload, replicas: nu
 }
 
 /** The ReplicaSets or ControllerRevisions the workload controls, listed live as the caller. */
-async function historyHolders(ctx: AgentContext, w: Workload, workload: KubeObject, as?: Impersonation) {
+async function historyHolders(ctx: WorkloadsContext, w: Workload, workload: KubeObject, as?: Impersonation) {
   const kind = historyKind(w.resource.kind);
   const resource = ctx.cluster.find('apps', kind);
   if (!resource) throw new AppError('cluster_error', `the cluster serves no apps/${kind}`);
@@ -117,7 +122,7 @@ async function historyHolders(ctx: AgentContext, w: Workload, workload: KubeObje
 
 /** `kubectl rollout history`: every revision the cluster keeps, newest first. */
 export async function workloadRevisions(
-  ctx: AgentContext,
+  ctx: WorkloadsContext,
   w: Workload,
   as?: Impersonation,
 ): Promise<Revision[]> {
@@ -127,7 +132,7 @@ export async function workloadRevisions(
 
 /** `kubectl rollout undo [--to-revision]`: the template of an earlier revision, applied as kubectl applies it. */
 export async function rollbackWorkload(
-  ctx: AgentContext,
+  ctx: WorkloadsContext,
   w: Workload,
   wanted: number | undefined,
   as?: Impersonation,
@@ -163,7 +168,7 @@ export async function rollbackWorkload(
 }
 
 /** The pods the workload selects, from the cache (kubectl's view: the selector, in the workload's namespace). */
-export async function workloadPods(ctx: AgentContext, w: Workload, limit: number, as?: Impersonation) {
+export async function workloadPods(ctx: WorkloadsContext, w: Workload, limit: number, as?: Impersonation) {
   const workload = await readWorkload(ctx, w, as);
   const matches = selectorMatcher(workload.spec?.selector as LabelSelector | undefined);
   const pods = ctx.cluster.cache

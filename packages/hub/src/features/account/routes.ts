@@ -1,8 +1,8 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
+import { RoleSchema } from '../../http/org-schemas.ts';
 import { access, principalOf } from '../../http/principal.ts';
-import { RoleSchema } from '../orgs/schemas.ts';
 import { describeAccount, switchOrg } from './service.ts';
 
 type Deps = Pick<HubContext, 'database' | 'sessions'>;

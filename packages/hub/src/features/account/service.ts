@@ -1,7 +1,7 @@
 import { notFound } from '@binnacle/common/server';
 import type { HubContext } from '../../context.ts';
 import { membershipsOf } from '../../db/directory.ts';
-import { clusterIdentity } from '../../http/cluster-identity.ts';
+import { clusterIdentity } from '../../security/cluster-identity.ts';
 import type { Principal } from '../../security/principal.ts';
 
 type Deps = Pick<HubContext, 'database' | 'sessions'>;

@@ -1,9 +1,9 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
+import { OrgParams } from '../../http/org-schemas.ts';
 import { access } from '../../http/principal.ts';
 import { maxAuditPage } from '../../services/audit/audit-log.ts';
-import { OrgParams } from '../orgs/schemas.ts';
 
 type Deps = Pick<HubContext, 'audit'>;
 

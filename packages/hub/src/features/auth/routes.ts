@@ -1,9 +1,9 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
+import { RoleSchema } from '../../http/org-schemas.ts';
 import { access, principalOf } from '../../http/principal.ts';
 import { sessionCookie } from '../../services/sessions/cookie.ts';
-import { RoleSchema } from '../orgs/schemas.ts';
 import { signInBreakGlass, signOut } from './service.ts';
 
 type Deps = Pick<

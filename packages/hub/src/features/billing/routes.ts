@@ -1,9 +1,9 @@
 import { AppError, badRequest, errorResponses, Nullable, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
+import { OrgParams } from '../../http/org-schemas.ts';
 import { access, principalOf } from '../../http/principal.ts';
 import type { Billing } from '../../services/billing/service.ts';
-import { OrgParams } from '../orgs/schemas.ts';
 
 type Deps = Pick<HubContext, 'billing'>;
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clusterForToken } from '../../services/clusters/directory.ts';
 import { startOidcTestHub, startTestHub, type TestHub } from '../../testing/index.ts';
-import { clusterForToken } from './service.ts';
 
 let t: TestHub;
 let as: { cookie: string };

@@ -1,18 +1,12 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
-import { clusterIdentity } from '../../http/cluster-identity.ts';
 import { access, principalOf } from '../../http/principal.ts';
+import { clusterIdentity } from '../../security/cluster-identity.ts';
+import { listClusters } from '../../services/clusters/directory.ts';
 import { agentRbac, agentRbacFile } from './agent-rbac.ts';
 import { connectCluster, reconnectSteps } from './connect.ts';
-import {
-  createCluster,
-  deleteCluster,
-  findCluster,
-  listClusters,
-  renameCluster,
-  rotateClusterToken,
-} from './service.ts';
+import { createCluster, deleteCluster, findCluster, renameCluster, rotateClusterToken } from './service.ts';
 
 type Deps = Pick<
   HubContext,

@@ -3,11 +3,12 @@ import { AppError, notFound } from '@binnacle/common/server';
 import type { HubContext } from '../../context.ts';
 import { countOf } from '../../db/count.ts';
 import type { ClustersTable } from '../../db/schema.ts';
-import { inOrg } from '../../http/principal.ts';
 import { iso } from '../../security/clock.ts';
 import type { Principal } from '../../security/principal.ts';
-import { hashSecret, mintToken, wellFormed } from '../../security/tokens.ts';
+import { mintToken } from '../../security/tokens.ts';
+import { inOrg } from '../../services/access/org-role.ts';
 import type { AuditTarget } from '../../services/audit/audit-log.ts';
+import { clusterView } from '../../services/clusters/directory.ts';
 import { connectedAmong } from '../../services/replicas/replicas.ts';
 
 type Deps = Pick<
@@ -17,40 +18,12 @@ type Deps = Pick<
 
 export const maxClustersPerOrg = 1000;
 
-const view = (row: ClustersTable) => ({
-  id: row.id,
-  name: row.name,
-  createdAt: row.created_at,
-  tokenHint: row.token_hint,
-  tokenRotatedAt: row.token_rotated_at,
-  lastSeenAt: row.last_seen_at,
-  agentVersion: row.agent_version,
-});
-
 /** A cluster as the audit log names it: by the name it has at that moment (ADR 0068). */
 const audited = (row: { id: string; name: string }): AuditTarget => ({
   type: 'cluster',
   id: row.id,
   name: row.name,
 });
-
-/** Whether each cluster's agent holds a tunnel to this hub (any of its replicas) right now. */
-export async function listClusters(
-  ctx: Pick<HubContext, 'database' | 'tunnels' | 'replicas' | 'log'>,
-  orgId: string,
-) {
-  const rows = await ctx.database.db
-    .selectFrom('clusters')
-    .selectAll()
-    .where('org_id', '=', orgId)
-    .orderBy('name')
-    .execute();
-  const connected = await connectedAmong(
-    ctx,
-    rows.map((row) => row.id),
-  );
-  return rows.map((row) => ({ ...view(row), connected: connected.has(row.id) }));
-}
 
 /**
  * One cluster of any organization the caller belongs to (a PAT: the one it is pinned to), as the tunnel finds it,
@@ -64,7 +37,7 @@ export async function findCluster(ctx: Deps, principal: Principal, id: string) {
     .executeTakeFirst();
   if (!row || !(await inOrg(ctx, principal, row.org_id))) throw notFound(`cluster ${id} not found`);
   const connected = await connectedAmong(ctx, [row.id]);
-  return { ...view(row), connected: connected.has(row.id) };
+  return { ...clusterView(row), connected: connected.has(row.id) };
 }
 
 async function clusterIn(ctx: Deps, orgId: string, id: string): Promise<ClustersTable> {
@@ -112,16 +85,16 @@ export async function createCluster(ctx: Deps, principal: Principal, name: strin
   };
   await db.insertInto('clusters').values(row).execute();
   await ctx.audit.act(principal, ip, 'cluster.create', audited(row));
-  return { ...view(row), token: minted.token };
+  return { ...clusterView(row), token: minted.token };
 }
 
 export async function renameCluster(ctx: Deps, principal: Principal, id: string, name: string, ip: string) {
   const row = await clusterIn(ctx, principal.orgId, id);
-  if (row.name === name) return view(row);
+  if (row.name === name) return clusterView(row);
   await ensureNameFree(ctx, principal.orgId, name, id);
   await ctx.database.db.updateTable('clusters').set({ name }).where('id', '=', id).execute();
   await ctx.audit.act(principal, ip, 'cluster.update', audited({ id, name }), { from: row.name, to: name });
-  return view({ ...row, name });
+  return clusterView({ ...row, name });
 }
 
 export async function deleteCluster(ctx: Deps, principal: Principal, id: string, ip: string) {
@@ -144,16 +117,8 @@ export async function rotateClusterToken(ctx: Deps, principal: Principal, id: st
   // The live tunnel was authenticated with the old token: it ends now, and the agent must redial with the new one.
   ctx.tunnels.disconnect(id, 'cluster token rotated');
   await ctx.audit.act(principal, ip, 'cluster.rotate_token', audited(row));
-  return { ...view({ ...row, token_hint: minted.hint, token_rotated_at: rotatedAt }), token: minted.token };
-}
-
-/** The cluster an agent token belongs to (the tunnel's credential check), or undefined. */
-export async function clusterForToken(ctx: Pick<HubContext, 'database'>, token: string) {
-  if (!wellFormed('bnc', token)) return undefined;
-  const row = await ctx.database.db
-    .selectFrom('clusters')
-    .selectAll()
-    .where('token_hash', '=', hashSecret(token))
-    .executeTakeFirst();
-  return row ? { ...view(row), orgId: row.org_id } : undefined;
+  return {
+    ...clusterView({ ...row, token_hint: minted.hint, token_rotated_at: rotatedAt }),
+    token: minted.token,
+  };
 }

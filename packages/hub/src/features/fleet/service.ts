@@ -1,7 +1,7 @@
 import type { HubContext } from '../../context.ts';
 import type { Principal } from '../../security/principal.ts';
-import { callAgentJson } from '../tunnel/call.ts';
-import { type ClusterRef, countFanOut, fanOut } from '../tunnel/fan-out.ts';
+import { callAgentJson } from '../../services/clusters/call.ts';
+import { type ClusterRef, countFanOut, fanOut } from '../../services/clusters/fan-out.ts';
 import type { ClusterStatus } from './schemas.ts';
 
 type Deps = Pick<

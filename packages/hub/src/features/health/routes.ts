@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access } from '../../http/principal.ts';
-import { inviteesCanSignIn } from '../invitations/service.ts';
+import { inviteesCanSignIn } from '../../services/identity/sign-in.ts';
 
 type Deps = Pick<HubContext, 'breakGlass' | 'database' | 'hosted' | 'oidc' | 'version'>;
 

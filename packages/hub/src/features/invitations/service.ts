@@ -8,6 +8,7 @@ import { iso, later } from '../../security/clock.ts';
 import type { Principal } from '../../security/principal.ts';
 import type { Role } from '../../security/roles.ts';
 import { hashSecret, mintToken, wellFormed } from '../../security/tokens.ts';
+import { inviteesCanSignIn } from '../../services/identity/sign-in.ts';
 
 type Deps = Pick<HubContext, 'audit' | 'billing' | 'clock' | 'database' | 'hosted' | 'oidc' | 'sessions'>;
 
@@ -37,13 +38,6 @@ export async function listInvitations(ctx: Deps, orgId: string) {
   const rows = await pendingIn(ctx, orgId).selectAll().orderBy('created_at', 'desc').execute();
   return rows.map(view);
 }
-
-/**
- * Whether an invitee can sign in to accept: through OIDC or the hosted identity provider. The break-glass
- * admin is one configured person, so a hub with nothing else cannot let anyone in by invitation (ADR 0069).
- */
-export const inviteesCanSignIn = (ctx: Pick<HubContext, 'oidc' | 'hosted'>): boolean =>
-  ctx.oidc !== undefined || ctx.hosted !== undefined;
 
 /**
  * Invites an e-mail address with a role. The invitation token (`bni_…`) is returned once, to hand over out of

@@ -2,7 +2,7 @@ import { AppError } from '@binnacle/common/server';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { HubContext } from '../../context.ts';
 import type { Principal } from '../../security/principal.ts';
-import { callAgentJson, knownCode } from '../tunnel/call.ts';
+import { callAgentJson, knownCode } from '../../services/clusters/call.ts';
 
 type Deps = Pick<HubContext, 'accessCache' | 'clock' | 'database' | 'log' | 'replicas' | 'tunnels'>;
 

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access, principalOf } from '../../http/principal.ts';
 import { metadataPrefix, resourceMetadata } from '../../http/protected-resource.ts';
-import { countFanOut } from '../tunnel/fan-out.ts';
+import { countFanOut } from '../../services/clusters/fan-out.ts';
 import { fansOut, hubMcpServer } from './server.ts';
 
 type Deps = Pick<

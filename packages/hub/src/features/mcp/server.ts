@@ -11,8 +11,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { HubContext } from '../../context.ts';
 import type { Principal } from '../../security/principal.ts';
-import { listClusters } from '../clusters/service.ts';
-import { type ClusterRef, fanOut } from '../tunnel/fan-out.ts';
+import { listClusters } from '../../services/clusters/directory.ts';
+import { type ClusterRef, fanOut } from '../../services/clusters/fan-out.ts';
 import { agentToolCall, agentTools, resultText, toolFailure } from './agent-rpc.ts';
 
 type Deps = Pick<

@@ -1,8 +1,8 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
+import { OrgParams, RoleSchema } from '../../http/org-schemas.ts';
 import { access, principalOf } from '../../http/principal.ts';
-import { OrgParams, RoleSchema } from '../orgs/schemas.ts';
 import { changeRole, listMembers, removeMember } from './service.ts';
 
 type Deps = Pick<HubContext, 'audit' | 'database' | 'sessions'>;

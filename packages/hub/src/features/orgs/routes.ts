@@ -1,8 +1,9 @@
 import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
+import { OrgParams } from '../../http/org-schemas.ts';
 import { access, principalOf } from '../../http/principal.ts';
-import { Org, OrgName, OrgParams } from './schemas.ts';
+import { Org, OrgName } from './schemas.ts';
 import { createOrganization, getOrg, listOrgs, renameOrg } from './service.ts';
 
 type Deps = Pick<HubContext, 'audit' | 'clock' | 'database'>;

@@ -1,8 +1,8 @@
 import { errorResponses, Nullable, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
+import { OrgParams } from '../../http/org-schemas.ts';
 import { access, principalOf } from '../../http/principal.ts';
-import { OrgParams } from '../orgs/schemas.ts';
 import { ssoSettings, ssoSetup } from './service.ts';
 
 type Deps = Pick<HubContext, 'audit' | 'breakGlass' | 'config' | 'database' | 'log' | 'outbound'>;

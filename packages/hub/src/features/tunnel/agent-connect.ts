@@ -5,7 +5,7 @@ import { agentVersionHeader, identityKey, TunnelClient } from '@binnacle/tunnel'
 import type { WebSocketServer } from 'ws';
 import type { HubContext } from '../../context.ts';
 import { iso } from '../../security/clock.ts';
-import { clusterForToken } from '../clusters/service.ts';
+import { clusterForToken } from '../../services/clusters/directory.ts';
 
 type Deps = Pick<HubContext, 'clock' | 'database' | 'log' | 'tunnels'>;
 

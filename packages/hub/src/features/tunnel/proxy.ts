@@ -6,7 +6,7 @@ import { forwardableHeaders } from '@binnacle/tunnel';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { HubContext } from '../../context.ts';
 import { principalOf } from '../../http/principal.ts';
-import { agentRequestHeaders, tunnelFor } from './cluster-access.ts';
+import { agentRequestHeaders, tunnelFor } from '../../services/clusters/reach.ts';
 import { type TunneledUrl, tunneledUrl } from './tunneled-url.ts';
 
 type Deps = Pick<

@@ -5,8 +5,8 @@ import { AppError, toAppError } from '@binnacle/common/server';
 import type { HubContext } from '../../context.ts';
 import { authenticate, type Credentials } from '../../http/authenticate.ts';
 import { cookieBased } from '../../http/principal.ts';
+import { agentRequestHeaders, tunnelFor } from '../../services/clusters/reach.ts';
 import { refuseUpgrade } from './agent-connect.ts';
-import { agentRequestHeaders, tunnelFor } from './cluster-access.ts';
 import type { TunneledUrl } from './tunneled-url.ts';
 
 /** What a tunneled WebSocket upgrade reads: authentication (it runs outside fastify's hook), then the tunnel. */

@@ -11,6 +11,15 @@ import { type Clock, iso } from '../../security/clock.ts';
 import type { Role } from '../../security/roles.ts';
 import { type AuditLog, userTarget } from '../audit/audit-log.ts';
 import type { HubMetrics } from '../metrics/registry.ts';
+import type { HostedIdp } from './hosted-idp.ts';
+import type { OidcClient } from './oidc-client.ts';
+
+/**
+ * Whether an invitee can sign in to accept: through OIDC or the hosted identity provider. The break-glass
+ * admin is one configured person, so a hub with nothing else cannot let anyone in by invitation (ADR 0069).
+ */
+export const inviteesCanSignIn = (ctx: { oidc?: OidcClient; hosted?: HostedIdp }): boolean =>
+  ctx.oidc !== undefined || ctx.hosted !== undefined;
 
 /**
  * Where a person who just signed in acts: an organization they already belong to; else one a pending

@@ -1,11 +1,13 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useSearch } from '@tanstack/react-router';
 import { get } from '../../api/client.ts';
-import { mutedLook, panelLook } from '../../ui/controls.tsx';
+import { panelLook } from '../../ui/controls.tsx';
+import { PageHeading } from '../../ui/PageHeading.tsx';
 import { SelectFilter } from '../../ui/SelectFilter.tsx';
 import { Empty, ErrorMessage, Loading, StillLoading } from '../../ui/states.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
 import { TextFilter } from '../../ui/TextFilter.tsx';
+import { useSearchPatch } from '../../ui/use-search-patch.ts';
 import { AuditSummary } from './AuditSummary.tsx';
 import { CheckFindings } from './CheckFindings.tsx';
 import { ObjectFindings } from './ObjectFindings.tsx';
@@ -53,22 +55,17 @@ function nothingFound(search: AuditSearch & { namespace?: string }, anyFinding: 
 export function AuditPage() {
   const search = useSearch({ from: '/audit' });
   const { namespace, category, severity, q } = search;
-  const navigate = useNavigate();
-  const setSearch = (patch: AuditSearch) =>
-    void navigate({ to: '.', search: (prev) => ({ ...prev, ...patch }), replace: true });
+  const setSearch = useSearchPatch<AuditSearch>();
   // The summary always counts everything in view; the findings follow the category and severity filters.
   const all = useQuery(auditQuery({ namespace }));
   const filtered = useQuery(auditQuery({ namespace, category, severity }));
   const view = search.view ?? 'objects';
   return (
     <div className="mx-auto flex max-w-7xl flex-col gap-4">
-      <div className="flex flex-wrap items-end gap-3">
-        <div className="mr-auto">
-          <h1 className="text-xl font-semibold">Audit</h1>
-          <p className={`text-sm ${mutedLook}`}>
-            Best-practice checks of the objects {namespace ? `in ${namespace}` : 'in every namespace'}
-          </p>
-        </div>
+      <PageHeading
+        title="Audit"
+        about={`Best-practice checks of the objects ${namespace ? `in ${namespace}` : 'in every namespace'}`}
+      >
         <TextFilter label="Filter by object or check" value={q} onChange={(text) => setSearch({ q: text })} />
         <SelectFilter
           label="Category"
@@ -87,7 +84,7 @@ export function AuditPage() {
           ]}
           onChange={(s) => setSearch({ severity: s })}
         />
-      </div>
+      </PageHeading>
       {all.isPending ? (
         <Loading what="the audit" />
       ) : all.isError ? (

@@ -1,10 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
-import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useSearch } from '@tanstack/react-router';
 import { get } from '../../api/client.ts';
 import { CountTiles } from '../../ui/CountTiles.tsx';
 import { mutedLook, panelLook } from '../../ui/controls.tsx';
+import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Empty, ErrorMessage, Loading, StillLoading } from '../../ui/states.tsx';
 import { TextFilter } from '../../ui/TextFilter.tsx';
+import { useSearchPatch } from '../../ui/use-search-patch.ts';
 import { CertificateRows } from './CertificateRows.tsx';
 import { type CertificateReport, type CertificatesSearch, certSeverities, itemMatches } from './types.ts';
 
@@ -54,9 +56,7 @@ const tiles = (summary: CertificateReport['summary']) => [
 export function CertificatesPage() {
   const search = useSearch({ from: '/certificates' });
   const { namespace, q, severity } = search;
-  const navigate = useNavigate();
-  const setSearch = (patch: CertificatesSearch) =>
-    void navigate({ to: '.', search: (prev) => ({ ...prev, ...patch }), replace: true });
+  const setSearch = useSearchPatch<CertificatesSearch>();
   const report = useQuery({
     queryKey: ['certificate-expiry', namespace],
     queryFn: ({ signal }) => get('/api/secrets/certificate-expiry', { query: { namespace }, signal }),
@@ -67,20 +67,16 @@ export function CertificatesPage() {
   const scope = namespace ? ` in ${namespace}` : '';
   return (
     <div className="mx-auto flex max-w-7xl flex-col gap-4">
-      <div className="flex flex-wrap items-end gap-3">
-        <div className="mr-auto">
-          <h1 className="text-xl font-semibold">Certificates</h1>
-          <p className={`text-sm ${mutedLook}`}>
-            TLS Secrets{report.data?.certManager ? ' and cert-manager Certificates' : ''}
-            {scope || ' in every namespace'}, most urgent first
-          </p>
-        </div>
+      <PageHeading
+        title="Certificates"
+        about={`TLS Secrets${report.data?.certManager ? ' and cert-manager Certificates' : ''}${scope || ' in every namespace'}, most urgent first`}
+      >
         <TextFilter
           label="Filter by name, host or issuer"
           value={q}
           onChange={(text) => setSearch({ q: text })}
         />
-      </div>
+      </PageHeading>
       {report.isPending ? (
         <Loading what="certificates" />
       ) : report.isError ? (

@@ -1,12 +1,14 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useSearch } from '@tanstack/react-router';
 import { type ReactNode, useId } from 'react';
 import { get } from '../../api/client.ts';
 import { buttonLook, mutedLook, panelLook } from '../../ui/controls.tsx';
 import { ModeSwitch } from '../../ui/ModeSwitch.tsx';
+import { PageHeading } from '../../ui/PageHeading.tsx';
 import { Loaded } from '../../ui/states.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
 import { formatMoney } from '../../ui/units.ts';
+import { useSearchPatch } from '../../ui/use-search-patch.ts';
 import { StoreUnavailable } from '../metrics/StoreUnavailable.tsx';
 import { type CostWindow, costWindows, windowWords } from '../metrics/windows.ts';
 import { CostTiles } from './CostTiles.tsx';
@@ -26,9 +28,7 @@ export function CostPage() {
   const { namespace } = search;
   const window: CostWindow = search.window ?? '24h';
   const tab: CostTab = search.tab ?? 'namespaces';
-  const navigate = useNavigate();
-  const setSearch = (patch: CostSearch & { namespace?: string }) =>
-    void navigate({ to: '.', search: (prev) => ({ ...prev, ...patch }), replace: true });
+  const setSearch = useSearchPatch<CostSearch & { namespace?: string }>();
   const switchName = useId();
   const summary = useQuery({
     queryKey: ['cost', 'summary', window],
@@ -38,14 +38,10 @@ export function CostPage() {
   });
   return (
     <div className="mx-auto flex max-w-7xl flex-col gap-4">
-      <div className="flex flex-wrap items-end gap-3">
-        <div className="mr-auto">
-          <h1 className="text-xl font-semibold">Cost</h1>
-          <p className={`text-sm ${mutedLook}`}>
-            Hourly rates averaged over the last {windowWords(window)}, from OpenCost's prices in the metrics
-            store (USD)
-          </p>
-        </div>
+      <PageHeading
+        title="Cost"
+        about={`Hourly rates averaged over the last ${windowWords(window)}, from OpenCost's prices in the metrics store (USD)`}
+      >
         <ModeSwitch
           name={switchName}
           label="Window"
@@ -53,7 +49,7 @@ export function CostPage() {
           value={window}
           onChange={(w) => setSearch({ window: w === '24h' ? undefined : w })}
         />
-      </div>
+      </PageHeading>
       <Loaded query={summary} what="the cost summary">
         {(answer) =>
           !answer.available ? (

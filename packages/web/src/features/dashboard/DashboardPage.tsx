@@ -54,7 +54,9 @@ export function DashboardPage() {
       <HealthSummary health={data.health} refused={podsRefused !== undefined} />
       <CountsGrid counts={data.counts} access={capabilities.data} />
       {/* Certificates and audit findings are of the namespaces in view: with none, there is nothing to sum up. */}
-      {!podsRefused && <FindingsSummary certificates={data.certificates} audit={data.audit} />}
+      {!podsRefused && (
+        <FindingsSummary certificates={data.certificates} audit={data.audit} auditError={data.auditError} />
+      )}
       <div className="grid items-start gap-5 xl:grid-cols-2">
         <Card title={`Problems (${data.problemGroups.reduce((sum, g) => sum + g.count, 0)})`}>
           {podsRefused && data.problemGroups.length === 0 ? (

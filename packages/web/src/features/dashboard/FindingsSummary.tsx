@@ -25,16 +25,21 @@ const cardLook =
   'rounded-lg border border-slate-200 bg-white px-4 py-3 shadow-sm dark:border-slate-800 dark:bg-slate-900';
 const linkLook = 'text-sm text-teal-800 hover:underline dark:text-teal-300';
 
-/** The certificates' expiry and the best-practice audit in figures, each opening its page. */
+/**
+ * The certificates' expiry and the best-practice audit in figures, each opening its page; an audit that cannot run
+ * says why instead of vanishing.
+ */
 export function FindingsSummary({
   certificates,
   audit,
+  auditError,
 }: {
   certificates: Dashboard['certificates'];
   audit: Dashboard['audit'];
+  auditError: Dashboard['auditError'];
 }) {
   const { namespace } = useSearch({ strict: false });
-  if (!certificates && !audit) return null;
+  if (!certificates && !audit && !auditError) return null;
   return (
     <section aria-label="Findings" className="grid gap-4 md:grid-cols-2">
       {certificates && (
@@ -71,6 +76,15 @@ export function FindingsSummary({
               ['Objects passing', audit.passing, 'slate'],
             ]}
           />
+        </div>
+      )}
+      {auditError && (
+        <div className={cardLook}>
+          <h2 className="font-medium">Best-practice audit</h2>
+          <p className="mt-2 text-sm text-red-800 dark:text-red-300">
+            The audit cannot run: {auditError.error}{' '}
+            <span className="font-mono text-xs">({auditError.code})</span>
+          </p>
         </div>
       )}
     </section>

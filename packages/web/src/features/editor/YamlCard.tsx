@@ -7,9 +7,9 @@ import { put, remove } from '../../api/client.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Card, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { useWhyNot } from '../shell/use-why-not.ts';
+import { DraftEditor, StepButtons } from './EditFlow.tsx';
 
-// CodeMirror is only fetched when someone edits.
-const YamlEditor = lazy(() => import('./CodeMirror.tsx').then((m) => ({ default: m.YamlEditor })));
+// CodeMirror is only fetched when someone reviews a change.
 const YamlDiff = lazy(() => import('./CodeMirror.tsx').then((m) => ({ default: m.YamlDiff })));
 
 /** The object as a person reads it: without managedFields, which is bookkeeping of the API server. */
@@ -29,8 +29,6 @@ function editableYaml(resource: KubeObject): string {
 
 const button =
   'rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-800';
-const primary =
-  'rounded-md bg-teal-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-teal-800 disabled:opacity-60';
 
 /** Editing starts from `start`; the text being edited lives in a ref, so typing does not re-create the editor. */
 type Mode = { at: 'view' } | { at: 'edit'; start: string } | { at: 'review'; after: string };
@@ -131,21 +129,15 @@ export function YamlCard({
       )}
       {mode.at === 'edit' && (
         <div className="flex flex-col gap-3">
-          <Suspense fallback={<Loading what="the editor" />}>
-            <YamlEditor
-              initial={mode.start}
-              label={`YAML of ${resource.kind} ${params.name}`}
-              onChange={(text) => {
-                draft.current = text;
-              }}
-            />
-          </Suspense>
-          <Step
-            failure={dryRun.isError ? dryRun.error : undefined}
-            verb="run"
-            what="the dry run"
-            busy={dryRun.isPending ? 'Asking the API server…' : undefined}
-            next={{ label: 'Review changes', run: () => dryRun.mutate(draft.current) }}
+          <DraftEditor initial={mode.start} label={`YAML of ${resource.kind} ${params.name}`} draft={draft} />
+          <StepButtons
+            step={dryRun}
+            failure={{ what: 'the dry run', verb: 'run' }}
+            next={{
+              label: 'Review changes',
+              busy: 'Asking the API server…',
+              run: () => dryRun.mutate(draft.current),
+            }}
             back={{ label: 'Cancel', run: () => setMode({ at: 'view' }) }}
           />
         </div>
@@ -160,12 +152,10 @@ export function YamlCard({
           <Suspense fallback={<Loading what="the diff" />}>
             <YamlDiff before={original} after={mode.after} />
           </Suspense>
-          <Step
-            failure={apply.isError ? apply.error : undefined}
-            verb="apply"
-            what="the change"
-            busy={apply.isPending ? 'Applying…' : undefined}
-            next={{ label: 'Apply', run: () => apply.mutate(draft.current) }}
+          <StepButtons
+            step={apply}
+            failure={{ what: 'the change', verb: 'apply' }}
+            next={{ label: 'Apply', busy: 'Applying…', run: () => apply.mutate(draft.current) }}
             back={{ label: 'Back to editing', run: () => setMode({ at: 'edit', start: draft.current }) }}
           />
         </div>
@@ -201,36 +191,5 @@ export function YamlCard({
         </ConfirmDialog>
       )}
     </Card>
-  );
-}
-
-interface StepButton {
-  label: string;
-  run: () => void;
-}
-
-/** A step of the edit: what went wrong with it, if anything, then the way on and the way back. */
-function Step(props: {
-  failure: unknown;
-  verb: string;
-  what: string;
-  busy?: string;
-  next: StepButton;
-  back: StepButton;
-}) {
-  return (
-    <>
-      {props.failure !== undefined && (
-        <ErrorMessage error={props.failure} what={props.what} verb={props.verb} />
-      )}
-      <div className="flex gap-2">
-        <button type="button" className={primary} disabled={Boolean(props.busy)} onClick={props.next.run}>
-          {props.busy ?? props.next.label}
-        </button>
-        <button type="button" className={button} onClick={props.back.run}>
-          {props.back.label}
-        </button>
-      </div>
-    </>
   );
 }

@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { Link, useSearch } from '@tanstack/react-router';
 import { get } from '../../api/client.ts';
 import { linkLook, panelLook } from '../../ui/controls.tsx';
 import { ago, Empty, ErrorMessage, Loading, StillLoading } from '../../ui/states.tsx';
 import { Table } from '../../ui/Table.tsx';
 import { TextFilter } from '../../ui/TextFilter.tsx';
+import { useSearchPatch } from '../../ui/use-search-patch.ts';
 import { fluxState, StateBadge } from './Badges.tsx';
 import {
   type ApplicationSummary,
@@ -117,7 +118,7 @@ function FluxObjects({ objects }: { objects: FluxSummary[] }) {
 export function GitOpsPage() {
   const search = useSearch({ from: '/gitops' });
   const { namespace, q } = search;
-  const navigate = useNavigate();
+  const setSearch = useSearchPatch<GitOpsSearch>();
   const overview = useQuery({
     queryKey: ['gitops', namespace],
     queryFn: ({ signal }) => get('/api/gitops', { query: { namespace }, signal }),
@@ -133,13 +134,7 @@ export function GitOpsPage() {
     <div className="mx-auto flex max-w-7xl flex-col gap-4">
       <div className="flex flex-wrap items-end gap-3">
         <h1 className="mr-auto text-xl font-semibold">GitOps</h1>
-        <TextFilter
-          label="Filter by name"
-          value={q}
-          onChange={(text) =>
-            void navigate({ to: '.', search: (prev) => ({ ...prev, q: text }), replace: true })
-          }
-        />
+        <TextFilter label="Filter by name" value={q} onChange={(text) => setSearch({ q: text })} />
       </div>
       {overview.isPending ? (
         <Loading what="GitOps objects" />

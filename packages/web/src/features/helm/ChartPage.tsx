@@ -1,9 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { Link, useParams, useSearch } from '@tanstack/react-router';
 import { get } from '../../api/client.ts';
 import { linkLook } from '../../ui/controls.tsx';
 import { Card, ErrorMessage, Loaded, Loading } from '../../ui/states.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
+import { useSearchPatch } from '../../ui/use-search-patch.ts';
 import { InstallForm } from './InstallForm.tsx';
 import { ScrollingText } from './ManifestTab.tsx';
 import { ProgressPanel } from './ProgressPanel.tsx';
@@ -58,9 +59,7 @@ function About({ chart }: { chart: ChartVersion }) {
 export function ChartPage() {
   const { repo, chart } = useParams({ from: '/helm/charts/$repo/$chart' });
   const search = useSearch({ from: '/helm/charts/$repo/$chart' });
-  const navigate = useNavigate();
-  const setSearch = (patch: ChartSearch) =>
-    void navigate({ to: '.', search: (prev) => ({ ...prev, ...patch }), replace: true });
+  const setSearch = useSearchPatch<ChartSearch>();
   const versions = useQuery({
     queryKey: ['helm', 'chart', repo, chart],
     queryFn: ({ signal }) => get('/api/pkgmgr/charts/{repo}/{chart}', { params: { repo, chart }, signal }),

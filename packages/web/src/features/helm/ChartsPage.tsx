@@ -1,6 +1,7 @@
-import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { Link, useSearch } from '@tanstack/react-router';
 import { linkLook } from '../../ui/controls.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
+import { useSearchPatch } from '../../ui/use-search-patch.ts';
 import { CatalogTab } from './CatalogTab.tsx';
 import { SourcesTab } from './SourcesTab.tsx';
 import type { ChartsSearch } from './search.ts';
@@ -8,9 +9,7 @@ import type { ChartsSearch } from './search.ts';
 /** Charts to install: those of the agent's configured sources, and a search of the public catalog. */
 export function ChartsPage() {
   const search = useSearch({ from: '/helm/charts' });
-  const navigate = useNavigate();
-  const setSearch = (patch: ChartsSearch) =>
-    void navigate({ to: '.', search: (prev) => ({ ...prev, ...patch }), replace: true });
+  const setSearch = useSearchPatch<ChartsSearch>();
   const tab = search.tab ?? 'sources';
   return (
     <div className="mx-auto flex max-w-7xl flex-col gap-4">

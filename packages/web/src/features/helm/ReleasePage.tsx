@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
+import { Link, useParams, useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
 import { get } from '../../api/client.ts';
 import { buttonLook, linkLook } from '../../ui/controls.tsx';
 import { ago, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
+import { useSearchPatch } from '../../ui/use-search-patch.ts';
 import { StatusBadge, UpgradeBadge } from './Badges.tsx';
 import { HistoryTab } from './HistoryTab.tsx';
 import { DiffTab, ManifestTab, ScrollingText } from './ManifestTab.tsx';
@@ -54,7 +55,6 @@ function Summary({ detail, info }: { detail: ReleaseDetail; info?: UpgradeInfo }
 export function ReleasePage() {
   const release = useParams({ from: '/helm/$namespace/$name' });
   const search = useSearch({ from: '/helm/$namespace/$name' });
-  const navigate = useNavigate();
   const [asking, setAsking] = useState<Asking>();
   const stream = useHelmStream();
   const detail = useQuery({
@@ -69,8 +69,7 @@ export function ReleasePage() {
       get('/api/pkgmgr/releases/{namespace}/{name}/upgrade-info', { params: { ...release }, signal }),
     staleTime: 60_000,
   });
-  const setSearch = (patch: ReleaseSearch) =>
-    void navigate({ to: '.', search: (prev) => ({ ...prev, ...patch }), replace: true });
+  const setSearch = useSearchPatch<ReleaseSearch>();
   const back = (
     <Link to="/helm" search={{ namespace: search.namespace }} className={`text-sm ${linkLook}`}>
       ← all Helm releases

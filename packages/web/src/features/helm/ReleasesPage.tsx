@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { Link, useSearch } from '@tanstack/react-router';
 import { get } from '../../api/client.ts';
 import { buttonLook, linkLook } from '../../ui/controls.tsx';
 import { ago, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { Table } from '../../ui/Table.tsx';
 import { TextFilter } from '../../ui/TextFilter.tsx';
+import { useSearchPatch } from '../../ui/use-search-patch.ts';
 import { AccessNotice, useRefusal } from '../shell/AccessNotice.tsx';
 import { helmReleases } from '../shell/access.ts';
 import { StatusBadge, UpgradeBadge } from './Badges.tsx';
@@ -22,7 +23,7 @@ const matches = (r: ReleaseSummary, q: string) =>
 export function ReleasesPage() {
   const search = useSearch({ from: '/helm' });
   const namespace = search.namespace;
-  const navigate = useNavigate();
+  const setSearch = useSearchPatch<ReleasesSearch>();
   const releases = useQuery({
     queryKey: ['helm', 'releases', namespace],
     queryFn: ({ signal }) => get('/api/pkgmgr/releases', { query: { namespace }, signal }),
@@ -49,11 +50,7 @@ export function ReleasesPage() {
             </span>
           )}
         </h1>
-        <TextFilter
-          label="Filter by name or chart"
-          value={search.q}
-          onChange={(q) => void navigate({ to: '.', search: (prev) => ({ ...prev, q }), replace: true })}
-        />
+        <TextFilter label="Filter by name or chart" value={search.q} onChange={(q) => setSearch({ q })} />
         <Link to="/helm/charts" search={{ namespace }} className={buttonLook}>
           Charts and install…
         </Link>

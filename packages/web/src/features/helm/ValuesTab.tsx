@@ -1,45 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { stringify } from 'yaml';
 import { get, post, put } from '../../api/client.ts';
-import { buttonLook, Checkbox, primaryLook } from '../../ui/controls.tsx';
-import { ErrorMessage, Loaded, Loading } from '../../ui/states.tsx';
+import { buttonLook, Checkbox } from '../../ui/controls.tsx';
+import { Loaded } from '../../ui/states.tsx';
 import { toastError } from '../../ui/toasts.tsx';
+import { DraftEditor, StepButtons } from '../editor/EditFlow.tsx';
 import { ScrollingText } from './ManifestTab.tsx';
 import type { ReleaseRef } from './types.ts';
 import { UnifiedDiff } from './UnifiedDiff.tsx';
 
-// CodeMirror is only fetched when someone edits.
-const YamlEditor = lazy(() => import('../editor/CodeMirror.tsx').then((m) => ({ default: m.YamlEditor })));
-
 const asYaml = (values: Record<string, unknown>) =>
   Object.keys(values).length === 0 ? '' : stringify(values);
-
-/**
- * A step of the edit: why its request failed, if it did, then the way on (saying what it is doing while its
- * request runs) and the way back.
- */
-function StepButtons(props: {
-  step: { isPending: boolean; isError: boolean; error: unknown };
-  failure: { what: string; verb: string };
-  next: { label: string; busy: string; run: () => void };
-  back: { label: string; run: () => void };
-}) {
-  const { step } = props;
-  return (
-    <>
-      {step.isError && <ErrorMessage error={step.error} {...props.failure} />}
-      <div className="flex gap-2">
-        <button type="button" className={primaryLook} disabled={step.isPending} onClick={props.next.run}>
-          {step.isPending ? props.next.busy : props.next.label}
-        </button>
-        <button type="button" className={buttonLook} disabled={step.isPending} onClick={props.back.run}>
-          {props.back.label}
-        </button>
-      </div>
-    </>
-  );
-}
 
 type Mode = { at: 'view' } | { at: 'edit'; start: string } | { at: 'preview'; diff: string };
 
@@ -130,15 +102,11 @@ export function ValuesTab({ release }: { release: ReleaseRef }) {
           </p>
           {/* An empty release's values start as one line: the editor keeps room to type. */}
           <div className="[&_.cm-content]:min-h-40">
-            <Suspense fallback={<Loading what="the editor" />}>
-              <YamlEditor
-                initial={mode.start}
-                label={`Values of release ${release.namespace}/${release.name}`}
-                onChange={(text) => {
-                  draft.current = text;
-                }}
-              />
-            </Suspense>
+            <DraftEditor
+              initial={mode.start}
+              label={`Values of release ${release.namespace}/${release.name}`}
+              draft={draft}
+            />
           </div>
           <StepButtons
             step={preview}

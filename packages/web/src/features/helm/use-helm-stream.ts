@@ -1,20 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError } from '../../api/client.ts';
-import { postStream, type StreamBody, type StreamPath } from '../../api/post-stream.ts';
+import { postStream, type StreamBody, type StreamFrame, type StreamPath } from '../../api/post-stream.ts';
 import { toastError } from '../../ui/toasts.tsx';
 import type { ReleaseSummary } from './types.ts';
 
-export interface ProgressLine {
-  phase: string;
-  message: string;
-  detail?: string;
-}
-
-type Frame =
-  | ({ type: 'progress' } & ProgressLine)
-  | { type: 'complete'; release: ReleaseSummary }
-  | { type: 'error'; message: string; code: string };
+/** A frame of any of helm's streamed actions (they document the same frames). */
+type Frame = StreamFrame<StreamPath>;
+export type ProgressLine = Omit<Extract<Frame, { type: 'progress' }>, 'type'>;
 
 /** One install, upgrade or rollback as it runs: helm's progress lines, then how it ended. */
 export interface HelmRun {
@@ -54,7 +47,9 @@ export function useHelmStream() {
         toastError(`${title} failed`, error);
       };
       setRun({ title, state: 'running', lines: [] });
-      postStream<P, Frame>(path, { ...options, signal: abort.signal }, (frame) => {
+      postStream(path, { ...options, signal: abort.signal }, (received) => {
+        // P is one of the routes whose frames make up Frame.
+        const frame = received as Frame;
         if (frame.type === 'progress') {
           const { phase, message, detail } = frame;
           update((was) => ({ ...was, lines: [...was.lines, { phase, message, detail }] }));

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { get } from '../../api/client.ts';
 import { streamWords } from '../../ui/StreamStatus.tsx';
 import { ErrorMessage } from '../../ui/states.tsx';
-import { type LogLine, useLogStream } from './use-log-stream.ts';
+import { type LogLine, type LogRoute, useLogStream } from './use-log-stream.ts';
 
 /** A pod whose containers' previous runs can be read: how often each has restarted (none: no previous run). */
 export interface PreviousRuns {
@@ -68,7 +68,7 @@ const download = (name: string, lines: LogLine[]) => {
  * container choice, timestamps, wrapping, and download of what the page holds.
  */
 export function LogViewer(props: {
-  path: string;
+  route: LogRoute;
   name: string;
   containers: string[];
   multiPod?: boolean;
@@ -82,7 +82,7 @@ export function LogViewer(props: {
   const [search, setSearch] = useState('');
   const [timestamps, setTimestamps] = useState(true);
   const [wrap, setWrap] = useState(false);
-  const { lines, state, notice } = useLogStream({ path: props.path, container, tail: 200 });
+  const { lines, state, notice } = useLogStream({ route: props.route, container, tail: 200 });
   const [shown, setShown] = useState<LogLine[]>([]);
   const box = useRef<HTMLElement>(null);
   useEffect(() => {

@@ -1,12 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
-import { type StreamState, subscribe } from '../../api/events.ts';
+import { type StreamEventOf, type StreamState, subscribe } from '../../api/events.ts';
 
-export interface LogLine {
-  pod: string;
-  container: string;
-  timestamp?: string;
-  line: string;
-}
+/** A pod's log, or the merged logs of a workload's pods. */
+export type LogRoute =
+  | { path: '/api/pods/{namespace}/{name}/logs/stream'; params: { namespace: string; name: string } }
+  | {
+      path: '/api/workloads/{kind}/{namespace}/{name}/logs/stream';
+      params: { kind: string; namespace: string; name: string };
+    };
+
+export type LogLine = StreamEventOf<LogRoute['path'], 'log'>['data'];
 
 /** Lines kept in the page; older ones scroll away (the download has what is kept). */
 const kept = 5000;
@@ -15,35 +18,43 @@ const kept = 5000;
  * The log of a pod's container, or of every pod of a workload (following them across rollouts), streamed from
  * the agent. Paused, lines still arrive and are kept; they show when the reader resumes.
  */
-export function useLogStream(source: { path: string; container?: string; tail: number }) {
+export function useLogStream(source: { route: LogRoute; container?: string; tail: number }) {
   const [lines, setLines] = useState<LogLine[]>([]);
   const [state, setState] = useState<StreamState | 'ended'>('connecting');
   const [notice, setNotice] = useState<string>();
   const buffer = useRef<LogLine[]>([]);
+  const { path } = source.route;
+  // By value: the page builds the route anew at each render, which must not restart the stream.
+  const params = JSON.stringify(source.route.params);
   useEffect(() => {
     buffer.current = [];
     setLines([]);
     setNotice(undefined);
     let flush: ReturnType<typeof setTimeout> | undefined;
     const close = subscribe(
-      source.path,
-      { container: source.container, tail: String(source.tail) },
+      path,
+      {
+        params: JSON.parse(params) as Record<string, string>,
+        query: { container: source.container, tail: String(source.tail) },
+      },
       {
         onState: setState,
-        onEvent: (type, data) => {
-          if (type === 'end') {
+        onEvent: (event) => {
+          if (event.event === 'end') {
             close();
             setState('ended');
-            setNotice(
-              `The stream ended: ${(data as { reason?: string }).reason ?? 'the container stopped'}.`,
-            );
+            setNotice(`The stream ended: ${event.data.reason}.`);
             return;
           }
-          if (type === 'warning' || type === 'error') {
-            setNotice((data as { message?: string }).message);
+          if (event.event === 'warning') {
+            setNotice(event.data.message);
             return;
           }
-          buffer.current.push(data as LogLine);
+          if (event.event === 'error') {
+            setNotice(`${event.data.pod}/${event.data.container}: ${event.data.error}`);
+            return;
+          }
+          buffer.current.push(event.data);
           if (buffer.current.length > kept) buffer.current.splice(0, buffer.current.length - kept);
           // Many lines arrive at once on connect: render once per frame, not once per line.
           flush ??= setTimeout(() => {
@@ -58,6 +69,6 @@ export function useLogStream(source: { path: string; container?: string; tail: n
       clearTimeout(flush);
       close();
     };
-  }, [source.path, source.container, source.tail]);
+  }, [path, params, source.container, source.tail]);
   return { lines, state, notice };
 }

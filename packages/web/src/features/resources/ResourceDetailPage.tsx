@@ -177,13 +177,12 @@ type Containers = { name?: string }[] | undefined;
 
 /** Pods stream their own log; workloads the logs of all their pods. Other kinds have none. */
 function logSource(resource: KubeObject, namespace: string, name: string) {
-  const at = `${encodeURIComponent(namespace)}/${encodeURIComponent(name)}`;
   if (resource.kind === 'Pod') {
     const containers = ((resource.spec?.containers as Containers) ?? []).map((c) => c.name ?? '');
     const statuses = (resource.status?.containerStatuses ?? []) as { name: string; restartCount?: number }[];
     const restarts = Object.fromEntries(statuses.map((c) => [c.name, c.restartCount ?? 0]));
     return {
-      path: `/api/pods/${at}/logs/stream`,
+      route: { path: '/api/pods/{namespace}/{name}/logs/stream', params: { namespace, name } } as const,
       name,
       containers,
       previousRuns: { namespace, pod: name, restarts },
@@ -193,5 +192,9 @@ function logSource(resource: KubeObject, namespace: string, name: string) {
   if (!loggedWorkloads.has(kind)) return undefined;
   const template = resource.spec?.template as { spec?: { containers?: Containers } } | undefined;
   const containers = (template?.spec?.containers ?? []).map((c) => c.name ?? '');
-  return { path: `/api/workloads/${kind}/${at}/logs/stream`, name, containers, multiPod: true };
+  const route = {
+    path: '/api/workloads/{kind}/{namespace}/{name}/logs/stream',
+    params: { kind, namespace, name },
+  } as const;
+  return { route, name, containers, multiPod: true };
 }

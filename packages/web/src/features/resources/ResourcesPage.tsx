@@ -7,6 +7,7 @@ import { PlainLink } from '../../ui/PlainLink.tsx';
 import { SelectFilter } from '../../ui/SelectFilter.tsx';
 import { Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { TextFilter } from '../../ui/TextFilter.tsx';
+import { useSearchPatch } from '../../ui/use-search-patch.ts';
 import { type Column, VirtualTable } from '../../ui/VirtualTable.tsx';
 import { AccessNotice } from '../shell/AccessNotice.tsx';
 import { BulkActions } from './BulkActions.tsx';
@@ -114,8 +115,7 @@ export function ResourcesPage() {
 
   // As kubectl: a NAMESPACE column only when the rows may come from several namespaces.
   const acrossNamespaces = Boolean(shown?.namespaced) && !search.namespace;
-  const setSearch = (patch: Partial<ResourcesSearch>) =>
-    void navigate({ to: '.', search: (prev) => ({ ...prev, ...patch }), replace: true });
+  const setSearch = useSearchPatch<Partial<ResourcesSearch>>();
   const router = useRouter();
   const sortedColumn = (search.sort ?? (acrossNamespaces ? 'namespace' : 'name')).toLowerCase();
   const order = search.order ?? 'asc';

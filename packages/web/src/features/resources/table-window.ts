@@ -1,4 +1,3 @@
-import type { TableWindowPatch } from '@binnacle/common/tables';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, get } from '../../api/client.ts';
 import { subscribe } from '../../api/events.ts';
@@ -51,16 +50,17 @@ export function useTableWindow(kind: string, query: TableQuery): LiveWindow {
         },
       );
     const unsubscribe = subscribe(
-      `/api/tables/${encodeURIComponent(kind)}/stream`,
-      asked,
+      '/api/tables/{kind}/stream',
+      { params: { kind }, query: asked },
       {
-        onEvent: (type, data) =>
+        onEvent: (event) =>
           setLive((prev) => {
-            if (type === 'window') return { window: data as TableWindow, view, stale: false };
-            if (type === 'patch' && prev.window && prev.view === view)
-              return { window: applyPatch(prev.window, data as TableWindowPatch), view, stale: false };
-            if (type === 'error') return { ...prev, error: (data as { error: string }).error };
-            return prev;
+            if (event.event === 'window') return { window: event.data, view, stale: false };
+            if (event.event === 'patch')
+              return prev.window && prev.view === view
+                ? { window: applyPatch(prev.window, event.data), view, stale: false }
+                : prev;
+            return { ...prev, error: event.data.error };
           }),
         onState: (state) => {
           if (state === 'reconnecting') void askWhy();

@@ -1,8 +1,10 @@
-import { useNavigate, useSearch } from '@tanstack/react-router';
+import { useSearch } from '@tanstack/react-router';
 import { useState } from 'react';
+import { SelectFilter } from '../../ui/SelectFilter.tsx';
 import { StreamDot, streamWords } from '../../ui/StreamStatus.tsx';
 import { ErrorMessage, Loading } from '../../ui/states.tsx';
 import { TextFilter } from '../../ui/TextFilter.tsx';
+import { useSearchPatch } from '../../ui/use-search-patch.ts';
 import { EmptyOrRefused } from '../shell/AccessNotice.tsx';
 import { pods } from '../shell/access.ts';
 import { ChangeRow } from './ChangeRow.tsx';
@@ -26,15 +28,13 @@ const ofType: Record<ChangeType, (c: Change) => boolean> = {
 /** What changed in the cluster, newest first, arriving live; filters live in the URL. */
 export function TimelinePage() {
   const search = useSearch({ from: '/timeline' });
-  const navigate = useNavigate();
   const { changes, stream } = useLiveChanges({
     namespace: search.namespace,
     kind: search.kind,
     name: search.name,
   });
   const [open, setOpen] = useState<number | undefined>();
-  const setFilter = (patch: Partial<TimelineSearch>) =>
-    void navigate({ to: '.', search: (prev) => ({ ...prev, ...patch }), replace: true });
+  const setFilter = useSearchPatch<Partial<TimelineSearch>>();
   const rows = (changes.data?.events ?? []).filter((c) => !search.type || ofType[search.type](c));
   return (
     <div className="mx-auto flex max-w-7xl flex-col gap-4">
@@ -52,20 +52,18 @@ export function TimelinePage() {
           placeholder="exact name"
           onChange={(name) => setFilter({ name })}
         />
-        <label className="flex flex-col text-xs text-slate-600 dark:text-slate-400">
-          Type
-          <select
-            className="mt-1 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm text-slate-900 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-100"
-            value={search.type ?? ''}
-            onChange={(e) => setFilter({ type: (e.target.value || undefined) as ChangeType | undefined })}
-          >
-            <option value="">Everything</option>
-            <option value="changes">Object changes</option>
-            <option value="warnings">Warnings</option>
-            <option value="events">Kubernetes events</option>
-            <option value="actions">Actions by people</option>
-          </select>
-        </label>
+        <SelectFilter
+          label="Type"
+          all="Everything"
+          value={search.type}
+          options={[
+            ['changes', 'Object changes'],
+            ['warnings', 'Warnings'],
+            ['events', 'Kubernetes events'],
+            ['actions', 'Actions by people'],
+          ]}
+          onChange={(type) => setFilter({ type })}
+        />
         <span
           role="status"
           className="inline-flex items-center gap-1.5 rounded-full border border-slate-200 px-3 py-1 text-xs dark:border-slate-700"

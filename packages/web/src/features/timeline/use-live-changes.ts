@@ -44,11 +44,10 @@ export function useLiveChanges(filter: ChangeFilter) {
     if (!loaded) return;
     return subscribe(
       '/api/events/stream',
-      { namespaces: filter.namespace },
+      { query: { namespaces: filter.namespace } },
       {
         onState: setStream,
-        onEvent: (_type, data) => {
-          const change = data as Change;
+        onEvent: ({ data: change }) => {
           if (!matches(change, filter)) return;
           queryClient.setQueryData<Answer<'/api/changes'>>(queryKey, (page) => {
             if (!page) return page;

@@ -61,8 +61,8 @@ function useLiveTopology(
     if (view === 'traffic') return;
     return subscribe(
       '/api/events/stream',
-      { namespaces: namespace, expand },
-      { onState: setStream, onEvent: (_type, data) => setTopology(data as Topology) },
+      { query: { namespaces: namespace, expand } },
+      { onState: setStream, onEvent: ({ data }) => setTopology(data) },
       ['topology'],
     );
   }, [namespace, expand, view]);

@@ -1,4 +1,5 @@
 import type { Answer } from '../../api/client.ts';
+import type { StreamEventOf } from '../../api/events.ts';
 import type { Topology } from '../topology/graph.ts';
 
 export type Sources = Answer<'/api/traffic/sources'>;
@@ -8,10 +9,7 @@ export type FlowPair = Extract<FlowsAnswer, { available: true }>['pairs'][number
 export type Endpoint = FlowPair['source'];
 
 /** The stream's `delta`: the pairs whose numbers changed, and those that left the window. */
-export interface FlowDelta {
-  changed: FlowPair[];
-  removed: string[];
-}
+export type FlowDelta = StreamEventOf<'/api/traffic/flows/stream', 'delta'>['data'];
 
 /** The pairs after a delta: changed ones replaced in place, new ones added, the removed ones gone. */
 export function applyDelta(pairs: readonly FlowPair[], delta: FlowDelta): FlowPair[] {

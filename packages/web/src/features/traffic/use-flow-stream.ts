@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { type StreamState, subscribe } from '../../api/events.ts';
-import { applyDelta, type FlowDelta, type FlowPair, type SourceName } from './flows.ts';
+import { applyDelta, type FlowPair, type SourceName } from './flows.ts';
 
 /** What the flow stream said last: nothing yet, the window's pairs, or why there are none. */
 export type FlowView =
@@ -14,12 +14,6 @@ export type FlowView =
       trouble?: string;
     }
   | { state: 'absent'; reason: string };
-
-interface Snapshot {
-  source: SourceName;
-  windowMs: number;
-  pairs: FlowPair[];
-}
 
 /**
  * The caller's flow pairs of the window, live: the stream's snapshot, then its deltas. A dropped connection is
@@ -37,19 +31,18 @@ export function useFlowStream(
     setView({ state: 'waiting' });
     return subscribe(
       '/api/traffic/flows/stream',
-      { namespace, since },
+      { query: { namespace, since } },
       {
         onState: setConnection,
-        onEvent: (type, data) =>
+        onEvent: (event) =>
           setView((was) => {
-            if (type === 'snapshot') return { state: 'flows', ...(data as Snapshot) };
-            if (type === 'unavailable')
-              return { state: 'absent', reason: (data as { reason: string }).reason };
+            if (event.event === 'snapshot') return { state: 'flows', ...event.data };
+            if (event.event === 'unavailable') return { state: 'absent', reason: event.data.reason };
             if (was.state !== 'flows') return was;
             // A delta means the source answers again: what went wrong before is over.
-            if (type === 'delta')
-              return { ...was, pairs: applyDelta(was.pairs, data as FlowDelta), trouble: undefined };
-            return { ...was, trouble: (data as { reason: string }).reason };
+            if (event.event === 'delta')
+              return { ...was, pairs: applyDelta(was.pairs, event.data), trouble: undefined };
+            return { ...was, trouble: event.data.reason };
           }),
       },
       ['snapshot', 'delta', 'unavailable', 'error'],

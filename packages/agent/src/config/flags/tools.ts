@@ -1,0 +1,90 @@
+import type { OptionSpec } from '@binnacle/common/server';
+import type { AgentConfig } from '../agent-config.ts';
+import { settingChecks } from '../setting-checks.ts';
+
+/** Helm, the chart catalog, debug containers, the terminal, MCP and the live views' limits. */
+export const toolFlags: OptionSpec<AgentConfig>[] = [
+  {
+    flag: 'helm-binary',
+    key: 'helmBinary',
+    env: 'BINNACLE_HELM_BINARY',
+    type: 'path',
+    placeholder: 'PATH',
+    help: 'the helm binary that installs, upgrades, rolls back and uninstalls releases',
+    defaultText: 'helm on PATH',
+  },
+  {
+    flag: 'helm-repositories',
+    key: 'helmRepositories',
+    env: 'BINNACLE_HELM_REPOSITORIES',
+    type: 'string',
+    placeholder: 'NAME=URL,…',
+    help: 'chart repositories: http(s):// for a classic one (index.yaml), oci:// for a registry',
+    defaultText: 'none',
+    check: settingChecks.helmRepositories,
+  },
+  {
+    flag: 'catalog-url',
+    key: 'catalogUrl',
+    env: 'BINNACLE_CATALOG_URL',
+    type: 'url',
+    placeholder: 'URL',
+    help: 'Artifact Hub-compatible chart catalog the chart search asks',
+  },
+  {
+    flag: 'repohost-api-url',
+    key: 'repohostApiUrl',
+    env: 'BINNACLE_REPOHOST_API_URL',
+    type: 'url',
+    placeholder: 'URL',
+    help: 'code host API the "star the project" prompt calls',
+  },
+  {
+    flag: 'debug-image',
+    key: 'debugImage',
+    env: 'BINNACLE_DEBUG_IMAGE',
+    type: 'string',
+    placeholder: 'IMAGE',
+    help: 'image of ephemeral debug containers',
+    check: settingChecks.image,
+  },
+  {
+    flag: 'disable-local-terminal',
+    key: 'disableLocalTerminal',
+    env: 'BINNACLE_DISABLE_LOCAL_TERMINAL',
+    type: 'boolean',
+    help: "refuse /api/local-terminal (a shell on the agent's host); it is always off in a cluster",
+  },
+  {
+    flag: 'no-mcp',
+    key: 'noMcp',
+    env: 'BINNACLE_NO_MCP',
+    type: 'boolean',
+    help: 'serve no MCP endpoint (/mcp) for AI assistants',
+  },
+  {
+    flag: 'mcp-read-only',
+    key: 'mcpReadOnly',
+    env: 'BINNACLE_MCP_READ_ONLY',
+    type: 'boolean',
+    help: 'offer AI assistants only the MCP tools that read, none that change the cluster',
+  },
+  {
+    flag: 'max-event-streams',
+    key: 'maxEventStreams',
+    env: 'BINNACLE_MAX_EVENT_STREAMS',
+    type: 'integer',
+    range: [1, 10_000],
+    placeholder: 'N',
+    help: 'concurrent /api/events/stream clients before 503',
+  },
+  {
+    flag: 'topology-max-nodes',
+    key: 'topologyMaxNodes',
+    env: 'BINNACLE_TOPOLOGY_MAX_NODES',
+    type: 'integer',
+    range: [10, 100_000],
+    placeholder: 'N',
+    help: 'a whole-cluster topology larger than this after grouping is reduced to fit: pod groups, then kind counts, then one node per namespace',
+  },
+];

@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { callerView } from '../../http/caller-view.ts';
+import { kubeEvents } from '../../scope/events.ts';
+import { group, kind, limit, name, namespace, scope } from '../../scope/mcp/args.ts';
+import { eventRow } from '../../scope/mcp/rows.ts';
+import { toolsOf } from '../../scope/mcp/tool.ts';
+import type { AiContext } from './module.ts';
+import { aiGet, aiList } from './service.ts';
+
+const tool = toolsOf<AiContext>();
+
+/** The tools that read objects of any kind as an assistant sees them, redacted. */
+export const aiTools = [
+  tool({
+    name: 'list_resources',
+    title: 'List resources',
+    description:
+      'Objects of a kind, redacted (Secret values never appear): compact gives one line each, summary the fields a table shows, detail the whole objects.',
+    input: {
+      kind,
+      namespace,
+      group,
+      label_selector: z.string().max(1024).optional().describe('e.g. app=web,tier!=cache'),
+      verbosity: z.enum(['compact', 'summary', 'detail']).default('compact'),
+      limit: limit(50, 200),
+    },
+    run: (args, { ctx, caller, now }) =>
+      aiList(
+        ctx,
+        caller,
+        {
+          kind: args.kind,
+          group: args.group,
+          namespaces: scope(args.namespace),
+          labelSelector: args.label_selector,
+          verbosity: args.verbosity,
+          limit: args.limit,
+        },
+        now,
+      ),
+  }),
+  tool({
+    name: 'get_resource',
+    title: 'Get a resource',
+    description:
+      'One object, redacted, with its recent events; namespace omitted for a cluster-scoped kind (nodes, namespaces).',
+    input: {
+      kind,
+      name,
+      namespace,
+      group,
+      verbosity: z.enum(['compact', 'summary', 'detail']).default('detail'),
+    },
+    async run(args, { ctx, caller, now }) {
+      const found = await aiGet(
+        ctx,
+        caller,
+        {
+          kind: args.kind,
+          namespace: args.namespace ?? '_',
+          name: args.name,
+          group: args.group,
+          verbosity: args.verbosity,
+        },
+        now,
+      );
+      const resource = ctx.cluster.resolve(args.kind, args.group);
+      const view = await callerView(ctx, caller, scope(args.namespace));
+      const events = kubeEvents(ctx, {
+        namespaces: view.namespaces,
+        kind: resource.kind,
+        name: args.name,
+        limit: 10,
+      });
+      return { ...found, events: events.items.map(eventRow) };
+    },
+  }),
+];

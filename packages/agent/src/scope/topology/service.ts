@@ -1,0 +1,118 @@
+import { type AuditSettings, configDefaults } from '../../config/agent-config.ts';
+import type { Cluster } from '../../kube/cluster.ts';
+import { resourceKey } from '../../kube/discovery.ts';
+import type { AuditEngine } from '../audit/engine.ts';
+import {
+  buildTopology,
+  defaultTopologyOptions,
+  type TopologyInput,
+  type TopologyKind,
+  type TopologyOptions,
+  topologyGroups,
+} from './builder.ts';
+import { withFindings } from './findings.ts';
+import { estimate, reducedTopology } from './level-of-detail.ts';
+import type { Topology } from './model.ts';
+
+/** Kinds of add-ons a cluster may well not have: their absence is no warning. */
+const optionalKinds = new Set([
+  'Gateway',
+  'HTTPRoute',
+  'GRPCRoute',
+  'Application',
+  'Kustomization',
+  'HelmRelease',
+]);
+const memoTtlMs = 2000;
+
+/** What a topology is built from: the served cluster's cache and the audit over it. */
+export interface TopologySource {
+  readonly cluster: Cluster;
+  readonly audit: AuditEngine;
+}
+
+export interface TopologyRequest extends TopologyOptions {
+  namespaces?: string[];
+  /** The audit settings to count each node's findings by; without them, nodes carry no audit counts. */
+  audit?: AuditSettings;
+  /** Whether the caller may read Secrets: Ingresses, Gateways and TLS Secrets then show their certificate. */
+  certificates?: boolean;
+}
+
+/**
+ * The audit's findings in the request's namespaces; undefined without audit settings or while pods load. When the
+ * audit cannot run (the agent may not list pods, or listing fails) the warnings say why, with the code.
+ */
+function auditFindings(ctx: TopologySource, request: TopologyRequest, now: number, warnings: string[]) {
+  if (!request.audit) return undefined;
+  const { run, error } = ctx.audit.attempt({ namespaces: request.namespaces, settings: request.audit }, now);
+  if (error) warnings.push(`the audit cannot run (${error.code}): ${error.error}`);
+  return run?.findings;
+}
+
+function snapshot(
+  ctx: TopologySource,
+  namespaces: string[] | undefined,
+): { input: TopologyInput; warnings: string[] } {
+  const input: TopologyInput = {};
+  const warnings: string[] = [];
+  for (const [kind, group] of Object.entries(topologyGroups) as [TopologyKind, string][]) {
+    const resource = ctx.cluster.find(group, kind);
+    if (!resource) {
+      if (!optionalKinds.has(kind)) warnings.push(`${kind} is not served by the cluster`);
+      continue;
+    }
+    const informer = ctx.cluster.cache.informer(resource);
+    if (!informer?.synced) {
+      warnings.push(
+        `${resourceKey(resource)} ${informer?.state === 'forbidden' ? 'cannot be listed by the agent' : 'is still loading'}`,
+      );
+      continue;
+    }
+    input[kind] = namespaces ? namespaces.flatMap((n) => informer.list(n)) : informer.list();
+  }
+  return { input, warnings };
+}
+
+/**
+ * The topology from the cache, memoized per request shape: rebuilt only when the cache has changed, and at
+ * most every 2 s while it keeps changing. A cluster too big to draw whole is drawn at a coarser level of detail.
+ */
+export class TopologyService {
+  readonly #memo = new Map<string, { version: number; at: number; topology: Topology }>();
+  readonly #largeCluster: number;
+
+  /** Above `largeCluster` estimated nodes (`topologyMaxNodes`), the whole cluster is reduced to fit within it. */
+  constructor(largeCluster = configDefaults().topologyMaxNodes) {
+    this.#largeCluster = largeCluster;
+  }
+
+  get(ctx: TopologySource, partial: Partial<TopologyRequest>, now = Date.now()): Topology {
+    ctx.cluster.resources();
+    const given = Object.fromEntries(Object.entries(partial).filter(([, v]) => v !== undefined));
+    const request: TopologyRequest = { ...defaultTopologyOptions, ...given };
+    const key = JSON.stringify([
+      request.namespaces,
+      request.includeReplicaSets,
+      request.includeSecrets,
+      request.maxIndividualPods,
+      request.expand,
+      request.audit,
+      request.certificates,
+    ]);
+    const hit = this.#memo.get(key);
+    const version = ctx.cluster.cache.version;
+    if (hit && (hit.version === version || now - hit.at < memoTtlMs)) return hit.topology;
+    const { input, warnings } = snapshot(ctx, request.namespaces);
+    const audit = auditFindings(ctx, request, now, warnings);
+    const estimatedNodes = estimate(input, request);
+    const graph: Topology =
+      !request.namespaces && estimatedNodes > this.#largeCluster
+        ? { ...reducedTopology(input, request, this.#largeCluster), warnings, estimatedNodes }
+        : { ...buildTopology(input, request), warnings };
+    const topology = withFindings(graph, input, { audit, certificates: request.certificates ?? false }, now);
+    if (this.#memo.size > 100) this.#memo.clear();
+    this.#memo.set(key, { version, at: now, topology });
+    return topology;
+  }
+}
