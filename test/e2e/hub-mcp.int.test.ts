@@ -162,13 +162,18 @@ beforeAll(async () => {
     clusters[name] = registered.id;
     agents.push(await startTestAgent({ config: { cloudUrl: hubUrl, clusterToken: registered.token } }));
   }
-  const connected = () => Object.values(clusters).every((id) => started.t.hub.ctx.tunnels.get(id));
-  for (let tries = 0; !connected() && tries < 300; tries++) await new Promise((r) => setTimeout(r, 50));
-  expect(connected()).toBe(true);
+  const { tunnels } = started.t.hub.ctx;
+  await waitUntil(
+    'the tunnels of alpha, beta and gamma',
+    () => Promise.resolve(Object.values(clusters).every((id) => tunnels.get(id))),
+    { timeoutMs: 15_000, intervalMs: 50 },
+  );
   // gamma's agent stops: the hub knows the cluster, its tunnel is gone.
   await agents.pop()?.close();
-  for (let tries = 0; started.t.hub.ctx.tunnels.get(clusters.gamma) && tries < 300; tries++)
-    await new Promise((r) => setTimeout(r, 50));
+  await waitUntil('gamma’s tunnel gone', () => Promise.resolve(!tunnels.get(clusters.gamma)), {
+    timeoutMs: 15_000,
+    intervalMs: 50,
+  });
 }, 180_000);
 
 afterAll(async () => {
@@ -391,6 +396,7 @@ describe('MCP through the hub', () => {
           await (await fetch(`${agent.url}/api/health`)).arrayBuffer();
           latencies.push(performance.now() - start);
         }
+        // Paces the probe (not a wait for anything): the agents' health asked every 10 ms while the call runs.
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     })();

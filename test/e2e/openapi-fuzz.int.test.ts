@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startTestAgent, type TestAgent } from '@binnacle/agent/testing';
 import { startOidcTestHub } from '@binnacle/hub/testing';
-import { hubRoleBindingsLock, repoRoot, schemathesisBinary, testCluster } from '@binnacle/testkit';
+import { hubRoleBindingsLock, repoRoot, schemathesisBinary, testCluster, waitUntil } from '@binnacle/testkit';
 import { CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -190,9 +190,14 @@ beforeAll(async () => {
     }),
     startTestAgent({ config: { ...offline, cloudUrl: hubUrl, clusterToken: registered.token } }),
   ]);
-  for (let tries = 0; !started.t.hub.ctx.tunnels.get(clusterId) && tries < 300; tries++)
-    await new Promise((r) => setTimeout(r, 50));
-  expect(started.t.hub.ctx.tunnels.get(clusterId)).toBeTruthy();
+  await waitUntil(
+    'the cloud agent’s tunnel',
+    () => Promise.resolve(Boolean(started.t.hub.ctx.tunnels.get(clusterId))),
+    {
+      timeoutMs: 15_000,
+      intervalMs: 50,
+    },
+  );
   // Viewers mint no PATs; a member's is the least a token gets.
   const member = await started.t.addUser('member@example.com', 'member', orgId);
   const mint = async (cookie: string) => {

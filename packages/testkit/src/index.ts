@@ -36,7 +36,14 @@ export {
   nodeCountFromEnv,
   restartApiServer,
 } from './cluster/control-plane.ts';
-export { type FluxObject, fluxDemo, fluxGroups, fluxReady, installFluxDemo } from './cluster/flux.ts';
+export {
+  type FluxObject,
+  fluxDemo,
+  fluxGenerationObserved,
+  fluxGroups,
+  fluxReady,
+  installFluxDemo,
+} from './cluster/flux.ts';
 export { simulatedNode } from './cluster/nodes.ts';
 export {
   clusterBinaries,

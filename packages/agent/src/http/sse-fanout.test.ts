@@ -1,4 +1,5 @@
 import { registerErrorHandling } from '@binnacle/common/server';
+import { waitUntil } from '@binnacle/testkit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionRegistry } from './sessions.ts';
@@ -44,10 +45,12 @@ async function rest(reader: ReadableStreamDefaultReader<string>): Promise<string
   return text;
 }
 
-async function until(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 10));
-  expect(condition()).toBe(true);
-}
+/** The fan-out holding `streams` streams; the 2 s bound only catches a hang. */
+const holding = (fanout: { size: number }, streams: number) =>
+  waitUntil(`the fan-out holding ${streams} streams`, () => Promise.resolve(fanout.size === streams), {
+    timeoutMs: 2_000,
+    intervalMs: 10,
+  });
 
 beforeEach(() => {
   // Streams the client cancelled leave kept-alive sockets behind; the test need not wait for them.
@@ -76,7 +79,7 @@ describe('SseFanout', () => {
     });
     expect(sessions.list()).toHaveLength(1);
     first.abort();
-    await until(() => fanout.size === 0);
+    await holding(fanout, 0);
     await open('c');
   });
 
@@ -106,10 +109,10 @@ describe('SseFanout', () => {
     for (const reader of readers)
       expect((await reader.read()).value).toBe('event: change\ndata: {"seq":1}\n\n');
     await readers[0]?.cancel();
-    await until(() => fanout.size === 1);
+    await holding(fanout, 1);
     expect(idle).toBe(0);
     await readers[1]?.cancel();
-    await until(() => fanout.size === 0);
+    await holding(fanout, 0);
     expect(idle).toBe(1);
   });
 

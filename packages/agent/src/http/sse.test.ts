@@ -1,4 +1,5 @@
 import { Socket } from 'node:net';
+import { waitUntil } from '@binnacle/testkit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type SseOptions, SseStream, StreamLimit } from './sse.ts';
@@ -49,7 +50,10 @@ describe('SseStream', () => {
     for (let i = 0; i < 12; i++) stream.send('log', big);
     expect(told).toEqual([true]);
     socket.resume();
-    for (let i = 0; i < 200 && told.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await waitUntil('the all-clear after the backlog drained', () => Promise.resolve(told.length === 2), {
+      timeoutMs: 2_000,
+      intervalMs: 10,
+    });
     expect(told).toEqual([true, false]);
     expect(stream.closed).toBe(false);
     socket.destroy();

@@ -1,3 +1,4 @@
+import { waitUntil } from '@binnacle/testkit';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeClient } from './client.ts';
 import type { ApiResource } from './discovery.ts';
@@ -102,11 +103,8 @@ async function widgetCluster(discovery: (n: number) => 'fails' | 'lags' | 'lists
 }
 
 /** Polls until `check` holds; the 10 s bound only catches a hang. */
-const waitFor = async (check: () => boolean) => {
-  const deadline = Date.now() + 10_000;
-  while (!check() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
-  expect(check()).toBe(true);
-};
+const waitFor = (what: string, check: () => boolean) =>
+  waitUntil(what, () => Promise.resolve(check()), { timeoutMs: 10_000, intervalMs: 10 });
 
 describe('Informer', () => {
   it('lists, watches, strips managedFields and last-applied, and relists after 410 Gone', async () => {
@@ -139,7 +137,7 @@ describe('Informer', () => {
     const informer = new Informer(client, configmaps, { onEvent: (e) => events.push(e) });
     informer.start();
     await informer.settled;
-    await waitFor(() => watches === 2);
+    await waitFor('the second watch', () => watches === 2);
     informer.stop();
     await client.close();
 
@@ -215,7 +213,7 @@ describe('InformerCache', () => {
     });
     const cache = new InformerCache(client);
     const started = cache.start([configmaps]);
-    await waitFor(() => cache.tiers()[0]?.state === 'syncing');
+    await waitFor('the core tier syncing', () => cache.tiers()[0]?.state === 'syncing');
     expect(() => cache.list(configmaps)).toThrow(expect.objectContaining({ code: 'not_ready', status: 503 }));
     release();
     await started;
@@ -237,16 +235,20 @@ describe('InformerCache', () => {
       }
       res.end(JSON.stringify({ metadata: { resourceVersion: '1' }, items: [cm('a', '1')] }));
     });
-    const cache = new InformerCache(client);
+    let failures = 0;
+    const cache = new InformerCache(client, {
+      log: (_level, message) => {
+        if (message.startsWith('informer for')) failures += 1;
+      },
+    });
     void cache.start([configmaps]);
-    // After the second failure the informer waits 1.6–2.4 s.
-    await waitFor(() => lists.length === 2);
-    await new Promise((r) => setTimeout(r, 50));
+    // After the second failure (the informer has read the answer once it logs it) the informer waits 1.6–2.4 s.
+    await waitFor('the second failed list', () => failures === 2);
     const resumed = Date.now();
     cache.resume();
-    await waitFor(() => lists.length === 3);
+    await waitFor('the third list', () => lists.length === 3);
     expect((lists[2] ?? 0) - resumed).toBeLessThan(500);
-    await waitFor(() => cache.kinds()[0]?.state === 'synced');
+    await waitFor('the ConfigMaps synced', () => cache.kinds()[0]?.state === 'synced');
     cache.stop();
     await client.close();
   });
@@ -256,7 +258,9 @@ describe('InformerCache', () => {
     const { client, discoveries } = await widgetCluster((n) => (n < 2 ? 'lags' : 'lists'));
     const cache = new InformerCache(client);
     await cache.start([crds]);
-    await waitFor(() => cache.kinds().some((k) => k.kind === 'Widget' && k.state === 'synced'));
+    await waitFor('the Widget kind watched', () =>
+      cache.kinds().some((k) => k.kind === 'Widget' && k.state === 'synced'),
+    );
     // A second after the custom tier synced, then again after the back-off's first wait (0.8–1.2 s).
     expect(discoveries).toHaveLength(2);
     expect((discoveries[1] ?? 0) - (discoveries[0] ?? 0)).toBeGreaterThanOrEqual(750);
@@ -266,17 +270,18 @@ describe('InformerCache', () => {
   });
 
   it('retries a failed rediscovery at once when told the API server answers again, logging once each way', async () => {
-    const { client, discoveries } = await widgetCluster((n) => (n < 3 ? 'fails' : 'lists'));
+    const { client, discoveries } = await widgetCluster((n) => (n < 2 ? 'fails' : 'lists'));
     const logged: string[] = [];
     const cache = new InformerCache(client, { log: (_level, message) => void logged.push(message) });
     await cache.start([crds]);
-    // After the second failure the rediscovery waits 1.6–2.4 s.
-    await waitFor(() => discoveries.length === 2);
-    await new Promise((r) => setTimeout(r, 50));
+    // The failure is logged before its retry is scheduled, 0.8–1.2 s later by the back-off.
+    await waitFor('the failed rediscovery logged', () => logged.some((m) => m.startsWith('rediscovery')));
     const resumed = Date.now();
     cache.resume();
-    await waitFor(() => cache.kinds().some((k) => k.kind === 'Widget' && k.state === 'synced'));
-    expect((discoveries[2] ?? 0) - resumed).toBeLessThan(500);
+    await waitFor('the Widget kind watched', () =>
+      cache.kinds().some((k) => k.kind === 'Widget' && k.state === 'synced'),
+    );
+    expect((discoveries[1] ?? 0) - resumed).toBeLessThan(500);
     expect(logged.filter((m) => m.startsWith('rediscovery'))).toEqual([
       expect.stringMatching(/^rediscovery after a CRD change failed, retrying with back-off: /),
       'rediscovery after a CRD change succeeded',

@@ -1,7 +1,7 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { serverLogger } from '@binnacle/common/server';
 import {
   type ApiServerOnly,
   type ApiServerProxy,
@@ -84,8 +84,13 @@ describe('the agent after an API server outage', () => {
     const dir = await mkdtemp(join(tmpdir(), 'binnacle-outage-'));
     const second: ApiServerOnly = await apiServerOnlyUp(join(dir, 'second'));
     opened.push({ close: second.down });
-    const agent = await startTestAgent({ config: { kubeconfig: second.kubeconfig } });
+    const lines: string[] = [];
+    const agent = await startTestAgent({
+      config: { kubeconfig: second.kubeconfig },
+      log: serverLogger('warn', { write: (line: string) => void lines.push(line) }),
+    });
     opened.push(agent);
+    const configMapFailures = () => lines.filter((line) => line.includes('"informer for configmaps:')).length;
     const kc = new KubeConfig();
     kc.loadFromFile(second.kubeconfig);
     const core = kc.makeApiClient(CoreV1Api);
@@ -97,16 +102,26 @@ describe('the agent after an API server outage', () => {
       10_000,
     );
 
+    // Counted from before the stop: the watch it breaks is the first failure, logged as the server goes.
+    const failedBefore = configMapFailures();
     await second.stopApiServer();
-    const down = Date.now();
     await waitUntil(
       'the agent to notice the outage',
       async () => (await agent.json<Health>('/api/health')).connection.state === 'disconnected',
       { timeoutMs: 30_000, intervalMs: 200 },
     );
     expect((await agent.request('/api/resources/configmaps/default/before-outage')).status).toBe(503);
-    // Thirty seconds down: long enough for a back-off capped at 30 s to have grown past 15 s.
-    await sleep(Math.max(0, 30_000 - (Date.now() - down)));
+    // The ConfigMaps informer retries on a back-off doubling from about 1 s: after its sixth failure in a row it
+    // waits at least 25.6 s (ADR 0020), far past the 5 s the agent may take to be back. About 30 s down.
+    await waitUntil(
+      'the ConfigMaps informer failing six times in a row',
+      () => {
+        const failed = configMapFailures() - failedBefore;
+        if (failed < 6) throw new Error(`${failed} failures so far`);
+        return Promise.resolve(true);
+      },
+      { timeoutMs: 60_000, intervalMs: 200 },
+    );
 
     await second.startApiServer();
     const back = Date.now();

@@ -1,9 +1,8 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testCluster } from '../test-cluster.ts';
 import { fluxWatchLabel } from './components.ts';
-import { type FluxObject, fluxGroups, fluxReady, installFluxDemo } from './flux.ts';
+import { type FluxObject, fluxGenerationObserved, fluxGroups, fluxReady, installFluxDemo } from './flux.ts';
 import { seeded } from './seed.ts';
 import { waitUntil } from './wait.ts';
 
@@ -24,12 +23,12 @@ const read = async (kind: Kind, ns: string, name: string) =>
 
 /** A JSON patch of the object's annotations or spec fields, as `flux reconcile` / `flux suspend` make it. */
 async function change(kind: Kind, ns: string, name: string, ops: { path: string; value: unknown }[]) {
-  await custom.patchNamespacedCustomObject({
+  return (await custom.patchNamespacedCustomObject({
     ...kinds[kind],
     namespace: ns,
     name,
     body: ops.map((op) => ({ op: 'add', ...op })),
-  });
+  })) as FluxObject;
 }
 
 async function requestReconcile(kind: Kind, ns: string, name: string): Promise<string> {
@@ -117,14 +116,16 @@ describe('suspend', () => {
 
   it('holds a values change while spec.suspend is true and applies it once resumed', async () => {
     expect(await revisions(ns.name, helmRelease)).toEqual([1]);
-    await change('HelmRelease', ns.name, helmRelease, [
+    const suspended = await change('HelmRelease', ns.name, helmRelease, [
       { path: '/spec/suspend', value: true },
       { path: '/spec/values', value: { config: { currency: 'USD' } } },
     ]);
-    for (let second = 0; second < 15; second += 1) {
-      await sleep(1000);
-      expect(await revisions(ns.name, helmRelease), `after ${second + 1}s suspended`).toEqual([1]);
-    }
+    await fluxGenerationObserved(
+      `the suspended HelmRelease ${ns.name}/${helmRelease}`,
+      () => read('HelmRelease', ns.name, helmRelease),
+      suspended.metadata.generation,
+    );
+    expect(await revisions(ns.name, helmRelease)).toEqual([1]);
     await change('HelmRelease', ns.name, helmRelease, [{ path: '/spec/suspend', value: false }]);
     await requestReconcile('HelmRelease', ns.name, helmRelease);
     await waitUntil(

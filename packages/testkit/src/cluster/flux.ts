@@ -169,6 +169,27 @@ export function fluxReady(object: FluxObject): boolean {
 }
 
 /**
+ * Waits until helm-controller has observed `generation` of the object `read` returns. It records a generation as
+ * observed only once done with it — after the upgrade, or at once for a suspended release — so for a suspended
+ * release this proves the change was seen and held, with no arbitrary time waited out.
+ */
+export function fluxGenerationObserved(
+  what: string,
+  read: () => Promise<FluxObject>,
+  generation: number | undefined,
+): Promise<void> {
+  return waitUntil(
+    `${what} observed at generation ${generation} (helm-controller)`,
+    async () => {
+      const seen = (await read()).status?.observedGeneration;
+      if (seen !== generation) throw new Error(`observedGeneration is ${seen}`);
+      return true;
+    },
+    { timeoutMs: 30_000, intervalMs: 250 },
+  );
+}
+
+/**
  * Creates the demo's namespace, HelmRepository and HelmRelease where missing and, when it created the release, waits
  * until helm-controller has installed it. An existing one is left as it is (the user may have suspended it).
  */

@@ -1,4 +1,4 @@
-import { identities, seeded, testCluster } from '@binnacle/testkit';
+import { identities, seeded, testCluster, waitUntil } from '@binnacle/testkit';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { describe, expect, it } from 'vitest';
 import { agentsAndNamespace } from '../../testing/index.ts';
@@ -58,12 +58,16 @@ describe('GET /api/secrets/certificate-expiry', () => {
       },
     });
     let report: Report | undefined;
-    for (let attempt = 0; attempt < 40 && !report?.items.length; attempt += 1) {
-      report = await fixture.agent.json<Report>(
-        `/api/secrets/certificate-expiry?namespace=${fixture.ns.name}`,
-      );
-      if (!report.items.length) await new Promise((resolve) => setTimeout(resolve, 250));
-    }
+    await waitUntil(
+      'the broken Secret in the certificate report',
+      async () => {
+        report = await fixture.agent.json<Report>(
+          `/api/secrets/certificate-expiry?namespace=${fixture.ns.name}`,
+        );
+        return report.items.length > 0;
+      },
+      { timeoutMs: 10_000, intervalMs: 250 },
+    );
     expect(report?.items).toEqual([
       expect.objectContaining({
         name: 'broken-tls',

@@ -21,6 +21,8 @@ describe('/debug/pprof', () => {
   });
 
   it('takes a CPU profile and an allocation profile DevTools opens, one capture at a time', async () => {
+    // The one wait kept: a capture under way shows only as the 409 a second request gets, and that request would
+    // start a capture of its own had it come first; 300 ms into a 2 s capture leaves no doubt which came first.
     const [cpu, busy] = await Promise.all([
       agent.request('/debug/pprof/profile?seconds=2'),
       new Promise((done) => setTimeout(done, 300)).then(() => agent.request('/debug/pprof/allocs?seconds=1')),

@@ -391,8 +391,11 @@ describe('outside desktop mode', () => {
       ['update/status', undefined],
     ] as const)
       expect(await call(plain, path, body), path).toEqual({ status: 200, json: { desktop: false } });
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await openedLines()).toEqual(before);
+    // A barrier instead of a wait: the desktop agent's opener runs after anything the plain agent might have run.
+    const barrier = 'https://example.com/after-the-plain-agent';
+    expect((await call(desktop, 'open-url', { url: barrier })).status).toBe(200);
+    expect(await lastOpened(before.length + 1)).toBe(barrier);
+    expect(await openedLines()).toEqual([...before, barrier]);
     await expect(stat(join(root, 'plain-downloads'))).rejects.toMatchObject({ code: 'ENOENT' });
     expect(await readFile(executable)).toEqual(oldBytes);
     const config = await plain.json<{ effective: { desktop: boolean } }>('/api/config');

@@ -1,7 +1,7 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type FluxObject,
   fluxDemo,
+  fluxGenerationObserved,
   fluxGroups,
   fluxReady,
   fluxWatchLabel,
@@ -98,16 +98,18 @@ describe('Flux actions with the real controllers', () => {
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { error: string }).error).toContain('is suspended');
 
-    await custom.patchNamespacedCustomObject({
+    const changed = (await custom.patchNamespacedCustomObject({
       ...plural.HelmRelease,
       namespace: fixture.ns.name,
       name: release,
       body: [{ op: 'add', path: '/spec/values', value: { config: { currency: 'USD' } } }],
-    });
-    for (let second = 1; second <= 10; second += 1) {
-      await sleep(1000);
-      expect(await revisions(), `after ${second}s suspended`).toEqual([1]);
-    }
+    })) as FluxObject;
+    await fluxGenerationObserved(
+      `the suspended HelmRelease ${release}`,
+      () => read('HelmRelease', release),
+      changed.metadata.generation,
+    );
+    expect(await revisions()).toEqual([1]);
 
     const resumed = await act('resume');
     expect(resumed.status).toBe(200);
@@ -138,12 +140,14 @@ describe('Flux actions with the real controllers', () => {
     // Every change of the three objects as the API server sends them, in the order it sends them.
     const seen: string[] = [];
     const last = new Map<string, string | undefined>();
+    const added = new Set<Kind>();
     const watches = await Promise.all(
       (['HelmRepository', 'HelmChart', 'HelmRelease'] as const).map((kind) =>
         new Watch(kc).watch(
           `/apis/${plural[kind].group}/${plural[kind].version}/namespaces/${fixture.ns.name}/${plural[kind].plural}`,
           {},
-          (_type, object: FluxObject) => {
+          (type, object: FluxObject) => {
+            if (type === 'ADDED') added.add(kind);
             const requested = object.metadata.annotations?.['reconcile.fluxcd.io/requestedAt'];
             const handledAt = object.status?.lastHandledReconcileAt;
             for (const [what, value] of [
@@ -160,7 +164,15 @@ describe('Flux actions with the real controllers', () => {
       ),
     );
     try {
-      await sleep(500); // the initial ADDED events
+      // Each watch starts with an ADDED event for the one object of its kind here: what they say is old news.
+      await waitUntil(
+        'the initial ADDED events of the three watches',
+        () => Promise.resolve(added.size === 3),
+        {
+          timeoutMs: 10_000,
+          intervalMs: 20,
+        },
+      );
       seen.length = 0;
       const res = await act('sync-with-source');
       expect(res.status, await res.clone().text()).toBe(200);

@@ -66,6 +66,7 @@ describe('grep in the log tools', () => {
         const res = await agent.request('/api/health');
         await res.arrayBuffer();
         latencies.push(performance.now() - start);
+        // Paces the probe (not a wait for anything): a health request every 10 ms while the call runs.
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
     })();

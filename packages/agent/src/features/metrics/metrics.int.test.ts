@@ -52,14 +52,20 @@ async function kubectlTop(...args: string[]): Promise<string[][]> {
     .map((line) => line.trim().split(/\s+/));
 }
 
-/** Both views of the same moving data agree once they are read between two scrapes (bounded retries). */
+/**
+ * Both views of the same moving data agree once they are read between two scrapes. On timeout the last pair is
+ * returned all the same: the caller's expectation shows what still differs, better than the wait's message.
+ */
 async function agreeing<T>(read: () => Promise<[T, T]>): Promise<[T, T]> {
   let last: [T, T] | undefined;
-  for (let attempt = 0; attempt < 10; attempt++) {
-    last = await read();
-    if (JSON.stringify(last[0]) === JSON.stringify(last[1])) return last;
-    await new Promise((r) => setTimeout(r, 1000));
-  }
+  await waitUntil(
+    'kubectl top and the agent agreeing',
+    async () => {
+      last = await read();
+      return JSON.stringify(last[0]) === JSON.stringify(last[1]);
+    },
+    { timeoutMs: 10_000, intervalMs: 1000 },
+  ).catch(() => undefined);
   return last as [T, T];
 }
 
