@@ -1,7 +1,9 @@
 import { openSse, type SseEvent, testCluster, waitUntil } from '@binnacle/testkit';
 import { AppsV1Api } from '@kubernetes/client-node';
+import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from '../../testing/index.ts';
+import { logStreamEvents } from './schemas.ts';
 
 const cluster = testCluster();
 const apps = cluster.kubeConfig().makeApiClient(AppsV1Api);
@@ -108,6 +110,11 @@ describe('workload log stream', () => {
         (e) => e.event === 'pod' && (e.data as { change: string }).change === 'removed',
         30_000,
       );
+      // Every event the stream sent is the one its route documents (ADR 0107).
+      const sent = stream.events.filter((e) => e.event in logStreamEvents);
+      expect(sent.length).toBeGreaterThan(4);
+      for (const { event, data } of sent)
+        expect(Value.Check(logStreamEvents[event as keyof typeof logStreamEvents], data), event).toBe(true);
     } finally {
       stream.close();
     }

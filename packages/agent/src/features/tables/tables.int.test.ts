@@ -1,7 +1,9 @@
 import { openSse, testCluster, waitUntil } from '@binnacle/testkit';
 import { CoreV1Api } from '@kubernetes/client-node';
+import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from '../../testing/index.ts';
+import { tableStreamEvents } from './schemas.ts';
 
 const cluster = testCluster();
 const core = cluster.kubeConfig('admin').makeApiClient(CoreV1Api);
@@ -125,6 +127,9 @@ describe('GET /api/tables/:kind/stream', () => {
         (e) => e.event === 'patch' && (e.data as Patch).removed !== undefined,
       );
       expect(removed.data).toMatchObject({ removed: [uid], total: 3 });
+      // The window and its patches are the events the route documents (ADR 0107).
+      expect(Value.Check(tableStreamEvents.window, first)).toBe(true);
+      for (const { data } of [added, removed]) expect(Value.Check(tableStreamEvents.patch, data)).toBe(true);
     } finally {
       stream.close();
     }
