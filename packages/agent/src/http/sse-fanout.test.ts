@@ -4,17 +4,22 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SessionRegistry } from './sessions.ts';
 import type { SseStream } from './sse.ts';
+
+type Events = Record<string, unknown>;
+
 import { type FanoutOptions, SseFanout } from './sse-fanout.ts';
 
 let app: FastifyInstance;
 let sessions: SessionRegistry;
 let base: string;
 let idle: number;
-let served: SseFanout<{ stream: SseStream }> | undefined;
+let served: SseFanout<Events, { stream: SseStream<Events> }> | undefined;
 
 /** An app with one stream route served by a fanout of `options`; the subscriber is the stream alone. */
-async function serve(options: Partial<FanoutOptions> = {}): Promise<SseFanout<{ stream: SseStream }>> {
-  const fanout = new SseFanout<{ stream: SseStream }>(sessions, {
+async function serve(
+  options: Partial<FanoutOptions> = {},
+): Promise<SseFanout<Events, { stream: SseStream<Events> }>> {
+  const fanout = new SseFanout<Events, { stream: SseStream<Events> }>(sessions, {
     label: 'the test stream',
     max: 5,
     kind: 'logs',

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { SessionKind, SessionRegistry } from './sessions.ts';
-import { type SseOptions, SseStream, StreamLimit } from './sse.ts';
+import { type SseOptions, SseStream, type StreamEvents, StreamLimit } from './sse.ts';
 
 export interface FanoutOptions extends SseOptions {
   /** Who is full, in the refusal: `<label> already has <max> clients; retry later`. */
@@ -16,8 +16,8 @@ export interface FanoutOptions extends SseOptions {
 }
 
 /** What a feature keeps per open stream: at least the stream itself. */
-export interface Subscriber {
-  readonly stream: SseStream;
+export interface Subscriber<Events extends StreamEvents> {
+  readonly stream: SseStream<Events>;
 }
 
 /**
@@ -27,7 +27,7 @@ export interface Subscriber {
  * whatever reason — the reader went, fell too far behind, was ended — frees all of that and leaves the set.
  * Features keep only what they stream: the subscribers, iterated to fan one producer out to all of them.
  */
-export class SseFanout<S extends Subscriber> implements Iterable<S> {
+export class SseFanout<Events extends StreamEvents, S extends Subscriber<Events>> implements Iterable<S> {
   readonly #sessions: SessionRegistry;
   readonly #options: FanoutOptions;
   readonly #limit: StreamLimit;
@@ -48,9 +48,9 @@ export class SseFanout<S extends Subscriber> implements Iterable<S> {
   }
 
   /** Opens the stream of one subscriber, made by `subscriber` around it; throws the refusal when full. */
-  open(reply: FastifyReply, target: string, subscriber: (stream: SseStream) => S): S {
+  open(reply: FastifyReply, target: string, subscriber: (stream: SseStream<Events>) => S): S {
     const release = this.#limit.acquire();
-    const stream = new SseStream(reply, this.#options);
+    const stream = new SseStream<Events>(reply, this.#options);
     const session = this.#sessions.open(this.#options.kind, target, (reason) => stream.finish(reason));
     const { maxDurationMs } = this.#options;
     const deadline =

@@ -4,15 +4,18 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type SseOptions, SseStream, StreamLimit } from './sse.ts';
 
+/** Any event: these tests are about the queue, not what a route sends. */
+type Events = Record<string, unknown>;
+
 let app: FastifyInstance;
 beforeEach(() => {
   app = Fastify();
 });
 
 /** A stream whose reader is a raw socket that reads nothing until resumed. */
-async function stalled(options: SseOptions): Promise<{ stream: SseStream; socket: Socket }> {
-  const opened = new Promise<SseStream>((resolveOpened) => {
-    app.get('/stream', (_request, reply) => resolveOpened(new SseStream(reply, options)));
+async function stalled(options: SseOptions): Promise<{ stream: SseStream<Events>; socket: Socket }> {
+  const opened = new Promise<SseStream<Events>>((resolveOpened) => {
+    app.get('/stream', (_request, reply) => resolveOpened(new SseStream<Events>(reply, options)));
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
@@ -70,9 +73,9 @@ describe('SseStream', () => {
   });
 
   it('sends a heartbeat while nothing else is said', async () => {
-    let stream: SseStream | undefined;
+    let stream: SseStream<Events> | undefined;
     app.get('/stream', (_request, reply) => {
-      stream = new SseStream(reply, { heartbeatMs: 20 });
+      stream = new SseStream<Events>(reply, { heartbeatMs: 20 });
     });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = app.server.address() as { port: number };
@@ -85,7 +88,7 @@ describe('SseStream', () => {
 
   it('frames events as id, event and data lines with no-store', async () => {
     app.get('/stream', (_request, reply) => {
-      const stream = new SseStream(reply);
+      const stream = new SseStream<Events>(reply);
       stream.send('hello', { a: 1 }, 'e:1');
       stream.close();
     });

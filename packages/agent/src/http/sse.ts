@@ -22,6 +22,17 @@ export interface SseOptions {
   pauseAt?: number;
 }
 
+/**
+ * A stream's events: each name and what its data is, as its route declares them (`sseEvents` in
+ * `@binnacle/common/server`, ADR 0107); `message` is what a `data:`-only frame carries (EventSource's name for it).
+ */
+export type StreamEvents = Record<string, unknown>;
+
+/** JSON text known to be the serialization of a `T`: one payload fanned out to many streams is serialized once. */
+export type Serialized<T> = string & { readonly serializes: T };
+
+export const serialize = <T>(value: T): Serialized<T> => JSON.stringify(value) as Serialized<T>;
+
 /** How long a stream that says its last word (`finish`) waits for a reader that does not take it. */
 const lastWordMs = 1000;
 
@@ -29,7 +40,7 @@ const lastWordMs = 1000;
  * One Server-Sent Events response. Frames are queued per connection and written as the socket drains, so a
  * slow reader only ever delays itself; one that falls `maxQueued` frames behind is cut loose.
  */
-export class SseStream {
+export class SseStream<Events extends StreamEvents> {
   readonly #res: ServerResponse;
   readonly #queue: string[] = [];
   readonly #options: Required<Pick<SseOptions, 'heartbeatMs' | 'maxQueued'>> &
@@ -64,7 +75,7 @@ export class SseStream {
       () =>
         options.heartbeat === 'comment'
           ? this.#enqueue(`: heartbeat ${new Date().toISOString()}\n\n`)
-          : this.send('heartbeat', { time: new Date().toISOString() }),
+          : this.#event('heartbeat', JSON.stringify({ time: new Date().toISOString() })),
       this.#options.heartbeatMs,
     );
     this.#heartbeat.unref();
@@ -75,18 +86,26 @@ export class SseStream {
   }
 
   /** Queues one frame; returns false when the stream is closed (or was just closed for falling behind). */
-  send(event: string, data: unknown, id?: string): boolean {
-    return this.sendJson(event, JSON.stringify(data), id);
+  send<Name extends keyof Events & string>(event: Name, data: Events[Name], id?: string): boolean {
+    return this.#event(event, JSON.stringify(data), id);
   }
 
-  /** The same with data already serialized, so one payload fanned out to many streams is serialized once. */
-  sendJson(event: string, json: string, id?: string): boolean {
-    return this.#enqueue(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${json}\n\n`);
+  /** The same with data already serialized. */
+  sendJson<Name extends keyof Events & string>(
+    event: Name,
+    json: Serialized<Events[Name]>,
+    id?: string,
+  ): boolean {
+    return this.#event(event, json, id);
   }
 
   /** A frame of `data:` only (no event name): what EventSource's onmessage receives. */
-  sendData(data: unknown): boolean {
+  sendData(data: Events['message']): boolean {
     return this.#enqueue(`data: ${JSON.stringify(data)}\n\n`);
+  }
+
+  #event(event: string, json: string, id?: string): boolean {
+    return this.#enqueue(`${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${json}\n\n`);
   }
 
   /** Closes the stream once every queued frame has been written (a stream that says its last word). */
@@ -100,7 +119,7 @@ export class SseStream {
    */
   finish(reason: string): void {
     if (this.#closed) return;
-    this.send('end', { reason });
+    this.#event('end', JSON.stringify({ reason }));
     this.end();
     const timer = setTimeout(() => this.close(), lastWordMs);
     timer.unref();

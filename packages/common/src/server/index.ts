@@ -46,6 +46,7 @@ export {
   Nullable,
   Query,
   Step,
+  type StreamEventsOf,
   sseData,
   sseEvents,
   TimeOrDuration,

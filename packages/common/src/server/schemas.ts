@@ -1,4 +1,4 @@
-import { type TSchema, type TStringOptions, Type } from 'typebox';
+import { type Static, type TSchema, type TStringOptions, Type } from 'typebox';
 import {
   durationPattern,
   stepPattern,
@@ -44,6 +44,11 @@ const sseEvent = (data: TSchema, event?: string) =>
     id: Type.Optional(Type.String()),
     retry: Type.Optional(Type.Integer()),
   });
+
+/** What a stream's producer may send, from the events its route declares: each name and its data's type. */
+export type StreamEventsOf<Declared extends Record<string, TSchema>> = {
+  [Name in keyof Declared]: Static<Declared[Name]>;
+};
 
 /** The answers of a `text/event-stream` route whose events are `events` (name → its data), heartbeat and end. */
 export function sseEvents(events: Record<string, TSchema>) {

@@ -1,10 +1,12 @@
 import type { KubeObject } from '@binnacle/common';
+import type { StreamEventsOf } from '@binnacle/common/server';
 import type { FastifyReply } from 'fastify';
 import type { SseStream } from '../../http/sse.ts';
 import { SseFanout } from '../../http/sse-fanout.ts';
 import type { LogLine } from './lines.ts';
 import type { LogsContext } from './module.ts';
 import { type LogOptions, openPodLog, type PodLogStream } from './pod-log.ts';
+import type { logStreamEvents } from './schemas.ts';
 
 export const logLimits = {
   /** Concurrent log streams (single-pod and workload) before 503 too_many_streams. */
@@ -27,8 +29,10 @@ type StreamOptions = Omit<LogOptions, 'container'> & { timestamps: boolean };
 
 const key = (pod: string, container: string) => `${pod}/${container}`;
 
+type LogStreamEvents = StreamEventsOf<typeof logStreamEvents>;
+
 /** The open log streams, single-pod and workload together: one cap, one session kind. */
-export type LogStreams = SseFanout<LogSession>;
+export type LogStreams = SseFanout<LogStreamEvents, LogSession>;
 
 export const logStreams = (ctx: LogsContext): LogStreams =>
   new SseFanout(ctx.sessions, {
@@ -46,14 +50,19 @@ export const logStreams = (ctx: LogsContext): LogStreams =>
  */
 export class LogSession {
   readonly #ctx: LogsContext;
-  readonly stream: SseStream;
+  readonly stream: SseStream<LogStreamEvents>;
   readonly #namespace: string;
   readonly #options: StreamOptions;
   readonly #upstreams = new Map<string, PodLogStream>();
   readonly #stopped = new Set<string>();
   #paused = false;
 
-  constructor(ctx: LogsContext, stream: SseStream, namespace: string, options: StreamOptions) {
+  constructor(
+    ctx: LogsContext,
+    stream: SseStream<LogStreamEvents>,
+    namespace: string,
+    options: StreamOptions,
+  ) {
     this.#ctx = ctx;
     this.stream = stream;
     this.#namespace = namespace;
@@ -75,7 +84,7 @@ export class LogSession {
     return this.stream.closed;
   }
 
-  send(event: string, data: unknown): void {
+  send<Name extends keyof LogStreamEvents & string>(event: Name, data: LogStreamEvents[Name]): void {
     this.stream.send(event, data);
   }
 

@@ -68,7 +68,7 @@ export function streamWorkloadLogs(
   session.send('connected', {
     namespace,
     workload: { kind: workloadKind, name },
-    pods: current.map((p) => p.metadata?.name),
+    pods: current.flatMap((p) => p.metadata?.name ?? []),
     containers: [...new Set(current.flatMap(containers))],
   });
   for (const pod of current) pods.start(pod, false);

@@ -1,6 +1,6 @@
 import { errorResponses, Query, sseData, toAppError } from '@binnacle/common/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type TSchema, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import type { App } from '../../context.ts';
 import { callerAware, requireAccess } from '../../http/caller.ts';
 import { actionAnswer } from '../../http/schemas.ts';
@@ -86,7 +86,10 @@ export function pkgmgrActionRoutes(
 
   /** The plan runs with its progress streamed; the answer is already sent, so failures become the last frame. */
   const stream = (reply: FastifyReply, run: HelmRun, plan: HelmPlan) => {
-    const sse = new SseStream(reply, { heartbeat: 'comment', heartbeatMs: 15_000 });
+    const sse = new SseStream<{ message: Static<typeof HelmStreamFrame> }>(reply, {
+      heartbeat: 'comment',
+      heartbeatMs: 15_000,
+    });
     const stop = new AbortController();
     sse.onClose(() => stop.abort());
     const streamed: HelmRun = {

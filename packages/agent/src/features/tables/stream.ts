@@ -1,9 +1,10 @@
-import { toAppError } from '@binnacle/common/server';
+import { type StreamEventsOf, toAppError } from '@binnacle/common/server';
 import type { FastifyReply } from 'fastify';
 import type { SseStream } from '../../http/sse.ts';
 import { SseFanout } from '../../http/sse-fanout.ts';
 import { resourceKey } from '../../kube/discovery.ts';
 import type { TablesContext } from './module.ts';
+import type { tableStreamEvents } from './schemas.ts';
 import type { TableQuery, TableService } from './service.ts';
 import { diffWindow, type SentWindow, sentWindow } from './window.ts';
 
@@ -19,8 +20,10 @@ export const tableStreamLimits = {
   liveRefreshMs: 10_000,
 };
 
+type TableStreamEvents = StreamEventsOf<typeof tableStreamEvents>;
+
 interface Subscriber {
-  stream: SseStream;
+  stream: SseStream<TableStreamEvents>;
   query: TableQuery;
   key: string;
   live: boolean;
@@ -49,7 +52,7 @@ const shows = (query: TableQuery, namespace: string | undefined) =>
 export class TableStreams {
   readonly #ctx: TablesContext;
   readonly #tables: TableService;
-  readonly #subscribers: SseFanout<Subscriber>;
+  readonly #subscribers: SseFanout<TableStreamEvents, Subscriber>;
   readonly #unsubscribe: () => void;
   #ticker?: ReturnType<typeof setInterval>;
 

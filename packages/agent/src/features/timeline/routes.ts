@@ -7,10 +7,9 @@ import { csv, requestedNamespaces } from '../../http/query.ts';
 import { KubeObjectSchema } from '../../http/schemas.ts';
 import { scopeOf } from '../../kube/discovery.ts';
 import { kubeEvents } from '../../scope/events.ts';
-import { Topology } from '../../scope/topology/schemas.ts';
 import type { TimelineContext } from './module.ts';
 import { changes, changesLimit, childChanges, type Preset, presets } from './service.ts';
-import { ChangeStreams } from './stream.ts';
+import { ChangeStreams, changeStreamEvents } from './stream.ts';
 
 const tags = ['timeline'];
 const Namespace = Type.String({ minLength: 1, maxLength: 63 });
@@ -251,12 +250,7 @@ export function timelineRoutes(app: App, ctx: TimelineContext): void {
             }),
           ),
         }),
-        response: sseEvents({
-          hello: Type.Object({ epoch: Type.String(), latestSeq: Type.Integer() }),
-          reset: Type.Object({ reason: Type.String(), epoch: Type.String() }),
-          change: Type.Ref('TimelineEvent'),
-          topology: Topology,
-        }),
+        response: sseEvents(changeStreamEvents),
       },
     },
     async (request, reply) => {

@@ -1,12 +1,15 @@
 import { createHash } from 'node:crypto';
+import type { StreamEventsOf } from '@binnacle/common/server';
 import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
 import type { AuditSettings } from '../../config/agent-config.ts';
-import type { SseStream } from '../../http/sse.ts';
+import { type Serialized, type SseStream, serialize } from '../../http/sse.ts';
 import { SseFanout } from '../../http/sse-fanout.ts';
 import { readAuditSettings } from '../../scope/settings.ts';
 import { matches } from '../../scope/timeline/store/filter.ts';
 import type { TimelineEvent } from '../../scope/timeline/types.ts';
 import type { Topology } from '../../scope/topology/model.ts';
+import { Topology as TopologySchema } from '../../scope/topology/schemas.ts';
 import type { TimelineContext } from './module.ts';
 import { type Preset, presetQuery } from './service.ts';
 
@@ -29,8 +32,17 @@ export interface StreamRequest {
   lastEventId?: string;
 }
 
+/** What GET /api/events/stream sends. */
+export const changeStreamEvents = {
+  hello: Type.Object({ epoch: Type.String(), latestSeq: Type.Integer() }),
+  reset: Type.Object({ reason: Type.String(), epoch: Type.String() }),
+  change: Type.Unsafe<TimelineEvent>(Type.Ref('TimelineEvent')),
+  topology: TopologySchema,
+};
+type ChangeStreamEvents = StreamEventsOf<typeof changeStreamEvents>;
+
 interface Client {
-  stream: SseStream;
+  stream: SseStream<ChangeStreamEvents>;
   request: StreamRequest;
   test: (event: TimelineEvent) => boolean;
   /** Fingerprint of the last topology sent: a rebuilt but identical graph is not sent again. */
@@ -47,7 +59,7 @@ interface Client {
  */
 export class ChangeStreams {
   readonly #ctx: TimelineContext;
-  readonly #clients: SseFanout<Client>;
+  readonly #clients: SseFanout<ChangeStreamEvents, Client>;
   #topologyTimer: ReturnType<typeof setTimeout> | undefined;
   #unsubscribe: () => void;
   /** The store's epoch (fixed for its lifetime), part of every event id. */
@@ -69,7 +81,7 @@ export class ChangeStreams {
     );
   }
 
-  #send(client: Client, event: TimelineEvent, json = JSON.stringify(event)): void {
+  #send(client: Client, event: TimelineEvent, json = serialize(event)): void {
     if (event.seq <= client.lastSeq || !client.test(event)) return;
     client.lastSeq = event.seq;
     client.stream.sendJson('change', json, `${this.#epoch}:${event.seq}`);
@@ -77,7 +89,7 @@ export class ChangeStreams {
 
   #publish(events: TimelineEvent[]): void {
     // Serialized once, whatever the number of clients.
-    const serialized = events.map((event) => JSON.stringify(event));
+    const serialized = events.map((event) => serialize(event));
     for (const client of this.#clients) {
       if (client.held) client.held.push(...events);
       else for (const [i, event] of events.entries()) this.#send(client, event, serialized[i]);
@@ -113,11 +125,11 @@ export class ChangeStreams {
   }
 
   /** One serialization and fingerprint per graph object (the memo hands out the same object until a rebuild). */
-  readonly #topologyJson = new WeakMap<Topology, { json: string; fingerprint: string }>();
-  #serialized(topology: Topology): { json: string; fingerprint: string } {
+  readonly #topologyJson = new WeakMap<Topology, { json: Serialized<Topology>; fingerprint: string }>();
+  #serialized(topology: Topology): { json: Serialized<Topology>; fingerprint: string } {
     let entry = this.#topologyJson.get(topology);
     if (!entry) {
-      const json = JSON.stringify(topology);
+      const json = serialize(topology);
       entry = { json, fingerprint: createHash('sha1').update(json).digest('base64') };
       this.#topologyJson.set(topology, entry);
     }

@@ -1,3 +1,4 @@
+import type { StreamEventsOf } from '@binnacle/common/server';
 import type { FastifyReply } from 'fastify';
 import type { SessionRegistry } from '../../http/sessions.ts';
 import type { SseStream } from '../../http/sse.ts';
@@ -6,6 +7,7 @@ import type { SourceName } from './detect.ts';
 import type { MetricSource } from './metrics-flows.ts';
 import { pollMetricPairs } from './metrics-stream.ts';
 import type { FlowPair, FlowRecord } from './model.ts';
+import type { flowStreamEvents } from './schemas.ts';
 import { pairsOf, type TrafficService } from './service.ts';
 import type { FlowView } from './visibility.ts';
 
@@ -23,8 +25,10 @@ export const flowStreamLimits = {
   maxQueued: 1000,
 };
 
+type FlowStreamEvents = StreamEventsOf<typeof flowStreamEvents>;
+
 interface Client {
-  stream: SseStream;
+  stream: SseStream<FlowStreamEvents>;
   view: FlowView;
   windowMs: number;
   /** Each pair's last sent form, to send only what changed; undefined until the snapshot went out. */
@@ -40,7 +44,7 @@ interface Client {
  */
 export class FlowStreams {
   readonly #service: TrafficService;
-  readonly #clients: SseFanout<Client>;
+  readonly #clients: SseFanout<FlowStreamEvents, Client>;
   #records: FlowRecord[] = [];
   #uids = new Set<string>();
   #dirty = false;
