@@ -8,7 +8,15 @@ import { precompressPlugin } from './scripts/precompress.ts';
 export const config = defineConfig({
   base: './',
   plugins: [react(), tailwindcss(), precompressPlugin()],
-  build: { outDir: 'dist', assetsDir: 'assets', sourcemap: false, chunkSizeWarningLimit: 600 },
+  build: {
+    outDir: 'dist',
+    assetsDir: 'assets',
+    sourcemap: false,
+    chunkSizeWarningLimit: 600,
+    rolldownOptions: {
+      output: { codeSplitting: { groups: [{ name: 'shell', tags: ['$initial'] }] } },
+    },
+  },
 });
 
 // biome-ignore lint/style/noDefaultExport: Vite loads its config as the default export.
