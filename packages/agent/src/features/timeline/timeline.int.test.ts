@@ -384,3 +384,39 @@ describe('timeline storage', () => {
     }
   });
 });
+
+describe('a kind that syncs with objects in it', () => {
+  it("records each running pod's creation and start from its metadata, as a new agent syncs", async () => {
+    await deployment('history', 2);
+    const pods = () => core.listNamespacedPod({ namespace: ns.name, labelSelector: 'app=history' });
+    await waitUntil(
+      'the pods of history to start',
+      async () => (await pods()).items.filter((p) => p.status?.startTime).length === 2,
+      { timeoutMs: 60_000 },
+    );
+    const started = (await pods()).items;
+    const names = started.map((p) => p.metadata?.name);
+    const fresh = await startTestAgent();
+    try {
+      const historical = async () =>
+        (
+          await fresh.json<Page>(`/api/changes?namespace=${ns.name}&kind=Pod&preset=all&limit=1000`)
+        ).events.filter((e) => e.source === 'historical' && names.includes(e.name));
+      await waitUntil("the pods' past to be recorded", async () => (await historical()).length === 4, {
+        timeoutMs: 30_000,
+      });
+      const entries = await historical();
+      for (const pod of started) {
+        const mine = entries.filter((e) => e.name === pod.metadata?.name);
+        expect(mine.map((e) => e.reason).sort()).toEqual(['Created', 'Started']);
+        expect(mine.find((e) => e.reason === 'Started')).toMatchObject({
+          eventType: 'update',
+          timestamp: new Date(pod.status?.startTime as Date).toISOString(),
+          message: `pod started on ${pod.spec?.nodeName}`,
+        });
+      }
+    } finally {
+      await fresh.close();
+    }
+  });
+});

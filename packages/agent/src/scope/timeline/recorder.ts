@@ -37,6 +37,29 @@ const recentDropCount = 200;
 type Subscriber = (events: TimelineEvent[]) => void;
 
 /**
+ * A kind that just synced, whose objects' past becomes entries only as the writer gets to them: at 60 000 pods,
+ * making all 120 000 entries at once held the event loop for a quarter of a second and their memory until the
+ * last batch was stored (ADR 0100).
+ */
+class Backfill {
+  readonly objects: readonly KubeObject[];
+  readonly entriesOf: (object: KubeObject) => NewTimelineEvent[];
+  next = 0;
+
+  constructor(objects: readonly KubeObject[], entriesOf: (object: KubeObject) => NewTimelineEvent[]) {
+    this.objects = objects;
+    this.entriesOf = entriesOf;
+  }
+
+  get remaining(): number {
+    return this.objects.length - this.next;
+  }
+}
+
+/** What waits to be written, in the order it came: entries, and backfills read as they are reached. */
+type Pending = NewTimelineEvent | Backfill;
+
+/**
  * Turns what the informers see into timeline entries: diffs of updates (nothing when only volatile fields
  * moved), adds and deletes, Kubernetes Events, and — when a kind first syncs — what the objects' metadata
  * says about their past. Noise is dropped at capture with a counted reason. Entries carry keys, so replays,
@@ -48,7 +71,7 @@ export class ChangeRecorder {
   readonly #cache: InformerCache;
   readonly #now: () => Date;
   readonly #writer: TimelineWriter;
-  readonly #queue: NewTimelineEvent[] = [];
+  readonly #queue: Pending[] = [];
   readonly #subscribers = new Set<Subscriber>();
   readonly #stats: RecorderStats = {
     received: 0,
@@ -123,7 +146,7 @@ export class ChangeRecorder {
       storeErrors: this.#writer.health().storeErrors,
       dropped: { ...this.#stats.dropped },
       recentDrops: [...this.#stats.recentDrops],
-      queued: this.#queue.length,
+      queued: this.#queue.reduce((sum, item) => sum + (item instanceof Backfill ? item.remaining : 1), 0),
     };
   }
 
@@ -142,12 +165,14 @@ export class ChangeRecorder {
   }
 
   #onSynced(resource: ApiResource, objects: KubeObject[]): void {
-    if (resource.kind === 'Event' && resource.group === '') {
-      for (const event of objects) this.#enqueue(fromKubeEvent(event));
-      return;
-    }
-    for (const object of objects)
-      for (const entry of historicalEntries(resource, object)) this.#enqueue(entry);
+    if (objects.length === 0) return;
+    const events = resource.kind === 'Event' && resource.group === '';
+    this.#queue.push(
+      new Backfill(objects, (object) =>
+        events ? [fromKubeEvent(object)] : historicalEntries(resource, object),
+      ),
+    );
+    void this.flush();
   }
 
   #onChange(event: CacheEvent): void {
@@ -203,7 +228,7 @@ export class ChangeRecorder {
     this.#flushing = this.#flushing.then(async () => {
       while (this.#queue.length > 0) {
         const started = performance.now();
-        await this.#writer.write(this.#queue.splice(0, maxBatch));
+        await this.#writer.write(this.#take());
         // A big cluster's first sync queues 100 000 entries or more: after each batch the event loop is left
         // free for as long as the batch took, so requests meanwhile see at most half the agent's time taken
         // (ADR 0100) instead of waiting behind every batch in turn.
@@ -211,6 +236,29 @@ export class ChangeRecorder {
       }
     });
     return this.#flushing;
+  }
+
+  /** The next batch: about `maxBatch` entries from the head of the queue, a backfill's read as far as needed. */
+  #take(): NewTimelineEvent[] {
+    const batch: NewTimelineEvent[] = [];
+    while (batch.length < maxBatch && this.#queue.length > 0) {
+      const head = this.#queue[0] as Pending;
+      if (head instanceof Backfill) {
+        while (batch.length < maxBatch && head.remaining > 0)
+          batch.push(...head.entriesOf(head.objects[head.next++] as KubeObject));
+        if (head.remaining === 0) this.#queue.shift();
+        continue;
+      }
+      let entries = 1;
+      while (
+        entries < this.#queue.length &&
+        batch.length + entries < maxBatch &&
+        !(this.#queue[entries] instanceof Backfill)
+      )
+        entries += 1;
+      batch.push(...(this.#queue.splice(0, entries) as NewTimelineEvent[]));
+    }
+    return batch;
   }
 
   async stop(): Promise<void> {
