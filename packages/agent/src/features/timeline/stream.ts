@@ -81,18 +81,21 @@ export class ChangeStreams {
     );
   }
 
-  #send(client: Client, event: TimelineEvent, json = serialize(event)): void {
+  #send(client: Client, event: TimelineEvent, json = () => serialize(event)): void {
     if (event.seq <= client.lastSeq || !client.test(event)) return;
     client.lastSeq = event.seq;
-    client.stream.sendJson('change', json, `${this.#epoch}:${event.seq}`);
+    client.stream.sendJson('change', json(), `${this.#epoch}:${event.seq}`);
   }
 
   #publish(events: TimelineEvent[]): void {
-    // Serialized once, whatever the number of clients.
-    const serialized = events.map((event) => serialize(event));
+    // Serialized once however many clients take an entry, and not at all when none does: a first sync's past
+    // passes here too, ~124 000 entries at 60 000 pods.
+    const serialized: Serialized<TimelineEvent>[] = [];
     for (const client of this.#clients) {
       if (client.held) client.held.push(...events);
-      else for (const [i, event] of events.entries()) this.#send(client, event, serialized[i]);
+      else
+        for (const [i, event] of events.entries())
+          this.#send(client, event, () => (serialized[i] ??= serialize(event)));
     }
     this.#topologyTimer ??= setTimeout(() => {
       this.#topologyTimer = undefined;

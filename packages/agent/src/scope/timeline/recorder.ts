@@ -32,6 +32,11 @@ export type RecorderOptions = Omit<WriterOptions, 'now'> & { now?: () => Date };
 /** A change after a quiet spell is written and streamed at once; under a stream of changes, at most this often. */
 const flushEveryMs = 20;
 const maxBatch = 500;
+/**
+ * A batch that reads a backfill stops at this many entries: the event loop is held for the length of a batch, and
+ * requests served meanwhile wait that long at each of their turns (ADR 0100).
+ */
+const backfillBatch = 100;
 const recentDropCount = 200;
 
 type Subscriber = (events: TimelineEvent[]) => void;
@@ -238,13 +243,17 @@ export class ChangeRecorder {
     return this.#flushing;
   }
 
-  /** The next batch: about `maxBatch` entries from the head of the queue, a backfill's read as far as needed. */
+  /**
+   * The next batch: about `maxBatch` entries from the head of the queue, fewer (`backfillBatch`) once it reads a
+   * backfill, which is read only as far as the batch needs.
+   */
   #take(): NewTimelineEvent[] {
     const batch: NewTimelineEvent[] = [];
     while (batch.length < maxBatch && this.#queue.length > 0) {
       const head = this.#queue[0] as Pending;
       if (head instanceof Backfill) {
-        while (batch.length < maxBatch && head.remaining > 0)
+        if (batch.length >= backfillBatch) break;
+        while (batch.length < backfillBatch && head.remaining > 0)
           batch.push(...head.entriesOf(head.objects[head.next++] as KubeObject));
         if (head.remaining === 0) this.#queue.shift();
         continue;
