@@ -42,6 +42,7 @@ export default defineConfig({
           // The hub's integration tests need a database, not the cluster: the hub-* projects below run them.
           exclude: [...configDefaults.exclude, 'packages/hub/**'],
           globalSetup: ['./packages/testkit/src/vitest/global-setup.ts'],
+          isolate: false,
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },
@@ -54,6 +55,7 @@ export default defineConfig({
           // Several replicas need one shared PostgreSQL: the embedded SQLite is refused with Redis.
           exclude: ['packages/hub/src/services/replicas/**'],
           env: { BINNACLE_TEST_DATABASE: 'sqlite' },
+          isolate: false,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },
@@ -63,6 +65,7 @@ export default defineConfig({
           name: 'hub-postgres',
           include: ['packages/hub/src/**/*.int.test.ts'],
           env: { BINNACLE_TEST_DATABASE: 'postgres' },
+          isolate: false,
           globalSetup: ['./packages/testkit/src/vitest/postgres-setup.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
