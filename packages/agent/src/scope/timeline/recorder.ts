@@ -61,9 +61,6 @@ class Backfill {
   }
 }
 
-/** What waits to be written, in the order it came: entries, and backfills read as they are reached. */
-type Pending = NewTimelineEvent | Backfill;
-
 /**
  * Turns what the informers see into timeline entries: diffs of updates (nothing when only volatile fields
  * moved), adds and deletes, Kubernetes Events, and — when a kind first syncs — what the objects' metadata
@@ -76,7 +73,10 @@ export class ChangeRecorder {
   readonly #cache: InformerCache;
   readonly #now: () => Date;
   readonly #writer: TimelineWriter;
-  readonly #queue: Pending[] = [];
+  /** Entries of what happens now (changes, Events, actions): written first, in the order they came. */
+  readonly #queue: NewTimelineEvent[] = [];
+  /** Kinds' pasts, read when no entry of the present waits: an action's answer never waits for a first sync. */
+  readonly #backfills: Backfill[] = [];
   readonly #subscribers = new Set<Subscriber>();
   readonly #stats: RecorderStats = {
     received: 0,
@@ -86,6 +86,8 @@ export class ChangeRecorder {
     queued: 0,
     storeErrors: 0,
   };
+  /** Actions' entries, and how to tell each `record` call its entry was written (not the backfills after it). */
+  readonly #recording = new Map<NewTimelineEvent, { resolve(): void; reject(error: unknown): void }>();
   #timer: ReturnType<typeof setTimeout> | undefined;
   #lastFlushAt = 0;
   #flushing: Promise<void> = Promise.resolve();
@@ -151,7 +153,7 @@ export class ChangeRecorder {
       storeErrors: this.#writer.health().storeErrors,
       dropped: { ...this.#stats.dropped },
       recentDrops: [...this.#stats.recentDrops],
-      queued: this.#queue.reduce((sum, item) => sum + (item instanceof Backfill ? item.remaining : 1), 0),
+      queued: this.#backfills.reduce((sum, backfill) => sum + backfill.remaining, this.#queue.length),
     };
   }
 
@@ -172,7 +174,7 @@ export class ChangeRecorder {
   #onSynced(resource: ApiResource, objects: KubeObject[]): void {
     if (objects.length === 0) return;
     const events = resource.kind === 'Event' && resource.group === '';
-    this.#queue.push(
+    this.#backfills.push(
       new Backfill(objects, (object) =>
         events ? [fromKubeEvent(object)] : historicalEntries(resource, object),
       ),
@@ -208,8 +210,10 @@ export class ChangeRecorder {
    * once it is stored and streamed, so the answer to the action and the timeline agree.
    */
   record(entry: NewTimelineEvent): Promise<void> {
+    const written = new Promise<void>((resolve, reject) => this.#recording.set(entry, { resolve, reject }));
     this.#enqueue(entry);
-    return this.flush();
+    void this.flush();
+    return written;
   }
 
   #enqueue(entry: NewTimelineEvent): void {
@@ -231,42 +235,50 @@ export class ChangeRecorder {
     this.#timer = undefined;
     this.#lastFlushAt = performance.now();
     this.#flushing = this.#flushing.then(async () => {
-      while (this.#queue.length > 0) {
+      while (this.#pending) {
         const started = performance.now();
-        await this.#writer.write(this.#take());
+        const batch = this.#take();
+        await this.#writer.write(batch).then(
+          () => this.#settle(batch, (waiting) => waiting.resolve()),
+          (error: unknown) => {
+            this.#settle(batch, (waiting) => waiting.reject(error));
+            throw error;
+          },
+        );
         // A big cluster's first sync queues 100 000 entries or more: after each batch the event loop is left
         // free for as long as the batch took, so requests meanwhile see at most half the agent's time taken
         // (ADR 0100) instead of waiting behind every batch in turn.
-        if (this.#queue.length > 0) await pause(performance.now() - started);
+        if (this.#pending) await pause(performance.now() - started);
       }
     });
     return this.#flushing;
   }
 
-  /**
-   * The next batch: about `maxBatch` entries from the head of the queue, fewer (`backfillBatch`) once it reads a
-   * backfill, which is read only as far as the batch needs.
-   */
-  #take(): NewTimelineEvent[] {
-    const batch: NewTimelineEvent[] = [];
-    while (batch.length < maxBatch && this.#queue.length > 0) {
-      const head = this.#queue[0] as Pending;
-      if (head instanceof Backfill) {
-        if (batch.length >= backfillBatch) break;
-        while (batch.length < backfillBatch && head.remaining > 0)
-          batch.push(...head.entriesOf(head.objects[head.next++] as KubeObject));
-        if (head.remaining === 0) this.#queue.shift();
-        continue;
-      }
-      let entries = 1;
-      while (
-        entries < this.#queue.length &&
-        batch.length + entries < maxBatch &&
-        !(this.#queue[entries] instanceof Backfill)
-      )
-        entries += 1;
-      batch.push(...(this.#queue.splice(0, entries) as NewTimelineEvent[]));
+  #settle(
+    batch: NewTimelineEvent[],
+    how: (waiting: { resolve(): void; reject(error: unknown): void }) => void,
+  ): void {
+    if (this.#recording.size === 0) return;
+    for (const entry of batch) {
+      const waiting = this.#recording.get(entry);
+      if (!waiting) continue;
+      this.#recording.delete(entry);
+      how(waiting);
     }
+  }
+
+  get #pending(): boolean {
+    return this.#queue.length > 0 || this.#backfills.length > 0;
+  }
+
+  /** The next batch: entries of the present first, else up to `backfillBatch` entries read from the oldest backfill. */
+  #take(): NewTimelineEvent[] {
+    if (this.#queue.length > 0) return this.#queue.splice(0, maxBatch);
+    const batch: NewTimelineEvent[] = [];
+    const backfill = this.#backfills[0];
+    while (backfill && batch.length < backfillBatch && backfill.remaining > 0)
+      batch.push(...backfill.entriesOf(backfill.objects[backfill.next++] as KubeObject));
+    if (backfill?.remaining === 0) this.#backfills.shift();
     return batch;
   }
 
