@@ -10,6 +10,7 @@ import { startTestHub, type TestHub } from '@binnacle/hub/testing';
 import { testCluster, waitUntil } from '@binnacle/testkit';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { firstPageJs, firstPageJsBudget } from '../../packages/web/scripts/precompress.ts';
 
 /**
  * Answers compressed as the client accepts (issue 38, ADR 0058), on the agent, on the hub, and through the
@@ -157,6 +158,12 @@ async function expectNegotiated(
 const identical = (a: Buffer, b: Buffer) => expect(a.equals(b)).toBe(true);
 
 describe("the web UI's assets", () => {
+  it('load the first page in one script, within its budget (ADR 0102, 0058)', async () => {
+    const first = await firstPageJs(webDist);
+    expect(first.files).toEqual([expect.stringMatching(/^assets\/index-[\w-]+\.js$/)]);
+    expect(first.gzip).toBeLessThanOrEqual(firstPageJsBudget);
+  });
+
   it('are sent precompressed as negotiated, the built file once decoded, on the agent, the hub and the tunnel', async () => {
     const html = await readFile(join(webDist, 'index.html'), 'utf8');
     const script = /src="\.\/(assets\/index-[^"]+\.js)"/.exec(html)?.[1];
