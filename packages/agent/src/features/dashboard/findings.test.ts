@@ -83,16 +83,14 @@ describe('auditProblems', () => {
     message,
   });
 
-  it('gives one problem per danger finding, named by its check; warnings stay out', () => {
+  it('gives one problem per danger finding, named by its check, aged by its object', () => {
     const web = created({ kind: 'Deployment', metadata: { name: 'web', namespace: 'apps' } }, 90);
-    const findings = [
-      finding('web', 'privileged', 'danger', 'container app is privileged'),
-      finding('web', 'hostPID', 'danger', 'shares the host PID namespace'),
-      finding('web', 'runAsRoot', 'warning', 'may run as root'),
-      finding('api', 'runAsRoot', 'warning', 'may run as root'),
+    const dangers = [
+      { finding: finding('web', 'privileged', 'danger', 'container app is privileged'), object: web },
+      { finding: finding('web', 'hostPID', 'danger', 'shares the host PID namespace'), object: web },
     ];
     const base = { kind: 'Deployment', namespace: 'apps', name: 'web', status: 'danger', ageSeconds: 90 };
-    expect(auditProblems(findings, objectsByKey([web]), factory.now)).toEqual([
+    expect(auditProblems(dangers, factory.now)).toEqual([
       {
         ...base,
         reason: 'Privileged container',

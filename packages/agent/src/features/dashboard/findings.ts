@@ -1,7 +1,7 @@
 import type { KubeObject } from '@binnacle/common';
 import { checkCatalogue } from '../../scope/audit/checks/catalogue.ts';
-import type { ObjectFinding } from '../../scope/audit/engine.ts';
 import { objectKey } from '../../scope/audit/report.ts';
+import type { Danger } from '../../scope/audit/tally.ts';
 import type { CertificateReport, CertificateReportItem } from '../../scope/certificates/report.ts';
 import { type Problem, problemAge } from './problems.ts';
 
@@ -62,21 +62,16 @@ export function certificateProblems(report: CertificateReport, objects: Objects,
 }
 
 /** One problem per danger finding (object and check), named by its check; warnings stay in the counts. */
-export function auditProblems(findings: ObjectFinding[], objects: Objects, now: number): Problem[] {
-  return findings
-    .filter((f) => f.severity === 'danger')
-    .map((f) => {
-      const object = objects.get(objectKey(f));
-      return {
-        kind: f.kind,
-        ...(f.namespace ? { namespace: f.namespace } : {}),
-        name: f.name,
-        status: 'danger',
-        reason: checkCatalogue.get(f.checkId)?.title ?? f.checkId,
-        message: f.message,
-        ageSeconds: object ? problemAge(object, now) : 0,
-        source: 'audit' as const,
-        check: f.checkId,
-      };
-    });
+export function auditProblems(dangers: Danger[], now: number): Problem[] {
+  return dangers.map(({ finding, object }) => ({
+    kind: finding.kind,
+    ...(finding.namespace ? { namespace: finding.namespace } : {}),
+    name: finding.name,
+    status: 'danger',
+    reason: checkCatalogue.get(finding.checkId)?.title ?? finding.checkId,
+    message: finding.message,
+    ageSeconds: problemAge(object, now),
+    source: 'audit' as const,
+    check: finding.checkId,
+  }));
 }

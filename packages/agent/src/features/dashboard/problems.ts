@@ -1,5 +1,19 @@
 import { isFailingPod, type KubeObject, podStatusText } from '@binnacle/common';
 
+/**
+ * A pod's kubectl status and whether it fails, worked out once per cached version: the cache replaces an object
+ * when it changes and never mutates it, and a dashboard reads every pod's status several times.
+ */
+const podStates = new WeakMap<KubeObject, { text: string; failing: boolean }>();
+export function podState(pod: KubeObject): { text: string; failing: boolean } {
+  let state = podStates.get(pod);
+  if (!state) {
+    state = { text: podStatusText(pod), failing: isFailingPod(pod) };
+    podStates.set(pod, state);
+  }
+  return state;
+}
+
 export interface Problem {
   kind: string;
   namespace?: string;
@@ -42,8 +56,8 @@ export function podProblem(pod: KubeObject, now: number): Problem | undefined {
     containerStatuses?: Status[];
   };
   if (pod.metadata?.deletionTimestamp) return undefined;
-  if (isFailingPod(pod)) {
-    const text = podStatusText(pod);
+  const { failing, text } = podState(pod);
+  if (failing) {
     return {
       ...base(pod, now),
       status: text,

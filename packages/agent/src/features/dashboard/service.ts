@@ -1,15 +1,14 @@
-import { type ErrorBody, isFailingPod, type KubeObject, podStatusText } from '@binnacle/common';
+import type { ErrorBody, KubeObject } from '@binnacle/common';
 import type { AuditSettings } from '../../config/agent-config.ts';
 import { type CallerView, countInView, viewReader } from '../../http/caller-view.ts';
 import { tierOf } from '../../kube/tiers.ts';
-import { auditReport } from '../../scope/audit/report.ts';
 import { certificateReport } from '../../scope/certificates/report.ts';
 import { detectPlatform } from '../../scope/platform.ts';
 import { eventTime, recentEvents } from './events.ts';
 import { auditProblems, certificateProblems, objectsByKey } from './findings.ts';
 import { groupProblems } from './groups.ts';
 import type { DashboardContext } from './module.ts';
-import { type Problem, podProblem, workloadProblem } from './problems.ts';
+import { type Problem, podProblem, podState, workloadProblem } from './problems.ts';
 
 const maxProblems = 100;
 /** Objects each problem group names; the rest are counted (and the audit or the table lists them). */
@@ -167,8 +166,9 @@ function certificateFindings(ctx: DashboardContext, view: CallerView, get: Reade
 }
 
 /**
- * The audit of the caller's view; nothing while pods load, and `error` (the agent's 403 or failure to list pods)
- * when it cannot run, so that an API or MCP client tells a refusal from a cluster without findings.
+ * The audit of the caller's view (its tally, ADR 0105); nothing while pods load, and `error` (the agent's 403 or
+ * failure to list pods) when it cannot run, so that an API or MCP client tells a refusal from a cluster without
+ * findings.
  */
 function auditFindings(
   ctx: DashboardContext,
@@ -178,16 +178,15 @@ function auditFindings(
 ):
   | { summary: Record<'passing' | 'warning' | 'danger', number>; problems: Problem[] }
   | { error?: ErrorBody } {
-  const { run, error } = ctx.audit.attempt({ namespaces: view.namespaces, settings }, now);
-  if (!run) return { error };
-  const visible = (kind: string | undefined) => !view.hiddenKinds.includes(kind ?? '');
-  const audited = run.audited.filter((o) => visible(o.kind));
-  const findings = run.findings.filter((f) => visible(f.kind));
-  const { passing, warning, danger } = auditReport(audited, findings, [], []).summary;
-  return {
-    summary: { passing, warning, danger },
-    problems: auditProblems(findings, objectsByKey(audited), now),
-  };
+  const visible = (kind: string) => !view.hiddenKinds.includes(kind);
+  const { summary, error } = ctx.audit.attemptSummary(
+    { namespaces: view.namespaces, settings },
+    visible,
+    now,
+  );
+  if (!summary) return { error };
+  const { passing, warning, danger, dangers } = summary;
+  return { summary: { passing, warning, danger }, problems: auditProblems(dangers, now) };
 }
 
 /**
@@ -201,11 +200,12 @@ function podHealth(pods: KubeObject[], events: KubeObject[], now: number) {
   let healthy = 0;
   let failingPods = 0;
   for (const pod of pods) {
-    if (isFailingPod(pod)) {
+    const { failing: fails, text } = podState(pod);
+    if (fails) {
       failingPods += 1;
-      failing.add(podStatusText(pod));
+      failing.add(text);
     } else if (phase(pod) === 'Succeeded' || (phase(pod) === 'Running' && cond(pod, 'Ready'))) healthy += 1;
-    else warning.add(podStatusText(pod));
+    else warning.add(text);
   }
   return {
     healthy,
@@ -235,9 +235,9 @@ function workloadCounts({
       total: pods.length,
       // A failing pod counts as failing only, not also by its phase: the figures add up to the total but for
       // pods in phase Unknown.
-      failing: count(pods, isFailingPod),
-      running: count(pods, (p) => phase(p) === 'Running' && !isFailingPod(p)),
-      pending: count(pods, (p) => phase(p) === 'Pending' && !isFailingPod(p)),
+      failing: count(pods, (p) => podState(p).failing),
+      running: count(pods, (p) => phase(p) === 'Running' && !podState(p).failing),
+      pending: count(pods, (p) => phase(p) === 'Pending' && !podState(p).failing),
       succeeded: count(pods, (p) => phase(p) === 'Succeeded'),
     },
     deployments: {

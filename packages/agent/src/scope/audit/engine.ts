@@ -6,6 +6,7 @@ import { apiVersionOf } from '../../kube/discovery.ts';
 import { auditObject, checkCatalogue } from './checks/catalogue.ts';
 import { createAuditContext } from './checks/context.ts';
 import type { AuditContext, Category, Finding, Severity } from './checks/types.ts';
+import { type AuditSummary, type NamespaceTally, sumTallies, tallyNamespace } from './tally.ts';
 
 /** The kinds the audit reads (and judges where a check applies), with their API groups. */
 const auditedKinds = [
@@ -71,6 +72,9 @@ export class AuditEngine {
   readonly #memo = new Map<string, Memo>();
   readonly #epochs = new Map<string, number>();
   #clusterEpoch = 0;
+  /** Per namespace ('' for cluster-scoped objects), its tally under `#tallyKey` (settings and kinds loading). */
+  readonly #tallies = new Map<string, NamespaceTally>();
+  #tallyKey = '';
 
   constructor(source: AuditSource) {
     this.#source = source;
@@ -92,22 +96,9 @@ export class AuditEngine {
     now = Date.now(),
   ): { findings: ObjectFinding[]; audited: KubeObject[]; loading: string[] } {
     const { objects, loading } = this.#source.snapshot();
-    const wanted = scope.namespaces ? new Set(scope.namespaces) : undefined;
-    const ignored = new Set(scope.settings.ignoredNamespaces);
-    const inScope = (o: KubeObject) => {
-      const namespace = o.metadata?.namespace;
-      if (!namespace) return !wanted;
-      return !ignored.has(namespace) && (!wanted || wanted.has(namespace));
-    };
-    const audited = objects.filter(inScope);
-    let context: AuditContext | undefined;
-    const contextFor = () => {
-      context ??= createAuditContext(objects, {
-        now,
-        servedApiVersions: this.#source.servedApiVersions(),
-      });
-      return context;
-    };
+    const inScope = namespaceFilter(scope);
+    const audited = objects.filter((o) => inScope(o.metadata?.namespace));
+    const contextFor = this.#contextOf(objects, now);
     const findings: ObjectFinding[] = [];
     for (const object of audited) {
       for (const finding of this.#findingsOf(object, contextFor))
@@ -118,17 +109,69 @@ export class AuditEngine {
   }
 
   /**
+   * The counts and danger findings of the objects in scope whose kind `visible` admits: what the dashboard and
+   * the fleet's problems show (ADR 0105). Tallied per namespace and kind, and re-tallied only for namespaces whose
+   * epoch moved since (or all, when the settings or the kinds still loading change), so a request on a cluster
+   * that did not change judges nothing and allocates little.
+   */
+  summary(scope: AuditScope, visible: (kind: string) => boolean, now = Date.now()): AuditSummary {
+    const { objects, loading } = this.#source.snapshot();
+    const key = JSON.stringify([scope.settings, loading]);
+    if (key !== this.#tallyKey) {
+      this.#tallies.clear();
+      this.#tallyKey = key;
+    }
+    const stale = new Map<string, KubeObject[]>();
+    for (const object of objects) {
+      const namespace = object.metadata?.namespace ?? '';
+      if (this.#tallies.get(namespace)?.epoch === this.#epoch(namespace || undefined)) continue;
+      const pending = stale.get(namespace);
+      if (pending) pending.push(object);
+      else stale.set(namespace, [object]);
+    }
+    const contextFor = this.#contextOf(objects, now);
+    const disabled = new Set(scope.settings.disabledChecks);
+    for (const [namespace, members] of stale) {
+      const judged = (object: KubeObject) =>
+        this.#findingsOf(object, contextFor)
+          .map((finding) => this.#judged(object, finding, scope.settings))
+          .filter((f) => !disabled.has(f.checkId));
+      this.#tallies.set(namespace, tallyNamespace(this.#epoch(namespace || undefined), members, judged));
+    }
+    // A namespace whose objects are all gone was not re-tallied: its epoch moved with the deletions.
+    for (const [namespace, tally] of this.#tallies)
+      if (tally.epoch !== this.#epoch(namespace || undefined)) this.#tallies.delete(namespace);
+    const inScope = namespaceFilter(scope);
+    return { ...sumTallies(this.#tallies, (namespace) => inScope(namespace || undefined), visible), loading };
+  }
+
+  /** The context checks read their neighbours from, built on first need: most requests need none. */
+  #contextOf(objects: KubeObject[], now: number): () => AuditContext {
+    let context: AuditContext | undefined;
+    return () => {
+      context ??= createAuditContext(objects, { now, servedApiVersions: this.#source.servedApiVersions() });
+      return context;
+    };
+  }
+
+  /**
    * `run` for views that show the audit beside other things (dashboard, topology, ADR 0074): `run` when it ran;
    * nothing while pods load (they come on a later refresh); otherwise `error`, the `{error, code}` of why it cannot
    * run — the API server's 403 to the agent, or its failure to list — so a refusal never reads as "no findings".
    */
   attempt(scope: AuditScope, now = Date.now()): { run?: ReturnType<AuditEngine['run']>; error?: ErrorBody } {
-    try {
-      return { run: this.run(scope, now) };
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      return error.code === 'not_ready' ? {} : { error: { error: error.message, code: error.code } };
-    }
+    const { value, error } = attempted(() => this.run(scope, now));
+    return { run: value, ...(error ? { error } : {}) };
+  }
+
+  /** `summary` as `attempt` runs `run`: nothing while pods load, `error` when the audit cannot run. */
+  attemptSummary(
+    scope: AuditScope,
+    visible: (kind: string) => boolean,
+    now = Date.now(),
+  ): { summary?: AuditSummary; error?: ErrorBody } {
+    const { value, error } = attempted(() => this.summary(scope, visible, now));
+    return { summary: value, ...(error ? { error } : {}) };
   }
 
   #findingsOf(object: KubeObject, context: () => AuditContext): Finding[] {
@@ -156,8 +199,26 @@ export class AuditEngine {
   }
 }
 
+/** Whether a namespace (undefined: cluster-scoped) is in scope: wanted, when the scope names some, and not ignored. */
+function namespaceFilter(scope: AuditScope): (namespace: string | undefined) => boolean {
+  const wanted = scope.namespaces ? new Set(scope.namespaces) : undefined;
+  const ignored = new Set(scope.settings.ignoredNamespaces);
+  return (namespace) => (namespace ? !ignored.has(namespace) && (!wanted || wanted.has(namespace)) : !wanted);
+}
+
+/** `work`'s value, or nothing while pods load, or the `{error, code}` of an AppError (the agent's 403, a failed list). */
+function attempted<T>(work: () => T): { value?: T; error?: ErrorBody } {
+  try {
+    return { value: work() };
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    return error.code === 'not_ready' ? {} : { error: { error: error.message, code: error.code } };
+  }
+}
+
 /** The informer cache as the audit's source: the audited kinds that are synced, every change as it happens. */
 export function clusterAuditSource(cluster: Cluster): AuditSource {
+  const audited = new Set(auditedKinds.map(([group, kind]) => `${group}/${kind}`));
   return {
     snapshot() {
       // Pods are what nearly every check reads: an agent that may not list them answers the API server's 403 (or
@@ -180,7 +241,10 @@ export function clusterAuditSource(cluster: Cluster): AuditSource {
     },
     servedApiVersions: () => cluster.resources().map(apiVersionOf),
     onChange: (listener) => {
-      cluster.cache.onEvent(({ object, type }) => listener(object, type === 'deleted'));
+      // Only the audited kinds: an Event in a namespace must not re-judge every object in it.
+      cluster.cache.onEvent(({ object, resource, type }) => {
+        if (audited.has(`${resource.group}/${resource.kind}`)) listener(object, type === 'deleted');
+      });
     },
   };
 }
