@@ -8,9 +8,10 @@ const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
 /**
  * `binnacle agent` in a process of its own, on a free loopback port with a data dir of its own; `entry`: node's
- * arguments before `agent` (options and the entry file). `started`: just before the spawn, for timing its start.
+ * arguments before `agent` (options and the entry file), or nothing when `executable` is the single executable.
+ * `started`: just before the spawn, for timing its start.
  */
-export async function spawnAgent(entry: string[], kubeconfig: string) {
+export async function spawnAgent(entry: string[], kubeconfig: string, executable = process.execPath) {
   const port = await freePort();
   const dataDir = await mkdtemp(join(tmpdir(), 'binnacle-bench-'));
   const args = [
@@ -24,7 +25,7 @@ export async function spawnAgent(entry: string[], kubeconfig: string) {
     dataDir,
   ];
   const started = performance.now();
-  const child = spawn(process.execPath, [...entry, ...args], { stdio: 'ignore' });
+  const child = spawn(executable, [...entry, ...args], { stdio: 'ignore' });
   return { child, url: `http://127.0.0.1:${port}`, dataDir, started };
 }
 
