@@ -1,7 +1,6 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { dialHub, identityHeader, identityKey, verifyIdentity } from '@binnacle/tunnel';
 
 /** About the size of a small agent JSON answer. */
@@ -79,7 +78,8 @@ export interface Agent {
 /**
  * One agent's tunnel exactly as cloud mode opens it (`dialHub` towards the agent's own listener), resolved
  * once the hub has accepted it and named the cluster. Refused or dropped dials keep retrying inside dialHub,
- * so the wait is bounded here.
+ * so the wait is bounded here. Resolved from the dialer's own state callback, not by polling: a thousand
+ * dialers polling every few milliseconds would take the CPU the hub is measured on.
  */
 export async function dialAgent(
   hubUrl: string,
@@ -91,25 +91,38 @@ export async function dialAgent(
   let closing = false;
   let drops = 0;
   let lastReason = '';
+  let opened: (() => void) | undefined;
+  const connected = new Promise<void>((resolve) => {
+    opened = resolve;
+  });
   const dialer = dialHub({
     hubUrl,
     clusterToken,
     agentVersion: 'bench',
     target: { host: '127.0.0.1', port },
     onState: (state, detail) => {
-      if (state === 'connected') clusterId = detail;
+      if (state === 'connected') {
+        clusterId = detail;
+        if (clusterId) opened?.();
+      }
       if (state === 'disconnected' && !closing) {
         drops += 1;
         lastReason = detail ?? '';
       }
     },
   });
-  const deadline = Date.now() + timeoutMs;
-  while (!clusterId && Date.now() < deadline) await sleep(10);
   const close = async () => {
     closing = true;
     await dialer.close();
   };
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    connected,
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, timeoutMs);
+    }),
+  ]);
+  clearTimeout(timer);
   if (!clusterId) {
     await close();
     throw new Error(`the tunnel did not open within ${timeoutMs} ms (${lastReason || 'no answer'})`);

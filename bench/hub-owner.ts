@@ -3,7 +3,7 @@ import type { Pool } from 'undici';
 
 export async function send(
   pool: Pool,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'DELETE',
   path: string,
   headers: Record<string, string>,
   body?: unknown,

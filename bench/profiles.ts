@@ -1,5 +1,5 @@
 import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -34,6 +34,26 @@ export async function saveHeapSnapshot(url: string, name: string): Promise<strin
   if (!res.ok || !res.body) throw new Error(`heap snapshot: HTTP ${res.status}`);
   await pipeline(Readable.fromWeb(res.body), createWriteStream(file));
   return file;
+}
+
+/**
+ * `--profile` for a bench that runs the hub as its own process: the hub runs with `--cpu-prof`, which writes
+ * its profile (the whole run) into a fresh folder of bench/profiles/ when it exits; `read` gives its top
+ * self-time functions. Disabled, it adds no Node option and reads nothing.
+ */
+export async function hubCpuProfile(enabled: boolean, name: string) {
+  if (!enabled) return { nodeArgs: [], read: () => Promise.resolve(undefined) };
+  const dir = join(profileDir, `${name}-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  await mkdir(dir, { recursive: true });
+  return {
+    nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+    async read() {
+      const file = (await readdir(dir)).find((entry) => entry.endsWith('.cpuprofile'));
+      if (!file) throw new Error(`the hub wrote no CPU profile into ${dir}`);
+      const path = join(dir, file);
+      return { file: relative(repoRoot, path), top: await topFunctions(path, 12) };
+    },
+  };
 }
 
 interface CpuProfile {

@@ -11,6 +11,7 @@ import { fleetFanout } from './fleet-fanout.ts';
 import { grepAttack } from './grep-attack.ts';
 import { helmReleases } from './helm-releases.ts';
 import { hubAuth } from './hub-auth.ts';
+import { hubFleet } from './hub-fleet.ts';
 import { hubReplicas } from './hub-replicas.ts';
 import { topologyLod } from './topology-lod.ts';
 import { topologySse } from './topology-sse.ts';
@@ -74,6 +75,11 @@ const benchmarks: Record<string, { about: string; run: (args: string[]) => Promi
     about:
       'three hub processes on PostgreSQL + Redis behind HAProxy with 1 000 agent stand-ins under load: one replica SIGKILLed, time until every cluster answers again, requests lost, throughput before and after',
     run: hubReplicas,
+  },
+  'hub-fleet': {
+    about:
+      'issue 41: 1 000 agents dialing one hub process at once (time until connected, hub RSS before, while and after; goal ≤ 1 GB) and every fleet view one at a time over 1 000 and 100 clusters (goal: problems p50 ≤ 1 s at 100)',
+    run: hubFleet,
   },
   'grep-attack': {
     about:

@@ -1,12 +1,11 @@
-import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
-import { join, relative } from 'node:path';
-import { createCluster, repoRoot } from '@binnacle/testkit';
+import { createCluster } from '@binnacle/testkit';
 import { Pool } from 'undici';
 import { dialAgent, type StandIn, startStandIn } from './agent-stand-in.ts';
 import { type LoadFigures, type LoadOptions, load } from './http-load.ts';
 import { machine } from './machine.ts';
-import { profileDir, topFunctions } from './profiles.ts';
+import { benchCpuMs, processCpuMs } from './process-cpu.ts';
+import { hubCpuProfile } from './profiles.ts';
 import type { BenchResult } from './run.ts';
 import { type FleetFigures, measureFleet } from './tunnel-fleet.ts';
 import { awaitConnected, withHub } from './tunnel-hub.ts';
@@ -26,17 +25,6 @@ const pair = (direct: LoadFigures, hub: LoadFigures): Pair => ({
   addedP99Ms: round(hub.p99Ms - direct.p99Ms),
   ratio: round(hub.perSecond / Math.max(1, direct.perSecond)),
 });
-
-/** User + system CPU time of a process (ms), from /proc (clock ticks of 10 ms). */
-async function processCpuMs(pid: number): Promise<number> {
-  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).replace(/^.*\) /s, '').split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-const benchCpuMs = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1000;
-};
 
 /** The tunneled answer must be the agent's answer, byte for byte, before either is timed. */
 async function sameAnswer(direct: Pool, hub: Pool, path: string, cookie: string, standIn: StandIn) {
@@ -124,25 +112,6 @@ async function measureOverhead(busy: Plan, sequential: Plan, nodeArgs: string[])
 }
 
 /**
- * `--profile`: the hub runs with `--cpu-prof`, which writes its profile (the whole overhead phase, dominated
- * by the c=32 load) into a fresh folder of bench/profiles/ when it exits; its top self-time functions.
- */
-async function hubProfile(enabled: boolean) {
-  if (!enabled) return { nodeArgs: [], read: () => Promise.resolve(undefined) };
-  const dir = join(profileDir, `tunnel-${new Date().toISOString().replace(/[:.]/g, '-')}`);
-  await mkdir(dir, { recursive: true });
-  return {
-    nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
-    async read() {
-      const file = (await readdir(dir)).find((name) => name.endsWith('.cpuprofile'));
-      if (!file) throw new Error(`the hub wrote no CPU profile into ${dir}`);
-      const path = join(dir, file);
-      return { file: relative(repoRoot, path), top: await topFunctions(path, 12) };
-    },
-  };
-}
-
-/**
  * Tunnel overhead (added p50/p99 and throughput ratio against calling the agent directly) and the hub's memory
  * with many agents connected. The hub is its own `binnacle hub` process on SQLite; the load generator, the
  * agent stand-in and the dialers (the agents' side of the tunnels) share this process.
@@ -164,7 +133,7 @@ export async function tunnel(args: string[]): Promise<BenchResult> {
   };
   const agents = numberArg(args, 'agents', 200);
   log('tunnel overhead');
-  const profile = await hubProfile(args.includes('--profile'));
+  const profile = await hubCpuProfile(args.includes('--profile'), 'tunnel');
   const overhead = await measureOverhead(busy, sequential, profile.nodeArgs);
   const hubCpu = await profile.read();
   if (hubCpu) log(`hub CPU profile ${hubCpu.file}:\n  ${hubCpu.top.join('\n  ')}`);

@@ -19,3 +19,4 @@ export {
   type TestHub,
   testBreakGlass,
 } from './test-hub.ts';
+export { startTunneledListener, type TunneledListener, within } from './tunneled-listener.ts';

@@ -20,6 +20,38 @@ export interface StandInAgent {
 }
 
 /**
+ * Dials `t` (which must be listening) as the agent does, with the cluster's token, towards `port` on loopback
+ * (the agent's own listener), and waits until the hub holds the tunnel.
+ */
+export async function dialTestHub(
+  t: TestHub,
+  clusterId: string,
+  token: string,
+  port: number,
+  agentVersion = 'stand-in',
+): Promise<{ close(): Promise<void> }> {
+  const address = t.hub.app.server.address() as AddressInfo | null;
+  if (!address) throw new Error('the test hub is not listening: call t.hub.listen() first');
+  const dialer = dialHub({
+    hubUrl: `http://127.0.0.1:${address.port}`,
+    clusterToken: token,
+    agentVersion,
+    target: { host: '127.0.0.1', port },
+  });
+  try {
+    await waitUntil(
+      'the stand-in agent to connect',
+      () => Promise.resolve(Boolean(t.hub.ctx.tunnels.get(clusterId))),
+      { timeoutMs: 10_000, intervalMs: 20 },
+    );
+  } catch (error) {
+    await dialer.close();
+    throw error;
+  }
+  return dialer;
+}
+
+/**
  * The agent's own listener behind the real agent end of the tunnel (`dialHub`), for hub tests that need a
  * connected cluster: it answers 200 with the request it received, so a test sees what reached the agent.
  */
@@ -39,27 +71,7 @@ export async function startStandInAgent(): Promise<StandInAgent> {
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const port = (server.address() as AddressInfo).port;
   return {
-    async connect(t, clusterId, token) {
-      const address = t.hub.app.server.address() as AddressInfo | null;
-      if (!address) throw new Error('the test hub is not listening: call t.hub.listen() first');
-      const dialer = dialHub({
-        hubUrl: `http://127.0.0.1:${address.port}`,
-        clusterToken: token,
-        agentVersion: 'stand-in',
-        target: { host: '127.0.0.1', port },
-      });
-      try {
-        await waitUntil(
-          'the stand-in agent to connect',
-          () => Promise.resolve(Boolean(t.hub.ctx.tunnels.get(clusterId))),
-          { timeoutMs: 10_000, intervalMs: 20 },
-        );
-      } catch (error) {
-        await dialer.close();
-        throw error;
-      }
-      return dialer;
-    },
+    connect: (t, clusterId, token) => dialTestHub(t, clusterId, token, port),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

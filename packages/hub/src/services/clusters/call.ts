@@ -37,10 +37,11 @@ export async function callAgent(
     { endStream: call.body === undefined },
   );
   if (call.body !== undefined) stream.end(call.body);
-  const dropped = new AppError(
-    'cluster_disconnected',
-    'the tunnel to the cluster dropped before its agent answered',
-  );
+  // Made only when a drop happens, never for a stream that ended whole: an Error's stack trace per call was
+  // about 5 % of the hub's CPU in a fan-out over 1 000 clusters.
+  let ended = false;
+  const dropped = () =>
+    new AppError('cluster_disconnected', 'the tunnel to the cluster dropped before its agent answered');
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
@@ -66,10 +67,13 @@ export async function callAgent(
     });
     // Node ends the streams of a dropped session as if complete: only an end while the tunnel is up is whole.
     stream.on('end', () => {
+      ended = true;
       if (head && tunnel.client.open) resolve({ ...head, text: Buffer.concat(chunks).toString('utf8') });
-      else reject(dropped);
+      else reject(dropped());
     });
-    stream.on('close', () => reject(dropped));
+    stream.on('close', () => {
+      if (!ended) reject(dropped());
+    });
   });
   try {
     return await Promise.race([answer, late]);
