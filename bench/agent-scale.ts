@@ -243,7 +243,8 @@ async function scenario(state: ClusterState, client: KubeClient, entry: Entry, o
       allSyncedMs: Math.round(pick('allSyncedMs')),
       rssReadyMB: pick('rssReadyMB'),
       rssMB: pick('rssMB'),
-      peakMB: pick('peakMB'),
+      // The highest of the runs: the last one served the request mix.
+      peakMB: Math.max(...agents.map((a) => a.peakMB)),
       rssSettledMB: agents.at(-1)?.rssSettledMB,
       heapUsedMB: pick('heapUsedMB'),
       objects: pick('objects'),
