@@ -180,7 +180,7 @@ export class AuditEngine {
     const epoch = this.#epoch(object.metadata?.namespace);
     const memo = uid ? this.#memo.get(uid) : undefined;
     if (memo && memo.resourceVersion === resourceVersion && memo.epoch === epoch) return memo.findings;
-    const findings = auditObject(object, context());
+    const findings = auditObject(object, context()).map(shared);
     if (uid) this.#memo.set(uid, { resourceVersion, epoch, findings });
     return findings;
   }
@@ -197,6 +197,35 @@ export class AuditEngine {
       severity: override ?? finding.severity,
     };
   }
+}
+
+/**
+ * The one copy of a finding: the pods of a workload, and most pods of a cluster, have the same findings word for
+ * word, and the memo kept 14 of them per pod (140 000 objects and their message strings, 17 MB at 10 000 pods).
+ * Findings are never mutated (`#judged` copies). Bounded: a table past its size starts again.
+ */
+const sharedFindings = new Map<string, Map<string, Finding[]>>();
+const maxSharedFindings = 50_000;
+let sharedCount = 0;
+function shared(finding: Finding): Finding {
+  if (sharedCount >= maxSharedFindings) {
+    sharedFindings.clear();
+    sharedCount = 0;
+  }
+  // Keyed by the finding's own strings (no key text of its own, which for a message naming its object would
+  // cost as much as the copy it saves), then told apart by severity and container.
+  let byMessage = sharedFindings.get(finding.checkId);
+  if (!byMessage) {
+    byMessage = new Map();
+    sharedFindings.set(finding.checkId, byMessage);
+  }
+  const same = byMessage.get(finding.message);
+  const known = same?.find((f) => f.severity === finding.severity && f.container === finding.container);
+  if (known) return known;
+  if (same) same.push(finding);
+  else byMessage.set(finding.message, [finding]);
+  sharedCount += 1;
+  return finding;
 }
 
 /** Whether a namespace (undefined: cluster-scoped) is in scope: wanted, when the scope names some, and not ignored. */
