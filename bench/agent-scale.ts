@@ -12,6 +12,7 @@ import { spawnAgent } from './bundle-agent.ts';
 import { cacheBytesByKind } from './cache-bytes.ts';
 import { goal } from './goals.ts';
 import { createCustomResources, createPods, loadCluster } from './load.ts';
+import { loadAverage, machine } from './machine.ts';
 import { saveCpuProfile, saveHeapSnapshot, topFunctions, topRetainers } from './profiles.ts';
 import { type MixResult, memoryOf, quantile, serveRequestMix } from './request-mix.ts';
 import type { BenchResult } from './run.ts';
@@ -283,6 +284,9 @@ function mixLine(pods: number, mix: MixResult): string {
   return `${mix.rounds} rounds of the request mix, p50 / worst: full pod list ${podList.p50Ms} / ${podList.worstMs} ms (${kb(podList.bytes)}), summary list ${podSummary.p50Ms} / ${podSummary.worstMs} ms (${kb(podSummary.bytes)}), whole-cluster topology ${topology.p50Ms} / ${topology.worstMs} ms (${kb(topology.bytes)}), dashboard ${goal(dashboard.p50Ms, pods <= 10_000 ? 50 : 200, 'ms')} / ${dashboard.worstMs} ms (${kb(dashboard.bytes)})`;
 }
 
+const loadLine = (atStart: number[]) =>
+  `load average ${atStart.join(' ')} at the start, ${loadAverage().join(' ')} at the end on ${machine().cores} cores`;
+
 /** What the profiles of a run show: the top self-time functions of the sync and the heap by constructor. */
 async function profileLines(run: AgentRun | undefined): Promise<string[]> {
   if (!run?.profiles) return [];
@@ -318,6 +322,7 @@ export async function agentScale(args: string[]): Promise<BenchResult> {
     // Its first start unpacks the payload once; users pay that once too, not at every start.
     execFileSync(entryFiles.sea, ['--help'], { stdio: 'ignore' });
   }
+  const loadAtStart = loadAverage();
   const floor = await nodeFloor();
   log(`a bare node process: ${floor.readyMs} ms to its first answer, RSS ${floor.rssMB} MB`);
   return loadCluster(
@@ -329,12 +334,14 @@ export async function agentScale(args: string[]): Promise<BenchResult> {
         `${[entry, ...nodeOptions].join(' ')}; bare node ${floor.readyMs} ms, ${floor.rssMB} MB`,
         `sample (${sample.agent.objects} objects): ready ${goal(sample.agent.coreReadyMs, 400, 'ms')}, RSS at ready ${goal(sample.agent.rssReadyMB, 90, 'MB')}, all synced ${sample.agent.allSyncedMs} ms`,
       ];
-      if (pods === 0 && crds === 0)
+      if (pods === 0 && crds === 0) {
+        lines.push(loadLine(loadAtStart));
         return {
           name: 'agent-scale',
           summary: lines.join('; '),
           data: { entry, nodeOptions, floor, sample },
         };
+      }
       const created = performance.now();
       if (crds > 0) {
         log(`creating ${crds} custom resource kinds with 20 objects each`);
@@ -359,6 +366,7 @@ export async function agentScale(args: string[]): Promise<BenchResult> {
         `cached bytes per object: ${byKind.map((k) => `${k.kind} ${k.bytesPerObject} B (${k.objects})`).join(', ')}`,
       );
       lines.push(...(await profileLines(large.profiled)));
+      lines.push(loadLine(loadAtStart));
       return {
         name: 'agent-scale',
         summary: lines.join('; '),

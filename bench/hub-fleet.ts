@@ -1,9 +1,9 @@
-import { cpus, loadavg } from 'node:os';
+import { cpus } from 'node:os';
 import { type StandIn, startStandIn } from './agent-stand-in.ts';
 import { fleetAgentAnswers, fleetViews, sampleFleetView, type ViewFigures } from './fleet-views.ts';
 import { goal } from './goals.ts';
 import { send } from './hub-owner.ts';
-import { machine } from './machine.ts';
+import { loadAverage, machine } from './machine.ts';
 import { cpuSpent } from './process-cpu.ts';
 import { hubCpuProfile } from './profiles.ts';
 import { inBatches } from './replica-probes.ts';
@@ -14,7 +14,6 @@ import { awaitConnected, type HubSession, withHub } from './tunnel-hub.ts';
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 const numberArg = (args: string[], name: string, fallback: number) =>
   Number(args.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
-const loadAverage = () => loadavg().map((l) => Math.round(l * 100) / 100);
 
 /** Issue 41's goals for the hub: 1 000 agents within 1 GB of RSS, a 100-cluster fan-out within a second. */
 const rssGoalMB = 1024;

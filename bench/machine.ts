@@ -1,4 +1,4 @@
-import { cpus, platform, release, totalmem } from 'node:os';
+import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 
 /** The machine a result was measured on, recorded with every result. */
 export function machine() {
@@ -10,3 +10,6 @@ export function machine() {
     os: `${platform()} ${release()}`,
   };
 }
+
+/** The machine's 1, 5 and 15-minute load averages: a timing on 2 shared cores needs its load beside it. */
+export const loadAverage = () => loadavg().map((l) => Math.round(l * 100) / 100);
