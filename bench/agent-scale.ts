@@ -329,13 +329,19 @@ export async function agentScale(args: string[]): Promise<BenchResult> {
     pods,
     async (state, client) => {
       log(`measuring the sample cluster (${entry})`);
-      const sample = await scenario(state, client, entry, { settleSeconds: 0, nodeOptions });
+      const sampleOnly = pods === 0 && crds === 0;
+      // `--profile` profiles the sample when it is all there is to measure.
+      const sample = await scenario(state, client, entry, {
+        settleSeconds: 0,
+        nodeOptions,
+        profile: sampleOnly ? profile : undefined,
+      });
       const lines = [
         `${[entry, ...nodeOptions].join(' ')}; bare node ${floor.readyMs} ms, ${floor.rssMB} MB`,
         `sample (${sample.agent.objects} objects): ready ${goal(sample.agent.coreReadyMs, 400, 'ms')}, RSS at ready ${goal(sample.agent.rssReadyMB, 90, 'MB')}, all synced ${sample.agent.allSyncedMs} ms`,
       ];
-      if (pods === 0 && crds === 0) {
-        lines.push(loadLine(loadAtStart));
+      if (sampleOnly) {
+        lines.push(...(await profileLines(sample.profiled)), loadLine(loadAtStart));
         return {
           name: 'agent-scale',
           summary: lines.join('; '),
