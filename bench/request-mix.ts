@@ -46,7 +46,7 @@ async function readAll(url: string, path: string): Promise<number> {
     if (res.status !== 200) throw new Error(`${path}: HTTP ${res.status} ${body.slice(0, 200)}`);
     bytes += body.length;
     token = path.startsWith('/api/resources/')
-      ? (JSON.parse(body) as { metadata?: { continue?: string } }).metadata?.continue || undefined
+      ? (JSON.parse(body) as { continue?: string }).continue || undefined
       : undefined;
   } while (token);
   return bytes;
