@@ -65,6 +65,14 @@ describe('groupProblems', () => {
     expect(groups[1]).toMatchObject({ reason: 'Host PID', count: 1 });
   });
 
+  it('names the oldest objects of a large group, equals in the order met', () => {
+    const ages = [3, 9, 1, 9, 7, 2, 9, 5];
+    const problems = ages.map((age, i) => finding('Pod', `p${i}`, age));
+    const [group] = groupProblems(problems, 4);
+    expect(group?.count).toBe(8);
+    expect(group?.objects.map((o) => `${o.name}:${o.ageSeconds}`)).toEqual(['p1:9', 'p3:9', 'p6:9', 'p4:7']);
+  });
+
   it('orders critical before warning, runtime health before certificates and the audit, then the most objects', () => {
     const groups = groupProblems(
       [

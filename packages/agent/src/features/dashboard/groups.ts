@@ -40,42 +40,41 @@ const sourceOrder: Record<Problem['source'], number> = { health: 0, certificate:
  * before warning, then runtime health, certificates, the audit, then the most objects first.
  */
 export function groupProblems(problems: Problem[], shown: number): ProblemGroup[] {
-  const groups = new Map<string, { group: ProblemGroup; all: Problem[] }>();
+  const groups = new Map<string, { group: ProblemGroup; oldest: Problem[] }>();
   for (const problem of problems) {
     const severity = severityOf(problem);
-    const key = JSON.stringify([problem.source, problem.check ?? problem.reason, severity]);
-    const found = groups.get(key);
-    if (found) {
-      found.all.push(problem);
-      if (!found.group.kinds.includes(problem.kind)) found.group.kinds.push(problem.kind);
-      continue;
+    const key = `${problem.source}\0${problem.check ?? problem.reason}\0${severity}`;
+    let found = groups.get(key);
+    if (!found) {
+      found = {
+        group: {
+          severity,
+          source: problem.source,
+          reason: problem.reason,
+          ...(problem.check ? { check: problem.check } : {}),
+          kinds: [],
+          count: 0,
+          objects: [],
+        },
+        oldest: [],
+      };
+      groups.set(key, found);
     }
-    const group: ProblemGroup = {
-      severity,
-      source: problem.source,
-      reason: problem.reason,
-      ...(problem.check ? { check: problem.check } : {}),
-      kinds: [problem.kind],
-      count: 0,
-      objects: [],
-    };
-    groups.set(key, { group, all: [problem] });
+    found.group.count += 1;
+    if (!found.group.kinds.includes(problem.kind)) found.group.kinds.push(problem.kind);
+    keepOldest(found.oldest, problem, shown);
   }
   return [...groups.values()]
-    .map(({ group, all }) => ({
+    .map(({ group, oldest }) => ({
       ...group,
-      count: all.length,
-      objects: [...all]
-        .sort((a, b) => b.ageSeconds - a.ageSeconds)
-        .slice(0, shown)
-        .map(({ kind, namespace, name, status, message, ageSeconds }) => ({
-          kind,
-          ...(namespace === undefined ? {} : { namespace }),
-          name,
-          status,
-          message,
-          ageSeconds,
-        })),
+      objects: oldest.map(({ kind, namespace, name, status, message, ageSeconds }) => ({
+        kind,
+        ...(namespace === undefined ? {} : { namespace }),
+        name,
+        status,
+        message,
+        ageSeconds,
+      })),
     }))
     .sort(
       (a, b) =>
@@ -84,4 +83,16 @@ export function groupProblems(problems: Problem[], shown: number): ProblemGroup[
         b.count - a.count ||
         a.reason.localeCompare(b.reason),
     );
+}
+
+/**
+ * Keeps `oldest` the first `shown` problems by age, oldest first and in the order met among equals (what a stable
+ * sort of them all would give), without sorting a group of 50 000 pods' findings to show ten.
+ */
+function keepOldest(oldest: Problem[], problem: Problem, shown: number): void {
+  let at = oldest.length;
+  while (at > 0 && (oldest[at - 1] as Problem).ageSeconds < problem.ageSeconds) at -= 1;
+  if (at >= shown) return;
+  oldest.splice(at, 0, problem);
+  if (oldest.length > shown) oldest.pop();
 }
