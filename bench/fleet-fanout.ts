@@ -109,7 +109,7 @@ export async function fleetFanout(): Promise<BenchResult> {
               `bench-${String(agents.length).padStart(3, '0')}`,
             );
             standIn.trust(cluster.id, cluster.token);
-            agents.push(await dialAgent(url, cluster.token, standIn.port, connectTimeoutMs));
+            agents.push(await dialAgent(url, cluster.token, standIn.server, connectTimeoutMs));
           }
           const result = await measure(pool, owner.cookie, size, forget);
           log(

@@ -38,7 +38,7 @@ async function registerAndDial(lbUrl: string, count: number) {
   const agents: Agent[] = [];
   try {
     await inBatches(clusters, 50, async (cluster) => {
-      agents.push(await dialAgent(lbUrl, cluster.token, standIn.port, 60_000));
+      agents.push(await dialAgent(lbUrl, cluster.token, standIn.server, 60_000));
     });
   } catch (error) {
     await Promise.all(agents.map((agent) => agent.close()));

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createCluster } from '@binnacle/testkit';
 import { type Agent, dialAgent, startStandIn } from './agent-stand-in.ts';
@@ -51,8 +52,8 @@ async function probe(session: HubSession, ids: string[], body: string) {
 }
 
 /** Dials every token at once, as agents do when a hub comes back; all opened, or none left open. */
-async function dialAll(hubUrl: string, tokens: string[], port: number): Promise<Agent[]> {
-  const settled = await Promise.allSettled(tokens.map((t) => dialAgent(hubUrl, t, port, connectTimeoutMs)));
+async function dialAll(hubUrl: string, tokens: string[], server: Server): Promise<Agent[]> {
+  const settled = await Promise.allSettled(tokens.map((t) => dialAgent(hubUrl, t, server, connectTimeoutMs)));
   const opened = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failed) {
@@ -90,7 +91,7 @@ export async function measureFleet(count: number): Promise<FleetFigures> {
       const agents = await dialAll(
         session.hub.url,
         clusters.map((c) => c.token),
-        standIn.port,
+        standIn.server,
       );
       try {
         const ids = clusters.map((c) => c.id);

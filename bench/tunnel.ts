@@ -64,7 +64,7 @@ async function measureOverhead(busy: Plan, sequential: Plan, nodeArgs: string[])
       async (session) => {
         const cluster = await createCluster(session.hub, session.owner, 'bench-overhead');
         standIn.trust(cluster.id, cluster.token);
-        const agent = await dialAgent(session.hub.url, cluster.token, standIn.port, 10_000);
+        const agent = await dialAgent(session.hub.url, cluster.token, standIn.server, 10_000);
         const direct = new Pool(`http://127.0.0.1:${standIn.port}`, {
           connections: busy.concurrency,
           pipelining: 1,

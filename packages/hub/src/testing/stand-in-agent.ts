@@ -37,7 +37,6 @@ export async function startStandInAgent(): Promise<StandInAgent> {
   });
   server.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
-  const port = (server.address() as AddressInfo).port;
   return {
     async connect(t, clusterId, token) {
       const address = t.hub.app.server.address() as AddressInfo | null;
@@ -46,7 +45,7 @@ export async function startStandInAgent(): Promise<StandInAgent> {
         hubUrl: `http://127.0.0.1:${address.port}`,
         clusterToken: token,
         agentVersion: 'stand-in',
-        target: { host: '127.0.0.1', port },
+        target: { server },
       });
       try {
         await waitUntil(

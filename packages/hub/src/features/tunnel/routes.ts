@@ -1,8 +1,6 @@
 import type { Readable } from 'node:stream';
 import { AppError, echo, errorResponses, toAppError } from '@binnacle/common/server';
-import { clusterIdHeader } from '@binnacle/tunnel';
 import { Type } from 'typebox';
-import { WebSocketServer } from 'ws';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access } from '../../http/principal.ts';
 import { clientAddress } from '../../security/client-address.ts';
@@ -16,17 +14,11 @@ import { proxyUpgrade, type UpgradeDeps } from './upgrade.ts';
 type Deps = UpgradeDeps & Pick<HubContext, 'proxyTrust'>;
 
 /**
- * The tunnel's two doors: agents dial `/api/agents/connect` (WebSocket), and people reach any agent route at
+ * The tunnel's two doors: agents dial `/api/agents/connect` (an upgrade to HTTP/2 on the socket), and people reach any agent route at
  * `/c/{cluster_id}/…` — plain requests through a fastify route (so the access hook and metrics apply),
  * WebSocket upgrades through the server's upgrade event.
  */
 export function tunnelRoutes(app: HubApp, ctx: Deps): void {
-  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 1024 * 1024 });
-  // The agent learns its cluster id from the handshake answer: forwarded identities name it.
-  wss.on('headers', (headers, request) => {
-    const clusterId = (request as { binnacleClusterId?: string }).binnacleClusterId;
-    if (clusterId) headers.push(`${clusterIdHeader}: ${clusterId}`);
-  });
   app.server.on('upgrade', (request, socket, head) => {
     const url = request.url ?? '/';
     let tunneled: TunneledUrl | undefined;
@@ -36,7 +28,7 @@ export function tunnelRoutes(app: HubApp, ctx: Deps): void {
       return refuseUpgrade(socket, toAppError(error));
     }
     let handled: Promise<void>;
-    if (url.split('?')[0] === agentConnectPath) handled = acceptAgent(ctx, wss, request, socket, head);
+    if (url.split('?')[0] === agentConnectPath) handled = acceptAgent(ctx, request, socket, head);
     else if (tunneled)
       handled = proxyUpgrade(
         ctx,
@@ -66,7 +58,6 @@ export function tunnelRoutes(app: HubApp, ctx: Deps): void {
   // Before the server waits for its connections: tunneled streams (SSE, logs) must end for it to close.
   app.addHook('preClose', (done) => {
     ctx.tunnels.closeAll();
-    wss.close();
     done();
   });
 
