@@ -16,12 +16,15 @@ const hopByHop = new Set([
   'host',
 ]);
 
+const colon = ':'.charCodeAt(0);
+
 export function forwardableHeaders(
   headers: Http2Headers | IncomingHttpHeaders,
 ): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || name.startsWith(':') || hopByHop.has(name)) continue;
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || name.charCodeAt(0) === colon || hopByHop.has(name)) continue;
     out[name] = value as string | string[];
   }
   return out;

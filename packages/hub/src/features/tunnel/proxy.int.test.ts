@@ -47,6 +47,10 @@ const agent = http.createServer((request, response) => {
       .end('pong');
     return;
   }
+  if (request.url === '/api/cookie') {
+    response.writeHead(200, { 'set-cookie': 'agent=1' }).end('kept at the hub');
+    return;
+  }
   // An accepted MCP notification: a head and no body, whose stream ends as the head arrives.
   if (request.url === '/api/accepted') {
     response.writeHead(202).end();
@@ -236,6 +240,31 @@ describe('bodies through the tunnel', () => {
         'the answer to a GET with a body',
       );
       expect(answer).toEqual({ status: 200, length: 'none', body: 'pong' });
+    } finally {
+      await dialer.close();
+    }
+  });
+});
+
+describe('the read path (plain reads that skip fastify, ADR 0112)', () => {
+  it('authenticates as the route does, answers no-store, drops the agent cookies, and counts in the metrics', async () => {
+    const dialer = await connectAgent();
+    try {
+      for (const headers of [{}, { cookie: `${t.cookieName}=not-a-session` }]) {
+        const refused = await fetch(`${hubUrl}/c/${clusterId}/api/ping`, { headers });
+        expect(refused.status).toBe(401);
+        expect(refused.headers.get('cache-control')).toBe('no-store');
+        expect(await refused.json()).toMatchObject({ code: 'unauthenticated' });
+      }
+      const answer = await through('/api/cookie');
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+      expect(answer.headers.get('set-cookie')).toBeNull();
+      expect(await answer.text()).toBe('kept at the hub');
+      const metrics = await (await fetch(`${hubUrl}/metrics`)).text();
+      expect(metrics).toMatch(
+        /binnacle_hub_http_requests_total\{method="GET",route="\/c\/:cluster_id\/\*",status="200"\} [1-9]/,
+      );
     } finally {
       await dialer.close();
     }

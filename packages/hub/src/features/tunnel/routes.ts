@@ -6,12 +6,13 @@ import { access } from '../../http/principal.ts';
 import { clientAddress } from '../../security/client-address.ts';
 import { recheckAfterChanges } from '../../services/tunnels/live-streams.ts';
 import { acceptAgent, agentConnectPath, refuseUpgrade } from './agent-connect.ts';
-import { proxyRequest } from './proxy.ts';
+import { type ProxyDeps, proxyRequest } from './proxy.ts';
+import { takeReadsBeforeFastify } from './read-path.ts';
 import { isTunneled, type TunneledUrl, tunneledUrl } from './tunneled-url.ts';
 import { explainFailuresToBrowsers } from './unreachable-page.ts';
 import { proxyUpgrade, type UpgradeDeps } from './upgrade.ts';
 
-type Deps = UpgradeDeps & Pick<HubContext, 'proxyTrust'>;
+type Deps = UpgradeDeps & ProxyDeps & Pick<HubContext, 'proxyTrust'>;
 
 /**
  * The tunnel's two doors: agents dial `/api/agents/connect` (an upgrade to HTTP/2 on the socket), and people reach any agent route at
@@ -56,10 +57,13 @@ export function tunnelRoutes(app: HubApp, ctx: Deps): void {
   // Tunneled requests and the organisation-wide MCP endpoint act in clusters; they change no access here.
   recheckAfterChanges(app, ctx, (url) => isTunneled(url) || url.split('?')[0] === '/mcp');
   // Before the server waits for its connections: tunneled streams (SSE, logs) must end for it to close.
+  let closing = false;
   app.addHook('preClose', (done) => {
+    closing = true;
     ctx.tunnels.closeAll();
     done();
   });
+  takeReadsBeforeFastify(app, ctx, () => closing);
 
   const anyType = { '*/*': { schema: {} } };
   app.register((scope, _options, registered) => {
@@ -95,7 +99,7 @@ export function tunnelRoutes(app: HubApp, ctx: Deps): void {
             ...errorResponses,
           },
         },
-        handler: (request, reply) => proxyRequest(ctx, request, reply),
+        handler: (request, reply) => proxyRequest(ctx, request, reply, () => closing),
       });
     }
     registered();
