@@ -1,15 +1,20 @@
 import { mkdir, readdir, readFile } from 'node:fs/promises';
-import { cpus } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { createCluster, repoRoot } from '@binnacle/testkit';
 import { Pool } from 'undici';
 import { dialAgent, type StandIn, startStandIn } from './agent-stand-in.ts';
+import { goal, goalAtLeast } from './goals.ts';
 import { type LoadFigures, type LoadOptions, load } from './http-load.ts';
 import { machine } from './machine.ts';
 import { profileDir, topFunctions } from './profiles.ts';
 import type { BenchResult } from './run.ts';
 import { type FleetFigures, measureFleet } from './tunnel-fleet.ts';
 import { awaitConnected, withHub } from './tunnel-hub.ts';
+
+/** Issue 41: tunneled GETs at c=32 carry ≥ 0.30 of the direct throughput and add ≤ 1 ms p50 at c=1. */
+const ratioGoal = 0.3;
+const addedP50GoalMs = 1;
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 const numberArg = (args: string[], name: string, fallback: number) =>
@@ -176,19 +181,22 @@ export async function tunnel(args: string[]): Promise<BenchResult> {
   const s = overhead.sequential;
   const m = fleet.memory;
   const cpu = cpus();
+  const load = loadavg().map((l) => l.toFixed(2));
   return {
     name: 'tunnel',
     summary:
       `GET /api/health (${overhead.bodyBytes} B) on an agent stand-in vs through the hub (/c/<id>/…, cookie; hub in its own process, ` +
       `load + agent side in the bench process, ${cpu.length} cores); c=${concurrency} ${busy.durationMs / 1000} s: ` +
-      `direct ${cell(c.direct)}, via hub ${cell(c.hub)}, throughput ×${c.ratio}, added p50 +${c.addedP50Ms} / p99 +${c.addedP99Ms} ms, ` +
+      `direct ${cell(c.direct)}, via hub ${cell(c.hub)}, throughput ${goalAtLeast(c.ratio, ratioGoal, '× direct')}, added p50 +${c.addedP50Ms} / p99 +${c.addedP99Ms} ms, ` +
       `CPU per request direct ${c.direct.cpuUsPerRequest?.bench} µs (bench process), via hub ${c.hub.cpuUsPerRequest?.hub} µs in the hub + ${c.hub.cpuUsPerRequest?.bench} µs in the bench process; ` +
-      `c=1 ${sequential.maxRequests} requests: direct ${latency(s.direct)}, via hub ${latency(s.hub)}, added p50 +${s.addedP50Ms} / p99 +${s.addedP99Ms} ms; ` +
+      `c=1 ${sequential.maxRequests} requests: direct ${latency(s.direct)}, via hub ${latency(s.hub)}, added p50 ${goal(s.addedP50Ms, addedP50GoalMs, 'ms')} / p99 +${s.addedP99Ms} ms; ` +
       `${fleet.agents} agents connected in ${fleet.connectMs} ms: hub (after a full GC) RSS ${m.before.rssMB} → ${m.after.rssMB} MB ` +
       `(+${fleet.perAgentKB.rss} KB/agent; JS heap + external +${fleet.perAgentKB.heap} KB/agent), ${fleet.probes.ok}/${fleet.probes.sent} probes via 5 random tunnels OK` +
+      `; load average ${load.join(' ')} on ${cpu.length} cores` +
       (hubCpu ? `; hub CPU profile (${hubCpu.file}), self time: ${hubCpu.top.slice(0, 9).join(', ')}` : ''),
     data: {
       machine: machine(),
+      loadAverage: loadavg(),
       plan: { busy, sequential, agents },
       overhead,
       hubCpu,
