@@ -63,7 +63,8 @@ export function tunnelRoutes(app: HubApp, ctx: Deps): void {
     ctx.tunnels.closeAll();
     done();
   });
-  takeReadsBeforeFastify(app, ctx, () => closing);
+  // `--debug-requests` promises a log line per request, which only fastify's path writes.
+  if (!ctx.config.debugRequests) takeReadsBeforeFastify(app, ctx, () => closing);
 
   const anyType = { '*/*': { schema: {} } };
   app.register((scope, _options, registered) => {
