@@ -76,6 +76,10 @@ export function serveTunnel(socket: Duplex, target: LocalTarget): ServerHttp2Ses
   server.once('session', (created) => {
     session = created;
   });
+  // HTTP/2 was agreed by the upgrade, not by TLS's ALPN: an HTTP/2 server takes a TLS socket that negotiated
+  // nothing for HTTP/1.1 and refuses it, so the socket says what the handshake chose.
+  if ('encrypted' in socket && (socket as { alpnProtocol?: unknown }).alpnProtocol !== 'h2')
+    Object.defineProperty(socket, 'alpnProtocol', { value: 'h2', configurable: true });
   server.emit('connection', socket);
   if (!session) throw new Error('the HTTP/2 server did not take the tunnel socket');
   const live = session;

@@ -70,6 +70,11 @@ function connectOnce(
       }
       // The hub starts HTTP/2 right after its answer: its first bytes may have come with it.
       if (head.length > 0) socket.unshift(head);
+      // A session must not take over a socket with a write still in flight (Node aborts on it, see acceptTunnel).
+      if (!request.writableFinished) {
+        socket.destroy();
+        return done('the hub answered before the request was sent');
+      }
       const session = serveTunnel(socket, options.target);
       track((code, reason) => closeSession(session, code, reason));
       let reason = 'closed';

@@ -73,11 +73,14 @@ export const asksForTunnel = (headers: { upgrade?: string }): boolean =>
 /**
  * Switches an agent's connection, once the hub has decided whose cluster it is, to the tunnel: the 101 answer
  * names the cluster (forwarded identities carry it), then HTTP/2 starts on the socket with the hub as client.
+ * It starts once the answer is written: a session taking over a TLS socket with a write still pending aborts
+ * the process (a native assertion in Node's HTTP/2).
  */
-export function acceptTunnel(socket: Duplex, head: Buffer, clusterId: string): TunnelClient {
-  socket.write(
-    `HTTP/1.1 101 Switching Protocols\r\nconnection: Upgrade\r\nupgrade: ${tunnelProtocol}\r\n${clusterIdHeader}: ${clusterId}\r\n\r\n`,
-  );
+export async function acceptTunnel(socket: Duplex, head: Buffer, clusterId: string): Promise<TunnelClient> {
+  const answer = `HTTP/1.1 101 Switching Protocols\r\nconnection: Upgrade\r\nupgrade: ${tunnelProtocol}\r\n${clusterIdHeader}: ${clusterId}\r\n\r\n`;
+  await new Promise<void>((resolve, reject) => {
+    socket.write(answer, (error) => (error ? reject(error) : resolve()));
+  });
   // The agent speaks only once it has the answer; anything it sent along already belongs to HTTP/2.
   if (head.length > 0) socket.unshift(head);
   return new TunnelClient(socket);

@@ -77,9 +77,10 @@ beforeAll(async () => {
       socket.end('HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\n\r\n');
       return;
     }
-    const client = acceptTunnel(socket, head, 'cluster-test');
-    tunnels.push(client);
-    nextTunnel(client);
+    void acceptTunnel(socket, head, 'cluster-test').then((client) => {
+      tunnels.push(client);
+      nextTunnel(client);
+    });
   });
   hub.listen(0, '127.0.0.1');
   await once(hub, 'listening');

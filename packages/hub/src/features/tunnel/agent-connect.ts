@@ -52,7 +52,8 @@ export async function acceptAgent(ctx: Deps, request: IncomingMessage, socket: D
     );
   const agentVersion = String(request.headers[agentVersionHeader] ?? '').slice(0, 64) || null;
   if (socket.destroyed) return;
-  const client = acceptTunnel(socket, head, cluster.id);
+  const client = await acceptTunnel(socket, head, cluster.id).catch(() => undefined);
+  if (!client) return void socket.destroy();
   ctx.tunnels.add({
     client,
     clusterId: cluster.id,
