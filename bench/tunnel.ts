@@ -58,7 +58,7 @@ async function sameAnswer(direct: Pool, hub: Pool, path: string, cookie: string,
 
 /**
  * The same GET /api/health on the agent stand-in, straight to its port and through the hub's
- * `/c/<cluster>/…` (session cookie, HTTP/2 stream over the agent's WebSocket), closed-loop at high
+ * `/c/<cluster>/…` (session cookie, HTTP/2 stream on the agent's upgraded connection), closed-loop at high
  * concurrency and then one request at a time.
  */
 async function measureOverhead(busy: Plan, sequential: Plan, nodeArgs: string[]) {

@@ -15,9 +15,10 @@ import { proxyUpgrade, type UpgradeDeps } from './upgrade.ts';
 type Deps = UpgradeDeps & ProxyDeps & Pick<HubContext, 'proxyTrust'>;
 
 /**
- * The tunnel's two doors: agents dial `/api/agents/connect` (an upgrade to HTTP/2 on the socket), and people reach any agent route at
- * `/c/{cluster_id}/…` — plain requests through a fastify route (so the access hook and metrics apply),
- * WebSocket upgrades through the server's upgrade event.
+ * The tunnel's two doors: agents dial `/api/agents/connect` (an upgrade to HTTP/2 on the socket, ADR 0110), and
+ * people reach any agent route at `/c/{cluster_id}/…` — plain reads on the read path ahead of fastify
+ * (ADR 0112), other requests through a fastify route (so the access hook and metrics apply), WebSocket
+ * upgrades through the server's upgrade event.
  */
 export function tunnelRoutes(app: HubApp, ctx: Deps): void {
   app.server.on('upgrade', (request, socket, head) => {
