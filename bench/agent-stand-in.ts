@@ -1,15 +1,17 @@
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dialHub, identityHeader, identityKey, verifyIdentity } from '@binnacle/tunnel';
+import { cameThroughTunnel, dialHub, identityHeader, identityKey, verifyIdentity } from '@binnacle/tunnel';
 
 /** About the size of a small agent JSON answer. */
 const bodySize = 200;
 
 export interface StandIn {
   port: number;
+  /** The server tunnels hand their requests to (in process, as to an agent's own). */
+  server: http.Server;
   body: string;
-  /** Requests answered without an identity header (direct) and with a verified one (through the hub). */
+  /** Requests answered as the stand-in itself (direct, or tunneled without an identity) and with a verified identity. */
   counts: { direct: number; verified: number };
   /** Accept identities the hub signs for this cluster (the agent derives the key from its token the same way). */
   trust(clusterId: string, token: string): void;
@@ -23,8 +25,9 @@ function healthBody(): string {
 
 /**
  * What a cloud-mode agent's own listener is to its tunnel: GET /api/health answers a ~200-byte JSON, and a
- * forwarded identity is checked as the agent checks it (HMAC with the cluster token's hash, audience, expiry),
- * so a tunneled request pays that too. A header that does not verify is a 401, which fails the load run.
+ * forwarded identity is checked as the agent checks it (HMAC with the cluster token's hash, audience, expiry), and
+ * only on requests the tunnel handed over, so a tunneled request pays that too. A header that does not verify is
+ * a 401, which fails the load run.
  * `routes`: more GET paths answered with canned JSON, whatever their query string (agent routes the hub calls).
  */
 export async function startStandIn(routes: Record<string, string> = {}): Promise<StandIn> {
@@ -46,7 +49,7 @@ export async function startStandIn(routes: Record<string, string> = {}): Promise
   const server = http.createServer((request, response) => {
     const answer = request.method === 'GET' ? answers.get(request.url?.split('?')[0] ?? '') : undefined;
     if (answer === undefined) return response.writeHead(404).end();
-    const header = request.headers[identityHeader];
+    const header = cameThroughTunnel(request) ? request.headers[identityHeader] : undefined;
     if (typeof header === 'string' && !verified(header))
       return response.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"bad identity"}');
     counts[typeof header === 'string' ? 'verified' : 'direct'] += 1;
@@ -58,6 +61,7 @@ export async function startStandIn(routes: Record<string, string> = {}): Promise
   await once(server, 'listening');
   return {
     port: (server.address() as AddressInfo).port,
+    server,
     body,
     counts,
     trust: (clusterId, token) => void keys.set(clusterId, identityKey(token)),
@@ -76,7 +80,7 @@ export interface Agent {
 }
 
 /**
- * One agent's tunnel exactly as cloud mode opens it (`dialHub` towards the agent's own listener), resolved
+ * One agent's tunnel exactly as cloud mode opens it (`dialHub` handing requests to the agent's own server), resolved
  * once the hub has accepted it and named the cluster. Refused or dropped dials keep retrying inside dialHub,
  * so the wait is bounded here. Resolved from the dialer's own state callback, not by polling: a thousand
  * dialers polling every few milliseconds would take the CPU the hub is measured on.
@@ -84,7 +88,7 @@ export interface Agent {
 export async function dialAgent(
   hubUrl: string,
   clusterToken: string,
-  port: number,
+  server: http.Server,
   timeoutMs: number,
 ): Promise<Agent> {
   let clusterId: string | undefined;
@@ -99,7 +103,7 @@ export async function dialAgent(
     hubUrl,
     clusterToken,
     agentVersion: 'bench',
-    target: { host: '127.0.0.1', port },
+    target: { server },
     onState: (state, detail) => {
       if (state === 'connected') {
         clusterId = detail;

@@ -43,7 +43,7 @@ export async function fleetFanout(): Promise<BenchResult> {
               `bench-${String(agents.length).padStart(3, '0')}`,
             );
             standIn.trust(cluster.id, cluster.token);
-            agents.push(await dialAgent(url, cluster.token, standIn.port, connectTimeoutMs));
+            agents.push(await dialAgent(url, cluster.token, standIn.server, connectTimeoutMs));
           }
           // The caller's bucket (30 per minute) is emptied before each request: the fan-out is measured, not the limit.
           const result = await sampleFleetView(pool, owner.cookie, '/api/fleet/problems', size, {

@@ -5,9 +5,7 @@ import { quantile } from './http-load.ts';
 /**
  * How a request through the load balancer ended. `balancer <status>`: HAProxy's own 5xx page (the replica the
  * request reached died under it, or no replica passed its health check); `cluster_disconnected`: a replica's
- * 502 (the tunnel, or the replica relaying to it, went away before the agent answered); `agent_listener`: the
- * agent's end of the tunnel could not reach its own listener (502 from the agent, no replica involved);
- * `reset`: the connection broke without an answer.
+ * 502 (the tunnel, or the replica relaying to it, went away before the agent answered); `reset`: the connection broke without an answer.
  */
 export type Outcome =
   | 'ok'
@@ -15,7 +13,6 @@ export type Outcome =
   | 'timeout'
   | `balancer ${number}`
   | 'cluster_disconnected'
-  | 'agent_listener'
   | `status ${string}`;
 
 export interface Finished {
@@ -54,9 +51,6 @@ function classify(status: number, text: string, retryAfter: unknown): Outcome | 
   }
   const { code } = answer;
   if (status === 503 && code === 'cluster_offline' && Number(retryAfter) > 0) return 'refused';
-  // The agent's own side of the tunnel failed to reach its listener (the stand-in here): no replica involved.
-  if (status === 502 && code === 'cluster_disconnected' && String(answer.error).includes('its own request'))
-    return 'agent_listener';
   if (status === 502 && code === 'cluster_disconnected') return 'cluster_disconnected';
   if (status >= 500 && code === undefined) return `balancer ${status}`;
   return `status ${status}${typeof code === 'string' ? ` ${code}` : ''}`;

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createCluster } from '@binnacle/testkit';
 import { type Agent, dialAgent, type StandIn, startStandIn } from './agent-stand-in.ts';
@@ -38,8 +39,8 @@ export interface OpenFleet {
 }
 
 /** Dials every token at once, as agents do when a hub comes back; all opened, or none left open. */
-async function dialAll(hubUrl: string, tokens: string[], port: number): Promise<Agent[]> {
-  const settled = await Promise.allSettled(tokens.map((t) => dialAgent(hubUrl, t, port, connectTimeoutMs)));
+async function dialAll(hubUrl: string, tokens: string[], server: Server): Promise<Agent[]> {
+  const settled = await Promise.allSettled(tokens.map((t) => dialAgent(hubUrl, t, server, connectTimeoutMs)));
   const opened = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failed) {
@@ -79,7 +80,7 @@ export async function openFleet(session: HubSession, standIn: StandIn, count: nu
     agents = await dialAll(
       session.hub.url,
       clusters.map((c) => c.token),
-      standIn.port,
+      standIn.server,
     );
     const ids = clusters.map((c) => c.id);
     await awaitConnected(session, ids, connectTimeoutMs);

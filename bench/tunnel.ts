@@ -2,13 +2,18 @@ import { cpus } from 'node:os';
 import { createCluster } from '@binnacle/testkit';
 import { Pool } from 'undici';
 import { dialAgent, type StandIn, startStandIn } from './agent-stand-in.ts';
+import { goal, goalAtLeast } from './goals.ts';
 import { type LoadFigures, type LoadOptions, load } from './http-load.ts';
-import { machine } from './machine.ts';
+import { loadAverage, machine } from './machine.ts';
 import { benchCpuMs, processCpuMs } from './process-cpu.ts';
 import { hubCpuProfile } from './profiles.ts';
 import type { BenchResult } from './run.ts';
 import { type FleetFigures, measureFleet } from './tunnel-fleet.ts';
 import { awaitConnected, withHub } from './tunnel-hub.ts';
+
+/** Issue 41: tunneled GETs at c=32 carry ≥ 0.30 of the direct throughput and add ≤ 1 ms p50 at c=1. */
+const ratioGoal = 0.3;
+const addedP50GoalMs = 1;
 
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 const numberArg = (args: string[], name: string, fallback: number) =>
@@ -41,7 +46,7 @@ async function sameAnswer(direct: Pool, hub: Pool, path: string, cookie: string,
 
 /**
  * The same GET /api/health on the agent stand-in, straight to its port and through the hub's
- * `/c/<cluster>/…` (session cookie, HTTP/2 stream over the agent's WebSocket), closed-loop at high
+ * `/c/<cluster>/…` (session cookie, HTTP/2 stream on the agent's upgraded connection), closed-loop at high
  * concurrency and then one request at a time.
  */
 async function measureOverhead(busy: Plan, sequential: Plan, nodeArgs: string[]) {
@@ -52,7 +57,7 @@ async function measureOverhead(busy: Plan, sequential: Plan, nodeArgs: string[])
       async (session) => {
         const cluster = await createCluster(session.hub, session.owner, 'bench-overhead');
         standIn.trust(cluster.id, cluster.token);
-        const agent = await dialAgent(session.hub.url, cluster.token, standIn.port, 10_000);
+        const agent = await dialAgent(session.hub.url, cluster.token, standIn.server, 10_000);
         const direct = new Pool(`http://127.0.0.1:${standIn.port}`, {
           connections: busy.concurrency,
           pipelining: 1,
@@ -145,19 +150,22 @@ export async function tunnel(args: string[]): Promise<BenchResult> {
   const s = overhead.sequential;
   const m = fleet.memory;
   const cpu = cpus();
+  const load = loadAverage();
   return {
     name: 'tunnel',
     summary:
       `GET /api/health (${overhead.bodyBytes} B) on an agent stand-in vs through the hub (/c/<id>/…, cookie; hub in its own process, ` +
       `load + agent side in the bench process, ${cpu.length} cores); c=${concurrency} ${busy.durationMs / 1000} s: ` +
-      `direct ${cell(c.direct)}, via hub ${cell(c.hub)}, throughput ×${c.ratio}, added p50 +${c.addedP50Ms} / p99 +${c.addedP99Ms} ms, ` +
+      `direct ${cell(c.direct)}, via hub ${cell(c.hub)}, throughput ${goalAtLeast(c.ratio, ratioGoal, '× direct')}, added p50 +${c.addedP50Ms} / p99 +${c.addedP99Ms} ms, ` +
       `CPU per request direct ${c.direct.cpuUsPerRequest?.bench} µs (bench process), via hub ${c.hub.cpuUsPerRequest?.hub} µs in the hub + ${c.hub.cpuUsPerRequest?.bench} µs in the bench process; ` +
-      `c=1 ${sequential.maxRequests} requests: direct ${latency(s.direct)}, via hub ${latency(s.hub)}, added p50 +${s.addedP50Ms} / p99 +${s.addedP99Ms} ms; ` +
+      `c=1 ${sequential.maxRequests} requests: direct ${latency(s.direct)}, via hub ${latency(s.hub)}, added p50 ${goal(s.addedP50Ms, addedP50GoalMs, 'ms')} / p99 +${s.addedP99Ms} ms; ` +
       `${fleet.agents} agents connected in ${fleet.connectMs} ms: hub (after a full GC) RSS ${m.before.rssMB} → ${m.after.rssMB} MB ` +
       `(+${fleet.perAgentKB.rss} KB/agent; JS heap + external +${fleet.perAgentKB.heap} KB/agent), ${fleet.probes.ok}/${fleet.probes.sent} probes via 5 random tunnels OK` +
+      `; load average ${load.join(' ')} on ${cpu.length} cores` +
       (hubCpu ? `; hub CPU profile (${hubCpu.file}), self time: ${hubCpu.top.slice(0, 9).join(', ')}` : ''),
     data: {
       machine: machine(),
+      loadAverage: load,
       plan: { busy, sequential, agents },
       overhead,
       hubCpu,

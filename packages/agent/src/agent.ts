@@ -1,4 +1,3 @@
-import type { AddressInfo } from 'node:net';
 import { UsageError } from '@binnacle/common/server';
 import { dialHub } from '@binnacle/tunnel';
 import type { FastifyBaseLogger } from 'fastify';
@@ -90,7 +89,6 @@ export async function createAgent(
             hubUrl: config.cloudUrl,
             clusterToken: config.clusterToken,
             clusterId: () => clusterId,
-            tunnelPeers: new Set<string>(),
           }
         : undefined,
     auth: auth && { settings: auth, oidc: auth.mode === 'oidc' ? agentOidc(auth, log) : undefined },
@@ -104,14 +102,12 @@ export async function createAgent(
     async listen() {
       const address = await app.listen({ port: config.port, host: config.listenAddress });
       if (ctx.cloud) {
-        // Tunneled requests reach this listener on loopback, through exactly the routes direct ones use.
-        const { port } = app.server.address() as AddressInfo;
-        const host = ['0.0.0.0', '::'].includes(config.listenAddress) ? '127.0.0.1' : config.listenAddress;
+        // Tunneled requests run through this server's routes, handed over in process (ADR 0111).
         tunnel = dialHub({
           hubUrl: ctx.cloud.hubUrl,
           clusterToken: ctx.cloud.clusterToken,
           agentVersion,
-          target: { host, port, tunnelPeers: ctx.cloud.tunnelPeers },
+          target: { server: app.server },
           onState: (state, detail) => {
             if (state === 'connected') clusterId = detail;
             log[state === 'disconnected' ? 'warn' : 'info'](

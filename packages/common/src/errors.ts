@@ -150,7 +150,8 @@ export const errorCodes = {
   },
   upgrade_required: {
     status: 426,
-    description: 'The endpoint speaks WebSocket only; connect with `Upgrade: websocket`.',
+    description:
+      "The endpoint needs an upgraded connection of another protocol: `Upgrade: websocket` for WebSocket routes, the tunnel's own for agents dialing the hub; the message names it.",
   },
   unsupported_media_type: { status: 415, description: 'The Content-Type is not accepted by this route.' },
   invalid: {

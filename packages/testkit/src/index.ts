@@ -120,6 +120,7 @@ export {
 } from './registry/oci-image.ts';
 export { type LayerEntry, tarArchive } from './registry/tar-writer.ts';
 export { registryLogin, startRegistry, type TestRegistry } from './registry/test-registry.ts';
+export { selfSignedCert } from './self-signed.ts';
 export { openSse, type SseClient, type SseEvent } from './sse-client.ts';
 export { type StripeMock, startStripeMock } from './stripe-mock.ts';
 export { openTerminal, type TerminalClient, type TerminalFrame } from './terminal-client.ts';

@@ -1,8 +1,7 @@
-import http, { type IncomingHttpHeaders } from 'node:http';
-import http2, { type IncomingHttpHeaders as Http2Headers, type ServerHttp2Stream } from 'node:http2';
-import net from 'node:net';
-import type { WebSocket } from 'ws';
-import { webSocketStream } from './ws-stream.ts';
+import type { IncomingHttpHeaders, Server } from 'node:http';
+import http2, { type IncomingHttpHeaders as Http2Headers, type ServerHttp2Session } from 'node:http2';
+import type { Duplex } from 'node:stream';
+import { sessionLimits } from './protocol.ts';
 
 /** Headers that belong to one hop and must not be forwarded (RFC 9110 §7.6.1), plus HTTP/2 pseudo-headers. */
 const hopByHop = new Set([
@@ -17,126 +16,73 @@ const hopByHop = new Set([
   'host',
 ]);
 
+const colon = ':'.charCodeAt(0);
+
 export function forwardableHeaders(
   headers: Http2Headers | IncomingHttpHeaders,
 ): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined || name.startsWith(':') || hopByHop.has(name)) continue;
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || name.charCodeAt(0) === colon || hopByHop.has(name)) continue;
     out[name] = value as string | string[];
   }
   return out;
 }
 
+/** The agent's own HTTP server: tunneled requests run through its routes, hooks and limits, in this process. */
 export interface LocalTarget {
-  host: string;
-  port: number;
-  /**
-   * Filled with the local ends (`address:port`, see `peerKey`) of the connections the tunnel opens to the
-   * target, while they are open. TCP allows one connection per address pair, so while the tunnel holds one no
-   * other client can arrive from that end: the agent tells tunneled requests from direct ones by it, never by
-   * anything a caller sends.
-   */
-  tunnelPeers?: Set<string>;
-}
-
-/** One end of a TCP connection as the other end sees it; IPv4 peers of a dual-stack listener are named plainly. */
-export const peerKey = (address: string | undefined, port: number | undefined): string =>
-  `${address?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '') ?? ''}:${port ?? ''}`;
-
-const tracked = new WeakSet<net.Socket>();
-
-/** Records a connection as the tunnel's from the moment it connects (before it carries a byte). */
-function trackTunnelPeer(socket: net.Socket, target: LocalTarget): void {
-  const peers = target.tunnelPeers;
-  if (!peers || tracked.has(socket)) return; // kept-alive connections come back for the next request
-  tracked.add(socket);
-  const record = () => {
-    if (socket.localPort === undefined) return;
-    const peer = peerKey(socket.localAddress, socket.localPort);
-    peers.add(peer);
-    socket.once('close', () => peers.delete(peer));
-  };
-  if (socket.connecting) socket.once('connect', record);
-  else record();
+  server: Server;
 }
 
 /**
- * The agent's end of a tunnel: HTTP/2 served over the WebSocket byte stream (the hub is the HTTP/2 client).
- * Each stream becomes a request to the agent's own listener on loopback, so tunneled requests run through
- * exactly the routes direct ones do; CONNECT streams carry raw bytes (WebSocket upgrades for exec and
- * terminals). Every stream and socket has an error handler: a dropped tunnel must never crash the agent.
+ * The requests (HTTP/2 compatibility objects) and CONNECT streams the tunnel handed to a local server. Only the
+ * tunnel adds to it, and a request arriving on the server's own port is an object the server made, so it can
+ * never be one of these, whatever it sends (docs/adr/0111-tunneled-requests-dispatched-in-process.md).
  */
-export function serveOverWebSocket(ws: WebSocket, target: LocalTarget): http2.ServerHttp2Session {
-  const duplex = webSocketStream(ws);
-  duplex.on('error', () => duplex.destroy());
-  const session = http2.performServerHandshake(duplex, { peerMaxConcurrentStreams: 256 });
-  session.on('error', () => session.destroy());
-  const pool = new http.Agent({ keepAlive: true });
-  session.on('stream', (stream, headers) => {
+const tunneled = new WeakSet<object>();
+
+/**
+ * Whether a request came through the hub's tunnel: dispatched by it, or parsed from the bytes of one of its
+ * CONNECT streams (WebSocket upgrades). Decided by object identity, never by anything the caller sends.
+ */
+export const cameThroughTunnel = (request: object & { socket?: unknown }): boolean =>
+  tunneled.has(request) ||
+  (typeof request.socket === 'object' && request.socket !== null && tunneled.has(request.socket));
+
+/**
+ * The agent's end of a tunnel: HTTP/2 served straight on the upgraded socket (the hub is the client). Each
+ * stream is handed, as Node's HTTP/2 compatibility request and response, to the agent's own server as if it had
+ * arrived there, with no loopback connection in between; CONNECT streams carry the bytes of an HTTP/1.1
+ * upgrade (exec, terminals) and are handed over as connections. Every stream has an error handler: a dropped
+ * tunnel must never crash the agent.
+ */
+export function serveTunnel(socket: Duplex, target: LocalTarget): ServerHttp2Session {
+  const server = http2.createServer(sessionLimits);
+  server.on('request', (request, response) => {
+    request.on('error', () => request.stream.destroy());
+    response.on('error', () => request.stream.destroy());
+    tunneled.add(request);
+    target.server.emit('request', request, response);
+  });
+  server.on('connect', (request) => {
+    const stream = request.stream;
     stream.on('error', () => stream.destroy());
-    if (headers[':method'] === 'CONNECT') pipeRaw(stream, target);
-    else forwardRequest(stream, headers, target, pool);
-  });
-  ws.on('close', () => {
-    session.destroy();
-    pool.destroy();
-  });
-  return session;
-}
-
-function forwardRequest(
-  stream: ServerHttp2Stream,
-  headers: Http2Headers,
-  target: LocalTarget,
-  pool: http.Agent,
-  retried = false,
-): void {
-  const upstream = http.request({
-    host: target.host,
-    port: target.port,
-    method: headers[':method'],
-    path: headers[':path'],
-    headers: forwardableHeaders(headers),
-    // The tunnel's own pool: every connection the target sees from it is known to be the tunnel's.
-    agent: pool,
-  });
-  upstream.on('socket', (socket) => trackTunnelPeer(socket as net.Socket, target));
-  upstream.on('response', (response) => {
-    if (stream.destroyed) return response.destroy();
-    stream.respond({ ':status': response.statusCode ?? 502, ...forwardableHeaders(response.headers) });
-    response.pipe(stream);
-    response.on('error', () => stream.destroy());
-  });
-  upstream.on('error', (error: NodeJS.ErrnoException) => {
-    if (stream.destroyed) return;
-    // A kept-alive connection the target closed just as the pool reused it (their idle timeouts racing, worst
-    // on a busy process): the request never reached the target, so a bodiless one goes again, once, fresh.
-    if (!retried && upstream.reusedSocket && error.code === 'ECONNRESET' && stream.endAfterHeaders) {
-      upstream.removeAllListeners('response');
-      return forwardRequest(stream, headers, target, pool, true);
-    }
-    if (!stream.headersSent)
-      stream.respond({ ':status': 502, 'content-type': 'application/json', 'cache-control': 'no-store' });
-    stream.end(
-      JSON.stringify({ error: 'the agent did not answer its own request', code: 'cluster_disconnected' }),
-    );
-  });
-  // The hub cancelling the stream (client gone) cancels the local request: SSE and log streams end here too.
-  stream.on('close', () => upstream.destroy());
-  if (stream.endAfterHeaders) upstream.end();
-  else stream.pipe(upstream);
-}
-
-function pipeRaw(stream: ServerHttp2Stream, target: LocalTarget): void {
-  const socket = net.connect(target.port, target.host);
-  trackTunnelPeer(socket, target);
-  socket.on('error', () => stream.destroy());
-  socket.on('connect', () => {
     stream.respond({ ':status': 200 });
-    socket.pipe(stream);
-    stream.pipe(socket);
+    tunneled.add(stream);
+    target.server.emit('connection', stream);
   });
-  stream.on('close', () => socket.destroy());
-  socket.on('close', () => stream.destroy());
+  let session: ServerHttp2Session | undefined;
+  server.once('session', (created) => {
+    session = created;
+  });
+  // HTTP/2 was agreed by the upgrade, not by TLS's ALPN: an HTTP/2 server takes a TLS socket that negotiated
+  // nothing for HTTP/1.1 and refuses it, so the socket says what the handshake chose.
+  if ('encrypted' in socket && (socket as { alpnProtocol?: unknown }).alpnProtocol !== 'h2')
+    Object.defineProperty(socket, 'alpnProtocol', { value: 'h2', configurable: true });
+  server.emit('connection', socket);
+  if (!session) throw new Error('the HTTP/2 server did not take the tunnel socket');
+  const live = session;
+  live.on('error', () => live.destroy());
+  return live;
 }

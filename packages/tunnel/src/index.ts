@@ -1,12 +1,6 @@
-export { forwardableHeaders, type LocalTarget, peerKey, serveOverWebSocket } from './agent-side.ts';
-export {
-  agentVersionHeader,
-  clusterIdHeader,
-  type DialOptions,
-  dialHub,
-  type TunnelState,
-} from './dialer.ts';
-export { TunnelClient } from './hub-side.ts';
+export { cameThroughTunnel, forwardableHeaders, type LocalTarget, serveTunnel } from './agent-side.ts';
+export { type DialOptions, dialHub, type TunnelState } from './dialer.ts';
+export { acceptTunnel, asksForTunnel, TunnelClient } from './hub-side.ts';
 export {
   type ForwardedIdentity,
   IdentitySigner,
@@ -15,3 +9,4 @@ export {
   signIdentity,
   verifyIdentity,
 } from './identity.ts';
+export { agentVersionHeader, clusterIdHeader, tunnelProtocol } from './protocol.ts';

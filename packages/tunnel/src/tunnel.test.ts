@@ -1,29 +1,56 @@
 import { once } from 'node:events';
 import http from 'node:http';
+import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { dialHub } from './dialer.ts';
-import { TunnelClient } from './hub-side.ts';
-import { IdentitySigner, identityKey, peerKey, signIdentity, verifyIdentity } from './index.ts';
+import { dialHub, type TunnelState } from './dialer.ts';
+import {
+  acceptTunnel,
+  asksForTunnel,
+  cameThroughTunnel,
+  IdentitySigner,
+  identityKey,
+  signIdentity,
+  type TunnelClient,
+  verifyIdentity,
+} from './index.ts';
 
-/** A stand-in for the agent's router: JSON, request bodies, a never-ending stream, and a WebSocket echo. */
+/**
+ * A stand-in for the agent's server: JSON, request bodies, a never-ending stream, a WebSocket echo, and `/peer`,
+ * which says whether the tunnel handed the request over and which identity header it carried.
+ */
 let agent: http.Server;
 let hub: http.Server;
-let tunnel: TunnelClient | undefined;
+let hubUrl: string;
+const tunnels: TunnelClient[] = [];
+let nextTunnel: (client: TunnelClient) => void = () => undefined;
 let tunnelUp: Promise<TunnelClient>;
 let dialer: { close(): Promise<void> };
+const states: string[] = [];
 const streamsClosed: string[] = [];
-const tunnelPeers = new Set<string>();
+const upgradesThroughTunnel: boolean[] = [];
+
+/** More header fields than either end takes (128). */
+const manyHeaders = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`x-field-${i}`, 'v']));
+
+const awaitTunnel = () =>
+  new Promise<TunnelClient>((resolve) => {
+    nextTunnel = resolve;
+  });
 
 beforeAll(async () => {
   agent = http.createServer((request, response) => {
     if (request.url === '/json')
       return response.end(JSON.stringify({ ok: true, path: request.url, via: request.headers['x-test'] }));
     if (request.url === '/echo') return request.pipe(response);
+    if (request.url === '/many-headers') return response.writeHead(200, manyHeaders).end();
     if (request.url === '/peer')
       return response.end(
-        String(tunnelPeers.has(peerKey(request.socket.remoteAddress, request.socket.remotePort))),
+        JSON.stringify({
+          tunneled: cameThroughTunnel(request),
+          identity: request.headers['x-binnacle-identity'],
+        }),
       );
     if (request.url === '/stream') {
       response.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -37,40 +64,41 @@ beforeAll(async () => {
     response.writeHead(404).end();
   });
   const echo = new WebSocketServer({ server: agent });
-  echo.on('connection', (ws) => ws.on('message', (data) => ws.send(`echo:${data.toString()}`)));
+  echo.on('connection', (ws, request) => {
+    upgradesThroughTunnel.push(cameThroughTunnel(request));
+    ws.on('message', (data) => ws.send(`echo:${data.toString()}`));
+  });
   agent.listen(0, '127.0.0.1');
   await once(agent, 'listening');
 
   hub = http.createServer();
-  const accept = new WebSocketServer({ noServer: true });
-  let resolveTunnel: (client: TunnelClient) => void;
-  tunnelUp = new Promise((resolve) => {
-    resolveTunnel = resolve;
-  });
   hub.on('upgrade', (request, socket, head) => {
-    if (request.headers.authorization !== 'Bearer bnc_test') {
-      socket.end('HTTP/1.1 401 Unauthorized\r\n\r\n');
+    if (request.headers.authorization !== 'Bearer bnc_test' || !asksForTunnel(request.headers)) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\n\r\n');
       return;
     }
-    accept.handleUpgrade(request, socket, head, (ws) => {
-      tunnel = new TunnelClient(ws);
-      resolveTunnel(tunnel);
+    void acceptTunnel(socket, head, 'cluster-test').then((client) => {
+      tunnels.push(client);
+      nextTunnel(client);
     });
   });
   hub.listen(0, '127.0.0.1');
   await once(hub, 'listening');
+  hubUrl = `http://127.0.0.1:${(hub.address() as AddressInfo).port}`;
+  tunnelUp = awaitTunnel();
   dialer = dialHub({
-    hubUrl: `http://127.0.0.1:${(hub.address() as AddressInfo).port}`,
+    hubUrl,
     clusterToken: 'bnc_test',
     agentVersion: 'test',
-    target: { host: '127.0.0.1', port: (agent.address() as AddressInfo).port, tunnelPeers },
+    target: { server: agent },
+    onState: (state: TunnelState, detail?: string) => states.push(detail ? `${state} ${detail}` : state),
   });
   await tunnelUp;
 });
 
 afterAll(async () => {
   await dialer.close();
-  tunnel?.close();
+  for (const tunnel of tunnels) tunnel.close();
   agent.closeAllConnections();
   hub.closeAllConnections();
   agent.close();
@@ -87,7 +115,11 @@ async function collect(stream: NodeJS.ReadableStream): Promise<string> {
   return text;
 }
 
-describe('HTTP/2 over the agent-initiated WebSocket', () => {
+describe('HTTP/2 on the agent-initiated, upgraded connection', () => {
+  it('names the cluster to the agent in its handshake answer', async () => {
+    await expect.poll(() => states, { timeout: 5000 }).toContain('connected cluster-test');
+  });
+
   it('carries requests and their headers, and request bodies', async () => {
     const client = await tunnelUp;
     const json = client.request(
@@ -122,7 +154,7 @@ describe('HTTP/2 over the agent-initiated WebSocket', () => {
     await expect.poll(() => streamsClosed.length, { timeout: 5000 }).toBe(1);
   });
 
-  it('carries a WebSocket upgrade over a CONNECT stream', async () => {
+  it('carries a WebSocket upgrade over a CONNECT stream, known to the agent as tunneled', async () => {
     const client = await tunnelUp;
     const raw = client.connect();
     await once(raw, 'response');
@@ -132,23 +164,89 @@ describe('HTTP/2 over the agent-initiated WebSocket', () => {
     const [message] = (await once(ws, 'message')) as [Buffer];
     expect(message.toString()).toBe('echo:hello');
     ws.close();
+    // A WebSocket opened on the agent's port directly is not.
+    const direct = new WebSocket(`ws://127.0.0.1:${(agent.address() as AddressInfo).port}/ws`);
+    await once(direct, 'open');
+    direct.close();
+    expect(upgradesThroughTunnel).toEqual([true, false]);
+  });
+
+  it('refuses a header block of more fields than its limit, either way, with that stream only', async () => {
+    const client = await tunnelUp;
+    const refused = async (path: string, headers: Record<string, string> = {}) => {
+      const stream = client.request({ ':method': 'GET', ':path': path, ...headers }, { endStream: true });
+      stream.resume();
+      // Its 'error' (the reset) comes before its 'close'.
+      await new Promise((resolve) => stream.on('close', resolve));
+      return stream.rstCode;
+    };
+    const { NGHTTP2_ENHANCE_YOUR_CALM } = http2.constants;
+    // A request the agent will not take, and an answer the hub will not take.
+    expect(await refused('/json', manyHeaders)).toBe(NGHTTP2_ENHANCE_YOUR_CALM);
+    expect(await refused('/many-headers')).toBe(NGHTTP2_ENHANCE_YOUR_CALM);
+    const next = client.request({ ':method': 'GET', ':path': '/json' }, { endStream: true });
+    expect(JSON.parse(await collect(next))).toMatchObject({ ok: true });
   });
 });
 
-describe("the tunnel's own connections", () => {
-  it('are known to the target by their client end while they are open; a direct client is not one of them', async () => {
-    const client = await tunnelUp;
-    const stream = client.request({ ':method': 'GET', ':path': '/peer' }, { endStream: true });
-    expect(await collect(stream)).toBe('true');
-    const direct = await fetch(`http://127.0.0.1:${(agent.address() as AddressInfo).port}/peer`);
-    expect(await direct.text()).toBe('false');
-    expect([...tunnelPeers].every((peer) => peer.startsWith('127.0.0.1:'))).toBe(true);
+describe('requests the tunnel handed over', () => {
+  const signed = signIdentity(identityKey('bnc_test'), {
+    user: 'binnacle:user:a@example.com',
+    groups: ['binnacle:role:owner'],
+    aud: 'cluster-test',
+    exp: Math.floor(Date.now() / 1000) + 60,
   });
 
-  it('name an IPv4 client of a dual-stack listener plainly, and an IPv6 one with its address', () => {
-    expect(peerKey('::ffff:127.0.0.1', 40_000)).toBe('127.0.0.1:40000');
-    expect(peerKey('127.0.0.1', 40_000)).toBe('127.0.0.1:40000');
-    expect(peerKey('::1', 40_000)).toBe('::1:40000');
+  it('are known to the server as tunneled; a direct request with a valid-looking identity header is not', async () => {
+    const client = await tunnelUp;
+    const stream = client.request(
+      { ':method': 'GET', ':path': '/peer', 'x-binnacle-identity': signed },
+      { endStream: true },
+    );
+    expect(JSON.parse(await collect(stream))).toEqual({ tunneled: true, identity: signed });
+    const direct = await fetch(`http://127.0.0.1:${(agent.address() as AddressInfo).port}/peer`, {
+      headers: { 'x-binnacle-identity': signed },
+    });
+    expect(await direct.json()).toEqual({ tunneled: false, identity: signed });
+  });
+});
+
+describe('closing and redialing', () => {
+  it('tells the agent why the hub closed its tunnel, and the agent dials again', async () => {
+    const first = await tunnelUp;
+    const redialed = awaitTunnel();
+    first.close(4001, 'the cluster token was rotated');
+    await first.closed;
+    const second = await redialed;
+    await expect
+      .poll(() => states, { timeout: 5000 })
+      .toContain('disconnected closed (4001 the cluster token was rotated)');
+    const stream = second.request({ ':method': 'GET', ':path': '/json' }, { endStream: true });
+    expect(JSON.parse(await collect(stream))).toMatchObject({ ok: true });
+    tunnelUp = Promise.resolve(second);
+  }, 10_000);
+
+  it('a refused dial is reported with the status, and retried', async () => {
+    const refusedStates: string[] = [];
+    const refused = dialHub({
+      hubUrl,
+      clusterToken: 'bnc_wrong',
+      agentVersion: 'test',
+      target: { server: agent },
+      onState: (state, detail) => refusedStates.push(detail ? `${state} ${detail}` : state),
+    });
+    try {
+      await expect
+        .poll(
+          () => refusedStates.filter((s) => s === 'disconnected the hub refused the tunnel (401)').length,
+          {
+            timeout: 5000,
+          },
+        )
+        .toBeGreaterThanOrEqual(2);
+    } finally {
+      await refused.close();
+    }
   });
 });
 

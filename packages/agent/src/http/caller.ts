@@ -1,5 +1,5 @@
 import { AppError, type TypedApp } from '@binnacle/common/server';
-import { identityHeader, identityKey, peerKey, verifyIdentity } from '@binnacle/tunnel';
+import { cameThroughTunnel, identityHeader, identityKey, verifyIdentity } from '@binnacle/tunnel';
 import type { FastifyRequest } from 'fastify';
 import type { AccessAttributes, AccessReviewer } from '../kube/access-review.ts';
 import type { Impersonation } from '../kube/client.ts';
@@ -31,8 +31,6 @@ export interface CloudLink {
   clusterToken: string;
   /** The cluster id the hub gave this agent, once the tunnel is up. */
   clusterId: () => string | undefined;
-  /** The client ends of the tunnel's open connections to this listener: only requests from them come through the hub. */
-  tunnelPeers: Set<string>;
 }
 
 /** What the caller checks read of the agent: its access reviews and, in cloud mode, its hub link. */
@@ -87,23 +85,22 @@ export async function requireAccess(
 export const groupsOf = (caller: Impersonation): string =>
   ` (groups: ${caller.groups.length > 0 ? caller.groups.join(', ') : 'none'})`;
 
-/** Whether a request arrived on one of the tunnel's own open connections to this listener (see `peerKey`). */
-const cameThroughTunnel = (request: FastifyRequest, tunnelPeers: Set<string>) =>
-  tunnelPeers.has(peerKey(request.socket.remoteAddress, request.socket.remotePort));
+/** Whether the hub's tunnel handed this request over (ADR 0111): the object, never anything the caller sent. */
+const throughTunnel = (request: FastifyRequest) => cameThroughTunnel(request.raw);
 
 /**
  * Cloud mode: the agent's own port is no way in. Whatever reaches it directly — any pod in the cluster, a
  * port-forward — would act with the agent's service account and bypass the hub, its roles and the caller's
  * RBAC, so it gets 401 `direct_access_refused` (WebSocket upgrades, streams, pages and unknown paths alike),
- * except the probe routes. Decided by the connection the request came on, never by anything the caller sends
- * (ADR 0017).
+ * except the probe routes. Decided by whether the tunnel handed the request over, never by anything the caller
+ * sends (ADR 0017, ADR 0111).
  */
 export function refuseDirectCallers(app: TypedApp, ctx: Pick<CallerChecks, 'cloud'>): void {
   const cloud = ctx.cloud;
   if (!cloud) return;
   const message = `this agent is in cloud mode: reach it through its hub, ${new URL(cloud.hubUrl).origin}/c/<cluster_id>/; its own port answers only /api/health`;
   app.addHook('onRequest', (request, _reply, done) => {
-    if (request.routeOptions.config.probe || cameThroughTunnel(request, cloud.tunnelPeers)) return done();
+    if (request.routeOptions.config.probe || throughTunnel(request)) return done();
     done(new AppError('direct_access_refused', message));
   });
 }
@@ -114,7 +111,7 @@ export function refuseDirectCallers(app: TypedApp, ctx: Pick<CallerChecks, 'clou
  */
 export function uiBase(ctx: Pick<CallerChecks, 'cloud'>, request: FastifyRequest): string {
   const clusterId = ctx.cloud?.clusterId();
-  if (!ctx.cloud || !clusterId || !cameThroughTunnel(request, ctx.cloud.tunnelPeers)) return '/';
+  if (!ctx.cloud || !clusterId || !throughTunnel(request)) return '/';
   return `/c/${encodeURIComponent(clusterId)}/`;
 }
 
@@ -133,7 +130,7 @@ export function registerCallerIdentity(app: TypedApp, ctx: CallerChecks): void {
     const header = request.headers[identityHeader];
     delete request.headers[identityHeader];
     const clusterId = cloud.clusterId();
-    if (typeof header !== 'string' || !clusterId || !cameThroughTunnel(request, cloud.tunnelPeers)) return;
+    if (typeof header !== 'string' || !clusterId || !throughTunnel(request)) return;
     const identity = verifyIdentity(key, header, clusterId, Date.now());
     if (!identity) return;
     refuseSystemIdentity(identity, 'system: users and groups cannot be forwarded into the cluster');

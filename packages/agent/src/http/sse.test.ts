@@ -1,4 +1,6 @@
-import { Socket } from 'node:net';
+import { once } from 'node:events';
+import http2 from 'node:http2';
+import { type AddressInfo, Socket } from 'node:net';
 import { waitUntil } from '@binnacle/testkit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -32,6 +34,36 @@ afterEach(async () => {
 });
 
 describe('SseStream', () => {
+  it('opens over HTTP/2 (the hub tunnel hands the agent compatibility requests) without a connection header', async () => {
+    const warnings: string[] = [];
+    const warned = (warning: Error) => warnings.push(warning.message);
+    process.on('warning', warned);
+    app.get('/stream', (_request, reply) => {
+      new SseStream<Events>(reply, {}).send('hello', { ok: true }, '1');
+    });
+    await app.ready();
+    const server = http2.createServer((request, response) => app.server.emit('request', request, response));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const session = http2.connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    try {
+      const stream = session.request({ ':path': '/stream' });
+      const [head] = (await once(stream, 'response')) as [Record<string, unknown>];
+      const [first] = (await once(stream, 'data')) as [Buffer];
+      expect(head[':status']).toBe(200);
+      expect(head['content-type']).toMatch(/^text\/event-stream/);
+      expect(first.toString()).toContain('event: hello');
+      // A dropped connection header is reported on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).toEqual([]);
+      stream.close();
+    } finally {
+      process.off('warning', warned);
+      session.destroy();
+      server.close();
+    }
+  });
+
   it('cuts loose a reader that stops reading once its queue is full, without blocking the writer', async () => {
     let overflowed = false;
     const { stream, socket } = await stalled({ maxQueued: 50, onOverflow: () => (overflowed = true) });

@@ -65,7 +65,8 @@ export class SseStream<Events extends StreamEvents> {
     this.#res.writeHead(200, {
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-store',
-      Connection: 'keep-alive',
+      // HTTP/2 (the hub's tunnel, ADR 0111) has no connection headers: Node drops one with a process warning.
+      ...(reply.request.raw.httpVersionMajor === 1 ? { Connection: 'keep-alive' } : {}),
       'X-Accel-Buffering': 'no',
     });
     this.#res.flushHeaders();

@@ -1,4 +1,6 @@
-import { connect } from 'node:net';
+import { once } from 'node:events';
+import http2 from 'node:http2';
+import { type AddressInfo, connect } from 'node:net';
 import {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -411,5 +413,63 @@ describe('JSON bodies', () => {
     const res = await post('{"name":"a","__proto__":{"admin":true}}');
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ code: 'invalid_request' });
+  });
+});
+
+describe('an answer going out while the app closes', () => {
+  it('names no connection header over HTTP/2 (the agent tunnel, ADR 0111)', async () => {
+    const closing = await createApp({
+      logger: silent,
+      openapi: { title: 'test', version: '0', description: 'test' },
+    });
+    const warnings: string[] = [];
+    const warned = (warning: Error) => warnings.push(warning.message);
+    process.on('warning', warned);
+    let entered: () => void = () => undefined;
+    const arrived = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    closing.get('/held', { schema: { querystring: Query({}) } }, async () => {
+      entered();
+      await held;
+      return { ok: true };
+    });
+    // After createApp's own: the app counts as closing once this runs.
+    let preClosed: () => void = () => undefined;
+    const closingNow = new Promise<void>((resolve) => {
+      preClosed = resolve;
+    });
+    closing.addHook('preClose', (done) => {
+      preClosed();
+      done();
+    });
+    await closing.ready();
+    const server = http2.createServer((request, response) =>
+      closing.server.emit('request', request, response),
+    );
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const session = http2.connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    try {
+      const stream = session.request({ ':path': '/held' });
+      stream.resume();
+      await arrived;
+      const closed = closing.close();
+      await closingNow;
+      release();
+      const [head] = (await once(stream, 'response')) as [Record<string, unknown>];
+      await closed;
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(head[':status']).toBe(200);
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off('warning', warned);
+      session.destroy();
+      server.close();
+    }
   });
 });

@@ -76,8 +76,9 @@ export async function createApp(options: AppOptions): Promise<FastifyInstance> {
     closing = true;
     done();
   });
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (closing) reply.header('connection', 'close');
+  app.addHook('onSend', async (request, reply, payload) => {
+    // HTTP/2 (the agent's tunneled requests, ADR 0111) has no connection header; its session ends the streams.
+    if (closing && request.raw.httpVersionMajor === 1) reply.header('connection', 'close');
     return payload;
   });
   registerCompression(app);

@@ -1,3 +1,6 @@
+import { once } from 'node:events';
+import http2 from 'node:http2';
+import type { AddressInfo } from 'node:net';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,6 +57,34 @@ describe('the MCP endpoint', () => {
     const note = await app.inject(post({ jsonrpc: '2.0', method: 'notifications/initialized' }));
     expect(note.statusCode).toBe(202);
     expect(note.body).toBe('');
+  });
+
+  it('answers a request served over HTTP/2, whose headers include pseudo-headers (the hub tunnel, ADR 0111)', async () => {
+    // Handed over as the tunnel's agent end does: the compatibility request emitted on the app's own server.
+    const server = http2.createServer((request, response) => app.server.emit('request', request, response));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const session = http2.connect(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    try {
+      const stream = session.request({
+        ':method': 'POST',
+        ':path': '/mcp',
+        'content-type': 'application/json',
+        accept,
+      });
+      stream.end(JSON.stringify(initialize));
+      const [head] = (await once(stream, 'response')) as [Record<string, unknown>];
+      let text = '';
+      stream.on('data', (chunk: Buffer) => {
+        text += chunk.toString();
+      });
+      await once(stream, 'end');
+      expect(head[':status']).toBe(200);
+      expect(JSON.parse(text)).toMatchObject({ id: 1, result: { serverInfo: { name: 'test' } } });
+    } finally {
+      session.close();
+      server.close();
+    }
   });
 
   // Each refusal of the SDK's transport used to leave as a JSON-RPC error body without `code`.

@@ -51,7 +51,9 @@ async function refusal(response: Response): Promise<AppError> {
 function webRequest(request: FastifyRequest): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
-    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+    // A request served over HTTP/2 (the hub's tunnel, ADR 0111) also lists `:method`, `:path`…: no header names.
+    if (value !== undefined && !name.startsWith(':'))
+      headers.set(name, Array.isArray(value) ? value.join(', ') : value);
   }
   // The host is not read (no DNS-rebinding check; the routes' own access rules apply), so a fixed one will do.
   return new Request(new URL(request.url, 'http://mcp.invalid'), { method: request.method, headers });

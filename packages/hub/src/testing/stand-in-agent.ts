@@ -20,14 +20,14 @@ export interface StandInAgent {
 }
 
 /**
- * Dials `t` (which must be listening) as the agent does, with the cluster's token, towards `port` on loopback
- * (the agent's own listener), and waits until the hub holds the tunnel.
+ * Dials `t` (which must be listening) as the agent does, with the cluster's token, handing the tunnel's requests
+ * to `server` (the agent's own server, in process), and waits until the hub holds the tunnel.
  */
 export async function dialTestHub(
   t: TestHub,
   clusterId: string,
   token: string,
-  port: number,
+  server: http.Server,
   agentVersion = 'stand-in',
 ): Promise<{ close(): Promise<void> }> {
   const address = t.hub.app.server.address() as AddressInfo | null;
@@ -36,7 +36,7 @@ export async function dialTestHub(
     hubUrl: `http://127.0.0.1:${address.port}`,
     clusterToken: token,
     agentVersion,
-    target: { host: '127.0.0.1', port },
+    target: { server },
   });
   try {
     await waitUntil(
@@ -69,9 +69,8 @@ export async function startStandInAgent(): Promise<StandInAgent> {
   });
   server.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
-  const port = (server.address() as AddressInfo).port;
   return {
-    connect: (t, clusterId, token) => dialTestHub(t, clusterId, token, port),
+    connect: (t, clusterId, token) => dialTestHub(t, clusterId, token, server),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

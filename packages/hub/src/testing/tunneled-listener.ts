@@ -68,13 +68,7 @@ export async function startTunneledListener(
           intervalMs: 20,
         },
       );
-      return dialTestHub(
-        t,
-        clusterId,
-        clusterToken,
-        (agent.address() as AddressInfo).port,
-        'tunneled-listener',
-      );
+      return dialTestHub(t, clusterId, clusterToken, agent, 'tunneled-listener');
     },
     async close() {
       await t.close();

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { AppsV1Api, BatchV1Api, KubeConfig } from '@kubernetes/client-node';
 import { parseAllDocuments } from 'yaml';
+import { selfSignedCert } from '../self-signed.ts';
 import { installCrds } from './crds.ts';
 import { createMissing, type SeedObject } from './create-missing.ts';
 import { fluxDemo, seedFluxDemo } from './flux.ts';
@@ -70,38 +70,14 @@ async function manifests(files: string[]): Promise<Manifest[]> {
 
 /** A self-signed serving certificate, so certificate views have a real expiry to read. */
 async function tlsSecret(namespace: string, name: string, host: string, days: number): Promise<Manifest> {
-  const dir = await mkdtemp(join(tmpdir(), 'binnacle-tls-'));
-  try {
-    await run('openssl', [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      join(dir, 'tls.key'),
-      '-out',
-      join(dir, 'tls.crt'),
-      '-days',
-      String(days),
-      '-subj',
-      `/CN=${host}`,
-      '-addext',
-      `subjectAltName=DNS:${host}`,
-    ]);
-    const b64 = async (file: string) => (await readFile(join(dir, file))).toString('base64');
-    return {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      metadata: { name, namespace },
-      type: 'kubernetes.io/tls',
-      data: { 'tls.crt': await b64('tls.crt'), 'tls.key': await b64('tls.key') },
-    };
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  const { cert, key } = await selfSignedCert({ cn: host, san: `DNS:${host}`, days });
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    metadata: { name, namespace },
+    type: 'kubernetes.io/tls',
+    data: { 'tls.crt': Buffer.from(cert).toString('base64'), 'tls.key': Buffer.from(key).toString('base64') },
+  };
 }
 
 /** Whether the seed's Helm release was installed by this run or found in place. */

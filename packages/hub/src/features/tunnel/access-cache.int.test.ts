@@ -41,7 +41,7 @@ async function connect(t: TestHub, hubUrl: string, clusterId: string, token: str
     hubUrl,
     clusterToken: token,
     agentVersion: 'cache-test',
-    target: { host: '127.0.0.1', port: (agent.server.address() as AddressInfo).port },
+    target: { server: agent.server },
   });
   await waitUntil('the agent to connect', () => Promise.resolve(Boolean(t.hub.ctx.tunnels.get(clusterId))), {
     timeoutMs: boundMs,

@@ -4,7 +4,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { waitUntil } from '@binnacle/testkit';
-import { dialHub, type TunnelState } from '@binnacle/tunnel';
+import { dialHub, type TunnelState, tunnelProtocol } from '@binnacle/tunnel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { startTestHub, type TestHub } from '../../testing/index.ts';
@@ -45,6 +45,10 @@ const agent = http.createServer((request, response) => {
         'x-length-seen': request.headers['content-length'] ?? 'none',
       })
       .end('pong');
+    return;
+  }
+  if (request.url === '/api/cookie') {
+    response.writeHead(200, { 'set-cookie': 'agent=1' }).end('kept at the hub');
     return;
   }
   // An accepted MCP notification: a head and no body, whose stream ends as the head arrives.
@@ -113,12 +117,11 @@ async function connectAgent() {
     { timeoutMs: boundMs, intervalMs: 20 },
   );
   const states: string[] = [];
-  const address = agent.address() as AddressInfo;
   const dialer = dialHub({
     hubUrl,
     clusterToken,
     agentVersion: 'proxy-test',
-    target: { host: '127.0.0.1', port: address.port },
+    target: { server: agent },
     onState: (state: TunnelState, detail?: string) => states.push(detail ? `${state} ${detail}` : state),
   });
   try {
@@ -243,6 +246,31 @@ describe('bodies through the tunnel', () => {
   });
 });
 
+describe('the read path (plain reads that skip fastify, ADR 0112)', () => {
+  it('authenticates as the route does, answers no-store, drops the agent cookies, and counts in the metrics', async () => {
+    const dialer = await connectAgent();
+    try {
+      for (const headers of [{}, { cookie: `${t.cookieName}=not-a-session` }]) {
+        const refused = await fetch(`${hubUrl}/c/${clusterId}/api/ping`, { headers });
+        expect(refused.status).toBe(401);
+        expect(refused.headers.get('cache-control')).toBe('no-store');
+        expect(await refused.json()).toMatchObject({ code: 'unauthenticated' });
+      }
+      const answer = await through('/api/cookie');
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('cache-control')).toBe('no-store');
+      expect(answer.headers.get('set-cookie')).toBeNull();
+      expect(await answer.text()).toBe('kept at the hub');
+      const metrics = await (await fetch(`${hubUrl}/metrics`)).text();
+      expect(metrics).toMatch(
+        /binnacle_hub_http_requests_total\{method="GET",route="\/c\/:cluster_id\/\*",status="200"\} [1-9]/,
+      );
+    } finally {
+      await dialer.close();
+    }
+  });
+});
+
 describe('the tunnel proxy when the tunnel drops mid-request', () => {
   it.each(drops)('before the agent answers: 502 cluster_disconnected at once ($from)', async ({ drop }) => {
     const dialer = await connectAgent();
@@ -333,7 +361,7 @@ function refusedUpgrade(url: string, headers: Record<string, string>) {
 }
 
 describe('the tunnel door', () => {
-  it('refuses a rotated cluster token at once, and unknown WebSocket routes, with {error, code}', async () => {
+  it('refuses a rotated cluster token at once, an agent speaking WebSocket, and unknown WebSocket routes, with {error, code}', async () => {
     const created = await t.request('POST', '/api/clusters', { as: { cookie }, body: { name: 'rotating' } });
     const { id, token } = created.json<{ id: string; token: string }>();
     expect((await t.request('POST', `/api/clusters/${id}/rotate-token`, { as: { cookie } })).status).toBe(
@@ -344,6 +372,15 @@ describe('the tunnel door', () => {
       status: 401,
       cacheControl: 'no-store',
       body: { error: expect.stringContaining('cluster token'), code: 'unauthenticated' },
+    });
+    // A valid token on a WebSocket (the agents before ADR 0110) is told what to speak instead.
+    const current = await t.request('POST', '/api/clusters', { as: { cookie }, body: { name: 'old-agent' } });
+    expect(
+      await refusedUpgrade(door, { authorization: `Bearer ${current.json<{ token: string }>().token}` }),
+    ).toStrictEqual({
+      status: 426,
+      cacheControl: 'no-store',
+      body: { error: expect.stringContaining(tunnelProtocol), code: 'upgrade_required' },
     });
     expect(await refusedUpgrade(`${hubUrl.replace('http', 'ws')}/api/nowhere`, {})).toStrictEqual({
       status: 404,
@@ -368,7 +405,7 @@ describe('a hub stopping under a request in flight', () => {
       hubUrl: url,
       clusterToken: token,
       agentVersion: 'proxy-test',
-      target: { host: '127.0.0.1', port: (agent.address() as AddressInfo).port },
+      target: { server: agent },
     });
     try {
       await waitUntil(
@@ -502,7 +539,7 @@ describe('tunneled streams live only as long as the access they were opened with
       hubUrl,
       clusterToken: clusterB.token,
       agentVersion: 'proxy-test',
-      target: { host: '127.0.0.1', port: (agent.address() as AddressInfo).port },
+      target: { server: agent },
     });
     try {
       await waitUntil(

@@ -1,32 +1,26 @@
 import type { Readable } from 'node:stream';
 import { AppError, echo, errorResponses, toAppError } from '@binnacle/common/server';
-import { clusterIdHeader } from '@binnacle/tunnel';
 import { Type } from 'typebox';
-import { WebSocketServer } from 'ws';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access } from '../../http/principal.ts';
 import { clientAddress } from '../../security/client-address.ts';
 import { recheckAfterChanges } from '../../services/tunnels/live-streams.ts';
 import { acceptAgent, agentConnectPath, refuseUpgrade } from './agent-connect.ts';
-import { proxyRequest } from './proxy.ts';
+import { type ProxyDeps, proxyRequest } from './proxy.ts';
+import { takeReadsBeforeFastify } from './read-path.ts';
 import { isTunneled, type TunneledUrl, tunneledUrl } from './tunneled-url.ts';
 import { explainFailuresToBrowsers } from './unreachable-page.ts';
 import { proxyUpgrade, type UpgradeDeps } from './upgrade.ts';
 
-type Deps = UpgradeDeps & Pick<HubContext, 'proxyTrust'>;
+type Deps = UpgradeDeps & ProxyDeps & Pick<HubContext, 'proxyTrust'>;
 
 /**
- * The tunnel's two doors: agents dial `/api/agents/connect` (WebSocket), and people reach any agent route at
- * `/c/{cluster_id}/…` — plain requests through a fastify route (so the access hook and metrics apply),
- * WebSocket upgrades through the server's upgrade event.
+ * The tunnel's two doors: agents dial `/api/agents/connect` (an upgrade to HTTP/2 on the socket, ADR 0110), and
+ * people reach any agent route at `/c/{cluster_id}/…` — plain reads on the read path ahead of fastify
+ * (ADR 0112), other requests through a fastify route (so the access hook and metrics apply), WebSocket
+ * upgrades through the server's upgrade event.
  */
 export function tunnelRoutes(app: HubApp, ctx: Deps): void {
-  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: 1024 * 1024 });
-  // The agent learns its cluster id from the handshake answer: forwarded identities name it.
-  wss.on('headers', (headers, request) => {
-    const clusterId = (request as { binnacleClusterId?: string }).binnacleClusterId;
-    if (clusterId) headers.push(`${clusterIdHeader}: ${clusterId}`);
-  });
   app.server.on('upgrade', (request, socket, head) => {
     const url = request.url ?? '/';
     let tunneled: TunneledUrl | undefined;
@@ -36,7 +30,7 @@ export function tunnelRoutes(app: HubApp, ctx: Deps): void {
       return refuseUpgrade(socket, toAppError(error));
     }
     let handled: Promise<void>;
-    if (url.split('?')[0] === agentConnectPath) handled = acceptAgent(ctx, wss, request, socket, head);
+    if (url.split('?')[0] === agentConnectPath) handled = acceptAgent(ctx, request, socket, head);
     else if (tunneled)
       handled = proxyUpgrade(
         ctx,
@@ -64,11 +58,14 @@ export function tunnelRoutes(app: HubApp, ctx: Deps): void {
   // Tunneled requests and the organisation-wide MCP endpoint act in clusters; they change no access here.
   recheckAfterChanges(app, ctx, (url) => isTunneled(url) || url.split('?')[0] === '/mcp');
   // Before the server waits for its connections: tunneled streams (SSE, logs) must end for it to close.
+  let closing = false;
   app.addHook('preClose', (done) => {
+    closing = true;
     ctx.tunnels.closeAll();
-    wss.close();
     done();
   });
+  // `--debug-requests` promises a log line per request, which only fastify's path writes.
+  if (!ctx.config.debugRequests) takeReadsBeforeFastify(app, ctx, () => closing);
 
   const anyType = { '*/*': { schema: {} } };
   app.register((scope, _options, registered) => {
@@ -104,7 +101,7 @@ export function tunnelRoutes(app: HubApp, ctx: Deps): void {
             ...errorResponses,
           },
         },
-        handler: (request, reply) => proxyRequest(ctx, request, reply),
+        handler: (request, reply) => proxyRequest(ctx, request, reply, () => closing),
       });
     }
     registered();

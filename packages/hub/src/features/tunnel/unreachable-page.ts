@@ -17,7 +17,7 @@ const explainedOnAPage = new Set<string>([
 ]);
 
 /** A top-level page load: a browser asks for HTML; an API client, a script or an asset load does not. */
-const isPageLoad = (request: { method: string; headers: { accept?: string } }) =>
+export const isPageLoad = (request: { method: string; headers: { accept?: string } }) =>
   request.method === 'GET' && (request.headers.accept ?? '').includes('text/html');
 
 /**

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import http2 from 'node:http2';
-import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { serverLogger } from '@binnacle/common/server';
 import { freePort, openSse, type RedisServer, startRedis, waitUntil } from '@binnacle/testkit';
@@ -109,7 +108,7 @@ beforeAll(async () => {
     hubUrl: urls.b,
     clusterToken,
     agentVersion: 'replicas-test',
-    target: { host: '127.0.0.1', port: (agent.address() as AddressInfo).port },
+    target: { server: agent },
   });
   await waitUntil(
     'the agent to connect to replica B',
@@ -251,7 +250,7 @@ describe('several hub replicas', () => {
       hubUrl: urls.b,
       clusterToken: created.token,
       agentVersion: 'replicas-test',
-      target: { host: '127.0.0.1', port: (agent.address() as AddressInfo).port },
+      target: { server: agent },
     });
     try {
       // Only the agent that dialed after the request came can answer it.
@@ -266,7 +265,7 @@ describe('several hub replicas', () => {
     const created = (
       await a.request('POST', '/api/clusters', { as: { cookie }, body: { name: 'relay-dies' } })
     ).json<{ id: string; token: string }>();
-    const target = { host: '127.0.0.1', port: (agent.address() as AddressInfo).port };
+    const target = { server: agent };
     const onB = dialHub({
       hubUrl: urls.b,
       clusterToken: created.token,
