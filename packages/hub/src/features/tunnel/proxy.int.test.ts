@@ -7,7 +7,7 @@ import { waitUntil } from '@binnacle/testkit';
 import { dialHub, type TunnelState, tunnelProtocol } from '@binnacle/tunnel';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { startTestHub, type TestHub } from '../../testing/index.ts';
+import { startTestHub, type TestHub, within } from '../../testing/index.ts';
 
 /**
  * The hub's tunnel proxy when the tunnel drops under a request in flight: the real hub (listening on
@@ -81,19 +81,6 @@ agent.on('upgrade', (request: IncomingMessage, socket: Duplex) => {
     `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${accept}\r\n\r\n`,
   );
 });
-
-/** Settles with `promise`, or fails naming `what` after `ms`: no wait in this file is unbounded. */
-async function within<T>(promise: Promise<T>, what: string, ms = boundMs): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** The next request that reaches the stand-in agent (listen before sending it). */
 const nextArrival = () => new Promise<Arrival>((resolve) => arrivals.once('arrived', resolve));
