@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { type AppError, forbidden } from '@binnacle/common/server';
 import { Agent, type Dispatcher, request } from 'undici';
 import { fromKubeResponse, fromNetworkError } from './api-errors.ts';
@@ -244,7 +245,7 @@ export class KubeClient {
   async request<T>(req: KubeRequest): Promise<T> {
     const res = await this.#send(req);
     if (res.statusCode >= 300) throw await KubeClient.#errorFrom(res);
-    const text = await res.body.text();
+    const text = await bodyText(res.body);
     return (text ? JSON.parse(text) : undefined) as T;
   }
 
@@ -259,4 +260,16 @@ export class KubeClient {
     this.#closed = true;
     await KubeClient.#destroy(this.#pool);
   }
+}
+
+/**
+ * An answer's text, decoded as its chunks arrive. undici's `text()` joins them into one Buffer the size of the
+ * answer first: a metrics list of 10 000 pods every 30 s was a malloc'ed block of megabytes, above glibc's mmap
+ * threshold, which glibc then raised, and its heap grew by ~25 MB in steps while the agent sat idle (ADR 0105).
+ */
+async function bodyText(body: AsyncIterable<Buffer>): Promise<string> {
+  const decoder = new StringDecoder('utf8');
+  let text = '';
+  for await (const chunk of body) text += decoder.write(chunk);
+  return text + decoder.end();
 }
