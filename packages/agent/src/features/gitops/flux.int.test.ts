@@ -194,6 +194,12 @@ describe('Flux actions with the real controllers', () => {
         `HelmRelease requested ${answer.requestedAt}`,
         `HelmRelease handled ${answer.requestedAt}`,
       ];
+      // `handled` read the HelmRelease from the API server; the test's own watch may deliver it a moment later.
+      await waitUntil(
+        "the watch to see the HelmRelease's handled reconcile",
+        () => Promise.resolve(seen.includes(order.at(-1) as string)),
+        { timeoutMs: 10_000, intervalMs: 20 },
+      );
       expect(seen.filter((line) => order.includes(line))).toEqual(order);
     } finally {
       for (const watch of watches) watch.abort();
