@@ -13,8 +13,9 @@ import { cacheBytesByKind } from './cache-bytes.ts';
 import { goal } from './goals.ts';
 import { createCustomResources, createPods, loadCluster } from './load.ts';
 import { loadAverage, machine } from './machine.ts';
+import { memoryOf } from './process-memory.ts';
 import { saveCpuProfile, saveHeapSnapshot, topFunctions, topRetainers } from './profiles.ts';
-import { type MixResult, memoryOf, quantile, serveRequestMix } from './request-mix.ts';
+import { type MixResult, quantile, serveRequestMix } from './request-mix.ts';
 import type { BenchResult } from './run.ts';
 
 const runs = 3;

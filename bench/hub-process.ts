@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { hubProcessBreakGlass, type HubProcess as SpawnedHub, spawnHub } from '@binnacle/testkit';
+import { memoryOf, type RssSamples, sampleRss } from './process-memory.ts';
 
 export const breakGlass = hubProcessBreakGlass;
 
@@ -24,23 +24,9 @@ export interface HubProcess extends SpawnedHub {
   sampleRss(everyMs: number, maxSamples: number): () => Promise<RssSamples>;
 }
 
-export interface RssSamples {
-  samples: number;
-  peakRssMB: number;
-  /** Peak RSS of the process since it started (the kernel's, so nothing between two samples is missed). */
-  hwmMB: number;
-}
-
 /** A full collection of a few hundred MB of heap takes well under this. */
 const gcWaitMs = 500;
 const mb = (bytes: number) => Math.round(bytes / 104857.6) / 10;
-
-/** VmRSS and VmHWM of a process, from /proc. */
-async function residentMB(pid: number): Promise<{ rssMB: number; hwmMB: number }> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rssMB: mb(kb('VmRSS') * 1024), hwmMB: mb(kb('VmHWM') * 1024) };
-}
 
 /** Gauges from the hub's own /metrics (prom-client default metrics), so heap growth shows apart from RSS. */
 async function heapFigures(url: string): Promise<{ heapUsedMB: number; externalMB: number }> {
@@ -71,34 +57,9 @@ export async function startHubProcess(options: { nodeArgs?: string[] } = {}): Pr
     async memory() {
       process.kill(hub.pid, 'SIGUSR2');
       await sleep(gcWaitMs);
-      return { ...(await residentMB(hub.pid)), ...(await heapFigures(hub.url)) };
+      const { rssMB, peakMB } = await memoryOf(hub.pid);
+      return { rssMB, hwmMB: peakMB, ...(await heapFigures(hub.url)) };
     },
-    sampleRss(everyMs, maxSamples) {
-      let samples = 0;
-      let peakRssMB = 0;
-      let failure: unknown;
-      const read = () =>
-        residentMB(hub.pid).then(
-          ({ rssMB }) => {
-            samples += 1;
-            peakRssMB = Math.max(peakRssMB, rssMB);
-          },
-          (error: unknown) => {
-            failure ??= error;
-          },
-        );
-      let pending = read();
-      const timer = setInterval(() => {
-        if (samples >= maxSamples) return clearInterval(timer);
-        pending = pending.then(read);
-      }, everyMs);
-      return async () => {
-        clearInterval(timer);
-        await pending;
-        await read();
-        if (failure) throw failure;
-        return { samples, peakRssMB, hwmMB: (await residentMB(hub.pid)).hwmMB };
-      };
-    },
+    sampleRss: (everyMs, maxSamples) => sampleRss(hub.pid, everyMs, maxSamples),
   };
 }

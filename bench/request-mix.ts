@@ -1,14 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
-
-const megabytes = (kb: number) => Math.round(kb / 102.4) / 10;
-
-/** Resident and peak memory of a process, from /proc. */
-export async function memoryOf(pid: number | undefined): Promise<{ rssMB: number; peakMB: number }> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
-  return { rssMB: megabytes(field('VmRSS')), peakMB: megabytes(field('VmHWM')) };
-}
+import { memoryOf, sampleRss } from './process-memory.ts';
 
 export const quantile = (values: number[], q: number) =>
   [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? 0;
@@ -61,13 +51,8 @@ export async function serveRequestMix(url: string, pid: number | undefined, roun
   const times: Record<MixRoute, number[]> = { podList: [], podSummary: [], topology: [], dashboard: [] };
   const bytes: Record<MixRoute, number> = { podList: 0, podSummary: 0, topology: 0, dashboard: 0 };
   let rssDuringMB = 0;
-  let sampling = true;
-  const sampler = (async () => {
-    while (sampling) {
-      rssDuringMB = Math.max(rssDuringMB, (await memoryOf(pid)).rssMB);
-      await sleep(50);
-    }
-  })();
+  // Every 50 ms, for at most an hour of requests.
+  const stopSampling = sampleRss(pid, 50, 72_000);
   try {
     for (let round = 0; round < rounds; round += 1) {
       for (const [name, path] of Object.entries(routes) as [MixRoute, string][]) {
@@ -77,8 +62,7 @@ export async function serveRequestMix(url: string, pid: number | undefined, roun
       }
     }
   } finally {
-    sampling = false;
-    await sampler;
+    rssDuringMB = (await stopSampling()).peakRssMB;
   }
   const summary = (name: MixRoute) => ({
     p50Ms: Math.round(quantile(times[name], 0.5) * 10) / 10,

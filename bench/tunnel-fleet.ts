@@ -2,8 +2,9 @@ import type { Server } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { createCluster } from '@binnacle/testkit';
 import { type Agent, dialAgent, type StandIn, startStandIn } from './agent-stand-in.ts';
-import type { HubMemory, RssSamples } from './hub-process.ts';
+import type { HubMemory } from './hub-process.ts';
 import { cpuSpent } from './process-cpu.ts';
+import type { RssSamples } from './process-memory.ts';
 import { inBatches } from './replica-probes.ts';
 import { awaitConnected, type HubSession, withHub } from './tunnel-hub.ts';
 
