@@ -1,4 +1,7 @@
+import { mkdirSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 /**
  * Ports below Linux's ephemeral range (32768–60999 by default): the kernel hands those out as source ports of
@@ -6,6 +9,35 @@ import { createServer, Socket } from 'node:net';
  * the moment between picking it and a component binding it.
  */
 const quietPorts = { from: 20_000, to: 32_767 };
+
+/**
+ * A port handed out stays reserved this long for every process on the machine: a control plane picks its
+ * seventeen ports at once and binds the last of them only after etcd and the API server are up, and
+ * parallel test files pick from the same range meanwhile. Once bound, the port is busy anyway.
+ */
+const reservationMs = 10 * 60_000;
+const reservationDir = join(tmpdir(), 'binnacle-ports');
+
+/** Claims `port` for this process unless another claimed it within `reservationMs`; the claim is a file. */
+function reserve(port: number): boolean {
+  const file = join(reservationDir, String(port));
+  mkdirSync(reservationDir, { recursive: true });
+  for (let attempt = 0; attempt < 2; attempt += 1) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      try {
+        if (Date.now() - statSync(file).mtimeMs < reservationMs) return false;
+        unlinkSync(file);
+      } catch (staleError) {
+        if ((staleError as NodeJS.ErrnoException).code !== 'ENOENT') throw staleError;
+      }
+    }
+  }
+  return false;
+}
 
 function bindable(port: number): Promise<number | undefined> {
   return new Promise((resolvePort) => {
@@ -20,10 +52,14 @@ function bindable(port: number): Promise<number | undefined> {
   });
 }
 
-/** A free loopback port, outside the range outgoing connections draw from when one is free there. */
+/**
+ * A free loopback port, outside the range outgoing connections draw from when one is free there, and not
+ * handed to any other process of this machine in the last `reservationMs`.
+ */
 export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt += 1) {
     const candidate = quietPorts.from + Math.floor(Math.random() * (quietPorts.to - quietPorts.from + 1));
+    if (!reserve(candidate)) continue;
     const port = await bindable(candidate);
     if (port !== undefined) return port;
   }
