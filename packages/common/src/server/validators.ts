@@ -38,23 +38,30 @@ function lazyValidator(make: () => Validate): Validate {
  * carries its own types, so it is taken as sent — `"3"` is not an integer and `false` is not a string.
  */
 export const buildValidator: BuildValidator = (externalSchemas, options) => {
-  const text = pool(externalSchemas, options) as unknown as Compile;
-  const json = pool(externalSchemas, {
-    ...options,
-    mode: undefined, // JSON Schema, as fastify's own; JTD has no coercion to turn off
-    customOptions: { ...options?.customOptions, coerceTypes: false },
-  }) as unknown as Compile;
+  // The pool makes an Ajv instance per distinct set of shared schemas and options, and every plugin's context
+  // asks for one at start-up: made on the first compile instead, like the validators themselves.
+  let text: Compile | undefined;
+  let json: Compile | undefined;
+  const compilerFor = (part: string | undefined): Compile => {
+    if (part !== 'body') return (text ??= pool(externalSchemas, options) as unknown as Compile);
+    return (json ??= pool(externalSchemas, {
+      ...options,
+      mode: undefined, // JSON Schema, as fastify's own; JTD has no coercion to turn off
+      customOptions: { ...options?.customOptions, coerceTypes: false },
+    }) as unknown as Compile);
+  };
   const compile: Compile = (route) =>
-    lazyValidator(() => (route.httpPart === 'body' ? json : text)(route) as unknown as Validate) as never;
+    lazyValidator(() => compilerFor(route.httpPart)(route) as unknown as Validate) as never;
   return compile as unknown as ReturnType<BuildValidator>;
 };
 
 /** Fastify's response serializers (fast-json-stringify), each compiled when its route first answers. */
 export const buildSerializer: BuildSerializer = (externalSchemas, options) => {
-  const build = serializers(externalSchemas, options) as unknown as FastifySerializerCompiler<unknown>;
+  let build: FastifySerializerCompiler<unknown> | undefined;
   const compile: FastifySerializerCompiler<unknown> = (route) => {
     let serialize: ((data: unknown) => string) | undefined;
     return (data) => {
+      build ??= serializers(externalSchemas, options) as unknown as FastifySerializerCompiler<unknown>;
       serialize ??= build(route);
       return serialize(data);
     };

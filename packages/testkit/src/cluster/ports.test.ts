@@ -1,5 +1,5 @@
-import { createServer } from 'node:net';
 import { execFile } from 'node:child_process';
+import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { freePort } from './ports.ts';
 
