@@ -1,4 +1,29 @@
-import { defineConfig } from 'rolldown';
+import { createRequire } from 'node:module';
+import { defineConfig, type Plugin } from 'rolldown';
+
+/**
+ * `node:http` loaded through `require`, not as an ES module: Node builds an ES module's view of a built-in by
+ * reading each of its exports, and three of `node:http`'s (WebSocket, CloseEvent, MessageEvent) are getters that
+ * load all of undici — a tenth of the agent's start-up, for classes it never uses (ADR 0113).
+ */
+function httpWithoutUndici(): Plugin {
+  const id = '\0binnacle:node-http';
+  const lazy = new Set(['WebSocket', 'CloseEvent', 'MessageEvent']);
+  const names = Object.keys(createRequire(import.meta.url)('node:http')).filter((name) => !lazy.has(name));
+  return {
+    name: 'http-without-undici',
+    resolveId: (source) => (source === 'node:http' || source === 'http' ? id : undefined),
+    load: (loaded) =>
+      loaded === id
+        ? [
+            "import { createRequire } from 'node:module';",
+            "const http = createRequire(import.meta.url)('node:http');",
+            'export default http;',
+            `export const { ${names.join(', ')} } = http;`,
+          ].join('\n')
+        : undefined,
+  };
+}
 
 /**
  * The release build of `binnacle` (ADR 0022): one ES module per command, so `binnacle agent` loads the agent's code
@@ -7,6 +32,7 @@ import { defineConfig } from 'rolldown';
 export default defineConfig({
   input: { binnacle: 'packages/cli/src/binnacle.ts' },
   platform: 'node',
+  plugins: [httpWithoutUndici()],
   external: [
     'better-sqlite3',
     '@lydell/node-pty',

@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { worthCollecting } from './heap.ts';
 
 /** A process that sets the tuning (given `flags` as its own), then allocates as a sync does; its young generation's size. */
 function youngGenerationAfterLoad(flags: string[]): number {
@@ -26,5 +27,37 @@ describe('keepHeapNearLiveData', () => {
 
   it('leaves a flag the process was started with alone', () => {
     expect(youngGenerationAfterLoad(['--semi-space-growth-factor=2'])).toBeGreaterThan(4 * 1024 * 1024);
+  });
+});
+
+describe('collectWhenIdle', () => {
+  const mb = 1024 * 1024;
+
+  it('collects an idle process holding a tenth more than its live data, never a busy one', () => {
+    expect(worthCollecting({ usedBytes: 170 * mb, baselineBytes: 150 * mb, busy: 0.01 })).toBe(true);
+    expect(worthCollecting({ usedBytes: 170 * mb, baselineBytes: 150 * mb, busy: 0.2 })).toBe(false);
+    expect(worthCollecting({ usedBytes: 160 * mb, baselineBytes: 150 * mb, busy: 0 })).toBe(false);
+    // A small process waits for 8 MB of garbage.
+    expect(worthCollecting({ usedBytes: 34 * mb, baselineBytes: 30 * mb, busy: 0 })).toBe(false);
+    expect(worthCollecting({ usedBytes: 39 * mb, baselineBytes: 30 * mb, busy: 0 })).toBe(true);
+  });
+
+  it('hands the garbage of a burst back once the process goes quiet (V8 alone keeps it)', () => {
+    const heap = resolve(import.meta.dirname, 'heap.ts');
+    const script = `
+      const { collectWhenIdle, keepHeapNearLiveData } = await import(${JSON.stringify(heap)});
+      const { getHeapStatistics } = await import('node:v8');
+      keepHeapNearLiveData([]);
+      const kept = Array.from({ length: 100_000 }, (_, i) => ({ name: 'pod-' + i, spec: [i] }));
+      collectWhenIdle(200);
+      for (let round = 0; round < 20; round += 1) JSON.parse(JSON.stringify(kept));
+      const after = getHeapStatistics().used_heap_size;
+      await new Promise((done) => setTimeout(done, 1000));
+      const quiet = getHeapStatistics().used_heap_size;
+      process.stdout.write(JSON.stringify({ after, quiet, kept: kept.length }));`;
+    const { after, quiet } = JSON.parse(
+      execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }),
+    ) as { after: number; quiet: number };
+    expect(quiet).toBeLessThan(after * 0.8);
   });
 });
