@@ -6,7 +6,13 @@ import { apiVersionOf } from '../../kube/discovery.ts';
 import { auditObject, checkCatalogue } from './checks/catalogue.ts';
 import { createAuditContext } from './checks/context.ts';
 import type { AuditContext, Category, Finding, Severity } from './checks/types.ts';
-import { type AuditSummary, type NamespaceTally, sumTallies, tallyNamespace } from './tally.ts';
+import {
+  type AuditCounts,
+  type AuditSummary,
+  type NamespaceTally,
+  sumTallies,
+  tallyNamespace,
+} from './tally.ts';
 
 /** The kinds the audit reads (and judges where a check applies), with their API groups. */
 const auditedKinds = [
@@ -115,6 +121,33 @@ export class AuditEngine {
    * that did not change judges nothing and allocates little.
    */
   summary(scope: AuditScope, visible: (kind: string) => boolean, now = Date.now()): AuditSummary {
+    const loading = this.#tally(scope, now);
+    const inScope = namespaceFilter(scope);
+    return { ...sumTallies(this.#tallies, (namespace) => inScope(namespace || undefined), visible), loading };
+  }
+
+  /**
+   * Finding counts per object and per namespace in scope, from the same tallies as `summary`: what the topology
+   * shows on its nodes, without materializing every finding (ADR 0113).
+   */
+  counts(scope: AuditScope, now = Date.now()): AuditCounts {
+    this.#tally(scope, now);
+    const inScope = namespaceFilter(scope);
+    const tallies = this.#tallies;
+    const tallyOf = (namespace: string) =>
+      inScope(namespace || undefined) ? tallies.get(namespace) : undefined;
+    return {
+      // objectKey is `kind/namespace/name`: the namespace is its middle part.
+      ofObject: (key) => tallyOf(key.split('/')[1] ?? '')?.objects.get(key),
+      ofNamespace: (namespace) => {
+        const total = tallyOf(namespace)?.total;
+        return total && total.warning + total.danger > 0 ? total : undefined;
+      },
+    };
+  }
+
+  /** Re-tallies the namespaces whose epoch moved (all, when the settings or the kinds loading changed); the kinds loading. */
+  #tally(scope: AuditScope, now: number): string[] {
     const { objects, loading } = this.#source.snapshot();
     const key = JSON.stringify([scope.settings, loading]);
     if (key !== this.#tallyKey) {
@@ -141,8 +174,7 @@ export class AuditEngine {
     // A namespace whose objects are all gone was not re-tallied: its epoch moved with the deletions.
     for (const [namespace, tally] of this.#tallies)
       if (tally.epoch !== this.#epoch(namespace || undefined)) this.#tallies.delete(namespace);
-    const inScope = namespaceFilter(scope);
-    return { ...sumTallies(this.#tallies, (namespace) => inScope(namespace || undefined), visible), loading };
+    return loading;
   }
 
   /** The context checks read their neighbours from, built on first need: most requests need none. */
@@ -172,6 +204,12 @@ export class AuditEngine {
   ): { summary?: AuditSummary; error?: ErrorBody } {
     const { value, error } = attempted(() => this.summary(scope, visible, now));
     return { summary: value, ...(error ? { error } : {}) };
+  }
+
+  /** `counts` as `attempt` runs `run`: nothing while pods load, `error` when the audit cannot run. */
+  attemptCounts(scope: AuditScope, now = Date.now()): { counts?: AuditCounts; error?: ErrorBody } {
+    const { value, error } = attempted(() => this.counts(scope, now));
+    return { counts: value, ...(error ? { error } : {}) };
   }
 
   #findingsOf(object: KubeObject, context: () => AuditContext): Finding[] {

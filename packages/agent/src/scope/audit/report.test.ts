@@ -1,7 +1,7 @@
 import type { KubeObject } from '@binnacle/common';
 import { describe, expect, it } from 'vitest';
 import type { ObjectFinding } from './engine.ts';
-import { auditReport, countsByObject } from './report.ts';
+import { auditReport } from './report.ts';
 
 const object = (kind: string, name: string, namespace?: string): KubeObject => ({
   kind,
@@ -56,13 +56,5 @@ describe('auditReport', () => {
       report.summary.warning,
       report.summary.danger,
     ]);
-  });
-
-  it('counts findings per object', () => {
-    expect(Object.fromEntries(countsByObject(findings))).toEqual({
-      'Deployment/shop/web': { warning: 1, danger: 1 },
-      'Deployment/data/db': { warning: 1, danger: 0 },
-      'ClusterRole//wide': { warning: 0, danger: 1 },
-    });
   });
 });

@@ -106,15 +106,3 @@ export function auditReport(
     loading,
   };
 }
-
-/** Finding counts per object, keyed `kind/namespace/name` (namespace empty for cluster-scoped objects). */
-export function countsByObject(findings: ObjectFinding[]): Map<string, FindingCounts> {
-  const counts = new Map<string, FindingCounts>();
-  for (const f of findings) {
-    const key = objectKey(f);
-    const entry = counts.get(key) ?? { warning: 0, danger: 0 };
-    entry[f.severity] += 1;
-    counts.set(key, entry);
-  }
-  return counts;
-}

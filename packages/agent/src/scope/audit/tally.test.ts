@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { AuditSettings } from '../../config/agent-config.ts';
 import { pod, secure } from './checks/fixtures.ts';
 import { AuditEngine, type AuditSource } from './engine.ts';
-import { auditReport } from './report.ts';
+import { auditReport, objectKey } from './report.ts';
 
 const settings: AuditSettings = { ignoredNamespaces: [], disabledChecks: [], severityOverrides: {} };
 
@@ -128,5 +128,42 @@ describe('AuditEngine.summary', () => {
       danger: 0,
       dangers: [],
     });
+  });
+});
+
+describe('AuditEngine.counts', () => {
+  /** Every object's and namespace's counts as the full report has them, and as `counts` answers for the same keys. */
+  function both(engine: AuditEngine, namespaces?: string[]) {
+    const run = engine.run({ namespaces, settings });
+    const report = auditReport(run.audited, run.findings, [], []);
+    const counts = engine.counts({ namespaces, settings });
+    const pair = ({ warning, danger }: { warning: number; danger: number }) => ({ warning, danger });
+    const objects = report.groups.map((g) => [objectKey(g), pair(g)] as const);
+    const perNamespace = report.namespaces
+      .filter((n) => n.namespace && n.warning + n.danger > 0)
+      .map((n) => [n.namespace ?? '', pair(n)] as const);
+    return {
+      reported: { objects, perNamespace },
+      counted: {
+        objects: objects.map(([key]) => [key, counts.ofObject(key)] as const),
+        perNamespace: perNamespace.map(([namespace]) => [namespace, counts.ofNamespace(namespace)] as const),
+      },
+      counts,
+    };
+  }
+
+  it('counts each object and namespace as the full report does, and nothing out of scope', () => {
+    const { engine, replace } = cluster();
+    const whole = both(engine);
+    expect(whole.reported.objects.length).toBeGreaterThanOrEqual(3);
+    expect(whole.counted).toEqual(whole.reported);
+    const billing = both(engine, ['billing']);
+    expect(billing.counted).toEqual(billing.reported);
+    expect(billing.counts.ofNamespace('shop')).toBeUndefined();
+    expect(billing.counts.ofObject('Pod/shop/web')).toBeUndefined();
+    replace(1, true); // shop/api turns privileged: counted again
+    const after = both(engine);
+    expect(after.counted).toEqual(after.reported);
+    expect(after.counts.ofObject('Pod/shop/api')?.danger).toBeGreaterThan(0);
   });
 });

@@ -1,5 +1,6 @@
 import type { KubeObject } from '@binnacle/common';
 import type { ObjectFinding } from './engine.ts';
+import { type FindingCounts, objectKey } from './report.ts';
 
 /** A danger finding with the object it was found on (a problem's age is the object's). */
 export interface Danger {
@@ -19,6 +20,16 @@ interface KindTally {
 export interface NamespaceTally {
   epoch: number;
   kinds: Map<string, KindTally>;
+  /** Findings per object with any, keyed `kind/namespace/name` (objectKey). */
+  objects: Map<string, FindingCounts>;
+  /** Findings of the whole namespace, every kind. */
+  total: FindingCounts;
+}
+
+/** The audit's finding counts per object and per namespace, as the topology shows them on its nodes. */
+export interface AuditCounts {
+  ofObject(key: string): FindingCounts | undefined;
+  ofNamespace(namespace: string): FindingCounts | undefined;
 }
 
 /** The audit's counts over a view, as `auditReport` counts them, with its danger findings in report order. */
@@ -41,6 +52,8 @@ export function tallyNamespace(
   findingsOf: (object: KubeObject) => ObjectFinding[],
 ): NamespaceTally {
   const kinds = new Map<string, KindTally>();
+  const counted = new Map<string, FindingCounts>();
+  const total: FindingCounts = { warning: 0, danger: 0 };
   for (const object of objects) {
     const kind = object.kind ?? '';
     let tally = kinds.get(kind);
@@ -49,14 +62,24 @@ export function tallyNamespace(
       kinds.set(kind, tally);
     }
     const findings = findingsOf(object);
-    if (findings.length === 0) tally.passing += 1;
+    if (findings.length === 0) {
+      tally.passing += 1;
+      continue;
+    }
+    const counts: FindingCounts = { warning: 0, danger: 0 };
     for (const finding of findings) {
       tally[finding.severity] += 1;
+      counts[finding.severity] += 1;
+      total[finding.severity] += 1;
       if (finding.severity === 'danger') tally.dangers.push({ finding, object });
     }
+    counted.set(
+      objectKey({ kind, namespace: object.metadata?.namespace, name: object.metadata?.name ?? '' }),
+      counts,
+    );
   }
   for (const tally of kinds.values()) tally.dangers.sort(byNameAndCheck);
-  return { epoch, kinds };
+  return { epoch, kinds, objects: counted, total };
 }
 
 /** Adds up the tallies of the namespaces and kinds in view; the dangers come by kind, then namespace. */

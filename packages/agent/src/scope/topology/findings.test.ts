@@ -1,7 +1,8 @@
 import type { KubeObject } from '@binnacle/common';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CertFactory, certFactory, tlsSecret } from '../../testing/certs.ts';
-import type { ObjectFinding } from '../audit/engine.ts';
+import type { FindingCounts } from '../audit/report.ts';
+import type { AuditCounts } from '../audit/tally.ts';
 import type { TopologyInput } from './builder.ts';
 import { withFindings } from './findings.ts';
 import type { Topology, TopologyNode } from './model.ts';
@@ -22,19 +23,13 @@ const ingress = (name: string, secrets: string[]): KubeObject => ({
   metadata: { name, namespace: 'apps' },
   spec: { tls: secrets.map((secretName) => ({ hosts: ['a.example'], secretName })) },
 });
-const finding = (
-  kind: string,
-  name: string,
-  severity: 'warning' | 'danger',
-  namespace = 'apps',
-): ObjectFinding => ({
-  kind,
-  namespace,
-  name,
-  checkId: 'runAsRoot',
-  category: 'Security',
-  severity,
-  message: 'runs as root',
+/** The audit's counts as the engine answers them, from literal per-object and per-namespace figures. */
+const counts = (
+  objects: Record<string, FindingCounts>,
+  namespaces: Record<string, FindingCounts> = {},
+): AuditCounts => ({
+  ofObject: (key) => objects[key],
+  ofNamespace: (namespace) => namespaces[namespace],
 });
 
 beforeAll(() => {
@@ -112,12 +107,10 @@ describe('withFindings', () => {
   });
 
   it("counts each object's audit findings by severity", () => {
-    const audit = [
-      finding('Deployment', 'web', 'danger'),
-      finding('Deployment', 'web', 'warning'),
-      finding('Deployment', 'web', 'warning'),
-      finding('Service', 'web', 'warning'),
-    ];
+    const audit = counts({
+      'Deployment/apps/web': { warning: 2, danger: 1 },
+      'Service/apps/web': { warning: 1, danger: 0 },
+    });
     const out = byName(
       withFindings(
         graph([node('Deployment', 'web'), node('Service', 'web'), node('Pod', 'web-1')]),
@@ -140,7 +133,7 @@ describe('withFindings', () => {
       ]),
       collapsedToNamespaces: true,
     };
-    const audit = [finding('Deployment', 'web', 'danger'), finding('Pod', 'web-1', 'warning')];
+    const audit = counts({}, { apps: { warning: 1, danger: 1 } });
     const out = byName(withFindings(collapsed, {}, { audit, certificates: true }, factory.now));
     expect(out['Namespace/apps']?.data).toEqual({ pods: 3, audit: { warning: 1, danger: 1 } });
     expect(out['Namespace/quiet']?.data).toEqual({ pods: 1 });

@@ -1,7 +1,7 @@
 import type { KubeObject } from '@binnacle/common';
 import type { Health } from '../../kube/health.ts';
-import type { ObjectFinding } from '../audit/engine.ts';
-import { countsByObject, type FindingCounts, objectKey } from '../audit/report.ts';
+import { type FindingCounts, objectKey } from '../audit/report.ts';
+import type { AuditCounts } from '../audit/tally.ts';
 import { secretKey } from '../certificates/certmanager.ts';
 import { tlsSecretType } from '../certificates/parse.ts';
 import { parsedSecret } from '../certificates/report.ts';
@@ -11,8 +11,8 @@ import type { Topology, TopologyNode } from './model.ts';
 
 /** What the graph's nodes show beside their runtime health. */
 export interface TopologyFindings {
-  /** The audit's findings in the graph's namespaces (settings applied); absent when the audit could not run. */
-  audit?: ObjectFinding[];
+  /** The audit's counts in the graph's namespaces (settings applied); absent when the audit could not run. */
+  audit?: AuditCounts;
   /** Whether the caller may read Secrets, and so the certificates they hold. */
   certificates: boolean;
 }
@@ -121,27 +121,20 @@ export function withFindings(
   findings: TopologyFindings,
   now: number,
 ): Topology {
+  const { audit } = findings;
   if (topology.collapsedToNamespaces) {
-    const byNamespace = new Map<string, FindingCounts>();
-    for (const f of findings.audit ?? []) {
-      if (!f.namespace) continue;
-      const counts = byNamespace.get(f.namespace) ?? { warning: 0, danger: 0 };
-      counts[f.severity] += 1;
-      byNamespace.set(f.namespace, counts);
-    }
     return {
       ...topology,
-      nodes: topology.nodes.map((node) => decorated(node, byNamespace.get(node.name), undefined)),
+      nodes: topology.nodes.map((node) => decorated(node, audit?.ofNamespace(node.name), undefined)),
     };
   }
-  const audit = countsByObject(findings.audit ?? []);
   const certificates = findings.certificates ? certificatesByObject(input, now) : new Map();
-  if (audit.size === 0 && certificates.size === 0) return topology;
+  if (!audit && certificates.size === 0) return topology;
   return {
     ...topology,
     nodes: topology.nodes.map((node) => {
       const key = objectKey(node);
-      return decorated(node, audit.get(key), certificates.get(key));
+      return decorated(node, audit?.ofObject(key), certificates.get(key));
     }),
   };
 }

@@ -40,14 +40,17 @@ export interface TopologyRequest extends TopologyOptions {
 }
 
 /**
- * The audit's findings in the request's namespaces; undefined without audit settings or while pods load. When the
- * audit cannot run (the agent may not list pods, or listing fails) the warnings say why, with the code.
+ * The audit's finding counts in the request's namespaces; undefined without audit settings or while pods load. When
+ * the audit cannot run (the agent may not list pods, or listing fails) the warnings say why, with the code.
  */
-function auditFindings(ctx: TopologySource, request: TopologyRequest, now: number, warnings: string[]) {
+function auditCounts(ctx: TopologySource, request: TopologyRequest, now: number, warnings: string[]) {
   if (!request.audit) return undefined;
-  const { run, error } = ctx.audit.attempt({ namespaces: request.namespaces, settings: request.audit }, now);
+  const { counts, error } = ctx.audit.attemptCounts(
+    { namespaces: request.namespaces, settings: request.audit },
+    now,
+  );
   if (error) warnings.push(`the audit cannot run (${error.code}): ${error.error}`);
-  return run?.findings;
+  return counts;
 }
 
 function snapshot(
@@ -104,7 +107,7 @@ export class TopologyService {
     const version = ctx.cluster.cache.version;
     if (hit && (hit.version === version || now - hit.at < memoTtlMs)) return hit.topology;
     const { input, warnings } = snapshot(ctx, request.namespaces);
-    const audit = auditFindings(ctx, request, now, warnings);
+    const audit = auditCounts(ctx, request, now, warnings);
     const estimatedNodes = estimate(input, request);
     const graph: Topology =
       !request.namespaces && estimatedNodes > this.#largeCluster
