@@ -70,6 +70,9 @@ export async function createAgent(
     get timeline() {
       return connection.scope.timeline;
     },
+    get history() {
+      return connection.scope.history;
+    },
     get topology() {
       return connection.scope.topology;
     },

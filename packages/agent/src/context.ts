@@ -10,6 +10,7 @@ import type { Cluster } from './kube/cluster.ts';
 import type { AuditEngine } from './scope/audit/engine.ts';
 import type { AgentOidc } from './scope/auth/oidc-service.ts';
 import type { ClusterConnection } from './scope/connection.ts';
+import type { ClusterHistory } from './scope/history/cluster-history.ts';
 import type { MetricsAvailability } from './scope/metrics/api.ts';
 import type { MetricsPoller } from './scope/metrics/poller.ts';
 import type { ChangeRecorder } from './scope/timeline/recorder.ts';
@@ -24,7 +25,7 @@ export interface AgentContext {
   mode: DeploymentMode;
   config: AgentConfig;
   /**
-   * The kubeconfig context served and its parts. `cluster`, `timeline`, `topology`, `audit`, `metrics` and
+   * The kubeconfig context served and its parts. `cluster`, `timeline`, `history`, `topology`, `audit`, `metrics` and
    * `access` below are the connection's current ones: read them when used, never keep them (a switch replaces
    * them); a feature that must keep a subscription makes it through `connection.bind`.
    */
@@ -33,6 +34,8 @@ export interface AgentContext {
   configFile: JsonFile<ConfigFile>;
   settingsFile: JsonFile<Settings>;
   readonly timeline: ChangeRecorder;
+  /** Every cached object's past states inside the time-travel window (ADR 0114). */
+  readonly history: ClusterHistory;
   readonly topology: TopologyService;
   /** The best-practice audit over the cache, remembering each object's findings until it or its namespace changes. */
   readonly audit: AuditEngine;

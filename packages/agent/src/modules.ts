@@ -29,6 +29,7 @@ import { resourcesModule } from './features/resources/module.ts';
 import { sessionsModule } from './features/sessions/module.ts';
 import { tablesModule } from './features/tables/module.ts';
 import { timelineModule } from './features/timeline/module.ts';
+import { timeTravelModule } from './features/timetravel/module.ts';
 import { topologyModule } from './features/topology/module.ts';
 import { trafficModule } from './features/traffic/module.ts';
 import { workloadsModule } from './features/workloads/module.ts';
@@ -50,6 +51,7 @@ export const agentModules: readonly AnyAgentModule[] = [
   pkgmgrModule,
   packagesModule,
   timelineModule,
+  timeTravelModule,
   trafficModule,
   topologyModule,
   logsModule,

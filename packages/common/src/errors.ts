@@ -134,6 +134,11 @@ export const errorCodes = {
     status: 408,
     description: 'The request did not arrive in full in time; the connection is closed.',
   },
+  outside_history: {
+    status: 410,
+    description:
+      'Time travel: the moment asked for (`at`, `from`, `to`) is outside what the agent keeps of that kind; `oldest` and `newest` name the window (RFC 3339).',
+  },
   resource_version_expired: {
     status: 410,
     description: 'The requested resourceVersion is too old; list again.',

@@ -116,6 +116,18 @@ export const ConfigFileSchema = Type.Object(
         description: 'Size cap of the SQLite timeline, e.g. 512Mi',
       }),
     ),
+    timeTravelWindow: Type.Optional(
+      Duration({ description: 'How far back the cluster can be seen as it was, e.g. 24h' }),
+    ),
+    timeTravelMaxSize: Type.Optional(
+      Type.String({
+        pattern: sizePattern,
+        description: "Size cap of the objects' past states kept in memory (as JSON), e.g. 64Mi",
+      }),
+    ),
+    timeTravelConfigMapValues: Type.Optional(
+      Type.Boolean({ description: "Keep ConfigMap values in the objects' past states, not only their keys" }),
+    ),
     metricsdbUrl: Type.Optional(
       Type.String({
         pattern: '^https?://',
@@ -168,6 +180,11 @@ export interface AgentConfig extends AuthConfig {
   timelineRetentionMs: number;
   /** Bytes (parsed from a quantity at load). */
   timelineMaxBytes: number;
+  /** Milliseconds: how far back objects' states are kept (time travel). */
+  timeTravelWindowMs: number;
+  /** Bytes of past object states kept, as JSON. */
+  timeTravelMaxBytes: number;
+  timeTravelConfigMapValues: boolean;
   maxEventStreams: number;
   topologyMaxNodes: number;
   /** Milliseconds between polls of metrics.k8s.io for the history. */
@@ -248,6 +265,9 @@ export const configDefaults = (): Omit<
   historyLimit: 10_000,
   timelineRetentionMs: 168 * 3_600_000,
   timelineMaxBytes: 512 * 1024 * 1024,
+  timeTravelWindowMs: 24 * 3_600_000,
+  timeTravelMaxBytes: 64 * 1024 * 1024,
+  timeTravelConfigMapValues: false,
   maxEventStreams: 200,
   topologyMaxNodes: 2000,
   metricsPollMs: 30_000,

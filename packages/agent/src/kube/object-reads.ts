@@ -25,8 +25,11 @@ export interface ListResult {
   group: string;
   apiVersion: string;
   namespaced: boolean;
-  /** `cache` when served by the informer cache, `live` when the kind is not cached and was listed now. */
-  source: 'cache' | 'live';
+  /**
+   * `cache` when served by the informer cache, `live` when the kind is not cached and was listed now, `history` when
+   * the objects are as they were at a past moment (time travel).
+   */
+  source: 'cache' | 'live' | 'history';
   total?: number;
   items: KubeObject[];
   continue?: string;
@@ -55,7 +58,7 @@ function page(
   items: KubeObject[],
   query: ListQuery,
   resource: ApiResource,
-  source: 'cache' | 'live',
+  source: ListResult['source'],
 ): ListResult {
   const limit = query.limit ?? listLimit.default;
   const offset = query.continue ? (decodeToken(query.continue).offset ?? 0) : 0;
@@ -116,22 +119,34 @@ async function liveList(cluster: Cluster, resource: ApiResource, query: ListQuer
   };
 }
 
-/** Lists a kind from the cache (sorted by namespace and name, paged) or, for kinds not cached, from the API server. */
-export async function listResources(cluster: Cluster, query: ListQuery): Promise<ListResult> {
+/** A kind's objects as they were at some past moment, instead of the cache's (time travel). */
+export type PastObjects = (resource: ApiResource, namespaces: string[] | undefined) => KubeObject[];
+
+/**
+ * Lists a kind from the cache (sorted by namespace and name, paged) or, for kinds not cached, from the API server;
+ * with `past`, from the objects as they were then, filtered, sorted and paged as the cache's are.
+ */
+export async function listResources(
+  cluster: Cluster,
+  query: ListQuery,
+  past?: PastObjects,
+): Promise<ListResult> {
   const resource = cluster.resolve(query.kind, query.group);
   if (!resource.verbs.includes('list')) throw badRequest(`${resource.plural} cannot be listed`);
   const onField = query.fieldSelector ? fieldMatcher(resource, query.fieldSelector) : undefined;
-  if (!cluster.cache.caches(resource)) return liveList(cluster, resource, query);
+  if (!past && !cluster.cache.caches(resource)) return liveList(cluster, resource, query);
   const namespaces = resource.namespaced && query.namespaces ? query.namespaces : undefined;
-  let items = namespaces
-    ? namespaces.flatMap((ns) => cluster.cache.list(resource, ns))
-    : cluster.cache.list(resource);
+  let items = past
+    ? past(resource, namespaces)
+    : namespaces
+      ? namespaces.flatMap((ns) => cluster.cache.list(resource, ns))
+      : cluster.cache.list(resource);
   if (query.labelSelector) {
     const matches = parseLabelSelector(query.labelSelector);
     items = items.filter((item) => matches(item.metadata?.labels));
   }
   if (onField) items = items.filter(onField);
-  return page(items.sort(byNamespaceAndName), query, resource, 'cache');
+  return page(items.sort(byNamespaceAndName), query, resource, past ? 'history' : 'cache');
 }
 
 /** One object, from the cache when the kind is cached, else from the API server. */

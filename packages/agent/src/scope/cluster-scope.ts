@@ -6,6 +6,7 @@ import { AccessReviewer } from '../kube/access-review.ts';
 import { Cluster } from '../kube/cluster.ts';
 import type { ClusterTarget } from '../kube/kubeconfig.ts';
 import { AuditEngine, clusterAuditSource } from './audit/engine.ts';
+import { ClusterHistory } from './history/cluster-history.ts';
 import { MetricsAvailability } from './metrics/api.ts';
 import { MetricsPoller } from './metrics/poller.ts';
 import { ChangeRecorder } from './timeline/recorder.ts';
@@ -45,12 +46,13 @@ async function openTimelineStore(
 
 /**
  * Every part of the agent that belongs to one kubeconfig context: the client and informer cache, the timeline
- * recorder and its store, the topology memo, the audit, the metrics poller and the access reviewer. A context
+ * recorder and its store, the objects' past states (time travel), the topology memo, the audit, the metrics poller and the access reviewer. A context
  * switch closes one scope and opens another, so no part can keep talking to the cluster that was left.
  */
 export class ClusterScope {
   readonly cluster: Cluster;
   readonly timeline: ChangeRecorder;
+  readonly history: ClusterHistory;
   readonly topology: TopologyService;
   readonly audit: AuditEngine;
   readonly metrics: { availability: MetricsAvailability; poller: MetricsPoller };
@@ -71,6 +73,11 @@ export class ClusterScope {
     this.timeline = new ChangeRecorder(this.cluster.cache, store, {
       latestSeq,
       log: (level, message, detail) => log[level](detail, message),
+    });
+    this.history = new ClusterHistory(this.cluster.cache, {
+      windowMs: config.timeTravelWindowMs,
+      maxBytes: config.timeTravelMaxBytes,
+      configMapValues: config.timeTravelConfigMapValues,
     });
     this.topology = new TopologyService(config.topologyMaxNodes);
     this.audit = new AuditEngine(clusterAuditSource(this.cluster));
@@ -102,6 +109,7 @@ export class ClusterScope {
     const scope = new ClusterScope(config, target, store, latestSeq, log);
     // Subscribed before the cluster starts, so the first lists of every kind reach the timeline.
     scope.timeline.start();
+    scope.history.start();
     scope.metrics.poller.start();
     return scope;
   }
@@ -116,6 +124,7 @@ export class ClusterScope {
   }
 
   async close(): Promise<void> {
+    this.history.stop();
     await Promise.allSettled([this.cluster.stop(), this.metrics.poller.stop()]);
     await this.timeline.stop();
     await this.timeline.store.close();

@@ -43,12 +43,16 @@ export const buildValidator: BuildValidator = (externalSchemas, options) => {
   let text: Compile | undefined;
   let json: Compile | undefined;
   const compilerFor = (part: string | undefined): Compile => {
-    if (part !== 'body') return (text ??= pool(externalSchemas, options) as unknown as Compile);
-    return (json ??= pool(externalSchemas, {
+    if (part !== 'body') {
+      text ??= pool(externalSchemas, options) as unknown as Compile;
+      return text;
+    }
+    json ??= pool(externalSchemas, {
       ...options,
       mode: undefined, // JSON Schema, as fastify's own; JTD has no coercion to turn off
       customOptions: { ...options?.customOptions, coerceTypes: false },
-    }) as unknown as Compile);
+    }) as unknown as Compile;
+    return json;
   };
   const compile: Compile = (route) =>
     lazyValidator(() => compilerFor(route.httpPart)(route) as unknown as Validate) as never;

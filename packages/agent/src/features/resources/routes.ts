@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import type { App } from '../../context.ts';
 import { callerAware, requireAccess } from '../../http/caller.ts';
 import { callerView, namespacesToList } from '../../http/caller-view.ts';
-import { requestedNamespaces } from '../../http/query.ts';
+import { AtParam, requestedMoment, requestedNamespaces } from '../../http/query.ts';
 import { apiKindFields, GroupParam, KindParam, KubeObjectSchema } from '../../http/schemas.ts';
 import { clusterScoped, scopeOf } from '../../kube/discovery.ts';
 import { fieldSelectorPattern } from '../../kube/field-selector.ts';
@@ -13,7 +13,7 @@ import { applyAt, applyDocuments } from './apply.ts';
 import { apiResources, namespaces, resourceCounts } from './catalog.ts';
 import type { ResourcesContext } from './module.ts';
 import { searchRoutes } from './search-routes.ts';
-import { deleteResource, listChunks } from './service.ts';
+import { deleteResource, listChunks, pastObject } from './service.ts';
 
 const tags = ['resources'];
 const yamlTypes = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/plain', 'application/json'];
@@ -36,7 +36,7 @@ const ListResult = Type.Object({
   group: Type.String(),
   apiVersion: Type.String(),
   namespaced: Type.Boolean(),
-  source: Type.Enum(['cache', 'live']),
+  source: Type.Enum(['cache', 'live', 'history']),
   total: Type.Optional(Type.Integer()),
   items: Type.Array(KubeObjectSchema),
   continue: Type.Optional(Type.String()),
@@ -97,6 +97,7 @@ export function resourceRoutes(app: App, ctx: ResourcesContext): void {
             Type.Integer({ minimum: 1, maximum: listLimit.max, default: listLimit.default }),
           ),
           continue: Type.Optional(Type.String({ maxLength: 4096 })),
+          at: Type.Optional(AtParam),
         }),
         response: { 200: ListResult, ...errorResponses },
       },
@@ -104,15 +105,21 @@ export function resourceRoutes(app: App, ctx: ResourcesContext): void {
     async (request, reply) => {
       const q = request.query;
       const resource = ctx.cluster.resolve(request.params.kind, q.group);
-      const result = await listResources(ctx.cluster, {
-        kind: request.params.kind,
-        group: q.group,
-        namespaces: await namespacesToList(ctx, request.caller, resource, requestedNamespaces(q)),
-        labelSelector: q.labelSelector,
-        fieldSelector: q.fieldSelector,
-        limit: q.limit,
-        continue: q.continue,
-      });
+      const at = requestedMoment(q.at, 'at');
+      const history = ctx.history;
+      const result = await listResources(
+        ctx.cluster,
+        {
+          kind: request.params.kind,
+          group: q.group,
+          namespaces: await namespacesToList(ctx, request.caller, resource, requestedNamespaces(q)),
+          labelSelector: q.labelSelector,
+          fieldSelector: q.fieldSelector,
+          limit: q.limit,
+          continue: q.continue,
+        },
+        at === undefined ? undefined : (kind, namespaces) => history.listAt(kind, at, namespaces),
+      );
       return reply.type('application/json; charset=utf-8').send(Readable.from(listChunks(result, q.summary)));
     },
   );
@@ -125,7 +132,7 @@ export function resourceRoutes(app: App, ctx: ResourcesContext): void {
         tags,
         summary: `One object; cluster-scoped objects use \`${clusterScoped}\` as namespace`,
         params: ObjectParams,
-        querystring: Query({ group: Type.Optional(GroupParam) }),
+        querystring: Query({ group: Type.Optional(GroupParam), at: Type.Optional(AtParam) }),
         response: { 200: Type.Object({ resource: KubeObjectSchema }), ...errorResponses },
       },
     },
@@ -138,6 +145,8 @@ export function resourceRoutes(app: App, ctx: ResourcesContext): void {
         resource: resource.plural,
         namespace: scopeOf(resource, namespace),
       });
+      const at = requestedMoment(request.query.at, 'at');
+      if (at !== undefined) return { resource: pastObject(ctx.history, resource, namespace, name, at) };
       return { resource: await getResource(ctx.cluster, kind, namespace, name, request.query.group) };
     },
   );

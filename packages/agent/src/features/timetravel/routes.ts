@@ -1,0 +1,72 @@
+import { errorResponses, Query, TimeOrDuration } from '@binnacle/common/server';
+import { Type } from 'typebox';
+import type { App } from '../../context.ts';
+import { callerAware } from '../../http/caller.ts';
+import { callerView } from '../../http/caller-view.ts';
+import { requestedMoment, requestedNamespaces } from '../../http/query.ts';
+import type { TimeTravelContext } from './module.ts';
+import { changesBetween } from './service.ts';
+
+const tags = ['timetravel'];
+const Moment = (description: string) => TimeOrDuration({ maxLength: 64, description });
+const Named = { name: Type.String(), uid: Type.Optional(Type.String()) };
+const FieldChange = Type.Object({
+  path: Type.String({ description: 'the field, e.g. spec.template.spec.containers[app].image' }),
+  old: Type.Optional(Type.Unknown()),
+  new: Type.Optional(Type.Unknown()),
+});
+const ChangeGroup = Type.Object({
+  kind: Type.String(),
+  group: Type.String(),
+  namespace: Type.Optional(Type.String()),
+  created: Type.Array(Type.Object(Named)),
+  deleted: Type.Array(Type.Object(Named)),
+  modified: Type.Array(
+    Type.Object({ ...Named, fields: Type.Array(FieldChange), moreFields: Type.Optional(Type.Boolean()) }),
+  ),
+});
+
+export function timeTravelRoutes(app: App, ctx: TimeTravelContext): void {
+  app.get(
+    '/api/changes/between',
+    {
+      config: callerAware,
+      schema: {
+        tags,
+        summary:
+          'What was created, deleted and modified between two moments, by kind and namespace, with field diffs (time travel)',
+        querystring: Query({
+          from: Moment('the earlier moment: RFC 3339, or a duration back from now (90m)'),
+          to: Type.Optional(Moment('the later moment (default: now)')),
+          namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })),
+          namespaces: Type.Optional(Type.String({ minLength: 1, description: 'comma-separated namespaces' })),
+        }),
+        response: {
+          200: Type.Object({
+            from: Type.String(),
+            to: Type.String(),
+            groups: Type.Array(ChangeGroup),
+            counts: Type.Object({
+              created: Type.Integer(),
+              deleted: Type.Integer(),
+              modified: Type.Integer(),
+            }),
+            notKept: Type.Array(Type.String(), {
+              description:
+                'kinds whose kept past does not reach back to `from`; their changes are not listed',
+            }),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const q = request.query;
+      const now = Date.now();
+      const from = requestedMoment(q.from, 'from', now) ?? now;
+      const to = requestedMoment(q.to, 'to', now) ?? now;
+      const view = await callerView(ctx, request.caller, requestedNamespaces(q));
+      return changesBetween(ctx, view, from, to);
+    },
+  );
+}

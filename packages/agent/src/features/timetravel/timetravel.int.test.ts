@@ -1,0 +1,263 @@
+import { deploymentBody, testCluster, waitUntil } from '@binnacle/testkit';
+import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bindInNamespace, startTestAgent, type TestAgent } from '../../testing/index.ts';
+import type { ChangesBetween } from './service.ts';
+
+const cluster = testCluster();
+const kc = cluster.kubeConfig();
+const apps = kc.makeApiClient(AppsV1Api);
+const core = kc.makeApiClient(CoreV1Api);
+let agent: TestAgent;
+let ns: { name: string; remove: () => Promise<void> };
+
+/** The kinds compared: what the test changes, and what the controllers make of it (ReplicaSets, Pods). */
+const kinds = ['configmaps', 'secrets', 'services', 'deployments', 'replicasets', 'pods'] as const;
+type Kind = (typeof kinds)[number];
+type Versions = Record<Kind, string[]>;
+interface Listed {
+  items?: { metadata?: { name?: string; resourceVersion?: string } }[];
+}
+const versionsOf = (list: Listed) =>
+  (list.items ?? []).map((o) => `${o.metadata?.name}@${o.metadata?.resourceVersion}`).sort();
+
+/** What the API server holds in the test's namespace now: each object by name and resourceVersion. */
+async function apiServerVersions(): Promise<Versions> {
+  const namespace = ns.name;
+  const [configmaps, secrets, services, deployments, replicasets, pods] = await Promise.all([
+    core.listNamespacedConfigMap({ namespace }),
+    core.listNamespacedSecret({ namespace }),
+    core.listNamespacedService({ namespace }),
+    apps.listNamespacedDeployment({ namespace }),
+    apps.listNamespacedReplicaSet({ namespace }),
+    core.listNamespacedPod({ namespace }),
+  ]);
+  return {
+    configmaps: versionsOf(configmaps),
+    secrets: versionsOf(secrets),
+    services: versionsOf(services),
+    deployments: versionsOf(deployments),
+    replicasets: versionsOf(replicasets),
+    pods: versionsOf(pods),
+  };
+}
+
+/** The agent's answer for each kind, now or (`at`) as of a past moment. */
+async function agentVersions(at?: number): Promise<Versions> {
+  const moment = at === undefined ? '' : `&at=${new Date(at).toISOString()}`;
+  const lists = await Promise.all(
+    kinds.map((kind) =>
+      agent.json<Listed>(`/api/resources/${kind}?namespace=${ns.name}&limit=10000${moment}`),
+    ),
+  );
+  return Object.fromEntries(kinds.map((kind, i) => [kind, versionsOf(lists[i] as Listed)])) as Versions;
+}
+
+/**
+ * A moment at which the agent held exactly what the API server held, and the API server held it before and after:
+ * what the history must answer for that moment. Controllers still at work (a rollout's Pods) make it wait.
+ */
+async function settledMoment(): Promise<{ at: number; versions: Versions }> {
+  let found: { at: number; versions: Versions } | undefined;
+  await waitUntil(
+    'the agent to hold what the API server holds, with nothing moving',
+    async () => {
+      const before = await apiServerVersions();
+      const seen = await agentVersions();
+      const at = Date.now();
+      const after = await apiServerVersions();
+      const same =
+        JSON.stringify(before) === JSON.stringify(seen) && JSON.stringify(before) === JSON.stringify(after);
+      if (same) found = { at, versions: before };
+      return same;
+    },
+    { timeoutMs: 30_000, intervalMs: 100 },
+  );
+  return found as { at: number; versions: Versions };
+}
+
+let changes = 0;
+const changed = async <T>(call: Promise<T>) => {
+  await call;
+  changes += 1;
+};
+
+/** One round of twelve changes over several kinds: creates, updates, deletes, a scale and a rollout. */
+async function round(n: number): Promise<void> {
+  const namespace = ns.name;
+  await changed(
+    core.createNamespacedConfigMap({
+      namespace,
+      body: { metadata: { name: `cm-${n}` }, data: { v: `${n}` } },
+    }),
+  );
+  await changed(
+    core.createNamespacedConfigMap({
+      namespace,
+      body: { metadata: { name: `cm-${n}-b` }, data: { a: '1' } },
+    }),
+  );
+  await changed(
+    core.patchNamespacedConfigMap({
+      namespace,
+      name: `cm-${n}`,
+      body: [{ op: 'add', path: '/data/w', value: `${n}` }],
+    }),
+  );
+  await changed(
+    core.createNamespacedSecret({
+      namespace,
+      body: { metadata: { name: `secret-${n}` }, stringData: { token: `t${n}` } },
+    }),
+  );
+  await changed(
+    core.createNamespacedService({
+      namespace,
+      body: {
+        metadata: { name: `svc-${n}` },
+        spec: { selector: { app: `web-${n}` }, ports: [{ port: 80 }] },
+      },
+    }),
+  );
+  await changed(apps.createNamespacedDeployment({ namespace, body: deploymentBody(`web-${n}`, 1) }));
+  if (n > 0) {
+    const previous = n - 1;
+    await changed(core.deleteNamespacedConfigMap({ namespace, name: `cm-${previous}-b` }));
+    await changed(
+      core.patchNamespacedConfigMap({
+        namespace,
+        name: `cm-${previous}`,
+        body: [{ op: 'replace', path: '/data/v', value: 'x' }],
+      }),
+    );
+    await changed(
+      apps.patchNamespacedDeploymentScale({
+        namespace,
+        name: `web-${previous}`,
+        body: [{ op: 'replace', path: '/spec/replicas', value: 2 }],
+      }),
+    );
+    await changed(
+      apps.patchNamespacedDeployment({
+        namespace,
+        name: `web-${previous}`,
+        body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: `web-${previous}:2` }],
+      }),
+    );
+    await changed(core.deleteNamespacedService({ namespace, name: `svc-${previous}` }));
+    await changed(core.deleteNamespacedSecret({ namespace, name: `secret-${previous}` }));
+  }
+  if (n > 1) await changed(apps.deleteNamespacedDeployment({ namespace, name: `web-${n - 2}` }));
+}
+
+beforeAll(async () => {
+  [agent, ns] = await Promise.all([startTestAgent(), cluster.namespace('timetravel')]);
+});
+afterAll(async () => {
+  await Promise.all([agent?.close(), ns?.remove()]);
+});
+
+describe('time travel', () => {
+  it('rebuilds every kind as the API server held it at 25 moments across ~300 changes', async () => {
+    const moments: { at: number; versions: Versions }[] = [];
+    for (let n = 0; n < 25; n += 1) {
+      await round(n);
+      moments.push(await settledMoment());
+    }
+    expect(changes).toBeGreaterThanOrEqual(280);
+    for (const [i, moment] of moments.entries()) {
+      expect(await agentVersions(moment.at), `moment ${i}`).toEqual(moment.versions);
+    }
+    // A Secret's past keeps its keys, never its values.
+    const secret = await agent.json<{ resource: Record<string, unknown> }>(
+      `/api/resources/secrets/${ns.name}/secret-3?at=${new Date((moments[3] as { at: number }).at).toISOString()}`,
+    );
+    expect(secret.resource.dataKeys).toEqual(['token']);
+    expect(secret.resource.data).toBeUndefined();
+  });
+
+  it('names what was created, deleted and modified between two moments, with field diffs', async () => {
+    const from = (await settledMoment()).at;
+    const namespace = ns.name;
+    await core.createNamespacedConfigMap({
+      namespace,
+      body: { metadata: { name: 'between-new' }, data: { a: '1' } },
+    });
+    await core.patchNamespacedConfigMap({
+      namespace,
+      name: 'cm-24',
+      body: [{ op: 'replace', path: '/data/v', value: 'changed' }],
+    });
+    await core.deleteNamespacedConfigMap({ namespace, name: 'cm-24-b' });
+    const to = (await settledMoment()).at;
+    const answer = await agent.json<ChangesBetween>(
+      `/api/changes/between?namespace=${namespace}&from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}`,
+    );
+    const configMaps = answer.groups.find((g) => g.kind === 'ConfigMap');
+    expect(configMaps?.created.map((o) => o.name)).toEqual(['between-new']);
+    expect(configMaps?.deleted.map((o) => o.name)).toEqual(['cm-24-b']);
+    // Values are not kept (keys only): the modified ConfigMap shows a change of its version, not of its value.
+    expect(configMaps?.modified.map((o) => o.name)).toEqual(['cm-24']);
+    expect(answer.groups.every((g) => g.namespace === namespace)).toBe(true);
+  });
+
+  it('answers 410 outside_history with the window for a moment before it, and 404 for an object that did not exist', async () => {
+    const early = await agent.request(
+      `/api/resources/configmaps?namespace=${ns.name}&at=2000-01-01T00:00:00Z`,
+    );
+    expect(early.status).toBe(410);
+    const body = (await early.json()) as { code: string; oldest: string; newest: string };
+    expect(body.code).toBe('outside_history');
+    expect(Date.parse(body.oldest)).toBeLessThanOrEqual(Date.parse(body.newest));
+    const future = await agent.request(
+      `/api/resources/configmaps?namespace=${ns.name}&at=2999-01-01T00:00:00Z`,
+    );
+    expect(future.status).toBe(410);
+    const missing = await agent.request(`/api/resources/configmaps/${ns.name}/between-new?at=${body.oldest}`);
+    expect(missing.status).toBe(404);
+    const events = await agent.request(`/api/resources/events?namespace=${ns.name}&at=1m`);
+    expect(events.status).toBe(400);
+    const bad = await agent.request(`/api/resources/configmaps?at=yesterday`);
+    expect(bad.status).toBe(400);
+  });
+
+  it('shows a caller the past only of what it may see now: its namespaces, and no Secrets with the view role', async () => {
+    const unbind = await bindInNamespace(ns.name, { kind: 'User', name: 'tt-viewer' }, 'view');
+    const proxied = await startTestAgent({ config: { authMode: 'proxy', authProxyAddresses: '127.0.0.1' } });
+    try {
+      const as = { headers: { 'x-forwarded-user': 'tt-viewer' } };
+      // Its history starts when it synced: the moment right after is inside the window.
+      const since = new Date().toISOString();
+      await core.createNamespacedConfigMap({
+        namespace: ns.name,
+        body: { metadata: { name: 'seen-later' } },
+      });
+      const at = `at=${since}`;
+      const configMaps = await proxied.request(`/api/resources/configmaps?namespace=${ns.name}&${at}`, as);
+      expect(configMaps.status).toBe(200);
+      expect(((await configMaps.json()) as { source: string }).source).toBe('history');
+      expect((await proxied.request(`/api/resources/secrets?namespace=${ns.name}&${at}`, as)).status).toBe(
+        403,
+      );
+      expect((await proxied.request(`/api/resources/configmaps?namespace=default&${at}`, as)).status).toBe(
+        403,
+      );
+      const between = await proxied.request(`/api/changes/between?from=${since}`, as);
+      expect(between.status).toBe(200);
+      const answer = (await between.json()) as ChangesBetween;
+      expect(answer.groups.every((g) => g.namespace === ns.name && g.kind !== 'Secret')).toBe(true);
+      await waitUntil(
+        'the proxied agent to see the new ConfigMap',
+        async () => {
+          const later = await proxied.request(`/api/changes/between?from=${since}`, as);
+          const groups = ((await later.json()) as ChangesBetween).groups;
+          return groups.some((g) => g.kind === 'ConfigMap' && g.created.some((o) => o.name === 'seen-later'));
+        },
+        { timeoutMs: 10_000, intervalMs: 50 },
+      );
+    } finally {
+      await proxied.close();
+      await unbind();
+    }
+  });
+});

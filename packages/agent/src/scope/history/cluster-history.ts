@@ -1,0 +1,132 @@
+import type { KubeObject } from '@binnacle/common';
+import { AppError, badRequest } from '@binnacle/common/server';
+import { type ApiResource, resourceKey } from '../../kube/discovery.ts';
+import type { InformerCache } from '../../kube/informer-cache.ts';
+import { historyForm } from './form.ts';
+import { type HistoryWindow, type ObjectChange, ObjectVersions, type VersionsOptions } from './versions.ts';
+
+export interface ClusterHistoryOptions extends VersionsOptions {
+  /** Keep ConfigMap values (off: their keys only). */
+  configMapValues: boolean;
+  now?: () => number;
+}
+
+/** Events come and go by the thousand and have their own record, the timeline: their past states are not kept. */
+const unkept = new Set(['events', 'events.events.k8s.io']);
+const kept = (resource: ApiResource) => !unkept.has(resourceKey(resource));
+const pruneEveryMs = 60_000;
+
+/**
+ * The cluster's past, fed by the informer cache (ADR 0114): each kind's objects as its first list found them, then
+ * every change the watches deliver, at the time the agent saw it.
+ */
+export class ClusterHistory {
+  readonly versions: ObjectVersions;
+  readonly #cache: InformerCache;
+  readonly #options: ClusterHistoryOptions;
+  readonly #now: () => number;
+  #stop?: () => void;
+
+  constructor(cache: InformerCache, options: ClusterHistoryOptions) {
+    this.#cache = cache;
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+    this.versions = new ObjectVersions(options);
+  }
+
+  /** Subscribes to the cache: call before the cluster starts, so every kind's first list is its history's start. */
+  start(): void {
+    const form = historyForm;
+    const values = this.#options.configMapValues;
+    const offSynced = this.#cache.onSynced((resource, objects) => {
+      if (!kept(resource)) return;
+      this.versions.begin(
+        resourceKey(resource),
+        objects.map((object) => form(object, values)),
+        this.#now(),
+      );
+    });
+    const offEvent = this.#cache.onEvent((event) => {
+      if (!kept(event.resource)) return;
+      const key = resourceKey(event.resource);
+      if (event.type === 'deleted') this.versions.remove(key, event.object, this.#now());
+      else this.versions.record(key, form(event.object, values), this.#now());
+    });
+    const timer = setInterval(() => this.versions.prune(this.#now()), pruneEveryMs);
+    timer.unref();
+    this.#stop = () => {
+      offSynced();
+      offEvent();
+      clearInterval(timer);
+    };
+  }
+
+  stop(): void {
+    this.#stop?.();
+    this.#stop = undefined;
+  }
+
+  /** A kind's objects (in `namespaces`, when given) as they were at `at`; see `#window` for the refusals. */
+  listAt(resource: ApiResource, at: number, namespaces?: readonly string[]): KubeObject[] {
+    this.#window(resource, at);
+    return this.versions.list(resourceKey(resource), at, namespaces);
+  }
+
+  /** One object as it was at `at`; undefined when it did not exist then. */
+  getAt(
+    resource: ApiResource,
+    namespace: string | undefined,
+    name: string,
+    at: number,
+  ): KubeObject | undefined {
+    this.#window(resource, at);
+    return this.versions.get(resourceKey(resource), namespace, name, at);
+  }
+
+  /**
+   * What differs between `from` and `to` (from < to, both inside the window), and the kinds whose kept past does
+   * not reach back to `from` (synced since, e.g. a CRD installed later): their changes are not listed.
+   */
+  changesBetween(from: number, to: number): { changes: ObjectChange[]; notKept: string[] } {
+    const now = this.#now();
+    if (from >= to) throw badRequest('"from" must be before "to"');
+    const notKept: string[] = [];
+    let window: HistoryWindow | undefined;
+    for (const resource of this.#cache.resources) {
+      if (!kept(resource)) continue;
+      const range = this.versions.window(resourceKey(resource), now);
+      if (!range || range.oldest > from) notKept.push(resourceKey(resource));
+      else if (!window || range.oldest < window.oldest) window = range;
+    }
+    if (!window) throw new AppError('not_ready', 'no kind has synced yet, so there is no past to compare');
+    outside(window, from);
+    outside(window, to);
+    const skipped = new Set(notKept);
+    const changes = this.versions.changes(from, to).filter((change) => !skipped.has(change.resource));
+    return { changes, notKept: notKept.sort() };
+  }
+
+  /** Refuses a kind not kept (400), one still loading (503) and a moment outside its window (410, naming it). */
+  #window(resource: ApiResource, at: number): void {
+    const key = resourceKey(resource);
+    if (!kept(resource))
+      throw badRequest(`${key}: past states of Events are not kept; the timeline lists them`);
+    if (!this.#cache.caches(resource))
+      throw badRequest(`${key} is not cached by the agent, so its past states are not kept`);
+    const window = this.versions.window(key, this.#now());
+    if (!window)
+      throw new AppError('not_ready', `${key} is still loading; its history starts once it has synced`);
+    outside(window, at);
+  }
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+function outside(window: HistoryWindow, at: number): void {
+  if (at >= window.oldest && at <= window.newest) return;
+  throw new AppError(
+    'outside_history',
+    `${iso(at)} is outside the kept history, ${iso(window.oldest)} to ${iso(window.newest)}`,
+    { extra: { oldest: iso(window.oldest), newest: iso(window.newest) } },
+  );
+}
