@@ -91,6 +91,8 @@ export const agentToolOrder: readonly string[] = [
   'get_events',
   'get_pod_logs',
   'get_changes',
+  'what_changed',
+  'get_cluster_at',
   'get_cluster_audit',
   'list_helm_releases',
   'get_topology',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { callerView } from '../../http/caller-view.ts';
+import { requestedMoment } from '../../http/query.ts';
 import { kubeEvents } from '../../scope/events.ts';
 import { group, kind, limit, name, namespace, scope } from '../../scope/mcp/args.ts';
 import { eventRow } from '../../scope/mcp/rows.ts';
@@ -35,6 +36,36 @@ export const aiTools = [
           labelSelector: args.label_selector,
           verbosity: args.verbosity,
           limit: args.limit,
+        },
+        now,
+      ),
+  }),
+  tool({
+    name: 'get_cluster_at',
+    title: 'Objects as they were',
+    description:
+      "Objects of a kind as they were at a past moment (time travel), redacted like list_resources: what the cluster looked like before something broke. The moment must be inside the agent's kept window (an error names it).",
+    input: {
+      at: z.string().min(1).max(64).describe('RFC 3339 time, or a duration back from now (90s, 15m, 2h)'),
+      kind,
+      namespace,
+      group,
+      label_selector: z.string().max(1024).optional().describe('e.g. app=web,tier!=cache'),
+      verbosity: z.enum(['compact', 'summary', 'detail']).default('compact'),
+      limit: limit(50, 200),
+    },
+    run: (args, { ctx, caller, now }) =>
+      aiList(
+        ctx,
+        caller,
+        {
+          kind: args.kind,
+          group: args.group,
+          namespaces: scope(args.namespace),
+          labelSelector: args.label_selector,
+          verbosity: args.verbosity,
+          limit: args.limit,
+          at: requestedMoment(args.at, 'at', now),
         },
         now,
       ),

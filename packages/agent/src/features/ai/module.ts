@@ -4,7 +4,7 @@ import { aiRoutes } from './routes.ts';
 import { aiGet } from './service.ts';
 import { view } from './views.ts';
 
-const needs = ['access', 'cluster', 'config', 'log', 'timeline'] as const;
+const needs = ['access', 'cluster', 'config', 'history', 'log', 'timeline'] as const;
 /** What the ai feature reads of the agent. */
 export type AiContext = ContextOf<typeof needs>;
 

@@ -50,6 +50,8 @@ export async function aiList(
     labelSelector?: string;
     verbosity: Verbosity;
     limit?: number;
+    /** A past moment (ms): the objects as they were then (time travel). */
+    at?: number;
   },
   now = Date.now(),
 ): Promise<AiList> {
@@ -58,13 +60,13 @@ export async function aiList(
   if (caller && namespaces?.length === 0)
     throw new AppError('forbidden', `${caller.user} cannot list ${resource.plural} in any namespace`);
   const limit = Math.min(query.limit ?? aiLimits.defaultItems, aiLimits.maxItems);
-  const listed = await listResources(ctx.cluster, {
-    kind: query.kind,
-    group: query.group,
-    namespaces,
-    labelSelector: query.labelSelector,
-    limit,
-  });
+  const { at } = query;
+  const history = ctx.history;
+  const listed = await listResources(
+    ctx.cluster,
+    { kind: query.kind, group: query.group, namespaces, labelSelector: query.labelSelector, limit },
+    at === undefined ? undefined : (past, within) => history.listAt(past, at, within),
+  );
   const total = listed.total ?? listed.items.length;
   const items = withinBudget(
     listed.items.map((object) => view(object, query.verbosity, now)),

@@ -25,6 +25,8 @@ const readTools = [
   'get_events',
   'get_pod_logs',
   'get_changes',
+  'what_changed',
+  'get_cluster_at',
   'get_cluster_audit',
   'list_helm_releases',
   'get_topology',

@@ -1,4 +1,5 @@
 import { type ContextOf, defineAgentModule, routesOnly } from '../../module.ts';
+import { timeTravelTools } from './mcp-tools.ts';
 import { timeTravelRoutes } from './routes.ts';
 
 const needs = ['access', 'cluster', 'history'] as const;
@@ -9,4 +10,5 @@ export const timeTravelModule = defineAgentModule({
   name: 'timetravel',
   needs,
   register: routesOnly(timeTravelRoutes),
+  tools: timeTravelTools,
 });

@@ -1,7 +1,11 @@
+import type { KubeObject } from '@binnacle/common';
 import { deploymentBody, testCluster, waitUntil } from '@binnacle/testkit';
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTopology, defaultTopologyOptions, type TopologyInput } from '../../scope/topology/builder.ts';
+import type { Topology } from '../../scope/topology/model.ts';
 import { bindInNamespace, startTestAgent, type TestAgent } from '../../testing/index.ts';
+import { call, json, mcpClients } from '../../testing/mcp-client.ts';
 import type { ChangesBetween } from './service.ts';
 
 const cluster = testCluster();
@@ -9,6 +13,7 @@ const kc = cluster.kubeConfig();
 const apps = kc.makeApiClient(AppsV1Api);
 const core = kc.makeApiClient(CoreV1Api);
 let agent: TestAgent;
+const connect = mcpClients();
 let ns: { name: string; remove: () => Promise<void> };
 
 /** The kinds compared: what the test changes, and what the controllers make of it (ReplicaSets, Pods). */
@@ -16,9 +21,9 @@ const kinds = ['configmaps', 'secrets', 'services', 'deployments', 'replicasets'
 type Kind = (typeof kinds)[number];
 type Versions = Record<Kind, string[]>;
 interface Listed {
-  items?: { metadata?: { name?: string; resourceVersion?: string } }[];
+  items?: KubeObject[];
 }
-const versionsOf = (list: Listed) =>
+const versionsOf = (list: { items?: { metadata?: { name?: string; resourceVersion?: string } }[] }) =>
   (list.items ?? []).map((o) => `${o.metadata?.name}@${o.metadata?.resourceVersion}`).sort();
 
 /** What the API server holds in the test's namespace now: each object by name and resourceVersion. */
@@ -42,39 +47,59 @@ async function apiServerVersions(): Promise<Versions> {
   };
 }
 
-/** The agent's answer for each kind, now or (`at`) as of a past moment. */
-async function agentVersions(at?: number): Promise<Versions> {
+/** The agent's lists of each kind, now or (`at`) as of a past moment. */
+async function agentLists(at?: number): Promise<Record<Kind, KubeObject[]>> {
   const moment = at === undefined ? '' : `&at=${new Date(at).toISOString()}`;
   const lists = await Promise.all(
     kinds.map((kind) =>
       agent.json<Listed>(`/api/resources/${kind}?namespace=${ns.name}&limit=10000${moment}`),
     ),
   );
-  return Object.fromEntries(kinds.map((kind, i) => [kind, versionsOf(lists[i] as Listed)])) as Versions;
+  return Object.fromEntries(kinds.map((kind, i) => [kind, (lists[i] as Listed).items ?? []])) as Record<
+    Kind,
+    KubeObject[]
+  >;
+}
+
+const versionsOfLists = (lists: Record<Kind, KubeObject[]>) =>
+  Object.fromEntries(kinds.map((kind) => [kind, versionsOf({ items: lists[kind] })])) as Versions;
+
+/** A moment the history must answer for, with what the API server held then (and the objects themselves). */
+interface Moment {
+  at: number;
+  versions: Versions;
+  objects: Record<Kind, KubeObject[]>;
 }
 
 /**
  * A moment at which the agent held exactly what the API server held, and the API server held it before and after:
  * what the history must answer for that moment. Controllers still at work (a rollout's Pods) make it wait.
  */
-async function settledMoment(): Promise<{ at: number; versions: Versions }> {
-  let found: { at: number; versions: Versions } | undefined;
+async function settledMoment(): Promise<Moment> {
+  let found: Moment | undefined;
   await waitUntil(
     'the agent to hold what the API server holds, with nothing moving',
     async () => {
       const before = await apiServerVersions();
-      const seen = await agentVersions();
+      const objects = await agentLists();
       const at = Date.now();
       const after = await apiServerVersions();
+      const seen = versionsOfLists(objects);
       const same =
         JSON.stringify(before) === JSON.stringify(seen) && JSON.stringify(before) === JSON.stringify(after);
-      if (same) found = { at, versions: before };
+      if (same) found = { at, versions: before, objects };
       return same;
     },
     { timeoutMs: 30_000, intervalMs: 100 },
   );
-  return found as { at: number; versions: Versions };
+  return found as Moment;
 }
+
+/** The graph's nodes and edges in one order, to compare two graphs of the same objects. */
+const drawn = (graph: Topology) => ({
+  nodes: [...graph.nodes].sort((a, b) => a.id.localeCompare(b.id)),
+  edges: [...graph.edges].sort((a, b) => a.id.localeCompare(b.id)),
+});
 
 let changes = 0;
 const changed = async <T>(call: Promise<T>) => {
@@ -159,14 +184,29 @@ afterAll(async () => {
 
 describe('time travel', () => {
   it('rebuilds every kind as the API server held it at 25 moments across ~300 changes', async () => {
-    const moments: { at: number; versions: Versions }[] = [];
+    const moments: Moment[] = [];
     for (let n = 0; n < 25; n += 1) {
       await round(n);
       moments.push(await settledMoment());
     }
     expect(changes).toBeGreaterThanOrEqual(280);
     for (const [i, moment] of moments.entries()) {
-      expect(await agentVersions(moment.at), `moment ${i}`).toEqual(moment.versions);
+      expect(versionsOfLists(await agentLists(moment.at)), `moment ${i}`).toEqual(moment.versions);
+      // The namespace's topology then is the one drawn from the objects the API server held then.
+      const past = await agent.json<Topology>(
+        `/api/topology?namespace=${ns.name}&at=${new Date(moment.at).toISOString()}`,
+      );
+      const input: TopologyInput = {
+        ConfigMap: moment.objects.configmaps,
+        Secret: moment.objects.secrets,
+        Service: moment.objects.services,
+        Deployment: moment.objects.deployments,
+        ReplicaSet: moment.objects.replicasets,
+        Pod: moment.objects.pods,
+      };
+      expect(drawn(past), `topology at moment ${i}`).toEqual(
+        drawn(buildTopology(input, defaultTopologyOptions)),
+      );
     }
     // A Secret's past keeps its keys, never its values.
     const secret = await agent.json<{ resource: Record<string, unknown> }>(
@@ -213,6 +253,13 @@ describe('time travel', () => {
       `/api/resources/configmaps?namespace=${ns.name}&at=2999-01-01T00:00:00Z`,
     );
     expect(future.status).toBe(410);
+    const between = await agent.request('/api/changes/between?from=2000-01-01T00:00:00Z');
+    expect([between.status, ((await between.json()) as { code: string }).code]).toEqual([
+      410,
+      'outside_history',
+    ]);
+    const reversed = await agent.request(`/api/changes/between?from=1s&to=${body.oldest}`);
+    expect(reversed.status).toBe(400);
     const missing = await agent.request(`/api/resources/configmaps/${ns.name}/between-new?at=${body.oldest}`);
     expect(missing.status).toBe(404);
     const events = await agent.request(`/api/resources/events?namespace=${ns.name}&at=1m`);
@@ -259,5 +306,40 @@ describe('time travel', () => {
       await proxied.close();
       await unbind();
     }
+  });
+
+  it('answers assistants through MCP: the objects at a moment (get_cluster_at) and what changed (what_changed)', async () => {
+    const client = await connect(agent);
+    const from = (await settledMoment()).at;
+    await core.createNamespacedConfigMap({
+      namespace: ns.name,
+      body: { metadata: { name: 'asked-by-mcp' } },
+    });
+    const to = (await settledMoment()).at;
+    const before = await json<{ items: string[] }>(client, 'get_cluster_at', {
+      at: new Date(from).toISOString(),
+      kind: 'configmaps',
+      namespace: ns.name,
+      limit: 200,
+    });
+    const after = await json<{ items: string[] }>(client, 'get_cluster_at', {
+      at: new Date(to).toISOString(),
+      kind: 'configmaps',
+      namespace: ns.name,
+      limit: 200,
+    });
+    const named = (items: string[]) => items.some((line) => line.includes('/asked-by-mcp'));
+    expect(named(before.items)).toBe(false);
+    expect(named(after.items)).toBe(true);
+    const changed = await json<ChangesBetween>(client, 'what_changed', {
+      from: new Date(from).toISOString(),
+      to: new Date(to).toISOString(),
+      namespace: ns.name,
+    });
+    expect(changed.groups.find((g) => g.kind === 'ConfigMap')?.created.map((o) => o.name)).toEqual([
+      'asked-by-mcp',
+    ]);
+    const outside = await call(client, 'get_cluster_at', { at: '2000-01-01T00:00:00Z', kind: 'pods' });
+    expect(outside).toMatchObject({ isError: true, text: expect.stringMatching(/^outside_history: /) });
   });
 });

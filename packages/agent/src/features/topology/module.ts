@@ -2,7 +2,16 @@ import { type ContextOf, defineAgentModule } from '../../module.ts';
 import { topologyTools } from './mcp-tools.ts';
 import { topologyRoutes } from './routes.ts';
 
-const needs = ['access', 'audit', 'cluster', 'config', 'configFile', 'settingsFile', 'topology'] as const;
+const needs = [
+  'access',
+  'audit',
+  'cluster',
+  'config',
+  'configFile',
+  'history',
+  'settingsFile',
+  'topology',
+] as const;
 /** What the topology feature reads of the agent. */
 export type TopologyContext = ContextOf<typeof needs>;
 

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
-import { requestedNamespaces } from '../../http/query.ts';
+import { AtParam, requestedMoment, requestedNamespaces } from '../../http/query.ts';
 import { readAuditSettings } from '../../scope/settings.ts';
 import { defaultTopologyOptions } from '../../scope/topology/builder.ts';
 import { Topology } from '../../scope/topology/schemas.ts';
@@ -56,6 +56,7 @@ export function topologyRoutes(app: App, ctx: TopologyContext, traffic?: Traffic
               description: 'traffic: the same graph plus a `traffic` edge per observed flow pair (last 5m)',
             }),
           ),
+          at: Type.Optional(AtParam),
         }),
         response: { 200: Topology, ...errorResponses },
       },
@@ -63,6 +64,7 @@ export function topologyRoutes(app: App, ctx: TopologyContext, traffic?: Traffic
     async (request) => {
       const q = request.query;
       const view = await callerView(ctx, request.caller, requestedNamespaces(q));
+      const at = requestedMoment(q.at, 'at');
       const topology = ctx.topology.get(ctx, {
         namespaces: view.namespaces,
         includeReplicaSets: q.replicaSets,
@@ -71,8 +73,14 @@ export function topologyRoutes(app: App, ctx: TopologyContext, traffic?: Traffic
         expand: q.expand?.split(',').filter(Boolean),
         audit: await readAuditSettings(ctx),
         certificates: !view.hiddenKinds.includes('Secret'),
+        at,
       });
       if (q.view !== 'traffic' || !traffic) return topology;
+      if (at !== undefined)
+        return {
+          ...topology,
+          warnings: [...topology.warnings, 'traffic: flows of a past moment are not kept'],
+        };
       const flows = await traffic(request.caller, view.namespaces);
       if ('reason' in flows)
         return { ...topology, warnings: [...topology.warnings, `traffic: ${flows.reason}`] };

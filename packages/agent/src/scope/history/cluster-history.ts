@@ -90,17 +90,18 @@ export class ClusterHistory {
   changesBetween(from: number, to: number): { changes: ObjectChange[]; notKept: string[] } {
     const now = this.#now();
     if (from >= to) throw badRequest('"from" must be before "to"');
-    const notKept: string[] = [];
-    let window: HistoryWindow | undefined;
+    const windows = new Map<string, HistoryWindow>();
     for (const resource of this.#cache.resources) {
-      if (!kept(resource)) continue;
-      const range = this.versions.window(resourceKey(resource), now);
-      if (!range || range.oldest > from) notKept.push(resourceKey(resource));
-      else if (!window || range.oldest < window.oldest) window = range;
+      const range = kept(resource) && this.versions.window(resourceKey(resource), now);
+      if (range) windows.set(resourceKey(resource), range);
     }
-    if (!window) throw new AppError('not_ready', 'no kind has synced yet, so there is no past to compare');
-    outside(window, from);
-    outside(window, to);
+    if (windows.size === 0)
+      throw new AppError('not_ready', 'no kind has synced yet, so there is no past to compare');
+    // The widest window bounds the moments; kinds whose own window starts later are named, not compared.
+    const oldest = Math.min(...[...windows.values()].map((w) => w.oldest));
+    outside({ oldest, newest: now }, from);
+    outside({ oldest, newest: now }, to);
+    const notKept = [...windows].filter(([, w]) => w.oldest > from).map(([key]) => key);
     const skipped = new Set(notKept);
     const changes = this.versions.changes(from, to).filter((change) => !skipped.has(change.resource));
     return { changes, notKept: notKept.sort() };

@@ -64,17 +64,43 @@ describe('ObjectVersions', () => {
     expect(history.stats()).toMatchObject({ objects: 1, versions: 2 });
   });
 
-  it('holds its past versions to maxBytes, starting the window later', () => {
-    const one = JSON.stringify(pod('a', 1)).length;
-    const history = new ObjectVersions({ windowMs: 3_600_000, maxBytes: one * 2 + 10 });
+  it('keeps a past state as the operations back from its successor, whole after 16 in a row', () => {
+    const history = new ObjectVersions(big);
     history.begin('pods', [pod('a', 1)], 0);
-    for (let version = 2; version <= 6; version += 1)
+    for (let version = 2; version <= 40; version += 1)
+      history.record('pods', pod('a', version, `web:${version}`), version * 1000);
+    const whole = JSON.stringify(pod('a', 1)).length;
+    // 39 past states: two kept whole, the others a few operations each.
+    expect(history.stats().pastBytes).toBeLessThan(whole * 2 + 37 * 120);
+    for (const version of [1, 2, 17, 18, 33, 39, 40])
+      expect(history.get('pods', 'shop', 'a', version * 1000 + 500)).toEqual(
+        pod('a', version, version === 1 ? 'web:1' : `web:${version}`),
+      );
+  });
+
+  it('keeps two changes seen in one millisecond as two states, the later one a millisecond after', () => {
+    const history = new ObjectVersions(big);
+    history.begin('pods', [pod('a', 1)], 1000);
+    history.record('pods', pod('a', 2, 'web:2'), 2000);
+    history.record('pods', pod('a', 3, 'web:3'), 2000);
+    history.record('pods', pod('a', 4, 'web:4'), 5000);
+    expect(history.get('pods', 'shop', 'a', 1500)).toEqual(pod('a', 1));
+    expect(history.get('pods', 'shop', 'a', 2000)).toEqual(pod('a', 2, 'web:2'));
+    expect(history.get('pods', 'shop', 'a', 2001)).toEqual(pod('a', 3, 'web:3'));
+    expect(history.get('pods', 'shop', 'a', 5000)).toEqual(pod('a', 4, 'web:4'));
+  });
+
+  it('holds its past versions to maxBytes, starting the window later', () => {
+    const history = new ObjectVersions({ windowMs: 3_600_000, maxBytes: 200 });
+    history.begin('pods', [pod('a', 1)], 0);
+    for (let version = 2; version <= 12; version += 1)
       history.record('pods', pod('a', version), version * 1000);
-    history.prune(7000);
-    expect(history.stats().pastBytes).toBeLessThanOrEqual(one * 2 + 10);
-    const oldest = history.window('pods', 7000)?.oldest ?? 0;
-    expect(oldest).toBe(4000);
-    expect(names(history.list('pods', oldest))).toEqual(['a@4']);
+    history.prune(13_000);
+    expect(history.stats().pastBytes).toBeLessThanOrEqual(200);
+    const oldest = history.window('pods', 13_000)?.oldest ?? 0;
+    expect(oldest).toBeGreaterThan(2000);
+    expect(names(history.list('pods', oldest))).toEqual([`a@${oldest / 1000}`]);
+    expect(names(history.list('pods', 12_500))).toEqual(['a@12']);
   });
 });
 

@@ -1,10 +1,18 @@
 import type { KubeObject } from '@binnacle/common';
+import { applied, type Operation, operations } from './patch.ts';
 
-/** One state of an object from `at` (ms) on: the object as the cache held it, or null once it was deleted. */
+/**
+ * One state of an object from `at` (ms) on: kept whole (`object`: the cached object itself, or null once it was
+ * deleted) or as `back`, the operations that turn the next version's state into this one.
+ */
 interface Version {
   at: number;
-  object: KubeObject | null;
+  object?: KubeObject | null;
+  back?: Operation[];
 }
+
+/** A past state is kept whole after this many in a row kept as operations, so no rebuild applies more. */
+const longestChain = 16;
 
 /** Every kept state of one object (one uid), oldest first. */
 interface Track {
@@ -44,8 +52,8 @@ export interface VersionsOptions {
   maxBytes: number;
 }
 
-/** The version in force at `at`: the last that began at or before it. */
-function versionAt(versions: readonly Version[], at: number): Version | undefined {
+/** The position of the version in force at `at` (the last that began at or before it); -1 before the first. */
+function versionAt(versions: readonly Version[], at: number): number {
   let low = 0;
   let high = versions.length;
   while (low < high) {
@@ -53,13 +61,24 @@ function versionAt(versions: readonly Version[], at: number): Version | undefine
     if ((versions[middle] as Version).at <= at) low = middle + 1;
     else high = middle;
   }
-  return versions[low - 1];
+  return low - 1;
+}
+
+/** The state of version `index`: kept whole, or rebuilt from the next whole one back through the operations. */
+function stateOf(versions: readonly Version[], index: number): KubeObject | null | undefined {
+  if (index < 0) return undefined;
+  let whole = index;
+  while ((versions[whole] as Version).object === undefined) whole += 1;
+  let state = (versions[whole] as Version).object as KubeObject | null;
+  for (let i = whole - 1; i >= index; i -= 1) state = applied(state, (versions[i] as Version).back ?? []);
+  return state;
 }
 
 /**
- * Every state of every cached object inside a time window (ADR 0114). A version is the cached object itself (the
- * cache replaces objects, never changes them), so an object's current state costs a reference; only past states
- * hold memory of their own, counted by their size as JSON against `maxBytes`. Versions leave once no moment inside
+ * Every state of every cached object inside a time window (ADR 0114). The current state is the cached object itself
+ * (the cache replaces objects, never changes them), so it costs a reference; a past state is kept as the operations
+ * that turn its successor back into it (whole before a deletion, and after 16 in a row), its size as JSON counted
+ * against `maxBytes`. Versions leave once no moment inside
  * the window needs them: by age (`windowMs`), or oldest first when the bytes run over, which moves the window's
  * start (`floor`) forward for every kind alike.
  */
@@ -112,7 +131,7 @@ export class ObjectVersions {
     const out: KubeObject[] = [];
     for (const track of this.#byResource.get(resource) ?? []) {
       if (inView && !inView.has(track.namespace ?? '')) continue;
-      const object = versionAt(track.versions, at)?.object;
+      const object = stateOf(track.versions, versionAt(track.versions, at));
       if (object) out.push(object);
     }
     return out;
@@ -122,7 +141,7 @@ export class ObjectVersions {
   get(resource: string, namespace: string | undefined, name: string, at: number): KubeObject | undefined {
     for (const track of this.#byResource.get(resource) ?? []) {
       if (track.name !== name || (track.namespace ?? '') !== (namespace ?? '')) continue;
-      const object = versionAt(track.versions, at)?.object;
+      const object = stateOf(track.versions, versionAt(track.versions, at));
       if (object) return object;
     }
     return undefined;
@@ -135,8 +154,8 @@ export class ObjectVersions {
       const before = versionAt(track.versions, from);
       const after = versionAt(track.versions, to);
       if (before === after) continue;
-      const then = before?.object ?? undefined;
-      const now = after?.object ?? undefined;
+      const then = stateOf(track.versions, before) ?? undefined;
+      const now = stateOf(track.versions, after) ?? undefined;
       if (!then && !now) continue;
       if (then && now && then.metadata?.resourceVersion === now.metadata?.resourceVersion) continue;
       out.push({
@@ -185,19 +204,31 @@ export class ObjectVersions {
   }
 
   #push(track: Track, version: Version): void {
-    const last = track.versions.at(-1);
+    const { versions } = track;
+    const last = versions.at(-1);
     if (last && last.object === version.object) return;
-    // Two changes seen in one millisecond (or a clock set back): the later is the state from then on.
-    if (last && last.at >= version.at) {
-      last.object = version.object;
-      return;
+    // Two changes seen in one millisecond (or a clock set back): the later one begins a millisecond after.
+    const next = last && last.at >= version.at ? { ...version, at: last.at + 1 } : version;
+    if (last) this.#supersede(track, last, next);
+    versions.push(next);
+  }
+
+  /** `last` stops being current: kept as the operations from `next` back to it, or whole (see the class). */
+  #supersede(track: Track, last: Version, next: Version): void {
+    let bytes = 0;
+    if (last.object && next.object) {
+      let chained = 0;
+      for (let i = track.versions.length - 2; i >= 0 && (track.versions[i] as Version).back; i -= 1)
+        chained += 1;
+      if (chained + 1 < longestChain) {
+        last.back = operations(next.object, last.object);
+        last.object = undefined;
+        bytes = JSON.stringify(last.back).length;
+      }
     }
-    if (last) {
-      const bytes = last.object ? JSON.stringify(last.object).length : 0;
-      this.#superseded.push({ track, until: version.at, bytes });
-      this.#bytes += bytes;
-    }
-    track.versions.push(version);
+    if (last.object) bytes = JSON.stringify(last.object).length;
+    this.#superseded.push({ track, until: next.at, bytes });
+    this.#bytes += bytes;
   }
 
   #dropBefore(floor: number): void {
@@ -211,7 +242,7 @@ export class ObjectVersions {
       track.versions.shift();
       const [only] = track.versions;
       // Deleted before the window starts: nothing of it can be asked for.
-      if (track.versions.length === 1 && only && !only.object && only.at <= floor) this.#forget(track);
+      if (track.versions.length === 1 && only?.object === null && only.at <= floor) this.#forget(track);
     }
     if (this.#head > 1024 && this.#head * 2 > this.#superseded.length) {
       this.#superseded = this.#superseded.slice(this.#head);

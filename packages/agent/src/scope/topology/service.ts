@@ -2,6 +2,7 @@ import { type AuditSettings, configDefaults } from '../../config/agent-config.ts
 import type { Cluster } from '../../kube/cluster.ts';
 import { resourceKey } from '../../kube/discovery.ts';
 import type { AuditEngine } from '../audit/engine.ts';
+import type { ClusterHistory } from '../history/cluster-history.ts';
 import {
   buildTopology,
   defaultTopologyOptions,
@@ -29,6 +30,8 @@ const memoTtlMs = 2000;
 export interface TopologySource {
   readonly cluster: Cluster;
   readonly audit: AuditEngine;
+  /** The objects' past states, for a topology `at` a past moment. */
+  readonly history?: ClusterHistory;
 }
 
 export interface TopologyRequest extends TopologyOptions {
@@ -37,6 +40,11 @@ export interface TopologyRequest extends TopologyOptions {
   audit?: AuditSettings;
   /** Whether the caller may read Secrets: Ingresses, Gateways and TLS Secrets then show their certificate. */
   certificates?: boolean;
+  /**
+   * A past moment (ms): the graph of the objects as they were then (time travel, ADR 0114). It carries no audit
+   * counts and no certificates: the audit judges the present, and past Secrets keep no values to read.
+   */
+  at?: number;
 }
 
 /**
@@ -56,6 +64,7 @@ function auditCounts(ctx: TopologySource, request: TopologyRequest, now: number,
 function snapshot(
   ctx: TopologySource,
   namespaces: string[] | undefined,
+  at: number | undefined,
 ): { input: TopologyInput; warnings: string[] } {
   const input: TopologyInput = {};
   const warnings: string[] = [];
@@ -72,7 +81,10 @@ function snapshot(
       );
       continue;
     }
-    input[kind] = namespaces ? namespaces.flatMap((n) => informer.list(n)) : informer.list();
+    if (at === undefined)
+      input[kind] = namespaces ? namespaces.flatMap((n) => informer.list(n)) : informer.list();
+    else if (!ctx.history) throw new Error('a topology at a past moment needs the history');
+    else input[kind] = ctx.history.listAt(resource, at, namespaces);
   }
   return { input, warnings };
 }
@@ -102,18 +114,20 @@ export class TopologyService {
       request.expand,
       request.audit,
       request.certificates,
+      request.at,
     ]);
     const hit = this.#memo.get(key);
     const version = ctx.cluster.cache.version;
     if (hit && (hit.version === version || now - hit.at < memoTtlMs)) return hit.topology;
-    const { input, warnings } = snapshot(ctx, request.namespaces);
-    const audit = auditCounts(ctx, request, now, warnings);
+    const { input, warnings } = snapshot(ctx, request.namespaces, request.at);
+    const audit = request.at === undefined ? auditCounts(ctx, request, now, warnings) : undefined;
     const estimatedNodes = estimate(input, request);
     const graph: Topology =
       !request.namespaces && estimatedNodes > this.#largeCluster
         ? { ...reducedTopology(input, request, this.#largeCluster), warnings, estimatedNodes }
         : { ...buildTopology(input, request), warnings };
-    const topology = withFindings(graph, input, { audit, certificates: request.certificates ?? false }, now);
+    const certificates = request.at === undefined && (request.certificates ?? false);
+    const topology = withFindings(graph, input, { audit, certificates }, now);
     if (this.#memo.size > 100) this.#memo.clear();
     this.#memo.set(key, { version, at: now, topology });
     return topology;
