@@ -13,6 +13,7 @@ import { helmReleases } from './helm-releases.ts';
 import { hubAuth } from './hub-auth.ts';
 import { hubFleet } from './hub-fleet.ts';
 import { hubReplicas } from './hub-replicas.ts';
+import { timeTravel } from './time-travel.ts';
 import { topologyLod } from './topology-lod.ts';
 import { topologySse } from './topology-sse.ts';
 import { tunnel } from './tunnel.ts';
@@ -35,6 +36,11 @@ const benchmarks: Record<string, { about: string; run: (args: string[]) => Promi
     about:
       'topology build time, /api/topology and /api/resources/pods latency, SSE fan-out delay to 100 clients, at 10 000 pods',
     run: topologySse,
+  },
+  'time-travel': {
+    about:
+      'issue 42, in process with compressed time: 10 000 pods, 3 600 changes at one a second; bytes kept per change, heap the history adds, a whole-cluster pod list and a namespace topology 30 min back',
+    run: timeTravel,
   },
   'topology-lod': {
     about:

@@ -26,7 +26,7 @@ export function keepHeapNearLiveData(
 /** A full collection that also returns V8's pooled pages to the system (`gc()` of `--expose-gc`). */
 type Collect = (options: { type: 'major'; execution: 'sync'; flavor: 'last-resort' }) => void;
 
-function exposedCollector(): Collect {
+export function exposedCollector(): Collect {
   setFlagsFromString('--expose-gc');
   const collect = runInNewContext('gc') as Collect;
   setFlagsFromString('--no-expose-gc');

@@ -1,5 +1,5 @@
 import type { KubeObject } from '@binnacle/common';
-import { AppError, badRequest } from '@binnacle/common/server';
+import { AppError } from '@binnacle/common/server';
 import { type ApiResource, resourceKey } from '../../kube/discovery.ts';
 import type { InformerCache } from '../../kube/informer-cache.ts';
 import { historyForm } from './form.ts';
@@ -84,12 +84,12 @@ export class ClusterHistory {
   }
 
   /**
-   * What differs between `from` and `to` (from < to, both inside the window), and the kinds whose kept past does
-   * not reach back to `from` (synced since, e.g. a CRD installed later): their changes are not listed.
+   * What differs between the states at `from` and at `to` (both inside the window; a `from` after `to` reads the
+   * difference backwards), and the kinds whose kept past does not reach back to the earlier of them (synced
+   * since, e.g. a CRD installed later): their changes are not listed.
    */
   changesBetween(from: number, to: number): { changes: ObjectChange[]; notKept: string[] } {
     const now = this.#now();
-    if (from >= to) throw badRequest('"from" must be before "to"');
     const windows = new Map<string, HistoryWindow>();
     for (const resource of this.#cache.resources) {
       const range = kept(resource) && this.versions.window(resourceKey(resource), now);
@@ -101,19 +101,25 @@ export class ClusterHistory {
     const oldest = Math.min(...[...windows.values()].map((w) => w.oldest));
     outside({ oldest, newest: now }, from);
     outside({ oldest, newest: now }, to);
-    const notKept = [...windows].filter(([, w]) => w.oldest > from).map(([key]) => key);
+    const notKept = [...windows].filter(([, w]) => w.oldest > Math.min(from, to)).map(([key]) => key);
     const skipped = new Set(notKept);
     const changes = this.versions.changes(from, to).filter((change) => !skipped.has(change.resource));
     return { changes, notKept: notKept.sort() };
   }
 
-  /** Refuses a kind not kept (400), one still loading (503) and a moment outside its window (410, naming it). */
+  /** Refuses a kind not kept (400 unknown_kind), one still loading (503) and a moment outside its window (410). */
   #window(resource: ApiResource, at: number): void {
     const key = resourceKey(resource);
     if (!kept(resource))
-      throw badRequest(`${key}: past states of Events are not kept; the timeline lists them`);
+      throw new AppError(
+        'unknown_kind',
+        `${key}: past states of Events are not kept; the timeline lists them`,
+      );
     if (!this.#cache.caches(resource))
-      throw badRequest(`${key} is not cached by the agent, so its past states are not kept`);
+      throw new AppError(
+        'unknown_kind',
+        `${key} is not cached by the agent, so its past states are not kept`,
+      );
     const window = this.versions.window(key, this.#now());
     if (!window)
       throw new AppError('not_ready', `${key} is still loading; its history starts once it has synced`);
@@ -121,7 +127,8 @@ export class ClusterHistory {
   }
 }
 
-const iso = (ms: number) => new Date(ms).toISOString();
+/** A moment in RFC 3339; one beyond what a Date holds (a duration of millions of years back) as its milliseconds. */
+const iso = (ms: number) => (Number.isNaN(new Date(ms).getTime()) ? `${ms} ms` : new Date(ms).toISOString());
 
 function outside(window: HistoryWindow, at: number): void {
   if (at >= window.oldest && at <= window.newest) return;

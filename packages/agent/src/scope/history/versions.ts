@@ -147,7 +147,7 @@ export class ObjectVersions {
     return undefined;
   }
 
-  /** Every object whose state at `to` differs from its state at `from` (from < to). */
+  /** Every object whose state at `to` differs from its state at `from`. */
   changes(from: number, to: number): ObjectChange[] {
     const out: ObjectChange[] = [];
     for (const track of this.#tracks.values()) {
