@@ -110,7 +110,12 @@ const times = {
   ],
 };
 // Calendar days that do not exist: the pattern counts months and leap years, so the document refuses them too.
-const missingDays = ['2026-02-29T00:00:00Z', '1900-02-29T00:00:00Z', '2026-02-31T00:00:00Z', '2026-04-31T12:00:00Z'];
+const missingDays = [
+  '2026-02-29T00:00:00Z',
+  '1900-02-29T00:00:00Z',
+  '2026-02-31T00:00:00Z',
+  '2026-04-31T12:00:00Z',
+];
 
 describe('the patterns the OpenAPI document carries, against their parsers', () => {
   it.each(samples(durations.valid, durations.invalid))('duration %j: both say %s', (text, valid) => {

@@ -9,8 +9,7 @@ const number = '(\\d+(?:\\.\\d+)?)';
 const duration = `(?=\\d)(?:${number}h)?(?:${number}m)?(?:${number}s)?(?:(\\d+)ms)?`;
 /** Days the calendar has: 31 or 30 by month, February 28, and its 29th in leap years (by 4, centuries by 400). */
 const leapYear = '(?:\\d\\d(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)';
-const date =
-  `(?:\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8]))|${leapYear}-02-29)`;
+const date = `(?:\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8]))|${leapYear}-02-29)`;
 const time = `${date}[Tt](?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:[Zz]|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)`;
 
 /** A duration in hours form, as a JSON Schema pattern. */
