@@ -68,6 +68,10 @@ const topologyRoute = createRoute({
   },
 });
 
+/** A moment in the URL (`at=`, time travel): an RFC 3339 time the browser can read, else none. */
+const moment = (value: unknown) =>
+  typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : undefined;
+
 const resourcesRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/resources/$kind',
@@ -79,6 +83,7 @@ const resourcesRoute = createRoute({
     sort: text(search.sort),
     order: search.order === 'desc' ? 'desc' : undefined,
     wide: search.wide === true || search.wide === 'true' ? true : undefined,
+    at: moment(search.at),
   }),
 });
 

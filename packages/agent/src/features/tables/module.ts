@@ -6,6 +6,7 @@ const needs = [
   'cluster',
   'config',
   'connection',
+  'history',
   'log',
   'metrics',
   'sessions',

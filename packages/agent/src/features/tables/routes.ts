@@ -4,11 +4,11 @@ import { Type } from 'typebox';
 import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { namespacesToList } from '../../http/caller-view.ts';
-import { csv, requestedNamespaces } from '../../http/query.ts';
+import { csv, requestedMoment, requestedNamespaces } from '../../http/query.ts';
 import { KindParam } from '../../http/schemas.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import type { TablesContext } from './module.ts';
-import { TableQuerySchema, TableWindowSchema, tableStreamEvents } from './schemas.ts';
+import { TableQuerySchema, TableWindowQuerySchema, TableWindowSchema, tableStreamEvents } from './schemas.ts';
 import { type TableQuery, TableService, tableLimits } from './service.ts';
 import { TableStreams, tableStreamLimits } from './stream.ts';
 
@@ -27,7 +27,7 @@ export function tableRoutes(app: App, ctx: TablesContext): void {
   /** The query as the service takes it, with the namespaces the caller may list the kind in. */
   const tableQuery = async (
     kind: string,
-    q: Static<typeof TableQuerySchema>,
+    q: Static<typeof TableWindowQuerySchema>,
     caller: Impersonation | undefined,
   ): Promise<TableQuery> => {
     const resource = ctx.cluster.resolve(kind, q.group);
@@ -42,6 +42,7 @@ export function tableRoutes(app: App, ctx: TablesContext): void {
       order: q.order,
       offset: q.offset ?? 0,
       limit: q.limit ?? tableLimits.limit.default,
+      at: requestedMoment(q.at, 'at'),
     };
   };
 
@@ -54,7 +55,7 @@ export function tableRoutes(app: App, ctx: TablesContext): void {
         summary:
           "A window of a kind's table as kubectl prints it (CPU and MEMORY for pods and nodes when metrics are served): filtered, sorted, with the exact total and the status counts. Kinds the agent does not cache are listed live.",
         params,
-        querystring: TableQuerySchema,
+        querystring: TableWindowQuerySchema,
         response: { 200: TableWindowSchema, ...errorResponses },
       },
     },

@@ -1,5 +1,6 @@
 import { Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
+import { AtParam } from '../../http/query.ts';
 import { GroupParam } from '../../http/schemas.ts';
 import { tableLimits } from './service.ts';
 
@@ -40,7 +41,7 @@ export const TableWindowSchema = Type.Object({
   group: Type.String(),
   apiVersion: Type.String(),
   namespaced: Type.Boolean(),
-  source: Type.Enum(['cache', 'live']),
+  source: Type.Enum(['cache', 'live', 'history']),
   columns: Type.Array(TableColumnSchema, {
     description: 'NAME and NAMESPACE are not columns: rows carry them',
   }),
@@ -73,7 +74,7 @@ export const tableStreamEvents = {
   error: Type.Ref('Error'),
 };
 
-export const TableQuerySchema = Query({
+const tableQueryFields = {
   group: Type.Optional(GroupParam),
   namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })),
   namespaces: Type.Optional(
@@ -98,4 +99,7 @@ export const TableQuerySchema = Query({
   limit: Type.Optional(
     Type.Integer({ minimum: 1, maximum: tableLimits.limit.max, default: tableLimits.limit.default }),
   ),
-});
+};
+export const TableQuerySchema = Query(tableQueryFields);
+/** A window's query, which may also ask for the table as it was at a past moment (time travel). */
+export const TableWindowQuerySchema = Query({ ...tableQueryFields, at: Type.Optional(AtParam) });

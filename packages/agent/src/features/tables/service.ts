@@ -1,7 +1,7 @@
 import type { KubeObject, TableColumn } from '@binnacle/common';
 import { badRequest } from '@binnacle/common/server';
 import { type ApiResource, apiVersionOf, resourceKey } from '../../kube/discovery.ts';
-import { listLimit, listResources } from '../../kube/object-reads.ts';
+import { type ListResult, listLimit, listResources } from '../../kube/object-reads.ts';
 import { parseLabelSelector } from '../../kube/selectors.ts';
 import type { Usage } from '../../scope/metrics/usage.ts';
 import type { TablesContext } from './module.ts';
@@ -32,6 +32,8 @@ export interface TableQuery extends WindowQuery {
   /** Undefined: every namespace; empty: none (the caller may list the kind nowhere). */
   namespaces?: string[];
   labelSelector?: string;
+  /** A past moment (ms): the table of the objects as they were then (time travel); not kept in the memo. */
+  at?: number;
 }
 
 export interface TableAnswer extends TableWindow {
@@ -39,7 +41,7 @@ export interface TableAnswer extends TableWindow {
   group: string;
   apiVersion: string;
   namespaced: boolean;
-  source: 'cache' | 'live';
+  source: ListResult['source'];
 }
 
 /** kubectl top's units: whole millicores and mebibytes. */
@@ -166,9 +168,14 @@ export class TableService {
 
   async #objects(resource: ApiResource, query: TableQuery): Promise<KubeObject[]> {
     const namespaces = resource.namespaced ? query.namespaces : undefined;
-    if (this.#ctx.cluster.cache.caches(resource)) {
+    if (query.at !== undefined || this.#ctx.cluster.cache.caches(resource)) {
       const cache = this.#ctx.cluster.cache;
-      const items = namespaces ? namespaces.flatMap((ns) => cache.list(resource, ns)) : cache.list(resource);
+      const items =
+        query.at !== undefined
+          ? this.#ctx.history.listAt(resource, query.at, namespaces)
+          : namespaces
+            ? namespaces.flatMap((ns) => cache.list(resource, ns))
+            : cache.list(resource);
       if (!query.labelSelector) return items;
       const matches = parseLabelSelector(query.labelSelector);
       return items.filter((item) => matches(item.metadata?.labels));
@@ -203,7 +210,7 @@ export class TableService {
     printer: Printer,
     extra: ExtraColumn[],
   ): Promise<SortedRows> {
-    const cached = this.#ctx.cluster.cache.caches(resource);
+    const cached = query.at === undefined && this.#ctx.cluster.cache.caches(resource);
     const key = JSON.stringify([
       resourceKey(resource),
       query.namespaces,
@@ -238,14 +245,16 @@ export class TableService {
     const resource = this.#ctx.cluster.resolve(query.kind, query.group);
     if (!resource.verbs.includes('list')) throw badRequest(`${resource.plural} cannot be listed`);
     const printer = this.#printer(resource);
-    const extra = this.#extraColumns(resource);
+    // Usage is the latest poll's: a past table has none to show.
+    const extra = query.at === undefined ? this.#extraColumns(resource) : [];
     const sorted = await this.#sorted(resource, query, printer.columns, printer, extra);
     return {
       kind: resource.kind,
       group: resource.group,
       apiVersion: apiVersionOf(resource),
       namespaced: resource.namespaced,
-      source: this.#ctx.cluster.cache.caches(resource) ? 'cache' : 'live',
+      source:
+        query.at !== undefined ? 'history' : this.#ctx.cluster.cache.caches(resource) ? 'cache' : 'live',
       ...windowOf(sorted, printer.columns, extra, query.offset, query.limit),
     };
   }

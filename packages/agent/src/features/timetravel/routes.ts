@@ -4,6 +4,7 @@ import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
 import { requestedMoment, requestedNamespaces } from '../../http/query.ts';
+import { GroupParam, KindParam } from '../../http/schemas.ts';
 import type { TimeTravelContext } from './module.ts';
 import { changesBetween } from './service.ts';
 
@@ -27,6 +28,37 @@ const ChangeGroup = Type.Object({
 });
 
 export function timeTravelRoutes(app: App, ctx: TimeTravelContext): void {
+  app.get(
+    '/api/timetravel',
+    {
+      schema: {
+        tags,
+        summary:
+          'The moments the cluster can be seen as it was (`at=`): the kept window of one kind, or the widest over every kind, and what the history holds',
+        querystring: Query({
+          kind: Type.Optional(KindParam),
+          group: Type.Optional(GroupParam),
+        }),
+        response: {
+          200: Type.Object({
+            oldest: Type.Optional(Type.String({ description: 'RFC 3339; absent until a kind has synced' })),
+            newest: Type.Optional(Type.String()),
+            objects: Type.Integer({ description: 'objects with kept states' }),
+            versions: Type.Integer({ description: 'states kept, current ones included' }),
+            pastBytes: Type.Integer({ description: 'size of the past states as JSON' }),
+          }),
+          ...errorResponses,
+        },
+      },
+    },
+    async (request) => {
+      const { kind, group } = request.query;
+      const { window, ...held } = ctx.history.summary(kind ? ctx.cluster.resolve(kind, group) : undefined);
+      const iso = (ms: number) => new Date(ms).toISOString();
+      return { ...(window ? { oldest: iso(window.oldest), newest: iso(window.newest) } : {}), ...held };
+    },
+  );
+
   app.get(
     '/api/changes/between',
     {

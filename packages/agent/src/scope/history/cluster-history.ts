@@ -84,17 +84,41 @@ export class ClusterHistory {
   }
 
   /**
+   * The moments the past can be asked for — of one kind, or the widest over every kind kept — and what the history
+   * holds; no window before the kind (or any kind) synced.
+   */
+  summary(resource?: ApiResource): {
+    window?: HistoryWindow;
+    objects: number;
+    versions: number;
+    pastBytes: number;
+  } {
+    const now = this.#now();
+    const all = this.#windows(now);
+    const one = resource && all.get(resourceKey(resource));
+    const windows = resource ? (one ? [one] : []) : [...all.values()];
+    const oldest = Math.min(...windows.map((w) => w.oldest));
+    return { ...(windows.length > 0 ? { window: { oldest, newest: now } } : {}), ...this.versions.stats() };
+  }
+
+  /** Each kept kind's window, by resource key; the kinds not synced yet have none. */
+  #windows(now: number): Map<string, HistoryWindow> {
+    const windows = new Map<string, HistoryWindow>();
+    for (const resource of this.#cache.resources) {
+      const range = kept(resource) && this.versions.window(resourceKey(resource), now);
+      if (range) windows.set(resourceKey(resource), range);
+    }
+    return windows;
+  }
+
+  /**
    * What differs between the states at `from` and at `to` (both inside the window; a `from` after `to` reads the
    * difference backwards), and the kinds whose kept past does not reach back to the earlier of them (synced
    * since, e.g. a CRD installed later): their changes are not listed.
    */
   changesBetween(from: number, to: number): { changes: ObjectChange[]; notKept: string[] } {
     const now = this.#now();
-    const windows = new Map<string, HistoryWindow>();
-    for (const resource of this.#cache.resources) {
-      const range = kept(resource) && this.versions.window(resourceKey(resource), now);
-      if (range) windows.set(resourceKey(resource), range);
-    }
+    const windows = this.#windows(now);
     if (windows.size === 0)
       throw new AppError('not_ready', 'no kind has synced yet, so there is no past to compare');
     // The widest window bounds the moments; kinds whose own window starts later are named, not compared.

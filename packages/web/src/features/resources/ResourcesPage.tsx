@@ -10,6 +10,7 @@ import { TextFilter } from '../../ui/TextFilter.tsx';
 import { useSearchPatch } from '../../ui/use-search-patch.ts';
 import { type Column, VirtualTable } from '../../ui/VirtualTable.tsx';
 import { AccessNotice } from '../shell/AccessNotice.tsx';
+import { TimeTravelBar } from '../timetravel/TimeTravelBar.tsx';
 import { BulkActions } from './BulkActions.tsx';
 import { useColumnWidths } from './column-widths.ts';
 import { KindList } from './KindList.tsx';
@@ -25,6 +26,8 @@ export interface ResourcesSearch {
   sort?: string;
   order?: 'asc' | 'desc';
   wide?: boolean;
+  /** A past moment (RFC 3339): the table as the cluster was then (time travel). */
+  at?: string;
 }
 
 /** kubectl's short columns start narrow, so a pod's whole row fits beside a readable NAME at 1024 px. */
@@ -77,7 +80,9 @@ export function ResourcesPage() {
   const { kind } = useParams({ from: '/resources/$kind' });
   const search = useSearch({ from: '/resources/$kind' });
   const navigate = useNavigate();
-  const now = useNow(5000);
+  const clock = useNow(5000);
+  // Ages in a past table are counted from the moment shown.
+  const now = search.at ? Date.parse(search.at) : clock;
   const query = {
     namespace: search.namespace,
     labelSelector: search.labelSelector,
@@ -85,6 +90,7 @@ export function ResourcesPage() {
     status: search.status,
     sort: search.sort,
     order: search.order,
+    at: search.at,
   };
   const view = viewOf(kind, query);
   const [asked, onRange] = useWindowOffset(view);
@@ -258,6 +264,7 @@ export function ResourcesPage() {
               Wide columns
             </label>
           )}
+          <TimeTravelBar at={search.at} kind={kind} onChange={(at) => setSearch({ at })} />
         </div>
         {/* The agent's own 403 names who and what; a list it answers empty for want of rights, the capabilities. */}
         {live.refused ? (
@@ -283,7 +290,8 @@ export function ResourcesPage() {
             {error}
           </p>
         )}
-        {shown && (
+        {/* The past cannot be changed: no deletes or restarts from a table as it was. */}
+        {shown && !search.at && (
           <BulkActions
             kind={shown.kind}
             objects={[...selected.values()].sort(byNamespaceAndName).map(asObject)}
@@ -308,19 +316,23 @@ export function ResourcesPage() {
             onSort={sortBy}
             onResize={setWidth}
             stale={stale}
-            selection={{
-              selected: new Set(selected.keys()),
-              change: (keys, rows) =>
-                setSelected((prev) => {
-                  const next = new Map<string, TableRow>();
-                  for (const key of keys) {
-                    const row = prev.get(key) ?? rows.find((r) => r.uid === key);
-                    if (row) next.set(key, row);
+            selection={
+              search.at
+                ? undefined
+                : {
+                    selected: new Set(selected.keys()),
+                    change: (keys, rows) =>
+                      setSelected((prev) => {
+                        const next = new Map<string, TableRow>();
+                        for (const key of keys) {
+                          const row = prev.get(key) ?? rows.find((r) => r.uid === key);
+                          if (row) next.set(key, row);
+                        }
+                        return next;
+                      }),
+                    rowLabel,
                   }
-                  return next;
-                }),
-              rowLabel,
-            }}
+            }
           />
         )}
       </div>

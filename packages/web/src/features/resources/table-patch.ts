@@ -26,6 +26,8 @@ export interface TableQuery {
   status?: string;
   sort?: string;
   order?: 'asc' | 'desc';
+  /** A past moment (RFC 3339): the table as it was then, asked once (time travel). */
+  at?: string;
   offset: number;
   limit: number;
 }

@@ -34,6 +34,8 @@ export function useTableWindow(kind: string, query: TableQuery): LiveWindow {
   useEffect(() => {
     const { offset, limit, ...rest } = JSON.parse(key) as TableQuery;
     const view = viewOf(kind, rest);
+    // The past does not change: one answer, no stream.
+    if (rest.at) return pastWindow(kind, { ...rest, offset, limit }, view, setLive);
     const asked = { ...rest, offset: String(offset), limit: String(limit) };
     const probe = new AbortController();
     setLive((prev) => (prev.refused ? { ...prev, refused: undefined } : prev));
@@ -79,6 +81,26 @@ export function useTableWindow(kind: string, query: TableQuery): LiveWindow {
     };
   }, [kind, key]);
   return live;
+}
+
+/** A window of the table as it was at `query.at`, asked once; its refusal (410 outside the window) shows as such. */
+function pastWindow(
+  kind: string,
+  query: TableQuery,
+  view: string,
+  setLive: (update: (prev: LiveWindow) => LiveWindow) => void,
+): () => void {
+  const stop = new AbortController();
+  get('/api/tables/{kind}', { params: { kind }, query: { ...query }, signal: stop.signal }).then(
+    (window) => setLive(() => ({ window, view, stale: false })),
+    (error: unknown) => {
+      if (stop.signal.aborted) return;
+      setLive((prev) =>
+        error instanceof ApiError ? { ...prev, refused: error } : { ...prev, error: String(error) },
+      );
+    },
+  );
+  return () => stop.abort();
 }
 
 /** Rows in view beyond the window asked (a scrollbar dragged far): asked once the view has stayed this long. */
