@@ -72,4 +72,23 @@ describe('time travel in the web UI', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.close();
   });
+
+  it('goes from a timeline entry to its kind as the cluster held it just before the change', async () => {
+    const page = await open(`/timeline?namespace=${web.ns.name}`);
+    await page
+      .getByRole('button', { name: /delete.*Deployment.*retired/ })
+      .first()
+      .click();
+    await page.getByRole('link', { name: 'just before' }).first().click();
+    await page.waitForURL(/\/resources\/Deployment\?.*at=/);
+    await page
+      .getByRole('region', { name: 'Deployment objects' })
+      .getByRole('link', { name: 'retired' })
+      .waitFor();
+    await page
+      .getByRole('region', { name: 'Time travel' })
+      .getByText(/^As of /)
+      .waitFor();
+    await page.close();
+  });
 });

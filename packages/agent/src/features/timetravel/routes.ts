@@ -51,7 +51,7 @@ export function timeTravelRoutes(app: App, ctx: TimeTravelContext): void {
         },
       },
     },
-    async (request) => {
+    (request) => {
       const { kind, group } = request.query;
       const { window, ...held } = ctx.history.summary(kind ? ctx.cluster.resolve(kind, group) : undefined);
       const iso = (ms: number) => new Date(ms).toISOString();

@@ -1,3 +1,5 @@
+import { Link } from '@tanstack/react-router';
+import { linkLook } from '../../ui/controls.tsx';
 import type { Change } from './use-live-changes.ts';
 
 const badge: Record<string, string> = {
@@ -76,6 +78,7 @@ export function ChangeRow({
             <p className="mb-2 text-xs">{change.message}</p>
           )}
           {change.actor && <ActorDetail actor={change.actor} />}
+          <ThenLinks change={change} />
           {fields.length > 0 ? (
             <table className="w-full text-left font-mono text-xs">
               <caption className="sr-only">Changed fields</caption>
@@ -110,6 +113,26 @@ export function ChangeRow({
         </div>
       )}
     </li>
+  );
+}
+
+/** The entry's kind as the cluster held it just before and right after the change (time travel). */
+function ThenLinks({ change }: { change: Change }) {
+  const at = Date.parse(change.timestamp);
+  const link = (moment: number, text: string) => (
+    <Link
+      to="/resources/$kind"
+      params={{ kind: change.kind }}
+      search={{ namespace: change.namespace, at: new Date(moment).toISOString() }}
+      className={linkLook}
+    >
+      {text}
+    </Link>
+  );
+  return (
+    <p className="mb-2 text-xs">
+      {change.kind} objects {link(at - 1, 'just before')} · {link(at, 'right after')}
+    </p>
   );
 }
 
