@@ -1,6 +1,7 @@
-import { type KubeObject, parseTimeOrDuration } from '@binnacle/common';
-import { AppError, badRequest } from '@binnacle/common/server';
+import type { KubeObject } from '@binnacle/common';
+import { AppError } from '@binnacle/common/server';
 import type { CallerView } from '../../http/caller-view.ts';
+import { requestedMoment } from '../../http/query.ts';
 import { defaultExcludedKinds, defaultExcludedNames } from '../../scope/timeline/noise.ts';
 import type { ChangeRecorder } from '../../scope/timeline/recorder.ts';
 import type { TimelineEvent, TimelineQuery } from '../../scope/timeline/types.ts';
@@ -35,12 +36,8 @@ function presetBase(preset: Preset): Partial<TimelineQuery> {
 
 /** `since` is an RFC 3339 time or a duration back from now (`90m`, `24h`). */
 export function parseSince(since: string | undefined, now = Date.now()): string | undefined {
-  if (since === undefined) return undefined;
-  try {
-    return new Date(parseTimeOrDuration(since, 'query parameter "since"', now)).toISOString();
-  } catch (error) {
-    throw badRequest((error as Error).message);
-  }
+  const moment = requestedMoment(since, 'since', now);
+  return moment === undefined ? undefined : new Date(moment).toISOString();
 }
 
 export interface ChangesRequest {

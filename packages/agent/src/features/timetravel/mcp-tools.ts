@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { callerView } from '../../http/caller-view.ts';
 import { requestedMoment } from '../../http/query.ts';
-import { namespace, scope } from '../../scope/mcp/args.ts';
+import { limit, namespace, scope } from '../../scope/mcp/args.ts';
 import { toolsOf } from '../../scope/mcp/tool.ts';
 import { redactText } from '../../scope/redact.ts';
 import type { TimeTravelContext } from './module.ts';
@@ -18,12 +18,19 @@ export const timeTravelTools = [
     title: 'What changed between two moments',
     description:
       "Objects created, deleted and modified between two moments, by kind and namespace, each modified one with its changed fields (values redacted). Both moments must be inside the agent's kept window.",
-    input: { from: moment('the earlier moment'), to: moment('the later moment').optional(), namespace },
+    input: {
+      from: moment('the earlier moment'),
+      to: moment('the later moment').optional(),
+      namespace,
+      limit: limit(100, 500),
+    },
     async run(args, { ctx, caller, now }) {
       const from = requestedMoment(args.from, 'from', now) ?? now;
       const to = requestedMoment(args.to, 'to', now) ?? now;
       const view = await callerView(ctx, caller, scope(args.namespace));
-      return JSON.parse(redactText(JSON.stringify(changesBetween(ctx, view, from, to)))) as unknown;
+      return JSON.parse(
+        redactText(JSON.stringify(changesBetween(ctx, view, from, to, args.limit))),
+      ) as unknown;
     },
   }),
 ];

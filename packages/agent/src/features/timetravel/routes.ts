@@ -5,8 +5,9 @@ import { callerAware } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
 import { requestedMoment, requestedNamespaces } from '../../http/query.ts';
 import { GroupParam, KindParam } from '../../http/schemas.ts';
+import { iso } from '../../scope/history/cluster-history.ts';
 import type { TimeTravelContext } from './module.ts';
-import { changesBetween } from './service.ts';
+import { changesBetween, changesLimit } from './service.ts';
 
 const tags = ['timetravel'];
 const Moment = (description: string) => TimeOrDuration({ maxLength: 64, description });
@@ -54,7 +55,6 @@ export function timeTravelRoutes(app: App, ctx: TimeTravelContext): void {
     (request) => {
       const { kind, group } = request.query;
       const { window, ...held } = ctx.history.summary(kind ? ctx.cluster.resolve(kind, group) : undefined);
-      const iso = (ms: number) => new Date(ms).toISOString();
       return { ...(window ? { oldest: iso(window.oldest), newest: iso(window.newest) } : {}), ...held };
     },
   );
@@ -72,6 +72,14 @@ export function timeTravelRoutes(app: App, ctx: TimeTravelContext): void {
           to: Type.Optional(Moment('the later moment (default: now)')),
           namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })),
           namespaces: Type.Optional(Type.String({ minLength: 1, description: 'comma-separated namespaces' })),
+          limit: Type.Optional(
+            Type.Integer({
+              minimum: 1,
+              maximum: changesLimit.max,
+              default: changesLimit.default,
+              description: 'objects listed (the counts are always whole)',
+            }),
+          ),
         }),
         response: {
           200: Type.Object({
@@ -87,6 +95,12 @@ export function timeTravelRoutes(app: App, ctx: TimeTravelContext): void {
               description:
                 'kinds whose kept past does not reach back to `from`; their changes are not listed',
             }),
+            truncated: Type.Optional(
+              Type.Boolean({
+                description:
+                  'more objects changed than `limit`: the first by kind, namespace and name are listed',
+              }),
+            ),
           }),
           ...errorResponses,
         },
@@ -98,7 +112,7 @@ export function timeTravelRoutes(app: App, ctx: TimeTravelContext): void {
       const from = requestedMoment(q.from, 'from', now) ?? now;
       const to = requestedMoment(q.to, 'to', now) ?? now;
       const view = await callerView(ctx, request.caller, requestedNamespaces(q));
-      return changesBetween(ctx, view, from, to);
+      return changesBetween(ctx, view, from, to, q.limit);
     },
   );
 }

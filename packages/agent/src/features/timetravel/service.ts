@@ -1,5 +1,6 @@
 import type { CallerView } from '../../http/caller-view.ts';
 import { resourceKey } from '../../kube/discovery.ts';
+import { iso } from '../../scope/history/cluster-history.ts';
 import { fieldChanges } from '../../scope/history/fields.ts';
 import type { ObjectChange } from '../../scope/history/versions.ts';
 import type { FieldChange } from '../../scope/timeline/types.ts';
@@ -33,9 +34,12 @@ export interface ChangesBetween {
   counts: { created: number; deleted: number; modified: number };
   /** Kinds whose kept past does not reach back to `from` (synced later): their changes are not listed. */
   notKept: string[];
+  /** More objects changed than `limit`: the counts are whole, the groups list the first `limit` by kind and name. */
+  truncated?: boolean;
 }
 
-const byName = (a: ChangedObject, b: ChangedObject) => a.name.localeCompare(b.name);
+/** Objects an answer lists (each modified one with its field diff): the default and the most. */
+export const changesLimit = { default: 1000, max: 10_000 };
 
 /**
  * What differs between two moments, grouped by kind and namespace, with each modified object's fields; only what
@@ -46,6 +50,7 @@ export function changesBetween(
   view: CallerView,
   from: number,
   to: number,
+  limit = changesLimit.default,
 ): ChangesBetween {
   const { changes, notKept } = ctx.history.changesBetween(from, to);
   const resources = new Map(ctx.cluster.cache.resources.map((r) => [resourceKey(r), r]));
@@ -53,10 +58,22 @@ export function changesBetween(
   const hidden = new Set(view.hiddenKinds);
   const groups = new Map<string, ChangeGroup>();
   const counts = { created: 0, deleted: 0, modified: 0 };
-  for (const change of changes) {
-    const resource = resources.get(change.resource);
-    if (!resource || hidden.has(resource.kind)) continue;
-    if (resource.namespaced && inView && !inView.has(change.namespace ?? '')) continue;
+  const visible = changes
+    .flatMap((change) => {
+      const resource = resources.get(change.resource);
+      if (!resource || hidden.has(resource.kind)) return [];
+      if (resource.namespaced && inView && !inView.has(change.namespace ?? '')) return [];
+      counts[change.before ? (change.after ? 'modified' : 'deleted') : 'created'] += 1;
+      return [{ change, resource }];
+    })
+    .sort(
+      (a, b) =>
+        a.resource.kind.localeCompare(b.resource.kind) ||
+        (a.change.namespace ?? '').localeCompare(b.change.namespace ?? '') ||
+        a.change.name.localeCompare(b.change.name),
+    );
+  // Field diffs are the work: only the objects listed get one.
+  for (const { change, resource } of visible.slice(0, limit)) {
     const key = `${change.resource}/${change.namespace ?? ''}`;
     let group = groups.get(key);
     if (!group) {
@@ -70,34 +87,27 @@ export function changesBetween(
       };
       groups.set(key, group);
     }
-    place(group, change, counts);
+    place(group, change);
   }
-  for (const group of groups.values())
-    for (const list of [group.created, group.deleted, group.modified]) list.sort(byName);
   return {
-    from: new Date(from).toISOString(),
-    to: new Date(to).toISOString(),
-    groups: [...groups.values()].sort(
-      (a, b) => a.kind.localeCompare(b.kind) || (a.namespace ?? '').localeCompare(b.namespace ?? ''),
-    ),
+    from: iso(from),
+    to: iso(to),
+    // In the order they were listed: by kind, namespace and name.
+    groups: [...groups.values()],
     counts,
     notKept,
+    ...(visible.length > limit ? { truncated: true } : {}),
   };
 }
 
-function place(group: ChangeGroup, change: ObjectChange, counts: ChangesBetween['counts']): void {
+function place(group: ChangeGroup, change: ObjectChange): void {
   const { before, after } = change;
   const uid = (after ?? before)?.metadata?.uid;
   const named = { name: change.name, ...(uid ? { uid } : {}) };
-  if (!before) {
-    group.created.push(named);
-    counts.created += 1;
-  } else if (!after) {
-    group.deleted.push(named);
-    counts.deleted += 1;
-  } else {
+  if (!before) group.created.push(named);
+  else if (!after) group.deleted.push(named);
+  else {
     const { fields, more } = fieldChanges(before, after);
     group.modified.push({ ...named, fields, ...(more ? { moreFields: true } : {}) });
-    counts.modified += 1;
   }
 }

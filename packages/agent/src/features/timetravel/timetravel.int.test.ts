@@ -239,6 +239,13 @@ describe('time travel', () => {
     // Values are not kept (keys only): the modified ConfigMap shows a change of its version, not of its value.
     expect(configMaps?.modified.map((o) => o.name)).toEqual(['cm-24']);
     expect(answer.groups.every((g) => g.namespace === namespace)).toBe(true);
+    // A bounded answer: the counts stay whole, the groups list `limit` objects.
+    const one = await agent.json<ChangesBetween>(
+      `/api/changes/between?namespace=${namespace}&from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}&limit=1`,
+    );
+    expect(one.counts).toEqual(answer.counts);
+    expect(one.truncated).toBe(true);
+    expect(one.groups.flatMap((g) => [...g.created, ...g.deleted, ...g.modified])).toHaveLength(1);
   });
 
   it('answers 410 outside_history with the window for a moment before it, and 404 for an object that did not exist', async () => {

@@ -152,7 +152,8 @@ export class ClusterHistory {
 }
 
 /** A moment in RFC 3339; one beyond what a Date holds (a duration of millions of years back) as its milliseconds. */
-const iso = (ms: number) => (Number.isNaN(new Date(ms).getTime()) ? `${ms} ms` : new Date(ms).toISOString());
+export const iso = (ms: number) =>
+  Number.isNaN(new Date(ms).getTime()) ? `${ms} ms` : new Date(ms).toISOString();
 
 function outside(window: HistoryWindow, at: number): void {
   if (at >= window.oldest && at <= window.newest) return;
