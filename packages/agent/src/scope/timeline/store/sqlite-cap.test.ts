@@ -61,7 +61,12 @@ describe('the SQLite timeline size cap', () => {
     const dir = await mkdtemp(join(tmpdir(), 'timeline-cap-'));
     dirs.push(dir);
     const path = join(dir, 'timeline.db');
-    const store = await SqliteTimelineStore.open({ path, retentionMs: week, maxBytes: mib });
+    const store = await SqliteTimelineStore.open({
+      path,
+      retentionMs: week,
+      now: () => Date.UTC(2026, 10, 23),
+      maxBytes: mib,
+    });
     stores.push(store);
     const sizes: number[] = [];
     // Batches of the sizes the recorder writes: single changes, watch chunks, and its largest (500).

@@ -14,6 +14,9 @@ afterEach(async () => {
   await Promise.all(dirs.splice(0).map((d) => rm(d, { recursive: true, force: true })));
 });
 
+/** The stores' clock: the entries below are dated 2026-11-22, inside a week of it whenever the test runs. */
+const testNow = () => Date.UTC(2026, 10, 23);
+
 async function sqlitePath(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'timeline-'));
   dirs.push(dir);
@@ -25,7 +28,13 @@ const backends: [string, () => Promise<TimelineStore>][] = [
   ['memory', () => Promise.resolve(new MemoryTimelineStore(1000))],
   [
     'sqlite',
-    async () => SqliteTimelineStore.open({ path: await sqlitePath(), retentionMs: week, maxBytes: 1 << 30 }),
+    async () =>
+      SqliteTimelineStore.open({
+        path: await sqlitePath(),
+        retentionMs: week,
+        now: testNow,
+        maxBytes: 1 << 30,
+      }),
   ],
 ];
 
@@ -257,18 +266,33 @@ describe('memory store', () => {
 describe('sqlite store', () => {
   it('keeps events, epoch and numbering across a restart', async () => {
     const path = await sqlitePath();
-    const first = await SqliteTimelineStore.open({ path, retentionMs: week, maxBytes: 1 << 30 });
+    const first = await SqliteTimelineStore.open({
+      path,
+      retentionMs: week,
+      now: testNow,
+      maxBytes: 1 << 30,
+    });
     await append(first, [event({ key: 'before-restart' }), event()]);
     const { epoch } = await first.stats();
     await first.close();
-    const second = await SqliteTimelineStore.open({ path, retentionMs: week, maxBytes: 1 << 30 });
+    const second = await SqliteTimelineStore.open({
+      path,
+      retentionMs: week,
+      now: testNow,
+      maxBytes: 1 << 30,
+    });
     expect(await second.stats()).toMatchObject({ epoch, count: 2, latestSeq: 2 });
     expect(
       await append(second, [event({ key: 'before-restart' }), event({ key: 'after-restart' })]),
     ).toMatchObject([{ seq: 4 }]);
     await append(second, [event({ key: 'after-restart' })]);
     await second.close();
-    const third = await SqliteTimelineStore.open({ path, retentionMs: week, maxBytes: 1 << 30 });
+    const third = await SqliteTimelineStore.open({
+      path,
+      retentionMs: week,
+      now: testNow,
+      maxBytes: 1 << 30,
+    });
     stores.push(third);
     expect(await third.stats()).toMatchObject({ count: 3, latestSeq: 5 });
   });
@@ -293,7 +317,12 @@ describe('sqlite store', () => {
 
   it('deletes the oldest events on the write that takes the files past their cap, and numbering goes on', async () => {
     const maxBytes = 1024 * 1024;
-    const store = await SqliteTimelineStore.open({ path: await sqlitePath(), retentionMs: week, maxBytes });
+    const store = await SqliteTimelineStore.open({
+      path: await sqlitePath(),
+      retentionMs: week,
+      now: testNow,
+      maxBytes,
+    });
     stores.push(store);
     const big = 'x'.repeat(2000);
     for (let i = 0; i < 10; i += 1) {
