@@ -91,6 +91,11 @@ export const errorCodes = {
     description:
       'Billing is not configured on this hub (self-hosted): there are no plans and no limits (docs/billing.md).',
   },
+  time_travel_off: {
+    status: 404,
+    description:
+      'Time travel is switched off on this agent (`--time-travel-window 0`): it keeps no past states (docs/time-travel.md).',
+  },
   method_not_allowed: {
     status: 405,
     description: 'The path exists but not with this method; the Allow header lists the methods it takes.',

@@ -41,7 +41,7 @@ const bad: Record<string, string> = {
   'history-limit': '5',
   'timeline-retention': '7d',
   'timeline-max-size': '1Zi',
-  'time-travel-window': '30s',
+  'time-travel-window': '721h',
   'time-travel-max-size': 'lots',
   'time-travel-configmap-values': 'sometimes',
   'helm-repositories': 'no-url-here',

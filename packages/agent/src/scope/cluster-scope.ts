@@ -7,6 +7,7 @@ import { Cluster } from '../kube/cluster.ts';
 import type { ClusterTarget } from '../kube/kubeconfig.ts';
 import { AuditEngine, clusterAuditSource } from './audit/engine.ts';
 import { ClusterHistory } from './history/cluster-history.ts';
+import type { HistoryStore } from './history/history-store.ts';
 import { MetricsAvailability } from './metrics/api.ts';
 import { MetricsPoller } from './metrics/poller.ts';
 import { ChangeRecorder } from './timeline/recorder.ts';
@@ -45,6 +46,19 @@ async function openTimelineStore(
 }
 
 /**
+ * The file of one context's kept object states, beside its timeline's (`timeline.db` → `timeline.history.db`),
+ * when the timeline is kept in SQLite and time travel is on (ADR 0114).
+ */
+async function openHistoryStore(
+  config: AgentConfig,
+  timelinePath: string,
+): Promise<HistoryStore | undefined> {
+  if (config.timelineStorage !== 'sqlite' || config.timeTravelWindowMs === 0) return undefined;
+  const { HistoryStore } = await import('./history/history-store.ts');
+  return HistoryStore.open(timelinePath.replace(/(\.db)?$/, '.history.db'));
+}
+
+/**
  * Every part of the agent that belongs to one kubeconfig context: the client and informer cache, the timeline
  * recorder and its store, the objects' past states (time travel), the topology memo, the audit, the metrics poller and the access reviewer. A context
  * switch closes one scope and opens another, so no part can keep talking to the cluster that was left.
@@ -53,6 +67,7 @@ export class ClusterScope {
   readonly cluster: Cluster;
   readonly timeline: ChangeRecorder;
   readonly history: ClusterHistory;
+  readonly #historyStore?: HistoryStore;
   readonly topology: TopologyService;
   readonly audit: AuditEngine;
   readonly metrics: { availability: MetricsAvailability; poller: MetricsPoller };
@@ -64,6 +79,7 @@ export class ClusterScope {
     store: TimelineStore,
     latestSeq: number,
     log: FastifyBaseLogger,
+    historyStore: HistoryStore | undefined,
   ) {
     this.cluster = new Cluster(target, {
       namespace: config.namespace,
@@ -78,7 +94,11 @@ export class ClusterScope {
       windowMs: config.timeTravelWindowMs,
       maxBytes: config.timeTravelMaxBytes,
       configMapValues: config.timeTravelConfigMapValues,
+      ...(historyStore ? { store: historyStore } : {}),
+      onResumed: (resource, gap, changes) => this.timeline.resumed(resource, gap, changes),
+      log: (message, detail) => log.error(detail, message),
     });
+    this.#historyStore = historyStore;
     this.topology = new TopologyService(config.topologyMaxNodes);
     this.audit = new AuditEngine(clusterAuditSource(this.cluster));
     this.metrics = {
@@ -106,7 +126,11 @@ export class ClusterScope {
       timelineDbPath(config, target.contextName, startContext),
     );
     const { latestSeq } = await store.stats();
-    const scope = new ClusterScope(config, target, store, latestSeq, log);
+    const historyStore = await openHistoryStore(
+      config,
+      timelineDbPath(config, target.contextName, startContext),
+    );
+    const scope = new ClusterScope(config, target, store, latestSeq, log, historyStore);
     // Subscribed before the cluster starts, so the first lists of every kind reach the timeline.
     scope.timeline.start();
     scope.history.start();
@@ -125,6 +149,7 @@ export class ClusterScope {
 
   async close(): Promise<void> {
     this.history.stop();
+    this.#historyStore?.close();
     await Promise.allSettled([this.cluster.stop(), this.metrics.poller.stop()]);
     await this.timeline.stop();
     await this.timeline.store.close();

@@ -10,7 +10,7 @@ export const timelineFlags: OptionSpec<AgentConfig>[] = [
     type: 'enum',
     values: ['memory', 'sqlite'],
     placeholder: 'memory|sqlite',
-    help: 'where the change timeline is kept',
+    help: "where the change timeline is kept; sqlite also keeps the objects' past states (time travel) across restarts",
   },
   {
     flag: 'timeline-db',
@@ -54,9 +54,9 @@ export const timelineFlags: OptionSpec<AgentConfig>[] = [
     fileKey: 'timeTravelWindow',
     env: 'BINNACLE_TIME_TRAVEL_WINDOW',
     type: 'duration',
-    range: [60_000, 30 * 24 * 3_600_000],
+    range: [0, 30 * 24 * 3_600_000],
     placeholder: 'DURATION',
-    help: 'how far back the cluster can be seen as it was (at=), 1m to 720h',
+    help: 'how far back the cluster can be seen as it was (at=), up to 720h; 0s keeps no past states (time travel off)',
   },
   {
     flag: 'time-travel-max-size',

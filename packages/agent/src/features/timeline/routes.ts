@@ -19,7 +19,7 @@ const TimelineEvent = Type.Object(
   {
     seq: Type.Integer(),
     timestamp: Type.String(),
-    source: Type.Enum(['informer', 'k8s_event', 'historical', 'action']),
+    source: Type.Enum(['informer', 'k8s_event', 'historical', 'action', 'agent']),
     eventType: Type.Enum(['add', 'update', 'delete', 'Normal', 'Warning']),
     kind: Type.String(),
     group: Type.String(),

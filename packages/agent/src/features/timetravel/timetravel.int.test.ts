@@ -318,6 +318,28 @@ describe('time travel', () => {
     }
   });
 
+  it('keeps nothing with a window of 0s, and answers every question about the past 404 time_travel_off', async () => {
+    const off = await startTestAgent({ config: { timeTravelWindowMs: 0 } });
+    try {
+      expect(off.agent.ctx.history.versions.stats()).toEqual({ objects: 0, versions: 0, pastBytes: 0 });
+      const since = new Date().toISOString();
+      for (const path of [
+        '/api/timetravel',
+        `/api/resources/configmaps?namespace=${ns.name}&at=${since}`,
+        `/api/changes/between?from=${since}`,
+        `/api/topology?namespace=${ns.name}&at=${since}`,
+      ]) {
+        const answer = await off.request(path);
+        expect({ path, status: answer.status }).toEqual({ path, status: 404 });
+        expect(((await answer.json()) as { code: string }).code).toBe('time_travel_off');
+      }
+      const live = await off.json<{ items: unknown[] }>(`/api/resources/configmaps?namespace=${ns.name}`);
+      expect(live.items.length).toBeGreaterThan(0);
+    } finally {
+      await off.close();
+    }
+  });
+
   it('answers assistants through MCP: the objects at a moment (get_cluster_at) and what changed (what_changed)', async () => {
     const client = await connect(agent);
     const from = (await settledMoment()).at;

@@ -3,12 +3,20 @@ import { AppError } from '@binnacle/common/server';
 import { type ApiResource, resourceKey } from '../../kube/discovery.ts';
 import type { InformerCache } from '../../kube/informer-cache.ts';
 import { historyForm } from './form.ts';
+import type { Gap, HistoryStore } from './history-store.ts';
+import { HistoryJournal } from './journal.ts';
+import { type GapChange, type Resumed, resume } from './resume.ts';
 import { type HistoryWindow, type ObjectChange, ObjectVersions, type VersionsOptions } from './versions.ts';
 
-export interface ClusterHistoryOptions extends VersionsOptions {
+export interface ClusterHistoryOptions extends Omit<VersionsOptions, 'journal'> {
   /** Keep ConfigMap values (off: their keys only). */
   configMapValues: boolean;
+  /** Where the states are also written, so the past outlives a restart (`--timeline-storage sqlite`). */
+  store?: HistoryStore;
+  /** A kind listed again after a restart: the span not watched, and what changed or went meanwhile. */
+  onResumed?: (resource: ApiResource, gap: Gap, changes: GapChange[]) => void;
   now?: () => number;
+  log?: (message: string, detail: Record<string, unknown>) => void;
 }
 
 /** Events come and go by the thousand and have their own record, the timeline: their past states are not kept. */
@@ -25,26 +33,53 @@ export class ClusterHistory {
   readonly #cache: InformerCache;
   readonly #options: ClusterHistoryOptions;
   readonly #now: () => number;
+  readonly #journal?: HistoryJournal;
+  /** What the store held when the agent started, until each kind's first list takes it up. */
+  #resumed?: Resumed;
+  /** Spans a kind was not watched (the agent was stopped): its states then are not known. */
+  readonly #gaps: Gap[] = [];
   #stop?: () => void;
 
   constructor(cache: InformerCache, options: ClusterHistoryOptions) {
     this.#cache = cache;
     this.#options = options;
     this.#now = options.now ?? Date.now;
-    this.versions = new ObjectVersions(options);
+    const { store } = options;
+    this.#journal =
+      store && options.windowMs > 0
+        ? new HistoryJournal(store, { now: this.#now, log: options.log })
+        : undefined;
+    const journal = this.#journal;
+    this.versions = new ObjectVersions({
+      ...options,
+      ...(journal ? { journal: (step) => journal.add(step) } : {}),
+    });
   }
 
-  /** Subscribes to the cache: call before the cluster starts, so every kind's first list is its history's start. */
+  /**
+   * Subscribes to the cache: call before the cluster starts, so every kind's first list is its history's start.
+   * A window of 0 switches time travel off: nothing is kept, and every question about the past is refused.
+   */
   start(): void {
+    if (this.#off()) return;
     const form = historyForm;
     const values = this.#options.configMapValues;
+    const { store } = this.#options;
+    if (store) {
+      this.#resumed = resume(store, this.versions, this.#now() - this.#options.windowMs);
+      this.#gaps.push(...this.#resumed.gaps);
+    }
     const offSynced = this.#cache.onSynced((resource, objects) => {
       if (!kept(resource)) return;
-      this.versions.begin(
-        resourceKey(resource),
-        objects.map((object) => form(object, values)),
-        this.#now(),
-      );
+      const key = resourceKey(resource);
+      const at = this.#now();
+      const formed = objects.map((object) => form(object, values));
+      const resumed = this.#resumed?.takeUp(key, formed, at);
+      if (resumed) {
+        this.#gaps.push(resumed.gap);
+        this.#options.onResumed?.(resource, resumed.gap, resumed.changes);
+      }
+      this.versions.begin(key, formed, at);
     });
     const offEvent = this.#cache.onEvent((event) => {
       if (!kept(event.resource)) return;
@@ -52,18 +87,30 @@ export class ClusterHistory {
       if (event.type === 'deleted') this.versions.remove(key, event.object, this.#now());
       else this.versions.record(key, form(event.object, values), this.#now());
     });
-    const timer = setInterval(() => this.versions.prune(this.#now()), pruneEveryMs);
+    const timer = setInterval(() => this.#prune(), pruneEveryMs);
     timer.unref();
     this.#stop = () => {
       offSynced();
       offEvent();
       clearInterval(timer);
+      this.#journal?.close();
     };
   }
 
   stop(): void {
     this.#stop?.();
     this.#stop = undefined;
+  }
+
+  #prune(): void {
+    const floor = this.versions.prune(this.#now());
+    try {
+      this.#options.store?.prune(floor);
+    } catch (error) {
+      this.#options.log?.('the stored history could not be pruned', { error: String(error) });
+    }
+    const kept = this.#gaps.filter((gap) => gap.to >= floor);
+    this.#gaps.splice(0, this.#gaps.length, ...kept);
   }
 
   /** A kind's objects (in `namespaces`, when given) as they were at `at`; see `#window` for the refusals. */
@@ -93,6 +140,7 @@ export class ClusterHistory {
     versions: number;
     pastBytes: number;
   } {
+    this.#refuseWhenOff();
     const now = this.#now();
     const all = this.#windows(now);
     const one = resource && all.get(resourceKey(resource));
@@ -117,6 +165,7 @@ export class ClusterHistory {
    * since, e.g. a CRD installed later): their changes are not listed.
    */
   changesBetween(from: number, to: number): { changes: ObjectChange[]; notKept: string[] } {
+    this.#refuseWhenOff();
     const now = this.#now();
     const windows = this.#windows(now);
     if (windows.size === 0)
@@ -125,14 +174,29 @@ export class ClusterHistory {
     const oldest = Math.min(...[...windows.values()].map((w) => w.oldest));
     outside({ oldest, newest: now }, from);
     outside({ oldest, newest: now }, to);
+    this.#notWatched(from);
+    this.#notWatched(to);
     const notKept = [...windows].filter(([, w]) => w.oldest > Math.min(from, to)).map(([key]) => key);
     const skipped = new Set(notKept);
     const changes = this.versions.changes(from, to).filter((change) => !skipped.has(change.resource));
     return { changes, notKept: notKept.sort() };
   }
 
+  #off(): boolean {
+    return this.#options.windowMs === 0;
+  }
+
+  #refuseWhenOff(): void {
+    if (this.#off())
+      throw new AppError(
+        'time_travel_off',
+        'time travel is switched off on this agent (--time-travel-window 0s): no past states are kept',
+      );
+  }
+
   /** Refuses a kind not kept (400 unknown_kind), one still loading (503) and a moment outside its window (410). */
   #window(resource: ApiResource, at: number): void {
+    this.#refuseWhenOff();
     const key = resourceKey(resource);
     if (!kept(resource))
       throw new AppError(
@@ -148,6 +212,24 @@ export class ClusterHistory {
     if (!window)
       throw new AppError('not_ready', `${key} is still loading; its history starts once it has synced`);
     outside(window, at);
+    this.#notWatched(at, key);
+  }
+
+  /** Refuses a moment the agent did not watch (of `resource`, or of any kind): 410 with the span and the window. */
+  #notWatched(at: number, resource?: string): void {
+    const gap = this.#gaps.find((g) => (!resource || g.resource === resource) && at > g.from && at < g.to);
+    if (!gap) return;
+    const window = resource ? this.versions.window(resource, this.#now()) : undefined;
+    throw new AppError(
+      'outside_history',
+      `the agent did not watch the cluster from ${iso(gap.from)} to ${iso(gap.to)} (it was not running), so ${iso(at)} is not known`,
+      {
+        extra: {
+          ...(window ? { oldest: iso(window.oldest), newest: iso(window.newest) } : {}),
+          notWatched: { from: iso(gap.from), to: iso(gap.to) },
+        },
+      },
+    );
   }
 }
 

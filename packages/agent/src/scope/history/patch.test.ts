@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applied, operations } from './patch.ts';
+import { applied, forwardOf, operations } from './patch.ts';
 
 describe('operations and applied', () => {
   const before = {
@@ -34,5 +34,33 @@ describe('operations and applied', () => {
     const back = applied(after, ops);
     expect(back.metadata).not.toBe(after.metadata);
     expect(operations(before, structuredClone(before))).toEqual([]);
+  });
+});
+
+describe('forwardOf', () => {
+  /** A small random JSON value: objects, arrays of varying length, scalars, so every kind of operation occurs. */
+  function random(seed: number, depth = 0): unknown {
+    const pick = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    const shape = depth > 2 ? pick(3) : pick(5);
+    if (shape === 0) return pick(4);
+    if (shape === 1) return ['a', 'b', null][pick(3)];
+    if (shape === 2) return pick(2) === 0;
+    if (shape === 3) return Array.from({ length: pick(3) }, (_, i) => random(seed + i, depth + 1));
+    return Object.fromEntries(
+      ['x', 'y', 'z'].filter(() => pick(3) > 0).map((key, i) => [key, random(seed + i * 7, depth + 1)]),
+    );
+  }
+
+  it('turns the earlier state into the later one, for 500 random pairs', () => {
+    for (let i = 0; i < 500; i += 1) {
+      const earlier = { spec: random(i), status: random(i + 1000) };
+      const later = { spec: random(i + 1), status: random(i + 2000) };
+      const back = operations(later, earlier);
+      expect(applied(later, back)).toEqual(earlier);
+      expect(applied(earlier, forwardOf(back, later))).toEqual(later);
+    }
   });
 });

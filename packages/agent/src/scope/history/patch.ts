@@ -60,3 +60,25 @@ export function applied<T>(value: T, ops: readonly Operation[]): T {
   }
   return root as T;
 }
+
+/** The value at `path` in `value`, and whether the path leads anywhere. */
+function at(value: unknown, path: readonly (string | number)[]): { found: boolean; value?: unknown } {
+  let node = value;
+  for (const key of path) {
+    if (node === null || typeof node !== 'object' || !(key in node)) return { found: false };
+    node = (node as Record<string | number, unknown>)[key];
+  }
+  return { found: true, value: node };
+}
+
+/**
+ * The operations that turn a state into `next`, from those that turn `next` back into it (`back`): they touch
+ * the same paths, with `next`'s values there (none where `next` has nothing). The history keeps the way back in
+ * memory and writes the way forward to disk, and this spares a second walk of both states.
+ */
+export function forwardOf(back: readonly Operation[], next: unknown): Operation[] {
+  return back.map(({ path }) => {
+    const found = at(next, path);
+    return found.found ? { path, value: found.value } : { path };
+  });
+}

@@ -1,5 +1,5 @@
 import type { KubeObject } from '@binnacle/common';
-import { applied, type Operation, operations } from './patch.ts';
+import { applied, forwardOf, type Operation, operations } from './patch.ts';
 
 /**
  * One state of an object from `at` (ms) on: kept whole (`object`: the cached object itself, or null once it was
@@ -21,6 +21,24 @@ interface Track {
   namespace?: string;
   name: string;
   versions: Version[];
+  /** States the journal wrote as operations since its last whole one; undefined: none written whole yet. */
+  journaled?: number;
+}
+
+/**
+ * A new state, as the journal (disk) is given it: the object, or null once deleted, and when the state before it
+ * was journaled too, the operations from that state to this one. `journaled` is how many states in a row the
+ * journal has written as operations; it writes a whole one when this passes its limit.
+ */
+export interface JournalStep {
+  uid: string;
+  resource: string;
+  namespace?: string;
+  name: string;
+  at: number;
+  state: KubeObject | null;
+  forward?: Operation[];
+  journaled?: number;
 }
 
 /** A version no longer current: needed only for moments before `until`, the time the next one began. */
@@ -50,7 +68,15 @@ export interface VersionsOptions {
   windowMs: number;
   /** The kept past versions' size as JSON, at most; past it the oldest go first and the window starts later. */
   maxBytes: number;
+  /**
+   * Given every new state (not those restored from it), for the disk; answers whether it wrote the state as
+   * operations (true) or whole (false).
+   */
+  journal?: (step: JournalStep) => boolean;
 }
+
+const sameVersion = (a: KubeObject, b: KubeObject) =>
+  a.metadata?.resourceVersion !== undefined && a.metadata.resourceVersion === b.metadata?.resourceVersion;
 
 /** The position of the version in force at `at` (the last that began at or before it); -1 before the first. */
 function versionAt(versions: readonly Version[], at: number): number {
@@ -118,6 +144,47 @@ export class ObjectVersions {
     this.#push(track, { at, object: null });
   }
 
+  /**
+   * A state read back from the journal (after a restart): kept as a recorded one is, not journaled again;
+   * `journaled` is how many the journal holds as operations in a row up to it.
+   */
+  restore(
+    resource: string,
+    object: KubeObject,
+    state: KubeObject | null,
+    at: number,
+    journaled: number,
+  ): void {
+    const track = this.#track(resource, object);
+    this.#push(track, { at, object: state }, false);
+    track.journaled = journaled;
+  }
+
+  /**
+   * Puts the past versions restored object after object back in the order they were superseded, which pruning
+   * follows (each object's own stay in order: the sort is stable).
+   */
+  restored(): void {
+    const waiting = this.#superseded.slice(this.#head);
+    waiting.sort((a, b) => a.until - b.until);
+    this.#superseded = waiting;
+    this.#head = 0;
+  }
+
+  /** The current states of `resource`'s objects, those deleted left out. */
+  *present(resource: string): Generator<KubeObject> {
+    for (const track of this.#byResource.get(resource) ?? []) {
+      const object = track.versions.at(-1)?.object;
+      if (object) yield object;
+    }
+  }
+
+  /** Moves when `resource`'s history begins (a restart resumes it from the journal's). */
+  beginAt(resource: string, since: number): void {
+    const known = this.#since.get(resource);
+    if (known === undefined || since < known) this.#since.set(resource, since);
+  }
+
   /** The moments `resource`'s past can be asked for; undefined before its first list. */
   window(resource: string, now: number): HistoryWindow | undefined {
     const since = this.#since.get(resource);
@@ -169,14 +236,15 @@ export class ObjectVersions {
     return out;
   }
 
-  /** Drops what no moment inside the window needs any more, by age and then by size. */
-  prune(now: number): void {
+  /** Drops what no moment inside the window needs any more, by age and then by size; answers the window's start. */
+  prune(now: number): number {
     this.#floor = Math.max(this.#floor, now - this.#options.windowMs);
     this.#dropBefore(this.#floor);
     while (this.#bytes > this.#options.maxBytes && this.#head < this.#superseded.length) {
       this.#floor = Math.max(this.#floor, (this.#superseded[this.#head] as Superseded).until);
       this.#dropBefore(this.#floor);
     }
+    return this.#floor;
   }
 
   stats(): { objects: number; versions: number; pastBytes: number } {
@@ -203,14 +271,38 @@ export class ObjectVersions {
     return track;
   }
 
-  #push(track: Track, version: Version): void {
+  #push(track: Track, version: Version, journal = true): void {
     const { versions } = track;
     const last = versions.at(-1);
     if (last && last.object === version.object) return;
+    // The same state again (a relist, or a restart finding what the journal had): the cached object replaces the
+    // one kept, which it equals, so the two share one copy.
+    if (last?.object && version.object && sameVersion(last.object, version.object)) {
+      last.object = version.object;
+      return;
+    }
     // Two changes seen in one millisecond (or a clock set back): the later one begins a millisecond after.
     const next = last && last.at >= version.at ? { ...version, at: last.at + 1 } : version;
     if (last) this.#supersede(track, last, next);
     versions.push(next);
+    if (journal && this.#options.journal) this.#journal(track, last, next);
+  }
+
+  #journal(track: Track, last: Version | undefined, next: Version): void {
+    const state = next.object as KubeObject | null;
+    // The way forward from the previous state, when the journal holds that state and memory kept the way back.
+    const forward =
+      state && last?.back && track.journaled !== undefined ? forwardOf(last.back, state) : undefined;
+    const wroteOperations = this.#options.journal?.({
+      uid: track.key,
+      resource: track.resource,
+      ...(track.namespace ? { namespace: track.namespace } : {}),
+      name: track.name,
+      at: next.at,
+      state,
+      ...(forward ? { forward, journaled: track.journaled } : {}),
+    });
+    track.journaled = wroteOperations ? (track.journaled ?? 0) + 1 : 0;
   }
 
   /** `last` stops being current: kept as the operations from `next` back to it, or whole (see the class). */

@@ -136,3 +136,33 @@ export function updatedEntry(
     diff,
   };
 }
+
+/** Minutes and seconds of a span, for a message. */
+const spanText = (ms: number) => {
+  const seconds = Math.round(ms / 1000);
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  return [hours && `${hours} h`, (hours || minutes) && `${minutes} min`, `${seconds % 60} s`]
+    .filter(Boolean)
+    .join(' ');
+};
+
+/**
+ * The span the agent did not watch the cluster (it was stopped), found when it lists again after a restart. One
+ * entry per span (keyed by its start), at its end: what changed or went meanwhile is recorded at that moment.
+ */
+export function notWatchedEntry(gap: { from: number; to: number }): NewTimelineEvent {
+  const from = new Date(gap.from).toISOString();
+  const to = new Date(gap.to).toISOString();
+  return {
+    key: `agent:not-watched:${gap.from}`,
+    timestamp: to,
+    source: 'agent',
+    eventType: 'Warning',
+    kind: 'Agent',
+    group: '',
+    name: 'binnacle',
+    reason: 'NotWatching',
+    message: `The agent did not watch the cluster from ${from} to ${to} (${spanText(gap.to - gap.from)}): changes in between are not listed one by one; objects found changed or deleted when it listed again are listed at ${to}.`,
+  };
+}

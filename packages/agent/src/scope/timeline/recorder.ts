@@ -3,8 +3,15 @@ import type { KubeObject } from '@binnacle/common';
 import type { ApiResource } from '../../kube/discovery.ts';
 import type { CacheEvent } from '../../kube/informer.ts';
 import type { InformerCache } from '../../kube/informer-cache.ts';
+import type { GapChange } from '../history/resume.ts';
 import { computeDiff } from './diff.ts';
-import { fromKubeEvent, historicalEntries, lifecycleEntry, updatedEntry } from './entries.ts';
+import {
+  fromKubeEvent,
+  historicalEntries,
+  lifecycleEntry,
+  notWatchedEntry,
+  updatedEntry,
+} from './entries.ts';
 import { type DropReason, noiseReason } from './noise.ts';
 import type { NewTimelineEvent, TimelineEvent, TimelineStore } from './types.ts';
 import { TimelineWriter, type TimelineWrites, type WriterOptions } from './writer.ts';
@@ -203,6 +210,20 @@ export class ChangeRecorder {
       if (!diff) this.drop('no_change', resource.kind, object.metadata ?? {}, type);
       else this.#enqueue(updatedEntry(resource, object, diff, now));
     }
+  }
+
+  /**
+   * A kind listed again after a restart (ADR 0114): the span the agent did not watch, once, and what the kind's
+   * objects became meanwhile, as changes seen now (their field diffs against the states kept before the restart).
+   */
+  resumed(resource: ApiResource, gap: { from: number; to: number }, changes: readonly GapChange[]): void {
+    this.#enqueue(notWatchedEntry(gap));
+    for (const { before, after } of changes)
+      this.#onChange(
+        after
+          ? { type: 'updated', resource, object: after, old: before, relist: true }
+          : { type: 'deleted', resource, object: before, old: before, relist: true },
+      );
   }
 
   /**

@@ -1,5 +1,8 @@
-/** `action`: something a person did through Binnacle (restart, scale, drain …), recorded with who did it. */
-export type TimelineSource = 'informer' | 'k8s_event' | 'historical' | 'action';
+/**
+ * `action`: something a person did through Binnacle (restart, scale, drain …), recorded with who did it.
+ * `agent`: the agent itself, e.g. the span it did not watch the cluster (stopped), found on a restart.
+ */
+export type TimelineSource = 'informer' | 'k8s_event' | 'historical' | 'action' | 'agent';
 export type TimelineEventType = 'add' | 'update' | 'delete' | 'Normal' | 'Warning';
 
 import type { Health } from '../../kube/health.ts';

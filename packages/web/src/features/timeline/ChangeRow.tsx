@@ -78,7 +78,7 @@ export function ChangeRow({
             <p className="mb-2 text-xs">{change.message}</p>
           )}
           {change.actor && <ActorDetail actor={change.actor} />}
-          <ThenLinks change={change} />
+          {change.source !== 'agent' && <ThenLinks change={change} />}
           {fields.length > 0 ? (
             <table className="w-full text-left font-mono text-xs">
               <caption className="sr-only">Changed fields</caption>

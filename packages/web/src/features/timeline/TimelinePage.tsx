@@ -19,7 +19,8 @@ export const changeTypes = ['changes', 'warnings', 'events', 'actions'] as const
 export type ChangeType = (typeof changeTypes)[number];
 
 const ofType: Record<ChangeType, (c: Change) => boolean> = {
-  changes: (c) => c.source === 'informer' || c.source === 'historical',
+  // A span the agent did not watch belongs with the changes: what changed in it is listed at its end.
+  changes: (c) => c.source === 'informer' || c.source === 'historical' || c.source === 'agent',
   warnings: (c) => c.eventType === 'Warning',
   events: (c) => c.source === 'k8s_event',
   actions: (c) => c.source === 'action',
