@@ -62,14 +62,18 @@ export interface ResourceCount {
 
 /**
  * Object counts per cached kind in the caller's view (with namespaces: namespaced kinds only, counted in
- * them); kinds still loading are listed apart.
+ * them); kinds still loading are listed apart. With `at`, the counts as they were then (time travel), and the
+ * kinds whose kept past cannot say (`notKept`: Events, a kind synced since) apart.
  */
 export function resourceCounts(
   ctx: ResourcesContext,
   view: CallerView,
-): { counts: ResourceCount[]; loading: string[] } {
+  at?: number,
+): { counts: ResourceCount[]; loading: string[]; notKept?: string[] } {
   const counts: ResourceCount[] = [];
   const loading: string[] = [];
+  const notKept: string[] = [];
+  if (at !== undefined) ctx.history.refuseUnknown(at);
   for (const resource of ctx.cluster.resources()) {
     const informer = ctx.cluster.cache.informer(resource);
     if (!ctx.cluster.cache.caches(resource)) continue;
@@ -78,13 +82,21 @@ export function resourceCounts(
       continue;
     }
     if (view.hiddenKinds.includes(resource.kind) || (view.namespaces && !resource.namespaced)) continue;
+    const count =
+      at === undefined
+        ? countInView(informer, resource.namespaced, view)
+        : ctx.history.countAt(resource, at, resource.namespaced ? view.namespaces : undefined);
+    if (count === undefined) {
+      notKept.push(resourceKey(resource));
+      continue;
+    }
     counts.push({
       kind: resource.kind,
       group: resource.group,
       name: resource.plural,
       namespaced: resource.namespaced,
-      count: countInView(informer, resource.namespaced, view),
+      count,
     });
   }
-  return { counts, loading };
+  return { counts, loading, ...(at === undefined ? {} : { notKept }) };
 }

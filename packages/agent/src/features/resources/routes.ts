@@ -315,8 +315,11 @@ export function resourceRoutes(app: App, ctx: ResourcesContext): void {
       config: callerAware,
       schema: {
         tags,
-        summary: 'Object counts per cached kind',
-        querystring: Query({ namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })) }),
+        summary: 'Object counts per cached kind, now or as they were at a past moment (`at`, time travel)',
+        querystring: Query({
+          namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })),
+          at: Type.Optional(AtParam),
+        }),
         response: {
           200: Type.Object({
             counts: Type.Array(
@@ -329,13 +332,20 @@ export function resourceRoutes(app: App, ctx: ResourcesContext): void {
               }),
             ),
             loading: Type.Array(Type.String()),
+            notKept: Type.Optional(
+              Type.Array(Type.String(), {
+                description: 'with `at`: kinds whose kept past cannot say (Events, a kind synced since)',
+              }),
+            ),
           }),
           ...errorResponses,
         },
       },
     },
     async (request) => {
-      return resourceCounts(ctx, await callerView(ctx, request.caller, requestedNamespaces(request.query)));
+      const at = requestedMoment(request.query.at, 'at');
+      const view = await callerView(ctx, request.caller, requestedNamespaces(request.query));
+      return resourceCounts(ctx, view, at);
     },
   );
 }

@@ -29,7 +29,7 @@ export const timeTravelTools = [
       const to = requestedMoment(args.to, 'to', now) ?? now;
       const view = await callerView(ctx, caller, scope(args.namespace));
       return JSON.parse(
-        redactText(JSON.stringify(changesBetween(ctx, view, from, to, args.limit))),
+        redactText(JSON.stringify(changesBetween(ctx, view, { from, to }, args.limit))),
       ) as unknown;
     },
   }),

@@ -1,10 +1,10 @@
-import { errorResponses, Query, TimeOrDuration } from '@binnacle/common/server';
+import { AppError, errorResponses, Query, TimeOrDuration } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
 import { requestedMoment, requestedNamespaces } from '../../http/query.ts';
-import { GroupParam, KindParam } from '../../http/schemas.ts';
+import { GroupParam, KindParam, ObjectNameParam } from '../../http/schemas.ts';
 import { iso } from '../../scope/history/cluster-history.ts';
 import type { TimeTravelContext } from './module.ts';
 import { changesBetween, changesLimit } from './service.ts';
@@ -66,12 +66,15 @@ export function timeTravelRoutes(app: App, ctx: TimeTravelContext): void {
       schema: {
         tags,
         summary:
-          'What was created, deleted and modified between two moments, by kind and namespace, with field diffs (time travel)',
+          'What was created, deleted and modified between two moments, by kind and namespace, with field diffs (time travel); `kind` (and `name`, with `namespace` for a namespaced kind) narrows it to one kind (one object: its diff between the moments)',
         querystring: Query({
           from: Moment('the earlier moment: RFC 3339, or a duration back from now (90m)'),
           to: Type.Optional(Moment('the later moment (default: now)')),
           namespace: Type.Optional(Type.String({ minLength: 1, maxLength: 63 })),
           namespaces: Type.Optional(Type.String({ minLength: 1, description: 'comma-separated namespaces' })),
+          kind: Type.Optional(KindParam),
+          group: Type.Optional(GroupParam),
+          name: Type.Optional(ObjectNameParam),
           limit: Type.Optional(
             Type.Integer({
               minimum: 1,
@@ -111,8 +114,10 @@ export function timeTravelRoutes(app: App, ctx: TimeTravelContext): void {
       const now = Date.now();
       const from = requestedMoment(q.from, 'from', now) ?? now;
       const to = requestedMoment(q.to, 'to', now) ?? now;
+      if (q.name && !q.kind) throw new AppError('invalid_query', 'name needs a kind: the object to compare');
+      const only = q.kind ? { resource: ctx.cluster.resolve(q.kind, q.group), name: q.name } : undefined;
       const view = await callerView(ctx, request.caller, requestedNamespaces(q));
-      return changesBetween(ctx, view, from, to, q.limit);
+      return changesBetween(ctx, view, { from, to, ...(only ? { only } : {}) }, q.limit);
     },
   );
 }

@@ -1,5 +1,5 @@
 import type { CallerView } from '../../http/caller-view.ts';
-import { resourceKey } from '../../kube/discovery.ts';
+import { type ApiResource, resourceKey } from '../../kube/discovery.ts';
 import { iso } from '../../scope/history/cluster-history.ts';
 import { fieldChanges } from '../../scope/history/fields.ts';
 import type { ObjectChange } from '../../scope/history/versions.ts';
@@ -48,11 +48,16 @@ export const changesLimit = { default: 1000, max: 10_000 };
 export function changesBetween(
   ctx: TimeTravelContext,
   view: CallerView,
-  from: number,
-  to: number,
+  moments: { from: number; to: number; only?: { resource: ApiResource; name?: string } },
   limit = changesLimit.default,
 ): ChangesBetween {
-  const { changes, notKept } = ctx.history.changesBetween(from, to);
+  const { from, to, only } = moments;
+  const onlyKey = only && resourceKey(only.resource);
+  const result = ctx.history.changesBetween(from, to);
+  const changes = only
+    ? result.changes.filter((c) => c.resource === onlyKey && (!only.name || c.name === only.name))
+    : result.changes;
+  const notKept = only ? result.notKept.filter((key) => key === onlyKey) : result.notKept;
   const resources = new Map(ctx.cluster.cache.resources.map((r) => [resourceKey(r), r]));
   const inView = view.namespaces && new Set(view.namespaces);
   const hidden = new Set(view.hiddenKinds);

@@ -207,6 +207,16 @@ describe('time travel', () => {
       expect(drawn(past), `topology at moment ${i}`).toEqual(
         drawn(buildTopology(input, defaultTopologyOptions)),
       );
+      // The kinds list's counts then: each kind's objects in the namespace, as many as the API server held.
+      const counted = await agent.json<{ counts: { name: string; count: number }[]; notKept: string[] }>(
+        `/api/resource-counts?namespace=${ns.name}&at=${new Date(moment.at).toISOString()}`,
+      );
+      const countOf = (kind: Kind) => counted.counts.find((c) => c.name === kind)?.count;
+      expect(
+        kinds.map((kind) => countOf(kind)),
+        `counts at moment ${i}`,
+      ).toEqual(kinds.map((kind) => moment.versions[kind].length));
+      expect(counted.notKept).toContain('events');
     }
     // A Secret's past keeps its keys, never its values.
     const secret = await agent.json<{ resource: Record<string, unknown> }>(
@@ -246,6 +256,18 @@ describe('time travel', () => {
     expect(one.counts).toEqual(answer.counts);
     expect(one.truncated).toBe(true);
     expect(one.groups.flatMap((g) => [...g.created, ...g.deleted, ...g.modified])).toHaveLength(1);
+    // One object's diff between the two moments.
+    const single = await agent.json<ChangesBetween>(
+      `/api/changes/between?namespace=${namespace}&kind=configmaps&name=cm-24&from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}`,
+    );
+    expect(single.counts).toEqual({ created: 0, deleted: 0, modified: 1 });
+    expect(single.groups.map((g) => `${g.kind}/${g.modified.map((o) => o.name).join()}`)).toEqual([
+      'ConfigMap/cm-24',
+    ]);
+    const nameless = await agent.request(
+      `/api/changes/between?from=${new Date(from).toISOString()}&name=cm-24`,
+    );
+    expect(nameless.status).toBe(400);
   });
 
   it('answers 410 outside_history with the window for a moment before it, and 404 for an object that did not exist', async () => {

@@ -119,6 +119,20 @@ export class ClusterHistory {
     return this.versions.list(resourceKey(resource), at, namespaces);
   }
 
+  /**
+   * How many objects of a kind (in `namespaces`, when given) existed at `at`; undefined when the kind's kept past
+   * cannot say (not kept, still loading, outside its window or in a span not watched).
+   */
+  countAt(resource: ApiResource, at: number, namespaces?: readonly string[]): number | undefined {
+    try {
+      this.#window(resource, at);
+    } catch (error) {
+      if (error instanceof AppError && error.code !== 'time_travel_off') return undefined;
+      throw error;
+    }
+    return this.versions.count(resourceKey(resource), at, namespaces);
+  }
+
   /** One object as it was at `at`; undefined when it did not exist then. */
   getAt(
     resource: ApiResource,
@@ -165,21 +179,35 @@ export class ClusterHistory {
    * since, e.g. a CRD installed later): their changes are not listed.
    */
   changesBetween(from: number, to: number): { changes: ObjectChange[]; notKept: string[] } {
-    this.#refuseWhenOff();
-    const now = this.#now();
-    const windows = this.#windows(now);
-    if (windows.size === 0)
-      throw new AppError('not_ready', 'no kind has synced yet, so there is no past to compare');
-    // The widest window bounds the moments; kinds whose own window starts later are named, not compared.
-    const oldest = Math.min(...[...windows.values()].map((w) => w.oldest));
-    outside({ oldest, newest: now }, from);
-    outside({ oldest, newest: now }, to);
-    this.#notWatched(from);
-    this.#notWatched(to);
+    const windows = this.#widest(from, to);
     const notKept = [...windows].filter(([, w]) => w.oldest > Math.min(from, to)).map(([key]) => key);
     const skipped = new Set(notKept);
     const changes = this.versions.changes(from, to).filter((change) => !skipped.has(change.resource));
     return { changes, notKept: notKept.sort() };
+  }
+
+  /**
+   * Refuses moments no kind can answer for: time travel off (404), nothing synced yet (503), outside the widest
+   * window or in a span not watched (410). Answers each kind's window, by resource key.
+   */
+  #widest(...moments: number[]): Map<string, HistoryWindow> {
+    this.#refuseWhenOff();
+    const now = this.#now();
+    const windows = this.#windows(now);
+    if (windows.size === 0)
+      throw new AppError('not_ready', 'no kind has synced yet, so there is no past to look at');
+    // The widest window bounds the moments; kinds whose own window starts later say so themselves.
+    const oldest = Math.min(...[...windows.values()].map((w) => w.oldest));
+    for (const moment of moments) {
+      outside({ oldest, newest: now }, moment);
+      this.#notWatched(moment);
+    }
+    return windows;
+  }
+
+  /** Refuses a moment no kind can answer for (see `#widest`); the counts of each kind at it come one by one. */
+  refuseUnknown(at: number): void {
+    this.#widest(at);
   }
 
   #off(): boolean {

@@ -204,6 +204,19 @@ export class ObjectVersions {
     return out;
   }
 
+  /** How many objects of `resource` (in `namespaces`, when given) existed at `at`, without rebuilding them. */
+  count(resource: string, at: number, namespaces?: readonly string[]): number {
+    const inView = namespaces && new Set(namespaces);
+    let count = 0;
+    for (const track of this.#byResource.get(resource) ?? []) {
+      if (inView && !inView.has(track.namespace ?? '')) continue;
+      const index = versionAt(track.versions, at);
+      // Only a deletion is kept as null; a state kept as operations existed.
+      if (index >= 0 && (track.versions[index] as Version).object !== null) count += 1;
+    }
+    return count;
+  }
+
   /** One object of `resource` by namespace and name as it was at `at`. */
   get(resource: string, namespace: string | undefined, name: string, at: number): KubeObject | undefined {
     for (const track of this.#byResource.get(resource) ?? []) {

@@ -10,14 +10,15 @@ export const kindRef = (r: { name: string; group: string }) => (r.group ? `${r.n
 
 /**
  * Every kind the cluster serves with how many objects the agent holds of it, filterable by name; a kind the
- * caller's view leaves out shows a dash, not a count of 0.
+ * caller's view leaves out shows a dash, not a count of 0. With `at` (time travel), the counts as they were
+ * then, and links that keep the moment; kinds whose past is not kept are left out and counted below.
  */
-export function KindList({ namespace, current }: { namespace?: string; current: string }) {
+export function KindList({ namespace, current, at }: { namespace?: string; current: string; at?: string }) {
   const [filter, setFilter] = useState('');
   const counts = useQuery({
-    queryKey: ['resource-counts', namespace],
-    queryFn: ({ signal }) => get('/api/resource-counts', { query: { namespace }, signal }),
-    refetchInterval: 15_000,
+    queryKey: ['resource-counts', namespace, at],
+    queryFn: ({ signal }) => get('/api/resource-counts', { query: { namespace, at }, signal }),
+    refetchInterval: at ? false : 15_000,
   });
   const access = useCapabilities({ namespace }).data;
   const kinds = (counts.data?.counts ?? [])
@@ -46,7 +47,7 @@ export function KindList({ namespace, current }: { namespace?: string; current: 
               <Link
                 to="/resources/$kind"
                 params={{ kind: ref }}
-                search={{ namespace }}
+                search={{ namespace, at }}
                 className={`flex justify-between rounded px-2 py-1 hover:bg-slate-100 dark:hover:bg-slate-800 ${
                   ref === current
                     ? 'bg-teal-50 font-medium text-teal-900 dark:bg-teal-950 dark:text-teal-100'
@@ -67,6 +68,11 @@ export function KindList({ namespace, current }: { namespace?: string; current: 
           );
         })}
       </ul>
+      {counts.data?.notKept && counts.data.notKept.length > 0 && (
+        <p className="text-xs text-slate-600 dark:text-slate-400" title={counts.data.notKept.join(', ')}>
+          {counts.data.notKept.length} kinds have no kept past then
+        </p>
+      )}
     </nav>
   );
 }

@@ -219,7 +219,7 @@ export function ResourcesPage() {
   const heading = shown?.kind ?? kind;
   return (
     <div className="mx-auto flex max-w-[96rem] gap-5">
-      <KindList namespace={search.namespace} current={kind} />
+      <KindList namespace={search.namespace} current={kind} at={search.at} />
       <div className="flex min-w-0 flex-1 flex-col gap-3">
         <div className="flex flex-wrap items-end gap-3">
           <h1 className="mr-auto text-xl font-semibold">
