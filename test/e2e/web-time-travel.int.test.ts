@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   deploymentBody,
   docsScreenshot,
@@ -7,7 +8,8 @@ import {
   waitUntil,
 } from '@binnacle/testkit';
 import { AppsV1Api } from '@kubernetes/client-node';
-import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { agentInBrowser } from './browser-suite.ts';
 
 // The Resources page as the cluster was (docs/time-travel.md), in Chromium against one agent.
@@ -89,6 +91,101 @@ describe('time travel in the web UI', () => {
       .getByRole('region', { name: 'Time travel' })
       .getByText(/^As of /)
       .waitFor();
+    await page.close();
+  });
+});
+
+// A rollout seen through time travel: the Topology page as it was before it.
+
+const name = 'shop';
+/** What the rollout leaves behind: the pods before and after it, the new ReplicaSet, a moment before it. */
+const rollout = { oldPods: [] as string[], newPods: [] as string[], newReplicaSet: '', before: 0 };
+
+/** The pods of the Deployment the agent holds now. */
+const agentPods = async () =>
+  (
+    await web.agent.json<{ items: { metadata: { name: string } }[] }>(
+      `/api/resources/pods?namespace=${web.ns.name}&labelSelector=app%3D${name}`,
+    )
+  ).items.map((p) => p.metadata.name);
+
+/** Two pods the agent holds, none of them in `gone`. */
+async function twoPodsBut(gone: readonly string[], what: string): Promise<string[]> {
+  let pods: string[] = [];
+  await waitUntil(
+    what,
+    async () => {
+      pods = await agentPods();
+      return pods.length === 2 && pods.every((p) => !gone.includes(p));
+    },
+    { timeoutMs: 60_000, intervalMs: 200 },
+  );
+  return pods.sort();
+}
+
+/** The time field of the time control takes the viewer's local time to the second. */
+const localMoment = (page: Page, ms: number) =>
+  page.evaluate(
+    (at) => new Date(at - new Date(at).getTimezoneOffset() * 60_000).toISOString().slice(0, 19),
+    ms,
+  );
+
+const pod = (page: Page, pod: string) => page.getByRole('link', { name: `Pod ${pod}`, exact: true });
+
+describe('a rollout through time travel in the web UI', () => {
+  beforeAll(async () => {
+    const namespace = web.ns.name;
+    await apps.createNamespacedDeployment({ namespace, body: deploymentBody(name, 2) });
+    rollout.oldPods = await twoPodsBut([], 'the agent to hold the first two pods');
+    // The time field reads whole seconds: the moment asked for, a whole second, falls after the pods were seen.
+    await sleep(1100);
+    rollout.before = Math.floor(Date.now() / 1000) * 1000;
+    await sleep(1100);
+    await apps.patchNamespacedDeployment({
+      namespace,
+      name,
+      body: [{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: `${name}:2` }],
+    });
+    rollout.newPods = await twoPodsBut(rollout.oldPods, 'the agent to hold the rolled-out pods only');
+    const sets = await apps.listNamespacedReplicaSet({ namespace, labelSelector: `app=${name}` });
+    rollout.newReplicaSet =
+      sets.items.find((rs) => rs.spec?.template?.spec?.containers[0]?.image === `${name}:2`)?.metadata
+        ?.name ?? '';
+    expect(rollout.newReplicaSet).not.toBe('');
+  }, 150_000);
+
+  it('shows the topology as it was before the rollout with the time control, marked, and live again in one click', async () => {
+    const page = await open(`/topology?namespace=${web.ns.name}`);
+    for (const p of rollout.newPods) await pod(page, p).waitFor();
+    await page.getByRole('button', { name: 'History…' }).click();
+    const bar = page.getByRole('region', { name: 'Time travel' });
+    const time = bar.getByLabel('Time', { exact: true });
+    await time.fill(await localMoment(page, rollout.before));
+    await time.blur();
+    await page.waitForURL(/[?&]at=/);
+    await bar.getByText(/^As of \d\d:\d\d:\d\d/).waitFor();
+    const past = page.getByRole('region', { name: 'Topology graph as it was' });
+    for (const p of rollout.oldPods)
+      await past.getByRole('link', { name: `Pod ${p}`, exact: true }).waitFor();
+    for (const p of rollout.newPods) expect(await pod(page, p).count()).toBe(0);
+    // Not followed live: the status says so, and the traffic overlay (not kept) cannot be turned on.
+    await page.getByRole('status').filter({ hasText: 'As it was, not updated' }).waitFor();
+    expect(await page.getByRole('checkbox', { name: /Traffic of the last 5 minutes/ }).isDisabled()).toBe(
+      true,
+    );
+    // A node's link keeps the moment: its kind's table as it was, filtered to its name.
+    const href = (await pod(page, rollout.oldPods[0] as string).getAttribute('href')) ?? '';
+    expect(href).toMatch(/\/resources\/Pod\?/);
+    expect(new URL(href, web.agent.url).searchParams.get('at')).toBe(
+      new URL(page.url()).searchParams.get('at'),
+    );
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, 'time-travel-topology');
+
+    await bar.getByRole('button', { name: 'Back to live' }).click();
+    for (const p of rollout.newPods) await pod(page, p).waitFor();
+    for (const p of rollout.oldPods) expect(await pod(page, p).count()).toBe(0);
+    expect(new URL(page.url()).searchParams.has('at')).toBe(false);
     await page.close();
   });
 });

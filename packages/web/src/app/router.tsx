@@ -42,6 +42,10 @@ const rootRoute = createRootRoute({
 const dashboardRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: DashboardPage });
 
 const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : undefined);
+/** A moment in the URL (`at=`, time travel): an RFC 3339 time the browser can read, else none. */
+const moment = (value: unknown) =>
+  typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : undefined;
+
 const timelineRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/timeline',
@@ -64,13 +68,10 @@ const topologyRoute = createRoute({
       health: text(search.health),
       expand: text(search.expand),
       ...(group ? { group } : {}),
+      at: moment(search.at),
     };
   },
 });
-
-/** A moment in the URL (`at=`, time travel): an RFC 3339 time the browser can read, else none. */
-const moment = (value: unknown) =>
-  typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? value : undefined;
 
 const resourcesRoute = createRoute({
   getParentRoute: () => rootRoute,

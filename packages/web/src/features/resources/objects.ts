@@ -18,3 +18,7 @@ export function ageOf(o: KubeObject, now = Date.now()): string {
  */
 export const objectHref = (to: { kind: string; namespace?: string; name: string }, search = '') =>
   `${basePath}/resources/${[to.kind, to.namespace || '_', to.name].map(encodeURIComponent).join('/')}${search}`;
+
+/** The address of a kind's table (the Resources page), with `search` serialised as for `objectHref`. */
+export const kindHref = (kind: string, search = '') =>
+  `${basePath}/resources/${encodeURIComponent(kind)}${search}`;

@@ -2,24 +2,9 @@ import { useEffect, useRef, useState } from 'react';
 import { type Answer, get } from '../../api/client.ts';
 import { buttonLook, mutedLook, primaryLook } from '../../ui/controls.tsx';
 import { ago } from '../../ui/time.ts';
+import { fromLocal, localValue, momentText } from './moments.ts';
 
 type KeptWindow = Answer<'/api/timetravel'>;
-
-/** `03:12:05` in the viewer's zone, with the day when it is not today. */
-export function momentText(iso: string, now = Date.now()): string {
-  const at = new Date(iso);
-  const time = at.toLocaleTimeString('en-GB', { hour12: false });
-  return at.toDateString() === new Date(now).toDateString()
-    ? time
-    : `${at.toLocaleDateString('en-CA')} ${time}`;
-}
-
-/** A `datetime-local` value (the viewer's zone, to the second) and back. */
-const localValue = (ms: number) => {
-  const at = new Date(ms - new Date(ms).getTimezoneOffset() * 60_000);
-  return at.toISOString().slice(0, 19);
-};
-const fromLocal = (value: string) => Date.parse(value);
 
 /** How long the slider waits after the last move before the page asks for that moment. */
 const settleMs = 300;
@@ -79,57 +64,62 @@ export function TimeTravelBar(props: {
   return (
     <section
       aria-label="Time travel"
-      className={`flex w-full flex-wrap items-center gap-3 rounded-md border px-3 py-2 text-sm ${
+      className={`flex w-full flex-col gap-2 rounded-md border px-3 py-2 text-sm ${
         at
           ? 'border-amber-400 bg-amber-50 text-amber-950 dark:border-amber-700 dark:bg-amber-950 dark:text-amber-50'
           : 'border-slate-300 bg-white dark:border-slate-700 dark:bg-slate-900'
       }`}
     >
-      <p role="status" className="font-medium">
-        {at ? (
-          <>
-            As of {momentText(at)}{' '}
-            <span className="font-normal">({ago(at)}) — changes since are not shown</span>
-          </>
-        ) : (
-          'Live — drag back to see the cluster as it was'
+      {/* What is shown and the ways out on top; the controls that move through the kept window beneath. */}
+      <div className="flex flex-wrap items-center gap-3">
+        <p role="status" className="mr-auto font-medium">
+          {at ? (
+            <>
+              As of {momentText(at)}{' '}
+              <span className="font-normal">({ago(at)}) — changes since are not shown</span>
+            </>
+          ) : (
+            'Live — drag back to see the cluster as it was'
+          )}
+        </p>
+        {failure && <span role="alert">The kept window could not be read: {failure}</span>}
+        <button type="button" className={at ? primaryLook : buttonLook} onClick={live}>
+          {at ? 'Back to live' : 'Close'}
+        </button>
+      </div>
+      <div className="flex flex-wrap items-center gap-3">
+        {oldest !== undefined && (
+          <input
+            type="range"
+            aria-label="Moment"
+            className="min-w-48 flex-1 accent-teal-700"
+            min={oldest}
+            max={newest}
+            step={1000}
+            value={Math.min(Math.max(shown, oldest), newest)}
+            aria-valuetext={momentText(new Date(shown).toISOString())}
+            onChange={(event) => go(Number(event.target.value))}
+          />
         )}
-      </p>
-      {oldest !== undefined && (
-        <input
-          type="range"
-          aria-label="Moment"
-          className="min-w-48 flex-1 accent-teal-700"
-          min={oldest}
-          max={newest}
-          step={1000}
-          value={Math.min(Math.max(shown, oldest), newest)}
-          aria-valuetext={momentText(new Date(shown).toISOString())}
-          onChange={(event) => go(Number(event.target.value))}
-        />
-      )}
-      <label className="flex items-center gap-1.5">
-        <span className={at ? '' : mutedLook}>Time</span>
-        <input
-          type="datetime-local"
-          step={1}
-          className="rounded-md border border-slate-300 px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
-          value={localValue(shown)}
-          min={oldest === undefined ? undefined : localValue(oldest)}
-          max={localValue(newest)}
-          onChange={(event) => {
-            const ms = fromLocal(event.target.value);
-            if (!Number.isNaN(ms)) onChange(new Date(ms).toISOString());
-          }}
-        />
-      </label>
-      {oldest !== undefined && (
-        <span className={at ? '' : mutedLook}>kept since {momentText(new Date(oldest).toISOString())}</span>
-      )}
-      {failure && <span role="alert">The kept window could not be read: {failure}</span>}
-      <button type="button" className={at ? primaryLook : buttonLook} onClick={live}>
-        {at ? 'Back to live' : 'Close'}
-      </button>
+        <label className="flex items-center gap-1.5">
+          <span className={at ? '' : mutedLook}>Time</span>
+          <input
+            type="datetime-local"
+            step={1}
+            className="rounded-md border border-slate-300 bg-white px-2 py-1 dark:border-slate-700 dark:bg-slate-900"
+            value={localValue(shown)}
+            min={oldest === undefined ? undefined : localValue(oldest)}
+            max={localValue(newest)}
+            onChange={(event) => {
+              const ms = fromLocal(event.target.value);
+              if (!Number.isNaN(ms)) onChange(new Date(ms).toISOString());
+            }}
+          />
+        </label>
+        {oldest !== undefined && (
+          <span className={at ? '' : mutedLook}>kept since {momentText(new Date(oldest).toISOString())}</span>
+        )}
+      </div>
     </section>
   );
 }

@@ -45,6 +45,7 @@ export function TopologyCanvas({
   dark,
   selected,
   onEdgeClick,
+  at,
 }: {
   topology: Topology;
   graph: ShownGraph;
@@ -52,11 +53,13 @@ export function TopologyCanvas({
   dark: boolean;
   selected?: string;
   onEdgeClick?: (id: string) => void;
+  /** The past moment drawn (time travel), kept by the nodes' links. */
+  at?: string;
 }) {
   const big = graph.nodes.length > bigGraph;
   // A big graph opens fitted to the view, which is far out: its first render already leaves the edges out.
   const [far, setFar] = useState(big);
-  const nodes = useMemo(() => flowNodes(topology, graph, layout), [topology, graph, layout]);
+  const nodes = useMemo(() => flowNodes(topology, graph, layout, at), [topology, graph, layout, at]);
   const allEdges = useMemo(
     () => flowEdges(graph, !big, selected, layout.routes),
     [graph, big, selected, layout.routes],

@@ -2,7 +2,7 @@ import { Handle, type Node, type NodeProps, Position, useStore } from '@xyflow/r
 import { memo } from 'react';
 import { router } from '../../app/router.tsx';
 import { PlainLink } from '../../ui/PlainLink.tsx';
-import { objectHref } from '../resources/objects.ts';
+import { kindHref, objectHref } from '../resources/objects.ts';
 import { healthColor, type TopologyNode } from './graph.ts';
 import { type CompactDetail, compactFont, compactLabel, counted, type Detail, detailAt } from './labels.ts';
 import { frameTitleFont } from './layout.ts';
@@ -13,6 +13,8 @@ export type ResourceData = {
   to?: { kind: string; namespace: string; name: string };
   /** Shown beside the kind when no group frame names the namespace. */
   namespace?: string;
+  /** The past moment drawn: the link opens the object's kind as it was then (its own page shows only now). */
+  at?: string;
 };
 export type GroupData = {
   title: string;
@@ -90,12 +92,22 @@ function CompactText({ node, detail }: { node: TopologyNode; detail: CompactDeta
   );
 }
 
+type Opened = NonNullable<ResourceData['to']>;
+/** The Resources page of the object's kind at `at`, filtered to its name. */
+const pastSearch = (to: Opened, at: string) => ({
+  namespace: to.namespace === '_' ? undefined : to.namespace,
+  q: to.name,
+  at,
+});
+const pastHref = (to: Opened, at: string) =>
+  kindHref(to.kind, router.options.stringifySearch(pastSearch(to, at)));
+
 const openNamespace = (name: string) =>
   void router.navigate({ to: '/topology', search: (was: TopologySearch) => ({ ...was, namespace: name }) });
 
 export const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<ResourceData>>) {
   const detail = useStore(detailOf);
-  const { node, to, namespace } = data;
+  const { node, to, namespace, at } = data;
   const color = healthColor[node.status];
   // A cluster too big to draw whole shows one node per namespace or per kind in each, counting what is in it;
   // either opens that namespace's graph.
@@ -176,8 +188,16 @@ export const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<
       {to ? (
         // A plain link, not the router's: thousands of router links cost seconds to mount.
         <PlainLink
-          href={objectHref(to)}
-          go={() => router.navigate({ to: '/resources/$kind/$namespace/$name', params: to })}
+          href={at ? pastHref(to, at) : objectHref(to)}
+          go={() =>
+            at
+              ? router.navigate({
+                  to: '/resources/$kind',
+                  params: { kind: to.kind },
+                  search: pastSearch(to, at),
+                })
+              : router.navigate({ to: '/resources/$kind/$namespace/$name', params: to })
+          }
           className="truncate font-medium text-slate-900 hover:underline dark:text-slate-100"
           aria-label={`${node.kind} ${node.name}`}
           title={`${node.kind} ${node.namespace ? `${node.namespace}/` : ''}${node.name}: ${node.status}`}

@@ -1,22 +1,19 @@
-import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import { get } from '../../api/client.ts';
-import { type StreamState, subscribe } from '../../api/events.ts';
+import { lazy, Suspense, useMemo } from 'react';
 import { linkLook } from '../../ui/controls.tsx';
 import { streamWords } from '../../ui/StreamStatus.tsx';
-import { Loading } from '../../ui/states.tsx';
+import { ErrorMessage, Loading } from '../../ui/states.tsx';
 import { EmptyOrRefused } from '../shell/AccessNotice.tsx';
 import { pods } from '../shell/access.ts';
+import { TimeTravelBar } from '../timetravel/TimeTravelBar.tsx';
 import { type Grouping, groupings, type Health, healths, shownGraph, type Topology } from './graph.ts';
 import { usePlacedLayout } from './use-placed-layout.ts';
+import { type TopologyView, useTopology } from './use-topology.ts';
 
 // React Flow and its styles are fetched when the topology is opened; the layout runs in a Web Worker.
 const TopologyCanvas = lazy(() =>
   import('./TopologyCanvas.tsx').then((m) => ({ default: m.TopologyCanvas })),
 );
-
-type TopologyView = 'resources' | 'traffic';
 
 export interface TopologySearch {
   /** Adds an edge per pair of observed flows of the last 5 minutes (the agent's traffic view). */
@@ -28,6 +25,8 @@ export interface TopologySearch {
   health?: string;
   /** Pod groups shown as their pods, comma-separated ids. */
   expand?: string;
+  /** A past moment (RFC 3339): the graph as the cluster was then, not followed live (time travel). */
+  at?: string;
 }
 
 /** What a whole cluster too big to draw was reduced to (ADR 0057). */
@@ -39,38 +38,6 @@ const reducedTo: Record<NonNullable<Topology['levelOfDetail']>, string> = {
 
 const listOf = (value?: string) => (value ? value.split(',').filter(Boolean) : []);
 
-/**
- * The agent's graph for the namespace in view, kept current by the event stream's `topology` events; with
- * traffic, read again every 10 s instead (the event stream carries no flows).
- */
-function useLiveTopology(
-  namespace: string | undefined,
-  expand: string | undefined,
-  view: TopologyView,
-): { topology?: Topology; stream: StreamState } {
-  const [topology, setTopology] = useState<Topology>();
-  const [stream, setStream] = useState<StreamState>('connecting');
-  const traffic = useQuery({
-    queryKey: ['topology', 'traffic', namespace, expand],
-    queryFn: ({ signal }) => get('/api/topology', { query: { view: 'traffic', namespace, expand }, signal }),
-    enabled: view === 'traffic',
-    refetchInterval: 10_000,
-  });
-  useEffect(() => {
-    setTopology(undefined);
-    if (view === 'traffic') return;
-    return subscribe(
-      '/api/events/stream',
-      { query: { namespaces: namespace, expand } },
-      { onState: setStream, onEvent: ({ data }) => setTopology(data) },
-      ['topology'],
-    );
-  }, [namespace, expand, view]);
-  if (view === 'traffic')
-    return { topology: traffic.data, stream: traffic.isError ? 'reconnecting' : 'open' };
-  return { topology, stream };
-}
-
 const control =
   'rounded-md border border-slate-300 bg-white px-2 py-1 text-sm dark:border-slate-700 dark:bg-slate-800';
 
@@ -81,8 +48,10 @@ export function TopologyPage() {
   const grouping = search.group ?? 'namespace';
   const hidden = listOf(search.hide);
   const health = listOf(search.health) as Health[];
-  const view: TopologyView = search.traffic ? 'traffic' : 'resources';
-  const { topology, stream } = useLiveTopology(search.namespace, search.expand, view);
+  const { at } = search;
+  // Flows are not kept: the past is drawn without traffic.
+  const view: TopologyView = search.traffic && !at ? 'traffic' : 'resources';
+  const { topology, stream, error } = useTopology(search.namespace, search.expand, view, at);
   const graph = useMemo(
     () =>
       topology &&
@@ -107,27 +76,35 @@ export function TopologyPage() {
   return (
     <div className="flex h-[calc(100vh-7rem)] flex-col gap-3">
       <div className="flex flex-wrap items-center gap-3">
-        <h1 className="text-xl font-semibold">Topology{search.namespace ? ` · ${search.namespace}` : ''}</h1>
-        <span role="status" className="text-xs text-slate-600 dark:text-slate-400">
-          {view === 'traffic'
-            ? stream === 'open'
-              ? 'Flows of the last 5 minutes, read every 10 s'
-              : 'Reading again…'
-            : streamWords[stream]}
-          {graph && ` · ${graph.nodes.length} objects, ${graph.edges.length} connections`}
-        </span>
+        {/* The title over its status line, so the controls beside them fit one row with the time control. */}
+        <div className="mr-auto min-w-0">
+          <h1 className="text-xl font-semibold">
+            Topology{search.namespace ? ` · ${search.namespace}` : ''}
+          </h1>
+          <p role="status" className="text-xs text-slate-600 dark:text-slate-400">
+            {stream === 'past'
+              ? 'As it was, not updated'
+              : view === 'traffic'
+                ? stream === 'open'
+                  ? 'Flows of the last 5 minutes, read every 10 s'
+                  : 'Reading again…'
+                : streamWords[stream]}
+            {graph && ` · ${graph.nodes.length} objects, ${graph.edges.length} connections`}
+          </p>
+        </div>
         {search.expand && (
           <button type="button" className={control} onClick={() => setSearch({ expand: undefined })}>
             Group the pods again ({listOf(search.expand).length} shown one by one)
           </button>
         )}
-        <label className="ml-auto flex items-center gap-1 text-sm">
+        <label className="flex items-center gap-1 text-sm">
           <input
             type="checkbox"
             checked={view === 'traffic'}
+            disabled={at !== undefined}
             onChange={(e) => setSearch({ traffic: e.target.checked || undefined })}
           />
-          Traffic of the last 5 minutes
+          Traffic of the last 5 minutes{at ? ' (live only)' : ''}
         </label>
         <label className="flex items-center gap-1 text-sm">
           Group by
@@ -143,6 +120,7 @@ export function TopologyPage() {
             ))}
           </select>
         </label>
+        <TimeTravelBar at={at} onChange={(moment) => setSearch({ at: moment })} />
       </div>
       <fieldset className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
         <legend className="sr-only">Filters</legend>
@@ -177,10 +155,16 @@ export function TopologyPage() {
         </p>
       )}
       <section
-        aria-label="Topology graph"
-        className="min-h-0 flex-1 rounded-lg border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
+        aria-label={at ? 'Topology graph as it was' : 'Topology graph'}
+        className={`min-h-0 flex-1 rounded-lg border bg-white dark:bg-slate-900 ${
+          at ? 'border-2 border-amber-400 dark:border-amber-700' : 'border-slate-200 dark:border-slate-800'
+        }`}
       >
-        {!topology ? (
+        {error ? (
+          <div className="p-4">
+            <ErrorMessage error={error} what="the topology as it was" />
+          </div>
+        ) : !topology ? (
           <Loading what="the topology" />
         ) : graph && graph.nodes.length === 0 ? (
           <EmptyOrRefused listed={pods} namespace={search.namespace}>
@@ -191,7 +175,14 @@ export function TopologyPage() {
         ) : (
           <Suspense fallback={<Loading what="the graph view" />}>
             {/* A new scope mounts a new canvas, which fits its view to the new graph. */}
-            <TopologyCanvas key={scope} topology={topology} graph={graph} layout={placed} dark={dark} />
+            <TopologyCanvas
+              key={scope}
+              topology={topology}
+              graph={graph}
+              layout={placed}
+              dark={dark}
+              at={at}
+            />
           </Suspense>
         )}
       </section>

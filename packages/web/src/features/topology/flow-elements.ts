@@ -28,7 +28,13 @@ function podsByFrame(graph: ShownGraph): Map<string, { pods: number; failing: nu
   return frames;
 }
 
-export function flowNodes(topology: Topology, graph: ShownGraph, layout: LayoutResult): Node[] {
+/** `moment`: the past moment drawn, which the nodes' links keep. */
+export function flowNodes(
+  topology: Topology,
+  graph: ShownGraph,
+  layout: LayoutResult,
+  moment?: string,
+): Node[] {
   const at = (id: string) => layout.positions[id] ?? { x: 0, y: 0 };
   const pods = podsByFrame(graph);
   const room = frameTitleHeight(graph.nodes.length);
@@ -59,6 +65,7 @@ export function flowNodes(topology: Topology, graph: ShownGraph, layout: LayoutR
         node,
         to: openedObject(node, topology),
         ...(group || !node.namespace ? {} : { namespace: node.namespace }),
+        ...(moment ? { at: moment } : {}),
       },
       ...(group ? { parentId: group } : {}),
       ariaLabel: `${node.kind} ${node.name}, ${node.status}`,
