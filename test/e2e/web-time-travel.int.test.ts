@@ -95,7 +95,8 @@ describe('time travel in the web UI', () => {
   });
 });
 
-// A rollout seen through time travel: the Topology page as it was before it.
+// A rollout seen through time travel: the Topology page as it was before it, and what changed between two
+// timeline entries.
 
 const name = 'shop';
 /** What the rollout leaves behind: the pods before and after it, the new ReplicaSet, a moment before it. */
@@ -186,6 +187,60 @@ describe('a rollout through time travel in the web UI', () => {
     for (const p of rollout.newPods) await pod(page, p).waitFor();
     for (const p of rollout.oldPods) expect(await pod(page, p).count()).toBe(0);
     expect(new URL(page.url()).searchParams.has('at')).toBe(false);
+    await page.close();
+  });
+
+  it('lists what changed between two timeline entries: the Deployment modified with its template diff, a ReplicaSet created', async () => {
+    const page = await open(`/timeline?namespace=${web.ns.name}&kind=Deployment,ReplicaSet`);
+    const entries = page.getByRole('list', { name: 'Changes' }).getByRole('listitem');
+    const updated = entries.filter({ hasText: `${name}:1 → ${name}:2` });
+    await updated.first().waitFor();
+    const created = entries.filter({ hasText: rollout.newReplicaSet }).filter({ hasText: 'add' });
+    await updated.first().getByRole('checkbox').check();
+    await created.first().getByRole('checkbox').check();
+    const compare = page.getByRole('region', { name: 'Compare' });
+    await compare.getByRole('link', { name: 'What changed between them' }).click();
+    await page.waitForURL(/\/timeline\/between\?.*from=.*to=/);
+
+    const deployments = page.getByRole('region', { name: `Deployment in namespace ${web.ns.name}` });
+    await deployments.getByRole('link', { name, exact: true }).waitFor();
+    const diff = deployments.getByRole('table', { name: `Changed fields of ${name}` });
+    const image = diff.getByRole('row').filter({ hasText: /containers\[shop\]\.image/ });
+    expect(await image.getByRole('cell').allTextContents()).toEqual([
+      `spec.template.spec.containers[${name}].image`,
+      `${name}:1`,
+      `${name}:2`,
+    ]);
+    const replicaSets = page.getByRole('region', { name: `ReplicaSet in namespace ${web.ns.name}` });
+    const newSet = replicaSets.getByRole('listitem').filter({ hasText: rollout.newReplicaSet });
+    expect(await newSet.getByText('created', { exact: true }).count()).toBe(1);
+    // A created object opens its kind's table at the later moment, filtered to its name.
+    const href = (await newSet.getByRole('link').getAttribute('href')) ?? '';
+    expect(new URL(href, web.agent.url).searchParams.get('q')).toBe(rollout.newReplicaSet);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, 'time-travel-changes');
+    await page.close();
+  });
+
+  it('goes from the topology as it was to what changed since then: the old pods deleted, the new ones created', async () => {
+    const at = new Date(rollout.before).toISOString();
+    const page = await open(`/topology?namespace=${web.ns.name}&at=${encodeURIComponent(at)}`);
+    await page
+      .getByRole('region', { name: 'Time travel' })
+      .getByRole('link', { name: 'What changed since then' })
+      .click();
+    await page.waitForURL(/\/timeline\/between\?/);
+    const pods = page.getByRole('region', { name: `Pod in namespace ${web.ns.name}` });
+    for (const [list, how] of [
+      [rollout.oldPods, 'deleted'],
+      [rollout.newPods, 'created'],
+    ] as const) {
+      for (const p of list) {
+        const item = pods.getByRole('listitem').filter({ hasText: p });
+        await item.getByText(how, { exact: true }).waitFor();
+      }
+    }
+    expect(await seriousA11yViolations(page)).toEqual([]);
     await page.close();
   });
 });

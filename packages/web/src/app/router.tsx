@@ -22,6 +22,7 @@ import { NotFound } from '../features/shell/NotFound.tsx';
 import { PageError } from '../features/shell/PageError.tsx';
 import { Shell } from '../features/shell/Shell.tsx';
 import { changeTypes, TimelinePage, type TimelineSearch } from '../features/timeline/TimelinePage.tsx';
+import type { ChangesBetweenSearch } from '../features/timetravel/ChangesBetweenPage.tsx';
 import { groupings } from '../features/topology/graph.ts';
 import { TopologyPage, type TopologySearch } from '../features/topology/TopologyPage.tsx';
 import { type TrafficSearch, trafficWindows } from '../features/traffic/search.ts';
@@ -71,6 +72,19 @@ const topologyRoute = createRoute({
       at: moment(search.at),
     };
   },
+});
+
+const changesBetweenRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/timeline/between',
+  component: lazyRouteComponent(
+    () => import('../features/timetravel/ChangesBetweenPage.tsx'),
+    'ChangesBetweenPage',
+  ),
+  validateSearch: (search: Record<string, unknown>): ChangesBetweenSearch => ({
+    from: moment(search.from),
+    to: moment(search.to),
+  }),
 });
 
 const resourcesRoute = createRoute({
@@ -247,6 +261,7 @@ export const router = createRouter({
     resourceDetailRoute,
     topologyRoute,
     timelineRoute,
+    changesBetweenRoute,
     helmRoute,
     helmReleaseRoute,
     helmChartsRoute,

@@ -8,6 +8,7 @@ import { useSearchPatch } from '../../ui/use-search-patch.ts';
 import { EmptyOrRefused } from '../shell/AccessNotice.tsx';
 import { pods } from '../shell/access.ts';
 import { ChangeRow } from './ChangeRow.tsx';
+import { ComparePicks } from './ComparePicks.tsx';
 import { type Change, useLiveChanges } from './use-live-changes.ts';
 
 export interface TimelineSearch {
@@ -35,6 +36,13 @@ export function TimelinePage() {
     name: search.name,
   });
   const [open, setOpen] = useState<number | undefined>();
+  // The two ends of a comparison; ticking a third lets go of the first ticked.
+  const [picked, setPicked] = useState<readonly Change[]>([]);
+  const pick = (change: Change, on: boolean) =>
+    setPicked((was) => {
+      const others = was.filter((c) => c.seq !== change.seq);
+      return on ? [...others, change].slice(-2) : others;
+    });
   const setFilter = useSearchPatch<Partial<TimelineSearch>>();
   const rows = (changes.data?.events ?? []).filter((c) => !search.type || ofType[search.type](c));
   return (
@@ -73,6 +81,7 @@ export function TimelinePage() {
           {streamWords[stream]}
         </span>
       </div>
+      <ComparePicks picked={picked} namespace={search.namespace} clear={() => setPicked([])} />
       {changes.isPending ? (
         <Loading what="the timeline" />
       ) : changes.isError ? (
@@ -92,6 +101,8 @@ export function TimelinePage() {
               change={change}
               open={open === change.seq}
               onToggle={() => setOpen(open === change.seq ? undefined : change.seq)}
+              picked={picked.some((c) => c.seq === change.seq)}
+              onPick={(on) => pick(change, on)}
             />
           ))}
         </ol>

@@ -1,3 +1,4 @@
+import { Link } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { type Answer, get } from '../../api/client.ts';
 import { buttonLook, mutedLook, primaryLook } from '../../ui/controls.tsx';
@@ -83,6 +84,15 @@ export function TimeTravelBar(props: {
           )}
         </p>
         {failure && <span role="alert">The kept window could not be read: {failure}</span>}
+        {at && (
+          <Link
+            to="/timeline/between"
+            search={(was: { namespace?: string }) => ({ namespace: was.namespace, from: at })}
+            className={`${buttonLook} bg-white dark:bg-slate-900`}
+          >
+            What changed since then
+          </Link>
+        )}
         <button type="button" className={at ? primaryLook : buttonLook} onClick={live}>
           {at ? 'Back to live' : 'Close'}
         </button>

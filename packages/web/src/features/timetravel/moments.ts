@@ -15,3 +15,24 @@ export const localValue = (ms: number) => {
   return at.toISOString().slice(0, 19);
 };
 export const fromLocal = (value: string) => Date.parse(value);
+
+/**
+ * How long after a timeline entry's time its change is surely in the kept past: the timeline and the history
+ * stamp the same watch event one after the other, the history last, a few milliseconds apart at most.
+ */
+const settledMs = 1000;
+
+/** The moment just before a timeline entry's change. */
+export const justBefore = (timestamp: string) => new Date(Date.parse(timestamp) - 1).toISOString();
+
+/** When a timeline entry's change is surely in the kept past, in milliseconds. */
+export const settled = (timestamp: string) => Date.parse(timestamp) + settledMs;
+
+/**
+ * The moment right after a timeline entry's change, never later than now (the kept window ends there): undefined
+ * when that is now, which the routes read as their default.
+ */
+export function rightAfter(timestamp: string, now = Date.now()): string | undefined {
+  const after = settled(timestamp);
+  return after >= now ? undefined : new Date(after).toISOString();
+}
