@@ -95,8 +95,8 @@ describe('time travel in the web UI', () => {
   });
 });
 
-// A rollout seen through time travel: the Topology page as it was before it, and what changed between two
-// timeline entries.
+// A rollout seen through time travel: the Topology page as it was before it, what changed between two timeline
+// entries, and a replay of the topology through it.
 
 const name = 'shop';
 /** What the rollout leaves behind: the pods before and after it, the new ReplicaSet, a moment before it. */
@@ -243,4 +243,25 @@ describe('a rollout through time travel in the web UI', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     await page.close();
   });
+
+  it('replays the topology from before the rollout to now, one step a second, from the what-changed view', async () => {
+    const from = new Date(rollout.before).toISOString();
+    const page = await open(`/timeline/between?namespace=${web.ns.name}&from=${encodeURIComponent(from)}`);
+    await page.getByRole('link', { name: 'Replay on the topology' }).click();
+    await page.waitForURL(/\/topology\?.*replayFrom=/);
+    for (const p of rollout.oldPods) await pod(page, p).waitFor();
+    const replay = page.getByRole('region', { name: 'Replay' });
+    await replay.getByText(/^Step 1 of \d+/).waitFor();
+    await replay.getByRole('button', { name: 'Play', exact: true }).click();
+    // At most 20 steps, a second each: the last is the end of the span, after the rollout.
+    await replay.getByRole('button', { name: 'Play again' }).waitFor({ timeout: 30_000 });
+    const [, step, steps] =
+      /Step (\d+) of (\d+)/.exec((await replay.getByRole('status').textContent()) ?? '') ?? [];
+    expect(Number(step)).toBeGreaterThan(2);
+    expect(step).toBe(steps);
+    for (const p of rollout.newPods) await pod(page, p).waitFor();
+    for (const p of rollout.oldPods) expect(await pod(page, p).count()).toBe(0);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.close();
+  }, 60_000);
 });

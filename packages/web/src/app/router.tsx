@@ -70,6 +70,8 @@ const topologyRoute = createRoute({
       expand: text(search.expand),
       ...(group ? { group } : {}),
       at: moment(search.at),
+      replayFrom: moment(search.replayFrom),
+      replayTo: moment(search.replayTo),
     };
   },
 });

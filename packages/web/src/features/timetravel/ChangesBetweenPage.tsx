@@ -82,6 +82,15 @@ export function ChangesBetweenPage() {
           onChange={(from) => setSearch({ from })}
         />
         <MomentField label="To" value={search.to ?? answer?.to} onChange={(to) => setSearch({ to })} />
+        {answer && (
+          <Link
+            to="/topology"
+            search={{ namespace, at: answer.from, replayFrom: answer.from, replayTo: answer.to }}
+            className={buttonLook}
+          >
+            Replay on the topology
+          </Link>
+        )}
       </PageHeading>
       {between.isError ? (
         <ErrorMessage error={between.error} what="what changed" />

@@ -36,3 +36,29 @@ export function rightAfter(timestamp: string, now = Date.now()): string | undefi
   const after = settled(timestamp);
   return after >= now ? undefined : new Date(after).toISOString();
 }
+
+/**
+ * The moments a replay steps through from `from` to `to`: both ends, and between them the moment each second
+ * with changes had settled (`timestamps`: the timeline's entries), evenly thinned to `most` in all.
+ */
+export function replaySteps(from: string, to: string, timestamps: readonly string[], most = 20): string[] {
+  const start = Date.parse(from);
+  const end = Date.parse(to);
+  const bySecond = new Map<number, number>();
+  for (const timestamp of timestamps) {
+    const at = settled(timestamp);
+    if (at <= start || at >= end) continue;
+    const second = Math.floor(at / 1000);
+    bySecond.set(second, Math.max(at, bySecond.get(second) ?? at));
+  }
+  const inside = [...bySecond.values()].sort((a, b) => a - b);
+  const room = Math.max(0, most - 2);
+  const kept =
+    inside.length <= room
+      ? inside
+      : Array.from(
+          { length: room },
+          (_, i) => inside[Math.round((i * (inside.length - 1)) / Math.max(1, room - 1))] as number,
+        );
+  return [start, ...kept, end].map((ms) => new Date(ms).toISOString());
+}

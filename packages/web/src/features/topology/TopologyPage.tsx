@@ -7,6 +7,7 @@ import { EmptyOrRefused } from '../shell/AccessNotice.tsx';
 import { pods } from '../shell/access.ts';
 import { TimeTravelBar } from '../timetravel/TimeTravelBar.tsx';
 import { type Grouping, groupings, type Health, healths, shownGraph, type Topology } from './graph.ts';
+import { TopologyReplay } from './TopologyReplay.tsx';
 import { usePlacedLayout } from './use-placed-layout.ts';
 import { type TopologyView, useTopology } from './use-topology.ts';
 
@@ -27,6 +28,9 @@ export interface TopologySearch {
   expand?: string;
   /** A past moment (RFC 3339): the graph as the cluster was then, not followed live (time travel). */
   at?: string;
+  /** A replay's first and last moments: `at` steps from one to the other. */
+  replayFrom?: string;
+  replayTo?: string;
 }
 
 /** What a whole cluster too big to draw was reduced to (ADR 0057). */
@@ -120,7 +124,22 @@ export function TopologyPage() {
             ))}
           </select>
         </label>
-        <TimeTravelBar at={at} onChange={(moment) => setSearch({ at: moment })} />
+        <TimeTravelBar
+          at={at}
+          onChange={(moment) =>
+            setSearch(moment ? { at: moment } : { at: undefined, replayFrom: undefined, replayTo: undefined })
+          }
+        />
+        {at && search.replayFrom && search.replayTo && (
+          <TopologyReplay
+            namespace={search.namespace}
+            from={search.replayFrom}
+            to={search.replayTo}
+            at={at}
+            go={(moment) => setSearch({ at: moment })}
+            close={() => setSearch({ replayFrom: undefined, replayTo: undefined })}
+          />
+        )}
       </div>
       <fieldset className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
         <legend className="sr-only">Filters</legend>
