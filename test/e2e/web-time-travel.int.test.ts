@@ -175,13 +175,21 @@ describe('a rollout through time travel in the web UI', () => {
       true,
     );
     // A node's link keeps the moment: its kind's table as it was, filtered to its name.
-    const href = (await pod(page, rollout.oldPods[0] as string).getAttribute('href')) ?? '';
+    const oldPod = rollout.oldPods[0] as string;
+    const href = (await pod(page, oldPod).getAttribute('href')) ?? '';
     expect(href).toMatch(/\/resources\/Pod\?/);
     expect(new URL(href, web.agent.url).searchParams.get('at')).toBe(
       new URL(page.url()).searchParams.get('at'),
     );
     expect(await seriousA11yViolations(page)).toEqual([]);
     await docsScreenshot(page, 'time-travel-topology');
+    const table = await openPage(web.browser, new URL(href, web.agent.url).toString());
+    await table.getByRole('region', { name: 'Pod objects' }).getByRole('link', { name: oldPod }).waitFor();
+    await table
+      .getByRole('region', { name: 'Time travel' })
+      .getByText(/^As of /)
+      .waitFor();
+    await table.close();
 
     await bar.getByRole('button', { name: 'Back to live' }).click();
     for (const p of rollout.newPods) await pod(page, p).waitFor();
@@ -196,9 +204,14 @@ describe('a rollout through time travel in the web UI', () => {
     const updated = entries.filter({ hasText: `${name}:1 → ${name}:2` });
     await updated.first().waitFor();
     const created = entries.filter({ hasText: rollout.newReplicaSet }).filter({ hasText: 'add' });
-    await updated.first().getByRole('checkbox').check();
     await created.first().getByRole('checkbox').check();
+    await updated.first().getByRole('checkbox').check();
     const compare = page.getByRole('region', { name: 'Compare' });
+    // Ticked later, the earlier entry is still the start.
+    expect(await compare.textContent()).toMatch(
+      new RegExp(`From .*\\(Deployment ${name} update\\) to .*\\(ReplicaSet ${rollout.newReplicaSet} add\\)`),
+    );
+    expect(await seriousA11yViolations(page)).toEqual([]);
     await compare.getByRole('link', { name: 'What changed between them' }).click();
     await page.waitForURL(/\/timeline\/between\?.*from=.*to=/);
 
