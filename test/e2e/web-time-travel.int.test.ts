@@ -100,7 +100,13 @@ describe('time travel in the web UI', () => {
 
 const name = 'shop';
 /** What the rollout leaves behind: the pods before and after it, the new ReplicaSet, a moment before it. */
-const rollout = { oldPods: [] as string[], newPods: [] as string[], newReplicaSet: '', before: 0 };
+const rollout = {
+  oldPods: [] as string[],
+  newPods: [] as string[],
+  oldReplicaSet: '',
+  newReplicaSet: '',
+  before: 0,
+};
 
 /** The pods of the Deployment the agent holds now. */
 const agentPods = async () =>
@@ -152,7 +158,11 @@ describe('a rollout through time travel in the web UI', () => {
     rollout.newReplicaSet =
       sets.items.find((rs) => rs.spec?.template?.spec?.containers[0]?.image === `${name}:2`)?.metadata
         ?.name ?? '';
+    rollout.oldReplicaSet =
+      sets.items.find((rs) => rs.spec?.template?.spec?.containers[0]?.image !== `${name}:2`)?.metadata
+        ?.name ?? '';
     expect(rollout.newReplicaSet).not.toBe('');
+    expect(rollout.oldReplicaSet).not.toBe('');
   }, 150_000);
 
   it('shows the topology as it was before the rollout with the time control, marked, and live again in one click', async () => {
@@ -174,22 +184,31 @@ describe('a rollout through time travel in the web UI', () => {
     expect(await page.getByRole('checkbox', { name: /Traffic of the last 5 minutes/ }).isDisabled()).toBe(
       true,
     );
-    // A node's link keeps the moment: its kind's table as it was, filtered to its name.
+    // A node's link keeps the moment: the object's page as it was.
     const oldPod = rollout.oldPods[0] as string;
     const href = (await pod(page, oldPod).getAttribute('href')) ?? '';
-    expect(href).toMatch(/\/resources\/Pod\?/);
+    expect(href).toMatch(new RegExp(`/resources/Pod/[^/]+/${oldPod}\\?`));
     expect(new URL(href, web.agent.url).searchParams.get('at')).toBe(
       new URL(page.url()).searchParams.get('at'),
     );
     expect(await seriousA11yViolations(page)).toEqual([]);
     await docsScreenshot(page, 'time-travel-topology');
-    const table = await openPage(web.browser, new URL(href, web.agent.url).toString());
-    await table.getByRole('region', { name: 'Pod objects' }).getByRole('link', { name: oldPod }).waitFor();
-    await table
+    const object = await openPage(web.browser, new URL(href, web.agent.url).toString());
+    await object
       .getByRole('region', { name: 'Time travel' })
       .getByText(/^As of /)
       .waitFor();
-    await table.close();
+    // As it was: the old image in its YAML, its ReplicaSet then among the related objects, nothing live to act on.
+    await object.getByText('image: shop:1').first().waitFor();
+    await object
+      .getByRole('list', { name: 'Owned by' })
+      .getByRole('link', { name: rollout.oldReplicaSet })
+      .waitFor();
+    for (const live of ['Logs', 'Terminal', 'Events'])
+      expect(await object.getByRole('heading', { name: live, exact: true }).count(), live).toBe(0);
+    expect(await seriousA11yViolations(object)).toEqual([]);
+    await docsScreenshot(object, 'time-travel-object');
+    await object.close();
 
     await bar.getByRole('button', { name: 'Back to live' }).click();
     for (const p of rollout.newPods) await pod(page, p).waitFor();

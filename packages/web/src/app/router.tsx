@@ -111,6 +111,7 @@ const resourceDetailRoute = createRoute({
     () => import('../features/resources/ResourceDetailPage.tsx'),
     'ResourceDetailPage',
   ),
+  validateSearch: (search: Record<string, unknown>): { at?: string } => ({ at: moment(search.at) }),
 });
 
 const revisionNumber = (value: unknown) => {

@@ -7,12 +7,26 @@ import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { healthColor, type TopologyNode } from '../topology/graph.ts';
 import { relatedObjects, topologyId } from './related.ts';
 
-/** Owners, what the object manages, its Services, configuration and the rest, from its namespace's topology. */
-export function RelatedCard({ kind, namespace, name }: { kind: string; namespace: string; name: string }) {
+/**
+ * Owners, what the object manages, its Services, configuration and the rest, from its namespace's topology: now,
+ * or as it was at `at` (time travel).
+ */
+export function RelatedCard({
+  kind,
+  namespace,
+  name,
+  at,
+}: {
+  kind: string;
+  namespace: string;
+  name: string;
+  at?: string;
+}) {
   const topology = useQuery({
-    queryKey: ['topology', namespace, 'with-replicasets'],
-    queryFn: ({ signal }) => get('/api/topology', { query: { namespace, replicaSets: 'true' }, signal }),
-    refetchInterval: 15_000,
+    queryKey: ['topology', namespace, 'with-replicasets', at],
+    queryFn: ({ signal }) =>
+      get('/api/topology', { query: { namespace, replicaSets: 'true', ...(at ? { at } : {}) }, signal }),
+    refetchInterval: at ? false : 15_000,
   });
   const groups = useMemo(
     () => (topology.data ? relatedObjects(topology.data, topologyId(kind, namespace, name)) : []),
@@ -42,7 +56,7 @@ export function RelatedCard({ kind, namespace, name }: { kind: string; namespace
                         aria-label={node.status}
                       />
                       <span className="text-xs text-slate-600 dark:text-slate-400">{node.kind}</span>
-                      <RelatedLink node={node} />
+                      <RelatedLink node={node} at={at} />
                     </li>
                   ))}
                 </ul>
@@ -56,14 +70,14 @@ export function RelatedCard({ kind, namespace, name }: { kind: string; namespace
 }
 
 /** A pod group (too many pods to list) opens the pods table filtered to its owner's name. */
-function RelatedLink({ node }: { node: TopologyNode }) {
+function RelatedLink({ node, at }: { node: TopologyNode; at?: string }) {
   if (node.kind !== 'PodGroup')
     return <ObjectLink kind={node.kind} namespace={node.namespace} name={node.name} />;
   return (
     <Link
       to="/resources/$kind"
       params={{ kind: 'pods' }}
-      search={{ namespace: node.namespace, q: node.name.replace(/ pods$/, '') }}
+      search={{ namespace: node.namespace, q: node.name.replace(/ pods$/, ''), at }}
       className="font-mono text-xs text-teal-800 hover:underline dark:text-teal-300"
     >
       {String(node.data.count)} pods

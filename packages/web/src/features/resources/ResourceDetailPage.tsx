@@ -1,6 +1,6 @@
 import type { KubeObject } from '@binnacle/common';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams, useSearch } from '@tanstack/react-router';
+import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { lazy, Suspense, useState } from 'react';
 import { ApiError, get } from '../../api/client.ts';
 import { ObjectLink } from '../../ui/ObjectLink.tsx';
@@ -12,8 +12,9 @@ import { ActionsCard } from '../operations/ActionsCard.tsx';
 import { PortForwardCard } from '../portforward/PortForwardCard.tsx';
 import { useWhyNot } from '../shell/use-why-not.ts';
 import { ShellOpener } from '../terminal/ShellOpener.tsx';
+import { TimeTravelBar } from '../timetravel/TimeTravelBar.tsx';
 import { DeletedNotice } from './DeletedNotice.tsx';
-import { kindDetails } from './details/registry.ts';
+import { detailsOfTheObjectAlone, kindDetails } from './details/registry.ts';
 import { EventsCard } from './EventsCard.tsx';
 import { ageOf } from './objects.ts';
 import { RelatedCard } from './RelatedCard.tsx';
@@ -23,22 +24,39 @@ const ResourceMetrics = lazy(() =>
   import('../metrics/ResourceMetrics.tsx').then((m) => ({ default: m.ResourceMetrics })),
 );
 
-/** One object: what it is, who owns it, its labels, its events, and its YAML. */
+/**
+ * One object: what it is, who owns it, its labels, its events, and its YAML. With `at` in the URL (time travel),
+ * the object as it was then: its YAML, its related objects then and what of its details reads the object alone;
+ * nothing live (logs, terminal, metrics, events, actions) and no edits.
+ */
 export function ResourceDetailPage() {
   const { kind, namespace, name } = useParams({ from: '/resources/$kind/$namespace/$name' });
-  const { namespace: filter } = useSearch({ strict: false });
+  const { namespace: filter, at } = useSearch({ from: '/resources/$kind/$namespace/$name' });
+  const navigate = useNavigate();
   const scope = namespace === '_' ? undefined : namespace;
   const object = useQuery({
-    queryKey: ['resource', kind, namespace, name],
+    queryKey: ['resource', kind, namespace, name, at],
     queryFn: ({ signal }) =>
-      get('/api/resources/{kind}/{namespace}/{name}', { params: { kind, namespace, name }, signal }),
-    refetchInterval: 10_000,
+      get('/api/resources/{kind}/{namespace}/{name}', {
+        params: { kind, namespace, name },
+        query: at ? { at } : {},
+        signal,
+      }),
+    refetchInterval: at ? false : 10_000,
     meta: { showsNotFound: true },
   });
+  const timeBar = (
+    <TimeTravelBar
+      at={at}
+      kind={kind}
+      onChange={(moment) => void navigate({ to: '.', search: (prev) => ({ ...prev, at: moment }) })}
+    />
+  );
   // A failed refetch keeps the last answer: an object deleted while its page is open stays shown as it last was.
   const resource = object.data?.resource as KubeObject | undefined;
+  const past = at !== undefined;
   const whyNot = useWhyNot({ kind: resource?.kind, apiVersion: resource?.apiVersion, namespace: scope });
-  const gone = object.error instanceof ApiError && object.error.code === 'not_found';
+  const gone = !past && object.error instanceof ApiError && object.error.code === 'not_found';
   const [missedSince, setMissedSince] = useState<number>();
   if (gone && missedSince === undefined) setMissedSince(Date.now());
   if (!gone && missedSince !== undefined) setMissedSince(undefined);
@@ -67,14 +85,17 @@ export function ResourceDetailPage() {
     return (
       <div className="mx-auto flex max-w-6xl flex-col gap-3">
         {back}
+        {past && timeBar}
         {deleted}
         <ErrorMessage error={object.error} what={`${kind} ${scope ? `${scope}/` : ''}${name}`} />
       </div>
     );
   const meta = resource?.metadata ?? {};
-  // A deleted object has no log, shell or port to open and takes no action.
-  const logs = resource && scope && !gone ? logSource(resource, scope, name) : undefined;
-  const Details = resource?.kind ? kindDetails[resource.kind] : undefined;
+  // A deleted object, or one as it was, has no log, shell or port to open and takes no action.
+  const live = !gone && !past;
+  const logs = resource && scope && live ? logSource(resource, scope, name) : undefined;
+  const kindOf = resource?.kind;
+  const Details = kindOf && (!past || detailsOfTheObjectAlone.has(kindOf)) ? kindDetails[kindOf] : undefined;
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-4">
       {back}
@@ -92,8 +113,9 @@ export function ResourceDetailPage() {
           History on the timeline →
         </Link>
       </div>
+      {timeBar}
       {deleted}
-      {object.isError && !gone && (
+      {object.isError && !gone && !past && (
         <p
           role="status"
           className="rounded-md border border-amber-300 bg-amber-50 px-3 py-1.5 text-sm text-amber-900 dark:border-amber-800 dark:bg-amber-950 dark:text-amber-100"
@@ -102,7 +124,7 @@ export function ResourceDetailPage() {
           {new Date(object.dataUpdatedAt).toLocaleTimeString('en-GB')}. It refreshes again on its own.
         </p>
       )}
-      {resource && !gone && <ActionsCard resource={resource} namespace={scope} name={name} />}
+      {resource && live && <ActionsCard resource={resource} namespace={scope} name={name} />}
       <Card title="Summary">
         <dl className="grid grid-cols-[10rem_1fr] gap-x-4 gap-y-2 text-sm">
           <dt className="text-slate-600 dark:text-slate-400">API version</dt>
@@ -136,19 +158,19 @@ export function ResourceDetailPage() {
         </dl>
       </Card>
       {resource && Details && <Details resource={resource} namespace={scope} name={name} />}
-      {resource?.kind && hasMetrics(resource.kind, scope) && (
+      {resource?.kind && !past && hasMetrics(resource.kind, scope) && (
         <Suspense fallback={<Loading what="the metrics" />}>
           <ResourceMetrics kind={resource.kind} namespace={scope} name={name} resource={resource} />
         </Suspense>
       )}
-      {resource?.kind && scope && <RelatedCard kind={resource.kind} namespace={scope} name={name} />}
-      {resource?.kind && <EventsCard kind={resource.kind} namespace={scope} name={name} />}
+      {resource?.kind && scope && <RelatedCard kind={resource.kind} namespace={scope} name={name} at={at} />}
+      {resource?.kind && !past && <EventsCard kind={resource.kind} namespace={scope} name={name} />}
       {logs && (
         <Card title="Logs">
           {whyNot('logs') ? <p className="text-sm">{whyNot('logs')}</p> : <LogViewer {...logs} />}
         </Card>
       )}
-      {(resource?.kind === 'Pod' || resource?.kind === 'Service') && scope && !gone && (
+      {(resource?.kind === 'Pod' || resource?.kind === 'Service') && scope && live && (
         <PortForwardCard
           type={resource.kind === 'Pod' ? 'pod' : 'service'}
           namespace={scope}
@@ -165,7 +187,7 @@ export function ResourceDetailPage() {
           />
         </Card>
       )}
-      {resource && <YamlCard resource={resource} params={{ kind, namespace, name }} readOnly={gone} />}
+      {resource && <YamlCard resource={resource} params={{ kind, namespace, name }} readOnly={!live} />}
     </div>
   );
 }

@@ -131,11 +131,12 @@ export function ResourcesPage() {
   };
   const { namespace, wide } = search;
   const serverColumnList = shown?.columns;
+  const at = search.at;
   // The same columns from render to render unless what they show changed, so the rows in view keep theirs.
   const columns = useMemo((): Column<TableRow>[] => {
     const sortedAs = (column: string) => (sortedColumn === column.toLowerCase() ? order : undefined);
-    // The namespace filter goes with the link, serialised as the router would.
-    const linkSearch = namespace ? router.options.stringifySearch({ namespace }) : '';
+    // The namespace filter and the moment shown go with the link, serialised as the router would.
+    const linkSearch = namespace || at ? router.options.stringifySearch({ namespace, at }) : '';
     const serverColumns = (serverColumnList ?? [])
       .map((column, index) => ({ column, index }))
       .filter(({ column }) => wide || column.priority === 0);
@@ -155,7 +156,7 @@ export function ResourcesPage() {
               navigate({
                 to: '/resources/$kind/$namespace/$name',
                 params: { kind, namespace: row.namespace ?? '_', name: row.name },
-                search: { namespace },
+                search: { namespace, at },
               })
             }
             title={row.name}
@@ -204,6 +205,7 @@ export function ResourcesPage() {
   }, [
     kind,
     namespace,
+    at,
     acrossNamespaces,
     sortedColumn,
     order,

@@ -2,7 +2,7 @@ import { Handle, type Node, type NodeProps, Position, useStore } from '@xyflow/r
 import { memo } from 'react';
 import { router } from '../../app/router.tsx';
 import { PlainLink } from '../../ui/PlainLink.tsx';
-import { kindHref, objectHref } from '../resources/objects.ts';
+import { objectHref } from '../resources/objects.ts';
 import { healthColor, type TopologyNode } from './graph.ts';
 import { type CompactDetail, compactFont, compactLabel, counted, type Detail, detailAt } from './labels.ts';
 import { frameTitleFont } from './layout.ts';
@@ -94,13 +94,9 @@ function CompactText({ node, detail }: { node: TopologyNode; detail: CompactDeta
 
 type Opened = NonNullable<ResourceData['to']>;
 /** The Resources page of the object's kind at `at`, filtered to its name. */
-const pastSearch = (to: Opened, at: string) => ({
-  namespace: to.namespace === '_' ? undefined : to.namespace,
-  q: to.name,
-  at,
-});
-const pastHref = (to: Opened, at: string) =>
-  kindHref(to.kind, router.options.stringifySearch(pastSearch(to, at)));
+/** The object's page, as it was at `at` when the graph shows a past moment (time travel). */
+const openedHref = (to: Opened, at: string | undefined) =>
+  objectHref(to, at ? router.options.stringifySearch({ at }) : '');
 
 const openNamespace = (name: string) =>
   void router.navigate({ to: '/topology', search: (was: TopologySearch) => ({ ...was, namespace: name }) });
@@ -188,15 +184,9 @@ export const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<
       {to ? (
         // A plain link, not the router's: thousands of router links cost seconds to mount.
         <PlainLink
-          href={at ? pastHref(to, at) : objectHref(to)}
+          href={openedHref(to, at)}
           go={() =>
-            at
-              ? router.navigate({
-                  to: '/resources/$kind',
-                  params: { kind: to.kind },
-                  search: pastSearch(to, at),
-                })
-              : router.navigate({ to: '/resources/$kind/$namespace/$name', params: to })
+            router.navigate({ to: '/resources/$kind/$namespace/$name', params: to, search: at ? { at } : {} })
           }
           className="truncate font-medium text-slate-900 hover:underline dark:text-slate-100"
           aria-label={`${node.kind} ${node.name}`}

@@ -46,3 +46,9 @@ export const kindDetails: Partial<Record<string, ComponentType<KindDetailsProps>
   Namespace: NamespaceDetails,
   NetworkPolicy: NetworkPolicyDetails,
 };
+
+/**
+ * Kinds whose details read nothing but the object: an object page as of a past moment (time travel) shows them for
+ * that state; the others ask the agent for live objects (pods, revisions, bindings) and are left out then.
+ */
+export const detailsOfTheObjectAlone = new Set(['Pod', 'HorizontalPodAutoscaler']);
