@@ -39,7 +39,7 @@ const benchmarks: Record<string, { about: string; run: (args: string[]) => Promi
   },
   'time-travel': {
     about:
-      'issue 42, in process with compressed time: 10 000 pods, 3 600 changes at one a second; bytes kept per change, heap the history adds, a whole-cluster pod list and a namespace topology 30 min back',
+      'issue 42, in process with compressed time: 10 000 pods, 3 600 changes at one a second; bytes kept per change in memory and in the SQLite file, heap the history adds, a whole-cluster pod list and a namespace topology 30 min back',
     run: timeTravel,
   },
   'topology-lod': {

@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { KubeObject } from '@binnacle/common';
+import { HistoryStore } from '../packages/agent/src/scope/history/history-store.ts';
+import { HistoryJournal } from '../packages/agent/src/scope/history/journal.ts';
 import { ObjectVersions } from '../packages/agent/src/scope/history/versions.ts';
 import {
   buildTopology,
@@ -206,14 +211,23 @@ const heapMB = () => {
  * Issue 42's time-travel figures, in process with compressed time (the stored data is what an hour at one change a
  * second stores): 10 000 realistic pods and their Deployments; 3 600 changes, one per simulated second — status
  * changes and restarts (70 %), scales (10 %), rollouts (10 %), a pod replaced (10 %) — then the bytes kept per
- * change, the heap the history adds over the same changes without it, a whole-cluster pod list and a namespace's
+ * change in memory and in the SQLite file (written through the journal, as `--timeline-storage sqlite` does), the heap the history adds over the same changes without it, a whole-cluster pod list and a namespace's
  * topology as they were half an hour before the end.
  */
 export function timeTravel(): Promise<BenchResult> {
   const start = Date.UTC(2026, 10, 29, 0, 0, 0);
+  const dir = mkdtempSync(join(tmpdir(), 'binnacle-bench-history-'));
+  const store = HistoryStore.open(join(dir, 'timeline.history.db'));
+  let now = start;
+  let journal = new HistoryJournal(store, { now: () => now });
   const run = (keepHistory: boolean) => {
     const cache = new Map<string, KubeObject>();
-    const history = new ObjectVersions({ windowMs, maxBytes: 1024 ** 3 });
+    // As with `--timeline-storage sqlite`: every state also goes to the SQLite file, through the journal.
+    const history = new ObjectVersions({
+      windowMs,
+      maxBytes: 1024 ** 3,
+      ...(keepHistory ? { journal: (step) => journal.add(step) } : {}),
+    });
     const podsNow = Array.from({ length: pods }, (_, i) => pod(i, i + 1));
     const deployments = Array.from({ length: pods / perDeployment }, (_, i) =>
       deployment(i, 1, perDeployment),
@@ -222,6 +236,10 @@ export function timeTravel(): Promise<BenchResult> {
     if (keepHistory) {
       history.begin('pods', podsNow, start);
       history.begin('deployments.apps', deployments, start);
+      // The first lists written whole: the file's floor, before any change.
+      journal.close();
+      journal = new HistoryJournal(store, { now: () => now });
+      diskBaseline = store.sizeBytes();
     }
     const baseline = heapMB();
     let version = pods * 2;
@@ -233,6 +251,7 @@ export function timeTravel(): Promise<BenchResult> {
     const restarts = new Map<number, number>();
     for (let second = 1; second <= changes; second += 1) {
       const at = start + second * 1000;
+      now = at;
       const kind = next(10);
       version += 1;
       if (kind < 7) {
@@ -262,9 +281,11 @@ export function timeTravel(): Promise<BenchResult> {
         if (keepHistory) history.record('pods', fresh, at);
       }
     }
+    if (keepHistory) journal.close();
     const grown = heapMB() - baseline;
     return { history, grown, cache };
   };
+  let diskBaseline = 0;
   const without = run(false);
   const withHistory = run(true);
   const historyMB = withHistory.grown - without.grown;
@@ -290,11 +311,18 @@ export function timeTravel(): Promise<BenchResult> {
   });
   const stats = history.stats();
   const perChange = Math.round(stats.pastBytes / changes);
+  const diskBytes = store.sizeBytes();
+  const perChangeOnDisk = Math.round((diskBytes - diskBaseline) / changes);
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
   const data = {
     pods,
     changes,
     perChangeBytes: perChange,
     pastBytes: stats.pastBytes,
+    diskBaselineBytes: diskBaseline,
+    diskBytes,
+    perChangeOnDiskBytes: perChangeOnDisk,
     historyHeapMB: Math.round(historyMB * 10) / 10,
     listMs,
     listed,
@@ -302,7 +330,7 @@ export function timeTravel(): Promise<BenchResult> {
   };
   return Promise.resolve({
     name: 'time-travel',
-    summary: `in process, ${pods} pods, ${changes} changes at one a second (compressed): ${goal(perChange, 1024, 'B')} kept per change (${(stats.pastBytes / 1024 / 1024).toFixed(1)} MB of past states as JSON), heap the history adds ${goal(Math.round(historyMB * 10) / 10, 60, 'MB')}; 30 min back: whole-cluster pod list (${listed} pods, as JSON) ${goal(listMs, 1000, 'ms')}, a namespace's topology ${goal(topologyMs, 200, 'ms')}`,
+    summary: `in process, ${pods} pods, ${changes} changes at one a second (compressed): ${goal(perChange, 1024, 'B')} kept per change in memory (${(stats.pastBytes / 1024 / 1024).toFixed(1)} MB of past states as JSON), ${goal(perChangeOnDisk, 1024, 'B')} per change in SQLite (the file ${(diskBaseline / 1024 / 1024).toFixed(1)} MB after the first lists, ${(diskBytes / 1024 / 1024).toFixed(1)} MB after the hour), heap the history adds ${goal(Math.round(historyMB * 10) / 10, 60, 'MB')}; 30 min back: whole-cluster pod list (${listed} pods, as JSON) ${goal(listMs, 1000, 'ms')}, a namespace's topology ${goal(topologyMs, 200, 'ms')}`,
     data,
   });
 }
