@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView } from '../../http/caller-view.ts';
-import { requestedNamespaces } from '../../http/query.ts';
+import { AtParam, requestedMoment, requestedNamespaces } from '../../http/query.ts';
 import { apiKindFields } from '../../http/schemas.ts';
 import { CertificateSummary } from '../../scope/certificates/schemas.ts';
 import { readAuditSettings } from '../../scope/settings.ts';
@@ -142,6 +142,13 @@ const Dashboard = Type.Object({
     description: 'the newest events, newest first; routine Normal events of one source folded into one line',
   }),
   loading: Type.Array(Type.String(), { description: 'kinds still loading (counted as zero)' }),
+  at: Type.Optional(Type.String({ description: 'with `at`: the moment shown (RFC 3339)' })),
+  notKept: Type.Optional(
+    Type.Array(Type.String(), {
+      description:
+        'with `at`: kinds whose kept past cannot say (Events, a kind synced since), counted as zero',
+    }),
+  ),
 });
 
 export function dashboardRoutes(app: App, ctx: DashboardContext): void {
@@ -151,7 +158,8 @@ export function dashboardRoutes(app: App, ctx: DashboardContext): void {
       config: callerAware,
       schema: {
         tags: ['dashboard'],
-        summary: 'Cluster, health, problems, counts and recent events',
+        summary:
+          'Cluster, health, problems, counts and recent events; with `at`, the health, runtime problems and counts as they were then (time travel: no certificates, audit or events)',
         querystring: Query({
           namespace: Type.Optional(
             Type.String({
@@ -160,13 +168,15 @@ export function dashboardRoutes(app: App, ctx: DashboardContext): void {
               description: 'count namespaced kinds in this namespace only',
             }),
           ),
+          at: Type.Optional(AtParam),
         }),
         response: { 200: Dashboard, ...errorResponses },
       },
     },
     async (request) => {
+      const at = requestedMoment(request.query.at, 'at');
       const view = await callerView(ctx, request.caller, requestedNamespaces(request.query));
-      return dashboard(ctx, view, await readAuditSettings(ctx));
+      return dashboard(ctx, view, await readAuditSettings(ctx), { at });
     },
   );
 

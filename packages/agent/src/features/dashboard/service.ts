@@ -1,6 +1,8 @@
 import type { ErrorBody, KubeObject } from '@binnacle/common';
+import { AppError } from '@binnacle/common/server';
 import type { AuditSettings } from '../../config/agent-config.ts';
 import { type CallerView, countInView, viewReader } from '../../http/caller-view.ts';
+import { resourceKey } from '../../kube/discovery.ts';
 import { tierOf } from '../../kube/tiers.ts';
 import { certificateReport } from '../../scope/certificates/report.ts';
 import { detectPlatform } from '../../scope/platform.ts';
@@ -31,16 +33,27 @@ export function dashboard(
   ctx: DashboardContext,
   view: CallerView,
   auditSettings: AuditSettings,
-  now = Date.now(),
+  options: { now?: number; at?: number } = {},
 ) {
   const { cluster } = ctx;
+  const { at } = options;
   // Answers 503 until the cluster is connected, instead of a dashboard of zeros.
   cluster.resources();
-  const { get, loading } = viewReader(ctx, view);
+  const { get, loading, notKept } =
+    at === undefined ? { ...viewReader(ctx, view), notKept: undefined } : pastReader(ctx, view, at);
+  const now = at ?? options.now ?? Date.now();
   const kinds = kindsOf(get);
   const events = get('', 'Event');
-  const { problems, certificates, audit } = findProblems(ctx, view, get, kinds, auditSettings, now);
+  const { problems, certificates, audit } =
+    at === undefined
+      ? findProblems(ctx, view, get, kinds, auditSettings, now)
+      : {
+          problems: currentProblems(kinds, runtimeProblems(kinds, now), now),
+          certificates: undefined,
+          audit: {},
+        };
   return {
+    ...(at === undefined ? {} : { at: new Date(at).toISOString(), notKept }),
     cluster: {
       name: cluster.target.contextName,
       platform: detectPlatform({
@@ -97,6 +110,31 @@ const kindsOf = (get: Reader): DashboardKinds => ({
   pvcs: get('', 'PersistentVolumeClaim'),
 });
 
+const runtimeProblems = (kinds: DashboardKinds, now: number) =>
+  kinds.pods.map((p) => podProblem(p, now)).filter((p): p is Problem => p !== undefined);
+
+/**
+ * The caller's view of the cluster as it was at `at` (time travel, ADR 0114): each kind from the history, the
+ * kinds whose kept past cannot say (Events, a kind synced since) empty and named in `notKept`.
+ */
+function pastReader(ctx: DashboardContext, view: CallerView, at: number) {
+  ctx.history.refuseUnknown(at);
+  const notKept: string[] = [];
+  const namespaces = view.namespaces ?? (ctx.config.namespace ? [ctx.config.namespace] : undefined);
+  const get = (group: string, kind: string): KubeObject[] => {
+    const resource = ctx.cluster.find(group, kind);
+    if (!resource || view.hiddenKinds.includes(resource.kind)) return [];
+    try {
+      return ctx.history.listAt(resource, at, resource.namespaced ? namespaces : undefined);
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      notKept.push(resourceKey(resource));
+      return [];
+    }
+  };
+  return { get, loading: [] as string[], notKept };
+}
+
 /** Runtime health first, then certificates, then danger findings of the audit (each with its summary). */
 function findProblems(
   ctx: DashboardContext,
@@ -106,11 +144,10 @@ function findProblems(
   auditSettings: AuditSettings,
   now: number,
 ) {
-  const podProblems = kinds.pods.map((p) => podProblem(p, now)).filter((p): p is Problem => p !== undefined);
   const certificates = certificateFindings(ctx, view, get, now);
   const audit = auditFindings(ctx, view, auditSettings, now);
   const problems = [
-    ...currentProblems(kinds, podProblems, now),
+    ...currentProblems(kinds, runtimeProblems(kinds, now), now),
     ...(certificates?.problems ?? []),
     ...('problems' in audit ? audit.problems : []),
   ];

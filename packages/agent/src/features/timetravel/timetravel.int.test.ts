@@ -217,6 +217,32 @@ describe('time travel', () => {
         `counts at moment ${i}`,
       ).toEqual(kinds.map((kind) => moment.versions[kind].length));
       expect(counted.notKept).toContain('events');
+      // The dashboard then: its counts of the namespace as the API server held them.
+      const board = await agent.json<{
+        at: string;
+        notKept: string[];
+        counts: {
+          pods: { total: number };
+          deployments: { total: number };
+          configMaps: number;
+          secrets: number;
+        };
+      }>(`/api/dashboard?namespace=${ns.name}&at=${new Date(moment.at).toISOString()}`);
+      expect(
+        [
+          board.counts.pods.total,
+          board.counts.deployments.total,
+          board.counts.configMaps,
+          board.counts.secrets,
+        ],
+        `dashboard at moment ${i}`,
+      ).toEqual([
+        moment.versions.pods.length,
+        moment.versions.deployments.length,
+        moment.versions.configmaps.length,
+        moment.versions.secrets.length,
+      ]);
+      expect(board.notKept).toContain('events');
     }
     // A Secret's past keeps its keys, never its values.
     const secret = await agent.json<{ resource: Record<string, unknown> }>(
