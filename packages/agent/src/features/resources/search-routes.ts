@@ -3,6 +3,7 @@ import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
+import { AtParam, requestedMoment } from '../../http/query.ts';
 import { NamespaceParam } from '../../http/schemas.ts';
 import type { ResourcesContext } from './module.ts';
 import { searchObjects } from './search.ts';
@@ -20,6 +21,11 @@ const SearchResult = Type.Object({
     { description: 'best name matches first' },
   ),
   loading: Type.Array(Type.String(), { description: 'kinds still loading (plural.group): not searched yet' }),
+  notKept: Type.Optional(
+    Type.Array(Type.String(), {
+      description: 'with `at`: kinds whose kept past cannot say (a kind synced since): not searched',
+    }),
+  ),
 });
 
 /** The search the MCP `search` tool runs, over HTTP: the hub's fleet search asks every cluster here. */
@@ -31,7 +37,7 @@ export function searchRoutes(app: App, ctx: ResourcesContext): void {
       schema: {
         tags: ['resources'],
         summary:
-          'Free-text search over the cached objects the caller may list: every word of q in the name, namespace, kind, a label (key=value) or an annotation value',
+          'Free-text search over the cached objects the caller may list: every word of q in the name, namespace, kind, a label (key=value) or an annotation value; with `at`, over the objects as they were then (time travel)',
         querystring: Query({
           q: Type.String({
             minLength: 1,
@@ -44,13 +50,19 @@ export function searchRoutes(app: App, ctx: ResourcesContext): void {
           namespace: Type.Optional(NamespaceParam),
           kind: Type.Optional(Type.String({ minLength: 1, maxLength: 253, description: 'only this kind' })),
           group: Type.Optional(Type.String({ maxLength: 253, description: 'the API group of kind' })),
+          at: Type.Optional(AtParam),
         }),
         response: { 200: SearchResult, ...errorResponses },
       },
     },
     async (request) => {
-      const { q, ...rest } = request.query;
-      return searchObjects(ctx, request.caller, { query: q, ...rest });
+      const { q, at, ...rest } = request.query;
+      const moment = requestedMoment(at, 'at');
+      return searchObjects(ctx, request.caller, {
+        query: q,
+        ...rest,
+        ...(moment === undefined ? {} : { at: moment }),
+      });
     },
   );
 }

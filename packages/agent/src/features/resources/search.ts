@@ -1,5 +1,5 @@
 import { type KubeObject, searchLimits } from '@binnacle/common';
-import { badRequest } from '@binnacle/common/server';
+import { AppError, badRequest } from '@binnacle/common/server';
 import { requireAccess } from '../../http/caller.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
@@ -15,6 +15,8 @@ export interface SearchQuery {
   namespace?: string;
   kind?: string;
   group?: string;
+  /** A past moment (ms): the objects as they were then (time travel). */
+  at?: number;
 }
 
 export interface SearchHit {
@@ -32,6 +34,8 @@ export interface SearchResult {
   hits: SearchHit[];
   /** Kinds still loading (`plural.group`): their objects are not searched yet. */
   loading: string[];
+  /** With `at`: kinds whose kept past cannot say (a kind synced since the moment): not searched. */
+  notKept?: string[];
 }
 
 /** Events name the objects they are about: they would bury every hit under their own. */
@@ -130,7 +134,10 @@ export async function searchObjects(
   const words = wordsOf(query.query);
   const limit = Math.min(query.limit ?? searchLimits.defaultLimit, searchLimits.maxLimit);
   ctx.cluster.resources();
+  const { at } = query;
+  if (at !== undefined) ctx.history.refuseUnknown(at);
   const loading: string[] = [];
+  const notKept: string[] = [];
   const found: { resource: ApiResource; object: KubeObject; rank: number }[] = [];
   for (const resource of await kindsToSearch(ctx, caller, query)) {
     if (query.namespace && !resource.namespaced) continue;
@@ -140,7 +147,13 @@ export async function searchObjects(
         loading.push(resourceKey(resource));
       continue;
     }
-    const matching = informer.list(query.namespace ?? ctx.config.namespace).filter((object) => {
+    const namespace = query.namespace ?? ctx.config.namespace;
+    const objects = at === undefined ? informer.list(namespace) : pastObjects(ctx, resource, at, namespace);
+    if (!objects) {
+      notKept.push(resourceKey(resource));
+      continue;
+    }
+    const matching = objects.filter((object) => {
       const texts = searchable(resource, object);
       return words.every((word) => texts.some((text) => text.includes(word)));
     });
@@ -161,8 +174,24 @@ export async function searchObjects(
       group: resource.group,
       ...(object.metadata?.namespace ? { namespace: object.metadata.namespace } : {}),
       name: object.metadata?.name ?? '',
-      summary: compactLine(redactObject({ ...object, kind: resource.kind }), now),
+      summary: compactLine(redactObject({ ...object, kind: resource.kind }), at ?? now),
     })),
     loading,
+    ...(at === undefined ? {} : { notKept }),
   };
+}
+
+/** A kind's objects (in `namespace`, when given) as they were at `at`; undefined when its kept past cannot say. */
+function pastObjects(
+  ctx: ResourcesContext,
+  resource: ApiResource,
+  at: number,
+  namespace: string | undefined,
+): KubeObject[] | undefined {
+  try {
+    return ctx.history.listAt(resource, at, namespace ? [namespace] : undefined);
+  } catch (error) {
+    if (error instanceof AppError && error.code !== 'time_travel_off') return undefined;
+    throw error;
+  }
 }

@@ -282,6 +282,13 @@ describe('time travel', () => {
     expect(one.counts).toEqual(answer.counts);
     expect(one.truncated).toBe(true);
     expect(one.groups.flatMap((g) => [...g.created, ...g.deleted, ...g.modified])).toHaveLength(1);
+    // The search as of the earlier moment finds the ConfigMap deleted since; now it does not.
+    const search = (at = '') =>
+      agent.json<{ hits: { name: string }[] }>(`/api/search?q=cm-24-b&namespace=${namespace}${at}`);
+    expect((await search(`&at=${new Date(from).toISOString()}`)).hits.map((h) => h.name)).toEqual([
+      'cm-24-b',
+    ]);
+    expect((await search()).hits).toEqual([]);
     // One object's diff between the two moments.
     const single = await agent.json<ChangesBetween>(
       `/api/changes/between?namespace=${namespace}&kind=configmaps&name=cm-24&from=${new Date(from).toISOString()}&to=${new Date(to).toISOString()}`,

@@ -1,5 +1,5 @@
 import { searchLimits } from '@binnacle/common';
-import { Query } from '@binnacle/common/server';
+import { Query, TimeOrDuration } from '@binnacle/common/server';
 import { type Static, type TObject, type TProperties, Type } from 'typebox';
 
 /** Rows in one answer, at most: a fleet of 50 clusters with 20 problems each fits the default. */
@@ -42,6 +42,13 @@ export const SearchQuery = Query({
   }),
   namespace: Type.Optional(Namespace),
   kind: Type.Optional(Type.String({ minLength: 1, maxLength: 253, description: 'only this kind' })),
+  at: Type.Optional(
+    TimeOrDuration({
+      maxLength: 64,
+      description:
+        "a past moment, RFC 3339 or a duration back from now (90m): each cluster's objects as they were then (time travel); a cluster whose kept past does not reach it answers its refusal",
+    }),
+  ),
   limit: Type.Optional(Limit),
 });
 

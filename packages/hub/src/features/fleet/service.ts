@@ -39,6 +39,8 @@ export interface FleetQuery {
   severity?: string;
   q?: string;
   kind?: string;
+  /** A past moment as the caller wrote it (fleet search): each agent reads it. */
+  at?: string;
   limit: number;
 }
 

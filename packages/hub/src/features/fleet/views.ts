@@ -138,7 +138,7 @@ export function packagesView(ctx: Deps, principal: Principal, { namespace }: Fle
 export function searchView(
   ctx: Deps,
   principal: Principal,
-  { q = '', namespace, kind, limit }: FleetQuery,
+  { q = '', namespace, kind, at, limit }: FleetQuery,
 ): FleetView<SearchHit> {
   if (q.trim() === '') throw badRequest('q: name something to look for (it is only spaces)');
   return {
@@ -147,6 +147,7 @@ export function searchView(
         q,
         namespace,
         kind,
+        at,
         limit: Math.min(limit, searchLimits.maxLimit),
       });
       return { rows: result.hits, loading: result.loading };

@@ -25,6 +25,8 @@ const dashboard = JSON.stringify({
   loading: [],
 });
 const held = new EventEmitter<{ arrived: [IncomingMessage] }>();
+/** The searches that reached the agent, as their paths. */
+const searched: string[] = [];
 let hub: TunneledListener;
 
 type Dialer = Awaited<ReturnType<TunneledListener['connect']>>;
@@ -48,6 +50,19 @@ const problems = (query = '') =>
 beforeAll(async () => {
   hub = await startTunneledListener((request, response) => {
     if (request.url?.includes('namespace=held')) return void held.emit('arrived', request);
+    if (request.url?.startsWith('/api/search')) {
+      searched.push(request.url);
+      const hit = {
+        kind: 'Pod',
+        group: '',
+        namespace: 'shop',
+        name: 'web-1',
+        summary: 'Pod shop/web-1: Running',
+      };
+      return void response
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ total: 1, hits: [hit], loading: [] }));
+    }
     response.writeHead(200, { 'content-type': 'application/json' }).end(dashboard);
   });
 });
@@ -72,6 +87,29 @@ describe("the hub's own request to an agent", () => {
           errors: [],
         });
       }
+    } finally {
+      await dialer.close();
+    }
+  });
+
+  it('asks each agent for its objects as they were when the fleet search names a moment (at)', async () => {
+    const dialer = await hub.connect();
+    try {
+      const at = '2026-11-29T03:12:05Z';
+      const response = await within(
+        fetch(`${hub.hubUrl}/api/fleet/search?q=web&at=${at}`, {
+          headers: { cookie: `${hub.t.cookieName}=${hub.cookie}` },
+          signal: AbortSignal.timeout(15_000),
+        }),
+        'the fleet search',
+      );
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ items: [{ clusterId: hub.clusterId, name: 'web-1' }] });
+      expect(new URL(searched.at(-1) ?? '', 'http://agent').searchParams.get('at')).toBe(at);
+      const refused = await fetch(`${hub.hubUrl}/api/fleet/search?q=web&at=yesterday`, {
+        headers: { cookie: `${hub.t.cookieName}=${hub.cookie}` },
+      });
+      expect(refused.status).toBe(400);
     } finally {
       await dialer.close();
     }
