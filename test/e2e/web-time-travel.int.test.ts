@@ -8,7 +8,7 @@ import {
   waitUntil,
 } from '@binnacle/testkit';
 import { AppsV1Api } from '@kubernetes/client-node';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { agentInBrowser } from './browser-suite.ts';
 
@@ -130,12 +130,25 @@ async function twoPodsBut(gone: readonly string[], what: string): Promise<string
   return pods.sort();
 }
 
-/** The time field of the time control takes the viewer's local time to the second. */
-const localMoment = (page: Page, ms: number) =>
-  page.evaluate(
-    (at) => new Date(at - new Date(at).getTimezoneOffset() * 60_000).toISOString().slice(0, 19),
-    ms,
+/**
+ * Drags a range input's thumb with the mouse to the position of `value` (its ends are its min and max; a thumb of
+ * 16 px travels the track between its half-widths), in steps, as a person drags it.
+ */
+async function dragSlider(page: Page, slider: Locator, value: number): Promise<void> {
+  const [min, max, current] = await Promise.all(
+    ['min', 'max', 'value'].map(async (name) => Number(await slider.getAttribute(name))),
   );
+  const box = await slider.boundingBox();
+  if (!box || min === undefined || max === undefined || current === undefined || max <= min)
+    throw new Error('the slider has no extent to drag over');
+  const thumb = 16;
+  const x = (v: number) => box.x + thumb / 2 + ((box.width - thumb) * (v - min)) / (max - min);
+  const y = box.y + box.height / 2;
+  await page.mouse.move(x(current), y);
+  await page.mouse.down();
+  await page.mouse.move(x(value), y, { steps: 10 });
+  await page.mouse.up();
+}
 
 const pod = (page: Page, pod: string) => page.getByRole('link', { name: `Pod ${pod}`, exact: true });
 
@@ -170,11 +183,12 @@ describe('a rollout through time travel in the web UI', () => {
     for (const p of rollout.newPods) await pod(page, p).waitFor();
     await page.getByRole('button', { name: 'History…' }).click();
     const bar = page.getByRole('region', { name: 'Time travel' });
-    const time = bar.getByLabel('Time', { exact: true });
-    await time.fill(await localMoment(page, rollout.before));
-    await time.blur();
+    // Dragged back with the mouse from now to a moment before the rollout; the time field shows where it rests.
+    await dragSlider(page, bar.getByRole('slider', { name: 'Moment' }), rollout.before);
     await page.waitForURL(/[?&]at=/);
     await bar.getByText(/^As of \d\d:\d\d:\d\d/).waitFor();
+    const shownAt = Date.parse(new URL(page.url()).searchParams.get('at') ?? '');
+    expect(Math.abs(shownAt - rollout.before)).toBeLessThanOrEqual(1000);
     const past = page.getByRole('region', { name: 'Topology graph as it was' });
     for (const p of rollout.oldPods)
       await past.getByRole('link', { name: `Pod ${p}`, exact: true }).waitFor();
