@@ -379,6 +379,43 @@ describe('MCP through the hub', () => {
     await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow(/unknown tool/);
   });
 
+  it('/mcp-readonly offers only the read tools and changes nothing, though the caller may change it through /mcp', async () => {
+    const reader = await connect('/mcp-readonly', { oauth: new AssistantOAuth('ada') });
+    const tools = (await reader.listTools()).tools;
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['list_clusters', 'get_resource']));
+    expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual([]);
+    const patch = (message: string) => ({
+      cluster: 'alpha',
+      kind: 'configmap',
+      name: 'greeting',
+      namespace: namespace.name,
+      patch: JSON.stringify({ data: { message } }),
+    });
+    // Named anyway, the write reaches the agent's read-only endpoint, which has no such tool.
+    const refused = await call(reader, 'patch_resource', patch('through the read-only endpoint'));
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/Tool patch_resource not found/);
+    // The same person may patch it (her IdP group's Role): through /mcp the write goes through.
+    const full = await connect('/mcp', { oauth: new AssistantOAuth('ada') });
+    const written = await call(full, 'patch_resource', patch('through /mcp'));
+    expect(written.isError, written.text).toBe(false);
+    const message = async () =>
+      (await core.readNamespacedConfigMap({ name: 'greeting', namespace: namespace.name })).data?.message;
+    expect(await message()).toBe('through /mcp');
+    // Reads answer through the read-only endpoint, as the caller.
+    const read = await call(reader, 'get_resource', {
+      cluster: 'alpha',
+      kind: 'configmap',
+      name: 'greeting',
+      namespace: namespace.name,
+    });
+    expect(read.isError, read.text).toBe(false);
+    expect(read.text).toContain('greeting');
+    // One cluster's own read-only endpoint, through the tunnel: the same read tools.
+    const one = await connect(`/c/${clusters.alpha}/mcp-readonly`, { pat: adaPat });
+    expect((await one.listTools()).tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+  });
+
   it('a catastrophic grep through /mcp reaches every cluster and freezes none (issue 37)', async () => {
     const pod = { namespace: namespace.name, name: 'app' };
     await waitUntil(

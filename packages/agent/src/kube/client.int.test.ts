@@ -2,6 +2,7 @@ import { testCluster } from '@binnacle/testkit';
 import { afterAll, describe, expect, it } from 'vitest';
 import { KubeClient } from './client.ts';
 import { resolveTarget } from './kubeconfig.ts';
+import { onlyReading } from './read-only.ts';
 
 const client = new KubeClient(await resolveTarget({ kubeconfig: testCluster().kubeconfigPath('admin') }));
 afterAll(() => client.close());
@@ -42,5 +43,48 @@ describe('the Kubernetes client', () => {
       await expect(whoAmI(as)).rejects.toMatchObject({ code: 'forbidden' });
       await expect(client.upgradeHeaders(as)).rejects.toMatchObject({ code: 'forbidden' });
     }
+  });
+});
+
+describe('the Kubernetes client while only reading (the read-only MCP endpoint)', () => {
+  const configMap = {
+    method: 'POST' as const,
+    path: '/api/v1/namespaces/default/configmaps',
+    body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'written-while-reading' } },
+  };
+
+  it('sends reads and reviews, and refuses every write and session before it reaches the API server', async () => {
+    await onlyReading(async () => {
+      expect(
+        (await client.request<{ items: unknown[] }>({ path: '/api/v1/namespaces' })).items.length,
+      ).toBeGreaterThan(0);
+      expect((await whoAmI()).status.userInfo.groups).toContain('system:masters');
+      const review = await client.request<{ status: { allowed: boolean } }>({
+        method: 'POST',
+        path: '/apis/authorization.k8s.io/v1/selfsubjectaccessreviews',
+        body: {
+          apiVersion: 'authorization.k8s.io/v1',
+          kind: 'SelfSubjectAccessReview',
+          spec: { resourceAttributes: { verb: 'create', resource: 'configmaps', namespace: 'default' } },
+        },
+      });
+      expect(review.status.allowed).toBe(true);
+      await expect(client.request(configMap)).rejects.toMatchObject({ code: 'forbidden' });
+      for (const method of ['PUT', 'PATCH', 'DELETE'] as const)
+        await expect(
+          client.request({
+            method,
+            path: '/api/v1/namespaces/default/configmaps/kube-root-ca.crt',
+            body: {},
+          }),
+        ).rejects.toMatchObject({ code: 'forbidden' });
+      await expect(client.upgradeHeaders()).rejects.toMatchObject({ code: 'forbidden' });
+    });
+    // Nothing was created, and outside that work the same client writes again.
+    await expect(
+      client.request({ path: '/api/v1/namespaces/default/configmaps/written-while-reading' }),
+    ).rejects.toMatchObject({ code: 'not_found' });
+    await client.request(configMap);
+    await client.request({ method: 'DELETE', path: `${configMap.path}/written-while-reading` });
   });
 });

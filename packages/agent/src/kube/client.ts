@@ -4,6 +4,7 @@ import { type AppError, forbidden } from '@binnacle/common/server';
 import { Agent, type Dispatcher, request } from 'undici';
 import { fromKubeResponse, fromNetworkError } from './api-errors.ts';
 import type { ClusterTarget } from './kubeconfig.ts';
+import { refuseWritesWhileReading } from './read-only.ts';
 
 /** Who a request acts as: the caller's identity, forwarded as impersonation headers. */
 export interface Impersonation {
@@ -179,6 +180,8 @@ export class KubeClient {
 
   /** Headers of a request (auth, impersonation) as a plain object, for WebSocket upgrades. */
   async upgradeHeaders(as?: Impersonation): Promise<Record<string, string | string[]>> {
+    // An upgrade opens a session in the cluster (exec, attach, port-forward): never while only reading.
+    refuseWritesWhileReading('UPGRADE', 'a WebSocket session');
     const headers: Record<string, string | string[]> = {
       'user-agent': 'binnacle-agent',
       ...(await this.target.authHeaders()),
@@ -204,6 +207,7 @@ export class KubeClient {
   }
 
   async #send(req: KubeRequest): Promise<Dispatcher.ResponseData> {
+    refuseWritesWhileReading(req.method ?? 'GET', req.path);
     const body =
       req.body === undefined
         ? undefined

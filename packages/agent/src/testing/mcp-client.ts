@@ -8,14 +8,14 @@ import type { TestAgent } from './test-agent.ts';
  * Connects the SDK's own MCP client to a test agent's /mcp; every client a file connects is closed after its
  * tests. Call at the top of a test file.
  */
-export function mcpClients(): (agent: TestAgent) => Promise<Client> {
+export function mcpClients(): (agent: TestAgent, path?: string) => Promise<Client> {
   const open: Client[] = [];
   afterAll(async () => {
     await Promise.all(open.map((client) => client.close()));
   });
-  return async (agent) => {
+  return async (agent, path = '/mcp') => {
     const client = new Client({ name: 'binnacle-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${agent.url}/mcp`)));
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${agent.url}${path}`)));
     open.push(client);
     return client;
   };

@@ -56,7 +56,7 @@ export function webPage(
     if (path.startsWith('/assets/')) throw new AppError('not_found', `no asset ${echo(path)}`);
     if (path.startsWith('/debug/')) throw routeNotFound(request.method, path);
     // MCP clients look for OAuth metadata here: a page in its place would read as "this server signs in by OAuth".
-    if (path.startsWith('/.well-known/') || path.startsWith('/mcp/'))
+    if (path.startsWith('/.well-known/') || path.startsWith('/mcp/') || path.startsWith('/mcp-readonly/'))
       throw routeNotFound(request.method, path);
     index ??= readFile(join(dist, 'index.html'), 'utf8').catch(() => {
       index = undefined;

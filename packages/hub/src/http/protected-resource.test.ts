@@ -12,6 +12,9 @@ describe('the hub MCP resources', () => {
     ['/c/abc-1/mcp', '/c/abc-1/mcp'],
     ['/c/abc-1/mcp?y', '/c/abc-1/mcp'],
     ['/c/abc-1/api/mcp', undefined],
+    ['/mcp-readonly', '/mcp-readonly'],
+    ['/c/abc-1/mcp-readonly?z', '/c/abc-1/mcp-readonly'],
+    ['/mcp-readonlyx', undefined],
     ['/mcpx', undefined],
     ['/api/account', undefined],
   ])('%s belongs to %s', (url, resource) => {
@@ -22,6 +25,9 @@ describe('the hub MCP resources', () => {
     expect(acceptedAudiences(hub, '/api/account')).toEqual([`${hub}/mcp`]);
     expect(acceptedAudiences(hub, '/c/abc/mcp')).toEqual([`${hub}/mcp`, `${hub}/c/abc/mcp`]);
     expect(acceptedAudiences(hub, '/c/abc/api/pods')).toEqual([`${hub}/mcp`]);
+    // A read-only endpoint's token is good there only, not on the full one.
+    expect(acceptedAudiences(hub, '/mcp-readonly')).toEqual([`${hub}/mcp`, `${hub}/mcp-readonly`]);
+    expect(acceptedAudiences(hub, '/mcp')).toEqual([`${hub}/mcp`]);
   });
 
   it('challenges with the metadata of the resource, and invalid_token with the reason when a token was offered', () => {

@@ -4,17 +4,21 @@ import type { OidcClient } from '../services/identity/oidc-client.ts';
 /** RFC 9728's well-known prefix: a resource's metadata lives at this prefix followed by the resource's path. */
 export const metadataPrefix = '/.well-known/oauth-protected-resource';
 
-/** `/mcp` (the organisation-wide server) or `/c/<cluster_id>/mcp` (one cluster's): the hub's MCP resources. */
-const mcpResourcePath = /^(\/mcp|\/c\/[^/?#]+\/mcp)\/?(?:[?#]|$)/;
+/**
+ * `/mcp` (the organisation-wide server) or `/c/<cluster_id>/mcp` (one cluster's), each also read-only
+ * (`…/mcp-readonly`, ADR 0115): the hub's MCP resources.
+ */
+const mcpResourcePath = /^(\/mcp(?:-readonly)?|\/c\/[^/?#]+\/mcp(?:-readonly)?)\/?(?:[?#]|$)/;
 
-/** The MCP resource a request path belongs to, if any: `/mcp` or `/c/<id>/mcp`, without query or slash. */
+/** The MCP resource a request path belongs to, if any: `/mcp` or `/c/<id>/mcp` (or read-only), without query or slash. */
 export function mcpResourceOf(url: string): string | undefined {
   return mcpResourcePath.exec(url)?.[1];
 }
 
 /**
  * The audiences an IdP access token may carry on a request to `url` (docs/architecture.md §6.2.8): the organisation-wide MCP
- * resource everywhere, and a cluster's own MCP resource on that cluster's MCP path only.
+ * resource everywhere, and another MCP resource (a cluster's, a read-only one) on its own path only: a token for
+ * a read-only endpoint opens nothing else.
  */
 export function acceptedAudiences(publicUrl: string, url: string): string[] {
   const resource = mcpResourceOf(url);

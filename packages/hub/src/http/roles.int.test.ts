@@ -157,6 +157,7 @@ async function concrete(row: Row, caller: Awaited<ReturnType<typeof principal>>)
       body = { name: 'another' };
       break;
     case 'POST /mcp':
+    case 'POST /mcp-readonly':
       // A hub tool, so no agent needs to be connected: the gate is what this test checks.
       body = {
         jsonrpc: '2.0',
@@ -164,7 +165,7 @@ async function concrete(row: Row, caller: Awaited<ReturnType<typeof principal>>)
         method: 'tools/call',
         params: { name: 'list_clusters', arguments: {} },
       };
-      return { path: '/mcp', body, headers: { accept: 'application/json, text/event-stream' } };
+      return { path: row.path, body, headers: { accept: 'application/json, text/event-stream' } };
     case 'GET /api/fleet/search':
       // The one fleet route with a required parameter (no agent is connected here: 200, every cluster offline).
       return { path: '/api/fleet/search?q=web', body, headers: {} as Record<string, string> };
@@ -182,7 +183,7 @@ async function concrete(row: Row, caller: Awaited<ReturnType<typeof principal>>)
 }
 
 /** Routes every caller reaches and gets 405 from: a stateless MCP server has no stream to open or session to end. */
-const statelessRefusals = new Set(['GET /mcp', 'DELETE /mcp']);
+const statelessRefusals = new Set(['GET /mcp', 'DELETE /mcp', 'GET /mcp-readonly', 'DELETE /mcp-readonly']);
 
 describe('the role matrix in docs/api/roles.md', () => {
   const matrix = documentedMatrix();

@@ -268,6 +268,31 @@ describe('the agent MCP endpoint', () => {
     }
   });
 
+  it('serves /mcp-readonly beside /mcp: the read tools only, a write tool refused by name, reads answered', async () => {
+    const reader = await connect(fixture.agent, '/mcp-readonly');
+    const { tools } = await reader.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([...readTools].sort());
+    expect(tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+    const ns = fixture.ns.name;
+    const scale = { action: 'scale', kind: 'deploy', namespace: ns, name: 'web', replicas: 3 };
+    const refused = await call(reader, 'manage_workload', scale);
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/manage_workload/);
+    const web = await json<{ resource: { spec: { replicas: number } } }>(reader, 'get_resource', {
+      kind: 'deployment',
+      name: 'web',
+      namespace: ns,
+    });
+    expect(web.resource.spec.replicas).not.toBe(3);
+    // Its permissions tool reviews access (a create that changes nothing) and answers.
+    const permissions = await call(reader, 'get_subject_permissions', {
+      kind: 'User',
+      name: 'ada',
+      namespace: ns,
+    });
+    expect(permissions.isError, permissions.text).toBe(false);
+  });
+
   it('applies YAML (a dry run changes nothing) and acts on an Argo CD Application, as the caller', async () => {
     const ns = fixture.ns.name;
     const yaml = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-mcp\ndata:\n  greeting: hello\n`;

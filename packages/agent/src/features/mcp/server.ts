@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { Impersonation } from '../../kube/client.ts';
+import { onlyReading } from '../../kube/read-only.ts';
 import type { AgentTool } from '../../scope/mcp/tool.ts';
 import { answer } from './answer.ts';
 
@@ -42,7 +43,7 @@ const agentResources = [
 /**
  * An MCP server for one request (the endpoint is stateless): the tools, each running as the caller, so the API
  * server's RBAC decides every read and write exactly as for the REST routes. A read-only endpoint lists no tool
- * that writes.
+ * that writes, and its tools run where the agent's Kubernetes client sends nothing but reads (ADR 0115).
  */
 export function mcpServer(offer: McpOffer, caller: Impersonation | undefined): McpServer {
   const server = new McpServer(
@@ -67,7 +68,11 @@ export function mcpServer(offer: McpOffer, caller: Impersonation | undefined): M
           openWorldHint: false,
         },
       },
-      (args: Record<string, unknown>) => answer(() => entry.run(args as never, { caller, now: Date.now() })),
+      (args: Record<string, unknown>) => {
+        const run = () => answer(() => entry.run(args as never, { caller, now: Date.now() }));
+        // Read-only: the tools listed read, and the client refuses any other request while they run.
+        return offer.readOnly ? onlyReading(run) : run();
+      },
     );
   }
   for (const resource of agentResources) {

@@ -32,26 +32,30 @@ const Metadata = Type.Object(
 );
 
 /**
- * The organisation-wide `/mcp` (every cluster's tools, fanning out when no cluster is named) and the RFC 9728
- * metadata of the hub's MCP resources, through which an MCP client finds the IdP and runs its own OAuth flow.
- * Each cluster's own `/c/<id>/mcp` is its agent's, reached through the tunnel like any agent route.
+ * The organisation-wide `/mcp` (every cluster's tools, fanning out when no cluster is named) and `/mcp-readonly`
+ * (its read tools only), and the RFC 9728 metadata of the hub's MCP resources, through which an MCP client finds
+ * the IdP and runs its own OAuth flow. Each cluster's own `/c/<id>/mcp` and `/c/<id>/mcp-readonly` are its
+ * agent's, reached through the tunnel like any agent route.
  */
 export function mcpRoutes(app: HubApp, ctx: Deps): void {
-  registerMcpEndpoint(app, {
-    url: '/mcp',
-    summary:
-      'MCP (Streamable HTTP, stateless) for the whole organisation: list_clusters and every cluster tool with a `cluster` argument; read tools without it fan out (30 per minute per user, shared with /api/fleet/*)',
-    config: access('viewer'),
-    refusalConfig: access('public'),
-    async serverFor(request) {
-      const principal = principalOf(request);
-      const messages = Array.isArray(request.body) ? request.body : [request.body];
-      for (const message of messages) {
-        if (fansOut(message)) await countFanOut(ctx, principal);
-      }
-      return hubMcpServer(ctx, principal);
-    },
-  });
+  for (const path of ['/mcp', '/mcp-readonly'] as const)
+    registerMcpEndpoint(app, {
+      url: path,
+      summary:
+        path === '/mcp'
+          ? 'MCP (Streamable HTTP, stateless) for the whole organisation: list_clusters and every cluster tool with a `cluster` argument; read tools without it fan out (30 per minute per user, shared with /api/fleet/*)'
+          : "MCP for the whole organisation, read-only: as /mcp with only the tools that read, each asked of the agents' /mcp-readonly (nothing but reads reach a cluster, whatever the caller may do)",
+      config: access('viewer'),
+      refusalConfig: access('public'),
+      async serverFor(request) {
+        const principal = principalOf(request);
+        const messages = Array.isArray(request.body) ? request.body : [request.body];
+        for (const message of messages) {
+          if (fansOut(message)) await countFanOut(ctx, principal);
+        }
+        return hubMcpServer(ctx, principal, path);
+      },
+    });
   const metadataRoute = (url: string, resourcePath: (params: { cluster_id?: string }) => string) =>
     app.get(
       url,
@@ -69,6 +73,8 @@ export function mcpRoutes(app: HubApp, ctx: Deps): void {
       },
       (request) => resourceMetadata(ctx, resourcePath(request.params as { cluster_id?: string })),
     );
-  metadataRoute(`${metadataPrefix}/mcp`, () => '/mcp');
-  metadataRoute(`${metadataPrefix}/c/:cluster_id/mcp`, (params) => `/c/${params.cluster_id}/mcp`);
+  for (const path of ['/mcp', '/mcp-readonly']) {
+    metadataRoute(`${metadataPrefix}${path}`, () => path);
+    metadataRoute(`${metadataPrefix}/c/:cluster_id${path}`, (params) => `/c/${params.cluster_id}${path}`);
+  }
 }

@@ -13,7 +13,7 @@ import type { HubContext } from '../../context.ts';
 import type { Principal } from '../../security/principal.ts';
 import { listClusters } from '../../services/clusters/directory.ts';
 import { type ClusterRef, fanOut } from '../../services/clusters/fan-out.ts';
-import { agentToolCall, agentTools, resultText, toolFailure } from './agent-rpc.ts';
+import { agentToolCall, agentTools, type McpPath, resultText, toolFailure } from './agent-rpc.ts';
 
 type Deps = Pick<
   HubContext,
@@ -62,8 +62,8 @@ function withClusterArgument(tool: Tool): Tool {
 }
 
 /** Every tool the caller's connected clusters offer, once each (the first cluster by name describes it). */
-async function clusterTools(ctx: Deps, principal: Principal): Promise<Tool[]> {
-  const { results } = await fanOut(ctx, principal, (cluster) => agentTools(ctx, principal, cluster.id));
+async function clusterTools(ctx: Deps, principal: Principal, path: McpPath): Promise<Tool[]> {
+  const { results } = await fanOut(ctx, principal, (cluster) => agentTools(ctx, principal, cluster.id, path));
   const byName = new Map<string, Tool>();
   for (const { value } of results)
     for (const tool of value) if (!byName.has(tool.name)) byName.set(tool.name, tool);
@@ -71,10 +71,15 @@ async function clusterTools(ctx: Deps, principal: Principal): Promise<Tool[]> {
 }
 
 /** The tool as the first connected cluster that offers it describes it (agents in read-only mode offer fewer). */
-async function toolNamed(ctx: Deps, principal: Principal, name: string): Promise<Tool | undefined> {
+async function toolNamed(
+  ctx: Deps,
+  principal: Principal,
+  name: string,
+  path: McpPath,
+): Promise<Tool | undefined> {
   for (const cluster of await listClusters(ctx, principal.orgId)) {
     if (!cluster.connected) continue;
-    const tools = await agentTools(ctx, principal, cluster.id).catch(() => []);
+    const tools = await agentTools(ctx, principal, cluster.id, path).catch(() => []);
     const tool = tools.find((t) => t.name === name);
     if (tool) return tool;
   }
@@ -118,9 +123,10 @@ export function fansOut(message: unknown): boolean {
  * The organisation-wide MCP server for one request (stateless, like the agent's): `list_clusters`, and every
  * tool of the caller's connected clusters with a `cluster` argument. A call naming a cluster goes to that
  * cluster's agent as the caller; a read call without one goes to all of them at once and answers each
- * cluster's result beside the list of clusters that did not answer (offline, timed out, refused).
+ * cluster's result beside the list of clusters that did not answer (offline, timed out, refused). Read-only
+ * (`/mcp-readonly`, ADR 0115), it asks the agents' read-only endpoints: only their read tools, nothing but reads.
  */
-export function hubMcpServer(ctx: Deps, principal: Principal): Server {
+export function hubMcpServer(ctx: Deps, principal: Principal, path: McpPath = '/mcp'): Server {
   const server = new Server(
     { name: 'binnacle-hub', title: 'Binnacle hub', version: ctx.version },
     {
@@ -130,7 +136,7 @@ export function hubMcpServer(ctx: Deps, principal: Principal): Server {
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [listClustersTool, ...(await clusterTools(ctx, principal)).map(withClusterArgument)],
+    tools: [listClustersTool, ...(await clusterTools(ctx, principal, path)).map(withClusterArgument)],
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name } = request.params;
@@ -140,18 +146,18 @@ export function hubMcpServer(ctx: Deps, principal: Principal): Server {
     if (cluster !== undefined) {
       const target = await resolveCluster(ctx, principal, cluster);
       try {
-        return await agentToolCall(ctx, principal, target.id, name, args);
+        return await agentToolCall(ctx, principal, target.id, path, { name, args });
       } catch (error) {
         const failure = toAppError(error);
         if (failure.code === 'invalid_request') throw invalid(failure.message);
         return { isError: true, content: [{ type: 'text', text: `${failure.code}: ${failure.message}` }] };
       }
     }
-    const tool = await toolNamed(ctx, principal, name);
+    const tool = await toolNamed(ctx, principal, name, path);
     if (!tool) throw invalid(`unknown tool "${name}" (none of the connected clusters offers it)`);
     if (!readOnly(tool)) throw invalid(`cluster: required, because ${name} changes a cluster`);
     const outcome = await fanOut(ctx, principal, (target) =>
-      agentToolCall(ctx, principal, target.id, name, args),
+      agentToolCall(ctx, principal, target.id, path, { name, args }),
     );
     const clusters: { id: string; name: string; answer: unknown }[] = [];
     const errors = [...outcome.errors];

@@ -1,0 +1,30 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { AppError } from '@binnacle/common/server';
+
+/**
+ * Work that may only read the cluster (the read-only MCP endpoint, ADR 0115): every request the agent's Kubernetes
+ * client sends while it runs — awaited calls included, through AsyncLocalStorage — must be a read, whatever the
+ * tool and whatever the caller's RBAC would allow.
+ */
+const reading = new AsyncLocalStorage<true>();
+
+export function onlyReading<T>(work: () => T): T {
+  return reading.run(true, work);
+}
+
+/**
+ * Reviews are created (POST) but change nothing: the reads that ask what a caller may do, or who it is.
+ * Everything else but GET writes or opens a session (exec, attach, port-forward: WebSocket upgrades).
+ */
+const reviewPath =
+  /^\/apis\/(authorization\.k8s\.io\/v1\/(namespaces\/[^/]+\/)?(self|local)?subject(access|rules)reviews|authentication\.k8s\.io\/v1\/selfsubjectreviews)$/;
+
+/** Refuses a request that is not a read while only reading is allowed. */
+export function refuseWritesWhileReading(method: string, path: string): void {
+  if (reading.getStore() !== true) return;
+  if (method === 'GET' || (method === 'POST' && reviewPath.test(path))) return;
+  throw new AppError(
+    'forbidden',
+    `this endpoint only reads the cluster: ${method} ${path} was not sent (use /mcp, with the caller's rights, to change it)`,
+  );
+}
