@@ -100,6 +100,7 @@ export const agentToolOrder: readonly string[] = [
   'issues',
   'search',
   'get_subject_permissions',
+  'who_can',
   'get_neighborhood',
   'get_workload_logs',
   'diagnose',

@@ -34,6 +34,7 @@ const readTools = [
   'issues',
   'search',
   'get_subject_permissions',
+  'who_can',
   'get_neighborhood',
   'get_workload_logs',
   'diagnose',
