@@ -1,5 +1,6 @@
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
 import { basePath } from '../api/client.ts';
+import { accessSearch } from '../features/access/search.ts';
 import { type AuditSearch, auditViews, categories, severities } from '../features/audit/types.ts';
 import { type CertificatesSearch, certSeverities } from '../features/certificates/types.ts';
 import { type CostSearch, costTabs } from '../features/cost/types.ts';
@@ -199,6 +200,13 @@ const certificatesRoute = createRoute({
   }),
 });
 
+const accessRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/access',
+  component: lazyRouteComponent(() => import('../features/access/AccessPage.tsx'), 'AccessPage'),
+  validateSearch: accessSearch,
+});
+
 const networkPoliciesRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/network-policies',
@@ -261,6 +269,7 @@ export const router = createRouter({
   routeTree: rootRoute.addChildren([
     dashboardRoute,
     resourcesRoute,
+    accessRoute,
     resourceDetailRoute,
     topologyRoute,
     timelineRoute,

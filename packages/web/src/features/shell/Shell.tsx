@@ -23,6 +23,7 @@ const areaLinks = [
   { to: '/cost', label: 'Cost' },
   { to: '/certificates', label: 'Certificates' },
   { to: '/network-policies', label: 'Network policies' },
+  { to: '/access', label: 'Access' },
   { to: '/sessions', label: 'Sessions' },
 ] as const;
 
