@@ -35,7 +35,7 @@ describe('the Access page', () => {
     const page = await openPage(web.browser, `${web.agent.url}/access?namespace=${namespace}`);
     const who = page.getByRole('region', { name: 'Who may do this?' });
     await who.getByLabel('Verb').selectOption('delete');
-    await who.getByLabel('Kind').fill('pods');
+    await who.getByLabel('Kind (* for all)').fill('pods');
     await who.getByRole('button', { name: 'Who may' }).click();
     await page.waitForURL(/verb=delete/);
     const subjects = who.getByRole('table');

@@ -176,6 +176,29 @@ describe('access views', () => {
     }
   });
 
+  it('names who is cluster-admin in effect: every verb on every resource, cluster-wide', async () => {
+    await rbac.createClusterRoleBinding({
+      body: {
+        metadata: { name: `${ns.name}-root` },
+        subjects: [{ kind: 'User', name: 'rooty', apiGroup: 'rbac.authorization.k8s.io' }],
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-admin' },
+      },
+    });
+    try {
+      const answer = await agent.json<{ subjects: { subject: Subject; allowed: boolean }[] }>(
+        '/api/access/who?verb=*&kind=*',
+      );
+      const admins = answer.subjects.map(
+        ({ subject, allowed }) => `${subject.kind} ${subject.name} ${allowed}`,
+      );
+      expect(admins).toEqual(expect.arrayContaining(['Group system:masters true', 'User rooty true']));
+      // A namespace's deleters are no admins.
+      expect(admins.some((a) => a.startsWith('User dora'))).toBe(false);
+    } finally {
+      await rbac.deleteClusterRoleBinding({ name: `${ns.name}-root` });
+    }
+  });
+
   it('refuses a caller who may not review access (view role) with 403, and a bad question with 400', async () => {
     const unbind = await bindInNamespace(ns.name, { kind: 'User', name: 'access-viewer' }, 'view');
     const proxied = await startTestAgent({ config: { authMode: 'proxy', authProxyAddresses: '127.0.0.1' } });

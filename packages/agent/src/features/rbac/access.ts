@@ -107,7 +107,7 @@ export interface AccessQuestion {
   name?: string;
 }
 
-/** A question as a caller puts it (a kind as the resources routes take it) in RBAC's terms. */
+/** A question as a caller puts it (a kind as the resources routes take it, or `*`) in RBAC's terms. */
 export function questionOf(
   ctx: RbacContext,
   asked: {
@@ -119,6 +119,14 @@ export function questionOf(
     name?: string;
   },
 ): AccessQuestion {
+  // Every resource of every group: the question whose answer is who is cluster-admin in effect.
+  if (asked.kind === '*')
+    return {
+      verb: asked.verb,
+      resource: '*',
+      group: '*',
+      ...(asked.namespace ? { namespace: asked.namespace } : {}),
+    };
   const resource = ctx.cluster.resolve(asked.kind, asked.group);
   return {
     verb: asked.verb,

@@ -34,7 +34,13 @@ export const rbacTools = [
         .regex(/^([a-z]+|\*)$/)
         .max(64)
         .describe('get, list, create, update, patch, delete, …'),
-      kind: z.string().min(1).max(253).describe('plural, Kind or short name: pods, deploy, Secret'),
+      kind: z
+        .string()
+        .min(1)
+        .max(253)
+        .describe(
+          'plural, Kind or short name: pods, deploy, Secret; * for every resource (with verb *: cluster-admins)',
+        ),
       subresource: z
         .string()
         .regex(/^[a-z]+$/)

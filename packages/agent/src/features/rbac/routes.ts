@@ -94,7 +94,9 @@ export function accessRoutes(app: App, ctx: RbacContext): void {
           'Who may do something: the subjects whose bindings grant the verb on the kind (in the namespace, or cluster-wide), each checked with a SubjectAccessReview',
         querystring: Query({
           verb: Type.String({ minLength: 1, maxLength: 64, pattern: '^([a-z]+|\\*)$' }),
-          kind: KindParam,
+          kind: Type.Union([KindParam, Type.Literal('*')], {
+            description: 'the kind as the resource routes take it, or `*`: every resource of every group',
+          }),
           group: Type.Optional(GroupParam),
           subresource: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z]+$' })),
           namespace: Type.Optional(NamespaceParam),

@@ -67,7 +67,7 @@ export function WhoCan({
           </select>
         </label>
         <label className="flex flex-col gap-1">
-          Kind
+          Kind (* for all)
           <input className={controlLook} value={kind} onChange={(e) => setKind(e.target.value)} required />
         </label>
         <label className="flex flex-col gap-1">
