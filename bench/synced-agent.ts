@@ -21,6 +21,7 @@ export async function syncedAgent(
     { ...configDefaults(), port: 0, dataDir, kubeconfig, noBrowser: true, historyLimit: 100_000, ...config },
     await resolveTarget({ kubeconfig }),
     pino({ level: 'silent' }),
+    { connect: true },
   );
   const url = await agent.listen();
   const close = async () => {
@@ -28,7 +29,6 @@ export async function syncedAgent(
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    void agent.ctx.cluster.start();
     await waitUntil(
       'the agent to sync',
       () => Promise.resolve(agent.ctx.cluster.cache.tiers().every((t) => t.state === 'synced')),

@@ -33,13 +33,16 @@ export interface Agent {
 
 /**
  * Wires one agent: the cluster connection, the files it persists, the HTTP app. The CLI and the test harness
- * both build agents here, so tests run exactly what users run. The cluster is not started: call
- * `agent.ctx.connection.start()` (requests answer 503 `not_ready` until it has synced).
+ * both build agents here, so tests run exactly what users run. With `connect`, the cluster connection starts as
+ * soon as its scope is open, before the HTTP app is built (ADR 0113): the first lists are in flight while the
+ * routes register, instead of after. Without it, call `agent.ctx.connection.start()` (requests answer 503
+ * `not_ready` until it has synced).
  */
 export async function createAgent(
   config: AgentConfig,
   target: ClusterTarget,
   log: FastifyBaseLogger,
+  options: { connect?: boolean } = {},
 ): Promise<Agent> {
   if (Boolean(config.cloudUrl) !== Boolean(config.clusterToken)) {
     throw new UsageError(
@@ -97,6 +100,9 @@ export async function createAgent(
     auth: auth && { settings: auth, oidc: auth.mode === 'oidc' ? agentOidc(auth, log) : undefined },
     log,
   };
+  // Everything that subscribes to the cache as a scope opens is subscribed by now; features bind to the
+  // connection as their routes register, and a kind synced before they bind is read whole from the cache.
+  if (options.connect) void connection.start();
   let tunnel: { close(): Promise<void> } | undefined;
   const app = await buildServer(ctx, { logger: log, logRequests: config.debugEvents });
   return {

@@ -85,7 +85,7 @@ async function serve(name: CommandName, argv: string[]): Promise<number> {
   exitOnCrash(name, log);
   let agent: Awaited<ReturnType<typeof createAgent>>;
   try {
-    agent = await createAgent(config, target, log);
+    agent = await createAgent(config, target, log, { connect: true });
   } catch (error) {
     // Settings that only make sense together (cloud mode, sign-in) are checked as the agent is built.
     if (error instanceof UsageError) return fail(error.message, 2);
@@ -109,7 +109,6 @@ async function serve(name: CommandName, argv: string[]): Promise<number> {
   const notice = exposureNotice(config, url);
   if (notice) process.stderr.write(`binnacle ${name}: ${notice}\n`);
   const stopProgress = showSyncProgress(agent.ctx.cluster.cache);
-  void agent.ctx.connection.start();
   // In cloud mode the UI lives at the hub; the agent's own port would only refuse the browser. A server has
   // no browser: failing to open one is no failure of the agent.
   if (process.stdout.isTTY && !config.noBrowser && !config.cloudUrl) openExternal(url).catch(() => {});

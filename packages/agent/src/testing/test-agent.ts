@@ -53,10 +53,10 @@ export async function startTestAgent(options: TestAgentOptions = {}): Promise<Te
     ...options.config,
   };
   const target = await resolveTarget({ kubeconfig: config.kubeconfig, context: config.context });
-  const agent = await createAgent(config, target, options.log ?? serverLogger('error'));
+  const start = options.start ?? true;
+  const agent = await createAgent(config, target, options.log ?? serverLogger('error'), { connect: start });
   const url = await agent.listen();
-  if (options.start ?? true) {
-    void agent.ctx.connection.start();
+  if (start) {
     await waitUntil(
       'the test agent to sync every tier',
       () => Promise.resolve(agent.ctx.cluster.cache.tiers().every((t) => t.state === 'synced')),
