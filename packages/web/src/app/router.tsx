@@ -15,6 +15,7 @@ import {
   type ReleaseSearch,
   releaseTabs,
 } from '../features/helm/search.ts';
+import { type ImagesSearch, imageTabs } from '../features/images/search.ts';
 import { costWindows } from '../features/metrics/windows.ts';
 import type { NetpolSearch } from '../features/netpol/query.ts';
 import { protocols } from '../features/netpol/types.ts';
@@ -250,6 +251,27 @@ const costRoute = createRoute({
   }),
 });
 
+// The image browser loads on its first visit, from a pod's page or the sidebar.
+const imagesRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/images',
+  component: lazyRouteComponent(() => import('../features/images/ImagesPage.tsx'), 'ImagesPage'),
+  validateSearch: (search: Record<string, unknown>): ImagesSearch => {
+    const layer = search.layer;
+    const tab = oneOf(imageTabs, search.tab);
+    return {
+      image: text(search.image),
+      pod: text(search.pod),
+      platform: text(search.platform),
+      path: text(search.path),
+      q: text(search.q),
+      order: search.order === 'size' ? 'size' : undefined,
+      layer: typeof layer === 'number' && Number.isInteger(layer) && layer >= 0 ? layer : undefined,
+      tab: tab === 'files' ? undefined : tab,
+    };
+  },
+});
+
 const terminalRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/terminal',
@@ -286,6 +308,7 @@ export const router = createRouter({
     networkPoliciesRoute,
     costRoute,
     trafficRoute,
+    imagesRoute,
     sessionsRoute,
     terminalRoute,
   ]),

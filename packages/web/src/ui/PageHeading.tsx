@@ -9,7 +9,7 @@ export function PageHeading({
 }: {
   title: string;
   about: ReactNode;
-  children: ReactNode;
+  children?: ReactNode;
 }) {
   return (
     <div className="flex flex-wrap items-end gap-3">

@@ -1,0 +1,228 @@
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { useCallback, useMemo } from 'react';
+import { get } from '../../api/client.ts';
+import { Checkbox, linkLook, mutedLook, panelLook } from '../../ui/controls.tsx';
+import { PageHeading } from '../../ui/PageHeading.tsx';
+import { SelectFilter } from '../../ui/SelectFilter.tsx';
+import { Empty, ErrorMessage, Loaded, Loading } from '../../ui/states.tsx';
+import { Tabs } from '../../ui/Tabs.tsx';
+import { TextFilter } from '../../ui/TextFilter.tsx';
+import { useSearchPatch } from '../../ui/use-search-patch.ts';
+import { imageConfig, layerCommands } from './config.ts';
+import { FilePreview } from './FilePreview.tsx';
+import { FileTree } from './FileTree.tsx';
+import type { ImageQuery } from './file-head.ts';
+import { ImageConfigPanel } from './ImageConfigPanel.tsx';
+import { ImageForm } from './ImageForm.tsx';
+import { ImageLayers } from './ImageLayers.tsx';
+import { ImageSummary } from './ImageSummary.tsx';
+import type { ImagesSearch, ImageTab } from './search.ts';
+import { entriesPerLayer, type FileNode, indexByPath } from './tree.ts';
+
+// Tags move, so the agent asks the registry on every call; within a visit the answer is kept.
+const imageQueryOptions = { staleTime: 5 * 60_000, refetchOnWindowFocus: false } as const;
+
+/**
+ * A container image straight from its registry: what it is, its layers, how it runs, and its merged filesystem
+ * to browse, with any file readable in place or downloaded. Opened from a pod (its pull secrets are used) or by
+ * typing a reference.
+ */
+export function ImagesPage() {
+  const search = useSearch({ from: '/images' });
+  const navigate = useNavigate();
+  const open = (image: string, platform?: string) =>
+    void navigate({
+      to: '/images',
+      search: (prev) => ({ namespace: prev.namespace, pod: prev.pod, image, platform }),
+    });
+  const pod = search.pod && search.namespace ? { namespace: search.namespace, name: search.pod } : undefined;
+  return (
+    <div className="mx-auto flex max-w-7xl flex-col gap-4">
+      <PageHeading
+        title={search.image ? 'Image' : 'Images'}
+        about={
+          pod ? (
+            <>
+              Read with the pull secrets of pod{' '}
+              <Link
+                to="/resources/$kind/$namespace/$name"
+                params={{ kind: 'pods', namespace: pod.namespace, name: pod.name }}
+                className={linkLook}
+              >
+                {pod.namespace}/{pod.name}
+              </Link>
+            </>
+          ) : (
+            'A container image read from its registry: no node, no container runtime'
+          )
+        }
+      />
+      <ImageForm image={search.image} platform={search.platform} open={open} />
+      {search.image ? (
+        <ImageView
+          query={{
+            image: search.image,
+            namespace: search.namespace,
+            pod: search.pod,
+            platform: search.platform,
+          }}
+          search={search}
+        />
+      ) : (
+        <Empty>
+          Type an image reference above, or follow an image from a pod's page so its pull secrets are used.
+        </Empty>
+      )}
+    </div>
+  );
+}
+
+function ImageView({ query, search }: { query: ImageQuery; search: ImagesSearch }) {
+  const patch = useSearchPatch<ImagesSearch>();
+  const metadata = useQuery({
+    queryKey: ['image-metadata', query],
+    queryFn: ({ signal }) => get('/api/images/metadata', { query: { ...query }, signal }),
+    ...imageQueryOptions,
+  });
+  const inspect = useQuery({
+    queryKey: ['image-inspect', query],
+    queryFn: ({ signal }) => get('/api/images/inspect', { query: { ...query }, signal }),
+    ...imageQueryOptions,
+  });
+  const tab: ImageTab = search.tab ?? 'files';
+  const commands = useMemo(
+    () => (metadata.data ? layerCommands(metadata.data.config, metadata.data.layers.length) : []),
+    [metadata.data],
+  );
+  const counts = useMemo(
+    () => (inspect.data ? entriesPerLayer(inspect.data.root) : undefined),
+    [inspect.data],
+  );
+  const layerWords = useCallback(
+    (layer: number) =>
+      layer < 0 ? 'the root' : `layer ${layer}${commands[layer] ? `: ${commands[layer]}` : ''}`,
+    [commands],
+  );
+  if (metadata.isPending) return <Loading what={`${query.image} from its registry`} />;
+  if (metadata.isError) return <ErrorMessage error={metadata.error} what={query.image} />;
+  const layers = metadata.data.layers.map((l, i) => ({
+    ...l,
+    command: commands[i],
+    entries: counts ? (counts.get(i) ?? 0) : undefined,
+  }));
+  return (
+    <>
+      <ImageSummary metadata={metadata.data} files={inspect.data} />
+      <Tabs
+        label="Image views"
+        tabs={[
+          { id: 'files', label: 'Filesystem' },
+          { id: 'layers', label: `Layers (${layers.length})` },
+          { id: 'config', label: 'Config' },
+        ]}
+        current={tab}
+        choose={(id) => patch({ tab: id === 'files' ? undefined : id })}
+      >
+        {tab === 'layers' ? (
+          <div className={panelLook}>
+            <ImageLayers layers={layers} show={(layer) => patch({ tab: undefined, layer, q: undefined })} />
+          </div>
+        ) : tab === 'config' ? (
+          <div className={`${panelLook} pb-3`}>
+            <ImageConfigPanel config={imageConfig(metadata.data.config)} />
+          </div>
+        ) : (
+          <Loaded
+            query={inspect}
+            what="the image's filesystem (the agent reads each layer once, then keeps it)"
+          >
+            {(data) => (
+              <FilesView
+                root={data.root}
+                image={query}
+                search={search}
+                layerCount={layers.length}
+                layerWords={layerWords}
+              />
+            )}
+          </Loaded>
+        )}
+      </Tabs>
+    </>
+  );
+}
+
+function FilesView(props: {
+  root: FileNode;
+  image: ImageQuery;
+  search: ImagesSearch;
+  layerCount: number;
+  layerWords: (layer: number) => string;
+}) {
+  const { root, image, search } = props;
+  const patch = useSearchPatch<ImagesSearch>();
+  const byPath = useMemo(() => indexByPath(root), [root]);
+  const choose = useCallback((node: FileNode) => patch({ path: node.path }), [patch]);
+  const clearFilter = useCallback(() => patch({ q: undefined, layer: undefined }), [patch]);
+  const sortBy = useCallback(
+    (order: 'name' | 'size') => patch({ order: order === 'size' ? 'size' : undefined }),
+    [patch],
+  );
+  const filter = { text: search.q, layer: search.layer };
+  const label = `Filesystem of ${image.image}`;
+  return (
+    <div className="flex flex-col gap-3">
+      <div className="flex flex-wrap items-end gap-3">
+        <TextFilter
+          key={search.q ?? ''}
+          label="Filter by path or name"
+          value={search.q}
+          placeholder="e.g. os-release"
+          onChange={(q) => patch({ q })}
+        />
+        <SelectFilter
+          label="Layer"
+          all="Every layer"
+          value={search.layer === undefined ? undefined : String(search.layer)}
+          options={Array.from(
+            { length: props.layerCount },
+            (_, i) => [String(i), `Written by layer ${i}`] as const,
+          )}
+          onChange={(layer) => patch({ layer: layer === undefined ? undefined : Number(layer) })}
+        />
+        <Checkbox
+          className="pb-1"
+          label="Largest first"
+          checked={search.order === 'size'}
+          onChange={(on) => sortBy(on ? 'size' : 'name')}
+        />
+        {(search.q !== undefined || search.layer !== undefined) && (
+          <button type="button" className={`pb-1 text-sm ${linkLook}`} onClick={clearFilter}>
+            Show the whole tree
+          </button>
+        )}
+      </div>
+      <div className="grid items-start gap-4 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <FileTree
+          root={root}
+          label={label}
+          filter={filter}
+          order={search.order ?? 'name'}
+          selected={search.path}
+          choose={choose}
+          sortBy={sortBy}
+          clearFilter={clearFilter}
+          layerWords={props.layerWords}
+        />
+        {search.path ? (
+          <FilePreview query={image} path={search.path} node={byPath.get(search.path)} />
+        ) : (
+          <p className={`${panelLook} pb-3 text-sm ${mutedLook}`}>
+            Choose a file to read it here (text, up to 256 KiB) or download it.
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}
