@@ -1,7 +1,8 @@
 import type { KubeObject } from '@binnacle/common';
+import { Link } from '@tanstack/react-router';
 import type { ReactNode } from 'react';
 import { Badge } from '../../../ui/Badge.tsx';
-import { mutedLook } from '../../../ui/controls.tsx';
+import { linkLook, mutedLook } from '../../../ui/controls.tsx';
 import { Card } from '../../../ui/states.tsx';
 import {
   type ContainerStatus,
@@ -96,11 +97,14 @@ function ContainerSection({
   status: s,
   kind,
   volumes,
+  pod,
 }: {
   container: Container;
   status: ContainerStatus | undefined;
   kind: 'init' | 'sidecar' | undefined;
   volumes: Volume[];
+  /** Whose pull secrets read the image when its link is followed. */
+  pod: { namespace?: string; name?: string };
 }) {
   const probes = probeNames.filter(([key]) => c[key]);
   const last = s?.lastState?.terminated;
@@ -140,7 +144,18 @@ function ContainerSection({
           </Row>
         )}
         <Row label="Image">
-          <span className="font-mono text-xs">{c.image}</span>
+          {c.image ? (
+            <Link
+              to="/images"
+              search={{ namespace: pod.namespace, pod: pod.name, image: c.image }}
+              className={`font-mono text-xs ${linkLook}`}
+              title="Browse the image's files and layers"
+            >
+              {c.image}
+            </Link>
+          ) : (
+            <span className={mutedLook}>none</span>
+          )}
           {s?.imageID && <span className={`block font-mono text-xs ${mutedLook}`}>{s.imageID}</span>}
         </Row>
         {(c.ports ?? []).length > 0 && (
@@ -226,6 +241,7 @@ export function PodContainers({ resource }: { resource: KubeObject }) {
             status={s}
             kind={kind}
             volumes={spec.volumes ?? []}
+            pod={{ namespace: resource.metadata?.namespace, name: resource.metadata?.name }}
           />
         ))}
       </div>
