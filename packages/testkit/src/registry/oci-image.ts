@@ -163,9 +163,16 @@ async function putManifest(
   return { digest: sha256(bytes), size: bytes.length };
 }
 
+/** What an image config holds besides its platform and layers: run settings, build history, creation time. */
+export interface ImageConfigFields {
+  created?: string;
+  config?: Record<string, unknown>;
+  history?: { created_by?: string; empty_layer?: boolean; comment?: string }[];
+}
+
 /**
- * Pushes an OCI image — its layers, a config naming their diff ids and the platform, the manifest — and tags
- * it (`reference`: a tag, or the manifest's own digest when it only goes into an index).
+ * Pushes an OCI image — its layers, a config naming their diff ids, the platform and `fields`, the manifest —
+ * and tags it (`reference`: a tag, or the manifest's own digest when it only goes into an index).
  */
 export async function pushImage(
   target: RegistryTarget,
@@ -173,12 +180,12 @@ export async function pushImage(
   reference: string | undefined,
   layers: Layer[],
   platform: Platform = { os: 'linux', architecture: 'amd64' },
-  env: string[] = ['PATH=/usr/local/bin:/usr/bin:/bin'],
+  fields: ImageConfigFields = { config: { Env: ['PATH=/usr/local/bin:/usr/bin:/bin'], Cmd: ['/bin/app'] } },
 ): Promise<PushedManifest> {
   const config = Buffer.from(
     JSON.stringify({
+      ...fields,
       ...platform,
-      config: { Env: env, Cmd: ['/bin/app'] },
       rootfs: { type: 'layers', diff_ids: layers.map((l) => l.diffId) },
     }),
   );
