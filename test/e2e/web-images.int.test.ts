@@ -1,8 +1,22 @@
 import { readFile } from 'node:fs/promises';
-import { anonymousRegistry, createPullingPod, repositoryName } from '@binnacle/agent/testing';
-import { docsScreenshot, layer, openPage, pushImage, seriousA11yViolations } from '@binnacle/testkit';
+import {
+  anonymousRegistry,
+  createPullingPod,
+  createPullSecret,
+  repositoryName,
+} from '@binnacle/agent/testing';
+import {
+  docsScreenshot,
+  layer,
+  openPage,
+  pushImage,
+  registryLogin,
+  seriousA11yViolations,
+  startRegistry,
+  type TestRegistry,
+} from '@binnacle/testkit';
 import type { Locator, Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentInBrowser } from './browser-suite.ts';
 
 // The image browser (docs/images.md) in Chromium: an image pushed to the control plane's registry, used by a pod
@@ -167,6 +181,39 @@ describe('the image browser', () => {
       .getByText('listen: 8080')
       .waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('an image of a registry that wants a login', () => {
+  let registry: TestRegistry;
+  beforeAll(async () => {
+    registry = await startRegistry();
+  });
+  afterAll(() => registry?.stop());
+
+  it('shows the 401 with what to do, and reads the image with a pull secret named on the page', async () => {
+    const repository = repositoryName('private');
+    const image = `${registry.host}/${repository}:1`;
+    await pushImage(registry, repository, '1', [
+      layer([{ path: 'private.txt', content: 'only with a login' }]),
+    ]);
+    await createPullSecret(web.ns.name, 'regcred', registry.host, registryLogin);
+    const page = await open(`/images?namespace=${web.ns.name}&image=${encodeURIComponent(image)}`);
+    const alert = page.getByRole('alert');
+    await alert.getByText('code: registry_unauthorized').waitFor();
+    expect(await alert.textContent()).toContain(registry.host);
+    await page.getByText('open the image from a pod that pulls it').waitFor();
+
+    await page.getByRole('textbox', { name: 'Pull secrets' }).fill('regcred');
+    await page.getByRole('button', { name: 'Open' }).click();
+    await page.waitForURL(/[?&]pullSecrets=regcred/);
+    await page.getByText(`basic auth, secret ${web.ns.name}/regcred`).waitFor();
+    await page
+      .getByRole('region', { name: `Filesystem of ${image}` })
+      .getByRole('button', { name: 'private.txt, file: show' })
+      .click();
+    await page.getByRole('region', { name: 'File /private.txt' }).getByText('only with a login').waitFor();
     await page.close();
   });
 });

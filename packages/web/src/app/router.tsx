@@ -262,6 +262,7 @@ const imagesRoute = createRoute({
     return {
       image: text(search.image),
       pod: text(search.pod),
+      pullSecrets: text(search.pullSecrets),
       platform: text(search.platform),
       path: text(search.path),
       q: text(search.q),

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { useCallback, useMemo } from 'react';
-import { get } from '../../api/client.ts';
+import { ApiError, get } from '../../api/client.ts';
 import { Checkbox, linkLook, mutedLook, panelLook } from '../../ui/controls.tsx';
 import { PageHeading } from '../../ui/PageHeading.tsx';
 import { SelectFilter } from '../../ui/SelectFilter.tsx';
@@ -14,7 +14,7 @@ import { FilePreview } from './FilePreview.tsx';
 import { FileTree } from './FileTree.tsx';
 import type { ImageQuery } from './file-head.ts';
 import { ImageConfigPanel } from './ImageConfigPanel.tsx';
-import { ImageForm } from './ImageForm.tsx';
+import { type ImageFields, ImageForm } from './ImageForm.tsx';
 import { ImageLayers } from './ImageLayers.tsx';
 import { ImageSummary } from './ImageSummary.tsx';
 import type { ImagesSearch, ImageTab } from './search.ts';
@@ -31,10 +31,10 @@ const imageQueryOptions = { staleTime: 5 * 60_000, refetchOnWindowFocus: false }
 export function ImagesPage() {
   const search = useSearch({ from: '/images' });
   const navigate = useNavigate();
-  const open = (image: string, platform?: string) =>
+  const open = (fields: ImageFields) =>
     void navigate({
       to: '/images',
-      search: (prev) => ({ namespace: prev.namespace, pod: prev.pod, image, platform }),
+      search: (prev) => ({ namespace: prev.namespace, pod: prev.pod, ...fields }),
     });
   const pod = search.pod && search.namespace ? { namespace: search.namespace, name: search.pod } : undefined;
   return (
@@ -58,13 +58,14 @@ export function ImagesPage() {
           )
         }
       />
-      <ImageForm image={search.image} platform={search.platform} open={open} />
+      <ImageForm fields={search} open={open} />
       {search.image ? (
         <ImageView
           query={{
             image: search.image,
             namespace: search.namespace,
             pod: search.pod,
+            pullSecrets: search.pullSecrets,
             platform: search.platform,
           }}
           search={search}
@@ -105,7 +106,18 @@ function ImageView({ query, search }: { query: ImageQuery; search: ImagesSearch 
     [commands],
   );
   if (metadata.isPending) return <Loading what={`${query.image} from its registry`} />;
-  if (metadata.isError) return <ErrorMessage error={metadata.error} what={query.image} />;
+  if (metadata.isError)
+    return (
+      <>
+        <ErrorMessage error={metadata.error} what={query.image} />
+        {metadata.error instanceof ApiError && metadata.error.status === 401 && (
+          <p className={`text-sm ${mutedLook}`}>
+            The agent reads registry credentials from pull secrets only: open the image from a pod that pulls
+            it, or name pull secrets of the namespace in view above.
+          </p>
+        )}
+      </>
+    );
   const layers = metadata.data.layers.map((l, i) => ({
     ...l,
     command: commands[i],

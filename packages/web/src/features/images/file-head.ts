@@ -7,6 +7,7 @@ export interface ImageQuery {
   image: string;
   namespace?: string;
   pod?: string;
+  pullSecrets?: string;
   platform?: string;
 }
 

@@ -3,6 +3,8 @@ export interface ImagesSearch {
   image?: string;
   /** With the root's `namespace`: the pod whose imagePullSecrets the agent uses. */
   pod?: string;
+  /** Pull secrets of the namespace named outright, comma-separated, tried after the pod's. */
+  pullSecrets?: string;
   platform?: string;
   /** The file shown in place. */
   path?: string;
