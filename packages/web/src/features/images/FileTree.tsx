@@ -21,6 +21,9 @@ const typeLetter: Record<FileNode['type'], string> = {
   other: '?',
 };
 
+/** The tree fills the window below the page's summary and filters (it scrolls inside), never shorter than 360 px. */
+const treeHeight = () => Math.max(360, window.innerHeight - 420);
+
 /** The directories above a path (`/a/b/c` → `/a`, `/a/b`): open at first, so a file named in the URL shows. */
 export const ancestorsOf = (path: string) =>
   path
@@ -148,7 +151,7 @@ export function FileTree(props: {
       rowAt={(i) => rows[i]}
       rowKey={(row) => row.node.path}
       onSort={(column) => props.sortBy(column === 'size' ? 'size' : 'name')}
-      height={600}
+      height={treeHeight()}
     />
   );
 }
