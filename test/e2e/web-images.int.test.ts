@@ -21,7 +21,9 @@ import { agentInBrowser } from './browser-suite.ts';
 
 // The image browser (docs/images.md) in Chromium: an image pushed to the control plane's registry, used by a pod
 // that never runs (its node is simulated), opened from the pod's page.
-const web = agentInBrowser('images-web');
+/** The largest file the agent serves here: the certificates bundle is above it, the build log below. */
+const fileCap = 300_000;
+const web = agentInBrowser('images-web', { config: { imageFileMaxBytes: fileCap } });
 const registry = anonymousRegistry();
 const image = `${registry.host}/${repositoryName('shop')}:1.4.0`;
 const podName = 'shop-7d9f';
@@ -33,9 +35,15 @@ const busybox = Buffer.concat([
   Buffer.from(Array.from({ length: 120_000 }, (_, i) => (i * 31) % 251)),
 ]);
 const certificates = Array.from(
-  { length: 2600 },
+  { length: 4000 },
   (_, i) =>
     `# CA ${i}\n-----BEGIN CERTIFICATE-----\nMIIB${String(i).padStart(8, '0')}QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo=\n`,
+).join('');
+
+/** Text longer than the 256 KiB shown in place, shorter than the cap. */
+const buildLog = Array.from(
+  { length: 9000 },
+  (_, i) => `step ${String(i).padStart(5, '0')}: compiled module ok\n`,
 ).join('');
 
 beforeAll(async () => {
@@ -67,7 +75,10 @@ beforeAll(async () => {
         { path: 'srv/package.json', content: '{ "name": "shop", "version": "1.4.0" }\n' },
         { path: 'srv/public/index.html', content: '<!doctype html><title>Shop</title>\n' },
       ]),
-      layer([{ path: 'etc/shop/config.yaml', content: 'listen: 8080\ncatalog: https://catalog.shop.svc\n' }]),
+      layer([
+        { path: 'etc/shop/config.yaml', content: 'listen: 8080\ncatalog: https://catalog.shop.svc\n' },
+        { path: 'var/log/build.log', content: buildLog },
+      ]),
     ],
     undefined,
     {
@@ -181,6 +192,25 @@ describe('the image browser', () => {
       .getByText('listen: 8080')
       .waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
+    await page.close();
+  });
+});
+
+describe('files too large to show or to serve', () => {
+  it('shows the first 256 KiB of a long text, and the 413 of a file over the cap', async () => {
+    expect(buildLog.length).toBeGreaterThan(256 * 1024);
+    expect(certificates.length).toBeGreaterThan(fileCap);
+    const at = (path: string) => `/images?image=${encodeURIComponent(image)}&path=${path}`;
+    const page = await open(at('/var/log/build.log'));
+    const log = page.getByRole('region', { name: 'File /var/log/build.log' });
+    await log.getByText('The first 256 KiB shown; download the file for the rest.').waitFor();
+    expect(await log.locator('pre').textContent()).toBe(buildLog.slice(0, 256 * 1024));
+
+    await page.goto(`${web.agent.url}${at('/etc/ssl/certs/ca-certificates.crt')}`);
+    const alert = page
+      .getByRole('region', { name: 'File /etc/ssl/certs/ca-certificates.crt' })
+      .getByRole('alert');
+    await alert.getByText('code: image_file_too_large').waitFor();
     await page.close();
   });
 });
