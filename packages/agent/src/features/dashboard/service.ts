@@ -1,5 +1,4 @@
 import type { ErrorBody, KubeObject } from '@binnacle/common';
-import { AppError } from '@binnacle/common/server';
 import type { AuditSettings } from '../../config/agent-config.ts';
 import { type CallerView, countInView, viewReader } from '../../http/caller-view.ts';
 import { resourceKey } from '../../kube/discovery.ts';
@@ -124,13 +123,9 @@ function pastReader(ctx: DashboardContext, view: CallerView, at: number) {
   const get = (group: string, kind: string): KubeObject[] => {
     const resource = ctx.cluster.find(group, kind);
     if (!resource || view.hiddenKinds.includes(resource.kind)) return [];
-    try {
-      return ctx.history.listAt(resource, at, resource.namespaced ? namespaces : undefined);
-    } catch (error) {
-      if (!(error instanceof AppError)) throw error;
-      notKept.push(resourceKey(resource));
-      return [];
-    }
+    const objects = ctx.history.listKept(resource, at, resource.namespaced ? namespaces : undefined);
+    if (!objects) notKept.push(resourceKey(resource));
+    return objects ?? [];
   };
   return { get, loading: [] as string[], notKept };
 }

@@ -1,5 +1,5 @@
 import { type KubeObject, searchLimits } from '@binnacle/common';
-import { AppError, badRequest } from '@binnacle/common/server';
+import { badRequest } from '@binnacle/common/server';
 import { requireAccess } from '../../http/caller.ts';
 import { visibleNamespaces } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
@@ -148,7 +148,10 @@ export async function searchObjects(
       continue;
     }
     const namespace = query.namespace ?? ctx.config.namespace;
-    const objects = at === undefined ? informer.list(namespace) : pastObjects(ctx, resource, at, namespace);
+    const objects =
+      at === undefined
+        ? informer.list(namespace)
+        : ctx.history.listKept(resource, at, namespace ? [namespace] : undefined);
     if (!objects) {
       notKept.push(resourceKey(resource));
       continue;
@@ -179,19 +182,4 @@ export async function searchObjects(
     loading,
     ...(at === undefined ? {} : { notKept }),
   };
-}
-
-/** A kind's objects (in `namespace`, when given) as they were at `at`; undefined when its kept past cannot say. */
-function pastObjects(
-  ctx: ResourcesContext,
-  resource: ApiResource,
-  at: number,
-  namespace: string | undefined,
-): KubeObject[] | undefined {
-  try {
-    return ctx.history.listAt(resource, at, namespace ? [namespace] : undefined);
-  } catch (error) {
-    if (error instanceof AppError && error.code !== 'time_travel_off') return undefined;
-    throw error;
-  }
 }

@@ -120,17 +120,27 @@ export class ClusterHistory {
   }
 
   /**
-   * How many objects of a kind (in `namespaces`, when given) existed at `at`; undefined when the kind's kept past
-   * cannot say (not kept, still loading, outside its window or in a span not watched).
+   * A kind's objects (in `namespaces`, when given) as they were at `at`, for an answer over every kind (counts,
+   * the dashboard, the search): undefined when this kind's kept past cannot say (not kept, still loading, outside
+   * its window or in a span not watched), where `listAt` refuses. Time travel off is still refused.
    */
+  listKept(resource: ApiResource, at: number, namespaces?: readonly string[]): KubeObject[] | undefined {
+    return this.#keeps(resource, at) ? this.versions.list(resourceKey(resource), at, namespaces) : undefined;
+  }
+
+  /** How many objects `listKept` would answer, without rebuilding them. */
   countAt(resource: ApiResource, at: number, namespaces?: readonly string[]): number | undefined {
+    return this.#keeps(resource, at) ? this.versions.count(resourceKey(resource), at, namespaces) : undefined;
+  }
+
+  #keeps(resource: ApiResource, at: number): boolean {
     try {
       this.#window(resource, at);
+      return true;
     } catch (error) {
-      if (error instanceof AppError && error.code !== 'time_travel_off') return undefined;
+      if (error instanceof AppError && error.code !== 'time_travel_off') return false;
       throw error;
     }
-    return this.versions.count(resourceKey(resource), at, namespaces);
   }
 
   /** One object as it was at `at`; undefined when it did not exist then. */
