@@ -187,7 +187,12 @@ afterAll(async () => {
 describe('MCP through the hub', () => {
   it('answers 401 with a challenge naming the resource metadata, which names the IdP', async () => {
     const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} };
-    for (const resource of ['/mcp', `/c/${clusters.alpha}/mcp`]) {
+    for (const resource of [
+      '/mcp',
+      `/c/${clusters.alpha}/mcp`,
+      '/mcp-readonly',
+      `/c/${clusters.alpha}/mcp-readonly`,
+    ]) {
       const answer = await hubFetch(resource, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
@@ -240,7 +245,12 @@ describe('MCP through the hub', () => {
       method: 'initialize',
       params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '0' } },
     };
-    for (const resource of ['/mcp', `/c/${clusters.alpha}/mcp`]) {
+    for (const resource of [
+      '/mcp',
+      `/c/${clusters.alpha}/mcp`,
+      '/mcp-readonly',
+      `/c/${clusters.alpha}/mcp-readonly`,
+    ]) {
       const answer = await hubFetch(resource, {
         method: 'POST',
         headers: {
@@ -380,7 +390,8 @@ describe('MCP through the hub', () => {
   });
 
   it('/mcp-readonly offers only the read tools and changes nothing, though the caller may change it through /mcp', async () => {
-    const reader = await connect('/mcp-readonly', { oauth: new AssistantOAuth('ada') });
+    const readerAuth = new AssistantOAuth('ada');
+    const reader = await connect('/mcp-readonly', { oauth: readerAuth });
     const tools = (await reader.listTools()).tools;
     expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['list_clusters', 'get_resource']));
     expect(tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name)).toEqual([]);
@@ -411,6 +422,19 @@ describe('MCP through the hub', () => {
     });
     expect(read.isError, read.text).toBe(false);
     expect(read.text).toContain('greeting');
+    // A token minted for the read-only endpoint opens nothing else: /mcp refuses it.
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} };
+    const elsewhere = await hubFetch('/mcp', {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${readerAuth.saved?.access_token}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify(initialize),
+    });
+    expect(elsewhere.status).toBe(401);
+    expect(elsewhere.headers.get('www-authenticate')).toContain('error="invalid_token"');
     // One cluster's own read-only endpoint, through the tunnel: the same read tools.
     const one = await connect(`/c/${clusters.alpha}/mcp-readonly`, { pat: adaPat });
     expect((await one.listTools()).tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);

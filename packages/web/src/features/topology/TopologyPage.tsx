@@ -80,8 +80,8 @@ export function TopologyPage() {
   return (
     <div className="flex h-[calc(100vh-7rem)] flex-col gap-3">
       <div className="flex flex-wrap items-center gap-3">
-        {/* The title over its status line, so the controls beside them fit one row with the time control. */}
-        <div className="mr-auto min-w-0">
+        {/* The status on the title's line: every pixel of height the header takes, the fitted graph loses. */}
+        <div className="mr-auto flex min-w-0 items-baseline gap-3">
           <h1 className="text-xl font-semibold">
             Topology{search.namespace ? ` · ${search.namespace}` : ''}
           </h1>
