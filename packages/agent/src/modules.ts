@@ -3,6 +3,7 @@ import { aiModule } from './features/ai/module.ts';
 import { auditModule } from './features/audit/module.ts';
 import { authModule } from './features/auth/module.ts';
 import { certificatesModule } from './features/certificates/module.ts';
+import { compareModule } from './features/compare/module.ts';
 import { configModule } from './features/config/module.ts';
 import { contextsModule } from './features/contexts/module.ts';
 import { costModule } from './features/cost/module.ts';
@@ -46,6 +47,7 @@ export const agentModules: readonly AnyAgentModule[] = [
   configModule,
   contextsModule,
   resourcesModule,
+  compareModule,
   tablesModule,
   dashboardModule,
   pkgmgrModule,
@@ -88,6 +90,7 @@ export const agentToolOrder: readonly string[] = [
   'list_namespaces',
   'list_resources',
   'get_resource',
+  'compare_objects',
   'get_events',
   'get_pod_logs',
   'get_changes',

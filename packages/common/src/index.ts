@@ -1,4 +1,13 @@
 export { type BackoffSchedule, backoffDelay, probeSchedule, retrySchedule } from './backoff.ts';
+export {
+  type ComparedSide,
+  type Comparison,
+  compareObjects,
+  comparisonOf,
+  type FieldDifference,
+  type FoldReason,
+  splitObjectRef,
+} from './compare/compare.ts';
 export { mapConcurrently } from './concurrency.ts';
 export {
   DurationError,

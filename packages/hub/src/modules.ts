@@ -4,6 +4,7 @@ import { auditModule } from './features/audit/module.ts';
 import { authModule } from './features/auth/module.ts';
 import { billingModule } from './features/billing/module.ts';
 import { clustersModule } from './features/clusters/module.ts';
+import { compareModule } from './features/compare/module.ts';
 import { fleetModule } from './features/fleet/module.ts';
 import { healthModule } from './features/health/module.ts';
 import { invitationsModule } from './features/invitations/module.ts';
@@ -32,6 +33,7 @@ export const hubModules: readonly HubModule[] = [
   clustersModule,
   billingModule,
   fleetModule,
+  compareModule,
   accountModule,
   preferencesModule,
   ssoModule,

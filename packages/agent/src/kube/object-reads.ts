@@ -132,7 +132,8 @@ export async function listResources(
   past?: PastObjects,
 ): Promise<ListResult> {
   const resource = cluster.resolve(query.kind, query.group);
-  if (!resource.verbs.includes('list')) throw badRequest(`${resource.plural} cannot be listed`);
+  if (!resource.verbs.includes('list'))
+    throw new AppError('unknown_kind', `${resource.plural} cannot be listed: the route takes kinds that can`);
   const onField = query.fieldSelector ? fieldMatcher(resource, query.fieldSelector) : undefined;
   if (!past && !cluster.cache.caches(resource)) return liveList(cluster, resource, query);
   const namespaces = resource.namespaced && query.namespaces ? query.namespaces : undefined;

@@ -1,5 +1,5 @@
 import type { KubeObject } from '@binnacle/common';
-import { AppError, badRequest } from '@binnacle/common/server';
+import { AppError } from '@binnacle/common/server';
 import type { Cluster } from './cluster.ts';
 
 type Obj = Record<string, unknown>;
@@ -23,7 +23,10 @@ export function defaultContainer(pod: KubeObject): string {
   );
 }
 
-/** Finds the pod in the cache and checks the container; 404 for a missing pod, 400 naming the containers. */
+/**
+ * Finds the pod in the cache and checks the container; 404 for a missing pod, and for a missing container naming
+ * those it has (what a pod holds is the cluster's state, not a malformed request).
+ */
 export function podAndContainer(
   cluster: Cluster,
   namespace: string,
@@ -35,6 +38,9 @@ export function podAndContainer(
   const chosen = container ?? defaultContainer(pod);
   const all = containersOf(pod);
   if (!all.includes(chosen))
-    throw badRequest(`pod ${namespace}/${name} has no container "${chosen}"; it has: ${all.join(', ')}`);
+    throw new AppError(
+      'not_found',
+      `pod ${namespace}/${name} has no container "${chosen}"; it has: ${all.join(', ')}`,
+    );
   return { pod, container: chosen };
 }

@@ -1,4 +1,5 @@
 export { type AppOptions, createApp, type TypedApp } from './app.ts';
+export { ComparedObjectParam, ComparisonAnswer } from './compare-schema.ts';
 export {
   type ContentCoding,
   compressAbove,

@@ -3,6 +3,7 @@ import { basePath } from '../api/client.ts';
 import { accessSearch } from '../features/access/search.ts';
 import { type AuditSearch, auditViews, categories, severities } from '../features/audit/types.ts';
 import { type CertificatesSearch, certSeverities } from '../features/certificates/types.ts';
+import { compareSearch } from '../features/compare/search.ts';
 import { type CostSearch, costTabs } from '../features/cost/types.ts';
 import { DashboardPage } from '../features/dashboard/DashboardPage.tsx';
 import type { GitOpsSearch } from '../features/gitops/GitOpsPage.tsx';
@@ -208,6 +209,13 @@ const accessRoute = createRoute({
   validateSearch: accessSearch,
 });
 
+const compareRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/compare',
+  component: lazyRouteComponent(() => import('../features/compare/ComparePage.tsx'), 'ComparePage'),
+  validateSearch: compareSearch,
+});
+
 const networkPoliciesRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/network-policies',
@@ -293,6 +301,7 @@ export const router = createRouter({
     dashboardRoute,
     resourcesRoute,
     accessRoute,
+    compareRoute,
     resourceDetailRoute,
     topologyRoute,
     timelineRoute,

@@ -1,3 +1,4 @@
+import type { paths as agentPaths } from '../api/generated/agent-api.ts';
 import type { paths } from '../api/generated/hub-api.ts';
 import type { AnswerOf, GetPaths, Query } from '../api/typed-client.ts';
 import { typedClient } from '../api/typed-client.ts';
@@ -15,3 +16,7 @@ export type HubAnswer<P extends GetPaths<paths>> = AnswerOf<paths, P>;
 
 /** The hub's routes, typed by its OpenAPI document. */
 export const hub = typedClient<paths>(hubUrl);
+
+/** A cluster's agent routes through the hub's tunnel (`/c/<cluster_id>/api/…`), as the signed-in person. */
+export const agentOf = (clusterId: string) =>
+  typedClient<agentPaths>((path, query) => hubUrl(`/c/${encodeURIComponent(clusterId)}${path}`, query));

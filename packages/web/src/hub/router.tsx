@@ -1,4 +1,5 @@
 import { createRootRoute, createRoute, createRouter, Outlet } from '@tanstack/react-router';
+import { compareSearch } from '../features/compare/search.ts';
 import { NotFound } from '../features/shell/NotFound.tsx';
 import { PageError } from '../features/shell/PageError.tsx';
 import { AuditPage, type AuditSearch } from './audit/AuditPage.tsx';
@@ -6,6 +7,7 @@ import { SignInPage, type SignInSearch } from './auth/SignInPage.tsx';
 import { BillingPage, type BillingSearch } from './billing/BillingPage.tsx';
 import { ClustersPage } from './clusters/ClustersPage.tsx';
 import { ClusterUnavailablePage } from './clusters/ClusterUnavailablePage.tsx';
+import { HubComparePage } from './compare/HubComparePage.tsx';
 import { FleetPage, type FleetSearch, fleetTabs } from './fleet/FleetPage.tsx';
 import { AcceptInvitationPage, type AcceptSearch } from './members/AcceptInvitationPage.tsx';
 import { MembersPage } from './members/MembersPage.tsx';
@@ -46,6 +48,12 @@ const fleetRoute = createRoute({
     // A number-like search (`?q=404`) arrives as a number.
     q: text(typeof search.q === 'number' ? String(search.q) : search.q),
   }),
+});
+const compareRoute = createRoute({
+  getParentRoute: () => signedInRoute,
+  path: '/compare',
+  component: HubComparePage,
+  validateSearch: compareSearch,
 });
 const startRoute = createRoute({
   getParentRoute: () => signedInRoute,
@@ -110,6 +118,7 @@ export const hubRouter = createRouter({
     signedInRoute.addChildren([
       clustersRoute,
       fleetRoute,
+      compareRoute,
       startRoute,
       tokensRoute,
       membersRoute,

@@ -91,7 +91,7 @@ describe('exec over WebSocket', () => {
       body: { code: 'not_found' },
     });
     await expect(openTerminal(execUrl('?container=sidecar'))).rejects.toMatchObject({
-      status: 400,
+      status: 404,
       body: { error: `pod ${ns.name}/${pod} has no container "sidecar"; it has: main` },
     });
     await expect(openTerminal(execUrl('?cols=5000'))).rejects.toMatchObject({
@@ -258,7 +258,7 @@ describe('debug containers', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
       });
-    expect((await post({ targetContainer: 'nope' })).status).toBe(400);
+    expect((await post({ targetContainer: 'nope' })).status).toBe(404);
     const image = await post({ image: 'bad image; rm -rf /' });
     expect(image.status).toBe(400);
     expect(((await image.json()) as { error: string }).error).toContain(

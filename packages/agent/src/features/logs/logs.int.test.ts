@@ -172,7 +172,7 @@ describe('pod logs', () => {
     const cases: [string, number, string][] = [
       [
         `/api/pods/${ns.name}/${pod}/logs/stream?container=sidecar`,
-        400,
+        404,
         `pod ${ns.name}/${pod} has no container "sidecar"; it has: app`,
       ],
       [`/api/pods/${ns.name}/missing/logs/stream`, 404, `pod ${ns.name}/missing not found`],

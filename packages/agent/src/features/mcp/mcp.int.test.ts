@@ -22,6 +22,7 @@ const readTools = [
   'list_namespaces',
   'list_resources',
   'get_resource',
+  'compare_objects',
   'get_events',
   'get_pod_logs',
   'get_changes',

@@ -2,18 +2,19 @@ import { Readable } from 'node:stream';
 import { errorResponses, Query, utf8Body } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { App } from '../../context.ts';
-import { callerAware, requireAccess } from '../../http/caller.ts';
+import { callerAware } from '../../http/caller.ts';
 import { callerView, namespacesToList } from '../../http/caller-view.ts';
 import { AtParam, requestedMoment, requestedNamespaces } from '../../http/query.ts';
 import { apiKindFields, GroupParam, KindParam, KubeObjectSchema } from '../../http/schemas.ts';
 import { clusterScoped, scopeOf } from '../../kube/discovery.ts';
 import { fieldSelectorPattern } from '../../kube/field-selector.ts';
-import { getResource, listLimit, listResources } from '../../kube/object-reads.ts';
+import { listLimit, listResources } from '../../kube/object-reads.ts';
+import { readObject } from '../../scope/object-read.ts';
 import { applyAt, applyDocuments } from './apply.ts';
 import { apiResources, namespaces, resourceCounts } from './catalog.ts';
 import type { ResourcesContext } from './module.ts';
 import { searchRoutes } from './search-routes.ts';
-import { deleteResource, listChunks, pastObject } from './service.ts';
+import { deleteResource, listChunks } from './service.ts';
 
 const tags = ['resources'];
 const yamlTypes = ['application/yaml', 'application/x-yaml', 'text/yaml', 'text/plain', 'application/json'];
@@ -136,19 +137,13 @@ export function resourceRoutes(app: App, ctx: ResourcesContext): void {
         response: { 200: Type.Object({ resource: KubeObjectSchema }), ...errorResponses },
       },
     },
-    async (request) => {
-      const { kind, namespace, name } = request.params;
-      const resource = ctx.cluster.resolve(kind, request.query.group);
-      await requireAccess(ctx, request.caller, {
-        verb: 'get',
-        group: resource.group,
-        resource: resource.plural,
-        namespace: scopeOf(resource, namespace),
-      });
-      const at = requestedMoment(request.query.at, 'at');
-      if (at !== undefined) return { resource: pastObject(ctx.history, resource, namespace, name, at) };
-      return { resource: await getResource(ctx.cluster, kind, namespace, name, request.query.group) };
-    },
+    async (request) => ({
+      resource: await readObject(ctx, request.caller, {
+        ...request.params,
+        group: request.query.group,
+        at: requestedMoment(request.query.at, 'at'),
+      }),
+    }),
   );
 
   app.put(

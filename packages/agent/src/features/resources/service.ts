@@ -1,11 +1,9 @@
 import type { KubeObject } from '@binnacle/common';
-import { AppError } from '@binnacle/common/server';
 import type { Impersonation } from '../../kube/client.ts';
-import { type ApiResource, objectPath, scopeOf } from '../../kube/discovery.ts';
+import { objectPath, scopeOf } from '../../kube/discovery.ts';
 import type { ListResult } from '../../kube/object-reads.ts';
 import { summarize } from '../../kube/object-summary.ts';
 import { performAction } from '../../scope/actions.ts';
-import type { ClusterHistory } from '../../scope/history/cluster-history.ts';
 import type { ResourcesContext } from './module.ts';
 
 /**
@@ -116,19 +114,3 @@ export async function deleteResource(
 }
 
 /** One object as it was at `at` (time travel); 404 naming the moment when it did not exist then. */
-export function pastObject(
-  history: ClusterHistory,
-  resource: ApiResource,
-  segment: string,
-  name: string,
-  at: number,
-): KubeObject {
-  const namespace = scopeOf(resource, segment);
-  const object = history.getAt(resource, namespace, name, at);
-  if (!object)
-    throw new AppError(
-      'not_found',
-      `${resource.kind} ${namespace ? `${namespace}/` : ''}${name} did not exist at ${new Date(at).toISOString()}`,
-    );
-  return object;
-}

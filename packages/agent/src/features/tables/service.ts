@@ -1,5 +1,5 @@
 import type { KubeObject, TableColumn } from '@binnacle/common';
-import { badRequest } from '@binnacle/common/server';
+import { AppError, badRequest } from '@binnacle/common/server';
 import { type ApiResource, apiVersionOf, resourceKey } from '../../kube/discovery.ts';
 import { type ListResult, listLimit, listResources } from '../../kube/object-reads.ts';
 import { parseLabelSelector } from '../../kube/selectors.ts';
@@ -243,7 +243,11 @@ export class TableService {
   /** One window of a kind's table for namespaces the caller may list (see `namespacesToList`). */
   async window(query: TableQuery): Promise<TableAnswer> {
     const resource = this.#ctx.cluster.resolve(query.kind, query.group);
-    if (!resource.verbs.includes('list')) throw badRequest(`${resource.plural} cannot be listed`);
+    if (!resource.verbs.includes('list'))
+      throw new AppError(
+        'unknown_kind',
+        `${resource.plural} cannot be listed: the route takes kinds that can`,
+      );
     const printer = this.#printer(resource);
     // Usage is the latest poll's: a past table has none to show.
     const extra = query.at === undefined ? this.#extraColumns(resource) : [];

@@ -5,6 +5,7 @@ import { lazy, Suspense, useState } from 'react';
 import { ApiError, get } from '../../api/client.ts';
 import { ObjectLink } from '../../ui/ObjectLink.tsx';
 import { Card, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { CompareLinks } from '../compare/CompareLinks.tsx';
 import { YamlCard } from '../editor/YamlCard.tsx';
 import { LogViewer } from '../logs/LogViewer.tsx';
 import { hasMetrics } from '../metrics/kinds.ts';
@@ -105,13 +106,16 @@ export function ResourceDetailPage() {
           {scope ? `${scope}/` : ''}
           {name}
         </h1>
-        <Link
-          to="/timeline"
-          search={{ namespace: scope, kind: resource?.kind, name }}
-          className="text-sm text-teal-800 hover:underline dark:text-teal-300"
-        >
-          History on the timeline →
-        </Link>
+        <div className="flex gap-4">
+          <CompareLinks kind={kind} namespace={namespace} name={name} at={at} />
+          <Link
+            to="/timeline"
+            search={{ namespace: scope, kind: resource?.kind, name }}
+            className="text-sm text-teal-800 hover:underline dark:text-teal-300"
+          >
+            History on the timeline →
+          </Link>
+        </div>
       </div>
       {timeBar}
       {deleted}

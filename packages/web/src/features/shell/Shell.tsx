@@ -24,6 +24,7 @@ const areaLinks = [
   { to: '/certificates', label: 'Certificates' },
   { to: '/network-policies', label: 'Network policies' },
   { to: '/access', label: 'Access' },
+  { to: '/compare', label: 'Compare' },
   { to: '/images', label: 'Images' },
   { to: '/sessions', label: 'Sessions' },
 ] as const;

@@ -1,13 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { ApiError } from '../../api/errors.ts';
-import type { paths } from '../../api/generated/agent-api.ts';
-import { typedClient } from '../../api/typed-client.ts';
 import { hiddenFromView, pods } from '../../features/shell/access.ts';
-import { hubUrl } from '../api.ts';
-
-/** A cluster's agent routes through the hub's tunnel (`/c/<cluster_id>/api/…`), as the signed-in person. */
-const agentOf = (clusterId: string) =>
-  typedClient<paths>((path, query) => hubUrl(`/c/${encodeURIComponent(clusterId)}${path}`, query));
+import { agentOf } from '../api.ts';
 
 /** The tunnel's own answers while an agent comes and goes: the connection column says those. */
 const passing = new Set(['cluster_offline', 'cluster_disconnected']);

@@ -20,6 +20,7 @@ export const accountQuery = {
 const hubAreas: [string, string][] = [
   ['/', 'Clusters'],
   ['/fleet', 'Fleet'],
+  ['/compare', 'Compare'],
   ['/members', 'Members'],
   ['/audit', 'Audit log'],
   ['/settings/sso', 'Single sign-on'],
