@@ -1,4 +1,4 @@
-import { startTestAgent, type TestAgent } from '@binnacle/agent/testing';
+import { releaseWithFailedHook, startTestAgent, type TestAgent } from '@binnacle/agent/testing';
 import {
   type CatalogServer,
   docsScreenshot,
@@ -138,6 +138,41 @@ describe('the Helm pages', () => {
     await details.getByRole('link', { name: 'demo-billing/billing', exact: true }).first().click();
     await page.getByRole('heading', { name: /^(Deployment|Service) demo-billing\/billing$/ }).waitFor();
     await page.context().close();
+  });
+
+  it("says why an upgrade failed: the failed hook, its Job's condition and events, and Helm's rollback", async () => {
+    const hooks = await cluster.namespace('web-helm-hooks');
+    try {
+      expect(await releaseWithFailedHook(hooks.name)).toMatch(/pre-upgrade hooks failed/);
+      await waitUntil(
+        'the rollback revision in the cache',
+        async () =>
+          (await agent.json<{ revision: number }>(`/api/pkgmgr/releases/${hooks.name}/hooky`)).revision === 3,
+        { timeoutMs: 30_000 },
+      );
+      const page = await open(`/helm/${hooks.name}/hooky`);
+      await page.getByRole('heading', { name: `Helm release ${hooks.name}/hooky` }).waitFor();
+      expect(await fact(page, 'Last change')).toBe('Rollback to 1 What the hooks did →');
+      await page.getByRole('link', { name: 'What the hooks did →' }).click();
+      await page.waitForURL(/tab=hooks/);
+      const details = page.getByRole('region', { name: 'Release details' });
+      const rollbacks = details.getByRole('region', { name: 'Rollbacks' });
+      expect(await rollbacks.getByRole('listitem').textContent()).toMatch(
+        /^Revision 3 rolled back to 1 on .+ after revision 2 failed: .*pre-upgrade hooks failed/,
+      );
+      expect(await details.getByLabel('Hooks of revision').inputValue()).toBe('2');
+      const hook = details.getByRole('region', { name: 'Hook hooky-migrate' });
+      await hook.getByText('Failed', { exact: true }).waitFor();
+      await hook.getByText('Failed: DeadlineExceeded').waitFor();
+      const events = hook.getByRole('table', { name: 'Events of hooky-migrate' });
+      await events.getByRole('row').filter({ hasText: 'DeadlineExceeded' }).waitFor();
+      await events.getByRole('row').filter({ hasText: 'FailedScheduling' }).first().waitFor();
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await docsScreenshot(page, 'helm-hooks');
+      await page.context().close();
+    } finally {
+      await hooks.remove();
+    }
   });
 
   it('shows the diff of two revisions readably in the dark theme', async () => {

@@ -28,13 +28,18 @@ export interface StoredRelease {
   /** The values the user supplied. */
   config?: Record<string, unknown>;
   manifest?: string;
-  hooks?: {
-    name?: string;
-    kind?: string;
-    events?: string[];
-    weight?: number;
-    last_run?: { phase?: string };
-  }[];
+  hooks?: StoredHook[];
+}
+
+/** A chart hook as Helm records it in the revision that ran it (its run's phase and times, its delete policies). */
+export interface StoredHook {
+  name?: string;
+  kind?: string;
+  manifest?: string;
+  events?: string[];
+  weight?: number;
+  delete_policies?: string[];
+  last_run?: { phase?: string; started_at?: string; completed_at?: string };
 }
 
 export interface ReleaseSummary {

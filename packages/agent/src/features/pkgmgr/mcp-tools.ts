@@ -5,11 +5,33 @@ import { ReleaseDecoder, type StoredRelease } from '../../scope/helm-releases.ts
 import { name, namespace, requiredNamespace, scope } from '../../scope/mcp/args.ts';
 import { toolsOf } from '../../scope/mcp/tool.ts';
 import { redactManifest, redactText, redactValues } from '../../scope/redact.ts';
+import { hookDiagnostics } from './hook-diagnostics.ts';
 import type { PkgmgrContext } from './module.ts';
 import { releaseDetail, releaseDiff, releaseRevisionsFor, releaseValues } from './release-detail.ts';
 import { pkgmgrDashboard } from './service.ts';
 
 const tool = toolsOf<PkgmgrContext>();
+
+/** Hook runs for an assistant: Helm's and the events' words can quote a credential, so they are redacted. */
+const redactedHooks = (runs: Awaited<ReturnType<typeof hookDiagnostics>>) => ({
+  ...runs,
+  description: redactText(runs.description),
+  hooks: runs.hooks.map((hook) => ({
+    ...hook,
+    hookEvents: hook.hookEvents.map((e) => ({ ...e, message: redactText(e.message) })),
+    ...(hook.job?.condition
+      ? {
+          job: {
+            ...hook.job,
+            condition: { ...hook.job.condition, message: redactText(hook.job.condition.message) },
+          },
+        }
+      : {}),
+  })),
+  rollbacks: runs.rollbacks.map((r) =>
+    r.failed ? { ...r, failed: { ...r.failed, description: redactText(r.failed.description) } } : r,
+  ),
+});
 const decoder = new ReleaseDecoder();
 const revision = z.number().int().min(1).optional();
 
@@ -40,18 +62,18 @@ export const pkgmgrTools = [
     name: 'get_helm_release',
     title: 'A Helm release',
     description:
-      "One Helm release: its newest revision, the objects it manages with their health, hooks and notes; with include, its values (user-supplied and computed, credentials redacted), its revision history, and a diff of two revisions' manifests (Secret values never shown).",
+      "One Helm release: its newest revision, the objects it manages with their health, hooks and notes; with include, its values (user-supplied and computed, credentials redacted), its revision history, a diff of two revisions' manifests (Secret values never shown), and hooks: what each hook of the revision that explains the state did (a rolled-back failed upgrade's), its Job's condition, pods and events, with the rollbacks Helm made.",
     input: {
       namespace: requiredNamespace,
       name,
       include: z
         .string()
         .regex(
-          /^(values|history|diff)(,(values|history|diff))*$/,
-          'a comma-separated list of values, history, diff',
+          /^(values|history|diff|hooks)(,(values|history|diff|hooks))*$/,
+          'a comma-separated list of values, history, diff, hooks',
         )
         .optional()
-        .describe('comma-separated: values, history, diff'),
+        .describe('comma-separated: values, history, diff, hooks'),
       diff_revision_1: revision.describe('diff from this revision (default: the one before diff_revision_2)'),
       diff_revision_2: revision.describe('diff to this revision (default: the newest)'),
     },
@@ -75,6 +97,9 @@ export const pkgmgrTools = [
           : {}),
         ...(included.has('diff')
           ? { diff: releaseDiff(revisions.map(redactedRelease), args.diff_revision_1, args.diff_revision_2) }
+          : {}),
+        ...(included.has('hooks')
+          ? { hookRuns: redactedHooks(await hookDiagnostics(ctx, caller, revisions)) }
           : {}),
       };
     },

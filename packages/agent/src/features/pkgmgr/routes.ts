@@ -13,9 +13,10 @@ import { pkgmgrActionRoutes } from './action-routes.ts';
 import { catalogRoutes } from './catalog-routes.ts';
 import { pkgmgrChartRoutes } from './chart-routes.ts';
 import { ChartSources } from './chart-sources.ts';
+import { hookDiagnostics } from './hook-diagnostics.ts';
 import type { PkgmgrContext } from './module.ts';
 import { releaseDetail, releaseDiff, releaseRevisionsFor, releaseValues } from './release-detail.ts';
-import { ReleaseDetail, ReleaseParams, Releases, Revision, Values } from './schemas.ts';
+import { HookDiagnostics, ReleaseDetail, ReleaseParams, Releases, Revision, Values } from './schemas.ts';
 import { pkgmgrDashboard } from './service.ts';
 
 const tags = ['pkgmgr'];
@@ -66,6 +67,30 @@ export function pkgmgrRoutes(app: App, ctx: PkgmgrContext): void {
       },
     },
     async (request) => releaseDetail(ctx, await revisionsFor(request.caller, request.params)),
+  );
+
+  app.get(
+    '/api/pkgmgr/releases/:namespace/:name/hooks',
+    {
+      config: callerAware,
+      schema: {
+        tags,
+        summary:
+          "What a revision's hooks did — Helm's record of each run, its Job's condition, pods and events — and the rollbacks Helm made",
+        description:
+          'Without `revision`: when the newest revision rolled back a failed one, the failed one; else the newest.',
+        params: ReleaseParams,
+        querystring: Query({ revision: Type.Optional(Revision) }),
+        response: { 200: HookDiagnostics, ...errorResponses },
+      },
+    },
+    async (request) =>
+      hookDiagnostics(
+        ctx,
+        request.caller,
+        await revisionsFor(request.caller, request.params),
+        request.query.revision,
+      ),
   );
 
   app.get(

@@ -60,6 +60,82 @@ export const ReleaseDetail = Type.Intersect([
   }),
 ]);
 
+const HookEvent = Type.Object({
+  type: Type.String(),
+  reason: Type.String(),
+  message: Type.String(),
+  object: Type.String({ description: '`Kind/name`: the hook or one of its pods' }),
+  count: Type.Integer(),
+  lastSeen: Type.String(),
+});
+
+/** What the hooks of a revision did, and the rollbacks Helm made (docs/helm.md#hooks). */
+export const HookDiagnostics = Type.Object({
+  name: Type.String(),
+  namespace: Type.String(),
+  revision: Type.Integer({
+    description:
+      'the revision diagnosed: the asked one, else a failed one the newest rolled back, else the newest',
+  }),
+  status: Type.String(),
+  description: Type.String({ description: "Helm's words for the revision (why it failed)" }),
+  hooks: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      kind: Type.String(),
+      namespace: Type.String(),
+      events: Type.Array(Type.String(), { description: 'pre-install, post-upgrade, …' }),
+      weight: Type.Integer(),
+      deletePolicies: Type.Array(Type.String()),
+      phase: Type.String({ description: 'Succeeded, Failed, Running, Unknown, or `not run`' }),
+      startedAt: Type.Optional(Type.String()),
+      completedAt: Type.Optional(Type.String()),
+      present: Type.Optional(
+        Type.Boolean({ description: 'a Job: whether it still exists (a delete policy may have removed it)' }),
+      ),
+      job: Type.Optional(
+        Type.Object({
+          active: Type.Integer(),
+          succeeded: Type.Integer(),
+          failed: Type.Integer(),
+          backoffLimit: Type.Optional(Type.Integer()),
+          activeDeadlineSeconds: Type.Optional(Type.Integer()),
+          condition: Type.Optional(
+            Type.Object({ type: Type.String(), reason: Type.String(), message: Type.String() }),
+          ),
+        }),
+      ),
+      pods: Type.Array(
+        Type.Object({
+          name: Type.String(),
+          status: Type.String(),
+          restarts: Type.Integer(),
+          exitCode: Type.Optional(Type.Integer()),
+        }),
+      ),
+      hookEvents: Type.Array(HookEvent, {
+        description: 'of the hook and its pods, newest first (at most 20)',
+      }),
+      readable: Type.Object(
+        { jobs: Type.Boolean(), pods: Type.Boolean(), events: Type.Boolean() },
+        { description: 'what the caller may list in its namespace (the rest is left out)' },
+      ),
+    }),
+  ),
+  failedHook: Type.Optional(Type.String()),
+  rollbacks: Type.Array(
+    Type.Object({
+      revision: Type.Integer(),
+      to: Type.Integer(),
+      at: Type.Optional(Type.String()),
+      failed: Type.Optional(
+        Type.Object({ revision: Type.Integer(), status: Type.String(), description: Type.String() }),
+      ),
+    }),
+    { description: 'newest first' },
+  ),
+});
+
 const ChartName = Type.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9][-A-Za-z0-9_.]*$' });
 const ChartVersionText = Type.String({ minLength: 1, maxLength: 128, pattern: '^[-+A-Za-z0-9_.]+$' });
 const RepositoryName = Type.String({

@@ -8,6 +8,7 @@ import { Tabs } from '../../ui/Tabs.tsx';
 import { useSearchPatch } from '../../ui/use-search-patch.ts';
 import { StatusBadge, UpgradeBadge } from './Badges.tsx';
 import { HistoryTab } from './HistoryTab.tsx';
+import { HooksTab } from './HooksTab.tsx';
 import { DiffTab, ManifestTab, ScrollingText } from './ManifestTab.tsx';
 import { ProgressPanel } from './ProgressPanel.tsx';
 import { type Asking, ReleaseDialogs } from './ReleaseDialogs.tsx';
@@ -20,6 +21,7 @@ import { ValuesTab } from './ValuesTab.tsx';
 const tabLabels: Record<ReleaseTab, string> = {
   resources: 'Resources',
   history: 'History',
+  hooks: 'Hooks',
   values: 'Values',
   manifest: 'Manifest',
   diff: 'Diff',
@@ -46,7 +48,22 @@ function Summary({ detail, info }: { detail: ReleaseDetail; info?: UpgradeInfo }
       {fact('App version', detail.appVersion ?? '—')}
       {fact('Revision', <span className="tabular-nums">{detail.revision}</span>)}
       {fact('Updated', <span title={detail.updated}>{ago(detail.updated)}</span>)}
-      {detail.description && fact('Last change', detail.description, true)}
+      {detail.description &&
+        fact(
+          'Last change',
+          <>
+            {detail.description}
+            {(detail.status === 'failed' || /^Rollback to \d+$/.test(detail.description)) && (
+              <>
+                {' '}
+                <Link to="." search={(prev) => ({ ...prev, tab: 'hooks' as const })} className={linkLook}>
+                  What the hooks did →
+                </Link>
+              </>
+            )}
+          </>,
+          true,
+        )}
     </dl>
   );
 }
@@ -137,6 +154,14 @@ export function ReleasePage() {
               history={history}
               current={detail.data.revision}
               rollBackTo={(revision) => setAsking({ action: 'rollback', revision })}
+            />
+          )}
+          {tab === 'hooks' && (
+            <HooksTab
+              release={release}
+              history={history}
+              revision={search.revision}
+              pick={(revision) => setSearch({ revision })}
             />
           )}
           {tab === 'values' && <ValuesTab release={release} />}

@@ -7,7 +7,7 @@ import type { ReleaseDetail } from './types.ts';
 const cell = 'py-2 pr-4';
 const subheading = 'mb-2 text-sm font-semibold';
 
-/** The objects the release's manifest names with their health in the cache, its hooks and its chart's dependencies. */
+/** The objects the release's manifest names with their health in the cache, and its chart's dependencies. */
 export function ResourcesTab({ detail }: { detail: ReleaseDetail }) {
   return (
     <div className="flex flex-col gap-6">
@@ -37,22 +37,6 @@ export function ResourcesTab({ detail }: { detail: ReleaseDetail }) {
             </tr>
           ))}
         </Table>
-      )}
-      {detail.hooks.length > 0 && (
-        <section aria-label="Hooks">
-          <h3 className={subheading}>Hooks</h3>
-          <Table columns={['Name', 'Kind', 'Events', 'Weight', 'Last run']}>
-            {detail.hooks.map((h) => (
-              <tr key={`${h.kind}/${h.name}`}>
-                <td className={`${cell} font-mono text-xs`}>{h.name}</td>
-                <td className={cell}>{h.kind}</td>
-                <td className={cell}>{h.events.join(', ')}</td>
-                <td className={`${cell} tabular-nums`}>{h.weight}</td>
-                <td className="py-2">{h.status}</td>
-              </tr>
-            ))}
-          </Table>
-        </section>
       )}
       {detail.dependencies.length > 0 && (
         <section aria-label="Chart dependencies">

@@ -2,7 +2,7 @@
  * The search parameters of the Helm pages, apart from the pages: the router validates them at start, while the
  * pages load with their route (a lazy chunk, ADR 0058).
  */
-export const releaseTabs = ['resources', 'history', 'values', 'manifest', 'diff', 'notes'] as const;
+export const releaseTabs = ['resources', 'history', 'hooks', 'values', 'manifest', 'diff', 'notes'] as const;
 export type ReleaseTab = (typeof releaseTabs)[number];
 export interface ReleaseSearch {
   tab?: ReleaseTab;
