@@ -28,7 +28,7 @@ export {
   chartRepositoryNames,
   publishedCharts,
 } from './cluster/chart-sources.ts';
-export { fluxWatchLabel } from './cluster/components.ts';
+export { auditedNamespace, fluxWatchLabel } from './cluster/components.ts';
 export {
   clusterDown,
   clusterUp,

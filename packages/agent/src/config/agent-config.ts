@@ -21,7 +21,11 @@ export const ConfigFileSchema = Type.Object(
     ),
     context: Type.Optional(Type.String({ minLength: 1, description: 'Kubeconfig context to use' })),
     namespace: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 63, description: 'Watch only this namespace' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 3200,
+        description: 'Watch only these namespaces (comma-separated)',
+      }),
     ),
     port: Type.Optional(Type.Integer({ minimum: 1, maximum: 65535, description: 'Port of the API and UI' })),
     listenAddress: Type.Optional(Type.String({ minLength: 1, description: 'Address to listen on' })),

@@ -9,6 +9,19 @@ import { proxyAddresses } from './proxy-addresses.ts';
 
 type Check = (value: string, source: string) => void;
 
+/** Each namespace costs a LIST and a WATCH per namespaced kind: past this many, watch the cluster instead. */
+export const maxWatchedNamespaces = 50;
+
+/** A comma-separated list of namespaces as its names (blanks dropped, each once, in the order given). */
+export const namespaceList = (value: string) => [
+  ...new Set(
+    value
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean),
+  ),
+];
+
 const matching =
   (pattern: RegExp, what: string, maxLength = Number.POSITIVE_INFINITY): Check =>
   (value, source) => {
@@ -39,6 +52,13 @@ export const settingChecks = {
     'a namespace name (a DNS-1123 label: lowercase letters, digits and "-", at most 63)',
     63,
   ),
+  /** `a,b`: namespaces to watch, each a DNS-1123 label, at most `maxWatchedNamespaces`. */
+  namespaces: ((value, source) => {
+    const names = namespaceList(value);
+    if (names.length === 0 || names.length > maxWatchedNamespaces)
+      throw new UsageError(`${source}: name 1 to ${maxWatchedNamespaces} namespaces, comma-separated`);
+    for (const name of names) settingChecks.namespace(name, source);
+  }) satisfies Check,
   objectName: matching(
     new RegExp(dnsSubdomainPattern),
     'an object name (a DNS-1123 subdomain: lowercase letters, digits, "-" and ".", at most 253)',

@@ -138,9 +138,8 @@ export function viewReader(ctx: ViewSource, view: CallerView) {
     }
     if (view.hiddenKinds.includes(resource.kind)) return [];
     if (!resource.namespaced) return informer.list();
-    return view.namespaces
-      ? view.namespaces.flatMap((ns) => informer.list(ns))
-      : informer.list(ctx.config.namespace);
+    // The cache holds only the namespaces the agent watches: without a view's, all it holds.
+    return view.namespaces ? view.namespaces.flatMap((ns) => informer.list(ns)) : informer.list();
   };
   return { get, loading };
 }

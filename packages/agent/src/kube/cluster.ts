@@ -1,10 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backoffDelay, probeSchedule } from '@binnacle/common';
 import { AppError, notReady } from '@binnacle/common/server';
+import { AccessReviewer } from './access-review.ts';
 import { type Impersonation, KubeClient } from './client.ts';
 import { type ApiResource, discover, resolveKind } from './discovery.ts';
 import { InformerCache, type InformerCacheOptions } from './informer-cache.ts';
 import type { ClusterTarget } from './kubeconfig.ts';
+import { readableNamespaces } from './readable-namespaces.ts';
 
 export type ConnectionState = 'connecting' | 'connected' | 'disconnected';
 
@@ -72,7 +74,10 @@ export class Cluster {
         this.connectedAt = new Date();
         this.lastError = undefined;
         void this.#probe();
-        await this.cache.start(resources);
+        const discovered = this.cache.namespaces
+          ? undefined
+          : await readableNamespaces(this.client, new AccessReviewer(this.client), this.#log);
+        await this.cache.start(resources, discovered);
         return;
       } catch (error) {
         if (this.#abort.signal.aborted) return;

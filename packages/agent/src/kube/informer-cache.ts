@@ -1,9 +1,11 @@
 import { backoffDelay, type KubeObject } from '@binnacle/common';
 import { AppError, notReady } from '@binnacle/common/server';
+import { AccessReviewer } from './access-review.ts';
 import type { KubeClient } from './client.ts';
 import { type ApiResource, discover, resourceKey } from './discovery.ts';
 import { condition } from './health.ts';
 import { type CacheEvent, Informer, type InformerState } from './informer.ts';
+import { type KindInformer, NamespaceSetInformer } from './namespace-set-informer.ts';
 import { type TierName, tierOf, tierOrder } from './tiers.ts';
 
 const crdsKey = 'customresourcedefinitions.apiextensions.k8s.io';
@@ -39,7 +41,12 @@ export interface KindStatus {
 }
 
 export interface InformerCacheOptions {
-  namespace?: string;
+  /**
+   * Watch only these namespaces (--namespace): one LIST and WATCH per namespace for namespaced kinds, and
+   * cluster-scoped kinds only where the agent may list them. Undefined: the whole cluster, unless the agent's
+   * identity may not list pods cluster-wide — then the namespaces it may read are discovered (ADR 0121).
+   */
+  namespaces?: readonly string[];
   /** How many custom-resource kinds list at once. */
   customConcurrency?: number;
   log?: (level: 'info' | 'warn', message: string, detail?: Record<string, unknown>) => void;
@@ -56,7 +63,10 @@ type SyncListener = (resource: ApiResource, objects: KubeObject[]) => void;
 export class InformerCache {
   readonly #client: KubeClient;
   readonly #options: InformerCacheOptions;
-  readonly #informers = new Map<string, { informer: Informer; tier: TierName }>();
+  readonly #informers = new Map<string, { informer: KindInformer; tier: TierName }>();
+  readonly #selfAccess: AccessReviewer;
+  /** The namespaces watched, once `start` has settled them; undefined: the whole cluster. */
+  #namespaces?: readonly string[];
   readonly #listeners = new Set<Listener>();
   readonly #syncListeners = new Set<SyncListener>();
   readonly #tiers = new Map<TierName, TierStatus>(
@@ -77,15 +87,26 @@ export class InformerCache {
   constructor(client: KubeClient, options: InformerCacheOptions = {}) {
     this.#client = client;
     this.#options = options;
+    this.#selfAccess = new AccessReviewer(client);
+    this.#namespaces = options.namespaces;
+  }
+
+  /** The namespaces the cache watches (configured or discovered), or undefined for the whole cluster. */
+  get namespaces(): readonly string[] | undefined {
+    return this.#namespaces;
   }
 
   get resources(): readonly ApiResource[] {
     return this.#resources;
   }
 
-  /** Discovers the API and starts the tiers; resolves when the core tier has synced. */
-  async start(resources?: ApiResource[]): Promise<void> {
+  /**
+   * Discovers the API and starts the tiers; resolves when the core tier has synced. `discovered`: the namespaces
+   * to watch found at connection, when none were configured (see `readableNamespaces`).
+   */
+  async start(resources?: ApiResource[], discovered?: readonly string[]): Promise<void> {
     this.#resources = resources ?? (await discover(this.#client));
+    this.#namespaces ??= discovered;
     const byTier = new Map<TierName, ApiResource[]>(tierOrder.map((t) => [t, []]));
     for (const resource of this.#resources) {
       const tier = tierOf(resource);
@@ -127,23 +148,80 @@ export class InformerCache {
     });
   }
 
-  #startInformer(resource: ApiResource, tier: TierName): Informer {
+  #startInformer(resource: ApiResource, tier: TierName): KindInformer {
     const key = resourceKey(resource);
     const existing = this.#informers.get(key);
     if (existing) return existing.informer;
-    const informer = new Informer(this.#client, resource, {
-      namespace: this.#options.namespace,
-      onEvent: (event) => this.#dispatch(event),
-      onSynced: (r, objects) => {
+    const options = {
+      onEvent: (event: CacheEvent) => this.#dispatch(event),
+      onSynced: (r: ApiResource, objects: KubeObject[]) => {
         this.#version += 1;
         for (const listener of this.#syncListeners) listener(r, objects);
       },
-      onError: (r, error) =>
+      onError: (r: ApiResource, error: AppError) =>
         this.#options.log?.('warn', `informer for ${resourceKey(r)}: ${error.message}`, { code: error.code }),
-    });
+    };
+    const namespaces = this.#namespaces;
+    if (namespaces && resource.namespaced) {
+      const informer = new NamespaceSetInformer(this.#client, resource, namespaces, options);
+      this.#informers.set(key, { informer, tier });
+      void this.#startNamespaced(informer, namespaces);
+      return informer;
+    }
+    const informer = new Informer(this.#client, resource, options);
     this.#informers.set(key, { informer, tier });
-    informer.start();
+    if (namespaces) void this.#startClusterScoped(informer, namespaces);
+    else informer.start();
     return informer;
+  }
+
+  /** Whether the agent's identity may list a kind (in a namespace); a review that fails counts as no. */
+  #mayList(resource: ApiResource, namespace?: string): Promise<boolean> {
+    return this.#selfAccess
+      .allowed(undefined, { verb: 'list', group: resource.group, resource: resource.plural, namespace })
+      .catch(() => false);
+  }
+
+  #refusal(resource: ApiResource, namespaces: readonly string[], where: string): AppError {
+    return new AppError(
+      'forbidden',
+      `the agent watches namespaces ${namespaces.join(', ')} and may not list ${resource.plural} ${where}`,
+    );
+  }
+
+  /** Watching namespaces, a namespaced kind is listed only in those where an access review says it may (ADR 0121). */
+  async #startNamespaced(informer: NamespaceSetInformer, namespaces: readonly string[]): Promise<void> {
+    const { resource } = informer;
+    const allowed = await Promise.all(namespaces.map((namespace) => this.#mayList(resource, namespace)));
+    informer.startIn(
+      new Set(namespaces.filter((_, index) => allowed[index])),
+      this.#refusal(resource, namespaces, 'in any of them'),
+    );
+  }
+
+  /**
+   * Watching namespaces, a cluster-scoped kind is listed only if an access review says the agent may: no LIST is
+   * sent to be refused. Namespaces are never listed: they are the ones watched, each read by name (ADR 0121).
+   */
+  async #startClusterScoped(informer: Informer, namespaces: readonly string[]): Promise<void> {
+    const { resource } = informer;
+    if (resourceKey(resource) === 'namespaces') {
+      informer.seed(await Promise.all(namespaces.map((name) => this.#namespaceObject(name))));
+      return;
+    }
+    if (await this.#mayList(resource)) informer.start();
+    else informer.refuse(this.#refusal(resource, namespaces, 'across the cluster'));
+  }
+
+  /** A watched namespace as the API server has it (a binding in it may grant reading it), else by its name. */
+  async #namespaceObject(name: string): Promise<KubeObject> {
+    const path = `/api/v1/namespaces/${encodeURIComponent(name)}`;
+    return this.#client.request<KubeObject>({ path }).catch(() => ({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name },
+      status: { phase: 'Active' },
+    }));
   }
 
   /** Grows with every change the cache sees: derived views (topology) are rebuilt only when it moved. */
@@ -281,7 +359,7 @@ export class InformerCache {
     return tierOf(resource) !== undefined;
   }
 
-  informer(resource: ApiResource): Informer | undefined {
+  informer(resource: ApiResource): KindInformer | undefined {
     return this.#informers.get(resourceKey(resource))?.informer;
   }
 
@@ -289,7 +367,7 @@ export class InformerCache {
    * The informer of a kind, once it can answer. A kind still loading is a 503 `not_ready` — never an empty
    * list that looks like truth; a kind the agent may not list is a 403.
    */
-  #readable(resource: ApiResource): Informer {
+  #readable(resource: ApiResource): KindInformer {
     const informer = this.informer(resource);
     if (!informer || (!informer.synced && (informer.state === 'pending' || informer.state === 'syncing'))) {
       const tier = tierOf(resource) ?? 'core';

@@ -99,6 +99,29 @@ export class Informer {
     void this.#run();
   }
 
+  /**
+   * Settles as refused without asking the API server: a kind the agent's identity may not list where it watches
+   * (ADR 0121). The kind reads as 403 with `error`'s words.
+   */
+  refuse(error: AppError): void {
+    this.state = 'forbidden';
+    this.lastError = error;
+    this.#firstSync.resolve();
+  }
+
+  /**
+   * Settles as synced with objects the agent knows without a LIST it may not make: the Namespace objects of the
+   * namespaces it watches when it may not list namespaces (ADR 0121).
+   */
+  seed(objects: KubeObject[]): void {
+    for (const object of objects) this.#store.set(objectKey(this.#normalize(object)), object);
+    this.state = 'synced';
+    this.syncedAt = new Date();
+    this.listDurationMs = 0;
+    this.#options.onSynced?.(this.resource, [...this.#store.values()]);
+    this.#firstSync.resolve();
+  }
+
   stop(): void {
     this.#abort.abort();
     this.#firstSync.resolve();

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AgentConfig } from '../config/agent-config.ts';
+import { namespaceList } from '../config/setting-checks.ts';
 import { AccessReviewer } from '../kube/access-review.ts';
 import { Cluster } from '../kube/cluster.ts';
 import type { ClusterTarget } from '../kube/kubeconfig.ts';
@@ -82,7 +83,7 @@ export class ClusterScope {
     historyStore: HistoryStore | undefined,
   ) {
     this.cluster = new Cluster(target, {
-      namespace: config.namespace,
+      namespaces: config.namespace ? namespaceList(config.namespace) : undefined,
       log: (level, message, detail) => log[level](detail ?? {}, message),
     });
     const availability = new MetricsAvailability(this.cluster.client);
@@ -106,7 +107,6 @@ export class ClusterScope {
       poller: new MetricsPoller(this.cluster, availability, {
         intervalMs: config.metricsPollMs,
         capacity: config.metricsHistory,
-        namespace: config.namespace,
         log: (message, detail) => log.warn(detail, message),
       }),
     };

@@ -19,7 +19,26 @@ export interface ComponentArgs {
 /** The parts of ComponentArgs that etcd and kube-apiserver need (a control plane of those two only has no more). */
 export type ApiServerArgs = Pick<ComponentArgs, 'pki' | 'etcdDataDir'> & {
   ports: Pick<ClusterPorts, 'etcdClient' | 'etcdPeer' | 'apiserver'>;
+  /** An audit log of the requests of `auditedGroup`'s members only (see `auditPolicy`). */
+  audit?: { policyFile: string; logFile: string };
 };
+
+/**
+ * The group whose members' requests the test control plane's API server writes to its audit log: the
+ * ServiceAccounts of this namespace. Only theirs, so the log stays small in a run of the whole suite; a test
+ * that must see what an identity asked runs it as a ServiceAccount there.
+ */
+export const auditedNamespace = 'binnacle-audited';
+
+/** The audit policy: every request of the audited group at Metadata level (verb, user, object), nothing else. */
+export const auditPolicy = `apiVersion: audit.k8s.io/v1
+kind: Policy
+omitStages: [RequestReceived]
+rules:
+  - level: Metadata
+    userGroups: ["system:serviceaccounts:${auditedNamespace}"]
+  - level: None
+`;
 
 export function etcdArgs({ ports, etcdDataDir }: ApiServerArgs): string[] {
   const client = `http://127.0.0.1:${ports.etcdClient}`;
@@ -38,8 +57,15 @@ export function etcdArgs({ ports, etcdDataDir }: ApiServerArgs): string[] {
   ];
 }
 
-export function apiserverArgs({ pki, ports }: ApiServerArgs): string[] {
+export function apiserverArgs({ pki, ports, audit }: ApiServerArgs): string[] {
   return [
+    ...(audit
+      ? [
+          `--audit-policy-file=${audit.policyFile}`,
+          `--audit-log-path=${audit.logFile}`,
+          '--audit-log-maxsize=50',
+        ]
+      : []),
     `--etcd-servers=http://127.0.0.1:${ports.etcdClient}`,
     '--bind-address=127.0.0.1',
     '--advertise-address=127.0.0.1',

@@ -5,6 +5,7 @@ import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { chartSources, publishCharts, registryConfig } from './chart-sources.ts';
 import {
   apiserverArgs,
+  auditPolicy,
   type ComponentArgs,
   controllerManagerArgs,
   etcdArgs,
@@ -145,6 +146,8 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
     pki.restricted,
     identities.restricted.user,
   );
+  const audit = { policyFile: join(stateDir, 'audit-policy.yaml'), logFile: join(logsDir, 'audit.log') };
+  await writeFile(audit.policyFile, auditPolicy);
   const kwokConfig = join(stateDir, 'kwok.yaml');
   const logsFile = join(podsDir, 'current.log');
   const previousLogsFile = join(podsDir, 'previous.log');
@@ -170,6 +173,7 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
     ports,
     etcdDataDir: await etcdDataDir(stateDir),
     kubeconfigs,
+    auditLog: audit.logFile,
     pki,
     processes: [],
     nodes: [],
@@ -201,7 +205,7 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
       process: etcd,
     });
     log('etcd ready');
-    const apiserver = await launch('kube-apiserver', bin.kubeApiserver, apiserverArgs(args));
+    const apiserver = await launch('kube-apiserver', bin.kubeApiserver, apiserverArgs({ ...args, audit }));
     await waitUntil('kube-apiserver', healthy(`${server}/readyz`, { ca: pki.ca.cert, client: pki.admin }), {
       timeoutMs: apiserverTimeoutMs,
       process: apiserver,

@@ -37,6 +37,8 @@ export interface ClusterState {
   ports: ClusterPorts;
   etcdDataDir: string;
   kubeconfigs: { admin: string; restricted: string };
+  /** The API server's audit log: the requests of ServiceAccounts in `auditedNamespace` (components.ts). */
+  auditLog: string;
   pki: ClusterPki;
   processes: ManagedProcess[];
   nodes: string[];
@@ -48,9 +50,10 @@ export interface ClusterState {
 
 /**
  * 2: metrics-server joined the control plane; 3: the chart sources (chart repository and registry); 4: Flux's
- * source-, kustomize- and helm-controller with their CRDs; 5: the profile (demo or full).
+ * source-, kustomize- and helm-controller with their CRDs; 5: the profile (demo or full); 6: the API server's
+ * audit log.
  */
-export const stateVersion = 5;
+export const stateVersion = 6;
 
 export const stateFile = (stateDir: string) => join(stateDir, 'state.json');
 

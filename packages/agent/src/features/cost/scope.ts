@@ -30,7 +30,8 @@ export async function namespaceScope(
     await requireAccess(ctx, caller, { verb: 'list', group: '', resource: 'pods', namespace });
     return { selectors: [`namespace=${quote(namespace)}`], whole: false, namespaces: [namespace] };
   }
-  const requested = ctx.config.namespace ? [ctx.config.namespace] : undefined;
+  const watched = ctx.cluster.cache.namespaces;
+  const requested = watched ? [...watched] : undefined;
   const namespaces = await visibleNamespaces(ctx, caller, { group: '', resource: 'pods' }, requested);
   if (!namespaces) return { selectors: ['namespace!=""'], whole: true };
   if (namespaces.length === 0) return { selectors: [], whole: false, namespaces };

@@ -119,7 +119,8 @@ const runtimeProblems = (kinds: DashboardKinds, now: number) =>
 function pastReader(ctx: DashboardContext, view: CallerView, at: number) {
   ctx.history.refuseUnknown(at);
   const notKept: string[] = [];
-  const namespaces = view.namespaces ?? (ctx.config.namespace ? [ctx.config.namespace] : undefined);
+  const watched = ctx.cluster.cache.namespaces;
+  const namespaces = view.namespaces ?? (watched ? [...watched] : undefined);
   const get = (group: string, kind: string): KubeObject[] => {
     const resource = ctx.cluster.find(group, kind);
     if (!resource || view.hiddenKinds.includes(resource.kind)) return [];

@@ -27,7 +27,7 @@ export interface Diagnostics {
     context: string;
     contexts: number;
     authMethod: string;
-    namespace?: string;
+    namespaces?: readonly string[];
   };
   informers: {
     tiers: TierStatus[];
@@ -74,7 +74,7 @@ export function diagnostics(ctx: HealthContext): Diagnostics {
       context: cluster.target.contextName,
       contexts: cluster.target.contexts.length,
       authMethod: cluster.target.authMethod,
-      namespace: config.namespace,
+      ...(cluster.cache.namespaces ? { namespaces: cluster.cache.namespaces } : {}),
     },
     informers: {
       tiers: health.sync.tiers,

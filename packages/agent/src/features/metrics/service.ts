@@ -91,7 +91,8 @@ export const byUsage = (sort: TopSort) => (a: Ranked, b: Ranked) => {
 
 /** Pod metrics in the namespaces asked for, or everywhere the caller may list them. */
 async function podSamples(ctx: MetricsContext, as: Impersonation | undefined, namespace?: string) {
-  const requested = namespace ? [namespace] : ctx.config.namespace ? [ctx.config.namespace] : undefined;
+  const watched = ctx.cluster.cache.namespaces;
+  const requested = namespace ? [namespace] : watched ? [...watched] : undefined;
   const resource = { group: 'metrics.k8s.io', resource: 'pods' };
   const namespaces = await visibleNamespaces(ctx, as, resource, requested);
   const client = ctx.cluster.client;

@@ -164,11 +164,8 @@ export async function rightsizingScan(
   body: { namespace?: string; window?: string; limit?: number },
 ) {
   const window = windowOf(body.window);
-  const requested = body.namespace
-    ? [body.namespace]
-    : ctx.config.namespace
-      ? [ctx.config.namespace]
-      : undefined;
+  const watched = ctx.cluster.cache.namespaces;
+  const requested = body.namespace ? [body.namespace] : watched ? [...watched] : undefined;
   const namespaces = await visibleNamespaces(ctx, caller, { group: '', resource: 'pods' }, requested);
   if (namespaces?.length === 0)
     return { available: true as const, window: window.text, policy, workloads: [] };

@@ -65,7 +65,8 @@ export async function clusterMetrics(
   query: { category: Category; range?: string },
 ) {
   await clusterWide(ctx, caller);
-  const scope = ctx.config.namespace ? `namespace=${quote(ctx.config.namespace)}` : '';
+  const watched = ctx.cluster.cache.namespaces;
+  const scope = watched ? `namespace=~${quote(watched.join('|'))}` : '';
   return chart(
     stores,
     (rate) => totalQueries(scope, query.category, rate, !scope),

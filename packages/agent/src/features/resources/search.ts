@@ -147,7 +147,7 @@ export async function searchObjects(
         loading.push(resourceKey(resource));
       continue;
     }
-    const namespace = query.namespace ?? ctx.config.namespace;
+    const namespace = query.namespace;
     const objects =
       at === undefined
         ? informer.list(namespace)

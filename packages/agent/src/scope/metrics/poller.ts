@@ -13,8 +13,6 @@ export interface PollOutcome {
 export interface MetricsPollerOptions {
   intervalMs: number;
   capacity: number;
-  /** The agent watches one namespace (--namespace): it lists pod metrics there and nothing cluster-wide. */
-  namespace?: string;
   log: (message: string, detail: Record<string, unknown>) => void;
 }
 
@@ -71,12 +69,20 @@ export class MetricsPoller {
       outcome.podsError = availability.diagnosis;
       outcome.nodesError = availability.diagnosis;
     } else {
-      const { namespace } = this.#options;
+      // Watching namespaces (--namespace, or those the identity may read), pod metrics are read in each and
+      // nothing is read across the cluster.
+      const namespaces = this.#cluster.cache.namespaces;
+      const podsFailed = (error: string) => {
+        outcome.podsError = error;
+      };
       [pods, nodes] = await Promise.all([
-        this.#read(metricsPath('pods', namespace), (error) => {
-          outcome.podsError = error;
-        }),
-        namespace
+        namespaces
+          ? Promise.all(namespaces.map((ns) => this.#read(metricsPath('pods', ns), podsFailed))).then(
+              (parts) =>
+                parts.some((part) => part === undefined) ? undefined : parts.flatMap((part) => part ?? []),
+            )
+          : this.#read(metricsPath('pods'), podsFailed),
+        namespaces
           ? Promise.resolve(undefined)
           : this.#read(metricsPath('nodes'), (error) => {
               outcome.nodesError = error;

@@ -141,7 +141,7 @@ export class MetricsStores {
   async #discover(tried: string[]): Promise<Connection | undefined> {
     const services = this.#ctx.cluster.cache.informer(this.#ctx.cluster.resolve('services'));
     if (!services?.synced) return undefined;
-    for (const candidate of rankCandidates(services.list(this.#ctx.config.namespace))) {
+    for (const candidate of rankCandidates(services.list())) {
       const service = { namespace: candidate.namespace, name: candidate.service, port: candidate.port };
       if (this.#ctx.mode === 'in-cluster') {
         const url = `http://${candidate.service}.${candidate.namespace}.svc:${candidate.port}${candidate.path}`;
