@@ -27,6 +27,22 @@ export { type ErrorBody, type ErrorCode, errorCodes, errorTableMarkdown, statusO
 export { codePointOrder, dnsLabelPattern, dnsSubdomainPattern } from './kube-names.ts';
 export type { KubeObject } from './kube-object.ts';
 export {
+  defaultColumns,
+  type FieldFilter,
+  type FilteredLine,
+  fieldKeys,
+  hasOwnColumn,
+  lineMatches,
+  parseFieldFilter,
+} from './logs/filter.ts';
+export {
+  type LogLevel,
+  logLevels,
+  normalizeLevel,
+  parseStructured,
+  type StructuredLine,
+} from './logs/structured.ts';
+export {
   callerPattern,
   callerPatternMaxChars,
   keepMatching,
