@@ -1,5 +1,5 @@
 import { seriousA11yViolations, waitUntil } from '@binnacle/testkit';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 /**
@@ -93,15 +93,23 @@ export async function highlightPodInPalette(page: Page): Promise<void> {
   }
 }
 
-/** On postgres-0's page: its log shows lines, and a newer one arrives without a reload (pod-sim writes one a second). */
-export async function seeNewLogLine(page: Page): Promise<void> {
-  const log = page.getByLabel('Log lines');
-  await log
-    .getByText(/seq=\d+/)
-    .first()
-    .waitFor();
-  const seqs = async () =>
-    [...((await log.textContent()) ?? '').matchAll(/seq=(\d+)/g)].map((m) => Number(m[1]));
+/**
+ * On postgres-0's page (or in the dock tab `within`): its log shows lines, and a newer one arrives without a reload
+ * (pod-sim writes one a second). The log is read in whichever view it is in: as text (`seq=12`), or as the
+ * structured table, whose `seq` column holds the number.
+ */
+export async function seeNewLogLine(page: Page, within: Page | Locator = page): Promise<void> {
+  const log = within.getByLabel('Log lines');
+  const seqs = () =>
+    log.evaluate((element) => {
+      const table = element.querySelector('table');
+      if (!table) return [...(element.textContent ?? '').matchAll(/seq=(\d+)/g)].map((m) => Number(m[1]));
+      const column = [...table.querySelectorAll('th')].findIndex((th) => th.textContent === 'seq');
+      return [...table.querySelectorAll('tbody tr')]
+        .map((row) => Number(row.children[column]?.textContent || Number.NaN))
+        .filter(Number.isFinite);
+    });
+  await expect.poll(async () => (await seqs()).length, { timeout: 30_000 }).toBeGreaterThan(0);
   const before = Math.max(...(await seqs()));
   await expect.poll(async () => Math.max(...(await seqs())), { timeout: 10_000 }).toBeGreaterThan(before);
 }
@@ -125,7 +133,11 @@ export async function echoInTerminal(page: Page, card = 'Terminal'): Promise<voi
   throw new Error(`no shell printed hi-from-binnacle:\n${failures.join('\n')}`);
 }
 
-async function typeEcho(page: Page, card: string): Promise<boolean> {
+/**
+ * In the region `card` holding a connected shell: type `echo <word>` until the line it prints shows (a shell
+ * starting up may drop what was typed before it was ready).
+ */
+export async function typeEcho(page: Page, card: string, word = 'hi-from-binnacle'): Promise<boolean> {
   const around = page.getByRole('region', { name: card });
   const terminal = around.getByRole('region', { name: 'Shell' });
   // The terminal's own status line (the page header has a "Connected" badge of its own).
@@ -145,14 +157,14 @@ async function typeEcho(page: Page, card: string): Promise<boolean> {
   // The echoed command line holds the text too; the output is a line alone. Under CI's heaviest load (other
   // suites opening hundreds of exec sessions) a simulated container's shell has taken over 15 s to answer.
   await waitUntil(
-    'echo hi to print hi in the terminal',
+    `echo ${word} to print ${word} in the terminal`,
     async () => {
       const shown = await lines();
-      if (shown.includes('hi-from-binnacle')) return true;
+      if (shown.includes(word)) return true;
       const said = await status.textContent();
       if (said !== 'Connected')
         throw new Error(`the shell says: ${said}; it shows: ${shown.filter(Boolean).join(' | ')}`);
-      await page.keyboard.type('echo hi-from-binnacle');
+      await page.keyboard.type(`echo ${word}`);
       await page.keyboard.press('Enter');
       return false;
     },

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { inject } from 'vitest';
+import { containerLogFile } from './cluster/paths.ts';
+import { criLine } from './cluster/pod-sim.ts';
 import type { ClusterState } from './cluster/state.ts';
 import { waitUntil } from './cluster/wait.ts';
 
@@ -39,6 +41,11 @@ export interface TestCluster {
    * files change and others depend on, such as bindings for the hub's role groups. Resolves with the release.
    */
   lock(name: string, timeoutMs?: number): Promise<() => Promise<void>>;
+  /**
+   * Writes lines into the log every simulated container serves (and follows), after pod-sim's: each pod of the
+   * cluster shows them, as each shows pod-sim's.
+   */
+  writeContainerLog(lines: string[]): Promise<void>;
 }
 
 /**
@@ -84,6 +91,9 @@ export function testCluster(): TestCluster {
       };
       await waitUntil(`the cluster lock ${name}`, taken, { timeoutMs, intervalMs: 100 });
       return () => rm(path, { force: true });
+    },
+    async writeContainerLog(lines) {
+      await appendFile(containerLogFile(state.stateDir), lines.map((line) => criLine(line)).join(''));
     },
     async serviceAccountKubeconfig(namespace, serviceAccount) {
       const admin = kubeConfig('admin');

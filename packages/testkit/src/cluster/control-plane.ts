@@ -22,6 +22,7 @@ import {
   type ClusterBinaries,
   type ClusterProfile,
   clusterBinaries,
+  containerLogFile,
   crdFiles,
   defaultStateDir,
   type FullClusterBinaries,
@@ -149,7 +150,7 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
   const audit = { policyFile: join(stateDir, 'audit-policy.yaml'), logFile: join(logsDir, 'audit.log') };
   await writeFile(audit.policyFile, auditPolicy);
   const kwokConfig = join(stateDir, 'kwok.yaml');
-  const logsFile = join(podsDir, 'current.log');
+  const logsFile = containerLogFile(stateDir);
   const previousLogsFile = join(podsDir, 'previous.log');
   await writeFile(logsFile, criLine('level=info msg="container started"'));
   await writeFile(

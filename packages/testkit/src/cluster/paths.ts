@@ -14,6 +14,9 @@ export function defaultStateDir(): string {
   return resolve(process.env.BINNACLE_CLUSTER_DIR ?? join(repoRoot, '.cluster'));
 }
 
+/** The CRI-format file kwok serves as every simulated container's log, which pod-sim appends to. */
+export const containerLogFile = (stateDir: string): string => join(stateDir, 'pods', 'current.log');
+
 /**
  * What a control plane runs: `demo` (what `npm start` needs — Kubernetes, kwok, metrics-server) or `full` (also the
  * registry, the Flux controllers and the GitOps CRDs the tests use). ADR 0059.

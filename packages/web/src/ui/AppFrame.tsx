@@ -17,6 +17,7 @@ export function AppFrame({
   areas,
   header,
   overlays,
+  dock,
   children,
 }: {
   /** The sidebar's entries: `<li>`s with links. */
@@ -24,6 +25,8 @@ export function AppFrame({
   header: ReactNode;
   /** Dialogs that open over every page (the command palette). */
   overlays?: ReactNode;
+  /** A panel under the page that page changes leave open (the agent's dock of logs and shells). */
+  dock?: ReactNode;
   children: ReactNode;
 }) {
   return (
@@ -58,6 +61,7 @@ export function AppFrame({
         <main id="main" tabIndex={0} className="min-h-0 flex-1 overflow-auto px-6 py-5 focus:outline-none">
           {children}
         </main>
+        {dock}
         <Toaster />
         {overlays}
       </div>

@@ -3,7 +3,12 @@ import { useEffect, useRef, useState } from 'react';
 import { get } from '../../api/client.ts';
 import { streamWords } from '../../ui/StreamStatus.tsx';
 import { ErrorMessage } from '../../ui/states.tsx';
+import { useDock } from '../dock/use-dock.ts';
+import { Highlighted } from './Highlighted.tsx';
+import { StructuredControls } from './StructuredControls.tsx';
+import { StructuredTable } from './StructuredTable.tsx';
 import { type LogLine, type LogRoute, useLogStream } from './use-log-stream.ts';
+import { useStructured } from './use-structured.ts';
 
 /** A pod whose containers' previous runs can be read: how often each has restarted (none: no previous run). */
 export interface PreviousRuns {
@@ -38,22 +43,6 @@ function usePreviousLog(runs: PreviousRuns | undefined, container: string | unde
 
 const stateLabel = { ...streamWords, open: 'Streaming', ended: 'Ended' } as const;
 
-function Highlighted({ text, needle }: { text: string; needle: string }) {
-  if (!needle) return <>{text}</>;
-  const parts = text.split(needle);
-  return (
-    <>
-      {parts.map((part, index) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one line never reorder.
-        <span key={index}>
-          {index > 0 && <mark className="rounded-sm bg-yellow-200 text-slate-900">{needle}</mark>}
-          {part}
-        </span>
-      ))}
-    </>
-  );
-}
-
 const download = (name: string, lines: LogLine[]) => {
   const text = lines.map((l) => `${l.timestamp ?? ''} ${l.line}`.trim()).join('\n');
   const link = document.createElement('a');
@@ -63,19 +52,27 @@ const download = (name: string, lines: LogLine[]) => {
   URL.revokeObjectURL(link.href);
 };
 
-/**
- * A pod's or workload's log as it is written: follow (stick to the bottom) or pause, search with highlights,
- * container choice, timestamps, wrapping, and download of what the page holds.
- */
-export function LogViewer(props: {
+export interface LogViewerProps {
   route: LogRoute;
   name: string;
   containers: string[];
+  /** The container shown first (default: the first). */
+  container?: string;
   multiPod?: boolean;
   /** A pod's page: offers the log of each container's previous run. */
   previousRuns?: PreviousRuns;
-}) {
-  const [container, setContainer] = useState(props.containers[0]);
+  /** Shown in the dock: fills its panel and offers no "Open in dock". */
+  docked?: boolean;
+}
+
+/**
+ * A pod's or workload's log as it is written: follow (stick to the bottom) or pause, search with highlights,
+ * container choice, timestamps, wrapping, download of what the page holds, and, for JSON or logfmt lines, a
+ * structured view with level and field filters (docs/streams.md).
+ */
+export function LogViewer(props: LogViewerProps) {
+  const [container, setContainer] = useState(props.container ?? props.containers[0]);
+  const dock = useDock();
   const [previous, setPrevious] = useState(false);
   const earlier = usePreviousLog(props.previousRuns, container, previous);
   const [follow, setFollow] = useState(true);
@@ -93,7 +90,8 @@ export function LogViewer(props: {
     if (follow && box.current) box.current.scrollTop = box.current.scrollHeight;
   }, [shown, follow]);
   const source = previous ? earlier.lines : shown;
-  const visible = search ? source.filter((l) => l.line.includes(search)) : source;
+  const structured = useStructured(source);
+  const visible = source.filter((l) => (!search || l.line.includes(search)) && structured.matches(l));
   const previousState = !earlier.restarted
     ? `${container} has not restarted: there is no previous run`
     : earlier.query.isPending
@@ -104,7 +102,7 @@ export function LogViewer(props: {
   const control =
     'rounded-md border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100 dark:border-slate-700 dark:hover:bg-slate-800';
   return (
-    <div className="flex flex-col gap-2">
+    <div className={`flex flex-col gap-2 ${props.docked ? 'h-full min-h-0' : ''}`}>
       <div className="flex flex-wrap items-center gap-2 text-sm">
         {props.containers.length > 1 && (
           <label className="flex items-center gap-1">
@@ -142,6 +140,16 @@ export function LogViewer(props: {
           <input type="checkbox" checked={wrap} onChange={(e) => setWrap(e.target.checked)} />
           Wrap
         </label>
+        {(structured.detected || structured.on) && (
+          <label className="flex items-center gap-1">
+            <input
+              type="checkbox"
+              checked={structured.on}
+              onChange={(e) => structured.setView(e.target.checked)}
+            />
+            Structured ({structured.formats.join(', ') || 'none'})
+          </label>
+        )}
         <button
           type="button"
           className={control}
@@ -149,11 +157,29 @@ export function LogViewer(props: {
         >
           Download
         </button>
+        {dock && !props.docked && (
+          <button
+            type="button"
+            className={control}
+            onClick={() =>
+              dock.open({
+                id: `logs:${JSON.stringify(props.route)}:${container}`,
+                title: `Logs: ${props.name}${props.containers.length > 1 ? ` (${container})` : ''}`,
+                kind: 'logs',
+                viewer: { ...props, container, docked: true },
+              })
+            }
+          >
+            Open in dock
+          </button>
+        )}
         <span role="status" className="ml-auto text-xs text-slate-600 dark:text-slate-400">
-          {previous ? previousState : stateLabel[state]} · {visible.length} lines
+          {previous ? previousState : stateLabel[state]} · {visible.length}
+          {visible.length === source.length ? '' : ` of ${source.length}`} lines
           {search ? ` matching “${search}”` : ''}
         </span>
       </div>
+      {(structured.detected || structured.on) && <StructuredControls structured={structured} />}
       {!previous && notice && <p className="text-xs text-amber-800 dark:text-amber-300">{notice}</p>}
       {previous && earlier.query.isError && (
         <ErrorMessage error={earlier.query.error} what={`the log of ${container}'s previous run`} />
@@ -168,19 +194,30 @@ export function LogViewer(props: {
         aria-label="Log lines"
         // biome-ignore lint/a11y/noNoninteractiveTabindex: the scrolling log must take keyboard focus.
         tabIndex={0}
-        className="h-[60vh] overflow-auto rounded-md bg-slate-950 p-3 font-mono text-xs leading-5 text-slate-100"
+        className={`${props.docked ? 'min-h-0 flex-1' : 'h-[60vh]'} overflow-auto rounded-md bg-slate-950 font-mono text-xs leading-5 text-slate-100 ${structured.on ? '' : 'p-3'}`}
       >
-        {visible.map((l, index) => (
-          <div
-            // biome-ignore lint/suspicious/noArrayIndexKey: lines are only appended; an index names a line.
-            key={index}
-            className={wrap ? 'whitespace-pre-wrap break-all' : 'whitespace-pre'}
-          >
-            {timestamps && l.timestamp && <span className="mr-2 text-slate-400">{l.timestamp}</span>}
-            {props.multiPod && <span className="mr-2 text-teal-300">{l.pod}</span>}
-            <Highlighted text={l.line} needle={search} />
-          </div>
-        ))}
+        {structured.on ? (
+          <StructuredTable
+            lines={visible}
+            columns={structured.columns}
+            timestamps={timestamps}
+            multiPod={props.multiPod}
+            wrap={wrap}
+            search={search}
+          />
+        ) : (
+          visible.map((l, index) => (
+            <div
+              // biome-ignore lint/suspicious/noArrayIndexKey: lines are only appended; an index names a line.
+              key={index}
+              className={wrap ? 'whitespace-pre-wrap break-all' : 'whitespace-pre'}
+            >
+              {timestamps && l.timestamp && <span className="mr-2 text-slate-400">{l.timestamp}</span>}
+              {props.multiPod && <span className="mr-2 text-teal-300">{l.pod}</span>}
+              <Highlighted text={l.line} needle={search} />
+            </div>
+          ))
+        )}
       </section>
     </div>
   );

@@ -188,6 +188,7 @@ export function ResourceDetailPage() {
             path={`/api/pods/${encodeURIComponent(scope)}/${encodeURIComponent(name)}/exec`}
             containers={logs.containers}
             unavailable={whyNot('exec')}
+            dockTitle={`Shell: ${name}`}
           />
         </Card>
       )}

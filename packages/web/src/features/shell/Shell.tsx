@@ -2,6 +2,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { get } from '../../api/client.ts';
 import { AppFrame, navLinkLook } from '../../ui/AppFrame.tsx';
+import { Dock } from '../dock/Dock.tsx';
+import { DockContext, useDockState } from '../dock/use-dock.ts';
 import { AccessBanner } from './AccessNotice.tsx';
 import { ClusterSwitcher } from './ClusterSwitcher.tsx';
 import { CommandPalette } from './CommandPalette.tsx';
@@ -33,6 +35,7 @@ export function Shell() {
   const path = useRouterState({ select: (state) => state.location.pathname });
   const keepNamespace = (prev: { namespace?: string }) => ({ namespace: prev.namespace });
   const capabilities = useCapabilities();
+  const dock = useDockState();
   const info = useQuery({
     queryKey: ['cluster-info'],
     queryFn: ({ signal }) => get('/api/cluster-info', { signal }),
@@ -91,9 +94,11 @@ export function Shell() {
     </>
   );
   return (
-    <AppFrame areas={areas} header={header} overlays={<CommandPalette />}>
-      <AccessBanner />
-      <Outlet />
-    </AppFrame>
+    <DockContext value={dock}>
+      <AppFrame areas={areas} header={header} overlays={<CommandPalette />} dock={<Dock />}>
+        <AccessBanner />
+        <Outlet />
+      </AppFrame>
+    </DockContext>
   );
 }

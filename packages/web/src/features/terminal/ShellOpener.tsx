@@ -1,8 +1,12 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { Loading } from '../../ui/states.tsx';
+import { useDock } from '../dock/use-dock.ts';
 
 // xterm.js is only fetched when someone opens a shell.
 const TerminalView = lazy(() => import('./TerminalView.tsx').then((m) => ({ default: m.TerminalView })));
+
+/** Shells opened in the dock so far: each gets a tab of its own. */
+let docked = 0;
 
 const control =
   'rounded-md border border-slate-300 px-2 py-1 text-sm hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-800';
@@ -15,14 +19,29 @@ export function ShellOpener({
   path,
   containers = [],
   unavailable,
+  dockTitle,
 }: {
   path: string;
   containers?: string[];
   /** Why the caller may not open one: the button is disabled and the reason said. */
   unavailable?: string;
+  /** Offers to open the shell in the dock, as a tab of this name. */
+  dockTitle?: string;
 }) {
   const [container, setContainer] = useState(containers[0]);
   const [open, setOpen] = useState(false);
+  const dock = useDock();
+  const openInDock = () => {
+    // Each press is a new shell, as each press of "Open a shell" is.
+    docked += 1;
+    dock?.open({
+      id: `shell:${docked}`,
+      title: `${dockTitle}${containers.length > 1 ? ` (${container})` : ''}`,
+      kind: 'shell',
+      path,
+      query,
+    });
+  };
   const query = useMemo(() => (container ? { container } : {}), [container]);
   return (
     <div className="flex flex-col gap-2">
@@ -46,6 +65,11 @@ export function ShellOpener({
         >
           {open ? 'Close the shell' : 'Open a shell'}
         </button>
+        {dock && dockTitle && (
+          <button type="button" className={control} disabled={Boolean(unavailable)} onClick={openInDock}>
+            Open in dock
+          </button>
+        )}
       </div>
       {unavailable && <p className="text-sm">{unavailable}</p>}
       {open && !unavailable && (

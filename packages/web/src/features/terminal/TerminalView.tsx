@@ -13,7 +13,16 @@ type Frame =
  * A shell in xterm.js over the agent's exec WebSocket (or its local terminal): keystrokes go as `input` frames,
  * the size follows the element (`resize` frames), and an exit or error is printed where the reader looks.
  */
-export function TerminalView({ path, query }: { path: string; query: Record<string, string | undefined> }) {
+export function TerminalView({
+  path,
+  query,
+  fill,
+}: {
+  path: string;
+  query: Record<string, string | undefined>;
+  /** Fills its parent's height (in the dock) instead of half the window's. */
+  fill?: boolean;
+}) {
   const element = useRef<HTMLElement>(null);
   const [status, setStatus] = useState('Connecting…');
   useEffect(() => {
@@ -52,11 +61,15 @@ export function TerminalView({ path, query }: { path: string; query: Record<stri
     };
   }, [path, query]);
   return (
-    <div className="flex flex-col gap-2">
+    <div className={`flex flex-col gap-2 ${fill ? 'h-full min-h-0' : ''}`}>
       <p role="status" className="text-xs text-slate-600 dark:text-slate-400">
         {status}
       </p>
-      <section ref={element} aria-label="Shell" className="h-[50vh] rounded-md bg-black p-2" />
+      <section
+        ref={element}
+        aria-label="Shell"
+        className={`${fill ? 'min-h-0 flex-1' : 'h-[50vh]'} rounded-md bg-black p-2`}
+      />
     </div>
   );
 }
