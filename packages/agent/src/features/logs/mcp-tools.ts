@@ -1,13 +1,17 @@
 import { z } from 'zod';
 import type { SharedServices } from '../../module.ts';
-import { container, grep, limit, logSince, name, requiredNamespace } from '../../scope/mcp/args.ts';
+import { container, grep, limit, logLevel, logSince, name, requiredNamespace } from '../../scope/mcp/args.ts';
 import { toolsOf } from '../../scope/mcp/tool.ts';
 import { redactText } from '../../scope/redact.ts';
 import { diagnose, diagnosedKinds } from './diagnose.ts';
-import { grepped, shownLines } from './grepped.ts';
+import { grepped, leveled, shownLines } from './grepped.ts';
 import type { LogsContext } from './module.ts';
 import { readPodLog, sinceSeconds } from './service.ts';
 import { readWorkloadLogs } from './workload-tail.ts';
+
+/** What the header says of the filters asked for: the level and the grep pattern. */
+const filtersSaid = (args: { grep?: string; level?: string }) =>
+  `${args.level ? ` at level ${args.level} or worse` : ''}${args.grep ? ` matching /${args.grep}/i` : ''}`;
 
 const tool = toolsOf<LogsContext, Pick<SharedServices, 'objectViews'>>();
 
@@ -26,6 +30,7 @@ export const logTools = [
       container: container.describe('default: the first container'),
       tail_lines: limit(200, 2000),
       grep,
+      level: logLevel,
       since: logSince,
       previous: z.boolean().default(false).describe("the previous run's log (after a restart)"),
     },
@@ -40,9 +45,10 @@ export const logTools = [
       const lines = await shownLines(
         log.lines.map((l) => l.line),
         args.grep,
+        args.level,
       );
       return [
-        `# ${log.namespace}/${log.pod} container ${log.container} (containers: ${log.containers.join(', ')}); ${lines.length} lines${args.grep ? ` matching /${args.grep}/i` : ''}`,
+        `# ${log.namespace}/${log.pod} container ${log.container} (containers: ${log.containers.join(', ')}); ${lines.length} lines${filtersSaid(args)}`,
         ...lines,
       ].join('\n');
     },
@@ -59,6 +65,7 @@ export const logTools = [
       container: container.describe('default: every container of each pod'),
       tail_lines: limit(100, 2000).describe('lines over all pods (default 100, max 2000)'),
       grep,
+      level: logLevel,
       since: logSince,
       previous: z.boolean().default(false).describe("the previous run's logs (after restarts)"),
     },
@@ -70,11 +77,12 @@ export const logTools = [
         previous: args.previous,
         as: caller,
       });
-      const lines = (await grepped(tail.lines, args.grep, (l) => l.line)).map(
+      const atLevel = leveled(tail.lines, args.level, (l) => l.line);
+      const lines = (await grepped(atLevel, args.grep, (l) => l.line)).map(
         (l) => `[${l.pod}/${l.container}] ${redactText(l.line)}`,
       );
       return [
-        `# ${tail.kind} ${tail.namespace}/${tail.name}: pods ${tail.pods.join(', ') || 'none with logs'}${tail.podsLeftOut > 0 ? ` (${tail.podsLeftOut} more left out)` : ''}; ${lines.length} lines${args.grep ? ` matching /${args.grep}/i` : ''}`,
+        `# ${tail.kind} ${tail.namespace}/${tail.name}: pods ${tail.pods.join(', ') || 'none with logs'}${tail.podsLeftOut > 0 ? ` (${tail.podsLeftOut} more left out)` : ''}; ${lines.length} lines${filtersSaid(args)}`,
         ...tail.errors.map((e) => `# ${e.pod}/${e.container}: ${e.error}`),
         ...lines,
       ].join('\n');

@@ -34,5 +34,12 @@ export const grep = z
     'keep only lines matching this regular expression: RE2 syntax (no backreferences or lookaround), case-insensitive; a pattern that does not compile is matched as plain text',
   );
 
+export const logLevel = z
+  .enum(['error', 'warn', 'info', 'debug'])
+  .optional()
+  .describe(
+    'keep only JSON or logfmt lines at this level or more severe (warn: warnings and errors); level read from level, lvl, severity or log.level, bunyan/pino numbers included; lines without a level are dropped',
+  );
+
 /** One namespace asked for, as the services take it: undefined means every namespace the caller may see. */
 export const scope = (ns?: string) => (ns ? [ns] : undefined);
