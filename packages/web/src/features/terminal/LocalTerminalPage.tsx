@@ -25,9 +25,10 @@ export function LocalTerminalPage() {
         <Card title="The agent's host">
           <p className="mb-3 text-sm text-slate-600 dark:text-slate-400">
             A login shell on the machine the agent runs on, as the user that started it, in that user's home
-            directory. Closing the page or the shell ends the session.
+            directory. Closing the page or the shell ends the session; a shell opened in the dock stays open
+            while you move between pages.
           </p>
-          <ShellOpener path="/api/local-terminal" />
+          <ShellOpener path="/api/local-terminal" dockTitle="Local terminal" />
         </Card>
       ) : (
         <Card title="Not available here">
