@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   deploymentBody,
   docsScreenshot,
+  structuredLogsNamespace as namespace,
   openPage,
   seriousA11yViolations,
   testCluster,
@@ -9,13 +10,14 @@ import {
 } from '@binnacle/testkit';
 import { AppsV1Api, CoreV1Api } from '@kubernetes/client-node';
 import type { Page } from 'playwright-core';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentInBrowser } from './browser-suite.ts';
 import { seeNewLogLine, typeEcho } from './ui-steps.ts';
 
 // Structured logs across a workload's pods, and the dock that keeps logs and shells open across pages
-// (docs/streams.md), in Chromium against the real control plane. Every simulated container serves one log file:
-// the lines written here show in each pod of the Deployment, after pod-sim's logfmt lines.
+// (docs/streams.md), in Chromium against the real control plane. The simulated containers of the structured-logs
+// namespace serve a log of their own: the lines written here show in each pod of the Deployment there, among
+// pod-sim's logfmt lines, and in no other test's pods.
 const cluster = testCluster();
 const core = cluster.kubeConfig('admin').makeApiClient(CoreV1Api);
 const apps = cluster.kubeConfig('admin').makeApiClient(AppsV1Api);
@@ -27,17 +29,27 @@ let pods: string[] = [];
 const at = (secondsAgo: number) => new Date(Date.now() - secondsAgo * 1000).toISOString();
 
 beforeAll(async () => {
-  await apps.createNamespacedDeployment({ namespace: web.ns.name, body: deploymentBody('billing', 2) });
+  // The namespace of an earlier run may still be going away.
+  await waitUntil(
+    `namespace ${namespace} created`,
+    () =>
+      core.createNamespace({ body: { metadata: { name: namespace } } }).then(
+        () => true,
+        (error: { code?: number }) => error.code !== 409 && Promise.reject(error),
+      ),
+    { timeoutMs: 90_000, intervalMs: 1000 },
+  );
+  await apps.createNamespacedDeployment({ namespace: namespace, body: deploymentBody('billing', 2) });
   await waitUntil(
     'two running billing pods',
     async () => {
-      const { items } = await core.listNamespacedPod({ namespace: web.ns.name });
+      const { items } = await core.listNamespacedPod({ namespace: namespace });
       pods = items.filter((p) => p.status?.phase === 'Running').map((p) => p.metadata?.name ?? '');
       return pods.length === 2;
     },
     { timeoutMs: 60_000 },
   );
-  await cluster.writeContainerLog([
+  await cluster.writeStructuredLog([
     JSON.stringify({
       time: at(9),
       level: 'info',
@@ -75,6 +87,10 @@ beforeAll(async () => {
   ]);
 });
 
+afterAll(async () => {
+  await core.deleteNamespace({ name: namespace }).catch(() => undefined);
+});
+
 const open = (path: string) => openPage(web.browser, `${web.agent.url}${path}`);
 
 /** The structured table's rows of this run's lines, as [pod, level, message]. */
@@ -88,7 +104,7 @@ async function runRows(page: Page): Promise<string[][]> {
 
 describe('structured logs and the dock', () => {
   it("shows a workload's JSON and logfmt lines as columns and filters them by level across its pods", async () => {
-    const page = await open(`/resources/deployments/${web.ns.name}/billing`);
+    const page = await open(`/resources/deployments/${namespace}/billing`);
     const logs = page.getByRole('region', { name: 'Logs', exact: true });
     const table = logs.getByRole('table', { name: 'Structured log' });
     // Detected on its own: pod-sim's logfmt and the JSON written here.
@@ -147,7 +163,7 @@ describe('structured logs and the dock', () => {
 
   it('keeps a log stream and a shell open in the dock across three page changes', async () => {
     const pod = pods[0] ?? '';
-    const page = await open(`/resources/pods/${web.ns.name}/${pod}`);
+    const page = await open(`/resources/pods/${namespace}/${pod}`);
     await page
       .getByRole('region', { name: 'Logs', exact: true })
       .getByRole('button', { name: 'Open in dock' })

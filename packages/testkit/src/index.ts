@@ -44,6 +44,7 @@ export {
   fluxReady,
   installFluxDemo,
 } from './cluster/flux.ts';
+export { structuredLogsNamespace } from './cluster/kwok-config.ts';
 export { simulatedNode } from './cluster/nodes.ts';
 export {
   clusterBinaries,

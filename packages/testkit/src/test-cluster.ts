@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { inject } from 'vitest';
-import { containerLogFile } from './cluster/paths.ts';
+import { structuredLogFile } from './cluster/paths.ts';
 import { criLine } from './cluster/pod-sim.ts';
 import type { ClusterState } from './cluster/state.ts';
 import { waitUntil } from './cluster/wait.ts';
@@ -42,10 +42,10 @@ export interface TestCluster {
    */
   lock(name: string, timeoutMs?: number): Promise<() => Promise<void>>;
   /**
-   * Writes lines into the log every simulated container serves (and follows), after pod-sim's: each pod of the
-   * cluster shows them, as each shows pod-sim's.
+   * Writes lines into the log the simulated containers of `structuredLogsNamespace` serve (and follow), among
+   * pod-sim's running lines: each pod there shows them; the other pods' log (which other tests read) does not.
    */
-  writeContainerLog(lines: string[]): Promise<void>;
+  writeStructuredLog(lines: string[]): Promise<void>;
 }
 
 /**
@@ -92,8 +92,8 @@ export function testCluster(): TestCluster {
       await waitUntil(`the cluster lock ${name}`, taken, { timeoutMs, intervalMs: 100 });
       return () => rm(path, { force: true });
     },
-    async writeContainerLog(lines) {
-      await appendFile(containerLogFile(state.stateDir), lines.map((line) => criLine(line)).join(''));
+    async writeStructuredLog(lines) {
+      await appendFile(structuredLogFile(state.stateDir), lines.map((line) => criLine(line)).join(''));
     },
     async serviceAccountKubeconfig(namespace, serviceAccount) {
       const admin = kubeConfig('admin');

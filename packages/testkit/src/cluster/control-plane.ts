@@ -27,6 +27,7 @@ import {
   defaultStateDir,
   type FullClusterBinaries,
   repoRoot,
+  structuredLogFile,
 } from './paths.ts';
 import { generatePki, identities, writeKubeconfig } from './pki.ts';
 import { criLine } from './pod-sim.ts';
@@ -151,8 +152,10 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
   await writeFile(audit.policyFile, auditPolicy);
   const kwokConfig = join(stateDir, 'kwok.yaml');
   const logsFile = containerLogFile(stateDir);
+  const structuredLogsFile = structuredLogFile(stateDir);
   const previousLogsFile = join(podsDir, 'previous.log');
   await writeFile(logsFile, criLine('level=info msg="container started"'));
+  await writeFile(structuredLogsFile, criLine('level=info msg="container started"'));
   await writeFile(
     previousLogsFile,
     criLine('level=error msg="connection refused: database not ready"', 'stderr') +
@@ -160,6 +163,7 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
   );
   await writeKwokConfig(kwokConfig, bin.kwokStagesDir, {
     logsFile,
+    structuredLogsFile,
     previousLogsFile,
     execWorkDir: join(podsDir, 'root'),
     httpTargetPort: ports.podSim,
@@ -231,6 +235,7 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
       join(import.meta.dirname, 'pod-sim.ts'),
       String(ports.podSim),
       logsFile,
+      structuredLogsFile,
     ]);
     const crdError = await crds;
     if (crdError) throw crdError;

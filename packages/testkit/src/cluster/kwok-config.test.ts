@@ -25,6 +25,7 @@ describe('writeKwokConfig', () => {
     const path = join(dir, 'kwok.yaml');
     await writeKwokConfig(path, dir, {
       logsFile: '/x/current.log',
+      structuredLogsFile: '/x/structured.log',
       previousLogsFile: '/x/previous.log',
       execWorkDir: '/x/root',
       httpTargetPort: 4242,
@@ -33,18 +34,23 @@ describe('writeKwokConfig', () => {
     expect(docs.map((doc) => `${doc.kind}/${doc.metadata.name}`)).toEqual([
       'Stage/a',
       'Stage/b',
+      'ClusterLogs/binnacle-structured-logs',
       'ClusterLogs/binnacle-all-pods',
       'ClusterExec/binnacle-all-pods',
       'ClusterResourceUsage/binnacle-all-pods',
       'ClusterPortForward/binnacle-all-pods',
     ]);
-    expect(docs[4].spec.usages[0].usage.cpu.expression).toBe(
+    expect(docs[5].spec.usages[0].usage.cpu.expression).toBe(
       '"kwok.x-k8s.io/usage-cpu" in pod.metadata.annotations ? Quantity(pod.metadata.annotations["kwok.x-k8s.io/usage-cpu"]) : Quantity("2m")',
     );
-    expect(docs[2].spec.logs).toEqual([
+    expect(docs[3].spec.logs).toEqual([
       { logsFile: '/x/current.log', previousLogsFile: '/x/previous.log', follow: true },
     ]);
-    expect(docs[5].spec.forwards).toEqual([
+    expect(docs[2].spec).toEqual({
+      selector: { matchNamespaces: ['binnacle-structured-logs'] },
+      logs: [{ logsFile: '/x/structured.log', previousLogsFile: '/x/previous.log', follow: true }],
+    });
+    expect(docs[6].spec.forwards).toEqual([
       { ports: [80, 8080], target: { address: '127.0.0.1', port: 4242 } },
       { command: ['cat'] },
     ]);

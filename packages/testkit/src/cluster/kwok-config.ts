@@ -5,6 +5,8 @@ import { stringify } from 'yaml';
 export interface KwokSimulation {
   /** CRI-format file served as every container's log (followed while it grows). */
   logsFile: string;
+  /** The log of the containers in `structuredLogsNamespace` instead: tests write JSON and logfmt lines there. */
+  structuredLogsFile: string;
   previousLogsFile: string;
   /** Directory that `kubectl exec` commands run in (they run as local processes on this host). */
   execWorkDir: string;
@@ -13,6 +15,12 @@ export interface KwokSimulation {
 }
 
 const apiVersion = 'kwok.x-k8s.io/v1alpha1';
+
+/**
+ * The namespace whose simulated containers serve a log of their own (`structuredLogsFile`): what a test writes
+ * there (structured lines, docs/streams.md) stays out of the log every other pod serves, which other tests read.
+ */
+export const structuredLogsNamespace = 'binnacle-structured-logs';
 
 const usageExpression = (resource: 'cpu' | 'memory', idle: string) => {
   const annotation = `"kwok.x-k8s.io/usage-${resource}"`;
@@ -28,6 +36,16 @@ export async function writeKwokConfig(path: string, stagesDir: string, sim: Kwok
   const stageFiles = (await readdir(stagesDir)).filter((file) => file.endsWith('.yaml')).sort();
   const stages = await Promise.all(stageFiles.map((file) => readFile(join(stagesDir, file), 'utf8')));
   const rules = [
+    {
+      // kwok serves a container the first ClusterLogs that matches it.
+      apiVersion,
+      kind: 'ClusterLogs',
+      metadata: { name: 'binnacle-structured-logs' },
+      spec: {
+        selector: { matchNamespaces: [structuredLogsNamespace] },
+        logs: [{ logsFile: sim.structuredLogsFile, previousLogsFile: sim.previousLogsFile, follow: true }],
+      },
+    },
     {
       apiVersion,
       kind: 'ClusterLogs',

@@ -16,6 +16,8 @@ export function defaultStateDir(): string {
 
 /** The CRI-format file kwok serves as every simulated container's log, which pod-sim appends to. */
 export const containerLogFile = (stateDir: string): string => join(stateDir, 'pods', 'current.log');
+/** The log the containers of `structuredLogsNamespace` serve (kwok-config.ts). */
+export const structuredLogFile = (stateDir: string): string => join(stateDir, 'pods', 'structured.log');
 
 /**
  * What a control plane runs: `demo` (what `npm start` needs — Kubernetes, kwok, metrics-server) or `full` (also the

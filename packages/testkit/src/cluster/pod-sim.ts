@@ -35,19 +35,23 @@ function appendLog(file: string, line: string): void {
 }
 
 function main(): void {
-  const [portArg, logFile] = process.argv.slice(2);
+  const [portArg, ...logFiles] = process.argv.slice(2);
   const port = Number(portArg);
-  if (!Number.isInteger(port) || !logFile) {
-    process.stderr.write('usage: pod-sim.ts <port> <log-file>\n');
+  if (!Number.isInteger(port) || logFiles.length === 0) {
+    process.stderr.write('usage: pod-sim.ts <port> <log-file>…\n');
     process.exit(2);
   }
+  // Every log file the simulated containers serve gets the same running lines.
+  const append = (line: string) => {
+    for (const file of logFiles) appendLog(file, line);
+  };
   let tick = 0;
   const timer = setInterval(() => {
-    appendLog(logFile, criLine(`level=info seq=${tick} msg="${messages[tick % messages.length]}"`));
+    append(criLine(`level=info seq=${tick} msg="${messages[tick % messages.length]}"`));
     tick += 1;
   }, 1000);
   const server = createServer((req, res) => {
-    appendLog(logFile, criLine(`level=info msg="port-forward request" method=${req.method} path=${req.url}`));
+    append(criLine(`level=info msg="port-forward request" method=${req.method} path=${req.url}`));
     res.writeHead(200, { 'content-type': 'text/plain' });
     res.end(`hello from the binnacle demo workload: ${req.method} ${req.url}\n`);
   });
