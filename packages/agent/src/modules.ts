@@ -33,6 +33,7 @@ import { timelineModule } from './features/timeline/module.ts';
 import { timeTravelModule } from './features/timetravel/module.ts';
 import { topologyModule } from './features/topology/module.ts';
 import { trafficModule } from './features/traffic/module.ts';
+import { upgradeModule } from './features/upgrade/module.ts';
 import { workloadsModule } from './features/workloads/module.ts';
 import type { AnyAgentModule } from './module.ts';
 
@@ -72,6 +73,7 @@ export const agentModules: readonly AnyAgentModule[] = [
   auditModule,
   netpolModule,
   rbacModule,
+  upgradeModule,
   nodesModule,
   metricsModule,
   imagesModule,
@@ -104,6 +106,7 @@ export const agentToolOrder: readonly string[] = [
   'search',
   'get_subject_permissions',
   'who_can',
+  'upgrade_readiness',
   'get_neighborhood',
   'get_workload_logs',
   'diagnose',

@@ -72,7 +72,7 @@ interface DiscoveryListV2 {
   }[];
 }
 interface LegacyGroupList {
-  groups?: { name: string; preferredVersion?: { version: string } }[];
+  groups?: { name: string; preferredVersion?: { version: string }; versions?: { groupVersion?: string }[] }[];
 }
 interface LegacyResourceList {
   resources?: {
@@ -141,6 +141,50 @@ async function legacy(client: KubeClient): Promise<ApiResource[]> {
         shortNames: r.shortNames ?? [],
         categories: r.categories ?? [],
       })),
+  );
+}
+
+/** One group version the API server serves, with the kinds it serves there. */
+export interface ServedVersion {
+  apiVersion: string;
+  resources: { plural: string; kind: string }[];
+}
+
+/**
+ * Every version of every API group the API server advertises, not only the preferred ones, with their kinds:
+ * aggregated discovery in one request, else the group list and each wanted version's own list (one it cannot
+ * answer, an aggregated API that is down, serves no kinds).
+ */
+export async function servedVersions(
+  client: KubeClient,
+  wanted: (apiVersion: string) => boolean,
+): Promise<ServedVersion[]> {
+  const list = await client.request<DiscoveryListV2 & { kind?: string }>({
+    path: '/apis',
+    accept: aggregatedAccept,
+  });
+  if (list.kind === 'APIGroupDiscoveryList')
+    return (list.items ?? []).flatMap((group) =>
+      (group.versions ?? [])
+        .map((v) => ({
+          apiVersion: `${group.metadata?.name}/${v.version}`,
+          resources: (v.resources ?? []).map((r) => ({
+            plural: r.resource,
+            kind: r.responseKind?.kind ?? r.resource,
+          })),
+        }))
+        .filter((v) => wanted(v.apiVersion)),
+    );
+  const groups = list as LegacyGroupList;
+  const versions = (groups.groups ?? []).flatMap((g) => g.versions ?? []).map((v) => v.groupVersion ?? '');
+  return Promise.all(
+    versions.filter(wanted).map(async (apiVersion) => {
+      const served = await client
+        .request<LegacyResourceList>({ path: `/apis/${apiVersion}` })
+        .catch((): LegacyResourceList => ({}));
+      const resources = (served.resources ?? []).filter((r) => !r.name.includes('/'));
+      return { apiVersion, resources: resources.map((r) => ({ plural: r.name, kind: r.kind })) };
+    }),
   );
 }
 

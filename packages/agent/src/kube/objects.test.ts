@@ -1,6 +1,6 @@
 import type { KubeObject } from '@binnacle/common';
 import { describe, expect, it } from 'vitest';
-import { stripObject } from './objects.ts';
+import { appliedApiVersion, stripObject } from './objects.ts';
 
 const applied = 'kubectl.kubernetes.io/last-applied-configuration';
 
@@ -29,5 +29,26 @@ describe('the cached form of an object', () => {
     const lean = { metadata: { name: 'b', annotations: { team: 'x' } } };
     const before = lean.metadata;
     expect(stripObject(lean).metadata).toBe(before);
+  });
+
+  it('keeps the apiVersion the last-applied copy names when it differs, out of sight of serializers', () => {
+    const copy = JSON.stringify({ apiVersion: 'policy/v1beta1', kind: 'PodDisruptionBudget', metadata: {} });
+    const object: KubeObject = {
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'pdb', annotations: { [applied]: copy } },
+    };
+    stripObject(object);
+    expect(appliedApiVersion(object)).toBe('policy/v1beta1');
+    expect(JSON.parse(JSON.stringify(object))).toEqual({
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'pdb' },
+    });
+    const current: KubeObject = {
+      apiVersion: 'apps/v1',
+      metadata: { name: 'd', annotations: { [applied]: '{"apiVersion":"apps/v1","kind":"Deployment"}' } },
+    };
+    expect(appliedApiVersion(stripObject(current))).toBeUndefined();
   });
 });

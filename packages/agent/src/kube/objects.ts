@@ -6,10 +6,38 @@ export interface KubeList {
 }
 
 const lastApplied = 'kubectl.kubernetes.io/last-applied-configuration';
+const appliedVersion = Symbol('appliedApiVersion');
+// kubectl writes the copy as Go marshals a map, keys sorted: the first apiVersion is the object's own.
+const appliedVersionPattern = /"apiVersion":\s*"([^"]{1,128})"/;
+/** Interned so a kept version never holds on to the annotation it was sliced from. */
+const internedVersions = new Map<string, string>();
+
+function intern(text: string): string {
+  const known = internedVersions.get(text);
+  if (known !== undefined) return known;
+  const copy = Buffer.from(text, 'utf8').toString('utf8');
+  if (internedVersions.size < 1024) internedVersions.set(copy, copy);
+  return copy;
+}
+
+/**
+ * The apiVersion the object was last applied with (its last-applied copy), when it differs from the version the
+ * cache holds it at: the API server answers every object at its preferred version, so this is the one trace of a
+ * manifest written against an older API (docs/upgrade-readiness.md).
+ */
+export const appliedApiVersion = (object: KubeObject): string | undefined =>
+  (object as { [appliedVersion]?: string })[appliedVersion];
+
+function keepAppliedVersion(object: KubeObject, copy: string | undefined): void {
+  const match = copy === undefined ? null : appliedVersionPattern.exec(copy);
+  if (!match?.[1] || match[1] === object.apiVersion) return;
+  // Not enumerable: never served, compared or spread with the object.
+  Object.defineProperty(object, appliedVersion, { value: intern(match[1]), enumerable: false });
+}
 
 /**
  * Drops what the agent never serves and that makes up much of an object's size: managedFields and the
- * last-applied annotation (a full copy of the object). Replaces `metadata` (and `annotations`) with copies
+ * last-applied annotation (a full copy of the object), keeping only the apiVersion it names when that differs. Replaces `metadata` (and `annotations`) with copies
  * rather than deleting keys: a deleted key turns a V8 object into a slower, larger dictionary, and the cache
  * holds tens of thousands of them. Returns the object, whose metadata it replaced.
  */
@@ -21,7 +49,8 @@ export function stripObject<T extends KubeObject>(object: T): T {
   if (!metadata.managedFields && !applied) return object;
   const { managedFields: _dropped, ...kept } = metadata;
   if (applied) {
-    const { [lastApplied]: _copy, ...rest } = annotations;
+    const { [lastApplied]: copy, ...rest } = annotations;
+    keepAppliedVersion(object, copy);
     if (Object.keys(rest).length > 0) kept.annotations = rest;
     else delete kept.annotations;
   }

@@ -11,6 +11,8 @@ export interface ManagedRef {
   kind: string;
   namespace?: string;
   name: string;
+  /** The API version the tool applied it at, when it records one (Argo CD's status, Flux's inventory `v`). */
+  version?: string;
 }
 
 /** The objects an Argo CD Application manages, as its controller lists them in `status.resources`. */
@@ -20,6 +22,7 @@ export function applicationRefs(app: KubeObject): (ManagedRef & { entry: Obj })[
     kind: String(entry.kind ?? ''),
     namespace: text(entry.namespace),
     name: String(entry.name ?? ''),
+    ...(text(entry.version) ? { version: text(entry.version) } : {}),
     entry,
   }));
 }
@@ -28,7 +31,8 @@ export function applicationRefs(app: KubeObject): (ManagedRef & { entry: Obj })[
 export function inventoryRefs(kustomization: KubeObject): ManagedRef[] {
   return records(record(record(kustomization.status).inventory).entries).map((entry) => {
     const [namespace = '', name = '', group = '', kind = ''] = String(entry.id ?? '').split('_');
-    return { group, kind, namespace: namespace || undefined, name };
+    const version = text(entry.v);
+    return { group, kind, namespace: namespace || undefined, name, ...(version ? { version } : {}) };
   });
 }
 

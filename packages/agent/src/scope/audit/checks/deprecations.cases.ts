@@ -1,5 +1,20 @@
+import { stripObject } from '../../../kube/objects.ts';
 import { type Case, check } from './cases.ts';
 import { object } from './fixtures.ts';
+
+/** An object as the cache holds it after `kubectl apply` of a manifest at `applied`. */
+const appliedAs = (applied: string, apiVersion: string, kind: string) =>
+  stripObject(
+    object(apiVersion, kind, 'web', {
+      metadata: {
+        name: 'web',
+        namespace: 'shop',
+        annotations: {
+          'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({ apiVersion: applied, kind }),
+        },
+      },
+    }),
+  );
 
 const served = (...versions: string[]) => ({
   options: { servedApiVersions: ['v1', 'apps/v1', ...versions] },
@@ -27,6 +42,12 @@ export const deprecationCases: Case[] = [
       'danger',
       'has no replacement',
     ]),
+    flags(
+      'a PDB served at policy/v1, last applied as policy/v1beta1',
+      appliedAs('policy/v1beta1', 'policy/v1', 'PodDisruptionBudget'),
+      ['danger', 'last applied as policy/v1beta1, which is no longer served (removed in Kubernetes 1.25)'],
+      served('policy/v1'),
+    ),
     passes('networking.k8s.io/v1 Ingress', object('networking.k8s.io/v1', 'Ingress', 'web')),
     passes('batch/v1 CronJob', object('batch/v1', 'CronJob', 'report'), served('batch/v1')),
   ]),

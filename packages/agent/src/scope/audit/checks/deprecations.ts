@@ -1,4 +1,5 @@
 import type { KubeObject } from '@binnacle/common';
+import { appliedApiVersion } from '../../../kube/objects.ts';
 import { defineCheck, type Problem } from './define.ts';
 import type { AuditContext, Check } from './types.ts';
 
@@ -13,7 +14,8 @@ export interface Deprecation {
 }
 
 /**
- * The removals after the Kubernetes deprecation guide, one a line: the release that removed it, the apiVersion
+ * The one table of removed API versions (the audit check and the upgrade readiness report, docs/upgrade-readiness.md
+ * read it): the removals after the Kubernetes deprecation guide (through v1.32, its latest), one a line: the release that removed it, the apiVersion
  * (with `>replacement` when the replacement is not the same group's v1; `>-` when there is none) and the kinds.
  */
 const removals = [
@@ -26,6 +28,8 @@ const removals = [
   '1.22 admissionregistration.k8s.io/v1beta1 MutatingWebhookConfiguration ValidatingWebhookConfiguration',
   '1.22 apiextensions.k8s.io/v1beta1 CustomResourceDefinition',
   '1.22 apiregistration.k8s.io/v1beta1 APIService',
+  '1.22 authentication.k8s.io/v1beta1 TokenReview',
+  '1.22 authorization.k8s.io/v1beta1 LocalSubjectAccessReview SelfSubjectAccessReview SubjectAccessReview',
   '1.22 certificates.k8s.io/v1beta1 CertificateSigningRequest',
   '1.22 coordination.k8s.io/v1beta1 Lease',
   '1.22 networking.k8s.io/v1beta1 Ingress IngressClass',
@@ -68,8 +72,13 @@ const byKey = new Map(
 export const deprecationOf = (apiVersion: string | undefined, kind: string | undefined) =>
   byKey.get(`${apiVersion} ${kind}`);
 
+/**
+ * The cache holds every object at the API server's preferred version, so the version that can be removed is the
+ * one the object was last applied with (its manifest's), when kubectl left that trace.
+ */
 function removedVersion(object: KubeObject, context: AuditContext): Problem[] {
-  const deprecation = deprecationOf(object.apiVersion, object.kind);
+  const applied = appliedApiVersion(object);
+  const deprecation = deprecationOf(applied ?? object.apiVersion, object.kind);
   if (!deprecation) return [];
   const served = context.servedApiVersions;
   const { apiVersion, removedIn, replacement } = deprecation;
@@ -82,9 +91,10 @@ function removedVersion(object: KubeObject, context: AuditContext): Problem[] {
   const when = gone
     ? `is no longer served (removed in Kubernetes ${removedIn})`
     : `is removed in Kubernetes ${removedIn}`;
+  const named = applied ? `last applied as ${apiVersion}, which` : `${apiVersion} ${object.kind}`;
   return [
     {
-      message: `${apiVersion} ${object.kind} ${when}; ${move}`,
+      message: `${named} ${when}; ${move}`,
       severity: replacementServed ? 'danger' : 'warning',
     },
   ];
