@@ -36,6 +36,7 @@ const readTools = [
   'search',
   'get_subject_permissions',
   'who_can',
+  'upgrade_readiness',
   'get_neighborhood',
   'get_workload_logs',
   'diagnose',
