@@ -29,6 +29,7 @@ import type { ChangesBetweenSearch } from '../features/timetravel/ChangesBetween
 import { groupings } from '../features/topology/graph.ts';
 import { TopologyPage, type TopologySearch } from '../features/topology/TopologyPage.tsx';
 import { type TrafficSearch, trafficWindows } from '../features/traffic/search.ts';
+import { readinessStatuses, releaseParam, type UpgradeSearch } from '../features/upgrade/types.ts';
 
 /** Every page takes the namespace filter from the URL, so a link keeps what the reader was looking at. */
 export interface ScopeSearch {
@@ -209,6 +210,16 @@ const accessRoute = createRoute({
   validateSearch: accessSearch,
 });
 
+const upgradeRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/upgrade',
+  component: lazyRouteComponent(() => import('../features/upgrade/UpgradePage.tsx'), 'UpgradePage'),
+  validateSearch: (search: Record<string, unknown>): UpgradeSearch => ({
+    target: releaseParam(search.target),
+    status: oneOf(readinessStatuses, search.status),
+  }),
+});
+
 const compareRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/compare',
@@ -315,6 +326,7 @@ export const router = createRouter({
     fluxRoute,
     auditRoute,
     certificatesRoute,
+    upgradeRoute,
     networkPoliciesRoute,
     costRoute,
     trafficRoute,

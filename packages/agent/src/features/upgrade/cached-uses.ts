@@ -1,5 +1,7 @@
 import type { KubeObject } from '@binnacle/common';
+import type { ApiResource } from '../../kube/discovery.ts';
 import { appliedApiVersion } from '../../kube/objects.ts';
+import { tierOf } from '../../kube/tiers.ts';
 import { applicationRefs, inventoryRefs, type ManagedRef } from '../../scope/gitops/managed.ts';
 import type { Use } from './findings.ts';
 
@@ -13,15 +15,11 @@ const where = (object: KubeObject) => ({
 /**
  * Live objects whose last-applied copy names another apiVersion than the cache holds them at: the cache answers
  * every object at the preferred version, so a manifest's older version survives only there. Only the kinds some
- * deprecation names are read.
+ * deprecation names and the cache holds are read (not leases, webhook configurations, …: docs/upgrade-readiness.md).
  */
-export function objectUses(
-  read: Read,
-  served: readonly { group: string; kind: string }[],
-  kinds: Set<string>,
-) {
+export function objectUses(read: Read, served: readonly ApiResource[], kinds: Set<string>) {
   const uses: Use[] = [];
-  for (const resource of served.filter((r) => kinds.has(r.kind)))
+  for (const resource of served.filter((r) => kinds.has(r.kind) && tierOf(r) !== undefined))
     for (const object of read(resource.group, resource.kind)) {
       const applied = appliedApiVersion(object);
       if (applied)

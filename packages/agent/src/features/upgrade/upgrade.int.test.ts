@@ -1,28 +1,28 @@
 import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { gzipSync } from 'node:zlib';
-import { argoApplication, clusterBinaries, testCluster, waitUntil } from '@binnacle/testkit';
-import { AutoscalingV2Api, CoreV1Api, CustomObjectsApi, PolicyV1Api } from '@kubernetes/client-node';
+import { clusterBinaries, testCluster, waitUntil } from '@binnacle/testkit';
+import { CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bindInNamespace, sendFrom, startTestAgent, type TestAgent } from '../../testing/index.ts';
+import {
+  bindInNamespace,
+  deprecatedWidgets,
+  plantDeprecatedUses,
+  sendFrom,
+  servedCrd,
+  startTestAgent,
+  type TestAgent,
+} from '../../testing/index.ts';
 import type { Finding } from './findings.ts';
 import type { ReadinessReport } from './service.ts';
 
 // Upgrade readiness (docs/upgrade-readiness.md) against the real API server: the built-in removed versions are
 // not served here any more, so uses of them are planted where they survive — last-applied copies, a Helm release
 // Secret, an Argo CD Application's status — and served versions come from CRDs.
-const run = promisify(execFile);
 const cluster = testCluster();
-const admin = cluster.kubeConfig('admin');
-const core = admin.makeApiClient(CoreV1Api);
-const custom = admin.makeApiClient(CustomObjectsApi);
-const policy = admin.makeApiClient(PolicyV1Api);
-const autoscaling = admin.makeApiClient(AutoscalingV2Api);
+const custom = cluster.kubeConfig('admin').makeApiClient(CustomObjectsApi);
 const { kubectl } = await clusterBinaries();
 let agent: TestAgent;
 let proxied: TestAgent;
 let ns: { name: string; remove: () => Promise<void> };
-const crds = ['widgets.upgrade.binnacle.test', 'legacyruntimeclasses.node.k8s.io'];
 
 /** kubectl apply of a manifest on stdin: kubectl writes its own last-applied copy of it. */
 async function kubectlApply(manifest: object): Promise<void> {
@@ -33,142 +33,33 @@ async function kubectlApply(manifest: object): Promise<void> {
   );
 }
 
-const lastApplied = (manifest: object) => ({
-  'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify(manifest),
-});
-
-/** A release Secret as helm stores it: the release JSON gzipped and base64'd, base64'd again by the API. */
-function releaseSecret(name: string, manifest: string) {
-  const release = {
-    name,
-    namespace: ns.name,
-    version: 3,
-    info: { status: 'deployed' },
-    chart: { metadata: { name: 'legacy-shop', version: '0.9.0' } },
-    manifest,
-  };
-  const encoded = gzipSync(Buffer.from(JSON.stringify(release))).toString('base64');
-  return {
-    metadata: {
-      name: `sh.helm.release.v1.${name}.v3`,
-      labels: { name, owner: 'helm', status: 'deployed', version: '3' },
-    },
-    type: 'helm.sh/release.v1',
-    data: { release: Buffer.from(encoded).toString('base64') },
-  };
-}
-
-const crd = (group: string, plural: string, kind: string, versions: object[], annotations = {}) => ({
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: `${plural}.${group}`, annotations },
-  spec: {
-    group,
-    scope: 'Namespaced',
-    names: { plural, kind, singular: kind.toLowerCase(), listKind: `${kind}List` },
-    versions,
-  },
-});
-const schema = { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } };
+let removeCrds: (() => Promise<void>)[] = [];
+const group = 'upgrade.binnacle.test';
 
 beforeAll(async () => {
   ns = await cluster.namespace('upgrade');
-  const namespace = ns.name;
-  // A PDB and an HPA whose manifests were written against versions 1.25 and 1.26 removed: served today at
-  // policy/v1 and autoscaling/v2, with the old version only in the last-applied copy (as after an API server
-  // upgrade that converted the stored objects).
-  const pdbManifest = {
-    apiVersion: 'policy/v1beta1',
-    kind: 'PodDisruptionBudget',
-    metadata: { name: 'shop-pdb', namespace },
-    spec: { minAvailable: 1, selector: { matchLabels: { app: 'shop' } } },
-  };
-  // Created through the API, not kubectl: kubectl would rewrite the copy.
-  await policy.createNamespacedPodDisruptionBudget({
-    namespace,
-    body: {
-      ...pdbManifest,
-      apiVersion: 'policy/v1',
-      metadata: { ...pdbManifest.metadata, annotations: lastApplied(pdbManifest) },
-    },
-  });
-  const hpaManifest = {
-    apiVersion: 'autoscaling/v2beta2',
-    kind: 'HorizontalPodAutoscaler',
-    metadata: { name: 'shop-hpa', namespace },
-    spec: {
-      scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'shop' },
-      minReplicas: 1,
-      maxReplicas: 3,
-    },
-  };
-  await autoscaling.createNamespacedHorizontalPodAutoscaler({
-    namespace,
-    body: {
-      ...hpaManifest,
-      apiVersion: 'autoscaling/v2',
-      metadata: { ...hpaManifest.metadata, annotations: lastApplied(hpaManifest) },
-    },
-  });
+  await plantDeprecatedUses(ns.name);
   // Applied at autoscaling/v1, which is served and not deprecated: no finding although it differs from v2.
   await kubectlApply({
     apiVersion: 'autoscaling/v1',
     kind: 'HorizontalPodAutoscaler',
-    metadata: { name: 'current-hpa', namespace },
+    metadata: { name: 'current-hpa', namespace: ns.name },
     spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'shop' }, maxReplicas: 2 },
-  });
-  await core.createNamespacedSecret({
-    namespace,
-    body: releaseSecret(
-      'legacy-shop',
-      [
-        '---\n# Source: legacy-shop/templates/cron.yaml\napiVersion: batch/v1beta1\nkind: CronJob\nmetadata:\n  name: nightly\nspec:\n  schedule: "0 3 * * *"',
-        '---\n# Source: legacy-shop/templates/ingress.yaml\napiVersion: networking.k8s.io/v1beta1\nkind: Ingress\nmetadata:\n  name: shop\n',
-        '---\n# Source: legacy-shop/templates/deploy.yaml\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: shop\n',
-      ].join('\n'),
-    ),
-  });
-  await custom.createNamespacedCustomObject({
-    group: 'argoproj.io',
-    version: 'v1alpha1',
-    namespace,
-    plural: 'applications',
-    body: {
-      ...argoApplication('legacy-ingress', namespace),
-      status: {
-        resources: [
-          { group: 'extensions', version: 'v1beta1', kind: 'Ingress', namespace, name: 'legacy' },
-          { group: 'apps', version: 'v1', kind: 'Deployment', namespace, name: 'web' },
-        ],
-      },
-    },
   });
   // Served versions: a CRD of the test's own group serving a deprecated v1beta1 beside v1, and one in a group
   // the table knows (node.k8s.io/v1beta1, removed in 1.25), which the API server allows a CRD only when marked.
-  await kubectlApply(
-    crd('upgrade.binnacle.test', 'widgets', 'Widget', [
-      {
-        name: 'v1beta1',
-        served: true,
-        storage: false,
-        deprecated: true,
-        deprecationWarning: 'upgrade.binnacle.test/v1beta1 Widget is deprecated; use v1',
-        schema,
-      },
-      { name: 'v1', served: true, storage: true, schema },
-    ]),
-  );
-  await kubectlApply(
-    crd(
+  removeCrds = await Promise.all([
+    deprecatedWidgets(group),
+    servedCrd(
       'node.k8s.io',
       'legacyruntimeclasses',
       'RuntimeClass',
-      [{ name: 'v1beta1', served: true, storage: true, schema }],
+      [{ name: 'v1beta1', served: true, storage: true }],
       {
         'api-approved.kubernetes.io': 'unapproved, binnacle upgrade readiness test',
       },
     ),
-  );
+  ]);
   [agent, proxied] = await Promise.all([
     startTestAgent(),
     startTestAgent({ config: { authMode: 'proxy', authProxyAddresses: '127.0.0.2' } }),
@@ -176,16 +67,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  await Promise.all([agent?.close(), proxied?.close()]);
-  for (const name of crds)
-    await run(kubectl, [
-      '--kubeconfig',
-      cluster.kubeconfigPath('admin'),
-      'delete',
-      'crd',
-      name,
-      '--ignore-not-found',
-    ]);
+  await Promise.all([agent?.close(), proxied?.close(), ...removeCrds.map((remove) => remove())]);
   await ns?.remove();
 });
 
@@ -306,7 +188,7 @@ describe('GET /api/upgrade-readiness', () => {
           replacement: 'upgrade.binnacle.test/v1',
           removedIn: undefined,
           status: 'deprecated',
-          note: 'upgrade.binnacle.test/v1beta1 Widget is deprecated; use v1',
+          note: `${group}/v1beta1 Widget is deprecated; use v1`,
           resource: undefined,
         },
         {

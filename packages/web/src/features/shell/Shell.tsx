@@ -24,6 +24,7 @@ const areaLinks = [
   { to: '/audit', label: 'Audit' },
   { to: '/cost', label: 'Cost' },
   { to: '/certificates', label: 'Certificates' },
+  { to: '/upgrade', label: 'Upgrade readiness' },
   { to: '/network-policies', label: 'Network policies' },
   { to: '/access', label: 'Access' },
   { to: '/compare', label: 'Compare' },

@@ -13,11 +13,11 @@ export interface PaletteEntry {
   name?: string;
   /** Set for the Helm pages and releases, which are not kinds. */
   helm?: HelmTarget;
-  /** Set for the pages that are not about one kind (the audit, certificates, network policies). */
+  /** Set for the pages that are not about one kind (the audit, certificates, network policies, upgrade readiness). */
   page?: PalettePage;
 }
 
-export type PalettePage = '/audit' | '/certificates' | '/network-policies';
+export type PalettePage = '/audit' | '/certificates' | '/network-policies' | '/upgrade';
 
 /** The pages the palette opens by name, besides kinds and objects. */
 const pageEntries: PaletteEntry[] = [
@@ -28,6 +28,12 @@ const pageEntries: PaletteEntry[] = [
     detail: 'page · connection tester, matrix',
     kind: 'page',
     page: '/network-policies',
+  },
+  {
+    label: 'Upgrade readiness',
+    detail: 'page · removed and deprecated APIs',
+    kind: 'page',
+    page: '/upgrade',
   },
 ];
 
