@@ -377,6 +377,45 @@ describe('MCP through the hub', () => {
     expect(one.text).toContain('greeting');
     expect(one.text).not.toContain('"clusters"');
 
+    // The hub's own compare reads one side in each cluster it names: here the same ConfigMap through both.
+    const sides = {
+      kind: 'configmap',
+      left: `${namespace.name}/greeting`,
+      right: `${namespace.name}/greeting`,
+    };
+    const compared = await call(client, 'compare_across_clusters', {
+      ...sides,
+      left_cluster: 'alpha',
+      right_cluster: 'beta',
+    });
+    expect(compared.isError, compared.text).toBe(false);
+    expect(JSON.parse(compared.text)).toMatchObject({
+      kind: 'ConfigMap',
+      left: { cluster: { name: 'alpha' }, name: 'greeting' },
+      right: { cluster: { name: 'beta' }, name: 'greeting' },
+      identical: true,
+    });
+    const missing = await call(client, 'compare_across_clusters', {
+      ...sides,
+      right: `${namespace.name}/nothing-here`,
+      left_cluster: 'alpha',
+      right_cluster: 'beta',
+    });
+    expect(missing).toMatchObject({
+      isError: true,
+      text: expect.stringMatching(/^not_found: right: .*nothing-here/),
+    });
+    const malformed = await call(client, 'compare_across_clusters', {
+      ...sides,
+      left: 'greeting',
+      left_cluster: 'alpha',
+      right_cluster: 'beta',
+    });
+    expect(malformed).toMatchObject({
+      isError: true,
+      text: expect.stringMatching(/^invalid_request: \/left /),
+    });
+
     await expect(
       client.callTool({
         name: 'patch_resource',

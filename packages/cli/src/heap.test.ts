@@ -3,30 +3,40 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { worthCollecting } from './heap.ts';
 
-/** A process that sets the tuning (given `flags` as its own), then allocates as a sync does; its young generation's size. */
-function youngGenerationAfterLoad(flags: string[]): number {
+/**
+ * A process that sets the tuning (given `flags` as its own), then allocates as a sync does: its young generation's
+ * size before and after.
+ */
+function youngGeneration(flags: string[]): { first: number; afterLoad: number } {
   const heap = resolve(import.meta.dirname, 'heap.ts');
   const script = `
+    const v8 = await import('node:v8');
+    const young = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
     const { keepHeapNearLiveData } = await import(${JSON.stringify(heap)});
     keepHeapNearLiveData(${JSON.stringify(flags)});
+    const first = young();
     const kept = [];
     for (let i = 0; i < 200_000; i += 1) {
       const object = { name: 'pod-' + i, labels: { app: 'a' + (i % 100) }, spec: [i, i + 1] };
       if (i % 4 === 0) kept.push(object);
     }
-    const v8 = await import('node:v8');
-    const young = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
-    process.stdout.write(kept.length > 0 ? String(young.space_size) : 'nothing kept');`;
-  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
+    process.stdout.write(kept.length > 0 ? JSON.stringify({ first, afterLoad: young() }) : 'nothing kept');`;
+  return JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }),
+  );
 }
 
 describe('keepHeapNearLiveData', () => {
-  it('keeps the young generation at its first size under load', () => {
-    expect(youngGenerationAfterLoad([])).toBeLessThanOrEqual(4 * 1024 * 1024);
+  // V8 sizes the young generation from the machine (1–4.25 MB here, by load): the figure that matters is that it
+  // stays near that start instead of doubling to 32 MB as it does on its own under the same allocations.
+  it('keeps the young generation near its first size under load', () => {
+    const { first, afterLoad } = youngGeneration([]);
+    expect(afterLoad).toBeLessThanOrEqual(Math.max(2 * first, 8 * 1024 * 1024));
   });
 
   it('leaves a flag the process was started with alone', () => {
-    expect(youngGenerationAfterLoad(['--semi-space-growth-factor=2'])).toBeGreaterThan(4 * 1024 * 1024);
+    const { afterLoad } = youngGeneration(['--semi-space-growth-factor=2']);
+    expect(afterLoad).toBeGreaterThan(16 * 1024 * 1024);
   });
 });
 

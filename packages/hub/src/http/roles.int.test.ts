@@ -103,7 +103,7 @@ async function concrete(row: Row, caller: Awaited<ReturnType<typeof principal>>)
     ).json<{ id: string }>().id;
   }
   if (row.path === '/api/pats/{id}') ids.id = caller.pat.id;
-  if (row.path.startsWith('/c/')) {
+  if (row.path.startsWith('/c/') || row.path === '/api/compare') {
     ids.cluster_id = (
       await t.request('POST', '/api/clusters', { as: asOwner, body: { name: `c${++serial}` } })
     ).json<{ id: string }>().id;
@@ -166,6 +166,11 @@ async function concrete(row: Row, caller: Awaited<ReturnType<typeof principal>>)
         params: { name: 'list_clusters', arguments: {} },
       };
       return { path: row.path, body, headers: { accept: 'application/json, text/event-stream' } };
+    case 'GET /api/compare': {
+      // Both sides in a cluster of the organisation; no agent is connected here: past the gate, cluster_offline.
+      const side = `leftCluster=${ids.cluster_id}&left=shop/web&rightCluster=${ids.cluster_id}&right=shop/web`;
+      return { path: `/api/compare?kind=deployments&${side}`, body, headers: {} as Record<string, string> };
+    }
     case 'GET /api/fleet/search':
       // The one fleet route with a required parameter (no agent is connected here: 200, every cluster offline).
       return { path: '/api/fleet/search?q=web', body, headers: {} as Record<string, string> };
@@ -218,7 +223,8 @@ describe('the role matrix in docs/api/roles.md', () => {
           if (answer.status >= 400) expect(Object.keys(answer.json()).sort()).toEqual(['code', 'error']);
           if (expected) {
             // 2xx, or the redirects of the OIDC routes; through the tunnel, past the gate: no agent is connected.
-            if (row.path.startsWith('/c/')) expect(answer.json().code, answer.body).toBe('cluster_offline');
+            if (row.path.startsWith('/c/') || row.path === '/api/compare')
+              expect(answer.json().code, answer.body).toBe('cluster_offline');
             // This hub has no Stripe settings: past the gate, billing answers that it is off.
             else if (row.path.includes('/billing'))
               expect(answer.json().code, answer.body).toBe('billing_disabled');

@@ -227,7 +227,7 @@ describe('GET /api/compare', () => {
       kind: 'deploy',
       namespace: ns.name,
       name: 'checkout-staging',
-      otherName: 'checkout-production',
+      other_name: 'checkout-production',
     });
     expect(answer.right).toMatchObject({ namespace: ns.name, name: 'checkout-production' });
     expect(shownOf(answer).map((d) => d.path)).toContain('spec.strategy.type');

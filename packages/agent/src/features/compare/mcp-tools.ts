@@ -24,12 +24,12 @@ export const compareTools = [
       group,
       namespace: requiredNamespace.describe('the first object’s namespace'),
       name,
-      otherNamespace: requiredNamespace
+      other_namespace: requiredNamespace
         .optional()
         .describe('the second object’s namespace (default: the same)'),
-      otherName: name.optional().describe('the second object’s name (default: the same)'),
+      other_name: name.optional().describe('the second object’s name (default: the same)'),
       at: moment,
-      otherAt: moment,
+      other_at: moment,
     },
     run: (args, { ctx, caller, now }) =>
       compareInCluster(ctx, caller, {
@@ -37,8 +37,8 @@ export const compareTools = [
         group: args.group,
         left: { ref: `${args.namespace}/${args.name}`, at: requestedMoment(args.at, 'at', now) },
         right: {
-          ref: `${args.otherNamespace ?? args.namespace}/${args.otherName ?? args.name}`,
-          at: requestedMoment(args.otherAt, 'otherAt', now),
+          ref: `${args.other_namespace ?? args.namespace}/${args.other_name ?? args.name}`,
+          at: requestedMoment(args.other_at, 'other_at', now),
         },
       }),
   }),

@@ -8,7 +8,7 @@ import {
 import { Type } from 'typebox';
 import type { HubApp, HubContext } from '../../context.ts';
 import { access, principalOf } from '../../http/principal.ts';
-import { compareAcrossClusters } from './service.ts';
+import { compareAcrossClusters } from '../../services/clusters/compare.ts';
 
 type Deps = Pick<HubContext, 'accessCache' | 'clock' | 'database' | 'log' | 'replicas' | 'tunnels'>;
 
@@ -33,7 +33,7 @@ export function compareRoutes(app: HubApp, ctx: Deps): void {
         summary:
           'Two objects of a kind in two clusters (or one), field by field, with status, server-generated fields and defaults one side lacks folded',
         description:
-          "Each side is read through its cluster's tunnel as the caller (that cluster's RBAC decides), within 10 s; a side that fails names itself (`left: …`, `side`) with the agent's code. Secret values are never returned.",
+          "Each side is read through its cluster's tunnel as the caller (that cluster's RBAC decides), within 10 s; a side that fails names itself (`left: …`) with the agent's code. Secret values are never returned.",
         querystring: Query({
           kind: Type.String({ minLength: 1, maxLength: 253, pattern: '^[A-Za-z0-9][A-Za-z0-9.-]*$' }),
           group: Type.Optional(Type.String({ maxLength: 253 })),

@@ -14,6 +14,7 @@ import type { Principal } from '../../security/principal.ts';
 import { listClusters } from '../../services/clusters/directory.ts';
 import { type ClusterRef, fanOut } from '../../services/clusters/fan-out.ts';
 import { agentToolCall, agentTools, type McpPath, resultText, toolFailure } from './agent-rpc.ts';
+import { compareTool, runCompareTool } from './compare-tool.ts';
 
 type Deps = Pick<
   HubContext,
@@ -31,6 +32,8 @@ export const listClustersTool: Tool = {
 };
 
 const readOnly = (tool: Tool) => tool.annotations?.readOnlyHint === true;
+/** The hub's own tools: they ask no cluster, or the ones they name, so they never fan out. */
+const hubTools = new Set([listClustersTool.name, compareTool.name]);
 
 /**
  * An agent tool as the hub offers it: the same schema plus `cluster`. Read tools fan out to every connected
@@ -115,7 +118,7 @@ export function fansOut(message: unknown): boolean {
     method?: unknown;
     params?: { name?: unknown; arguments?: unknown };
   };
-  if (method !== 'tools/call' || params?.name === listClustersTool.name) return false;
+  if (method !== 'tools/call' || hubTools.has(String(params?.name))) return false;
   return (params?.arguments as { cluster?: unknown } | undefined)?.cluster === undefined;
 }
 
@@ -136,13 +139,21 @@ export function hubMcpServer(ctx: Deps, principal: Principal, path: McpPath = '/
     },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [listClustersTool, ...(await clusterTools(ctx, principal, path)).map(withClusterArgument)],
+    tools: [
+      listClustersTool,
+      compareTool,
+      ...(await clusterTools(ctx, principal, path)).map(withClusterArgument),
+    ],
   }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const { name } = request.params;
     const { cluster, ...args } = request.params.arguments ?? {};
     if (name === listClustersTool.name)
       return textResult(await listClusters(ctx, principal.orgId), 'the list is complete');
+    if (name === compareTool.name)
+      return runCompareTool(ctx, principal, request.params.arguments ?? {}, (wanted) =>
+        resolveCluster(ctx, principal, wanted),
+      );
     if (cluster !== undefined) {
       const target = await resolveCluster(ctx, principal, cluster);
       try {

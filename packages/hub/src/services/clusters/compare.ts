@@ -8,7 +8,7 @@ import {
 import { AppError, badRequest } from '@binnacle/common/server';
 import type { HubContext } from '../../context.ts';
 import type { Principal } from '../../security/principal.ts';
-import { callAgentJson } from '../../services/clusters/call.ts';
+import { callAgentJson } from './call.ts';
 
 type Deps = Pick<HubContext, 'accessCache' | 'clock' | 'database' | 'log' | 'replicas' | 'tunnels'>;
 
@@ -66,7 +66,7 @@ async function readSide(
     return { object: resource, ...(at ? { at } : {}) };
   } catch (error) {
     // Which side failed is the first thing a person needs; the code (and so the status) stays the agent's.
-    if (error instanceof AppError) throw error.withContext(label, { side: label });
+    if (error instanceof AppError) throw error.withContext(label);
     throw error;
   }
 }
