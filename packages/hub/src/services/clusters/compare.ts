@@ -6,11 +6,9 @@ import {
   splitObjectRef,
 } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
-import type { HubContext } from '../../context.ts';
 import type { Principal } from '../../security/principal.ts';
 import { callAgentJson } from './call.ts';
-
-type Deps = Pick<HubContext, 'accessCache' | 'clock' | 'database' | 'log' | 'replicas' | 'tunnels'>;
+import type { ReachDeps } from './reach.ts';
 
 /** One side as asked through the hub: which cluster, `<namespace>/<name>`, and a past moment as written. */
 export interface HubCompareSide {
@@ -41,7 +39,7 @@ function momentOf(value: string, parameter: string, now: number): string {
 }
 
 async function readSide(
-  ctx: Deps,
+  ctx: ReachDeps,
   principal: Principal,
   query: HubCompareQuery,
   label: 'left' | 'right',
@@ -76,7 +74,7 @@ async function readSide(
  * cluster's tunnel as the caller — so each cluster's RBAC decides — and compared as the agent compares
  * (docs/compare.md).
  */
-export async function compareAcrossClusters(ctx: Deps, principal: Principal, query: HubCompareQuery) {
+export async function compareAcrossClusters(ctx: ReachDeps, principal: Principal, query: HubCompareQuery) {
   const [left, right] = await Promise.all([
     readSide(ctx, principal, query, 'left'),
     readSide(ctx, principal, query, 'right'),
