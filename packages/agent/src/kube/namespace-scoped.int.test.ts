@@ -1,5 +1,14 @@
 import { readFile } from 'node:fs/promises';
-import { auditedNamespace, deploymentBody, testCluster, waitUntil } from '@binnacle/testkit';
+import {
+  auditedNamespace,
+  deploymentBody,
+  docsScreenshot,
+  launchBrowser,
+  openPage,
+  seriousA11yViolations,
+  testCluster,
+  waitUntil,
+} from '@binnacle/testkit';
 import { AppsV1Api, CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestAgent, type TestAgent } from '../testing/index.ts';
@@ -150,5 +159,25 @@ describe('namespace-scoped mode', () => {
     const namespaced = requests.filter((e) => e.objectRef?.namespace);
     expect([...new Set(namespaced.map((e) => e.objectRef?.namespace))].sort()).toEqual([ns(0), ns(1)].sort());
     expect(requests.filter((e) => e.responseStatus?.code === 403)).toEqual([]);
+  });
+
+  it('in the web UI: the namespace picker offers the two, and the pods table shows their pods', async () => {
+    const [agent] = agents;
+    if (!agent) throw new Error('no agent');
+    const browser = await launchBrowser();
+    try {
+      const page = await openPage(browser, `${agent.url}/resources/pods`);
+      const pods = page.getByRole('region', { name: 'Pod objects' });
+      await expect.poll(() => pods.getByRole('row').getByRole('link').count(), { timeout: 20_000 }).toBe(4);
+      const picker = page.getByRole('banner').getByLabel('Namespace');
+      const offered = await picker.locator('option').allTextContents();
+      expect(offered.filter((o) => o !== 'All namespaces').sort()).toEqual([ns(0), ns(1)].sort());
+      await picker.selectOption(ns(1));
+      await expect.poll(() => pods.getByRole('row').getByRole('link').count()).toBe(2);
+      expect(await seriousA11yViolations(page)).toEqual([]);
+      await docsScreenshot(page, 'namespace-scoped');
+    } finally {
+      await browser.close();
+    }
   });
 });
