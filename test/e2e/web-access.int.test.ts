@@ -71,6 +71,18 @@ describe('the Access page', () => {
     });
     await docsScreenshot(page, 'access');
 
+    // A ServiceAccount is asked in its own namespace, named beside it.
+    await what.getByLabel('Subject kind').selectOption('ServiceAccount');
+    await what.getByLabel('Name', { exact: true }).fill('janitor');
+    await what.getByLabel('Its namespace').fill(namespace);
+    await what.getByRole('button', { name: 'What may it do' }).click();
+    await page.waitForURL(new RegExp(`serviceAccountNamespace=${namespace}`));
+    await rules
+      .getByRole('row')
+      .filter({ has: page.getByRole('cell', { name: 'pods', exact: true }) })
+      .filter({ has: page.getByRole('cell', { name: 'delete get list', exact: true }) })
+      .waitFor();
+
     // A link keeps the question: the restricted identity, asked straight from the URL, has nothing bound here.
     const linked = await openPage(
       web.browser,

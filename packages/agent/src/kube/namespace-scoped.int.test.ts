@@ -172,6 +172,7 @@ describe('namespace-scoped mode', () => {
       const picker = page.getByRole('banner').getByLabel('Namespace');
       const offered = await picker.locator('option').allTextContents();
       expect(offered.filter((o) => o !== 'All namespaces').sort()).toEqual([ns(0), ns(1)].sort());
+      expect(await page.getByText('You may not list pods').count()).toBe(0);
       await picker.selectOption(ns(1));
       await expect.poll(() => pods.getByRole('row').getByRole('link').count()).toBe(2);
       expect(await seriousA11yViolations(page)).toEqual([]);

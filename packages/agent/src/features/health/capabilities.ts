@@ -88,8 +88,14 @@ async function kindAccess(
   const resource = ctx.cluster.resolve(kind.name, kind.group);
   const scope = resource.namespaced ? namespace : undefined;
   const on = { group: resource.group, resource: resource.plural };
+  const watched = ctx.cluster.cache.namespaces;
   const listing = async (): Promise<Listing> => {
     if (unreadable.includes(resource.kind)) return 'none';
+    // Watching namespaces (ADR 0121), the agent's own listing is its cache's: the kind in those namespaces.
+    if (!as && watched && resource.namespaced) {
+      if (scope) return watched.includes(scope) ? 'all' : 'none';
+      return 'some';
+    }
     if (!as || !resource.namespaced) {
       return (await ctx.access.allowed(as, { verb: 'list', ...on, namespace: scope })) ? 'all' : 'none';
     }

@@ -46,16 +46,24 @@ export function SubjectRules({
 }: {
   search: AccessSearch;
   namespace: string;
-  ask: (next: Pick<AccessSearch, 'subjectKind' | 'subject'>) => void;
+  ask: (next: Pick<AccessSearch, 'subjectKind' | 'subject' | 'serviceAccountNamespace'>) => void;
 }) {
   const [kind, setKind] = useState<SubjectKind>(search.subjectKind ?? 'User');
   const [name, setName] = useState(search.subject ?? '');
+  const [home, setHome] = useState(search.serviceAccountNamespace ?? '');
   const { subjectKind, subject } = search;
+  const serviceAccountNamespace =
+    subjectKind === 'ServiceAccount' ? search.serviceAccountNamespace : undefined;
   const answer = useQuery({
-    queryKey: ['access', 'subject', subjectKind, subject, namespace],
+    queryKey: ['access', 'subject', subjectKind, subject, serviceAccountNamespace, namespace],
     queryFn: ({ signal }) =>
       get('/api/access/subject', {
-        query: { kind: subjectKind ?? 'User', name: subject ?? '', namespace },
+        query: {
+          kind: subjectKind ?? 'User',
+          name: subject ?? '',
+          namespace,
+          ...(serviceAccountNamespace ? { serviceAccountNamespace } : {}),
+        },
         signal,
       }),
     enabled: Boolean(subjectKind && subject),
@@ -66,7 +74,8 @@ export function SubjectRules({
         className="flex flex-wrap items-end gap-3 text-sm"
         onSubmit={(event) => {
           event.preventDefault();
-          ask({ subjectKind: kind, subject: name });
+          const elsewhere = kind === 'ServiceAccount' && home.trim() ? home.trim() : undefined;
+          ask({ subjectKind: kind, subject: name, serviceAccountNamespace: elsewhere });
         }}
       >
         <label className="flex flex-col gap-1">
@@ -85,6 +94,17 @@ export function SubjectRules({
           Name
           <input className={controlLook} value={name} onChange={(e) => setName(e.target.value)} required />
         </label>
+        {kind === 'ServiceAccount' && (
+          <label className="flex flex-col gap-1">
+            Its namespace
+            <input
+              className={`${controlLook} w-44`}
+              value={home}
+              placeholder={namespace}
+              onChange={(e) => setHome(e.target.value)}
+            />
+          </label>
+        )}
         <button type="submit" className={primaryLook}>
           What may it do
         </button>

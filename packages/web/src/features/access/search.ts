@@ -7,6 +7,8 @@ export interface AccessSearch {
   /** What may this subject do in the page's namespace? */
   subjectKind?: SubjectKind;
   subject?: string;
+  /** A ServiceAccount's own namespace, when it is not the page's. */
+  serviceAccountNamespace?: string;
 }
 
 export const subjectKinds = ['User', 'Group', 'ServiceAccount'] as const;
@@ -24,6 +26,7 @@ export function accessSearch(search: Record<string, unknown>): AccessSearch {
     subresource: text(search.subresource),
     ...(subjectKind ? { subjectKind } : {}),
     subject: text(search.subject),
+    serviceAccountNamespace: text(search.serviceAccountNamespace),
   };
 }
 

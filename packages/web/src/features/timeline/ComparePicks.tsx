@@ -19,7 +19,10 @@ export function ComparePicks({
   namespace?: string;
   clear: () => void;
 }) {
-  const [first, last] = [...picked].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
+  // Timestamps have whole seconds: two changes of one second keep the order they were recorded in.
+  const [first, last] = [...picked].sort(
+    (a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp) || a.seq - b.seq,
+  );
   if (!first)
     return (
       <p className={`-mt-2 text-sm ${mutedLook}`}>
