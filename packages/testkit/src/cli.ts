@@ -2,7 +2,8 @@
  * `npm run cluster:up | cluster:down | cluster:seed | cluster:status` — the local control plane for
  * development, the demo and tests. See docs/development.md.
  */
-import { clusterDown, clusterUp, isRunning, restartApiServer } from './cluster/control-plane.ts';
+import { restartApiServer } from './cluster/api-server-restart.ts';
+import { clusterDown, clusterUp, isRunning } from './cluster/control-plane.ts';
 import { defaultStateDir } from './cluster/paths.ts';
 import { seedCluster } from './cluster/seed.ts';
 import { readState } from './cluster/state.ts';

@@ -23,6 +23,7 @@ export {
   startCatalogServer,
 } from './catalog-server.ts';
 export { type ApiServerOnly, apiServerOnlyUp } from './cluster/api-server-only.ts';
+export { restartApiServer } from './cluster/api-server-restart.ts';
 export {
   type ChartSources,
   chartRepositoryNames,
@@ -34,7 +35,6 @@ export {
   clusterUp,
   isRunning,
   nodeCountFromEnv,
-  restartApiServer,
 } from './cluster/control-plane.ts';
 export {
   type FluxObject,

@@ -13,6 +13,12 @@ const cases: [Name, string[], string[]][] = [
     ['not an address', '999.1.1.1', 'agent_1', '-agent', 'http://agent'],
   ],
   ['namespace', ['default', 'kube-system', 'a1'], ['Bad_NS', 'a.b', '-x', 'x'.repeat(64)]],
+  // --namespace: watched namespaces, at most 50 (each a LIST and a WATCH per kind, ADR 0121).
+  [
+    'namespaces',
+    ['shop', 'shop,billing', ' shop , billing ', Array.from({ length: 50 }, (_, i) => `n${i}`).join(',')],
+    ['', ',', 'shop,Bad_NS', 'a.b', Array.from({ length: 51 }, (_, i) => `n${i}`).join(',')],
+  ],
   ['objectName', ['binnacle-agent', 'agent.v2'], ['Bad_Name', 'agent_1']],
   ['headerName', ['X-Forwarded-User', 'x-auth-request-groups'], ['X User', 'X:User', '']],
   [

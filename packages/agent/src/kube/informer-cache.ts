@@ -5,6 +5,7 @@ import type { KubeClient } from './client.ts';
 import { type ApiResource, discover, resourceKey } from './discovery.ts';
 import { condition } from './health.ts';
 import { type CacheEvent, Informer, type InformerState } from './informer.ts';
+import { NamespaceGate } from './namespace-gate.ts';
 import { type KindInformer, NamespaceSetInformer } from './namespace-set-informer.ts';
 import { type TierName, tierOf, tierOrder } from './tiers.ts';
 
@@ -67,6 +68,8 @@ export class InformerCache {
   readonly #selfAccess: AccessReviewer;
   /** The namespaces watched, once `start` has settled them; undefined: the whole cluster. */
   #namespaces?: readonly string[];
+  /** Set once the namespaces are: what asks before each kind's first LIST. */
+  #gate?: NamespaceGate;
   readonly #listeners = new Set<Listener>();
   readonly #syncListeners = new Set<SyncListener>();
   readonly #tiers = new Map<TierName, TierStatus>(
@@ -107,6 +110,7 @@ export class InformerCache {
   async start(resources?: ApiResource[], discovered?: readonly string[]): Promise<void> {
     this.#resources = resources ?? (await discover(this.#client));
     this.#namespaces ??= discovered;
+    if (this.#namespaces) this.#gate = new NamespaceGate(this.#client, this.#selfAccess, this.#namespaces);
     const byTier = new Map<TierName, ApiResource[]>(tierOrder.map((t) => [t, []]));
     for (const resource of this.#resources) {
       const tier = tierOf(resource);
@@ -161,67 +165,18 @@ export class InformerCache {
       onError: (r: ApiResource, error: AppError) =>
         this.#options.log?.('warn', `informer for ${resourceKey(r)}: ${error.message}`, { code: error.code }),
     };
-    const namespaces = this.#namespaces;
-    if (namespaces && resource.namespaced) {
-      const informer = new NamespaceSetInformer(this.#client, resource, namespaces, options);
+    const gate = this.#gate;
+    if (gate && resource.namespaced) {
+      const informer = new NamespaceSetInformer(this.#client, resource, gate.namespaces, options);
       this.#informers.set(key, { informer, tier });
-      void this.#startNamespaced(informer, namespaces);
+      void gate.startNamespaced(informer);
       return informer;
     }
     const informer = new Informer(this.#client, resource, options);
     this.#informers.set(key, { informer, tier });
-    if (namespaces) void this.#startClusterScoped(informer, namespaces);
+    if (gate) void gate.startClusterScoped(informer);
     else informer.start();
     return informer;
-  }
-
-  /** Whether the agent's identity may list a kind (in a namespace); a review that fails counts as no. */
-  #mayList(resource: ApiResource, namespace?: string): Promise<boolean> {
-    return this.#selfAccess
-      .allowed(undefined, { verb: 'list', group: resource.group, resource: resource.plural, namespace })
-      .catch(() => false);
-  }
-
-  #refusal(resource: ApiResource, namespaces: readonly string[], where: string): AppError {
-    return new AppError(
-      'forbidden',
-      `the agent watches namespaces ${namespaces.join(', ')} and may not list ${resource.plural} ${where}`,
-    );
-  }
-
-  /** Watching namespaces, a namespaced kind is listed only in those where an access review says it may (ADR 0121). */
-  async #startNamespaced(informer: NamespaceSetInformer, namespaces: readonly string[]): Promise<void> {
-    const { resource } = informer;
-    const allowed = await Promise.all(namespaces.map((namespace) => this.#mayList(resource, namespace)));
-    informer.startIn(
-      new Set(namespaces.filter((_, index) => allowed[index])),
-      this.#refusal(resource, namespaces, 'in any of them'),
-    );
-  }
-
-  /**
-   * Watching namespaces, a cluster-scoped kind is listed only if an access review says the agent may: no LIST is
-   * sent to be refused. Namespaces are never listed: they are the ones watched, each read by name (ADR 0121).
-   */
-  async #startClusterScoped(informer: Informer, namespaces: readonly string[]): Promise<void> {
-    const { resource } = informer;
-    if (resourceKey(resource) === 'namespaces') {
-      informer.seed(await Promise.all(namespaces.map((name) => this.#namespaceObject(name))));
-      return;
-    }
-    if (await this.#mayList(resource)) informer.start();
-    else informer.refuse(this.#refusal(resource, namespaces, 'across the cluster'));
-  }
-
-  /** A watched namespace as the API server has it (a binding in it may grant reading it), else by its name. */
-  async #namespaceObject(name: string): Promise<KubeObject> {
-    const path = `/api/v1/namespaces/${encodeURIComponent(name)}`;
-    return this.#client.request<KubeObject>({ path }).catch(() => ({
-      apiVersion: 'v1',
-      kind: 'Namespace',
-      metadata: { name },
-      status: { phase: 'Active' },
-    }));
   }
 
   /** Grows with every change the cache sees: derived views (topology) are rebuilt only when it moved. */

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { chartSources, publishCharts, registryConfig } from './chart-sources.ts';
 import {
   apiserverArgs,
@@ -17,7 +16,7 @@ import { installCrds } from './crds.ts';
 import { type Launch, startFluxControllers } from './flux.ts';
 import { writeKwokConfig } from './kwok-config.ts';
 import { registerMetricsApi } from './metrics-api.ts';
-import { simulatedNode } from './nodes.ts';
+import { createSimulatedNodes } from './nodes.ts';
 import {
   type ClusterBinaries,
   type ClusterProfile,
@@ -52,8 +51,8 @@ export interface ClusterUpOptions {
   profile?: ClusterProfile;
 }
 
-const apiserverTimeoutMs = 120_000;
-const componentTimeoutMs = 60_000;
+export const apiserverTimeoutMs = 120_000;
+export const componentTimeoutMs = 60_000;
 
 export function nodeCountFromEnv(): number {
   const raw = process.env.BINNACLE_CLUSTER_NODES;
@@ -287,7 +286,7 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
     log(
       `charts published to ${[state.chartSources.http, state.chartSources.oci].filter(Boolean).join(' and ')}`,
     );
-    state.nodes = await createNodes(kubeconfigs.admin, nodeCount, state.kubernetesVersion, kwok);
+    state.nodes = await createSimulatedNodes(kubeconfigs.admin, nodeCount, state.kubernetesVersion, kwok);
     state.ready = true;
     await writeState(state);
     log(`${nodeCount} nodes Ready; control plane up in ${((Date.now() - started) / 1000).toFixed(1)}s`);
@@ -322,72 +321,6 @@ async function startFullComponents(
       ]);
     },
   };
-}
-
-async function createNodes(
-  kubeconfigPath: string,
-  count: number,
-  version: string,
-  kwok: ClusterState['processes'][number],
-): Promise<string[]> {
-  const kc = new KubeConfig();
-  kc.loadFromFile(kubeconfigPath);
-  const core = kc.makeApiClient(CoreV1Api);
-  const names = Array.from({ length: count }, (_, index) => `kwok-node-${index}`);
-  await Promise.all(
-    names.map((name, index) => core.createNode({ body: simulatedNode(name, index, version) })),
-  );
-  await waitUntil(
-    `${count} kwok nodes Ready`,
-    async () => {
-      const nodes = await core.listNode();
-      const ready = nodes.items.filter((node) =>
-        node.status?.conditions?.some(
-          (condition) => condition.type === 'Ready' && condition.status === 'True',
-        ),
-      );
-      if (ready.length < count) throw new Error(`${ready.length} of ${count} nodes Ready`);
-      return true;
-    },
-    { timeoutMs: componentTimeoutMs, process: kwok },
-  );
-  // Pods can only be created once the controller manager has made the namespace's default ServiceAccount.
-  await waitUntil(
-    'the default ServiceAccount (kube-controller-manager)',
-    async () => Boolean(await core.readNamespacedServiceAccount({ name: 'default', namespace: 'default' })),
-    { timeoutMs: componentTimeoutMs },
-  );
-  return names;
-}
-
-/**
- * Stops kube-apiserver and starts it again with the same flags and port (etcd keeps the data), for tests of
- * what clients do when the API server goes away mid-watch. Resolves when it answers /readyz again.
- */
-export async function restartApiServer(
-  options: { stateDir?: string; downMs?: number } = {},
-): Promise<ClusterState> {
-  const stateDir = options.stateDir ?? defaultStateDir();
-  const state = await readState(stateDir);
-  if (!isRunning(state)) throw new Error(`no running control plane in ${stateDir}`);
-  const index = state.processes.findIndex((p) => p.name === 'kube-apiserver');
-  const old = state.processes[index];
-  if (!old) throw new Error('the state lists no kube-apiserver');
-  const argv = (await readFile(`/proc/${old.pid}/cmdline`, 'utf8')).split('\0').filter(Boolean).slice(1);
-  await stopProcesses([old]);
-  if (options.downMs) await new Promise((r) => setTimeout(r, options.downMs));
-  const proc = startProcess('kube-apiserver', old.binary, argv, old.logFile);
-  state.processes[index] = proc;
-  await writeState(state);
-  await waitUntil(
-    'kube-apiserver after restart',
-    healthy(`${state.server}/readyz`, { ca: state.pki.ca.cert, client: state.pki.admin }),
-    {
-      timeoutMs: apiserverTimeoutMs,
-      process: proc,
-    },
-  );
-  return state;
 }
 
 /** Stops every process of the cluster (whole process groups) and removes its etcd data and state file. */

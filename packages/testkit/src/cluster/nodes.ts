@@ -1,4 +1,8 @@
-import type { V1Node } from '@kubernetes/client-node';
+import { CoreV1Api, KubeConfig, type V1Node } from '@kubernetes/client-node';
+import type { ClusterState } from './state.ts';
+import { waitUntil } from './wait.ts';
+
+const nodesTimeoutMs = 60_000;
 
 const zones = ['zone-a', 'zone-b', 'zone-c'];
 
@@ -44,4 +48,44 @@ export function simulatedNode(name: string, index: number, kubeletVersion: strin
       },
     },
   };
+}
+
+/**
+ * Creates `count` simulated nodes and waits until kwok reports them Ready and the controller manager has made the
+ * default ServiceAccount (pods can be created only after it).
+ */
+export async function createSimulatedNodes(
+  kubeconfigPath: string,
+  count: number,
+  version: string,
+  kwok: ClusterState['processes'][number],
+): Promise<string[]> {
+  const kc = new KubeConfig();
+  kc.loadFromFile(kubeconfigPath);
+  const core = kc.makeApiClient(CoreV1Api);
+  const names = Array.from({ length: count }, (_, index) => `kwok-node-${index}`);
+  await Promise.all(
+    names.map((name, index) => core.createNode({ body: simulatedNode(name, index, version) })),
+  );
+  await waitUntil(
+    `${count} kwok nodes Ready`,
+    async () => {
+      const nodes = await core.listNode();
+      const ready = nodes.items.filter((node) =>
+        node.status?.conditions?.some(
+          (condition) => condition.type === 'Ready' && condition.status === 'True',
+        ),
+      );
+      if (ready.length < count) throw new Error(`${ready.length} of ${count} nodes Ready`);
+      return true;
+    },
+    { timeoutMs: nodesTimeoutMs, process: kwok },
+  );
+  // Pods can only be created once the controller manager has made the namespace's default ServiceAccount.
+  await waitUntil(
+    'the default ServiceAccount (kube-controller-manager)',
+    async () => Boolean(await core.readNamespacedServiceAccount({ name: 'default', namespace: 'default' })),
+    { timeoutMs: nodesTimeoutMs },
+  );
+  return names;
 }

@@ -1,4 +1,4 @@
-import { type KubeObject, podStatusText } from '@binnacle/common';
+import { type KubeObject, podSummary } from '@binnacle/common';
 import { parseYamlDocuments, yamlLimits } from '@binnacle/common/server';
 import type { Impersonation } from '../../kube/client.ts';
 import { kubeEvents } from '../../scope/events.ts';
@@ -107,14 +107,15 @@ function jobState(job: KubeObject) {
   };
 }
 
+/** A hook pod as kubectl lists it (status, restarts of every container), with its first container's exit code. */
 function podRow(pod: KubeObject) {
   const statuses = obj(pod.status).containerStatuses;
-  const first = Array.isArray(statuses) ? obj(statuses[0]) : {};
-  const terminated = obj(obj(first.state).terminated);
+  const terminated = obj(obj(obj(Array.isArray(statuses) ? statuses[0] : undefined).state).terminated);
+  const { reason, restarts } = podSummary(pod);
   return {
     name: pod.metadata?.name ?? '',
-    status: podStatusText(pod),
-    restarts: Number(first.restartCount ?? 0),
+    status: reason,
+    restarts,
     ...(typeof terminated.exitCode === 'number' ? { exitCode: terminated.exitCode } : {}),
   };
 }

@@ -1,6 +1,6 @@
 import type { HubContext } from '../../context.ts';
 import type { Principal } from '../../security/principal.ts';
-import { callAgentJson } from '../../services/clusters/call.ts';
+import { getAgentJson } from '../../services/clusters/call.ts';
 import { type ClusterRef, countFanOut, fanOut } from '../../services/clusters/fan-out.ts';
 import type { ClusterStatus } from './schemas.ts';
 
@@ -59,16 +59,13 @@ export function askAgent<T>(
   path: string,
   query: Record<string, string | number | undefined> = {},
 ): Promise<T> {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
-  const search = params.size > 0 ? `?${params}` : '';
-  return callAgentJson<T>(ctx, principal, cluster.id, {
-    method: 'GET',
-    path: `${path}${search}`,
-    headers: { accept: 'application/json' },
-    timeoutMs: fleetTimeoutMs,
-    maxBytes: maxAnswerBytes,
-  });
+  return getAgentJson<T>(
+    ctx,
+    principal,
+    cluster.id,
+    { path, query },
+    { timeoutMs: fleetTimeoutMs, maxBytes: maxAnswerBytes },
+  );
 }
 
 const statusOf = (code: string): ClusterStatus => {

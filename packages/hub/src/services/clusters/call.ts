@@ -111,3 +111,23 @@ export async function callAgentJson<T>(
     ? new AppError(code, text)
     : new AppError('cluster_error', `the agent answered ${answer.status}: ${text}`);
 }
+
+/** `callAgentJson` for a GET with query parameters (those undefined left out). */
+export function getAgentJson<T>(
+  ctx: ReachDeps,
+  principal: Principal,
+  clusterId: string,
+  route: { path: string; query?: Record<string, string | number | undefined> },
+  limits: Pick<AgentCall, 'timeoutMs' | 'maxBytes'>,
+): Promise<T> {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(route.query ?? {}))
+    if (value !== undefined) params.set(key, String(value));
+  const search = params.size > 0 ? `?${params}` : '';
+  return callAgentJson<T>(ctx, principal, clusterId, {
+    method: 'GET',
+    path: `${route.path}${search}`,
+    headers: { accept: 'application/json' },
+    ...limits,
+  });
+}

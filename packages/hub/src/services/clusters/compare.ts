@@ -7,7 +7,7 @@ import {
 } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
 import type { Principal } from '../../security/principal.ts';
-import { callAgentJson } from './call.ts';
+import { getAgentJson } from './call.ts';
 import type { ReachDeps } from './reach.ts';
 
 /** One side as asked through the hub: which cluster, `<namespace>/<name>`, and a past moment as written. */
@@ -46,21 +46,17 @@ async function readSide(
 ): Promise<ComparedSide> {
   const side = query[label];
   const { namespace, name } = splitObjectRef(side.ref);
-  const params = new URLSearchParams();
-  if (query.group !== undefined) params.set('group', query.group);
   // One absolute moment, so both agents read the same instant whatever their clocks say.
   const at = side.at === undefined ? undefined : momentOf(side.at, `${label}At`, ctx.clock.now().getTime());
-  if (at !== undefined) params.set('at', at);
-  const search = params.size > 0 ? `?${params}` : '';
   const path = [query.kind, namespace, name].map(encodeURIComponent).join('/');
   try {
-    const { resource } = await callAgentJson<{ resource: KubeObject }>(ctx, principal, side.clusterId, {
-      method: 'GET',
-      path: `/api/resources/${path}${search}`,
-      headers: { accept: 'application/json' },
-      timeoutMs: readTimeoutMs,
-      maxBytes: maxObjectBytes,
-    });
+    const { resource } = await getAgentJson<{ resource: KubeObject }>(
+      ctx,
+      principal,
+      side.clusterId,
+      { path: `/api/resources/${path}`, query: { group: query.group, at } },
+      { timeoutMs: readTimeoutMs, maxBytes: maxObjectBytes },
+    );
     return { object: resource, ...(at ? { at } : {}) };
   } catch (error) {
     // Which side failed is the first thing a person needs; the code (and so the status) stays the agent's.
