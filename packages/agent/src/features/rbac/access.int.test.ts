@@ -185,15 +185,18 @@ describe('access views', () => {
       },
     });
     try {
-      const answer = await agent.json<{ subjects: { subject: Subject; allowed: boolean }[] }>(
-        '/api/access/who?verb=*&kind=*',
-      );
-      const admins = answer.subjects.map(
-        ({ subject, allowed }) => `${subject.kind} ${subject.name} ${allowed}`,
-      );
-      expect(admins).toEqual(expect.arrayContaining(['Group system:masters true', 'User rooty true']));
+      const admins = async () => {
+        const answer = await agent.json<{ subjects: { subject: Subject; allowed: boolean }[] }>(
+          '/api/access/who?verb=*&kind=*',
+        );
+        return answer.subjects.map(({ subject, allowed }) => `${subject.kind} ${subject.name} ${allowed}`);
+      };
+      // The answer is read from the agent's watch of bindings, which sees the new one a moment after it is made.
+      await expect
+        .poll(admins, { timeout: 10_000 })
+        .toEqual(expect.arrayContaining(['Group system:masters true', 'User rooty true']));
       // A namespace's deleters are no admins.
-      expect(admins.some((a) => a.startsWith('User dora'))).toBe(false);
+      expect((await admins()).some((a) => a.startsWith('User dora'))).toBe(false);
     } finally {
       await rbac.deleteClusterRoleBinding({ name: `${ns.name}-root` });
     }
