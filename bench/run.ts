@@ -13,6 +13,7 @@ import { helmReleases } from './helm-releases.ts';
 import { hubAuth } from './hub-auth.ts';
 import { hubFleet } from './hub-fleet.ts';
 import { hubReplicas } from './hub-replicas.ts';
+import { policyImpact } from './policy-impact.ts';
 import { timeTravel } from './time-travel.ts';
 import { topologyLod } from './topology-lod.ts';
 import { topologySse } from './topology-sse.ts';
@@ -66,6 +67,11 @@ const benchmarks: Record<string, { about: string; run: (args: string[]) => Promi
     about:
       'the best-practice audit at 10 000 pods (full, unchanged, and the re-check after one pod changes) and the NetworkPolicy reachability matrix of 200 pods under 20 policies, in process',
     run: auditNetpol,
+  },
+  'policy-impact': {
+    about:
+      'issue 44, in process: which of 10 000 observed flow pairs a NetworkPolicy change newly denies or allows, over 200 policies (goal ≤ 500 ms)',
+    run: policyImpact,
   },
   'cost-traffic': {
     about:

@@ -108,6 +108,8 @@ export const agentToolOrder: readonly string[] = [
   'who_can',
   'upgrade_readiness',
   'get_neighborhood',
+  'network_policy_impact',
+  'propose_network_policies',
   'get_workload_logs',
   'diagnose',
   'get_helm_release',

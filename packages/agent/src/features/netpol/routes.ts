@@ -1,14 +1,15 @@
-import { badRequest, errorResponses, Query } from '@binnacle/common/server';
+import { badRequest, Duration, errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { App } from '../../context.ts';
-import { callerAware, requireAccess } from '../../http/caller.ts';
+import { callerAware } from '../../http/caller.ts';
 import { NamespaceParam } from '../../http/schemas.ts';
-import type { Impersonation } from '../../kube/client.ts';
+import type { TrafficPairs } from '../../scope/topology/traffic-edges.ts';
 import { evaluateConnection } from './evaluate.ts';
 import { reachabilityMatrix } from './matrix.ts';
-import type { ClusterSnapshot, Destination, Source } from './model.ts';
+import type { Destination, Source } from './model.ts';
 import type { NetpolContext } from './module.ts';
-import { Evaluation, Protocol } from './schemas.ts';
+import { Evaluation, ImpactAnswer, ProposalAnswer, Protocol } from './schemas.ts';
+import { impactLimits, mayEvaluate, policyImpact, proposeForNamespace, snapshotOf } from './service.ts';
 
 const Endpoint = (what: string, kinds: string) =>
   Type.Optional(Type.String({ minLength: 3, maxLength: 600, description: `the ${what}: ${kinds}` }));
@@ -34,30 +35,6 @@ function labels(field: string, text: string): Record<string, string> {
   return Object.fromEntries(entries as [string, string][]);
 }
 
-/** The objects an evaluation reads, from the cache (403 when the agent may not list them, 503 while they load). */
-function snapshot(ctx: NetpolContext): ClusterSnapshot {
-  const list = (kind: string, group?: string) => ctx.cluster.cache.list(ctx.cluster.resolve(kind, group));
-  return {
-    namespaces: list('namespaces'),
-    pods: list('pods'),
-    services: list('services'),
-    policies: list('networkpolicies', 'networking.k8s.io'),
-  };
-}
-
-/** The caller may see the pods and the policies of every namespace the question involves. */
-async function mayEvaluate(ctx: NetpolContext, caller: Impersonation | undefined, namespaces: Set<string>) {
-  for (const namespace of namespaces) {
-    await requireAccess(ctx, caller, { verb: 'list', group: '', resource: 'pods', namespace });
-    await requireAccess(ctx, caller, {
-      verb: 'list',
-      group: 'networking.k8s.io',
-      resource: 'networkpolicies',
-      namespace,
-    });
-  }
-}
-
 const namespaceOf = (end: Source | Destination) =>
   'pod' in end
     ? end.pod.namespace
@@ -67,7 +44,11 @@ const namespaceOf = (end: Source | Destination) =>
         ? end.namespace
         : undefined;
 
-export function networkPolicyRoutes(app: App, ctx: NetpolContext): void {
+const since = Type.Optional(
+  Duration({ description: 'the window of observed traffic back from now, 10s to 1h (default 5m)' }),
+);
+
+export function networkPolicyRoutes(app: App, ctx: NetpolContext, pairs: TrafficPairs): void {
   app.get(
     '/api/network-policies/evaluate',
     {
@@ -109,7 +90,7 @@ export function networkPolicyRoutes(app: App, ctx: NetpolContext): void {
         if (q.source || q.destination || q.sourceNamespace)
           throw badRequest('matrix answers every pair of a namespace: leave out source and destination');
         await mayEvaluate(ctx, request.caller, new Set([q.matrix]));
-        return reachabilityMatrix(snapshot(ctx), q.matrix, { port: q.port, protocol });
+        return reachabilityMatrix(snapshotOf(ctx), q.matrix, { port: q.port, protocol });
       }
       if (!q.destination) throw badRequest('destination is required (or matrix=<namespace>)');
       if (Boolean(q.source) === Boolean(q.sourceNamespace))
@@ -125,7 +106,70 @@ export function networkPolicyRoutes(app: App, ctx: NetpolContext): void {
         [namespaceOf(source), namespaceOf(destination)].filter((n) => n !== undefined),
       );
       await mayEvaluate(ctx, request.caller, namespaces);
-      return evaluateConnection(snapshot(ctx), { source, destination, port: q.port, protocol });
+      return evaluateConnection(snapshotOf(ctx), { source, destination, port: q.port, protocol });
     },
+  );
+
+  app.post(
+    '/api/network-policies/impact',
+    {
+      config: callerAware,
+      schema: {
+        tags: ['traffic'],
+        summary:
+          'What a proposed change of NetworkPolicies (new or edited ones as YAML, deleted ones by name) would newly deny or newly allow among the flows observed in its namespaces, per workload pair and port with the deciding rule, and each namespace’s reachability matrix before and after; nothing is changed',
+        querystring: Query({}),
+        body: Type.Object(
+          {
+            yaml: Type.Optional(
+              Type.String({
+                maxLength: impactLimits.yamlChars,
+                description: `networking.k8s.io/v1 NetworkPolicies, one YAML document each (at most ${impactLimits.policies}); one with the name of an existing policy replaces it`,
+              }),
+            ),
+            delete: Type.Optional(
+              Type.Array(Type.String({ minLength: 3, maxLength: 317, description: '<namespace>/<name>' }), {
+                maxItems: impactLimits.policies,
+                description: 'NetworkPolicies deleted',
+              }),
+            ),
+            since,
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: ImpactAnswer, ...errorResponses },
+      },
+    },
+    async (request) => policyImpact(ctx, pairs, request.caller, request.body),
+  );
+
+  app.post(
+    '/api/network-policies/propose',
+    {
+      config: callerAware,
+      schema: {
+        tags: ['traffic'],
+        summary:
+          'Least-privilege NetworkPolicies for a namespace: per workload, ingress and egress rules allowing exactly the flows observed in the window (pods selected by their stable labels, other namespaces by kubernetes.io/metadata.name, ports as seen), as YAML with their impact; nothing is applied',
+        querystring: Query({}),
+        body: Type.Object(
+          {
+            namespace: NamespaceParam,
+            since,
+            workloads: Type.Optional(
+              Type.Array(Type.String({ minLength: 5, maxLength: 600 }), {
+                minItems: 1,
+                maxItems: impactLimits.workloads,
+                description:
+                  'workload ids (`deployment/<ns>/<name>`) to write policies for; absent: every workload of the namespace',
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 200: ProposalAnswer, ...errorResponses },
+      },
+    },
+    async (request) => proposeForNamespace(ctx, pairs, request.caller, request.body),
   );
 }

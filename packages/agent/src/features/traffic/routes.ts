@@ -1,5 +1,4 @@
-import { parseDuration } from '@binnacle/common';
-import { badRequest, Duration, errorResponses, Query, sseEvents } from '@binnacle/common/server';
+import { Duration, errorResponses, Query, sseEvents } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
@@ -9,6 +8,7 @@ import { addressPattern } from '../../http/schemas.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import type { MetricsStores } from '../../scope/metricsdb/stores.ts';
 import type { TrafficPairs } from '../../scope/topology/traffic-edges.ts';
+import { trafficWindowOf } from '../../scope/traffic/window.ts';
 import { sourceNames } from './detect.ts';
 import type { TrafficContext } from './module.ts';
 import {
@@ -29,15 +29,6 @@ const windowQuery = {
   namespaces: Type.Optional(Type.String({ minLength: 1, description: 'comma-separated namespaces' })),
   since: Type.Optional(Duration({ description: 'the window back from now, 10s to 1h (default 5m)' })),
 };
-
-/** The window of `?since=` in milliseconds, bounded; a value out of bounds is a 400 naming it. */
-function windowOf(since: string | undefined): number {
-  if (since === undefined) return flowLimits.defaultWindowMs;
-  const ms = parseDuration(since, 'since');
-  if (ms < 10_000 || ms > flowLimits.maxWindowMs)
-    throw badRequest(`since must be between 10s and 1h, not ${since}`);
-  return ms;
-}
 
 /** The flows a caller may see (ADR 0034): its namespaces, and Nodes only when it may list them. */
 export async function flowView(
@@ -98,7 +89,7 @@ export function trafficRoutes(app: App, ctx: TrafficContext, stores: MetricsStor
     },
     async (request) => {
       const q = request.query;
-      const windowMs = windowOf(q.since);
+      const windowMs = trafficWindowOf(q.since);
       const view = await flowView(ctx, request.caller, q);
       return service.flows(view, windowMs, q.limit ?? flowLimits.defaultPairs);
     },
@@ -117,7 +108,7 @@ export function trafficRoutes(app: App, ctx: TrafficContext, stores: MetricsStor
       },
     },
     async (request, reply) => {
-      const windowMs = windowOf(request.query.since);
+      const windowMs = trafficWindowOf(request.query.since);
       await streams.open(reply, await flowView(ctx, request.caller, request.query), windowMs);
     },
   );
@@ -200,9 +191,11 @@ export function trafficRoutes(app: App, ctx: TrafficContext, stores: MetricsStor
     },
     async (request) => service.hubble.connect(service.relay(), request.body.address),
   );
-  return async (caller, namespaces) => {
+  return async (caller, namespaces, windowMs = flowLimits.defaultWindowMs) => {
     const view = await flowView(ctx, caller, { namespaces: namespaces?.join(',') });
-    const answer = await service.flows(view, flowLimits.defaultWindowMs, flowLimits.maxPairs);
-    return answer.available ? { pairs: answer.pairs } : { reason: answer.reason };
+    const answer = await service.flows(view, windowMs, flowLimits.maxPairs);
+    if (!answer.available) return { reason: answer.reason };
+    const { source, from, to, pairs, truncated } = answer;
+    return { pairs, window: { source, from, to, truncated } };
   };
 }

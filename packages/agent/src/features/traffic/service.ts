@@ -1,5 +1,6 @@
 import type { KubeObject } from '@binnacle/common';
 import type { MetricsStores } from '../../scope/metricsdb/stores.ts';
+import { trafficWindow } from '../../scope/traffic/window.ts';
 import { aggregateFlows } from './aggregate.ts';
 import { HubbleConnection } from './connection.ts';
 import {
@@ -20,8 +21,8 @@ import { EndpointResolver } from './resolve.ts';
 import { type FlowView, visibleFlows } from './visibility.ts';
 
 export const flowLimits = {
-  defaultWindowMs: 5 * 60_000,
-  maxWindowMs: 3_600_000,
+  defaultWindowMs: trafficWindow.defaultMs,
+  maxWindowMs: trafficWindow.maxMs,
   defaultPairs: 500,
   maxPairs: 5000,
 };

@@ -26,13 +26,27 @@ export interface TrafficPair {
   /** Bytes, where the source measures them (Hubble does not: absent). */
   bytes?: number;
   verdicts: Record<string, number | undefined>;
+  /** Protocol and destination port seen between them, with the flow count of each. */
+  ports?: { protocol: string; port?: number; flows: number }[];
 }
 
-/** Where the traffic view gets its pairs: the caller's flows, or why there are none. */
+/** Where the pairs came from: the source, the window's bounds, and whether the busiest pairs were kept. */
+export interface PairsWindow {
+  source: string;
+  from: string;
+  to: string;
+  truncated: boolean;
+}
+
+/**
+ * Where the traffic view and the policy impact get their pairs: the caller's flows of a window (default: the
+ * traffic page's), or why there are none.
+ */
 export type TrafficPairs = (
   caller: Impersonation | undefined,
   namespaces: string[] | undefined,
-) => Promise<{ pairs: TrafficPair[] } | { reason: string }>;
+  windowMs?: number,
+) => Promise<{ pairs: TrafficPair[]; window: PairsWindow } | { reason: string }>;
 
 const endNode = (end: PairEnd): TopologyNode => ({
   id: end.id,
