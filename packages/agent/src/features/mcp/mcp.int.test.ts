@@ -38,6 +38,8 @@ const readTools = [
   'who_can',
   'upgrade_readiness',
   'get_neighborhood',
+  'network_policy_impact',
+  'propose_network_policies',
   'get_workload_logs',
   'diagnose',
   'get_helm_release',

@@ -33,7 +33,7 @@ export interface FlowLeftOut extends FlowKey {
 /** One flow of the impact, with how many flows were seen and how many of them the network already dropped. */
 export interface ObservedFlow extends FlowKey {
   flows: number;
-  /** The pair's flows the source reports as dropped or in error (a pair's count: sources do not split it by port). */
+  /** Of them, the flows the source reports as dropped or in error. */
   dropped: number;
 }
 
@@ -43,15 +43,16 @@ export type WorkloadPods = ReadonlyMap<string, readonly KubeObject[]>;
 /** A traffic pair's ports as flows of the impact; a pair with no port entry is one port-less flow. */
 export function observedFlows(pairs: readonly TrafficPair[]): ObservedFlow[] {
   return pairs.flatMap((pair) => {
-    const dropped = (pair.verdicts.dropped ?? 0) + (pair.verdicts.error ?? 0);
+    // Metrics sources count verdicts per pair only: a port's flows count as dropped when all the pair's were.
+    const allDropped = (pair.verdicts.dropped ?? 0) + (pair.verdicts.error ?? 0) >= pair.flows;
     const ports = pair.ports?.length ? pair.ports : [{ protocol: 'TCP', flows: pair.flows }];
-    return ports.map((p) => ({
+    return ports.map((p: { protocol: string; port?: number; flows: number; dropped?: number }) => ({
       source: pair.source,
       destination: pair.destination,
       protocol: p.protocol.toUpperCase(),
       ...(p.port === undefined ? {} : { port: p.port }),
       flows: p.flows,
-      dropped: Math.min(dropped, p.flows),
+      dropped: p.dropped ?? (allDropped ? p.flows : 0),
     }));
   });
 }

@@ -24,7 +24,7 @@ interface Tally {
   latencySum: number;
   latencyCount: number;
   lastSeen: number;
-  ports: Map<string, { protocol: string; port?: number; flows: number }>;
+  ports: Map<string, { protocol: string; port?: number; flows: number; dropped: number }>;
 }
 
 /**
@@ -51,8 +51,14 @@ export function aggregateFlows(flows: readonly ResolvedFlow[], windowMs: number)
     pair.verdicts[record.verdict] = (pair.verdicts[record.verdict] ?? 0) + 1;
     if (record.opensConnection) pair.connections += 1;
     const portKey = `${record.protocol}/${record.port ?? ''}`;
-    const port = tally.ports.get(portKey) ?? { protocol: record.protocol, port: record.port, flows: 0 };
+    const port = tally.ports.get(portKey) ?? {
+      protocol: record.protocol,
+      port: record.port,
+      flows: 0,
+      dropped: 0,
+    };
     port.flows += 1;
+    if (record.verdict === 'dropped' || record.verdict === 'error') port.dropped += 1;
     tally.ports.set(portKey, port);
     const l7 = record.l7;
     if (l7?.type === 'request') pair.requests += 1;

@@ -89,8 +89,11 @@ export interface FlowPair extends TrafficPair {
   id: string;
   source: Endpoint;
   destination: Endpoint;
-  /** Protocol and destination port seen between them, with the flow count of each (`TCP/8080`). */
-  ports: { protocol: string; port?: number; flows: number }[];
+  /**
+   * Protocol and destination port seen between them, with the flow count of each (`TCP/8080`) and, where the
+   * source reports verdicts per flow (Hubble), how many of them were dropped or in error.
+   */
+  ports: { protocol: string; port?: number; flows: number; dropped?: number }[];
   verdicts: Partial<Record<Verdict, number>>;
   /** HTTP status counts of the responses (`"200": 12`). */
   httpStatus: Record<string, number>;

@@ -111,7 +111,7 @@ describe('aggregation per pair', () => {
         namespace: 'data',
         ip: '10.0.0.9',
       },
-      ports: [{ protocol: 'TCP', port: 5432, flows: 5 }],
+      ports: [{ protocol: 'TCP', port: 5432, flows: 5, dropped: 0 }],
       flows: 5,
       connections: 1,
       requests: 2,
@@ -127,7 +127,7 @@ describe('aggregation per pair', () => {
       id: 'deployment/shop/web→external/8.8.8.8',
       verdicts: { dropped: 1 },
       connections: 1,
-      ports: [{ protocol: 'TCP', port: 443, flows: 1 }],
+      ports: [{ protocol: 'TCP', port: 443, flows: 1, dropped: 1 }],
     });
   });
 });

@@ -44,7 +44,14 @@ export const FlowPair = Type.Object(
     source: Endpoint,
     destination: Endpoint,
     ports: Type.Array(
-      Type.Object({ protocol: Type.String(), port: Type.Optional(Type.Integer()), flows: Type.Integer() }),
+      Type.Object({
+        protocol: Type.String(),
+        port: Type.Optional(Type.Integer()),
+        flows: Type.Integer(),
+        dropped: Type.Optional(
+          Type.Integer({ description: 'of them, dropped or in error (Hubble; absent for metrics sources)' }),
+        ),
+      }),
     ),
     flows: Type.Integer(),
     connections: Type.Integer(),

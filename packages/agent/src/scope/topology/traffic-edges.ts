@@ -26,8 +26,8 @@ export interface TrafficPair {
   /** Bytes, where the source measures them (Hubble does not: absent). */
   bytes?: number;
   verdicts: Record<string, number | undefined>;
-  /** Protocol and destination port seen between them, with the flow count of each. */
-  ports?: { protocol: string; port?: number; flows: number }[];
+  /** Protocol and destination port seen between them, with the flow count of each and, where known, the dropped. */
+  ports?: { protocol: string; port?: number; flows: number; dropped?: number }[];
 }
 
 /** Where the pairs came from: the source, the window's bounds, and whether the busiest pairs were kept. */
