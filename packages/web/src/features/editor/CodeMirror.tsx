@@ -53,6 +53,9 @@ export function YamlEditor({
         doc: initial,
         extensions: [
           ...yamlSetup(label),
+          // Editable content is in the tab order already; saying so lets axe see that the scroller it fills,
+          // when the text is taller than the editor, is reached by keyboard.
+          EditorView.contentAttributes.of({ tabindex: '0' }),
           history(),
           highlightActiveLine(),
           keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap, indentWithTab]),

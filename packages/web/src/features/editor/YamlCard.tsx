@@ -6,6 +6,8 @@ import { stringify } from 'yaml';
 import { put, remove } from '../../api/client.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Card, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { PolicyReviewTabs } from '../netpol/PolicyReviewTabs.tsx';
+import { TrafficImpact } from '../netpol/TrafficImpact.tsx';
 import { useWhyNot } from '../shell/use-why-not.ts';
 import { DraftEditor, StepButtons } from './EditFlow.tsx';
 
@@ -26,6 +28,12 @@ function editableYaml(resource: KubeObject): string {
   const { status: _, ...rest } = resource as KubeObject & { status?: unknown };
   return readableYaml(rest);
 }
+
+const diff = (before: string, after: string) => (
+  <Suspense fallback={<Loading what="the diff" />}>
+    <YamlDiff before={before} after={after} />
+  </Suspense>
+);
 
 const button =
   'rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-800';
@@ -149,9 +157,11 @@ export function YamlCard({
               ? 'The API server would store the object unchanged.'
               : 'What the API server would store (server-side apply, dry run): now on the left, after on the right.'}
           </p>
-          <Suspense fallback={<Loading what="the diff" />}>
-            <YamlDiff before={original} after={mode.after} />
-          </Suspense>
+          {resource.kind === 'NetworkPolicy' ? (
+            <PolicyReviewTabs diff={diff(original, mode.after)} yaml={draft.current} />
+          ) : (
+            diff(original, mode.after)
+          )}
           <StepButtons
             step={apply}
             failure={{ what: 'the change', verb: 'apply' }}
@@ -187,6 +197,9 @@ export function YamlCard({
             Deletes {resource.kind} {scope ? `${scope}/` : ''}
             {params.name}; objects it owns are removed by the garbage collector.
           </p>
+          {resource.kind === 'NetworkPolicy' && (
+            <TrafficImpact change={{ delete: [`${scope}/${params.name}`] }} />
+          )}
           {deletion.isError && <ErrorMessage error={deletion.error} what="it" verb="delete" />}
         </ConfirmDialog>
       )}

@@ -8,6 +8,7 @@ import { StreamDot, streamWords } from '../../ui/StreamStatus.tsx';
 import { Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
 import { FlowsTable } from './FlowsTable.tsx';
 import { NoSource } from './NoSource.tsx';
+import { ProposePolicy } from './ProposePolicy.tsx';
 import { SourcesBar, sourceTitle } from './SourcesBar.tsx';
 import { trafficWindows, windowWords } from './search.ts';
 import { MapLegend, TrafficMap } from './TrafficMap.tsx';
@@ -107,6 +108,7 @@ export function TrafficPage() {
             )}
           </section>
           <MapLegend volume={withBytes ? 'bytes' : 'flows'} />
+          <ProposePolicy namespace={search.namespace} since={since} />
           {pairs.length > 0 && (
             <div className={`${panelLook} overflow-x-auto`}>
               <FlowsTable pairs={pairs} selected={selected} onSelect={pick} />
