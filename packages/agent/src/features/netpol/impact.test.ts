@@ -1,9 +1,11 @@
 import type { KubeObject } from '@binnacle/common';
 import { describe, expect, it } from 'vitest';
 import { compileSnapshot } from './compile.ts';
+import { modelPods, snapshotOf } from './conformance/cases.ts';
 import type { FlowEnd, ObservedFlow } from './flows.ts';
 import { proposePolicies, stableLabels } from './generate.ts';
 import { changedSnapshot, flowsImpact } from './impact.ts';
+import { podReachabilityMatrix } from './matrix.ts';
 import { matrixChange } from './matrix-change.ts';
 import { cluster, connect, failure, namespace, pod, policy } from './test-fixtures.ts';
 
@@ -211,5 +213,43 @@ describe('proposePolicies', () => {
       ['11', '10', '10'],
       ['10', '10', '10'],
     ]);
+  });
+});
+
+describe('a proposal on the conformance model', () => {
+  // The upstream x/y/z × a/b/c world, each pod a workload of its own: the flows observed are a few pairs on
+  // ports 80 and 81; the proposals for the three namespaces, applied, must allow exactly those pairs.
+  const world = snapshotOf({
+    title: 'no policies',
+    policies: [],
+    probe: { port: 80, protocol: 'TCP' },
+    expected: {},
+  });
+  const podsById = new Map(world.pods.map((p) => [`pod/${p.metadata?.namespace}/${p.metadata?.name}`, [p]]));
+  const at = (ref: string) => end(`pod/${ref}`);
+  const seen = [
+    flow(at('x/a'), at('y/b'), 80),
+    flow(at('y/b'), at('z/c'), 81),
+    flow(at('z/a'), at('x/a'), 80),
+    flow(at('x/b'), at('x/c'), 81),
+  ];
+  const compiled = compileSnapshot(world);
+  const policies = ['x', 'y', 'z'].flatMap((ns) => proposePolicies(ns, seen, compiled, podsById).policies);
+  const after = changedSnapshot(world, { apply: policies, remove: [] });
+
+  it.each([80, 81])('allows on port %i exactly the pairs observed on it, and denies every other', (port) => {
+    const matrix = podReachabilityMatrix(after, modelPods, { port });
+    const allowed = matrix.pods.flatMap((source, s) =>
+      matrix.pods.flatMap((destination, d) =>
+        matrix.cells[s]?.[d]?.allowed ? [`${source}→${destination}`] : [],
+      ),
+    );
+    expect(allowed.sort()).toEqual(
+      seen
+        .filter((f) => f.port === port)
+        .map((f) => `${f.source.namespace}/${f.source.name}→${f.destination.namespace}/${f.destination.name}`)
+        .sort(),
+    );
+    expect(flowsImpact(world, { apply: policies, remove: [] }, seen, podsById).newlyDenied).toEqual([]);
   });
 });

@@ -159,8 +159,8 @@ function TrafficLine({ impact }: { impact: Impact }) {
   const source = traffic.source.charAt(0).toUpperCase() + traffic.source.slice(1);
   return (
     <p className={`text-sm ${mutedLook}`}>
-      {impact.judged} observed flow{impact.judged === 1 ? '' : 's'} (workload pair and port) from{' '}
-      {source} over the last {minutes} min: <strong>{impact.newlyDenied.length} newly denied</strong>,{' '}
+      {impact.judged} observed flow{impact.judged === 1 ? '' : 's'} (workload pair and port) from {source}{' '}
+      over the last {minutes} min: <strong>{impact.newlyDenied.length} newly denied</strong>,{' '}
       <strong>{impact.newlyAllowed.length} newly allowed</strong>, {impact.unchanged} unchanged
       {impact.unjudged.length > 0 ? `, ${impact.unjudged.length} not judged` : ''}
       {traffic.truncated ? ' (the busiest pairs only)' : ''}.
