@@ -140,7 +140,7 @@ describe('POST /api/network-policies/impact', () => {
 
   it('refuses bad input with a 4xx naming it, and changes nothing', async () => {
     const cases: [Record<string, unknown>, number, string][] = [
-      [{}, 400, 'propose a change'],
+      [{}, 400, 'the change is empty'],
       [
         { yaml: 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x, namespace: y}\n' },
         400,
@@ -158,9 +158,10 @@ describe('POST /api/network-policies/impact', () => {
       ],
       [{ yaml: 'a: [' }, 400, 'yaml document 1'],
       [{ yaml: Array.from({ length: 51 }, () => denyIngress('demo-shop')).join('---\n') }, 400, 'at most 50'],
-      [{ yaml: denyIngress('demo-shop'), since: '2h' }, 400, 'between 10s and 1h'],
+      [{ yaml: denyIngress('demo-shop'), since: '2h' }, 400, 'since'],
+      [{ yaml: '# nothing\n' }, 400, 'the change is empty'],
       [{ delete: ['demo-shop/none-such'] }, 404, 'demo-shop/none-such not found'],
-      [{ delete: ['no-slash'] }, 400, 'not <namespace>/<name>'],
+      [{ delete: ['no-slash'] }, 400, 'delete'],
     ];
     for (const [body, status, words] of cases) {
       const res = await impact(body);

@@ -1,15 +1,16 @@
 import { z } from 'zod';
 import { requiredNamespace } from '../../scope/mcp/args.ts';
 import { toolsOf } from '../../scope/mcp/tool.ts';
+import { trafficWindowPattern } from '../../scope/traffic/window.ts';
 import type { NetpolContext, NetpolUses } from './module.ts';
-import { impactLimits, policyImpact, proposeForNamespace } from './service.ts';
+import { impactLimits, policyImpact, policyRefPattern, proposeForNamespace } from './service.ts';
 
 const tool = toolsOf<NetpolContext, NetpolUses>();
 const since = z
   .string()
-  .max(64)
+  .regex(new RegExp(trafficWindowPattern))
   .optional()
-  .describe('the window of observed traffic back from now, 10s to 1h (default 5m)');
+  .describe('the window of observed traffic back from now: 10s to 3600s, 1m to 60m or 1h (default 5m)');
 
 /** What-if questions on NetworkPolicies against the traffic observed (docs/network-policies.md). */
 export const netpolTools = [
@@ -27,7 +28,7 @@ export const netpolTools = [
           'new or edited networking.k8s.io/v1 NetworkPolicies, one YAML document each, with metadata.namespace',
         ),
       delete: z
-        .array(z.string().min(3).max(317))
+        .array(z.string().regex(new RegExp(policyRefPattern)))
         .max(impactLimits.policies)
         .optional()
         .describe('NetworkPolicies deleted, as <namespace>/<name>'),

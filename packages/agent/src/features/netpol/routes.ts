@@ -1,15 +1,23 @@
-import { badRequest, Duration, errorResponses, Query } from '@binnacle/common/server';
+import { badRequest, errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { NamespaceParam } from '../../http/schemas.ts';
 import type { TrafficPairs } from '../../scope/topology/traffic-edges.ts';
+import { trafficWindowPattern } from '../../scope/traffic/window.ts';
 import { evaluateConnection } from './evaluate.ts';
 import { reachabilityMatrix } from './matrix.ts';
 import type { Destination, Source } from './model.ts';
 import type { NetpolContext } from './module.ts';
 import { Evaluation, ImpactAnswer, ProposalAnswer, Protocol } from './schemas.ts';
-import { impactLimits, mayEvaluate, policyImpact, proposeForNamespace, snapshotOf } from './service.ts';
+import {
+  impactLimits,
+  mayEvaluate,
+  policyImpact,
+  policyRefPattern,
+  proposeForNamespace,
+  snapshotOf,
+} from './service.ts';
 
 const Endpoint = (what: string, kinds: string) =>
   Type.Optional(Type.String({ minLength: 3, maxLength: 600, description: `the ${what}: ${kinds}` }));
@@ -45,8 +53,20 @@ const namespaceOf = (end: Source | Destination) =>
         : undefined;
 
 const since = Type.Optional(
-  Duration({ description: 'the window of observed traffic back from now, 10s to 1h (default 5m)' }),
+  Type.String({
+    pattern: trafficWindowPattern,
+    description: 'the window of observed traffic back from now: 10s to 3600s, 1m to 60m or 1h (default 5m)',
+  }),
 );
+
+const proposedYaml = Type.String({
+  maxLength: impactLimits.yamlChars,
+  description: `networking.k8s.io/v1 NetworkPolicies, one YAML document each with metadata.namespace (at most ${impactLimits.policies}); one with the name of an existing policy replaces it`,
+});
+const deleted = Type.Array(Type.String({ pattern: policyRefPattern, description: '<namespace>/<name>' }), {
+  maxItems: impactLimits.policies,
+  description: 'NetworkPolicies deleted',
+});
 
 export function networkPolicyRoutes(app: App, ctx: NetpolContext, pairs: TrafficPairs): void {
   app.get(
@@ -119,22 +139,9 @@ export function networkPolicyRoutes(app: App, ctx: NetpolContext, pairs: Traffic
         summary:
           'What a proposed change of NetworkPolicies (new or edited ones as YAML, deleted ones by name) would newly deny or newly allow among the flows observed in its namespaces, per workload pair and port with the deciding rule, and each namespace’s reachability matrix before and after; nothing is changed',
         querystring: Query({}),
+        // One of yaml and delete at least: an empty change is refused by the service, naming both.
         body: Type.Object(
-          {
-            yaml: Type.Optional(
-              Type.String({
-                maxLength: impactLimits.yamlChars,
-                description: `networking.k8s.io/v1 NetworkPolicies, one YAML document each (at most ${impactLimits.policies}); one with the name of an existing policy replaces it`,
-              }),
-            ),
-            delete: Type.Optional(
-              Type.Array(Type.String({ minLength: 3, maxLength: 317, description: '<namespace>/<name>' }), {
-                maxItems: impactLimits.policies,
-                description: 'NetworkPolicies deleted',
-              }),
-            ),
-            since,
-          },
+          { yaml: Type.Optional(proposedYaml), delete: Type.Optional(deleted), since },
           { additionalProperties: false },
         ),
         response: { 200: ImpactAnswer, ...errorResponses },

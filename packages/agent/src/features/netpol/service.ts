@@ -1,5 +1,5 @@
 import type { KubeObject } from '@binnacle/common';
-import { badRequest, notFound, parseYamlDocuments, yamlLimits } from '@binnacle/common/server';
+import { AppError, badRequest, notFound, parseYamlDocuments, yamlLimits } from '@binnacle/common/server';
 import { stringify } from 'yaml';
 import { requireAccess } from '../../http/caller.ts';
 import type { Impersonation } from '../../kube/client.ts';
@@ -27,6 +27,9 @@ export const impactLimits = {
 };
 
 const dnsLabel = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+/** A policy a caller names to delete: `<namespace>/<name>`, as the route's document states it. */
+export const policyRefPattern = '^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?/[a-z0-9]([-.a-z0-9]{0,251}[a-z0-9])?$';
+const policyRef = new RegExp(policyRefPattern);
 const dnsSubdomain = /^(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 
 /** The objects an impact reads, from the cache (403 when the agent may not list them, 503 while they load). */
@@ -69,20 +72,35 @@ export function workloadPods(ctx: NetpolContext, pods: readonly KubeObject[]): W
   return byWorkload;
 }
 
+/**
+ * What the proposed YAML holds is not what the impact takes (a document that is no NetworkPolicy, a malformed
+ * policy, too many): 400 `invalid_yaml` naming the document. The request itself is well formed, so not
+ * `invalid_request` (the fuzz check `valid_input_taken`).
+ */
+const invalidPolicy = (message: string) => new AppError('invalid_yaml', message);
+
 /** One proposed NetworkPolicy document, checked for what the impact needs: kind, version, name and namespace. */
 function proposedPolicy(doc: unknown, index: number): KubeObject {
   const at = `yaml document ${index + 1}`;
-  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw badRequest(`${at} is not an object`);
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw invalidPolicy(`${at} is not an object`);
   const policy = doc as KubeObject;
   if (policy.kind !== 'NetworkPolicy' || policy.apiVersion !== 'networking.k8s.io/v1')
-    throw badRequest(
+    throw invalidPolicy(
       `${at} is a ${String(policy.kind)} (${String(policy.apiVersion)}), not a networking.k8s.io/v1 NetworkPolicy`,
     );
   const { name, namespace } = policy.metadata ?? {};
   if (typeof name !== 'string' || !dnsSubdomain.test(name))
-    throw badRequest(`${at}: metadata.name "${String(name)}" is not a valid object name`);
+    throw invalidPolicy(`${at}: metadata.name "${String(name)}" is not a valid object name`);
   if (typeof namespace !== 'string' || !dnsLabel.test(namespace))
-    throw badRequest(`${at}: metadata.namespace is required (a namespace name), not "${String(namespace)}"`);
+    throw invalidPolicy(
+      `${at}: metadata.namespace is required (a namespace name), not "${String(namespace)}"`,
+    );
+  try {
+    compileSnapshot({ namespaces: [], pods: [], services: [], policies: [policy] });
+  } catch (error) {
+    if (error instanceof AppError) throw invalidPolicy(`${at}: ${error.message}`);
+    throw error;
+  }
   return policy;
 }
 
@@ -94,7 +112,10 @@ export interface ChangeRequest {
   since?: string;
 }
 
-/** The change a request proposes, bounded; every bad input a 400 naming it, a deleted policy not found a 404. */
+/**
+ * The change a request proposes, bounded; every bad input a 400 naming it (`invalid_yaml` for what the YAML holds),
+ * a deleted policy not found a 404.
+ */
 export function changeOf(request: ChangeRequest, snapshot: ClusterSnapshot): PolicyChange {
   const text = request.yaml ?? '';
   if (text.length > impactLimits.yamlChars)
@@ -103,17 +124,16 @@ export function changeOf(request: ChangeRequest, snapshot: ClusterSnapshot): Pol
     (doc) => doc !== null && doc !== undefined,
   );
   const remove = request.delete ?? [];
+  // The document requires yaml or a deletion; a yaml of comments alone holds no document.
   if (docs.length + remove.length === 0)
-    throw badRequest('propose a change: yaml with NetworkPolicies, or delete');
+    throw invalidPolicy('yaml holds no NetworkPolicy, and nothing is deleted');
   if (docs.length + remove.length > impactLimits.policies)
-    throw badRequest(
+    throw invalidPolicy(
       `the change names ${docs.length + remove.length} policies; at most ${impactLimits.policies}`,
     );
   const existing = new Set(snapshot.policies.map((p) => `${p.metadata?.namespace}/${p.metadata?.name}`));
   for (const [i, ref] of remove.entries()) {
-    const [namespace = '', name = '', ...rest] = ref.split('/');
-    if (rest.length > 0 || !dnsLabel.test(namespace) || !dnsSubdomain.test(name))
-      throw badRequest(`delete[${i}] "${ref}" is not <namespace>/<name>`);
+    if (!policyRef.test(ref)) throw badRequest(`delete[${i}] "${ref}" is not <namespace>/<name>`);
     if (!existing.has(ref)) throw notFound(`NetworkPolicy ${ref} not found`);
   }
   return { apply: docs.map(proposedPolicy), remove };
@@ -172,7 +192,9 @@ export async function policyImpact(
   const change = changeOf(request, snapshot);
   const namespaces = namespacesOf(change);
   if (namespaces.length > impactLimits.namespaces)
-    throw badRequest(`the change spans ${namespaces.length} namespaces; at most ${impactLimits.namespaces}`);
+    throw invalidPolicy(
+      `the change spans ${namespaces.length} namespaces; at most ${impactLimits.namespaces}`,
+    );
   await mayEvaluate(ctx, caller, namespaces);
   const seen = await observed(pairs, caller, namespaces, request.since);
   return impactOf(snapshot, change, seen, workloadPods(ctx, snapshot.pods));
