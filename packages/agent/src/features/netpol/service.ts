@@ -124,9 +124,8 @@ export function changeOf(request: ChangeRequest, snapshot: ClusterSnapshot): Pol
     (doc) => doc !== null && doc !== undefined,
   );
   const remove = request.delete ?? [];
-  // The document requires yaml or a deletion; a yaml of comments alone holds no document.
   if (docs.length + remove.length === 0)
-    throw invalidPolicy('yaml holds no NetworkPolicy, and nothing is deleted');
+    throw invalidPolicy('the change is empty: give yaml holding NetworkPolicies, or delete, or both');
   if (docs.length + remove.length > impactLimits.policies)
     throw invalidPolicy(
       `the change names ${docs.length + remove.length} policies; at most ${impactLimits.policies}`,
