@@ -135,6 +135,7 @@ beforeAll(async () => {
       rules: [
         { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch', 'patch'] },
         { apiGroups: [''], resources: ['pods', 'pods/log'], verbs: ['get', 'list'] },
+        { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'], verbs: ['list'] },
       ],
     },
   });
@@ -461,6 +462,26 @@ describe('MCP through the hub', () => {
     });
     expect(read.isError, read.text).toBe(false);
     expect(read.text).toContain('greeting');
+    // The what-if of a NetworkPolicy reads too: it reaches the cluster named, as the caller (no traffic source
+    // there: the flows part says why, the namespace's reachability is still judged).
+    const denyAll = `apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: deny, namespace: ${namespace.name}}\nspec: {podSelector: {}}\n`;
+    const whatIf = await call(reader, 'network_policy_impact', { cluster: 'alpha', yaml: denyAll });
+    expect(whatIf.isError, whatIf.text).toBe(false);
+    expect(JSON.parse(whatIf.text)).toMatchObject({
+      traffic: { available: false },
+      matrices: [{ namespace: namespace.name }],
+    });
+    // Its route through the tunnel, with a PAT: the PAT carries no IdP groups, so the cluster's RBAC refuses her.
+    const tunneled = await hubFetch(`/c/${clusters.alpha}/api/network-policies/impact`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adaPat}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ yaml: denyAll }),
+    });
+    expect(tunneled.status).toBe(403);
+    expect(await tunneled.json()).toMatchObject({
+      code: 'forbidden',
+      error: expect.stringContaining(`cannot list pods in namespace ${namespace.name}`),
+    });
     // A token minted for the read-only endpoint opens nothing else: /mcp refuses it.
     const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: {} };
     const elsewhere = await hubFetch('/mcp', {
