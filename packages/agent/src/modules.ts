@@ -107,6 +107,7 @@ export const agentToolOrder: readonly string[] = [
   'get_subject_permissions',
   'who_can',
   'upgrade_readiness',
+  'drain_fit',
   'get_neighborhood',
   'get_workload_logs',
   'diagnose',

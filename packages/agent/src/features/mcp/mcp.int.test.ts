@@ -37,6 +37,7 @@ const readTools = [
   'get_subject_permissions',
   'who_can',
   'upgrade_readiness',
+  'drain_fit',
   'get_neighborhood',
   'get_workload_logs',
   'diagnose',
