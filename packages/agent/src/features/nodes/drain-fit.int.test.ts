@@ -1,15 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { clusterNodesLock, deploymentBody, simulatedNode, testCluster, waitUntil } from '@binnacle/testkit';
-import {
-  AppsV1Api,
-  CoreV1Api,
-  PatchStrategy,
-  PolicyV1Api,
-  setHeaderOptions,
-  type V1Pod,
-} from '@kubernetes/client-node';
+import { clusterNodesLock, testCluster } from '@binnacle/testkit';
+import { PolicyV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestAgent, type TestAgent } from '../../testing/index.ts';
+import { mergePatch, nodePool, startTestAgent, type TestAgent } from '../../testing/index.ts';
 import { json, mcpClients, readUntil } from '../../testing/mcp-client.ts';
 import type { DrainFit } from './fit/drain-fit.ts';
 
@@ -19,14 +11,9 @@ import type { DrainFit } from './fit/drain-fit.ts';
  * (1 CPU) run on src2 and fit on dst. The predictions are then checked by the real drains.
  */
 const cluster = testCluster();
-const admin = cluster.kubeConfig('admin');
-const core = admin.makeApiClient(CoreV1Api);
-const apps = admin.makeApiClient(AppsV1Api);
-const policy = admin.makeApiClient(PolicyV1Api);
-const id = randomBytes(3).toString('hex');
-const pool = { key: 'binnacle.dev/fit-pool', value: id };
-const taint = { key: 'binnacle.dev/dedicated', value: `fit-${id}`, effect: 'NoSchedule' };
-const [src1, src2, dst] = ['src1', 'src2', 'dst'].map((n) => `fit-${id}-${n}`) as [string, string, string];
+const policy = cluster.kubeConfig('admin').makeApiClient(PolicyV1Api);
+const pool = nodePool('fit');
+const [src1, src2, dst] = ['src1', 'src2', 'dst'].map(pool.name) as [string, string, string];
 let agent: TestAgent;
 let restricted: TestAgent;
 let ns: { name: string; remove: () => Promise<void> };
@@ -43,46 +30,8 @@ const fitFor = async (query: string) => {
   return answer;
 };
 const podOf = (answer: DrainFit, prefix: string) => answer.pods.filter((p) => p.name.startsWith(prefix));
-
-async function addNode(name: string, cpu: string, cordoned: boolean) {
-  const body = simulatedNode(name, 0, cluster.state.kubernetesVersion);
-  const resources = { cpu, memory: '16Gi', pods: '110' };
-  body.metadata = { ...body.metadata, labels: { ...body.metadata?.labels, [pool.key]: pool.value } };
-  body.spec = { ...body.spec, taints: [taint], ...(cordoned ? { unschedulable: true } : {}) };
-  body.status = { ...body.status, allocatable: resources, capacity: resources };
-  await core.createNode({ body });
-}
-const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
-const setCordoned = (name: string, unschedulable: boolean) =>
-  core.patchNode({ name, body: { spec: { unschedulable: unschedulable || null } } }, mergePatch);
-
-/** A Deployment whose pods go only on this file's nodes and ask for `cpu`. */
-function deployment(name: string, replicas: number, cpu: string) {
-  const body = deploymentBody(name, replicas);
-  const template = body.spec?.template;
-  if (template?.spec)
-    template.spec = {
-      nodeSelector: { [pool.key]: pool.value },
-      tolerations: [{ key: taint.key, operator: 'Equal', value: taint.value, effect: 'NoSchedule' }],
-      containers: template.spec.containers.map((c) => ({ ...c, resources: { requests: { cpu } } })),
-    };
-  return body;
-}
-
-const podsOf = async (app: string) =>
-  (await core.listNamespacedPod({ namespace: ns.name, labelSelector: `app=${app}` })).items.filter(
-    (p) => !p.metadata?.deletionTimestamp,
-  );
-const ready = (p: V1Pod) => p.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
-const runningOn = async (app: string, count: number, node: string) =>
-  waitUntil(
-    `${count} ${app} pods ready on ${node}`,
-    async () => {
-      const pods = await podsOf(app);
-      return pods.length === count && pods.every((p) => p.spec?.nodeName === node && ready(p));
-    },
-    { timeoutMs: 45_000, intervalMs: 250 },
-  );
+const podsOf = (app: string) => pool.pods(ns.name, app);
+const runningOn = (app: string, count: number, node: string) => pool.runningOn(ns.name, app, count, node);
 
 beforeAll(async () => {
   unlockNodes = await cluster.lock(clusterNodesLock);
@@ -91,14 +40,14 @@ beforeAll(async () => {
     startTestAgent({ identity: 'restricted' }),
     cluster.namespace('drain-fit'),
   ]);
-  await addNode(src1, '8', false);
-  await addNode(src2, '4', true);
-  await addNode(dst, '4', true);
-  await apps.createNamespacedDeployment({ namespace: ns.name, body: deployment('big', 1, '5') });
+  await pool.addNode(src1, '8', false);
+  await pool.addNode(src2, '4', true);
+  await pool.addNode(dst, '4', true);
+  await pool.deploy(ns.name, 'big', 1, '5');
   await runningOn('big', 1, src1);
-  await setCordoned(src1, true);
-  await setCordoned(src2, false);
-  await apps.createNamespacedDeployment({ namespace: ns.name, body: deployment('small', 2, '1') });
+  await pool.setCordoned(src1, true);
+  await pool.setCordoned(src2, false);
+  await pool.deploy(ns.name, 'small', 2, '1');
   await runningOn('small', 2, src2);
   await policy.createNamespacedPodDisruptionBudget({
     namespace: ns.name,
@@ -107,7 +56,7 @@ beforeAll(async () => {
       spec: { minAvailable: 2, selector: { matchLabels: { app: 'small' } } },
     },
   });
-  await setCordoned(dst, false);
+  await pool.setCordoned(dst, false);
   await readUntil(
     "the agent's cache to hold the pods, the budget's status and dst uncordoned",
     () => fitFor(`nodes=${src2}`),
@@ -118,13 +67,15 @@ beforeAll(async () => {
 afterAll(async () => {
   await Promise.all([agent?.close(), restricted?.close()]);
   await ns?.remove();
-  await Promise.all([src1, src2, dst].map((name) => core.deleteNode({ name }).catch(() => undefined)));
+  await pool.remove();
   await unlockNodes?.();
 });
 
 describe('GET /api/nodes/drain-fit', () => {
   it('judges a group of nodes at once, by names or by label selector', async () => {
-    const group = await fitFor(`labelSelector=${pool.key}%3D${pool.value},kubernetes.io/hostname!%3D${dst}`);
+    const group = await fitFor(
+      `labelSelector=${pool.label.key}%3D${pool.label.value},kubernetes.io/hostname!%3D${dst}`,
+    );
     expect(group.nodes).toEqual([src1, src2]);
     expect(group.sequence.reason).toContain('PodDisruptionBudgets keep 2 pod(s) on their nodes');
     expect(group.sequence.possible).toBe(false);
