@@ -221,13 +221,18 @@ describe('MCP through the hub', () => {
   it("/c/<id>/mcp with a PAT: the agent's tools, as the user without IdP groups", async () => {
     const client = await connect(`/c/${clusters.alpha}/mcp`, { pat: adaPat });
     const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['get_dashboard', 'list_resources', 'patch_resource']));
+    expect(names).toEqual(
+      expect.arrayContaining(['get_dashboard', 'list_resources', 'drain_fit', 'patch_resource']),
+    );
     const namespaces = await call(client, 'list_namespaces');
     expect(namespaces.isError, namespaces.text).toBe(false);
     // A PAT never carries IdP groups, so the binding for /platform-admins does not apply.
     const denied = await call(client, 'list_resources', { kind: 'configmaps', namespace: namespace.name });
     expect(denied.isError).toBe(true);
     expect(denied.text).toMatch(/^forbidden: /);
+    // The drain fit reads every node and pod as the caller, so it asks for the right to list them cluster-wide.
+    const fit = await call(client, 'drain_fit', { nodes: ['kwok-node-0'] });
+    expect(fit.text).toMatch(/^forbidden: binnacle:user:ada@example\.com cannot list nodes cluster-wide/);
     const write = await call(client, 'patch_resource', {
       kind: 'configmap',
       name: 'greeting',
