@@ -34,7 +34,6 @@ const FitPod = Type.Object({
       "placed: its replacement fits on `target`; pending: it fits on no node (`reason` is the scheduler's message); blocked: a PodDisruptionBudget keeps it on its node; not-recreated: nothing recreates it; skipped: the drain leaves it (DaemonSet, mirror pod); refused: it stops the drain (needs a switch)",
   }),
   target: Type.Optional(Type.String({ description: 'the first node by name that passes every filter' })),
-  candidates: Type.Optional(Type.Integer({ description: 'how many nodes would take it at its turn' })),
   reason: Type.Optional(Type.String()),
 });
 

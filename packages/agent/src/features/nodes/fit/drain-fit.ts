@@ -28,8 +28,6 @@ export interface FitPod {
   node: string;
   outcome: FitOutcome;
   target?: string;
-  /** How many nodes would take it at its turn (placed pods). */
-  candidates?: number;
   reason?: string;
 }
 
@@ -134,7 +132,6 @@ export function drainFit(snapshot: FitSnapshot, drained: string[], options: Drai
       Object.assign(report.get(pod) as FitPod, {
         outcome: 'blocked',
         target: undefined,
-        candidates: undefined,
         reason: `PodDisruptionBudget ${budget.name} ${verdict.reason}`,
       });
   }
@@ -157,6 +154,6 @@ export function drainFit(snapshot: FitSnapshot, drained: string[], options: Drai
 
 function described(placement: Placement | undefined): Partial<FitPod> {
   if (!placement) return {};
-  if (placement.node !== undefined) return { target: placement.node, candidates: placement.candidates };
+  if (placement.node !== undefined) return { target: placement.node };
   return { outcome: 'pending', reason: placement.message };
 }

@@ -63,6 +63,12 @@ export const reasons = {
   antiAffinity: "node(s) didn't match pod anti-affinity rules",
 };
 
+// The refusals that name no resource, made once: the filters run for every pod on every node.
+const refusedUnschedulable = [reasons.unschedulable];
+const refusedAffinity = [reasons.affinity];
+const refusedAntiAffinity = [reasons.antiAffinity];
+const fits: string[] = [];
+
 const unschedulableTaint: Taint = { key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule' };
 
 /** Kubernetes' toleration rule: same effect (or none given), and the key and value equal (or `Exists`). */
@@ -177,20 +183,20 @@ const avoided = (needs: PodNeeds, node: NodeState) =>
  */
 export function whyNot(needs: PodNeeds, node: NodeState): string[] {
   const { spec, requests } = needs;
-  if (node.unschedulable && !tolerated(spec, unschedulableTaint)) return [reasons.unschedulable];
+  if (node.unschedulable && !tolerated(spec, unschedulableTaint)) return refusedUnschedulable;
   const taint = node.taints.find(
     (t) => (t.effect === 'NoSchedule' || t.effect === 'NoExecute') && !tolerated(spec, t),
   );
   if (taint) return [reasons.taint(taint)];
-  if (!nodeAffinityMatches(spec, node)) return [reasons.affinity];
-  const short: string[] = [];
-  if (node.podCount + 1 > (node.allocatable.get('pods') ?? 0) / 1000) short.push(reasons.tooManyPods);
+  if (!nodeAffinityMatches(spec, node)) return refusedAffinity;
+  let short: string[] | undefined;
+  if (node.podCount + 1 > (node.allocatable.get('pods') ?? 0) / 1000) short = [reasons.tooManyPods];
   for (const [resource, wanted] of requests) {
     if (wanted <= 0) continue;
     const free = (node.allocatable.get(resource) ?? 0) - (node.requested.get(resource) ?? 0);
-    if (wanted > free) short.push(reasons.insufficient(resource));
+    if (wanted > free) short = [...(short ?? []), reasons.insufficient(resource)];
   }
-  if (short.length > 0) return short;
-  if (avoided(needs, node)) return [reasons.antiAffinity];
-  return [];
+  if (short) return short;
+  if (avoided(needs, node)) return refusedAntiAffinity;
+  return fits;
 }

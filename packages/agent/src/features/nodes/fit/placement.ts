@@ -4,7 +4,7 @@ import { addAmounts, podRequests } from './requests.ts';
 
 /** Where the simulation put a pod's replacement, or why every node refused it. */
 export type Placement =
-  | { node: string; candidates: number }
+  | { node: string }
   | { node?: undefined; message: string; reasons: Record<string, number> };
 
 /**
@@ -46,17 +46,14 @@ export function placePods(
   return pods.map((pod) => {
     const needs = podNeeds(pod, podRequests(pod), byName, namespaceLabels);
     const histogram: Record<string, number> = {};
-    let chosen: NodeState | undefined;
-    let candidates = 0;
     for (const node of byName) {
       const refusals = whyNot(needs, node);
       if (refusals.length === 0) {
-        candidates += 1;
-        chosen ??= node;
-      } else for (const reason of refusals) histogram[reason] = (histogram[reason] ?? 0) + 1;
+        occupy(node, pod);
+        return { node: node.name };
+      }
+      for (const reason of refusals) histogram[reason] = (histogram[reason] ?? 0) + 1;
     }
-    if (!chosen) return { message: schedulerMessage(byName.length, histogram), reasons: histogram };
-    occupy(chosen, pod);
-    return { node: chosen.name, candidates };
+    return { message: schedulerMessage(byName.length, histogram), reasons: histogram };
   });
 }
