@@ -157,14 +157,14 @@ function antiAffinityDomains(
 /** What the filters need of one pod, worked out once before its nodes are tried. */
 export interface PodNeeds {
   spec: PodSpec;
-  requests: Amounts;
+  requests: ReadonlyMap<string, number>;
   /** Topology domains its anti-affinity rules out. */
   avoid: Set<string>;
 }
 
 export function podNeeds(
   pod: KubeObject,
-  requests: Amounts,
+  requests: ReadonlyMap<string, number>,
   nodes: readonly NodeState[],
   namespaceLabels: NamespaceLabels,
 ): PodNeeds {

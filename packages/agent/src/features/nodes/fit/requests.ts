@@ -21,7 +21,7 @@ function amountsOf(list: Record<string, string> | undefined): Amounts {
   return amounts;
 }
 
-function add(into: Amounts, more: Amounts): Amounts {
+function add(into: Amounts, more: ReadonlyMap<string, number>): Amounts {
   for (const [name, value] of more) into.set(name, (into.get(name) ?? 0) + value);
   return into;
 }
@@ -32,11 +32,26 @@ function atLeast(into: Amounts, floor: Amounts): Amounts {
 }
 
 /**
+ * The requests of pods already worked out: the cache replaces an object on every change and never edits one, so a
+ * pod object's requests stay what they were, and a fit over a large cluster does not parse every pod again.
+ */
+const known = new WeakMap<KubeObject, ReadonlyMap<string, number>>();
+
+/**
  * What the scheduler reserves for a pod, as Kubernetes' own resource helper counts it: the app containers and
  * sidecars (init containers that keep running) together, or an init container with the sidecars started before
  * it if that is more, plus the pod's overhead. Limits play no part in placement.
  */
-export function podRequests(pod: KubeObject): Amounts {
+export function podRequests(pod: KubeObject): ReadonlyMap<string, number> {
+  let requests = known.get(pod);
+  if (!requests) {
+    requests = computed(pod);
+    known.set(pod, requests);
+  }
+  return requests;
+}
+
+function computed(pod: KubeObject): Amounts {
   const spec = (pod.spec ?? {}) as PodSpec;
   const running: Amounts = new Map();
   for (const container of spec.containers ?? []) add(running, amountsOf(container.resources?.requests));
