@@ -30,11 +30,12 @@ const livePaths: Record<string, string> = {
   Node: '/api/v1/nodes',
   Pod: '/api/v1/pods',
   PodDisruptionBudget: '/apis/policy/v1/poddisruptionbudgets',
+  DaemonSet: '/apis/apps/v1/daemonsets',
 };
 
 /**
- * The cluster's nodes, pods and PodDisruptionBudgets from the cache; an agent that watches only some namespaces
- * (ADR 0121) does not hold every pod, so it lists them live, as the caller.
+ * The cluster's nodes, pods, PodDisruptionBudgets and DaemonSets from the cache; an agent that watches only some
+ * namespaces (ADR 0121) does not hold every pod, so it lists them live, as the caller.
  */
 async function snapshotOf(ctx: NodesContext, as?: Impersonation): Promise<FitSnapshot> {
   const { cluster } = ctx;
@@ -42,25 +43,22 @@ async function snapshotOf(ctx: NodesContext, as?: Impersonation): Promise<FitSna
     cluster.resolve('Node'),
     cluster.resolve('Pod'),
     cluster.resolve('PodDisruptionBudget', 'policy'),
+    cluster.resolve('DaemonSet', 'apps'),
   ];
-  const [nodes, pods, budgets] = (await Promise.all(
+  const [nodes, pods, budgets, daemonSets] = (await Promise.all(
     kinds.map(async (resource) => {
       if (!cluster.cache.namespaces && cluster.cache.caches(resource)) return cluster.cache.list(resource);
       const list = await cluster.client.request<KubeList>({ path: livePaths[resource.kind] as string, as });
       return list.items ?? [];
     }),
-  )) as [KubeObject[], KubeObject[], KubeObject[]];
-  const daemonSets = new Set(
-    cluster.cache
-      .peek(cluster.find('apps', 'DaemonSet'))
-      .map((ds) => `${ds.metadata?.namespace}/${ds.metadata?.name}`),
-  );
+  )) as [KubeObject[], KubeObject[], KubeObject[], KubeObject[]];
+  const existing = new Set(daemonSets.map((ds) => `${ds.metadata?.namespace}/${ds.metadata?.name}`));
   return {
     nodes,
     pods,
     budgets,
     namespaces: cluster.cache.peek(cluster.find('', 'Namespace')),
-    daemonSetExists: (namespace, name) => daemonSets.has(`${namespace}/${name}`),
+    daemonSetExists: (namespace, name) => existing.has(`${namespace}/${name}`),
   };
 }
 
