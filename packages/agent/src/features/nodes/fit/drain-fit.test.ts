@@ -205,6 +205,50 @@ describe('drainFit', () => {
     );
   });
 
+  it('reads Gt and Lt as numbers, and anti-affinity terms over the namespaces a selector or a list names', () => {
+    const numeric = {
+      nodeAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: {
+          nodeSelectorTerms: [{ matchExpressions: [{ key: 'gen', operator: 'Gt', values: ['5'] }] }],
+        },
+      },
+    };
+    const fit = drainFit(
+      snapshot(
+        [node('a'), node('b', { labels: { gen: '10' } }), node('c', { labels: { gen: '4' } })],
+        [pod('new-1', 'a', { spec: { affinity: numeric } })],
+      ),
+      ['a'],
+      options,
+    );
+    expect(outcomes(fit)).toEqual({ 'new-1': 'placed b' });
+    const away = (term: Record<string, unknown>) => ({
+      podAntiAffinity: {
+        requiredDuringSchedulingIgnoredDuringExecution: [
+          { labelSelector: { matchLabels: { app: 'db' } }, topologyKey: 'kubernetes.io/hostname', ...term },
+        ],
+      },
+    });
+    const db = pod('db-1', 'b');
+    db.metadata = { ...db.metadata, namespace: 'data' };
+    const nodes = [node('a'), node('b'), node('c')];
+    const outcomesFor = (term: Record<string, unknown>) =>
+      outcomes(
+        drainFit(
+          snapshot(nodes, [pod('web-1', 'a', { spec: { affinity: away(term) } }), db]),
+          ['a'],
+          options,
+        ),
+      );
+    // Its own namespace only: db-1 in data is no obstacle.
+    expect(outcomesFor({})).toEqual({ 'web-1': 'placed b' });
+    expect(outcomesFor({ namespaces: ['data'] })).toEqual({ 'web-1': 'placed c' });
+    expect(outcomesFor({ namespaceSelector: {} })).toEqual({ 'web-1': 'placed c' });
+    expect(outcomesFor({ namespaceSelector: { matchLabels: { team: 'a' } } })).toEqual({
+      'web-1': 'placed b',
+    });
+  });
+
   it('places higher priority first, so the lower priority pod is the one left Pending', () => {
     const fit = drainFit(
       snapshot(

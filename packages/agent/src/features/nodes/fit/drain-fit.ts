@@ -1,6 +1,6 @@
 import { codePointOrder, type KubeObject } from '@binnacle/common';
 import { type DrainOptions, planDrain } from '../drain-plan.ts';
-import { type BudgetVerdict, budgetsOf, judgeBudget } from './budgets.ts';
+import { type Budget, type BudgetVerdict, budgetsOf, judgeBudget } from './budgets.ts';
 import { finished, nodeNameOf, nodeStates } from './node-states.ts';
 import { type Placement, placePods, queueOrder } from './placement.ts';
 import { type DrainSequence, sequenceDrain } from './sequence.ts';
@@ -75,6 +75,70 @@ function summaryOf(
   return `draining ${subject} ${verdict}: ${parts.join(', ')}${budgetsPart}`;
 }
 
+/** kubectl's filters on each drained node: the pods evicted (each with its first report) and those left or refusing. */
+function sortPods(snapshot: FitSnapshot, nodes: string[], options: DrainOptions) {
+  const podsByNode = new Map<string, KubeObject[]>(nodes.map((n) => [n, []]));
+  for (const pod of snapshot.pods) podsByNode.get(nodeNameOf(pod) ?? '')?.push(pod);
+  const report = new Map<KubeObject, FitPod>();
+  const left: FitPod[] = [];
+  for (const node of nodes) {
+    const plan = planDrain(podsByNode.get(node) ?? [], options, snapshot.daemonSetExists);
+    for (const p of plan.skipped) left.push({ ...p, node, outcome: 'skipped' });
+    for (const p of plan.refused) left.push({ ...p, node, outcome: 'refused' });
+    for (const { pod, namespace, name } of plan.evict) {
+      const gone = finished(pod) || !controlled(pod);
+      const reason = finished(pod) ? 'finished; deleted, not recreated' : 'no controller recreates it';
+      report.set(pod, {
+        namespace,
+        name,
+        node,
+        outcome: gone ? 'not-recreated' : 'placed',
+        ...(gone ? { reason } : {}),
+      });
+    }
+  }
+  return { report, left };
+}
+
+/** The budget covering each evicted pod (the first, by namespace then selector), and each budget's pods. */
+function coverage(budgets: Budget[], evicted: KubeObject[]) {
+  const inNamespace = Map.groupBy(budgets, (b) => b.namespace);
+  const coveredBy = new Map<KubeObject, Budget | undefined>();
+  const podsOf = new Map<Budget, KubeObject[]>();
+  for (const pod of evicted) {
+    const budget = inNamespace.get(pod.metadata?.namespace ?? '')?.find((b) => b.covers(pod));
+    coveredBy.set(pod, budget);
+    if (!budget) continue;
+    const pods = podsOf.get(budget);
+    if (pods) pods.push(pod);
+    else podsOf.set(budget, [pod]);
+  }
+  return { coveredBy, podsOf };
+}
+
+/**
+ * Judges each budget against its pods' outcomes and marks the pods it keeps on their node: all of them when it
+ * allows no disruption, else the last ones that would not run again beyond what it allows.
+ */
+function judgeBudgets(podsOf: Map<Budget, KubeObject[]>, report: Map<KubeObject, FitPod>): BudgetVerdict[] {
+  const verdicts: BudgetVerdict[] = [];
+  for (const [budget, pods] of podsOf) {
+    const mine = [...pods].sort(queueOrder);
+    const lost = mine.filter((pod) => report.get(pod)?.outcome !== 'placed');
+    const { blocked, ...verdict } = judgeBudget(budget, mine.length, lost.length);
+    verdicts.push(verdict);
+    if (blocked === 0) continue;
+    const keptOnNode = budget.allowed <= 0 ? mine : lost.slice(lost.length - blocked);
+    for (const pod of keptOnNode)
+      Object.assign(report.get(pod) as FitPod, {
+        outcome: 'blocked',
+        target: undefined,
+        reason: `PodDisruptionBudget ${budget.name} ${verdict.reason}`,
+      });
+  }
+  return verdicts.sort((a, b) => codePointOrder(`${a.namespace}/${a.name}`, `${b.namespace}/${b.name}`));
+}
+
 /**
  * Whether the pods a drain of `drained` evicts fit on the other nodes (ADR 0123): kubectl's filters sort each node's
  * pods, the replacements of evicted pods are placed one after another with the scheduler's filters on the nodes
@@ -83,58 +147,19 @@ function summaryOf(
  */
 export function drainFit(snapshot: FitSnapshot, drained: string[], options: DrainOptions): DrainFit {
   const nodes = [...new Set(drained)].sort(codePointOrder);
-  const draining = new Set(nodes);
-  const podsByNode = new Map<string, KubeObject[]>(nodes.map((n) => [n, []]));
-  for (const pod of snapshot.pods) podsByNode.get(nodeNameOf(pod) ?? '')?.push(pod);
+  const { report, left } = sortPods(snapshot, nodes, options);
+  const evicted = [...report.keys()];
+  const { coveredBy, podsOf } = coverage(budgetsOf(snapshot.budgets), evicted);
 
-  const report = new Map<KubeObject, FitPod>();
-  const evicted: KubeObject[] = [];
-  const left: FitPod[] = [];
-  for (const node of nodes) {
-    const plan = planDrain(podsByNode.get(node) ?? [], options, snapshot.daemonSetExists);
-    for (const p of plan.skipped) left.push({ ...p, node, outcome: 'skipped' });
-    for (const p of plan.refused) left.push({ ...p, node, outcome: 'refused' });
-    for (const { pod, namespace, name } of plan.evict) {
-      evicted.push(pod);
-      const gone = finished(pod) || !controlled(pod);
-      report.set(pod, {
-        namespace,
-        name,
-        node,
-        outcome: gone ? 'not-recreated' : 'placed',
-        ...(gone
-          ? { reason: finished(pod) ? 'finished; deleted, not recreated' : 'no controller recreates it' }
-          : {}),
-      });
-    }
-  }
-
-  const budgets = budgetsOf(snapshot.budgets);
-  const coveredBy = new Map(evicted.map((pod) => [pod, budgets.find((b) => b.covers(pod))]));
-  const held = new Set(evicted.filter((pod) => (coveredBy.get(pod)?.allowed ?? 1) <= 0));
+  // A budget that allows no disruption keeps its pods where they are: their replacements take no room.
   const toPlace = evicted
-    .filter((pod) => !held.has(pod) && report.get(pod)?.outcome === 'placed')
+    .filter((pod) => (coveredBy.get(pod)?.allowed ?? 1) > 0 && report.get(pod)?.outcome === 'placed')
     .sort(queueOrder);
-  const states = nodeStates(snapshot.nodes, snapshot.pods, draining, new Set(evicted));
+  const states = nodeStates(snapshot.nodes, snapshot.pods, new Set(nodes), new Set(evicted));
   const placements = placePods(toPlace, states, namespaceLabelsOf(snapshot.namespaces));
   for (const [index, pod] of toPlace.entries())
     Object.assign(report.get(pod) as FitPod, described(placements[index]));
-
-  const verdicts: BudgetVerdict[] = [];
-  for (const budget of budgets) {
-    const mine = evicted.filter((pod) => coveredBy.get(pod) === budget).sort(queueOrder);
-    if (mine.length === 0) continue;
-    const lost = mine.filter((pod) => report.get(pod)?.outcome !== 'placed');
-    const { blocked, ...verdict } = judgeBudget(budget, mine.length, lost.length);
-    verdicts.push(verdict);
-    const keptOnNode = budget.allowed <= 0 ? mine : lost.slice(lost.length - blocked);
-    for (const pod of blocked > 0 ? keptOnNode : [])
-      Object.assign(report.get(pod) as FitPod, {
-        outcome: 'blocked',
-        target: undefined,
-        reason: `PodDisruptionBudget ${budget.name} ${verdict.reason}`,
-      });
-  }
+  const budgets = judgeBudgets(podsOf, report);
 
   const pods = [...[...report.values()].sort((a, b) => codePointOrder(keyOf(a), keyOf(b))), ...left];
   const sequence = sequenceDrain(
@@ -145,9 +170,9 @@ export function drainFit(snapshot: FitSnapshot, drained: string[], options: Drai
   return {
     nodes,
     fits: sequence.possible,
-    summary: summaryOf(nodes, pods, verdicts, sequence),
+    summary: summaryOf(nodes, pods, budgets, sequence),
     pods,
-    budgets: verdicts,
+    budgets,
     sequence,
   };
 }
