@@ -1,0 +1,174 @@
+import type { KubeObject } from '@binnacle/common';
+import {
+  type LabelMatcher,
+  type LabelSelector,
+  type Labels,
+  mapSelectorMatcher,
+  selectorMatcher,
+} from '../../kube/selectors.ts';
+
+/** How an object selects pods (docs/adr/0124-selection-impact.md). */
+export type Relation =
+  | 'service'
+  | 'disruption-budget'
+  | 'policy-target'
+  | 'policy-ingress-peer'
+  | 'policy-egress-peer'
+  | 'workload'
+  | 'autoscaler';
+
+/** A pod as selectors see it: its labels and its namespace's. */
+export interface PodView {
+  namespace: string;
+  name: string;
+  labels: Labels;
+  namespaceLabels: Labels;
+}
+
+export interface ObjectRef {
+  kind: string;
+  group: string;
+  namespace: string;
+  name: string;
+}
+
+/** One way an object selects pods: only in `namespace` when it is set, else in every namespace. */
+export interface Selection {
+  relation: Relation;
+  namespace?: string;
+  matches: (pod: PodView) => boolean;
+}
+
+/**
+ * An object that selects pods. `signature` holds everything its selections read, so an object whose signature is
+ * the same before and after an edit selects differently only pods whose labels changed.
+ */
+export interface Holder {
+  ref: ObjectRef;
+  selections: Selection[];
+  signature: string;
+}
+
+const record = (value: unknown): Record<string, unknown> | undefined =>
+  value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : undefined;
+const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+/** A selector as sent: a document the API server refused may hold anything there. */
+const selectorIn = (value: unknown) => record(value) as LabelSelector | undefined;
+const labelsIn = (value: unknown) => record(value) as Record<string, string> | undefined;
+
+const onLabels =
+  (matcher: LabelMatcher) =>
+  (pod: PodView): boolean =>
+    matcher(pod.labels);
+
+/** The workload kinds whose `spec.selector` picks their pods, with their API groups. */
+export const selectingWorkloads: Record<string, string> = {
+  Deployment: 'apps',
+  ReplicaSet: 'apps',
+  StatefulSet: 'apps',
+  DaemonSet: 'apps',
+  Job: 'batch',
+};
+
+/**
+ * A NetworkPolicy peer's pods: `podSelector` in the policy's namespace, or with `namespaceSelector` the pods (all,
+ * or those `podSelector` picks) of the namespaces it picks. An `ipBlock` picks no pod.
+ */
+function peerMatcher(peer: Record<string, unknown>, namespace: string): (pod: PodView) => boolean {
+  const podSelector = selectorIn(peer.podSelector);
+  const namespaceSelector = selectorIn(peer.namespaceSelector);
+  if (!podSelector && !namespaceSelector) return () => false;
+  const pods: LabelMatcher = podSelector ? selectorMatcher(podSelector) : () => true;
+  if (!namespaceSelector) return (pod) => pod.namespace === namespace && pods(pod.labels);
+  const namespaces = selectorMatcher(namespaceSelector);
+  return (pod) => namespaces(pod.namespaceLabels) && pods(pod.labels);
+}
+
+function peersSelection(
+  relation: Relation,
+  rules: unknown,
+  field: 'from' | 'to',
+  namespace: string,
+): Selection | undefined {
+  const peers = list(rules).flatMap((rule) => list(record(rule)?.[field]).map(record));
+  const matchers = peers.filter((peer) => peer !== undefined).map((peer) => peerMatcher(peer, namespace));
+  if (matchers.length === 0) return undefined;
+  return { relation, matches: (pod) => matchers.some((m) => m(pod)) };
+}
+
+function networkPolicySelections(spec: Record<string, unknown>, namespace: string): Selection[] {
+  const target = selectorIn(spec.podSelector);
+  const selections: (Selection | undefined)[] = [
+    target ? { relation: 'policy-target', namespace, matches: onLabels(selectorMatcher(target)) } : undefined,
+    peersSelection('policy-ingress-peer', spec.ingress, 'from', namespace),
+    peersSelection('policy-egress-peer', spec.egress, 'to', namespace),
+  ];
+  return selections.filter((s) => s !== undefined);
+}
+
+const key = (ref: Pick<ObjectRef, 'kind' | 'namespace' | 'name'>) =>
+  `${ref.kind}\u0000${ref.namespace}\u0000${ref.name}`;
+export const refKey = key;
+
+/**
+ * The objects of a namespace-scoped world that select pods, each with how. An HPA selects its target's pods (by the
+ * target's selector, as it reads their metrics), so `objects` must hold the workloads too.
+ */
+export function holdersOf(objects: readonly KubeObject[]): Holder[] {
+  const workloads = new Map<string, unknown>();
+  for (const object of objects)
+    if (object.kind && object.kind in selectingWorkloads)
+      workloads.set(key(refOf(object)), object.spec?.selector);
+  const holders: Holder[] = [];
+  for (const object of objects) {
+    const ref = refOf(object);
+    const spec = object.spec ?? {};
+    const { namespace } = ref;
+    const own = (relation: Relation, matcher: LabelMatcher, signature: unknown) =>
+      holders.push({
+        ref,
+        selections: [{ relation, namespace, matches: onLabels(matcher) }],
+        signature: JSON.stringify(signature ?? null),
+      });
+    switch (object.kind) {
+      case 'Service':
+        own('service', mapSelectorMatcher(labelsIn(spec.selector)), spec.selector);
+        break;
+      case 'PodDisruptionBudget':
+        own('disruption-budget', selectorMatcher(selectorIn(spec.selector)), spec.selector);
+        break;
+      case 'NetworkPolicy':
+        holders.push({
+          ref,
+          selections: networkPolicySelections(spec, namespace),
+          signature: JSON.stringify([spec.podSelector, spec.ingress, spec.egress]),
+        });
+        break;
+      case 'HorizontalPodAutoscaler': {
+        const target = record(spec.scaleTargetRef);
+        const selector = workloads.get(
+          key({ kind: String(target?.kind ?? ''), namespace, name: String(target?.name ?? '') }),
+        );
+        own('autoscaler', selectorMatcher(selectorIn(selector)), [target?.kind, target?.name, selector]);
+        break;
+      }
+      default:
+        if (object.kind && object.kind in selectingWorkloads)
+          own('workload', selectorMatcher(selectorIn(spec.selector)), spec.selector);
+    }
+  }
+  return holders;
+}
+
+export function refOf(object: KubeObject): ObjectRef {
+  const kind = object.kind ?? '';
+  const group = (object.apiVersion ?? '').includes('/') ? (object.apiVersion ?? '').split('/')[0] : '';
+  return {
+    kind,
+    group: group ?? '',
+    namespace: object.metadata?.namespace ?? '',
+    name: object.metadata?.name ?? '',
+  };
+}
