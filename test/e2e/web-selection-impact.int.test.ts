@@ -1,7 +1,8 @@
 import { docsScreenshot, openPage, seriousA11yViolations } from '@binnacle/testkit';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { agentInBrowser } from './browser-suite.ts';
+import { editYaml } from './ui-steps.ts';
 
 /**
  * The YAML editor's Selection impact (docs/web.md, docs/adr/0124-selection-impact.md) in Chromium, on the seeded
@@ -11,27 +12,16 @@ import { agentInBrowser } from './browser-suite.ts';
  */
 const web = agentInBrowser('selection-web');
 
-/** Opens the object's YAML editor and replaces the first `from` after `after` (the start of the text without one). */
-async function editYaml(
-  page: Page,
-  object: { kind: string; name: string },
-  change: { from: string; to: string; after?: string },
-): Promise<Locator> {
-  const card = page.getByRole('region', { name: 'YAML' });
-  await card.getByRole('button', { name: 'Edit' }).click();
-  const editor = page.getByRole('textbox', { name: `YAML of ${object.kind} ${object.name}` });
-  await editor.waitFor();
-  // biome-ignore lint/performance/useDomNodeTextContent: CodeMirror renders lines as blocks; only the rendered text has the line breaks.
-  const text = (await editor.innerText()).replaceAll('\u00a0', ' ');
-  const start = change.after ? text.indexOf(change.after) : 0;
-  expect(start).toBeGreaterThanOrEqual(0);
-  const at = text.indexOf(change.from, start);
-  expect(at).toBeGreaterThan(0);
-  await editor.press('ControlOrMeta+a');
-  await page.keyboard.insertText(`${text.slice(0, at)}${change.to}${text.slice(at + change.from.length)}`);
-  await card.getByRole('button', { name: 'Review changes' }).click();
-  return card;
-}
+/** Replaces the first `from` after `after` (from the start of the text without one). */
+const replacing =
+  (from: string, to: string, after?: string) =>
+  (text: string): string => {
+    const start = after === undefined ? 0 : text.indexOf(after);
+    expect(start).toBeGreaterThanOrEqual(0);
+    const at = text.indexOf(from, start);
+    expect(at).toBeGreaterThan(0);
+    return `${text.slice(0, at)}${to}${text.slice(at + from.length)}`;
+  };
 
 const row = (region: Locator, kind: string, name: string) =>
   region
@@ -45,7 +35,7 @@ describe('Selection impact in the YAML editor', () => {
     const card = await editYaml(
       page,
       { kind: 'Service', name: 'storefront' },
-      { from: 'app.kubernetes.io/name: storefront', to: 'app.kubernetes.io/name: checkout' },
+      replacing('app.kubernetes.io/name: storefront', 'app.kubernetes.io/name: checkout'),
     );
     await page.getByRole('textbox', { name: 'The object after the apply' }).waitFor();
     await card.getByRole('tab', { name: 'Selection impact' }).click();
@@ -71,11 +61,7 @@ describe('Selection impact in the YAML editor', () => {
     const card = await editYaml(
       page,
       { kind: 'Deployment', name: 'storefront' },
-      {
-        from: 'app.kubernetes.io/name: storefront',
-        to: 'app.kubernetes.io/name: shopfront',
-        after: '  template:',
-      },
+      replacing('app.kubernetes.io/name: storefront', 'app.kubernetes.io/name: shopfront', '  template:'),
     );
     await card.getByRole('alert').filter({ hasText: 'selector' }).waitFor();
     await card.getByRole('button', { name: 'Selection impact of this edit' }).click();
