@@ -108,9 +108,9 @@ function networkPolicySelections(spec: Record<string, unknown>, namespace: strin
   return selections.filter((s) => s !== undefined);
 }
 
-const key = (ref: Pick<ObjectRef, 'kind' | 'namespace' | 'name'>) =>
+/** An object's identity among the holders of both snapshots. */
+export const refKey = (ref: Pick<ObjectRef, 'kind' | 'namespace' | 'name'>) =>
   `${ref.kind}\u0000${ref.namespace}\u0000${ref.name}`;
-export const refKey = key;
 
 /**
  * The objects of a namespace-scoped world that select pods, each with how. An HPA selects its target's pods (by the
@@ -120,7 +120,7 @@ export function holdersOf(objects: readonly KubeObject[]): Holder[] {
   const workloads = new Map<string, unknown>();
   for (const object of objects)
     if (object.kind && object.kind in selectingWorkloads)
-      workloads.set(key(refOf(object)), object.spec?.selector);
+      workloads.set(refKey(refOf(object)), object.spec?.selector);
   const holders: Holder[] = [];
   for (const object of objects) {
     const ref = refOf(object);
@@ -149,7 +149,7 @@ export function holdersOf(objects: readonly KubeObject[]): Holder[] {
       case 'HorizontalPodAutoscaler': {
         const target = record(spec.scaleTargetRef);
         const selector = workloads.get(
-          key({ kind: String(target?.kind ?? ''), namespace, name: String(target?.name ?? '') }),
+          refKey({ kind: String(target?.kind ?? ''), namespace, name: String(target?.name ?? '') }),
         );
         own('autoscaler', selectorMatcher(selectorIn(selector)), [target?.kind, target?.name, selector]);
         break;
@@ -162,12 +162,12 @@ export function holdersOf(objects: readonly KubeObject[]): Holder[] {
   return holders;
 }
 
+/** Kind, API group (from apiVersion), namespace and name of an object. */
 export function refOf(object: KubeObject): ObjectRef {
-  const kind = object.kind ?? '';
-  const group = (object.apiVersion ?? '').includes('/') ? (object.apiVersion ?? '').split('/')[0] : '';
+  const apiVersion = object.apiVersion ?? '';
   return {
-    kind,
-    group: group ?? '',
+    kind: object.kind ?? '',
+    group: apiVersion.includes('/') ? apiVersion.slice(0, apiVersion.indexOf('/')) : '',
     namespace: object.metadata?.namespace ?? '',
     name: object.metadata?.name ?? '',
   };
