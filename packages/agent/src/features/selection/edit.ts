@@ -1,6 +1,6 @@
 import type { KubeObject } from '@binnacle/common';
 import { selectorMatcher } from '../../kube/selectors.ts';
-import { holdersOf, type PodView, refKey, refOf, selectingWorkloads } from './holders.ts';
+import { holdersOf, type PodView, refKey, refOf, selectingWorkloads, selectorIn } from './holders.ts';
 import { type PodSample, type Snapshot, sample } from './impact.ts';
 
 /** What the cluster holds now, as the caller may see it. */
@@ -143,8 +143,8 @@ export function snapshotsOf(
 export function templateMismatch(object: KubeObject): string | undefined {
   if (!object.kind || !(object.kind in selectingWorkloads) || object.kind === 'Job') return undefined;
   const labels = templateLabels(object);
-  const selector = object.spec?.selector;
-  if (!labels || selector === null || typeof selector !== 'object') return undefined;
+  const selector = selectorIn(object.spec?.selector);
+  if (!labels || !selector) return undefined;
   if (selectorMatcher(selector)(labels)) return undefined;
   return `${object.kind} ${object.metadata?.name}: its selector does not match its pod template's labels`;
 }

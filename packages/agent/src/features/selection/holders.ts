@@ -54,9 +54,23 @@ const record = (value: unknown): Record<string, unknown> | undefined =>
     ? (value as Record<string, unknown>)
     : undefined;
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-/** A selector as sent: a document the API server refused may hold anything there. */
-const selectorIn = (value: unknown) => record(value) as LabelSelector | undefined;
 const labelsIn = (value: unknown) => record(value) as Record<string, string> | undefined;
+
+/**
+ * A LabelSelector read defensively: a document the API server refused as invalid is judged as sent, and may hold
+ * anything there. What is not a selector's shape selects nothing rather than failing.
+ */
+export function selectorIn(value: unknown): LabelSelector | undefined {
+  const selector = record(value);
+  if (!selector) return undefined;
+  const expressions = list(selector.matchExpressions).map(record);
+  return {
+    matchLabels: labelsIn(selector.matchLabels),
+    matchExpressions: expressions
+      .filter((e) => e !== undefined)
+      .map((e) => ({ key: String(e.key), operator: String(e.operator), values: list(e.values).map(String) })),
+  };
+}
 
 const onLabels =
   (matcher: LabelMatcher) =>

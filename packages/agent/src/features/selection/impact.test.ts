@@ -152,4 +152,16 @@ describe('the selection impact of an edit', () => {
     ]);
     expect(changesOf(service, structuredClone(service))).toEqual([]);
   });
+
+  it('reads a document the API server refused as it was sent, whatever its shape, without failing', () => {
+    const odd = [
+      { ...web, spec: 'not an object' },
+      { ...web, spec: { selector: { matchExpressions: { key: 'app' } }, template: [] } },
+      { ...policy, spec: { podSelector: { matchLabels: 'app' }, ingress: [{ from: 7 }, 'x'] } },
+    ] as KubeObject[];
+    for (const after of odd) {
+      expect(() => changesOf(after.kind === 'Deployment' ? web : policy, after)).not.toThrow();
+      expect(() => templateMismatch(after)).not.toThrow();
+    }
+  });
 });
