@@ -153,6 +153,32 @@ describe('the selection impact of an edit', () => {
     expect(changesOf(service, structuredClone(service))).toEqual([]);
   });
 
+  it("moves an HPA's pods with its target, and follows its target's selector", () => {
+    const api = {
+      ...meta('Deployment', 'api'),
+      spec: {
+        selector: { matchLabels: { [app]: 'api' } },
+        template: { metadata: { labels: { [app]: 'api' } } },
+      },
+    } as KubeObject;
+    const hpa = (target: string) =>
+      ({
+        ...meta('HorizontalPodAutoscaler', 'scaler'),
+        apiVersion: 'autoscaling/v2',
+        spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: target } },
+      }) as KubeObject;
+    const objects = live({ selecting: [web, api, hpa('web')] });
+    expect(changesOf(hpa('web'), hpa('api'), objects)).toEqual([
+      {
+        what: 'HorizontalPodAutoscaler scaler autoscaler',
+        before: 2,
+        after: 1,
+        gained: ['api-0'],
+        lost: ['web-1-a', 'web-1-b'],
+      },
+    ]);
+  });
+
   it('reads a document the API server refused as it was sent, whatever its shape, without failing', () => {
     const odd = [
       { ...web, spec: 'not an object' },
