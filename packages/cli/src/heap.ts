@@ -11,11 +11,22 @@ import { runInNewContext } from 'node:vm';
  * sixth more CPU for a 10 000-pod list, measured), and RSS stays ~150 MB lower under that load. Both are read at
  * each collection, so setting them at start takes effect; `--max-semi-space-size` would not (it is read when the
  * heap is set up).
+ *
+ * The hub keeps V8's growing young generation (ADR 0125): it holds no large cache, and every tunneled request
+ * lives a few milliseconds across both its ends. With the young generation pinned at 1 MB a scavenge ran every
+ * few milliseconds under load and promoted the requests then in flight, so collections took a third of the hub's
+ * CPU per tunneled request; grown, scavenges are rare and find little alive.
  */
-const tuning = ['--heap-growing-percent=25', '--semi-space-growth-factor=1'];
+const oldGeneration = '--heap-growing-percent=25';
+const pinnedYoungGeneration = '--semi-space-growth-factor=1';
+
+/** The tuning flags of a `binnacle` command (the first argument). */
+export const heapTuning = (command: string | undefined): string[] =>
+  command === 'hub' ? [oldGeneration] : [oldGeneration, pinnedYoungGeneration];
 
 /** Sets the tuning flags the process was not started with (`node` options or NODE_OPTIONS win). */
 export function keepHeapNearLiveData(
+  tuning: string[],
   given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)],
 ): void {
   const spelled = (flag: string) => flag.split('=')[0]?.replaceAll('_', '-') ?? flag;
