@@ -135,15 +135,20 @@ beforeAll(async () => {
       rules: [
         { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch', 'patch'] },
         { apiGroups: [''], resources: ['pods', 'pods/log'], verbs: ['get', 'list'] },
+        { apiGroups: [''], resources: ['services'], verbs: ['get', 'list', 'watch', 'patch'] },
       ],
     },
   });
   await core.createNamespacedPod({
     namespace: namespace.name,
     body: {
-      metadata: { name: 'app' },
+      metadata: { name: 'app', labels: { run: 'app' } },
       spec: { containers: [{ name: 'main', image: 'ghcr.io/acme/app:1.0' }] },
     },
+  });
+  await core.createNamespacedService({
+    namespace: namespace.name,
+    body: { metadata: { name: 'app' }, spec: { selector: { run: 'app' }, ports: [{ port: 80 }] } },
   });
   await rbac.createNamespacedRoleBinding({
     namespace: namespace.name,
@@ -482,6 +487,33 @@ describe('MCP through the hub', () => {
     // One cluster's own read-only endpoint, through the tunnel: the same read tools.
     const one = await connect(`/c/${clusters.alpha}/mcp-readonly`, { pat: adaPat });
     expect((await one.listTools()).tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+  });
+
+  it("answers a selection impact through the hub's read-only MCP and the tunnel, as the caller", async () => {
+    const service = (selector: string) =>
+      `apiVersion: v1\nkind: Service\nmetadata: { name: app, namespace: ${namespace.name} }\nspec: { selector: { run: ${selector} }, ports: [{ port: 80 }] }\n`;
+    const lostPods = (answer: {
+      changes: { kind: string; name: string; lost: { pods: { name: string }[] } }[];
+    }) => answer.changes.map((c) => `${c.kind} ${c.name}: ${c.lost.pods.map((p) => p.name).join(',')}`);
+    const reader = await connect('/mcp-readonly', { oauth: new AssistantOAuth('ada') });
+    const answer = await call(reader, 'selection_impact', { cluster: 'alpha', yaml: service('other') });
+    expect(answer.isError, answer.text).toBe(false);
+    expect(lostPods(JSON.parse(answer.text))).toEqual(['Service app: app']);
+    // Through the tunnel with a PAT, which carries no IdP group: the Role does not apply, so the agent's dry run
+    // as the user is refused by the API server.
+    const tunneled = await hubFetch(`/c/${clusters.alpha}/api/selection-impact`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adaPat}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ yaml: service('other') }),
+    });
+    expect(tunneled.status).toBe(403);
+    expect(await tunneled.json()).toMatchObject({
+      code: 'forbidden',
+      error: expect.stringContaining('services "app" is forbidden'),
+    });
+    // Nothing was written.
+    const live = await core.readNamespacedService({ name: 'app', namespace: namespace.name });
+    expect(live.spec?.selector).toEqual({ run: 'app' });
   });
 
   it('a catastrophic grep through /mcp reaches every cluster and freezes none (issue 37)', async () => {

@@ -23,6 +23,7 @@ const readTools = [
   'list_resources',
   'get_resource',
   'compare_objects',
+  'selection_impact',
   'get_events',
   'get_pod_logs',
   'get_changes',

@@ -53,6 +53,9 @@ export function YamlEditor({
         doc: initial,
         extensions: [
           ...yamlSetup(label),
+          // The text is focusable (contenteditable) already; a tabindex says so to checkers such as axe, which
+          // otherwise report its scrolling parent as a region keyboard users cannot reach. No tab stop is added.
+          EditorView.contentAttributes.of({ tabindex: '0' }),
           history(),
           highlightActiveLine(),
           keymap.of([...defaultKeymap, ...historyKeymap, ...searchKeymap, indentWithTab]),

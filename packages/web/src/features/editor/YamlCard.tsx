@@ -6,8 +6,10 @@ import { stringify } from 'yaml';
 import { put, remove } from '../../api/client.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Card, ErrorMessage, Loading } from '../../ui/states.tsx';
+import { Tabs } from '../../ui/Tabs.tsx';
 import { useWhyNot } from '../shell/use-why-not.ts';
 import { DraftEditor, StepButtons } from './EditFlow.tsx';
+import { RefusedEditImpact, SelectionImpact } from './SelectionImpact.tsx';
 
 // CodeMirror is only fetched when someone reviews a change.
 const YamlDiff = lazy(() => import('./CodeMirror.tsx').then((m) => ({ default: m.YamlDiff })));
@@ -29,6 +31,13 @@ function editableYaml(resource: KubeObject): string {
 
 const button =
   'rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-800';
+
+/** What a review shows of the dry run: the YAML diff, or which objects gain or lose pods (docs/web.md). */
+const reviewTabs = [
+  { id: 'diff', label: 'Changes' },
+  { id: 'selection', label: 'Selection impact' },
+] as const;
+type ReviewTab = (typeof reviewTabs)[number]['id'];
 
 /** Editing starts from `start`; the text being edited lives in a ref, so typing does not re-create the editor. */
 type Mode = { at: 'view' } | { at: 'edit'; start: string } | { at: 'review'; after: string };
@@ -54,11 +63,15 @@ export function YamlCard({
   const [original, setOriginal] = useState('');
   const draft = useRef('');
   const [deleting, setDeleting] = useState(false);
+  const [reviewing, setReviewing] = useState<ReviewTab>('diff');
   const scope = params.namespace === '_' ? undefined : params.namespace;
   const dryRun = useMutation({
     mutationFn: (text: string) =>
       put('/api/resources/{kind}/{namespace}/{name}', { params, query: { dryRun: 'true' }, body: text }),
-    onSuccess: (answer) => setMode({ at: 'review', after: editableYaml(answer.resource as KubeObject) }),
+    onSuccess: (answer) => {
+      setReviewing('diff');
+      setMode({ at: 'review', after: editableYaml(answer.resource as KubeObject) });
+    },
   });
   const apply = useMutation({
     mutationFn: (text: string) => put('/api/resources/{kind}/{namespace}/{name}', { params, body: text }),
@@ -140,6 +153,7 @@ export function YamlCard({
             }}
             back={{ label: 'Cancel', run: () => setMode({ at: 'view' }) }}
           />
+          {dryRun.isError && <RefusedEditImpact error={dryRun.error} yaml={dryRun.variables} />}
         </div>
       )}
       {mode.at === 'review' && (
@@ -149,9 +163,15 @@ export function YamlCard({
               ? 'The API server would store the object unchanged.'
               : 'What the API server would store (server-side apply, dry run): now on the left, after on the right.'}
           </p>
-          <Suspense fallback={<Loading what="the diff" />}>
-            <YamlDiff before={original} after={mode.after} />
-          </Suspense>
+          <Tabs label="Review" tabs={[...reviewTabs]} current={reviewing} choose={setReviewing}>
+            {reviewing === 'diff' ? (
+              <Suspense fallback={<Loading what="the diff" />}>
+                <YamlDiff before={original} after={mode.after} />
+              </Suspense>
+            ) : (
+              <SelectionImpact yaml={draft.current} />
+            )}
+          </Tabs>
           <StepButtons
             step={apply}
             failure={{ what: 'the change', verb: 'apply' }}
