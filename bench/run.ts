@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { agentScale } from './agent-scale.ts';
 import { auditNetpol } from './audit-netpol.ts';
 import { costTraffic } from './cost-traffic.ts';
+import { drainFitBench } from './drain-fit.ts';
 import { fleetFanout } from './fleet-fanout.ts';
 import { grepAttack } from './grep-attack.ts';
 import { helmReleases } from './helm-releases.ts';
@@ -47,6 +48,11 @@ const benchmarks: Record<string, { about: string; run: (args: string[]) => Promi
     about:
       'the whole-cluster topology above topologyMaxNodes at 10 000 and 50 000 generated pods, in process: level of detail, nodes, bytes, build time',
     run: topologyLod,
+  },
+  'drain-fit': {
+    about:
+      'the drain fit (ADR 0123) of 1, 10 and 100 nodes of 110 pods in a generated 1 000-node cluster, in process: median and worst time',
+    run: drainFitBench,
   },
   'hub-auth': {
     about:

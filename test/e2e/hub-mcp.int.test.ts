@@ -135,6 +135,7 @@ beforeAll(async () => {
       rules: [
         { apiGroups: [''], resources: ['configmaps'], verbs: ['get', 'list', 'watch', 'patch'] },
         { apiGroups: [''], resources: ['pods', 'pods/log'], verbs: ['get', 'list'] },
+        { apiGroups: [''], resources: ['services'], verbs: ['get', 'list', 'watch', 'patch'] },
         { apiGroups: ['networking.k8s.io'], resources: ['networkpolicies'], verbs: ['list'] },
       ],
     },
@@ -142,9 +143,13 @@ beforeAll(async () => {
   await core.createNamespacedPod({
     namespace: namespace.name,
     body: {
-      metadata: { name: 'app' },
+      metadata: { name: 'app', labels: { run: 'app' } },
       spec: { containers: [{ name: 'main', image: 'ghcr.io/acme/app:1.0' }] },
     },
+  });
+  await core.createNamespacedService({
+    namespace: namespace.name,
+    body: { metadata: { name: 'app' }, spec: { selector: { run: 'app' }, ports: [{ port: 80 }] } },
   });
   await rbac.createNamespacedRoleBinding({
     namespace: namespace.name,
@@ -222,13 +227,18 @@ describe('MCP through the hub', () => {
   it("/c/<id>/mcp with a PAT: the agent's tools, as the user without IdP groups", async () => {
     const client = await connect(`/c/${clusters.alpha}/mcp`, { pat: adaPat });
     const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['get_dashboard', 'list_resources', 'patch_resource']));
+    expect(names).toEqual(
+      expect.arrayContaining(['get_dashboard', 'list_resources', 'drain_fit', 'patch_resource']),
+    );
     const namespaces = await call(client, 'list_namespaces');
     expect(namespaces.isError, namespaces.text).toBe(false);
     // A PAT never carries IdP groups, so the binding for /platform-admins does not apply.
     const denied = await call(client, 'list_resources', { kind: 'configmaps', namespace: namespace.name });
     expect(denied.isError).toBe(true);
     expect(denied.text).toMatch(/^forbidden: /);
+    // The drain fit reads every node and pod as the caller, so it asks for the right to list them cluster-wide.
+    const fit = await call(client, 'drain_fit', { nodes: ['kwok-node-0'] });
+    expect(fit.text).toMatch(/^forbidden: binnacle:user:ada@example\.com cannot list nodes cluster-wide/);
     const write = await call(client, 'patch_resource', {
       kind: 'configmap',
       name: 'greeting',
@@ -498,6 +508,33 @@ describe('MCP through the hub', () => {
     // One cluster's own read-only endpoint, through the tunnel: the same read tools.
     const one = await connect(`/c/${clusters.alpha}/mcp-readonly`, { pat: adaPat });
     expect((await one.listTools()).tools.every((t) => t.annotations?.readOnlyHint === true)).toBe(true);
+  });
+
+  it("answers a selection impact through the hub's read-only MCP and the tunnel, as the caller", async () => {
+    const service = (selector: string) =>
+      `apiVersion: v1\nkind: Service\nmetadata: { name: app, namespace: ${namespace.name} }\nspec: { selector: { run: ${selector} }, ports: [{ port: 80 }] }\n`;
+    const lostPods = (answer: {
+      changes: { kind: string; name: string; lost: { pods: { name: string }[] } }[];
+    }) => answer.changes.map((c) => `${c.kind} ${c.name}: ${c.lost.pods.map((p) => p.name).join(',')}`);
+    const reader = await connect('/mcp-readonly', { oauth: new AssistantOAuth('ada') });
+    const answer = await call(reader, 'selection_impact', { cluster: 'alpha', yaml: service('other') });
+    expect(answer.isError, answer.text).toBe(false);
+    expect(lostPods(JSON.parse(answer.text))).toEqual(['Service app: app']);
+    // Through the tunnel with a PAT, which carries no IdP group: the Role does not apply, so the agent's dry run
+    // as the user is refused by the API server.
+    const tunneled = await hubFetch(`/c/${clusters.alpha}/api/selection-impact`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${adaPat}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ yaml: service('other') }),
+    });
+    expect(tunneled.status).toBe(403);
+    expect(await tunneled.json()).toMatchObject({
+      code: 'forbidden',
+      error: expect.stringContaining('services "app" is forbidden'),
+    });
+    // Nothing was written.
+    const live = await core.readNamespacedService({ name: 'app', namespace: namespace.name });
+    expect(live.spec?.selector).toEqual({ run: 'app' });
   });
 
   it('a catastrophic grep through /mcp reaches every cluster and freezes none (issue 37)', async () => {

@@ -3,6 +3,28 @@ import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 /**
+ * On an object's page (already open): open its YAML in the editor, check it reads as edited (no managedFields), put
+ * `edit` of its text in its place and ask for the review (the server-side-apply dry run). Answers the YAML card.
+ */
+export async function editYaml(
+  page: Page,
+  object: { kind: string; name: string },
+  edit: (text: string) => string,
+): Promise<Locator> {
+  const card = page.getByRole('region', { name: 'YAML' });
+  await card.getByRole('button', { name: 'Edit' }).click();
+  const editor = page.getByRole('textbox', { name: `YAML of ${object.kind} ${object.name}` });
+  await editor.waitFor();
+  // biome-ignore lint/performance/useDomNodeTextContent: CodeMirror renders lines as blocks; only the rendered text has the line breaks.
+  const text = (await editor.innerText()).replaceAll('\u00a0', ' ');
+  expect(text).not.toContain('managedFields');
+  await editor.press('ControlOrMeta+a');
+  await page.keyboard.insertText(edit(text));
+  await card.getByRole('button', { name: 'Review changes' }).click();
+  return card;
+}
+
+/**
  * On an object's page (already open): edit its YAML in the editor, replacing `from` by `to`, review the
  * server-side-apply dry run's diff, apply it, then follow the link to the timeline (a client-side navigation,
  * no reload) and wait for the update there. Shared by the tests against the agent and through the hub.
@@ -13,17 +35,10 @@ export async function editYamlAndFollowToTimeline(
   change: { from: string; to: string },
   afterReview?: (page: Page) => Promise<unknown>,
 ): Promise<void> {
-  const card = page.getByRole('region', { name: 'YAML' });
-  await card.getByRole('button', { name: 'Edit' }).click();
-  const editor = page.getByRole('textbox', { name: `YAML of ${object.kind} ${object.name}` });
-  await editor.waitFor();
-  // biome-ignore lint/performance/useDomNodeTextContent: CodeMirror renders lines as blocks; only the rendered text has the line breaks.
-  const text = (await editor.innerText()).replaceAll('\u00a0', ' ');
-  expect(text).toContain(change.from);
-  expect(text).not.toContain('managedFields');
-  await editor.press('ControlOrMeta+a');
-  await page.keyboard.insertText(text.replace(change.from, change.to));
-  await card.getByRole('button', { name: 'Review changes' }).click();
+  const card = await editYaml(page, object, (text) => {
+    expect(text).toContain(change.from);
+    return text.replace(change.from, change.to);
+  });
   const after = page.getByRole('textbox', { name: 'The object after the apply' });
   await after.waitFor();
   const now = page.getByRole('textbox', { name: 'The object now' });

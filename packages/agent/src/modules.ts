@@ -27,6 +27,7 @@ import { portforwardModule } from './features/portforward/module.ts';
 import { rbacModule } from './features/rbac/module.ts';
 import { repohostModule } from './features/repohost/module.ts';
 import { resourcesModule } from './features/resources/module.ts';
+import { selectionModule } from './features/selection/module.ts';
 import { sessionsModule } from './features/sessions/module.ts';
 import { tablesModule } from './features/tables/module.ts';
 import { timelineModule } from './features/timeline/module.ts';
@@ -48,6 +49,7 @@ export const agentModules: readonly AnyAgentModule[] = [
   configModule,
   contextsModule,
   resourcesModule,
+  selectionModule,
   compareModule,
   tablesModule,
   dashboardModule,
@@ -93,6 +95,7 @@ export const agentToolOrder: readonly string[] = [
   'list_resources',
   'get_resource',
   'compare_objects',
+  'selection_impact',
   'get_events',
   'get_pod_logs',
   'get_changes',
@@ -107,6 +110,7 @@ export const agentToolOrder: readonly string[] = [
   'get_subject_permissions',
   'who_can',
   'upgrade_readiness',
+  'drain_fit',
   'get_neighborhood',
   'network_policy_impact',
   'propose_network_policies',

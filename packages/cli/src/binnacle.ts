@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 /** The `binnacle` command: `binnacle agent [flags]`, `binnacle desktop [flags]`, `binnacle hub [flags]`. */
 import { enableCompileCache } from 'node:module';
-import { collectWhenIdle, keepHeapNearLiveData } from './heap.ts';
+import { collectWhenIdle, heapTuning, keepHeapNearLiveData } from './heap.ts';
 
 // V8 keeps the compiled code of every module between runs (in the OS temp directory; a read-only one only
 // skips it), so a restart does not parse and compile them again.
 enableCompileCache();
-keepHeapNearLiveData();
+keepHeapNearLiveData(heapTuning(process.argv[2]));
 collectWhenIdle();
 
 const usage = `usage: binnacle <command> [flags]

@@ -4,16 +4,16 @@ import { describe, expect, it } from 'vitest';
 import { worthCollecting } from './heap.ts';
 
 /**
- * A process that sets the tuning (given `flags` as its own), then allocates as a sync does: its young generation's
+ * A process that sets the tuning of `command` (given `flags` as its own), then allocates as a sync does: its young generation's
  * size before and after.
  */
-function youngGeneration(flags: string[]): { first: number; afterLoad: number } {
+function youngGeneration(command: string, flags: string[]): { first: number; afterLoad: number } {
   const heap = resolve(import.meta.dirname, 'heap.ts');
   const script = `
     const v8 = await import('node:v8');
     const young = () => v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size;
-    const { keepHeapNearLiveData } = await import(${JSON.stringify(heap)});
-    keepHeapNearLiveData(${JSON.stringify(flags)});
+    const { heapTuning, keepHeapNearLiveData } = await import(${JSON.stringify(heap)});
+    keepHeapNearLiveData(heapTuning(${JSON.stringify(command)}), ${JSON.stringify(flags)});
     const first = young();
     const kept = [];
     for (let i = 0; i < 200_000; i += 1) {
@@ -30,12 +30,20 @@ describe('keepHeapNearLiveData', () => {
   // V8 sizes the young generation from the machine (1–4.25 MB here, by load): the figure that matters is that it
   // stays near that start instead of doubling to 32 MB as it does on its own under the same allocations.
   it('keeps the young generation near its first size under load', () => {
-    const { first, afterLoad } = youngGeneration([]);
-    expect(afterLoad).toBeLessThanOrEqual(Math.max(2 * first, 8 * 1024 * 1024));
+    for (const command of ['agent', 'desktop']) {
+      const { first, afterLoad } = youngGeneration(command, []);
+      expect(afterLoad).toBeLessThanOrEqual(Math.max(2 * first, 8 * 1024 * 1024));
+    }
+  });
+
+  // ADR 0125: the hub's tunneled requests live a few milliseconds; a young generation pinned at 1 MB promoted them.
+  it("lets the hub's young generation grow", () => {
+    const { afterLoad } = youngGeneration('hub', []);
+    expect(afterLoad).toBeGreaterThan(16 * 1024 * 1024);
   });
 
   it('leaves a flag the process was started with alone', () => {
-    const { afterLoad } = youngGeneration(['--semi-space-growth-factor=2']);
+    const { afterLoad } = youngGeneration('agent', ['--semi-space-growth-factor=2']);
     expect(afterLoad).toBeGreaterThan(16 * 1024 * 1024);
   });
 });
@@ -55,9 +63,9 @@ describe('collectWhenIdle', () => {
   it('hands the garbage of a burst back once the process goes quiet (V8 alone keeps it)', () => {
     const heap = resolve(import.meta.dirname, 'heap.ts');
     const script = `
-      const { collectWhenIdle, keepHeapNearLiveData } = await import(${JSON.stringify(heap)});
+      const { collectWhenIdle, heapTuning, keepHeapNearLiveData } = await import(${JSON.stringify(heap)});
       const { getHeapStatistics } = await import('node:v8');
-      keepHeapNearLiveData([]);
+      keepHeapNearLiveData(heapTuning('agent'), []);
       const kept = Array.from({ length: 100_000 }, (_, i) => ({ name: 'pod-' + i, spec: [i] }));
       collectWhenIdle(200);
       for (let round = 0; round < 5; round += 1) JSON.parse(JSON.stringify(kept));

@@ -11,11 +11,20 @@ import { runInNewContext } from 'node:vm';
  * sixth more CPU for a 10 000-pod list, measured), and RSS stays ~150 MB lower under that load. Both are read at
  * each collection, so setting them at start takes effect; `--max-semi-space-size` would not (it is read when the
  * heap is set up).
+ *
+ * The hub keeps V8's own sizing (ADR 0125): it holds no large cache, and every tunneled request's ~30 KB lives a
+ * few milliseconds. Pinned at 1 MB, the young generation was scavenged every few milliseconds under load and
+ * promoted the requests then in flight, and the old generation, collected at a quarter over its survivors, was
+ * collected several times a second: collections were a third of the hub's CPU per tunneled request.
  */
-const tuning = ['--heap-growing-percent=25', '--semi-space-growth-factor=1'];
+const agentTuning = ['--heap-growing-percent=25', '--semi-space-growth-factor=1'];
+
+/** The tuning flags of a `binnacle` command (the first argument): none for the hub. */
+export const heapTuning = (command: string | undefined): string[] => (command === 'hub' ? [] : agentTuning);
 
 /** Sets the tuning flags the process was not started with (`node` options or NODE_OPTIONS win). */
 export function keepHeapNearLiveData(
+  tuning: string[],
   given = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)],
 ): void {
   const spelled = (flag: string) => flag.split('=')[0]?.replaceAll('_', '-') ?? flag;

@@ -53,7 +53,7 @@ describe('the Kubernetes client while only reading (the read-only MCP endpoint)'
     body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'written-while-reading' } },
   };
 
-  it('sends reads and reviews, and refuses every write and session before it reaches the API server', async () => {
+  it('sends reads, reviews and apply dry runs, and refuses every write and session before it reaches the API server', async () => {
     await onlyReading(async () => {
       expect(
         (await client.request<{ items: unknown[] }>({ path: '/api/v1/namespaces' })).items.length,
@@ -79,6 +79,24 @@ describe('the Kubernetes client while only reading (the read-only MCP endpoint)'
           }),
         ).rejects.toMatchObject({ code: 'forbidden' });
       await expect(client.upgradeHeaders()).rejects.toMatchObject({ code: 'forbidden' });
+      // A server-side apply's dry run is sent (it writes nothing); the same apply for real, or another patch
+      // type's dry run, is not.
+      const apply = {
+        method: 'PATCH' as const,
+        path: `${configMap.path}/written-while-reading`,
+        query: { fieldManager: 'binnacle', dryRun: 'All' },
+        contentType: 'application/apply-patch+yaml',
+        body: configMap.body,
+      };
+      expect((await client.request<{ metadata: { name: string } }>(apply)).metadata.name).toBe(
+        'written-while-reading',
+      );
+      await expect(client.request({ ...apply, query: { fieldManager: 'binnacle' } })).rejects.toMatchObject({
+        code: 'forbidden',
+      });
+      await expect(
+        client.request({ ...apply, contentType: 'application/merge-patch+json' }),
+      ).rejects.toMatchObject({ code: 'forbidden' });
     });
     // Nothing was created, and outside that work the same client writes again.
     await expect(

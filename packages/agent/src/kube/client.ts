@@ -207,7 +207,7 @@ export class KubeClient {
   }
 
   async #send(req: KubeRequest): Promise<Dispatcher.ResponseData> {
-    refuseWritesWhileReading(req.method ?? 'GET', req.path);
+    refuseWritesWhileReading(req.method ?? 'GET', req.path, req);
     const body =
       req.body === undefined
         ? undefined

@@ -14,15 +14,30 @@ export function onlyReading<T>(work: () => T): T {
 
 /**
  * Reviews are created (POST) but change nothing: the reads that ask what a caller may do, or who it is.
- * Everything else but GET writes or opens a session (exec, attach, port-forward: WebSocket upgrades).
+ * Everything else but GET (and an apply's dry run, below) writes or opens a session (exec, attach, port-forward: WebSocket upgrades).
  */
 const reviewPath =
   /^\/apis\/(authorization\.k8s\.io\/v1\/(namespaces\/[^/]+\/)?(self|local)?subject(access|rules)reviews|authentication\.k8s\.io\/v1\/selfsubjectreviews)$/;
 
+/**
+ * A server-side-apply dry run writes nothing either (the selection impact asks one, docs/adr/0124): the API server
+ * calls only admission webhooks without side effects on a dry run. Only the apply patch type is let through, which
+ * no server older than dry runs accepts, so none could take it for a real write.
+ */
+const applyDryRun = (method: string, request: { query?: Record<string, unknown>; contentType?: string }) =>
+  method === 'PATCH' &&
+  request.query?.dryRun === 'All' &&
+  request.contentType === 'application/apply-patch+yaml';
+
 /** Refuses a request that is not a read while only reading is allowed. */
-export function refuseWritesWhileReading(method: string, path: string): void {
+export function refuseWritesWhileReading(
+  method: string,
+  path: string,
+  request: { query?: Record<string, unknown>; contentType?: string } = {},
+): void {
   if (reading.getStore() !== true) return;
-  if (method === 'GET' || (method === 'POST' && reviewPath.test(path))) return;
+  if (method === 'GET' || (method === 'POST' && reviewPath.test(path)) || applyDryRun(method, request))
+    return;
   throw new AppError(
     'forbidden',
     `this endpoint only reads the cluster: ${method} ${path} was not sent (use /mcp, with the caller's rights, to change it)`,

@@ -8,6 +8,7 @@ export { deprecatedWidgets, plantDeprecatedUses, servedCrd } from './deprecated-
 export { releaseWithFailedHook } from './helm-hooks.ts';
 export { anonymousRegistry, createPullingPod, createPullSecret, repositoryName } from './images.ts';
 export { kubeconfigWithContexts } from './kubeconfigs.ts';
+export { mergePatch, nodePool } from './node-pool.ts';
 export { type HttpSignIn, signInOverHttp } from './oidc.ts';
 export { crashLoopingPod, podWithStatus } from './pods.ts';
 export { type SentBody, sendFrom } from './proxy-request.ts';

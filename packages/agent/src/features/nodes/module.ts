@@ -2,7 +2,7 @@ import { type ContextOf, defineAgentModule, routesOnly } from '../../module.ts';
 import { nodeTools } from './mcp-tools.ts';
 import { nodeRoutes } from './routes.ts';
 
-const needs = ['cluster', 'config', 'log', 'timeline'] as const;
+const needs = ['access', 'cluster', 'config', 'log', 'timeline'] as const;
 /** What the nodes feature reads of the agent. */
 export type NodesContext = ContextOf<typeof needs>;
 

@@ -6,6 +6,8 @@ import { callerAware } from '../../http/caller.ts';
 import { actionAnswer, ImageRef, NamespaceParam, ObjectNameParam } from '../../http/schemas.ts';
 import { type ActionOutcome, bodyMayBeEmpty, performAction } from '../../scope/actions.ts';
 import { startNodeDebugger, stopNodeDebuggers } from './debug-pod.ts';
+import { DrainFitAnswer, FitQuery } from './fit-schemas.ts';
+import { drainFitOf } from './fit-service.ts';
 import type { NodesContext } from './module.ts';
 import { drainNode, drainTimeout, setSchedulable } from './service.ts';
 
@@ -145,6 +147,21 @@ export function nodeRoutes(app: App, ctx: NodesContext): void {
         () => drainNode(ctx, request.params.name, request.body, whileClientWaits(reply), request.caller),
         { dryRun: request.body.dryRun },
       ),
+  );
+
+  app.get(
+    '/api/nodes/drain-fit',
+    {
+      config: callerAware,
+      schema: {
+        tags,
+        summary:
+          "What draining nodes would do, before anything is cordoned or evicted: where each evicted pod's replacement fits (the scheduler's filters: requests, node selectors and affinity, taints, cordons, pod count, required anti-affinity) or why it would stay Pending in the scheduler's words, which PodDisruptionBudgets block, and an order of the nodes in batches that keeps every budget satisfied",
+        querystring: FitQuery,
+        response: { 200: DrainFitAnswer, ...errorResponses },
+      },
+    },
+    (request) => drainFitOf(ctx, request.query, request.caller),
   );
 
   const DebugAnswer = Type.Object({

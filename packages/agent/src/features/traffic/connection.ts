@@ -1,6 +1,6 @@
 import type { KubeObject } from '@binnacle/common';
 import { PortForwards } from '../../scope/portforward/forwards.ts';
-import { HubbleClient } from './hubble-client.ts';
+import type { HubbleClient } from './hubble-client.ts';
 import type { TrafficContext } from './module.ts';
 
 export type Via = 'flag' | 'request' | 'dns' | 'port-forward';
@@ -22,6 +22,12 @@ export interface ConnectionState {
 
 const firstPort = (service: KubeObject) =>
   Number((service.spec?.ports as { port?: number }[] | undefined)?.[0]?.port ?? 80);
+
+/**
+ * gRPC and protobuf are a tenth of the agent's code and only a Hubble relay needs them: loaded at the first connect,
+ * not at every start (docs/adr/0113-idle-collection-and-a-lighter-start.md).
+ */
+const hubbleClientClass = async () => (await import('./hubble-client.ts')).HubbleClient;
 
 const describe = (error: unknown) =>
   error instanceof Error ? error.message.replace(/\s+/g, ' ').slice(0, 300) : String(error);
@@ -92,7 +98,7 @@ export class HubbleConnection {
       let target = `${relay?.metadata?.namespace}/${relay?.metadata?.name} (port-forward)`;
       try {
         target = await candidate.address();
-        const client = new HubbleClient(target);
+        const client = new (await hubbleClientClass())(target);
         try {
           const status = await client.status();
           tried.push({ address: target, via: candidate.via });

@@ -6,10 +6,11 @@ import { stringify } from 'yaml';
 import { put, remove } from '../../api/client.ts';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Card, ErrorMessage, Loading } from '../../ui/states.tsx';
-import { PolicyReviewTabs } from '../netpol/PolicyReviewTabs.tsx';
+import { Tabs } from '../../ui/Tabs.tsx';
 import { TrafficImpact } from '../netpol/TrafficImpact.tsx';
 import { useWhyNot } from '../shell/use-why-not.ts';
 import { DraftEditor, StepButtons } from './EditFlow.tsx';
+import { RefusedEditImpact, SelectionImpact } from './SelectionImpact.tsx';
 
 // CodeMirror is only fetched when someone reviews a change.
 const YamlDiff = lazy(() => import('./CodeMirror.tsx').then((m) => ({ default: m.YamlDiff })));
@@ -29,14 +30,19 @@ function editableYaml(resource: KubeObject): string {
   return readableYaml(rest);
 }
 
-const diff = (before: string, after: string) => (
-  <Suspense fallback={<Loading what="the diff" />}>
-    <YamlDiff before={before} after={after} />
-  </Suspense>
-);
-
 const button =
   'rounded-md border border-slate-300 px-3 py-1.5 text-sm hover:bg-slate-100 disabled:cursor-not-allowed disabled:opacity-60 dark:border-slate-700 dark:hover:bg-slate-800';
+
+/**
+ * What a review shows of the dry run: the YAML diff, or which objects gain or lose pods (docs/web.md); for a
+ * NetworkPolicy also what it does to the traffic observed (docs/network-policies.md).
+ */
+const reviewTabs = [
+  { id: 'diff', label: 'Changes' },
+  { id: 'selection', label: 'Selection impact' },
+] as const;
+const trafficTab = { id: 'traffic', label: 'Traffic impact' } as const;
+type ReviewTab = (typeof reviewTabs)[number]['id'] | typeof trafficTab.id;
 
 /** Editing starts from `start`; the text being edited lives in a ref, so typing does not re-create the editor. */
 type Mode = { at: 'view' } | { at: 'edit'; start: string } | { at: 'review'; after: string };
@@ -62,11 +68,15 @@ export function YamlCard({
   const [original, setOriginal] = useState('');
   const draft = useRef('');
   const [deleting, setDeleting] = useState(false);
+  const [reviewing, setReviewing] = useState<ReviewTab>('diff');
   const scope = params.namespace === '_' ? undefined : params.namespace;
   const dryRun = useMutation({
     mutationFn: (text: string) =>
       put('/api/resources/{kind}/{namespace}/{name}', { params, query: { dryRun: 'true' }, body: text }),
-    onSuccess: (answer) => setMode({ at: 'review', after: editableYaml(answer.resource as KubeObject) }),
+    onSuccess: (answer) => {
+      setReviewing('diff');
+      setMode({ at: 'review', after: editableYaml(answer.resource as KubeObject) });
+    },
   });
   const apply = useMutation({
     mutationFn: (text: string) => put('/api/resources/{kind}/{namespace}/{name}', { params, body: text }),
@@ -148,6 +158,7 @@ export function YamlCard({
             }}
             back={{ label: 'Cancel', run: () => setMode({ at: 'view' }) }}
           />
+          {dryRun.isError && <RefusedEditImpact error={dryRun.error} yaml={dryRun.variables} />}
         </div>
       )}
       {mode.at === 'review' && (
@@ -157,11 +168,22 @@ export function YamlCard({
               ? 'The API server would store the object unchanged.'
               : 'What the API server would store (server-side apply, dry run): now on the left, after on the right.'}
           </p>
-          {resource.kind === 'NetworkPolicy' ? (
-            <PolicyReviewTabs diff={diff(original, mode.after)} yaml={draft.current} />
-          ) : (
-            diff(original, mode.after)
-          )}
+          <Tabs
+            label="Review"
+            tabs={resource.kind === 'NetworkPolicy' ? [...reviewTabs, trafficTab] : [...reviewTabs]}
+            current={reviewing}
+            choose={setReviewing}
+          >
+            {reviewing === 'diff' ? (
+              <Suspense fallback={<Loading what="the diff" />}>
+                <YamlDiff before={original} after={mode.after} />
+              </Suspense>
+            ) : reviewing === 'traffic' ? (
+              <TrafficImpact change={{ yaml: draft.current }} />
+            ) : (
+              <SelectionImpact yaml={draft.current} />
+            )}
+          </Tabs>
           <StepButtons
             step={apply}
             failure={{ what: 'the change', verb: 'apply' }}

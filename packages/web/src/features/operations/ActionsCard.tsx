@@ -4,6 +4,7 @@ import { ActionsPanel, type Action as GenericAction } from '../../ui/ActionsPane
 import { Field } from '../../ui/forms.tsx';
 import type { Act } from '../shell/access.ts';
 import { useWhyNot } from '../shell/use-why-not.ts';
+import { DrainFit } from './DrainFit.tsx';
 import {
   type DrainChoices,
   DrainForm,
@@ -94,13 +95,25 @@ function nodeActions(o: KubeObject, name: string): Action[] {
         label: 'Cordon',
         explain: `Stops the scheduler placing new pods on ${name}; running pods stay.`,
         run: () => post('/api/nodes/{name}/cordon', { params }),
+        form: () => (
+          <DrainFit
+            node={name}
+            choices={drainDefaults}
+            lead="Cordoning moves no pod; this is where they would go should the node be drained later."
+          />
+        ),
       };
   const drain: Action = {
     label: 'Drain',
     explain: `Cordons ${name} and evicts its pods through the Eviction API, honouring PodDisruptionBudgets, as kubectl drain does. The node stays cordoned.`,
     problem: ({ drain }) => drainProblem(drain),
     run: ({ drain }) => post('/api/nodes/{name}/drain', { params, body: drainBody(drain) }),
-    form: (choices, set) => <DrainForm choices={choices.drain} change={(drain) => set({ drain })} />,
+    form: (choices, set) => (
+      <>
+        <DrainForm choices={choices.drain} change={(drain) => set({ drain })} />
+        <DrainFit node={name} choices={choices.drain} />
+      </>
+    ),
   };
   return [cordon, drain];
 }

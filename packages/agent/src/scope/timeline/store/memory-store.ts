@@ -27,8 +27,12 @@ export class MemoryTimelineStore implements TimelineStore {
   readonly #capacity: number;
   /** In seq order; seqs have gaps where a known key was refused (ADR 0073), so a position is not a seq. */
   readonly #events: TimelineEvent[] = [];
-  /** The events kept, oldest first by timestamp, then by seq. */
+  /** The events kept, oldest first by timestamp, then by seq, as of the last read (`#indexed`). */
   #byTime: Timed[] = [];
+  /** Events appended since the time index was last brought up to date, in seq order. */
+  #unindexed: Timed[] = [];
+  /** The oldest seq kept when the time index was last brought up to date: below it, nothing is in the index. */
+  #indexedFrom = 0;
   /** Keys of the events kept, so a replayed event is recorded once. */
   readonly #keys = new Map<string, number>();
   readonly #keyOf = new Map<number, string>();
@@ -54,35 +58,37 @@ export class MemoryTimelineStore implements TimelineStore {
       this.#events.push(event);
       this.#keys.set(key, event.seq);
       this.#keyOf.set(event.seq, key);
+      this.#unindexed.push({ ms: Date.parse(event.timestamp), event });
       kept.push(event);
     }
     // The oldest leave in one cut: shifted out one by one, a first sync's backlog spent most of its time there
     // under load (ADR 0100).
-    const evicted = new Set<number>();
     for (const oldest of this.#events.splice(0, Math.max(0, this.#events.length - this.#capacity))) {
       this.#keys.delete(this.#keyOf.get(oldest.seq) ?? '');
       this.#keyOf.delete(oldest.seq);
-      evicted.add(oldest.seq);
     }
-    this.#reindex(kept, evicted);
+    // Bounded between queries: past the capacity the entries waiting for the index are merged in.
+    if (this.#unindexed.length > this.#capacity) this.#indexed();
     return Promise.resolve(kept);
   }
 
   /**
-   * The time index after a batch, in one pass: the evicted leave it and the batch, sorted, is merged in. Placing
-   * each entry on its own moved the index (10 000 entries) twice per entry; a first sync's 100 000 entries then
-   * held the event loop for seconds (ADR 0100).
+   * The time index, brought up to date when it is read: what was appended since, sorted, is merged in one pass
+   * and what was evicted (every seq below the oldest kept) leaves it. Merged at every append, a first sync's
+   * backfill (200 batches at 10 000 pods) moved the whole index once per batch (ADR 0100).
    */
-  #reindex(kept: TimelineEvent[], evicted: ReadonlySet<number>): void {
-    const stays = (timed: Timed) => !evicted.has(timed.event.seq);
-    const older = evicted.size > 0 ? this.#byTime.filter(stays) : this.#byTime;
-    const added = kept
-      .map((event) => ({ ms: Date.parse(event.timestamp), event }))
-      .filter(stays)
-      .sort((a, b) => (before(a, b) ? -1 : 1));
+  #indexed(): Timed[] {
+    const oldestSeq = this.#events[0]?.seq ?? this.#latestSeq + 1;
+    const stays = (timed: Timed) => timed.event.seq >= oldestSeq;
+    const evicted = oldestSeq > this.#indexedFrom;
+    if (this.#unindexed.length === 0 && !evicted) return this.#byTime;
+    const older = evicted ? this.#byTime.filter(stays) : this.#byTime;
+    const added = this.#unindexed.filter(stays).sort((a, b) => (before(a, b) ? -1 : 1));
+    this.#unindexed = [];
+    this.#indexedFrom = oldestSeq;
     if (added.length === 0) {
       this.#byTime = older;
-      return;
+      return older;
     }
     const merged: Timed[] = [];
     let i = 0;
@@ -92,6 +98,7 @@ export class MemoryTimelineStore implements TimelineStore {
       merged.push((next ? older[i++] : added[j++]) as Timed);
     }
     this.#byTime = merged;
+    return merged;
   }
 
   /** The position of the first event with a seq above `seq` (binary search). */
@@ -119,8 +126,9 @@ export class MemoryTimelineStore implements TimelineStore {
         if (test(event)) out.push(event);
       }
     } else {
-      for (let i = this.#byTime.length - 1; i >= 0 && out.length < query.limit; i -= 1) {
-        const { event } = this.#byTime[i] as Timed;
+      const byTime = this.#indexed();
+      for (let i = byTime.length - 1; i >= 0 && out.length < query.limit; i -= 1) {
+        const { event } = byTime[i] as Timed;
         if (test(event)) out.push(event);
       }
     }

@@ -256,6 +256,23 @@ describe('memory store', () => {
     expect((await store.query({ limit: 10 })).map((e) => e.name)).toEqual(['at-8', 'at-6', 'at-4', 'at-2']);
   });
 
+  it('keeps time order and drops the evicted when read between batches, and between none', async () => {
+    const store = new MemoryTimelineStore(4);
+    const at = (second: number) =>
+      event({
+        name: `at-${second}`,
+        timestamp: new Date(Date.UTC(2026, 10, 22, 12, 0, second)).toISOString(),
+      });
+    expect(await store.query({ limit: 10 })).toEqual([]);
+    await append(store, [at(5), at(1)]);
+    expect((await store.query({ limit: 10 })).map((e) => e.name)).toEqual(['at-5', 'at-1']);
+    await append(store, [at(9), at(3), at(7)]);
+    expect((await store.query({ limit: 10 })).map((e) => e.name)).toEqual(['at-9', 'at-7', 'at-3', 'at-1']);
+    // Batches past the capacity with no read between them: the index is brought up to date on its own.
+    for (const second of [2, 8, 4, 6, 11, 10]) await append(store, [at(second)]);
+    expect((await store.query({ limit: 10 })).map((e) => e.name)).toEqual(['at-11', 'at-10', 'at-6', 'at-4']);
+  });
+
   it('starts a new epoch with every instance', async () => {
     expect((await new MemoryTimelineStore(1).stats()).epoch).not.toBe(
       (await new MemoryTimelineStore(1).stats()).epoch,
