@@ -272,7 +272,12 @@ function memoryLine(
   const { mix } = agent;
   return [
     `RSS at ready ${steady(agent.rssReadyMB)}`,
-    ...(mix ? [`while serving ${steady(mix.rssDuringMB)}`, `right after ${steady(mix.rssAfterMB)}`] : []),
+    ...(mix
+      ? [
+          `while serving ${steady(mix.rssDuringMB)} (anonymous ${mix.rssDuringAnonMB}, file-backed ${mix.rssDuringFileMB} MB; heap in use up to ${mix.heapUsedDuringMB} MB)`,
+          `right after ${steady(mix.rssAfterMB)}`,
+        ]
+      : []),
     ...(agent.rssSettledMB !== undefined ? [`${settle} s later ${steady(agent.rssSettledMB)}`] : []),
     `peak ${goal(agent.peakMB, pods <= 10_000 ? 300 : 700, 'MB')}; heap ${agent.heapUsedMB} MB once synced`,
   ].join(', ');

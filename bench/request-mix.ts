@@ -18,8 +18,12 @@ export interface MixResult {
   rounds: number;
   /** Per route: p50 and worst answer time (the whole body read), and bytes of one answer. */
   routes: Record<MixRoute, { p50Ms: number; worstMs: number; bytes: number }>;
-  /** Highest RSS sampled every 50 ms while the mix ran. */
+  /** Highest RSS sampled every 50 ms while the mix ran, with its anonymous and file-backed parts. */
   rssDuringMB: number;
+  rssDuringAnonMB: number;
+  rssDuringFileMB: number;
+  /** The agent's own heap in use (its /api/health), the highest of a reading after each round. */
+  heapUsedDuringMB: number;
   /** RSS right after the last answer. */
   rssAfterMB: number;
 }
@@ -50,7 +54,8 @@ async function readAll(url: string, path: string): Promise<number> {
 export async function serveRequestMix(url: string, pid: number | undefined, rounds = 20): Promise<MixResult> {
   const times: Record<MixRoute, number[]> = { podList: [], podSummary: [], topology: [], dashboard: [] };
   const bytes: Record<MixRoute, number> = { podList: 0, podSummary: 0, topology: 0, dashboard: 0 };
-  let rssDuringMB = 0;
+  let sampled = { peakRssMB: 0, peakAnonMB: 0, peakFileMB: 0 };
+  let heapUsedDuringMB = 0;
   // Every 50 ms, for at most an hour of requests.
   const stopSampling = sampleRss(pid, 50, 72_000);
   try {
@@ -60,9 +65,11 @@ export async function serveRequestMix(url: string, pid: number | undefined, roun
         bytes[name] = await readAll(url, path);
         times[name].push(performance.now() - started);
       }
+      const health = (await (await fetch(`${url}/api/health`)).json()) as { runtime: { heapUsedMB: number } };
+      heapUsedDuringMB = Math.max(heapUsedDuringMB, health.runtime.heapUsedMB);
     }
   } finally {
-    rssDuringMB = (await stopSampling()).peakRssMB;
+    sampled = await stopSampling();
   }
   const summary = (name: MixRoute) => ({
     p50Ms: Math.round(quantile(times[name], 0.5) * 10) / 10,
@@ -77,7 +84,10 @@ export async function serveRequestMix(url: string, pid: number | undefined, roun
       topology: summary('topology'),
       dashboard: summary('dashboard'),
     },
-    rssDuringMB,
+    rssDuringMB: sampled.peakRssMB,
+    rssDuringAnonMB: sampled.peakAnonMB,
+    rssDuringFileMB: sampled.peakFileMB,
+    heapUsedDuringMB,
     rssAfterMB: (await memoryOf(pid)).rssMB,
   };
 }

@@ -80,8 +80,15 @@ export function killBinnacles(): void {
 }
 
 /** A process's resident memory now and its peak (VmHWM), in MB, from /proc (Linux). */
-export async function processMemory(pid: number): Promise<{ rssMB: number; peakMB: number }> {
+export async function processMemory(
+  pid: number,
+): Promise<{ rssMB: number; peakMB: number; anonMB: number; fileMB: number }> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? Number.NaN);
-  return { rssMB: kb('VmRSS') / 1024, peakMB: kb('VmHWM') / 1024 };
+  return {
+    rssMB: kb('VmRSS') / 1024,
+    peakMB: kb('VmHWM') / 1024,
+    anonMB: kb('RssAnon') / 1024,
+    fileMB: kb('RssFile') / 1024,
+  };
 }
