@@ -51,6 +51,12 @@ export {
   quoteRegex,
 } from './patterns.ts';
 export {
+  addResourceAmounts,
+  podRequestAmounts,
+  type ResourceAmounts,
+  resourceAmounts,
+} from './pod-requests.ts';
+export {
   failingPodStatuses,
   isFailingPod,
   isFailingStatus,

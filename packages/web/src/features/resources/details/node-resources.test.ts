@@ -23,6 +23,22 @@ describe('podRequest', () => {
   });
 });
 
+describe('podRequest with a sidecar', () => {
+  it('counts a running init container beside the app containers, as the scheduler and the drain fit do', () => {
+    const pod = {
+      spec: {
+        initContainers: [
+          { name: 'proxy', restartPolicy: 'Always', resources: { requests: { cpu: '200m' } } },
+          { name: 'migrate', resources: { requests: { cpu: '1' } } },
+        ],
+        containers: [{ name: 'app', resources: { requests: { cpu: '300m' } } }],
+      },
+    };
+    // app + sidecar = 0.5; migrate with the sidecar started before it = 1.2, the larger.
+    expect(podRequest(pod, 'cpu')).toBeCloseTo(1.2);
+  });
+});
+
 describe('nodeFigures', () => {
   it('puts capacity and allocatable beside the requests of pods that have not finished', () => {
     const node: KubeObject = {

@@ -1,16 +1,10 @@
-import { type KubeObject, parseQuantity } from '@binnacle/common';
+import { type KubeObject, parseQuantity, podRequestAmounts } from '@binnacle/common';
 
 /** The resources a node's page compares: what it has, what the scheduler may hand out, what pods asked for. */
 export const nodeResources = ['cpu', 'memory', 'pods', 'ephemeral-storage'] as const;
 export type NodeResource = (typeof nodeResources)[number];
 
 type Quantities = Record<string, string> | undefined;
-interface Container {
-  resources?: { requests?: Quantities };
-}
-
-const amount = (quantities: Quantities, resource: string) =>
-  parseQuantity(quantities?.[resource] ?? '0') ?? 0;
 
 /** A pod that still holds its node's resources: the scheduler stops counting it once it has finished. */
 export const holdsResources = (pod: KubeObject) => {
@@ -18,26 +12,10 @@ export const holdsResources = (pod: KubeObject) => {
   return phase !== 'Succeeded' && phase !== 'Failed';
 };
 
-/**
- * What a pod requests of a resource as the scheduler counts it: the larger of its containers' sum and its largest
- * init container (init containers run one at a time, before the others), plus the pod's overhead.
- */
+/** What a pod requests of a resource as the scheduler counts it (`podRequestAmounts`), in the resource's unit. */
 export function podRequest(pod: KubeObject, resource: string): number {
-  const spec = (pod.spec ?? {}) as {
-    containers?: Container[];
-    initContainers?: Container[];
-    overhead?: Quantities;
-  };
   if (resource === 'pods') return 1;
-  const sum = (spec.containers ?? []).reduce(
-    (total, c) => total + amount(c.resources?.requests, resource),
-    0,
-  );
-  const init = Math.max(
-    0,
-    ...(spec.initContainers ?? []).map((c) => amount(c.resources?.requests, resource)),
-  );
-  return Math.max(sum, init) + amount(spec.overhead, resource);
+  return (podRequestAmounts(pod).get(resource) ?? 0) / 1000;
 }
 
 /** Each resource's capacity, allocatable and the requests of the node's pods that still hold resources. */
