@@ -23,6 +23,13 @@ export {
   timeOrDurationPattern,
   unixTimeOrDurationPattern,
 } from './durations.ts';
+export {
+  type EcosystemKind,
+  groupOf,
+  type Integration,
+  integrationOf,
+  integrations,
+} from './ecosystem.ts';
 export { type ErrorBody, type ErrorCode, errorCodes, errorTableMarkdown, statusOf } from './errors.ts';
 export { codePointOrder, dnsLabelPattern, dnsSubdomainPattern } from './kube-names.ts';
 export type { KubeObject } from './kube-object.ts';
