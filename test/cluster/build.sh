@@ -3,7 +3,8 @@
 #   build.sh demo    kube-apiserver, kube-controller-manager, kube-scheduler, kubectl, etcd, kwok, metrics-server:
 #                    what `npm start` runs when no cluster is configured
 #   build.sh [full]  also the CNCF distribution registry (the OCI chart source), Flux's source-, kustomize- and
-#                    helm-controller (with their CRDs) and Argo CD's CRDs taken from its module: what the tests use
+#                    helm-controller (with their CRDs), Argo CD's CRDs and the ecosystem projects' CRDs (ADR 0127) taken
+#                    from their modules: what the tests use
 # Each module is built once per go.mod/go.sum into ~/.cache/binnacle/go-<module>-<hash>, so bumping one never
 # rebuilds the others; ~/.cache/binnacle/cluster-<hash>/bin links a profile's modules together and its path is
 # printed on stdout. Progress, with an estimate per module, goes to stderr.
@@ -13,17 +14,18 @@ here=$(cd "$(dirname "$0")" && pwd)
 k8s_version=$(sed -n 's/^require k8s.io\/kubernetes \(v[0-9.]*\).*/\1/p' "$here/go/k8s/go.mod")
 [ -n "$k8s_version" ] || { echo "build.sh: cannot read the k8s.io/kubernetes version from go/k8s/go.mod" >&2; exit 1; }
 # Bump a module's recipe when its build steps below change, so its cached build is redone.
-declare -A recipe=([k8s]=1 [kwok]=3 [metrics-server]=1 [registry]=1 [flux]=1 [argocd]=1)
+declare -A recipe=([k8s]=1 [kwok]=3 [metrics-server]=1 [registry]=1 [flux]=1 [argocd]=2 [ecosystem]=1)
 case "${1:-full}" in
   demo) modules="k8s kwok metrics-server" ;;
-  full) modules="k8s kwok metrics-server registry flux argocd" ;;
+  full) modules="k8s kwok metrics-server registry flux argocd ecosystem" ;;
   *) echo "usage: build.sh [demo|full]" >&2; exit 2 ;;
 esac
 # Cold build times measured on a 2-core machine under load (docs/development.md); the estimates printed below.
-declare -A seconds=([k8s]=370 [kwok]=181 [metrics-server]=414 [registry]=159 [flux]=686 [argocd]=5)
+declare -A seconds=([k8s]=370 [kwok]=181 [metrics-server]=414 [registry]=159 [flux]=686 [argocd]=5 [ecosystem]=30)
 declare -A label=([k8s]="Kubernetes $k8s_version (apiserver, controller-manager, scheduler, kubectl, etcd)"
   [kwok]="kwok" [metrics-server]="metrics-server" [registry]="the distribution registry"
-  [flux]="Flux source-, kustomize- and helm-controller" [argocd]="Argo CD's CRDs (a download)")
+  [flux]="Flux source-, kustomize- and helm-controller" [argocd]="Argo CD's CRDs (a download)"
+  [ecosystem]="the ecosystem projects' CRDs (downloads)")
 declare -A tools=(
   [k8s]="kube-apiserver kube-controller-manager kube-scheduler kubectl etcd"
   [kwok]="kwok kwok-stages kwok-crds"
@@ -31,6 +33,7 @@ declare -A tools=(
   [registry]="registry"
   [flux]="source-controller kustomize-controller helm-controller flux-crds"
   [argocd]="argocd-crds"
+  [ecosystem]="ecosystem-crds"
 )
 module_dir() {
   echo "$cache_root/go-$1-$( (echo "${recipe[$1]}"; cat "$here/go/$1/go.mod" "$here/go/$1/go.sum") | sha256sum | cut -c1-16)"
@@ -140,26 +143,78 @@ build_flux() {
   chmod -R u+w "$1/flux-crds"
 }
 
-# Argo CD's Application and AppProject CRDs out of its module zip, which is checked against go/argocd/go.sum with the
-# go command's own hash (h1: the SHA-256 of the sorted file digests) — nothing of it is compiled.
-build_argocd() {
-  local module version sum
-  read -r module version sum < <(grep -v '/go.mod ' "$here/go/argocd/go.sum")
-  curl -fsSL "https://proxy.golang.org/$module/@v/$version.zip" -o "$1/module.zip"
-  python3 - "$1/module.zip" "$module@$version" "$sum" "$1/argocd-crds" <<'PY'
-import base64, hashlib, os, sys, zipfile
-archive, prefix, expected, out = sys.argv[1:]
-zip_file = zipfile.ZipFile(archive)
-summary = ''.join(f'{hashlib.sha256(zip_file.read(n)).hexdigest()}  {n}\n' for n in sorted(zip_file.namelist()))
-actual = 'h1:' + base64.b64encode(hashlib.sha256(summary.encode()).digest()).decode()
-if actual != expected:
-    sys.exit(f'build.sh: {prefix} is {actual}, go/argocd/go.sum says {expected}')
-os.makedirs(out)
-for name in ('application-crd.yaml', 'appproject-crd.yaml'):
-    with open(os.path.join(out, name), 'wb') as f:
-        f.write(zip_file.read(f'{prefix}/manifests/crds/{name}'))
+# CRDs out of released module zips, nothing of them compiled: each zip is downloaded from the Go module proxy and
+# checked against the wrapper module's go.sum with the go command's own hash (h1: the SHA-256 of the sorted file
+# digests), then the named CRDs are cut out of the files a glob picks (one file may hold many, like Istio's) into
+# <folder>/<CRD name>.yaml. A CRD the table names that the zip lacks fails the build, so a version bump that moves a
+# file is caught here. Table lines: <output folder> <module> <glob inside the module> <CRD name>[,<CRD name>...].
+module_crds() {
+  python3 - "$here/go/$1/go.sum" "$2" "$3" <<'PY'
+import base64, fnmatch, hashlib, io, os, re, sys, urllib.request, zipfile
+go_sum, out, table = sys.argv[1:]
+sums = {}
+for line in open(go_sum):
+    module, version, h1 = line.split()
+    if not version.endswith('/go.mod'):
+        sums[module] = (version, h1)
+archives = {}
+def archive(module):
+    if module not in archives:
+        version, expected = sums[module]
+        escaped = re.sub('[A-Z]', lambda m: '!' + m.group().lower(), module)
+        with urllib.request.urlopen(f'https://proxy.golang.org/{escaped}/@v/{version}.zip', timeout=300) as response:
+            zip_file = zipfile.ZipFile(io.BytesIO(response.read()))
+        names = sorted(zip_file.namelist())
+        summary = ''.join(f'{hashlib.sha256(zip_file.read(n)).hexdigest()}  {n}\n' for n in names)
+        actual = 'h1:' + base64.b64encode(hashlib.sha256(summary.encode()).digest()).decode()
+        if actual != expected:
+            sys.exit(f'build.sh: {module}@{version} is {actual}, {go_sum} says {expected}')
+        archives[module] = (zip_file, f'{module}@{version}/')
+    return archives[module]
+for row in table.split('\n'):
+    if not row.strip():
+        continue
+    folder, module, pattern, wanted = row.split()
+    zip_file, prefix = archive(module)
+    found = {}
+    for name in zip_file.namelist():
+        if fnmatch.fnmatchcase(name, prefix + pattern):
+            for doc in re.split(r'^---[^\n]*\n', zip_file.read(name).decode(), flags=re.M):
+                crd = re.search(r'^metadata:\n(?:(?:  .*)?\n)*?  name: (\S+)', doc, flags=re.M)
+                if crd and crd.group(1) in wanted.split(','):
+                    found[crd.group(1)] = doc.strip() + '\n'
+    missing = set(wanted.split(',')) - set(found)
+    if missing:
+        sys.exit(f'build.sh: {module} has no {", ".join(sorted(missing))} under {pattern}')
+    os.makedirs(os.path.join(out, folder), exist_ok=True)
+    for crd, doc in found.items():
+        with open(os.path.join(out, folder, crd + '.yaml'), 'w') as f:
+            f.write(doc)
 PY
-  rm "$1/module.zip"
+}
+
+# Argo CD's Application and AppProject CRDs (its controller is not built, ADR 0025).
+build_argocd() {
+  module_crds argocd "$1" "argocd-crds github.com/argoproj/argo-cd/v3 manifests/crds/*-crd.yaml applications.argoproj.io,appprojects.argoproj.io"
+}
+
+# The CRDs of the kinds packages/common/src/ecosystem.ts names (plus KWOKNodeClass, the NodeClass Karpenter's kwok
+# provider takes), one folder per integration id (ADR 0127). Only these: every served kind is one more the agents
+# list and watch.
+build_ecosystem() {
+  module_crds ecosystem "$1" "
+ecosystem-crds/gateway-api sigs.k8s.io/gateway-api config/crd/standard/*.yaml gatewayclasses.gateway.networking.k8s.io,gateways.gateway.networking.k8s.io,httproutes.gateway.networking.k8s.io,grpcroutes.gateway.networking.k8s.io,referencegrants.gateway.networking.k8s.io
+ecosystem-crds/cert-manager github.com/cert-manager/cert-manager deploy/crds/*.yaml certificates.cert-manager.io,certificaterequests.cert-manager.io,issuers.cert-manager.io,clusterissuers.cert-manager.io,orders.acme.cert-manager.io,challenges.acme.cert-manager.io
+ecosystem-crds/keda github.com/kedacore/keda/v2 config/crd/bases/*.yaml scaledobjects.keda.sh,scaledjobs.keda.sh,triggerauthentications.keda.sh,clustertriggerauthentications.keda.sh
+ecosystem-crds/karpenter sigs.k8s.io/karpenter pkg/apis/crds/*.yaml nodepools.karpenter.sh,nodeclaims.karpenter.sh
+ecosystem-crds/karpenter sigs.k8s.io/karpenter kwok/apis/crds/*.yaml kwoknodeclasses.karpenter.kwok.sh
+ecosystem-crds/knative knative.dev/serving config/core/300-resources/*.yaml services.serving.knative.dev,configurations.serving.knative.dev,revisions.serving.knative.dev,routes.serving.knative.dev
+ecosystem-crds/crossplane github.com/crossplane/crossplane/v2 cluster/crds/*.yaml compositeresourcedefinitions.apiextensions.crossplane.io,compositions.apiextensions.crossplane.io
+ecosystem-crds/kyverno github.com/kyverno/kyverno config/crds/kyverno/*.yaml clusterpolicies.kyverno.io,policies.kyverno.io
+ecosystem-crds/kyverno github.com/kyverno/kyverno config/crds/policyreport/*.yaml policyreports.wgpolicyk8s.io,clusterpolicyreports.wgpolicyk8s.io
+ecosystem-crds/velero github.com/vmware-tanzu/velero config/crd/v1/bases/*.yaml backups.velero.io,restores.velero.io,schedules.velero.io,backupstoragelocations.velero.io
+ecosystem-crds/cloudnative-pg github.com/cloudnative-pg/cloudnative-pg config/crd/bases/*.yaml clusters.postgresql.cnpg.io,backups.postgresql.cnpg.io,scheduledbackups.postgresql.cnpg.io,poolers.postgresql.cnpg.io
+ecosystem-crds/istio istio.io/api kubernetes/customresourcedefinitions.gen.yaml virtualservices.networking.istio.io,destinationrules.networking.istio.io"
 }
 
 estimate() { if [ "$1" -lt 60 ]; then echo "$1 s"; else echo "$(( ($1 + 30) / 60 )) min"; fi; }

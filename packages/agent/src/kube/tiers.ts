@@ -1,3 +1,4 @@
+import { integrations } from '@binnacle/common';
 import type { ApiResource } from './discovery.ts';
 import { resourceKey } from './discovery.ts';
 
@@ -44,7 +45,14 @@ const deferred = new Set([
   'endpointslices.discovery.k8s.io',
 ]);
 
-const builtinGroup = (group: string) => group === '' || group.endsWith('.k8s.io') || !group.includes('.');
+/**
+ * The groups of the ecosystem projects' kinds (ADR 0127): CRDs, also where a Kubernetes SIG names them under
+ * `k8s.io` (Gateway API's `gateway.networking.k8s.io`).
+ */
+const ecosystemGroups = new Set(integrations.flatMap((integration) => integration.kinds.map((k) => k.group)));
+
+const builtinGroup = (group: string) =>
+  !ecosystemGroups.has(group) && (group === '' || group.endsWith('.k8s.io') || !group.includes('.'));
 
 /**
  * Which tier caches a kind, or undefined when the agent does not cache it (served by a live LIST instead):

@@ -91,7 +91,8 @@ export function isRunning(state: ClusterState | undefined): state is ClusterStat
  * Starts etcd, kube-apiserver, kube-controller-manager, kube-scheduler, kwok, metrics-server (registered as
  * metrics.k8s.io) and the classic chart repository on 127.0.0.1 with fresh PKI; the full profile also Flux's
  * source-, kustomize- and helm-controller (with their CRDs; they reconcile only objects labelled
- * `binnacle.dev/flux=reconcile`) and the OCI registry (charts published to both sources). Then simulated nodes,
+ * `binnacle.dev/flux=reconcile`), the OCI registry (charts published to both sources) and the ecosystem projects'
+ * real CRDs (ADR 0127). Then simulated nodes,
  * and waits until every piece answers. Idempotent: a running cluster, of either profile, is returned as is.
  */
 export async function clusterUp(options: ClusterUpOptions = {}): Promise<ClusterState> {
@@ -216,14 +217,17 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
     });
     log(`kube-apiserver ready at ${server}`);
     // The Flux controllers and kwok need their CRDs served to start; apply them while the other components boot.
-    // One -f per file: kubectl reads a symlinked directory (the cache's bin/ links) as a file.
-    const crdDirs = full ? [full.fluxCrdsDir, bin.kwokCrdsDir] : [bin.kwokCrdsDir];
-    const crds = Promise.all(crdDirs.map(crdFiles))
-      .then((files) => installCrds(state, bin.kubectl, files.flat(), 'binnacle-cluster'))
-      .then(
-        () => undefined,
-        (error: unknown) => error,
-      );
+    // The ecosystem projects' CRDs (ADR 0127) no component needs to start: they are applied beside, awaited with the
+    // components' readiness. One -f per file: kubectl reads a symlinked directory (the cache's bin/ links) as a file.
+    const applyCrds = (dirs: string[]) =>
+      Promise.all(dirs.map(crdFiles))
+        .then((files) => installCrds(state, bin.kubectl, files.flat(), 'binnacle-cluster'))
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+    const crds = applyCrds(full ? [full.fluxCrdsDir, bin.kwokCrdsDir] : [bin.kwokCrdsDir]);
+    const ecosystemCrds = full && applyCrds([full.ecosystemCrdsDir]);
     const kcm = await launch(
       'kube-controller-manager',
       bin.kubeControllerManager,
@@ -278,6 +282,8 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
           process: metricsServer,
         }),
     ]);
+    const ecosystemCrdError = await ecosystemCrds;
+    if (ecosystemCrdError) throw ecosystemCrdError;
     if (metricsServer) await registerMetricsApi(kubeconfigs.admin, ports.metricsServer);
     log(
       `controller-manager, scheduler, kwok${metricsServer ? ', metrics-server' : ''}${full ? ', Flux controllers' : ''} and chart sources ready`,

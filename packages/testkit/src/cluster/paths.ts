@@ -50,11 +50,16 @@ export interface FullClusterBinaries extends ClusterBinaries {
   fluxCrdsDir: string;
   /** Argo CD's Application and AppProject CRDs, from its module zip (its controller is not built). */
   argocdCrdsDir: string;
+  /**
+   * The real CRDs of the ecosystem projects' kinds (packages/common/src/ecosystem.ts), from their module zips, one
+   * folder per integration id (ADR 0127).
+   */
+  ecosystemCrdsDir: string;
 }
 
-/** The CRD files build.sh copied into one of its CRD directories, in a stable order. */
+/** The CRD files build.sh copied into one of its CRD directories (and its folders), in a stable order. */
 export async function crdFiles(crdsDir: string): Promise<string[]> {
-  return (await readdir(crdsDir))
+  return (await readdir(crdsDir, { recursive: true }))
     .filter((file) => file.endsWith('.yaml'))
     .sort()
     .map((file) => join(crdsDir, file));
@@ -99,6 +104,7 @@ export async function clusterBinaries(
           helmController: join(dir, 'helm-controller'),
           fluxCrdsDir: join(dir, 'flux-crds'),
           argocdCrdsDir: join(dir, 'argocd-crds'),
+          ecosystemCrdsDir: join(dir, 'ecosystem-crds'),
         };
   for (const path of Object.values(binaries)) {
     if (!existsSync(path)) throw new Error(`test/cluster/build.sh reported ${dir}, but ${path} is missing`);

@@ -51,9 +51,9 @@ export interface ClusterState {
 /**
  * 2: metrics-server joined the control plane; 3: the chart sources (chart repository and registry); 4: Flux's
  * source-, kustomize- and helm-controller with their CRDs; 5: the profile (demo or full); 6: the API server's
- * audit log.
+ * audit log; 7: the ecosystem projects' CRDs (ADR 0127).
  */
-export const stateVersion = 6;
+export const stateVersion = 7;
 
 export const stateFile = (stateDir: string) => join(stateDir, 'state.json');
 
