@@ -11,6 +11,7 @@ import { cronjobsModule } from './features/cronjobs/module.ts';
 import { dashboardModule } from './features/dashboard/module.ts';
 import { debugModule } from './features/debug/module.ts';
 import { desktopModule } from './features/desktop/module.ts';
+import { ecosystemModule } from './features/ecosystem/module.ts';
 import { execModule } from './features/exec/module.ts';
 import { gitopsModule } from './features/gitops/module.ts';
 import { healthModule } from './features/health/module.ts';
@@ -66,6 +67,7 @@ export const agentModules: readonly AnyAgentModule[] = [
   workloadsModule,
   cronjobsModule,
   gitopsModule,
+  ecosystemModule,
   certificatesModule,
   aiModule,
   repohostModule,
@@ -122,6 +124,7 @@ export const agentToolOrder: readonly string[] = [
   'manage_cronjob',
   'manage_node',
   'manage_gitops',
+  'manage_ecosystem',
   'apply_resource',
   'patch_resource',
 ];

@@ -86,6 +86,11 @@ export const errorCodes = {
   },
   not_found: { status: 404, description: 'The object does not exist.' },
   route_not_found: { status: 404, description: 'No route matches the path.' },
+  kind_not_served: {
+    status: 404,
+    description:
+      "The route acts on a project's custom resource (docs/ecosystem-actions.md) whose kind the cluster does not serve: the project's CRDs are not installed; the message names the kind and its API group.",
+  },
   billing_disabled: {
     status: 404,
     description:

@@ -30,6 +30,14 @@ export {
   integrationOf,
   integrations,
 } from './ecosystem.ts';
+export {
+  type ActionKind,
+  actionKindOf,
+  type EcosystemAction,
+  ecosystemActionKinds,
+  ecosystemActionsOf,
+  qualifiedKind,
+} from './ecosystem-actions.ts';
 export { type ErrorBody, type ErrorCode, errorCodes, errorTableMarkdown, statusOf } from './errors.ts';
 export { codePointOrder, dnsLabelPattern, dnsSubdomainPattern } from './kube-names.ts';
 export type { KubeObject } from './kube-object.ts';

@@ -53,6 +53,7 @@ const writeTools = [
   'manage_cronjob',
   'manage_node',
   'manage_gitops',
+  'manage_ecosystem',
   'apply_resource',
   'patch_resource',
 ];

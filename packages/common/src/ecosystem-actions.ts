@@ -1,0 +1,90 @@
+/**
+ * The actions Binnacle takes on ecosystem projects' custom resources, each the object change the project's own
+ * CLI makes (docs/ecosystem-actions.md, ADR 0129). The agent's routes (`POST /api/ecosystem/{kind}/{ns}/{name}/
+ * {action}`) and MCP tool take the kinds named here; the web's object pages offer the same buttons.
+ */
+export type EcosystemAction = 'renew' | 'backup' | 'pause' | 'resume' | 'disrupt' | 'restart';
+
+export interface ActionKind {
+  group: string;
+  kind: string;
+  /** The resource name in the API path (and in the route's `{kind}` segment, optionally `.group`). */
+  plural: string;
+  namespaced: boolean;
+  /** The docs page of its integration: `docs/integrations/<integration>.md`. */
+  integration: string;
+}
+
+const certificate = {
+  group: 'cert-manager.io',
+  kind: 'Certificate',
+  plural: 'certificates',
+  namespaced: true,
+  integration: 'cert-manager',
+};
+const veleroSchedule = {
+  group: 'velero.io',
+  kind: 'Schedule',
+  plural: 'schedules',
+  namespaced: true,
+  integration: 'velero',
+};
+const scaledObject = {
+  group: 'keda.sh',
+  kind: 'ScaledObject',
+  plural: 'scaledobjects',
+  namespaced: true,
+  integration: 'keda',
+};
+const scaledJob = {
+  group: 'keda.sh',
+  kind: 'ScaledJob',
+  plural: 'scaledjobs',
+  namespaced: true,
+  integration: 'keda',
+};
+const nodeClaim = {
+  group: 'karpenter.sh',
+  kind: 'NodeClaim',
+  plural: 'nodeclaims',
+  namespaced: false,
+  integration: 'karpenter',
+};
+const postgresCluster = {
+  group: 'postgresql.cnpg.io',
+  kind: 'Cluster',
+  plural: 'clusters',
+  namespaced: true,
+  integration: 'cloudnative-pg',
+};
+
+/** Which kinds each action takes. */
+export const ecosystemActionKinds: Readonly<Record<EcosystemAction, readonly ActionKind[]>> = {
+  renew: [certificate],
+  backup: [veleroSchedule, postgresCluster],
+  pause: [scaledObject, scaledJob],
+  resume: [scaledObject, scaledJob],
+  disrupt: [nodeClaim],
+  restart: [postgresCluster],
+};
+
+/** The actions an object of this group and kind offers, in the order its page shows them. */
+export function ecosystemActionsOf(group: string, kind: string): EcosystemAction[] {
+  return (Object.keys(ecosystemActionKinds) as EcosystemAction[]).filter((action) =>
+    ecosystemActionKinds[action].some((k) => k.group === group && k.kind === kind),
+  );
+}
+
+/** `certificates.cert-manager.io`: how the route's `{kind}` segment names a kind without doubt. */
+export const qualifiedKind = (k: Pick<ActionKind, 'plural' | 'group'>) => `${k.plural}.${k.group}`;
+
+/**
+ * The kind an action's `{kind}` segment names — its plural, Kind or `plural.group`, in any case — among the kinds
+ * the action takes; undefined when it names none of them.
+ */
+export function actionKindOf(action: EcosystemAction, text: string): ActionKind | undefined {
+  const wanted = text.toLowerCase();
+  return ecosystemActionKinds[action].find(
+    (k) => wanted === k.plural || wanted === k.kind.toLowerCase() || wanted === qualifiedKind(k),
+  );
+}
