@@ -1,3 +1,5 @@
+import type { KubeObject } from './kube-object.ts';
+
 /**
  * The actions Binnacle takes on ecosystem projects' custom resources, each the object change the project's own
  * CLI makes (docs/ecosystem-actions.md, ADR 0129). The agent's routes (`POST /api/ecosystem/{kind}/{ns}/{name}/
@@ -87,4 +89,20 @@ export function actionKindOf(action: EcosystemAction, text: string): ActionKind 
   return ecosystemActionKinds[action].find(
     (k) => wanted === k.plural || wanted === k.kind.toLowerCase() || wanted === qualifiedKind(k),
   );
+}
+
+export const pausedAnnotation = 'autoscaling.keda.sh/paused';
+export const pausedReplicasAnnotation = 'autoscaling.keda.sh/paused-replicas';
+
+/**
+ * Whether KEDA treats a ScaledObject or ScaledJob as paused (kedacore/keda v2.20.2, apis/keda/v1alpha1/
+ * scaledobject_types.go `NeedToBePausedByAnnotation`): `paused-replicas` present (ScaledObjects only), or `paused`
+ * a true boolean — a value Go's ParseBool refuses counts as true.
+ */
+export function kedaPaused(object: KubeObject): boolean {
+  const annotations = object.metadata?.annotations ?? {};
+  if (object.kind !== 'ScaledJob' && pausedReplicasAnnotation in annotations) return true;
+  const value = annotations[pausedAnnotation];
+  if (value === undefined) return false;
+  return !['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(value);
 }

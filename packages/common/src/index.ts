@@ -36,6 +36,9 @@ export {
   type EcosystemAction,
   ecosystemActionKinds,
   ecosystemActionsOf,
+  kedaPaused,
+  pausedAnnotation,
+  pausedReplicasAnnotation,
   qualifiedKind,
 } from './ecosystem-actions.ts';
 export { type ErrorBody, type ErrorCode, errorCodes, errorTableMarkdown, statusOf } from './errors.ts';

@@ -1,10 +1,9 @@
-import { actionKindOf, ecosystemActionsOf } from '@binnacle/common';
+import { actionKindOf, ecosystemActionsOf, kedaPaused as isPaused } from '@binnacle/common';
 import { describe, expect, it } from 'vitest';
 import {
   backupFromSchedule,
   backupOfPostgresCluster,
   compactTime,
-  isPaused,
   pausePatch,
   renewedStatus,
   restartPatch,

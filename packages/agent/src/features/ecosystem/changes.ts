@@ -1,4 +1,4 @@
-import type { KubeObject } from '@binnacle/common';
+import { type KubeObject, pausedAnnotation, pausedReplicasAnnotation } from '@binnacle/common';
 
 /**
  * The object changes of the projects' own CLIs, as pure functions of what was read (docs/ecosystem-actions.md,
@@ -137,22 +137,6 @@ export const restartedAtAnnotation = 'kubectl.kubernetes.io/restartedAt';
 export const restartPatch = (now: Date) => ({
   metadata: { annotations: { [restartedAtAnnotation]: kubeTime(now) } },
 });
-
-export const pausedAnnotation = 'autoscaling.keda.sh/paused';
-export const pausedReplicasAnnotation = 'autoscaling.keda.sh/paused-replicas';
-
-/**
- * Whether KEDA treats the object as paused (kedacore/keda v2.20.2, apis/keda/v1alpha1/scaledobject_types.go
- * `NeedToBePausedByAnnotation`): `paused-replicas` present (ScaledObjects), or `paused` a true boolean — a value
- * Go's ParseBool refuses counts as true.
- */
-export function isPaused(object: KubeObject): boolean {
-  const annotations = object.metadata?.annotations ?? {};
-  if (object.kind !== 'ScaledJob' && pausedReplicasAnnotation in annotations) return true;
-  const value = annotations[pausedAnnotation];
-  if (value === undefined) return false;
-  return !['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(value);
-}
 
 /** A merge patch of annotations: `null` removes one. */
 export type AnnotationPatch = { metadata: { annotations: Record<string, string | null> } };

@@ -1,4 +1,4 @@
-import type { KubeObject } from '@binnacle/common';
+import { type KubeObject, kedaPaused, pausedAnnotation, pausedReplicasAnnotation } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { Impersonation } from '../../kube/client.ts';
 import { collectionPath, objectPath } from '../../kube/discovery.ts';
@@ -6,10 +6,7 @@ import {
   type AnnotationPatch,
   backupFromSchedule,
   backupOfPostgresCluster,
-  isPaused,
   type PostgresBackupOptions,
-  pausedAnnotation,
-  pausedReplicasAnnotation,
   pausePatch,
   renewedStatus,
   restartedAtAnnotation,
@@ -192,7 +189,7 @@ async function setScaling(
       uid: object.metadata?.uid,
       dryRun: run.dryRun,
       changed: false,
-      paused: isPaused(object),
+      paused: kedaPaused(object),
       annotations: kedaAnnotations(object),
     };
   const updated = await patch(ctx, t, object, change, run);
@@ -201,7 +198,7 @@ async function setScaling(
     uid: object.metadata?.uid,
     dryRun: run.dryRun,
     changed: true,
-    paused: isPaused(updated),
+    paused: kedaPaused(updated),
     annotations: kedaAnnotations(updated),
   };
 }

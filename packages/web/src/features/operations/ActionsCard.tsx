@@ -14,11 +14,12 @@ import {
   drainDefaults,
   drainProblem,
 } from './DrainForm.tsx';
+import { type EcosystemChoices, ecosystemActions } from './EcosystemActions.tsx';
 import { accepted, wholeNumber } from './form-values.ts';
 import { RevisionPicker } from './RevisionPicker.tsx';
 
 /** What an action's dialog lets a person choose before it runs. */
-interface Choices {
+interface Choices extends EcosystemChoices {
   /** As typed: parsed (and refused) by `wholeNumber`, never `Number()`ed. */
   replicas: string;
   revision?: number;
@@ -146,7 +147,7 @@ function actionsFor(o: KubeObject, namespace: string | undefined, name: string):
   if (workloads.has(kind) && namespace) return workloadActions(kind, namespace, name);
   if (kind === 'Node') return nodeActions(o, name);
   if (kind === 'CronJob' && namespace) return cronJobActions(o, namespace, name);
-  return [];
+  return ecosystemActions<Choices>(o, name);
 }
 
 /** The capability each button needs; CronJob runs are left to the API server, which says why it refuses. */
@@ -183,7 +184,7 @@ export function ActionsCard({
     <ActionsPanel<Choices, Outcome>
       subject={{ kind: resource.kind ?? '', namespace, name }}
       actions={actions}
-      initial={{ replicas: String(resource.spec?.replicas ?? 1), drain: drainDefaults }}
+      initial={{ replicas: String(resource.spec?.replicas ?? 1), drain: drainDefaults, holdAt: '' }}
       invalidate={[['resource']]}
       report={(outcome, error) => {
         const pods = reportOf(outcome, error);
