@@ -3,7 +3,7 @@ import { badRequest } from '@binnacle/common/server';
 import type { Impersonation } from '../../kube/client.ts';
 import { performAction } from '../../scope/actions.ts';
 import type { PostgresBackupOptions } from './changes.ts';
-import { targetOf } from './kinds.ts';
+import { actionTarget } from './kinds.ts';
 import type { EcosystemContext } from './module.ts';
 import {
   backupNow,
@@ -40,7 +40,7 @@ export function runEcosystemAction(
   address: ActionAddress,
   options: ActionOptions,
 ) {
-  const t = targetOf(ctx, action, address.kind, address.namespace, address.name);
+  const t = actionTarget(ctx.cluster.resources(), action, address.kind, address.namespace, address.name);
   const { dryRun = false, replicas, ...backup } = options;
   const stray = [
     ...(replicas !== undefined && action !== 'pause' ? ['replicas'] : []),

@@ -7,7 +7,6 @@ import {
 } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import { type ApiResource, clusterScoped } from '../../kube/discovery.ts';
-import type { EcosystemContext } from './module.ts';
 
 /** An object an action is about: its kind as the cluster serves it, where it is, its name. */
 export interface EcosystemTarget {
@@ -21,12 +20,12 @@ export const labelOf = (t: Pick<EcosystemTarget, 'kind' | 'namespace' | 'name'>)
   `${t.kind.kind} ${t.namespace ? `${t.namespace}/` : ''}${t.name}`;
 
 /**
- * The target the route's `{kind}`, `{namespace}` and `{name}` name: a kind the action does not take is 400
+ * The target the route's `{kind}`, `{namespace}` and `{name}` name, among the kinds the cluster serves: a kind the action does not take is 400
  * `unknown_kind` listing those it does; one the cluster does not serve (the project is not installed) is 404
  * `kind_not_served`; the namespace must be `_` exactly for a cluster-scoped kind.
  */
-export function targetOf(
-  ctx: EcosystemContext,
+export function actionTarget(
+  served: readonly ApiResource[],
   action: EcosystemAction,
   text: string,
   namespace: string,
@@ -38,7 +37,7 @@ export function targetOf(
       'unknown_kind',
       `${action} takes ${ecosystemActionKinds[action].map((k) => `${qualifiedKind(k)} (${k.kind})`).join(' or ')}, not "${text}"`,
     );
-  const resource = ctx.cluster.resources().find((r) => r.group === kind.group && r.kind === kind.kind);
+  const resource = served.find((r) => r.group === kind.group && r.kind === kind.kind);
   if (!resource)
     throw new AppError(
       'kind_not_served',

@@ -1,0 +1,376 @@
+import { identities, testCluster, waitUntil } from '@binnacle/testkit';
+import { CustomObjectsApi } from '@kubernetes/client-node';
+import { describe, expect, it } from 'vitest';
+import { agentsAndNamespace } from '../../testing/index.ts';
+import { call, json, mcpClients } from '../../testing/mcp-client.ts';
+
+// The projects' real CRDs are served by the test control plane (test/cluster/build.sh, build_ecosystem); no
+// controller of theirs runs there, so these tests read back the object change each CLI would have made.
+const cluster = testCluster();
+const custom = cluster.kubeConfig('admin').makeApiClient(CustomObjectsApi);
+const fixture = agentsAndNamespace('ecosystem');
+const connect = mcpClients();
+
+const certificates = { group: 'cert-manager.io', version: 'v1', plural: 'certificates' };
+const schedules = { group: 'velero.io', version: 'v1', plural: 'schedules' };
+const veleroBackups = { group: 'velero.io', version: 'v1', plural: 'backups' };
+const scaledObjects = { group: 'keda.sh', version: 'v1alpha1', plural: 'scaledobjects' };
+const scaledJobs = { group: 'keda.sh', version: 'v1alpha1', plural: 'scaledjobs' };
+const nodeClaims = { group: 'karpenter.sh', version: 'v1', plural: 'nodeclaims' };
+const postgresClusters = { group: 'postgresql.cnpg.io', version: 'v1', plural: 'clusters' };
+const postgresBackups = { group: 'postgresql.cnpg.io', version: 'v1', plural: 'backups' };
+
+type Kind = typeof certificates;
+interface Obj {
+  metadata: {
+    name: string;
+    uid: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    resourceVersion: string;
+  };
+  spec?: Record<string, unknown>;
+  status?: { conditions?: { type: string; status: string; reason?: string; observedGeneration?: number }[] };
+}
+
+const ns = () => fixture.ns.name;
+const create = (kind: Kind, body: Record<string, unknown>) =>
+  custom.createNamespacedCustomObject({ ...kind, namespace: ns(), body });
+const read = async (kind: Kind, name: string) =>
+  (await custom.getNamespacedCustomObject({ ...kind, namespace: ns(), name })) as Obj;
+const list = async (kind: Kind, labelSelector: string) =>
+  ((await custom.listNamespacedCustomObject({ ...kind, namespace: ns(), labelSelector })) as { items: Obj[] })
+    .items;
+const act = (path: string, body?: unknown) => fixture.agent.post(`/api/ecosystem/${path}`, body);
+const answer = async (res: Response) => {
+  const text = await res.text();
+  expect(res.status, text).toBe(200);
+  return JSON.parse(text) as Record<string, unknown> & { message: string };
+};
+
+const certificate = (name: string) => ({
+  apiVersion: 'cert-manager.io/v1',
+  kind: 'Certificate',
+  metadata: { name },
+  spec: {
+    secretName: `${name}-tls`,
+    dnsNames: ['shop.example.com'],
+    issuerRef: { name: 'letsencrypt', kind: 'ClusterIssuer' },
+  },
+});
+const schedule = (name: string) => ({
+  apiVersion: 'velero.io/v1',
+  kind: 'Schedule',
+  metadata: { name, labels: { team: 'platform' }, annotations: { 'example.com/owner': 'sre' } },
+  spec: { schedule: '0 3 * * *', template: { includedNamespaces: ['shop'], ttl: '720h0m0s' } },
+});
+const scaledObject = (name: string) => ({
+  apiVersion: 'keda.sh/v1alpha1',
+  kind: 'ScaledObject',
+  metadata: { name },
+  spec: {
+    scaleTargetRef: { name: 'orders' },
+    triggers: [{ type: 'cpu', metricType: 'Utilization', metadata: { value: '60' } }],
+  },
+});
+const postgresCluster = (name: string) => ({
+  apiVersion: 'postgresql.cnpg.io/v1',
+  kind: 'Cluster',
+  metadata: { name },
+  spec: { instances: 1, storage: { size: '1Gi' } },
+});
+
+describe('cert-manager renew: as cmctl renew', () => {
+  it('a dry run changes nothing; the renewal sets Issuing True, ManuallyTriggered, through the status', async () => {
+    await create(certificates, certificate('storefront'));
+    await custom.patchNamespacedCustomObjectStatus({
+      ...certificates,
+      namespace: ns(),
+      name: 'storefront',
+      body: [
+        {
+          op: 'add',
+          path: '/status',
+          value: {
+            conditions: [
+              {
+                type: 'Ready',
+                status: 'True',
+                reason: 'Ready',
+                message: 'up to date',
+                lastTransitionTime: '2026-11-01T00:00:00Z',
+                observedGeneration: 1,
+              },
+            ],
+          },
+        },
+      ],
+    });
+    const before = await read(certificates, 'storefront');
+    const dry = await answer(
+      await act(`certificates.cert-manager.io/${ns()}/storefront/renew`, { dryRun: true }),
+    );
+    expect(dry).toMatchObject({ dryRun: true, message: expect.stringContaining('would be requested') });
+    expect(await read(certificates, 'storefront')).toEqual(before);
+
+    const done = await answer(await act(`certificates/${ns()}/storefront/renew`));
+    expect(done).toMatchObject({ kind: 'Certificate', namespace: ns(), name: 'storefront', dryRun: false });
+    const after = await read(certificates, 'storefront');
+    expect(after.status?.conditions).toEqual([
+      expect.objectContaining({ type: 'Ready', status: 'True' }),
+      {
+        type: 'Issuing',
+        status: 'True',
+        reason: 'ManuallyTriggered',
+        message: 'Certificate re-issuance manually triggered',
+        lastTransitionTime: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
+        observedGeneration: 1,
+      },
+    ]);
+    expect(after.spec).toEqual(before.spec);
+  });
+});
+
+describe('Velero backup now: as velero backup create --from-schedule', () => {
+  it("creates a Backup of the Schedule's template, labels and annotations; the dry run creates none", async () => {
+    await create(schedules, schedule('nightly'));
+    const selector = 'velero.io/schedule-name=nightly';
+    const dry = await answer(await act(`schedules.velero.io/${ns()}/nightly/backup`, { dryRun: true }));
+    expect(dry.backup).toMatchObject({ metadata: { name: expect.stringMatching(/^nightly-\d{14}$/) } });
+    expect(await list(veleroBackups, selector)).toEqual([]);
+
+    const done = await answer(await act(`schedules/${ns()}/nightly/backup`));
+    const [backup, ...more] = await list(veleroBackups, selector);
+    expect(more).toEqual([]);
+    expect(backup?.metadata.name).toBe((done.backup as Obj).metadata.name);
+    expect(backup?.metadata.labels).toEqual({ team: 'platform', 'velero.io/schedule-name': 'nightly' });
+    expect(backup?.metadata.annotations).toEqual({ 'example.com/owner': 'sre' });
+    expect(backup?.spec).toMatchObject({ includedNamespaces: ['shop'], ttl: '720h0m0s' });
+    expect(done.message).toContain(
+      `Backup ${ns()}/${backup?.metadata.name} of Schedule ${ns()}/nightly created`,
+    );
+
+    const named = await answer(await act(`schedules/${ns()}/nightly/backup`, { name: 'by-hand' }));
+    expect((named.backup as Obj).metadata.name).toBe('by-hand');
+    const again = await act(`schedules/${ns()}/nightly/backup`, { name: 'by-hand' });
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { code: string }).code).toBe('already_exists');
+    const filtered = await act(`schedules/${ns()}/nightly/backup`, { method: 'volumeSnapshot' });
+    expect(filtered.status).toBe(400);
+    expect(((await filtered.json()) as { error: string }).error).toContain("the Schedule's template");
+  });
+});
+
+describe('KEDA pause and resume: its pause annotations', () => {
+  it('pauses at a count, says when nothing changes, resumes by removing both; a dry run changes nothing', async () => {
+    await create(scaledObjects, scaledObject('orders'));
+    const path = `scaledobjects/${ns()}/orders`;
+    const dry = await answer(await act(`${path}/pause`, { replicas: 2, dryRun: true }));
+    expect(dry).toMatchObject({ changed: true, paused: true, dryRun: true });
+    expect((await read(scaledObjects, 'orders')).metadata.annotations).toBeUndefined();
+
+    expect(await answer(await act(`${path}/pause`, { replicas: 2 }))).toMatchObject({
+      changed: true,
+      paused: true,
+      annotations: { 'autoscaling.keda.sh/paused': 'true', 'autoscaling.keda.sh/paused-replicas': '2' },
+    });
+    expect((await read(scaledObjects, 'orders')).metadata.annotations).toEqual({
+      'autoscaling.keda.sh/paused': 'true',
+      'autoscaling.keda.sh/paused-replicas': '2',
+    });
+    const repeat = await answer(await act(`${path}/pause`, { replicas: 2 }));
+    expect(repeat).toMatchObject({ changed: false, message: expect.stringContaining('nothing changed') });
+
+    const resumed = await answer(await act(`${path}/resume`));
+    expect(resumed).toMatchObject({ changed: true, paused: false, annotations: {} });
+    expect((await read(scaledObjects, 'orders')).metadata.annotations ?? {}).toEqual({});
+    expect(await answer(await act(`${path}/resume`))).toMatchObject({ changed: false });
+  });
+
+  it('refuses a paused count for a ScaledJob (400)', async () => {
+    await create(scaledJobs, {
+      apiVersion: 'keda.sh/v1alpha1',
+      kind: 'ScaledJob',
+      metadata: { name: 'reports' },
+      spec: {
+        jobTargetRef: {
+          template: { spec: { containers: [{ name: 'run', image: 'busybox' }], restartPolicy: 'Never' } },
+        },
+        triggers: [
+          {
+            type: 'cron',
+            metadata: { timezone: 'UTC', start: '0 * * * *', end: '30 * * * *', desiredReplicas: '1' },
+          },
+        ],
+      },
+    });
+    const res = await act(`scaledjobs/${ns()}/reports/pause`, { replicas: 1 });
+    expect(res.status).toBe(400);
+    expect(await answer(await act(`ScaledJob/${ns()}/reports/pause`))).toMatchObject({
+      changed: true,
+      paused: true,
+    });
+  });
+});
+
+describe('CloudNativePG: as kubectl cnpg backup and restart', () => {
+  it('creates a Backup naming the cluster with the flags given, and restarts through restartedAt', async () => {
+    await create(postgresClusters, postgresCluster('pg'));
+    const dry = await answer(await act(`clusters.postgresql.cnpg.io/${ns()}/pg/backup`, { dryRun: true }));
+    expect(dry.backup).toMatchObject({ spec: { cluster: { name: 'pg' } } });
+    expect(await list(postgresBackups, 'cnpg.io/cluster=pg')).toEqual([]);
+    await answer(await act(`clusters/${ns()}/pg/backup`, { method: 'volumeSnapshot', online: true }));
+    const [backup] = await list(postgresBackups, 'cnpg.io/cluster=pg');
+    expect(backup?.metadata.name).toMatch(/^pg-\d{14}$/);
+    expect(backup?.spec).toMatchObject({ cluster: { name: 'pg' }, method: 'volumeSnapshot', online: true });
+
+    const before = await read(postgresClusters, 'pg');
+    await answer(await act(`clusters/${ns()}/pg/restart`, { dryRun: true }));
+    expect((await read(postgresClusters, 'pg')).metadata.resourceVersion).toBe(
+      before.metadata.resourceVersion,
+    );
+    const restarted = await answer(await act(`clusters/${ns()}/pg/restart`));
+    expect((await read(postgresClusters, 'pg')).metadata.annotations).toEqual({
+      'kubectl.kubernetes.io/restartedAt': restarted.restartedAt,
+    });
+  });
+});
+
+describe('Karpenter disrupt: deleting the NodeClaim', () => {
+  const claim = `${Date.now().toString(36)}-claim`;
+  it('a dry run keeps it; the disruption deletes it as the caller', async () => {
+    await custom.createClusterCustomObject({
+      ...nodeClaims,
+      body: {
+        apiVersion: 'karpenter.sh/v1',
+        kind: 'NodeClaim',
+        metadata: { name: claim },
+        spec: {
+          nodeClassRef: { group: 'karpenter.kwok.sh', kind: 'KWOKNodeClass', name: 'default' },
+          requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] }],
+        },
+      },
+    });
+    expect(await answer(await act(`nodeclaims/_/${claim}/disrupt`, { dryRun: true }))).toMatchObject({
+      dryRun: true,
+    });
+    await custom.getClusterCustomObject({ ...nodeClaims, name: claim });
+    expect(await answer(await act(`nodeclaims.karpenter.sh/_/${claim}/disrupt`))).toMatchObject({
+      changed: true,
+    });
+    await waitUntil(
+      'the NodeClaim to be gone',
+      async () =>
+        (await fixture.agent.request(`/api/resources/nodeclaims.karpenter.sh/_/${claim}`)).status === 404,
+      { timeoutMs: 20_000, intervalMs: 200 },
+    );
+    expect((await act(`nodeclaims/_/${claim}/disrupt`)).status).toBe(404);
+  });
+});
+
+describe('what every action refuses', () => {
+  it('a missing object is 404, a kind the action does not take 400, the namespace of a cluster-scoped kind 400', async () => {
+    const missing = await act(`certificates/${ns()}/nowhere/renew`);
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { code: string }).code).toBe('not_found');
+    const wrong = await act(`deployments/${ns()}/web/renew`);
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toEqual({
+      code: 'unknown_kind',
+      error: 'renew takes certificates.cert-manager.io (Certificate), not "deployments"',
+    });
+    expect((await act(`nodeclaims/${ns()}/x/disrupt`)).status).toBe(400);
+  });
+
+  it('refuses the restricted identity (403) and changes nothing', async () => {
+    await create(certificates, certificate('guarded'));
+    await create(scaledObjects, scaledObject('guarded'));
+    await create(schedules, schedule('guarded'));
+    await create(postgresClusters, postgresCluster('guarded'));
+    const before = await Promise.all(
+      [certificates, scaledObjects, schedules, postgresClusters].map((k) => read(k, 'guarded')),
+    );
+    for (const path of [
+      `certificates/${ns()}/guarded/renew`,
+      `scaledobjects/${ns()}/guarded/pause`,
+      `schedules/${ns()}/guarded/backup`,
+      `clusters.postgresql.cnpg.io/${ns()}/guarded/backup`,
+      `clusters.postgresql.cnpg.io/${ns()}/guarded/restart`,
+    ]) {
+      const res = await fixture.restricted.post(`/api/ecosystem/${path}`);
+      expect(res.status, path).toBe(403);
+      expect(((await res.json()) as { error: string }).error).toContain(identities.restricted.user);
+    }
+    expect(
+      await Promise.all(
+        [certificates, scaledObjects, schedules, postgresClusters].map((k) => read(k, 'guarded')),
+      ),
+    ).toEqual(before);
+    expect(await list(veleroBackups, 'velero.io/schedule-name=guarded')).toEqual([]);
+  });
+});
+
+describe('the timeline and the MCP tool', () => {
+  it('the MCP tool runs the same actions; a write tool, absent from /mcp-readonly', async () => {
+    await create(scaledObjects, scaledObject('from-mcp'));
+    const client = await connect(fixture.agent);
+    const paused = await json<{ changed: boolean }>(client, 'manage_ecosystem', {
+      action: 'pause',
+      kind: 'scaledobjects.keda.sh',
+      namespace: ns(),
+      name: 'from-mcp',
+    });
+    expect(paused.changed).toBe(true);
+    expect((await read(scaledObjects, 'from-mcp')).metadata.annotations).toEqual({
+      'autoscaling.keda.sh/paused': 'true',
+    });
+    expect(
+      await call(client, 'manage_ecosystem', {
+        action: 'renew',
+        kind: 'Deployment',
+        namespace: ns(),
+        name: 'x',
+      }),
+    ).toMatchObject({
+      isError: true,
+      text: expect.stringMatching(/^unknown_kind: renew takes/),
+    });
+    const readOnly = await connect(fixture.agent, '/mcp-readonly');
+    expect((await readOnly.listTools()).tools.map((t) => t.name)).not.toContain('manage_ecosystem');
+  });
+
+  it('records each action on the timeline with its actor; dry runs are not there', async () => {
+    type Entry = {
+      reason: string;
+      kind: string;
+      message: string;
+      actor?: { user: string; identity?: string };
+    };
+    const entries = async (query: string) =>
+      (
+        await fixture.agent.json<{ events: Entry[] }>(`/api/changes?${query}&preset=all&limit=500`)
+      ).events.filter((e) => e.actor?.user === identities.admin.user);
+    await waitUntil(
+      'the actions on the timeline',
+      async () => (await entries(`namespace=${ns()}`)).length >= 8,
+      {
+        timeoutMs: 10_000,
+        intervalMs: 200,
+      },
+    );
+    const namespaced = await entries(`namespace=${ns()}`);
+    expect(namespaced.map((e) => `${e.kind} ${e.reason}`)).toEqual(
+      expect.arrayContaining([
+        'Certificate Renew',
+        'Schedule Backup',
+        'ScaledObject Pause',
+        'ScaledObject Resume',
+        'Cluster Backup',
+        'Cluster Restart',
+      ]),
+    );
+    expect(namespaced.every((e) => e.actor?.identity === 'agent')).toBe(true);
+    expect(namespaced.some((e) => e.message.includes('dry run'))).toBe(false);
+    expect((await entries('kind=NodeClaim')).map((e) => e.reason)).toContain('Disrupt');
+  });
+});
