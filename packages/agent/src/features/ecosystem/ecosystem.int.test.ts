@@ -1,7 +1,13 @@
 import { identities, testCluster, waitUntil } from '@binnacle/testkit';
-import { CustomObjectsApi } from '@kubernetes/client-node';
-import { describe, expect, it } from 'vitest';
-import { agentsAndNamespace } from '../../testing/index.ts';
+import { CustomObjectsApi, RbacAuthorizationV1Api } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  agentsAndNamespace,
+  bindInNamespace,
+  sendFrom,
+  startTestAgent,
+  type TestAgent,
+} from '../../testing/index.ts';
 import { call, json, mcpClients } from '../../testing/mcp-client.ts';
 
 // The projects' real CRDs are served by the test control plane (test/cluster/build.sh, build_ecosystem); no
@@ -372,5 +378,69 @@ describe('the timeline and the MCP tool', () => {
     expect(namespaced.every((e) => e.actor?.identity === 'agent')).toBe(true);
     expect(namespaced.some((e) => e.message.includes('dry run'))).toBe(false);
     expect((await entries('kind=NodeClaim')).map((e) => e.reason)).toContain('Disrupt');
+  });
+});
+
+describe('as a signed-in caller (--auth-mode proxy)', () => {
+  // A person the agent impersonates: allowed to read and patch ScaledObjects in the namespace by a ClusterRole of
+  // this file's own, or not at all. The API server's RBAC decides, and the timeline names the person.
+  const proxyAddress = '127.0.0.2';
+  const rbac = cluster.kubeConfig('admin').makeApiClient(RbacAuthorizationV1Api);
+  const role = `binnacle-test-keda-${Date.now().toString(36)}`;
+  let proxied: TestAgent | undefined;
+  let unbind: (() => Promise<void>)[] = [];
+  beforeAll(async () => {
+    await rbac.createClusterRole({
+      body: {
+        metadata: { name: role },
+        rules: [{ apiGroups: ['keda.sh'], resources: ['scaledobjects'], verbs: ['get', 'patch'] }],
+      },
+    });
+    const alice = { kind: 'User', name: 'keda-alice@example.com' } as const;
+    // `view` too, so that she may read the timeline of the namespace.
+    unbind = await Promise.all([bindInNamespace(ns(), alice, role), bindInNamespace(ns(), alice)]);
+    proxied = await startTestAgent({ config: { authMode: 'proxy', authProxyAddresses: proxyAddress } });
+  });
+  afterAll(async () => {
+    await Promise.all([
+      ...unbind.map((remove) => remove()),
+      proxied?.close(),
+      rbac.deleteClusterRole({ name: role }).catch(() => undefined),
+    ]);
+  });
+  const pauseAs = (user: string, body: Record<string, unknown> = {}) =>
+    sendFrom(
+      proxied as TestAgent,
+      `/api/ecosystem/scaledobjects/${ns()}/as-caller/pause`,
+      { 'x-forwarded-user': user },
+      proxyAddress,
+      'POST',
+      { json: body },
+    );
+
+  it('acts as the caller: one the RBAC allows pauses, on the timeline by name; another is 403, even for a dry run', async () => {
+    await create(scaledObjects, scaledObject('as-caller'));
+    for (const body of [{ dryRun: true }, {}]) {
+      const refused = await pauseAs('keda-bob@example.com', body);
+      expect(refused.status).toBe(403);
+      expect(String(refused.body.error)).toContain('keda-bob@example.com');
+    }
+    expect((await read(scaledObjects, 'as-caller')).metadata.annotations).toBeUndefined();
+    const paused = await pauseAs('keda-alice@example.com');
+    expect(paused.status, JSON.stringify(paused.body)).toBe(200);
+    expect((await read(scaledObjects, 'as-caller')).metadata.annotations).toEqual({
+      'autoscaling.keda.sh/paused': 'true',
+    });
+    const timeline = await sendFrom(
+      proxied as TestAgent,
+      `/api/changes?namespace=${ns()}&kind=ScaledObject&preset=all&limit=500`,
+      { 'x-forwarded-user': 'keda-alice@example.com' },
+      proxyAddress,
+    );
+    expect(timeline.status, JSON.stringify(timeline.body)).toBe(200);
+    const events = timeline.body.events as { reason: string; name: string; actor?: unknown }[];
+    expect(events.filter((e) => e.name === 'as-caller' && e.reason === 'Pause').map((e) => e.actor)).toEqual([
+      { user: 'keda-alice@example.com', groups: [], identity: 'caller' },
+    ]);
   });
 });
