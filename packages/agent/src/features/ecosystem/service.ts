@@ -225,8 +225,13 @@ export async function disruptNodeClaim(ctx: EcosystemContext, t: EcosystemTarget
   await ctx.cluster.client.request<KubeObject>({
     method: 'DELETE',
     path: objectPath(t.resource, t.name),
-    query: dryRunQuery(run),
-    body: { kind: 'DeleteOptions', apiVersion: 'v1', preconditions: { uid } },
+    // With a body, the API server reads the options from it alone: the dry run goes there, not in the query.
+    body: {
+      kind: 'DeleteOptions',
+      apiVersion: 'v1',
+      preconditions: { uid },
+      ...(run.dryRun ? { dryRun: ['All'] } : {}),
+    },
     as: run.as,
   });
   return {
