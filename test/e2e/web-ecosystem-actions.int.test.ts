@@ -1,3 +1,10 @@
+import {
+  certificate,
+  ecosystemKinds,
+  nodeClaim,
+  scaledObject,
+  veleroSchedule,
+} from '@binnacle/agent/testing';
 import { docsScreenshot, openPage, seriousA11yViolations, testCluster } from '@binnacle/testkit';
 import { CustomObjectsApi } from '@kubernetes/client-node';
 import type { Page } from 'playwright-core';
@@ -8,8 +15,7 @@ import { agentInBrowser } from './browser-suite.ts';
 // dry run before the person confirms, and the change is the project's own CLI's, read back here.
 const custom = testCluster().kubeConfig('admin').makeApiClient(CustomObjectsApi);
 const web = agentInBrowser('ecoactions');
-const scaledObjects = { group: 'keda.sh', version: 'v1alpha1', plural: 'scaledobjects' };
-const certificates = { group: 'cert-manager.io', version: 'v1', plural: 'certificates' };
+const { scaledObjects, certificates, schedules, veleroBackups: backups, nodeClaims } = ecosystemKinds;
 
 const annotationsOf = async (name: string) =>
   (
@@ -34,17 +40,7 @@ describe('ecosystem actions on object pages', () => {
     await custom.createNamespacedCustomObject({
       ...scaledObjects,
       namespace: ns,
-      body: {
-        apiVersion: 'keda.sh/v1alpha1',
-        kind: 'ScaledObject',
-        metadata: { name: 'orders' },
-        spec: {
-          scaleTargetRef: { name: 'orders' },
-          minReplicaCount: 1,
-          maxReplicaCount: 10,
-          triggers: [{ type: 'cpu', metricType: 'Utilization', metadata: { value: '60' } }],
-        },
-      },
+      body: scaledObject('orders'),
     });
     const page = await openPage(web.browser, `${web.agent.url}/resources/scaledobjects.keda.sh/${ns}/orders`);
     const sent = actions(page);
@@ -87,16 +83,7 @@ describe('ecosystem actions on object pages', () => {
     await custom.createNamespacedCustomObject({
       ...certificates,
       namespace: ns,
-      body: {
-        apiVersion: 'cert-manager.io/v1',
-        kind: 'Certificate',
-        metadata: { name: 'storefront' },
-        spec: {
-          secretName: 'storefront-tls',
-          dnsNames: ['shop.example.com'],
-          issuerRef: { name: 'letsencrypt', kind: 'ClusterIssuer' },
-        },
-      },
+      body: certificate('storefront'),
     });
     const page = await openPage(
       web.browser,
@@ -123,6 +110,44 @@ describe('ecosystem actions on object pages', () => {
     expect(renewed.status?.conditions).toEqual([
       expect.objectContaining({ type: 'Issuing', reason: 'ManuallyTriggered' }),
     ]);
+    await page.context().close();
+  });
+
+  it('backs up now from a Velero Schedule, and disrupts a NodeClaim (cluster-scoped)', async () => {
+    const ns = web.ns.name;
+    await custom.createNamespacedCustomObject({
+      ...schedules,
+      namespace: ns,
+      body: veleroSchedule('nightly', [ns]),
+    });
+    const page = await openPage(web.browser, `${web.agent.url}/resources/schedules.velero.io/${ns}/nightly`);
+    await page.getByRole('button', { name: 'Back up now' }).click({ timeout: 30_000 });
+    const dialog = page.getByRole('dialog', { name: 'Back up now Schedule nightly?' });
+    await dialog.getByText(/^Backup .*\/nightly-\d{14} of Schedule .*\/nightly would be created/).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Back up now' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/^Backup .*\/nightly-\d{14} of Schedule .*\/nightly created/)
+      .waitFor();
+    const made = (await custom.listNamespacedCustomObject({
+      ...backups,
+      namespace: ns,
+      labelSelector: 'velero.io/schedule-name=nightly',
+    })) as { items: unknown[] };
+    expect(made.items).toHaveLength(1);
+
+    const claim = `${ns}-claim`;
+    await custom.createClusterCustomObject({ ...nodeClaims, body: nodeClaim(claim) });
+    await page.goto(`${web.agent.url}/resources/nodeclaims.karpenter.sh/_/${claim}`);
+    await page.getByRole('button', { name: 'Disrupt' }).click({ timeout: 30_000 });
+    const disrupt = page.getByRole('dialog', { name: `Disrupt NodeClaim ${claim}?` });
+    await disrupt.getByText(`NodeClaim ${claim} would be deleted`, { exact: false }).waitFor();
+    await disrupt.getByRole('button', { name: 'Disrupt' }).click();
+    // The object is gone at once (no Karpenter runs here to hold it by its finalizer): the page says so and
+    // shows its last state, without the actions.
+    await page.getByText('Below is its last state').waitFor({ timeout: 30_000 });
+    await expect(custom.getClusterCustomObject({ ...nodeClaims, name: claim })).rejects.toThrow(/404/);
     await page.context().close();
   });
 });

@@ -5,6 +5,14 @@ export type { Figures as CostFigures } from '../features/cost/math.ts';
 export { type AgentsAndNamespace, agentsAndNamespace } from './agents.ts';
 export { type CertFactory, certFactory, type TestCert, tlsSecret } from './certs.ts';
 export { deprecatedWidgets, plantDeprecatedUses, servedCrd } from './deprecated-uses.ts';
+export {
+  certificate,
+  ecosystemKinds,
+  nodeClaim,
+  postgresCluster,
+  scaledObject,
+  veleroSchedule,
+} from './ecosystem-objects.ts';
 export { releaseWithFailedHook } from './helm-hooks.ts';
 export { anonymousRegistry, createPullingPod, createPullSecret, repositoryName } from './images.ts';
 export { kubeconfigWithContexts } from './kubeconfigs.ts';

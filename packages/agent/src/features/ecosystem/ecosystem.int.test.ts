@@ -4,9 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   agentsAndNamespace,
   bindInNamespace,
+  certificate,
+  ecosystemKinds,
+  nodeClaim,
+  postgresCluster,
+  scaledObject,
   sendFrom,
   startTestAgent,
   type TestAgent,
+  veleroSchedule,
 } from '../../testing/index.ts';
 import { call, json, mcpClients } from '../../testing/mcp-client.ts';
 
@@ -17,16 +23,18 @@ const custom = cluster.kubeConfig('admin').makeApiClient(CustomObjectsApi);
 const fixture = agentsAndNamespace('ecosystem');
 const connect = mcpClients();
 
-const certificates = { group: 'cert-manager.io', version: 'v1', plural: 'certificates' };
-const schedules = { group: 'velero.io', version: 'v1', plural: 'schedules' };
-const veleroBackups = { group: 'velero.io', version: 'v1', plural: 'backups' };
-const scaledObjects = { group: 'keda.sh', version: 'v1alpha1', plural: 'scaledobjects' };
-const scaledJobs = { group: 'keda.sh', version: 'v1alpha1', plural: 'scaledjobs' };
-const nodeClaims = { group: 'karpenter.sh', version: 'v1', plural: 'nodeclaims' };
-const postgresClusters = { group: 'postgresql.cnpg.io', version: 'v1', plural: 'clusters' };
-const postgresBackups = { group: 'postgresql.cnpg.io', version: 'v1', plural: 'backups' };
+const {
+  certificates,
+  schedules,
+  veleroBackups,
+  scaledObjects,
+  scaledJobs,
+  nodeClaims,
+  postgresClusters,
+  postgresBackups,
+} = ecosystemKinds;
 
-type Kind = typeof certificates;
+type Kind = (typeof ecosystemKinds)[keyof typeof ecosystemKinds];
 interface Obj {
   metadata: {
     name: string;
@@ -53,38 +61,6 @@ const answer = async (res: Response) => {
   expect(res.status, text).toBe(200);
   return JSON.parse(text) as Record<string, unknown> & { message: string };
 };
-
-const certificate = (name: string) => ({
-  apiVersion: 'cert-manager.io/v1',
-  kind: 'Certificate',
-  metadata: { name },
-  spec: {
-    secretName: `${name}-tls`,
-    dnsNames: ['shop.example.com'],
-    issuerRef: { name: 'letsencrypt', kind: 'ClusterIssuer' },
-  },
-});
-const schedule = (name: string) => ({
-  apiVersion: 'velero.io/v1',
-  kind: 'Schedule',
-  metadata: { name, labels: { team: 'platform' }, annotations: { 'example.com/owner': 'sre' } },
-  spec: { schedule: '0 3 * * *', template: { includedNamespaces: ['shop'], ttl: '720h0m0s' } },
-});
-const scaledObject = (name: string) => ({
-  apiVersion: 'keda.sh/v1alpha1',
-  kind: 'ScaledObject',
-  metadata: { name },
-  spec: {
-    scaleTargetRef: { name: 'orders' },
-    triggers: [{ type: 'cpu', metricType: 'Utilization', metadata: { value: '60' } }],
-  },
-});
-const postgresCluster = (name: string) => ({
-  apiVersion: 'postgresql.cnpg.io/v1',
-  kind: 'Cluster',
-  metadata: { name },
-  spec: { instances: 1, storage: { size: '1Gi' } },
-});
 
 describe('cert-manager renew: as cmctl renew', () => {
   it('a dry run changes nothing; the renewal sets Issuing True, ManuallyTriggered, through the status', async () => {
@@ -139,7 +115,7 @@ describe('cert-manager renew: as cmctl renew', () => {
 
 describe('Velero backup now: as velero backup create --from-schedule', () => {
   it("creates a Backup of the Schedule's template, labels and annotations; the dry run creates none", async () => {
-    await create(schedules, schedule('nightly'));
+    await create(schedules, veleroSchedule('nightly', ['shop']));
     const selector = 'velero.io/schedule-name=nightly';
     const dry = await answer(await act(`schedules.velero.io/${ns()}/nightly/backup`, { dryRun: true }));
     expect(dry.backup).toMatchObject({ metadata: { name: expect.stringMatching(/^nightly-\d{14}$/) } });
@@ -245,18 +221,7 @@ describe('CloudNativePG: as kubectl cnpg backup and restart', () => {
 describe('Karpenter disrupt: deleting the NodeClaim', () => {
   const claim = `${Date.now().toString(36)}-claim`;
   it('a dry run keeps it; the disruption deletes it as the caller', async () => {
-    await custom.createClusterCustomObject({
-      ...nodeClaims,
-      body: {
-        apiVersion: 'karpenter.sh/v1',
-        kind: 'NodeClaim',
-        metadata: { name: claim },
-        spec: {
-          nodeClassRef: { group: 'karpenter.kwok.sh', kind: 'KWOKNodeClass', name: 'default' },
-          requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] }],
-        },
-      },
-    });
+    await custom.createClusterCustomObject({ ...nodeClaims, body: nodeClaim(claim) });
     expect(await answer(await act(`nodeclaims/_/${claim}/disrupt`, { dryRun: true }))).toMatchObject({
       dryRun: true,
     });
@@ -291,7 +256,7 @@ describe('what every action refuses', () => {
   it('refuses the restricted identity (403) and changes nothing', async () => {
     await create(certificates, certificate('guarded'));
     await create(scaledObjects, scaledObject('guarded'));
-    await create(schedules, schedule('guarded'));
+    await create(schedules, veleroSchedule('guarded', ['shop']));
     await create(postgresClusters, postgresCluster('guarded'));
     const before = await Promise.all(
       [certificates, scaledObjects, schedules, postgresClusters].map((k) => read(k, 'guarded')),
