@@ -306,6 +306,18 @@ describe('the timeline and the MCP tool', () => {
       isError: true,
       text: expect.stringMatching(/^unknown_kind: renew takes/),
     });
+    await create(schedules, veleroSchedule('from-mcp', ['shop']));
+    const backup = await json<{ backup: { metadata: { name: string } } }>(client, 'manage_ecosystem', {
+      action: 'backup',
+      kind: 'schedules.velero.io',
+      namespace: ns(),
+      name: 'from-mcp',
+      backup_name: 'from-mcp-now',
+    });
+    expect(backup.backup.metadata.name).toBe('from-mcp-now');
+    expect((await read(veleroBackups, 'from-mcp-now')).metadata.labels).toMatchObject({
+      'velero.io/schedule-name': 'from-mcp',
+    });
     const readOnly = await connect(fixture.agent, '/mcp-readonly');
     expect((await readOnly.listTools()).tools.map((t) => t.name)).not.toContain('manage_ecosystem');
   });

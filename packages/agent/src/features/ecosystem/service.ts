@@ -122,7 +122,7 @@ export async function backupNow(
   const now = new Date();
   if (t.kind.group === 'velero.io') {
     const { name, ...rest } = options;
-    const extra = Object.keys(rest);
+    const extra = Object.entries(rest).flatMap(([option, value]) => (value === undefined ? [] : [option]));
     if (extra.length)
       throw new AppError(
         'invalid_request',
