@@ -4,7 +4,7 @@
 #                    what `npm start` runs when no cluster is configured
 #   build.sh [full]  also the CNCF distribution registry (the OCI chart source), Flux's source-, kustomize- and
 #                    helm-controller (with their CRDs), Argo CD's CRDs and the ecosystem projects' CRDs (ADR 0127) taken
-#                    from their modules: what the tests use
+#                    from their modules, and Karpenter with its kwok cloud provider: what the tests use
 # Each module is built once per go.mod/go.sum into ~/.cache/binnacle/go-<module>-<hash>, so bumping one never
 # rebuilds the others; ~/.cache/binnacle/cluster-<hash>/bin links a profile's modules together and its path is
 # printed on stdout. Progress, with an estimate per module, goes to stderr.
@@ -14,18 +14,18 @@ here=$(cd "$(dirname "$0")" && pwd)
 k8s_version=$(sed -n 's/^require k8s.io\/kubernetes \(v[0-9.]*\).*/\1/p' "$here/go/k8s/go.mod")
 [ -n "$k8s_version" ] || { echo "build.sh: cannot read the k8s.io/kubernetes version from go/k8s/go.mod" >&2; exit 1; }
 # Bump a module's recipe when its build steps below change, so its cached build is redone.
-declare -A recipe=([k8s]=1 [kwok]=3 [metrics-server]=1 [registry]=1 [flux]=1 [argocd]=2 [ecosystem]=1)
+declare -A recipe=([k8s]=1 [kwok]=3 [metrics-server]=1 [registry]=1 [flux]=1 [argocd]=2 [ecosystem]=1 [karpenter]=1)
 case "${1:-full}" in
   demo) modules="k8s kwok metrics-server" ;;
-  full) modules="k8s kwok metrics-server registry flux argocd ecosystem" ;;
+  full) modules="k8s kwok metrics-server registry flux argocd ecosystem karpenter" ;;
   *) echo "usage: build.sh [demo|full]" >&2; exit 2 ;;
 esac
 # Cold build times measured on a 2-core machine under load (docs/development.md); the estimates printed below.
-declare -A seconds=([k8s]=370 [kwok]=181 [metrics-server]=414 [registry]=159 [flux]=686 [argocd]=5 [ecosystem]=30)
+declare -A seconds=([k8s]=370 [kwok]=181 [metrics-server]=414 [registry]=159 [flux]=686 [argocd]=5 [ecosystem]=5 [karpenter]=300)
 declare -A label=([k8s]="Kubernetes $k8s_version (apiserver, controller-manager, scheduler, kubectl, etcd)"
   [kwok]="kwok" [metrics-server]="metrics-server" [registry]="the distribution registry"
   [flux]="Flux source-, kustomize- and helm-controller" [argocd]="Argo CD's CRDs (a download)"
-  [ecosystem]="the ecosystem projects' CRDs (downloads)")
+  [ecosystem]="the ecosystem projects' CRDs (downloads)" [karpenter]="Karpenter with its kwok cloud provider")
 declare -A tools=(
   [k8s]="kube-apiserver kube-controller-manager kube-scheduler kubectl etcd"
   [kwok]="kwok kwok-stages kwok-crds"
@@ -34,6 +34,7 @@ declare -A tools=(
   [flux]="source-controller kustomize-controller helm-controller flux-crds"
   [argocd]="argocd-crds"
   [ecosystem]="ecosystem-crds"
+  [karpenter]="karpenter"
 )
 module_dir() {
   echo "$cache_root/go-$1-$( (echo "${recipe[$1]}"; cat "$here/go/$1/go.mod" "$here/go/$1/go.sum") | sha256sum | cut -c1-16)"
@@ -191,6 +192,13 @@ for row in table.split('\n'):
         with open(os.path.join(out, folder, crd + '.yaml'), 'w') as f:
             f.write(doc)
 PY
+}
+
+# Karpenter's kwok cloud provider (`sigs.k8s.io/karpenter/kwok`, in Karpenter's root module): the real provisioning,
+# registration and disruption controllers, with Nodes that kwok then runs (ADR 0127). Its CRDs come with the
+# ecosystem's.
+build_karpenter() {
+  (cd "$here/go/karpenter" && go build -trimpath -ldflags "-s -w" -o "$1/karpenter" sigs.k8s.io/karpenter/kwok)
 }
 
 # Argo CD's Application and AppProject CRDs (its controller is not built, ADR 0025).

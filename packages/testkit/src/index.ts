@@ -44,6 +44,12 @@ export {
   fluxReady,
   installFluxDemo,
 } from './cluster/flux.ts';
+export {
+  type KarpenterNodePool,
+  karpenterGroups,
+  karpenterNodePool,
+  nodePoolLabel,
+} from './cluster/karpenter-node-pool.ts';
 export { structuredLogsNamespace } from './cluster/kwok-config.ts';
 export { simulatedNode } from './cluster/nodes.ts';
 export {

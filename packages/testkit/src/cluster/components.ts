@@ -170,6 +170,22 @@ export function fluxEnv({ adminKubeconfig }: ComponentArgs): NodeJS.ProcessEnv {
   return { ...process.env, KUBECONFIG: adminKubeconfig };
 }
 
+/**
+ * Karpenter with its kwok cloud provider (ADR 0127): no leader election, the admin kubeconfig through KUBECONFIG
+ * (controller-runtime). Its operator takes ports only, so its metrics and health servers listen on every interface,
+ * on free ports.
+ */
+export function karpenterEnv({ adminKubeconfig, ports }: ComponentArgs): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    KUBECONFIG: adminKubeconfig,
+    DISABLE_LEADER_ELECTION: 'true',
+    METRICS_PORT: String(ports.karpenterMetrics),
+    HEALTH_PROBE_PORT: String(ports.karpenterHealth),
+    LOG_LEVEL: 'info',
+  };
+}
+
 function fluxCommon(metricsPort: number, healthPort: number): string[] {
   return [
     `--metrics-addr=127.0.0.1:${metricsPort}`,

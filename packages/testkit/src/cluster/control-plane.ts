@@ -14,6 +14,7 @@ import {
 } from './components.ts';
 import { installCrds } from './crds.ts';
 import { type Launch, startFluxControllers } from './flux.ts';
+import { startKarpenter } from './karpenter.ts';
 import { writeKwokConfig } from './kwok-config.ts';
 import { registerMetricsApi } from './metrics-api.ts';
 import { createSimulatedNodes } from './nodes.ts';
@@ -133,6 +134,8 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
     kustomizeControllerHealth: await freePort(),
     helmControllerMetrics: await freePort(),
     helmControllerHealth: await freePort(),
+    karpenterMetrics: await freePort(),
+    karpenterHealth: await freePort(),
   };
   const pki = await generatePki(join(stateDir, 'pki'));
   const server = `https://127.0.0.1:${ports.apiserver}`;
@@ -249,7 +252,8 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
       String(ports.chartRepo),
       chartDir,
     ]);
-    const fullComponents = full && (await startFullComponents(launch, full, args, stateDir));
+    const fullComponents =
+      full && (await startFullComponents(launch, full, args, stateDir, ecosystemCrds || Promise.resolve()));
     const metricsServer =
       (options.metricsServer ?? true)
         ? await launch('metrics-server', bin.metricsServer, metricsServerArgs(args))
@@ -282,11 +286,9 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
           process: metricsServer,
         }),
     ]);
-    const ecosystemCrdError = await ecosystemCrds;
-    if (ecosystemCrdError) throw ecosystemCrdError;
     if (metricsServer) await registerMetricsApi(kubeconfigs.admin, ports.metricsServer);
     log(
-      `controller-manager, scheduler, kwok${metricsServer ? ', metrics-server' : ''}${full ? ', Flux controllers' : ''} and chart sources ready`,
+      `controller-manager, scheduler, kwok${metricsServer ? ', metrics-server' : ''}${full ? ', Flux controllers, Karpenter' : ''} and chart sources ready`,
     );
     await publishCharts(state.chartSources, chartDir, join(stateDir, 'helm'));
     log(
@@ -305,20 +307,38 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
   }
 }
 
-/** The full profile's extra processes: the OCI registry and the Flux controllers; `ready` waits for them. */
+/**
+ * The full profile's extra processes: the OCI registry, the Flux controllers and, once the ecosystem CRDs are served
+ * (`ecosystemCrds` resolves to the error applying them failed with, if any), Karpenter; `ready` waits for them.
+ */
 async function startFullComponents(
   launch: Launch,
   bin: FullClusterBinaries,
   args: ComponentArgs,
   stateDir: string,
+  ecosystemCrds: Promise<unknown>,
 ): Promise<{ ready: () => Promise<void> }> {
   const registryFile = join(stateDir, 'registry.yaml');
   await writeFile(registryFile, registryConfig(args.ports.registry, join(stateDir, 'registry')));
   const registry = await launch('registry', bin.registry, ['serve', registryFile]);
   const flux = await startFluxControllers(launch, bin, args);
+  // Settled into a value at once, so a failure waits for `ready` instead of being an unhandled rejection.
+  const karpenter = ecosystemCrds
+    .then((error) => {
+      if (error) throw error;
+      return startKarpenter(launch, bin, args);
+    })
+    .then(
+      (started) => ({ started }),
+      (error: unknown) => ({ error }),
+    );
   return {
     ready: async () => {
       await Promise.all([
+        karpenter.then((result) => {
+          if ('error' in result) throw result.error;
+          return result.started.ready(componentTimeoutMs);
+        }),
         waitUntil('registry', healthy(`http://127.0.0.1:${args.ports.registry}/v2/`), {
           timeoutMs: componentTimeoutMs,
           process: registry,

@@ -10,7 +10,7 @@ import {
 } from './components.ts';
 import { createMissing, type SeedObject } from './create-missing.ts';
 import type { FullClusterBinaries } from './paths.ts';
-import { isListening } from './ports.ts';
+import { listening } from './ports.ts';
 import { healthy } from './probe.ts';
 import type { ManagedProcess } from './processes.ts';
 import type { ClusterState } from './state.ts';
@@ -82,10 +82,6 @@ export async function startFluxControllers(
     },
     { name: 'helm-controller metrics', port: ports.helmControllerMetrics, proc: controllers[2]?.proc },
   ];
-  const listening = (port: number) => async () => {
-    if (await isListening(port)) return true;
-    throw new Error(`nothing listens on 127.0.0.1:${port}`);
-  };
   return {
     ready: async (timeoutMs) => {
       await Promise.all([

@@ -55,6 +55,8 @@ export interface FullClusterBinaries extends ClusterBinaries {
    * folder per integration id (ADR 0127).
    */
   ecosystemCrdsDir: string;
+  /** Karpenter with its kwok cloud provider (ADR 0127). */
+  karpenter: string;
 }
 
 /** The CRD files build.sh copied into one of its CRD directories (and its folders), in a stable order. */
@@ -105,6 +107,7 @@ export async function clusterBinaries(
           fluxCrdsDir: join(dir, 'flux-crds'),
           argocdCrdsDir: join(dir, 'argocd-crds'),
           ecosystemCrdsDir: join(dir, 'ecosystem-crds'),
+          karpenter: join(dir, 'karpenter'),
         };
   for (const path of Object.values(binaries)) {
     if (!existsSync(path)) throw new Error(`test/cluster/build.sh reported ${dir}, but ${path} is missing`);

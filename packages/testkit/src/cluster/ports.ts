@@ -11,8 +11,8 @@ import { join } from 'node:path';
 const quietPorts = { from: 20_000, to: 32_767 };
 
 /**
- * A port handed out stays reserved this long for every process on the machine: a control plane picks its
- * seventeen ports at once and binds the last of them only after etcd and the API server are up, and
+ * A port handed out stays reserved this long for every process on the machine: a control plane picks all its
+ * ports at once and binds the last of them only after etcd and the API server are up, and
  * parallel test files pick from the same range meanwhile. Once bound, the port is busy anyway.
  */
 const reservationMs = 10 * 60_000;
@@ -69,6 +69,12 @@ export async function freePort(): Promise<number> {
 }
 
 /** Resolves true when something accepts TCP connections on 127.0.0.1:port. */
+/** A check for `waitUntil`: something listens on 127.0.0.1:`port`, else it throws saying nothing does. */
+export const listening = (port: number) => async (): Promise<boolean> => {
+  if (await isListening(port)) return true;
+  throw new Error(`nothing listens on 127.0.0.1:${port}`);
+};
+
 export function isListening(port: number): Promise<boolean> {
   return new Promise((resolveListening) => {
     const socket = new Socket();

@@ -23,6 +23,8 @@ export interface ClusterPorts {
   kustomizeControllerHealth: number;
   helmControllerMetrics: number;
   helmControllerHealth: number;
+  karpenterMetrics: number;
+  karpenterHealth: number;
 }
 
 /** What `cluster:up` leaves in `<stateDir>/state.json`, so `down`, `status` and tests can find the cluster. */
@@ -51,9 +53,9 @@ export interface ClusterState {
 /**
  * 2: metrics-server joined the control plane; 3: the chart sources (chart repository and registry); 4: Flux's
  * source-, kustomize- and helm-controller with their CRDs; 5: the profile (demo or full); 6: the API server's
- * audit log; 7: the ecosystem projects' CRDs (ADR 0127).
+ * audit log; 7: the ecosystem projects' CRDs; 8: Karpenter with its kwok provider (ADR 0127).
  */
-export const stateVersion = 7;
+export const stateVersion = 8;
 
 export const stateFile = (stateDir: string) => join(stateDir, 'state.json');
 

@@ -1,0 +1,118 @@
+import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clusterNodesLock, testCluster } from '../test-cluster.ts';
+import {
+  type KarpenterNodePool,
+  karpenterGroups,
+  karpenterNodePool,
+  nodePoolLabel,
+} from './karpenter-node-pool.ts';
+import { waitUntil } from './wait.ts';
+
+interface Condition {
+  type: string;
+  status: string;
+  reason?: string;
+}
+interface NodeClaim {
+  metadata: { name: string; labels?: Record<string, string> };
+  status?: { nodeName?: string; providerID?: string; conditions?: Condition[] };
+}
+
+const cluster = testCluster();
+const core = cluster.kubeConfig().makeApiClient(CoreV1Api);
+const custom = cluster.kubeConfig().makeApiClient(CustomObjectsApi);
+const conditionOf = (object: { status?: { conditions?: Condition[] } }, type: string) =>
+  object.status?.conditions?.find((condition) => condition.type === type);
+
+let pool: KarpenterNodePool;
+let namespace: { name: string; remove: () => Promise<void> };
+let unlockNodes: () => Promise<void>;
+
+beforeAll(async () => {
+  unlockNodes = await cluster.lock(clusterNodesLock);
+  pool = await karpenterNodePool(cluster.kubeConfig(), 'karpenter-test');
+  namespace = await cluster.namespace('karpenter');
+});
+afterAll(async () => {
+  await namespace?.remove();
+  await pool?.remove();
+  await unlockNodes?.();
+});
+
+/** ADR 0127: Karpenter's real controllers with its kwok provider; kwok runs the Nodes it launches. */
+describe('Karpenter in the test control plane', () => {
+  it('launches a node for a pending pod its NodePool admits, and removes it with its NodeClaim', async () => {
+    await core.createNamespacedPod({
+      namespace: namespace.name,
+      body: {
+        metadata: { name: 'needs-a-node' },
+        spec: {
+          containers: [
+            { name: 'app', image: 'registry.example/app:1.0', resources: { requests: { cpu: '500m' } } },
+          ],
+          tolerations: [pool.toleration],
+          nodeSelector: { [nodePoolLabel]: pool.name },
+        },
+      },
+    });
+    const listClaims = async () =>
+      (
+        (await custom.listClusterCustomObject({
+          ...karpenterGroups.karpenter,
+          plural: 'nodeclaims',
+          labelSelector: `${nodePoolLabel}=${pool.name}`,
+        })) as { items: NodeClaim[] }
+      ).items;
+    let claim: NodeClaim = { metadata: { name: '' } };
+    await waitUntil(
+      'a NodeClaim of the pool Initialized, its Node registered',
+      async () => {
+        const [found] = await listClaims();
+        if (!found || conditionOf(found, 'Initialized')?.status !== 'True')
+          throw new Error(found ? JSON.stringify(found.status?.conditions) : 'no NodeClaim yet');
+        claim = found;
+        return true;
+      },
+      { timeoutMs: 90_000, intervalMs: 500 },
+    );
+    expect(conditionOf(claim, 'Launched')?.status).toBe('True');
+    expect(conditionOf(claim, 'Registered')?.status).toBe('True');
+    const nodeName = claim.status?.nodeName ?? '';
+    const node = await core.readNode({ name: nodeName });
+    expect(node.metadata?.labels?.[nodePoolLabel]).toBe(pool.name);
+    expect(node.spec?.providerID).toBe(claim.status?.providerID);
+    expect(node.spec?.taints).toEqual(
+      expect.arrayContaining([expect.objectContaining({ value: pool.name })]),
+    );
+    await waitUntil(
+      'the pod running on the new node',
+      async () => {
+        const read = await core.readNamespacedPod({ namespace: namespace.name, name: 'needs-a-node' });
+        if (read.status?.phase !== 'Running') throw new Error(`phase ${read.status?.phase}`);
+        expect(read.spec?.nodeName).toBe(nodeName);
+        return true;
+      },
+      { timeoutMs: 60_000, intervalMs: 500 },
+    );
+
+    // The pod is not recreated once evicted: nothing asks for a node after the NodeClaim goes.
+    await custom.deleteClusterCustomObject({
+      ...karpenterGroups.karpenter,
+      plural: 'nodeclaims',
+      name: claim.metadata.name,
+    });
+    await waitUntil(
+      'Karpenter terminating the NodeClaim and its Node',
+      async () => {
+        const nodes = await core.listNode({ labelSelector: `${nodePoolLabel}=${pool.name}` });
+        const claims = await listClaims();
+        if (nodes.items.length + claims.length > 0)
+          throw new Error(`${claims.length} NodeClaims and ${nodes.items.length} Nodes left`);
+        return true;
+      },
+      { timeoutMs: 90_000, intervalMs: 500 },
+    );
+    await expect(core.readNode({ name: nodeName })).rejects.toMatchObject({ code: 404 });
+  });
+});
