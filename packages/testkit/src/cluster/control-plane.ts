@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { chartSources, publishCharts, registryConfig } from './chart-sources.ts';
 import {
   apiserverArgs,
@@ -219,18 +219,26 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
       process: apiserver,
     });
     log(`kube-apiserver ready at ${server}`);
-    // The Flux controllers and kwok need their CRDs served to start; apply them while the other components boot.
-    // The ecosystem projects' CRDs (ADR 0127) no component needs to start: they are applied beside, awaited with the
-    // components' readiness. One -f per file: kubectl reads a symlinked directory (the cache's bin/ links) as a file.
-    const applyCrds = (dirs: string[]) =>
-      Promise.all(dirs.map(crdFiles))
-        .then((files) => installCrds(state, bin.kubectl, files.flat(), 'binnacle-cluster'))
+    // The Flux controllers, Karpenter and kwok need their CRDs served to start; apply them while the other
+    // components boot. The other ecosystem projects' CRDs (ADR 0127) no component needs: they are applied beside,
+    // awaited with the components' readiness (the API server takes seconds of CPU over them). One -f per file:
+    // kubectl reads a symlinked directory (the cache's bin/ links) as a file.
+    const applyCrds = (files: Promise<string[]>) =>
+      files
+        .then((list) => installCrds(state, bin.kubectl, list, 'binnacle-cluster'))
         .then(
           () => undefined,
           (error: unknown) => error,
         );
-    const crds = applyCrds(full ? [full.fluxCrdsDir, bin.kwokCrdsDir] : [bin.kwokCrdsDir]);
-    const ecosystemCrds = full && applyCrds([full.ecosystemCrdsDir]);
+    const crdDirs = full ? [full.fluxCrdsDir, full.karpenterCrdsDir, bin.kwokCrdsDir] : [bin.kwokCrdsDir];
+    const crds = applyCrds(Promise.all(crdDirs.map(crdFiles)).then((files) => files.flat()));
+    const ecosystemCrds =
+      full &&
+      applyCrds(
+        crdFiles(full.ecosystemCrdsDir).then((files) =>
+          files.filter((file) => dirname(file) !== full.karpenterCrdsDir),
+        ),
+      );
     const kcm = await launch(
       'kube-controller-manager',
       bin.kubeControllerManager,
@@ -252,8 +260,7 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
       String(ports.chartRepo),
       chartDir,
     ]);
-    const fullComponents =
-      full && (await startFullComponents(launch, full, args, stateDir, ecosystemCrds || Promise.resolve()));
+    const fullComponents = full && (await startFullComponents(launch, full, args, stateDir));
     const metricsServer =
       (options.metricsServer ?? true)
         ? await launch('metrics-server', bin.metricsServer, metricsServerArgs(args))
@@ -286,6 +293,8 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
           process: metricsServer,
         }),
     ]);
+    const ecosystemCrdError = await ecosystemCrds;
+    if (ecosystemCrdError) throw ecosystemCrdError;
     if (metricsServer) await registerMetricsApi(kubeconfigs.admin, ports.metricsServer);
     log(
       `controller-manager, scheduler, kwok${metricsServer ? ', metrics-server' : ''}${full ? ', Flux controllers, Karpenter' : ''} and chart sources ready`,
@@ -308,37 +317,24 @@ export async function clusterUp(options: ClusterUpOptions = {}): Promise<Cluster
 }
 
 /**
- * The full profile's extra processes: the OCI registry, the Flux controllers and, once the ecosystem CRDs are served
- * (`ecosystemCrds` resolves to the error applying them failed with, if any), Karpenter; `ready` waits for them.
+ * The full profile's extra processes: the OCI registry, the Flux controllers and Karpenter (their CRDs must be
+ * served); `ready` waits for them.
  */
 async function startFullComponents(
   launch: Launch,
   bin: FullClusterBinaries,
   args: ComponentArgs,
   stateDir: string,
-  ecosystemCrds: Promise<unknown>,
 ): Promise<{ ready: () => Promise<void> }> {
   const registryFile = join(stateDir, 'registry.yaml');
   await writeFile(registryFile, registryConfig(args.ports.registry, join(stateDir, 'registry')));
   const registry = await launch('registry', bin.registry, ['serve', registryFile]);
   const flux = await startFluxControllers(launch, bin, args);
-  // Settled into a value at once, so a failure waits for `ready` instead of being an unhandled rejection.
-  const karpenter = ecosystemCrds
-    .then((error) => {
-      if (error) throw error;
-      return startKarpenter(launch, bin, args);
-    })
-    .then(
-      (started) => ({ started }),
-      (error: unknown) => ({ error }),
-    );
+  const karpenter = await startKarpenter(launch, bin, args);
   return {
     ready: async () => {
       await Promise.all([
-        karpenter.then((result) => {
-          if ('error' in result) throw result.error;
-          return result.started.ready(componentTimeoutMs);
-        }),
+        karpenter.ready(componentTimeoutMs),
         waitUntil('registry', healthy(`http://127.0.0.1:${args.ports.registry}/v2/`), {
           timeoutMs: componentTimeoutMs,
           process: registry,

@@ -55,6 +55,8 @@ export interface FullClusterBinaries extends ClusterBinaries {
    * folder per integration id (ADR 0127).
    */
   ecosystemCrdsDir: string;
+  /** Karpenter's NodePool, NodeClaim and KWOKNodeClass CRDs, a folder of `ecosystemCrdsDir`. */
+  karpenterCrdsDir: string;
   /** Karpenter with its kwok cloud provider (ADR 0127). */
   karpenter: string;
 }
@@ -107,6 +109,7 @@ export async function clusterBinaries(
           fluxCrdsDir: join(dir, 'flux-crds'),
           argocdCrdsDir: join(dir, 'argocd-crds'),
           ecosystemCrdsDir: join(dir, 'ecosystem-crds'),
+          karpenterCrdsDir: join(dir, 'ecosystem-crds', 'karpenter'),
           karpenter: join(dir, 'karpenter'),
         };
   for (const path of Object.values(binaries)) {
