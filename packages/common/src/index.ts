@@ -101,4 +101,5 @@ export {
   type TableWindowPatch,
 } from './tables.ts';
 export { boundedTextContent, maxAnswerChars } from './tool-answer.ts';
+export { bareTopologyKinds, podOwnerGroups, topologyKindName, topologyNodeId } from './topology-kinds.ts';
 export { urlHost } from './url-host.ts';

@@ -1,3 +1,4 @@
+import { integrationOf, topologyNodeId } from '@binnacle/common';
 import { AppError, badRequest } from '@binnacle/common/server';
 import { z } from 'zod';
 import { callerView, requireVisible } from '../../http/caller-view.ts';
@@ -5,7 +6,6 @@ import { group, kind, limit, name, namespace, requiredNamespace, scope } from '.
 import { toolsOf } from '../../scope/mcp/tool.ts';
 import { readAuditSettings } from '../../scope/settings.ts';
 import { topologyGroups } from '../../scope/topology/builder.ts';
-import { nodeId } from '../../scope/topology/model.ts';
 import { maxExpandedPods } from '../../scope/topology/pod-groups.ts';
 import type { TopologyContext } from './module.ts';
 import { neighborhood } from './neighborhood.ts';
@@ -78,12 +78,13 @@ export const topologyTools = [
     },
     async run(args, { ctx, caller }) {
       const resource = ctx.cluster.resolve(args.kind, args.group);
-      if (
-        !Object.hasOwn(topologyGroups, resource.kind) ||
-        topologyGroups[resource.kind as keyof typeof topologyGroups] !== resource.group
-      )
+      const drawn =
+        (Object.hasOwn(topologyGroups, resource.kind) &&
+          topologyGroups[resource.kind as keyof typeof topologyGroups] === resource.group) ||
+        integrationOf(resource.group, resource.kind) !== undefined;
+      if (!drawn || !resource.namespaced)
         throw badRequest(
-          `the topology does not draw ${resource.kind}; it draws ${Object.keys(topologyGroups).join(', ')}`,
+          `the topology does not draw ${resource.kind} around a namespace; it draws ${Object.keys(topologyGroups).join(', ')} and the ecosystem's namespaced kinds (docs/topology.md)`,
         );
       const view = await callerView(ctx, caller, [args.namespace]);
       requireVisible(caller, view, resource.kind, args.namespace);
@@ -96,7 +97,7 @@ export const topologyTools = [
         audit: await readAuditSettings(ctx),
         certificates: !view.hiddenKinds.includes('Secret'),
       });
-      const id = nodeId(resource.kind, args.namespace, args.name);
+      const id = topologyNodeId(resource.group, resource.kind, args.namespace, args.name);
       const found = neighborhood(graph, id, { hops: args.hops, maxNodes: args.max_nodes });
       if (!found)
         throw new AppError(

@@ -1,9 +1,8 @@
-import type { KubeObject } from '@binnacle/common';
+import { type KubeObject, podOwnerGroups } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { AgentContext } from '../../context.ts';
 import { requireAccess } from '../../http/caller.ts';
 import type { Impersonation } from '../../kube/client.ts';
-import { podOwnerGroups } from '../../kube/pod-owners.ts';
 
 /** What finding a workload's pods reads: the cache, and the access reviews of a tunneled caller. */
 type WorkloadReads = Pick<AgentContext, 'access' | 'cluster'>;

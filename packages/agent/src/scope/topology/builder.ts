@@ -1,29 +1,32 @@
-import type { KubeObject } from '@binnacle/common';
-import { podOwnerGroups } from '../../kube/pod-owners.ts';
+import { bareTopologyKinds, integrations, type KubeObject, topologyKindName } from '@binnacle/common';
+import { addEcosystemEdges } from './ecosystem/edges.ts';
 import { GraphBuilder } from './graph-builder.ts';
 import type { Topology } from './model.ts';
 import { idOf } from './node-data.ts';
 
-/** The kinds the topology draws, with their API groups. */
-export const topologyGroups = {
-  ...podOwnerGroups,
-  Pod: '',
-  Service: '',
-  Ingress: 'networking.k8s.io',
-  ConfigMap: '',
-  Secret: '',
-  PersistentVolumeClaim: '',
-  HorizontalPodAutoscaler: 'autoscaling',
-  PodDisruptionBudget: 'policy',
-  Gateway: 'gateway.networking.k8s.io',
-  HTTPRoute: 'gateway.networking.k8s.io',
-  GRPCRoute: 'gateway.networking.k8s.io',
-  Application: 'argoproj.io',
-  Kustomization: 'kustomize.toolkit.fluxcd.io',
-  HelmRelease: 'helm.toolkit.fluxcd.io',
-} as const;
+/**
+ * The kinds the topology draws by their Kind, with their API groups (Nodes only where a Karpenter NodeClaim names
+ * one, ADR 0128).
+ */
+export const topologyGroups = bareTopologyKinds;
 export type TopologyKind = keyof typeof topologyGroups;
-export type TopologyInput = Partial<Record<TopologyKind, KubeObject[]>>;
+
+/**
+ * The ecosystem's kinds the topology reads (`packages/common/src/ecosystem.ts`) beyond those above, each under its
+ * `Kind.group` name: the kinds' names collide (ADR 0128).
+ */
+export const ecosystemTopologyKinds = integrations
+  .flatMap((integration) => integration.kinds)
+  .filter((k) => topologyKindName(k.group, k.kind) !== k.kind);
+
+/** Policy reports are drawn only with results that did not pass (`ecosystem/kyverno.ts`): one per object else. */
+const drawnAlone = ecosystemTopologyKinds.filter((k) => k.group !== 'wgpolicyk8s.io');
+
+/**
+ * The objects a graph is built from, by kind: the kinds above by their Kind, the ecosystem's and the kinds a
+ * Crossplane XRD defines (with the managed resources their composites name) by `Kind.group`.
+ */
+export type TopologyInput = { [kind: string]: KubeObject[] | undefined };
 
 export interface TopologyOptions {
   /** Show ReplicaSets between Deployments and Pods (default off: Deployment→Pod edges instead). */
@@ -34,6 +37,11 @@ export interface TopologyOptions {
   maxIndividualPods: number;
   /** PodGroup ids to show as their individual pods. */
   expand: string[];
+  /**
+   * The namespaces the graph is of, when filtered: cluster-scoped objects (a ClusterIssuer, a GatewayClass) are
+   * then drawn only where an object of these namespaces names them.
+   */
+  namespaces?: string[];
 }
 
 export const defaultTopologyOptions: TopologyOptions = {
@@ -47,8 +55,8 @@ export const defaultTopologyOptions: TopologyOptions = {
  * Builds the graph: nodes for workloads, pods (grouped above a threshold), services, routes and what
  * workloads read, and typed edges — manages (owner references), exposes (Service selectors), routes-to
  * (Ingress and Gateway routes), configures (ConfigMaps/Secrets in env, envFrom, volumes), uses (claims, HPA
- * targets), protects (PDBs), and manages again from GitOps objects to what they applied. A pure function of the
- * objects it is given.
+ * targets), protects (PDBs), manages again from GitOps objects to what they applied, and the ecosystem's objects'
+ * edges (docs/topology.md, Ecosystem objects). A pure function of the objects it is given.
  */
 export function buildTopology(
   input: TopologyInput,
@@ -56,6 +64,8 @@ export function buildTopology(
 ): Topology {
   const graph = new GraphBuilder(input, options);
   const templated = graph.addWorkloads();
+  // Before the pods, so that pods an ecosystem object owns (a CloudNativePG Cluster's) are drawn under it.
+  graph.addEcosystemObjects(drawnAlone);
   const podReaders = graph.addPods();
   // What reads what: the top-level workloads (and pods without an owner, or their groups) with their pod specs.
   const readers = [
@@ -70,5 +80,6 @@ export function buildTopology(
   graph.addRoutes();
   graph.addPolicies(readers);
   graph.addGitOps();
+  addEcosystemEdges(graph);
   return { nodes: [...graph.nodes.values()], edges: [...graph.edges.values()], warnings: [] };
 }

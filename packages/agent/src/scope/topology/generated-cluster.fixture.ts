@@ -6,14 +6,13 @@ import type { TopologyInput } from './builder.ts';
  * ReplicaSet), each Deployment with a Service and a ConfigMap; every tenth pod failing.
  */
 export function generatedCluster(pods: number, perOwner: number, namespaces = 20): TopologyInput {
-  const input: Required<Pick<TopologyInput, 'Deployment' | 'ReplicaSet' | 'Pod' | 'Service' | 'ConfigMap'>> =
-    {
-      Deployment: [],
-      ReplicaSet: [],
-      Pod: [],
-      Service: [],
-      ConfigMap: [],
-    };
+  const input: Record<'Deployment' | 'ReplicaSet' | 'Pod' | 'Service' | 'ConfigMap', KubeObject[]> = {
+    Deployment: [],
+    ReplicaSet: [],
+    Pod: [],
+    Service: [],
+    ConfigMap: [],
+  };
   const owners = Math.ceil(pods / perOwner);
   for (let d = 0; d < owners; d++) {
     const namespace = `team-${d % namespaces}`;

@@ -1,8 +1,15 @@
-import type { KubeObject } from '@binnacle/common';
-import { healthOf } from '../../kube/health.ts';
+import {
+  type EcosystemKind,
+  groupOf,
+  type KubeObject,
+  topologyKindName,
+  topologyNodeId,
+} from '@binnacle/common';
+import { type Health, healthOf } from '../../kube/health.ts';
 import { selectorMatcher } from '../../kube/selectors.ts';
 import { applicationRefs, appliedBy, inventoryRefs, type ManagedRef } from '../gitops/managed.ts';
 import type { TopologyInput, TopologyKind, TopologyOptions } from './builder.ts';
+import { ecosystemData } from './ecosystem/node-data.ts';
 import { type EdgeType, nodeId, type TopologyEdge, type TopologyNode } from './model.ts';
 import {
   controllerOf,
@@ -13,17 +20,31 @@ import {
   nameOf,
   ns,
   obj,
+  qualified,
   readerLabels,
   readerSpec,
 } from './node-data.ts';
 import { appOf, maxExpandedPods, sharedLabels } from './pod-groups.ts';
 import { podRefs } from './pod-refs.ts';
 
+/** An object another names: by group and kind (`''` for the core group), in a namespace or cluster-scoped. */
+export interface ObjectRef {
+  group: string;
+  kind: string;
+  namespace?: string;
+  name: string;
+}
+
+const gatewayGroup = 'gateway.networking.k8s.io';
+const healthRank: Record<Health, number> = { unhealthy: 0, degraded: 1, unknown: 2, healthy: 3 };
+
 /** Builds one graph: its nodes and edges so far, and how objects find their owners. */
 export class GraphBuilder {
   readonly nodes = new Map<string, TopologyNode>();
   readonly edges = new Map<string, TopologyEdge>();
   readonly #byUid = new Map<string, KubeObject>();
+  /** Every object given, by node id: what a reference by name finds. */
+  readonly #byId = new Map<string, KubeObject>();
   readonly #input: TopologyInput;
   readonly #options: TopologyOptions;
 
@@ -31,24 +52,108 @@ export class GraphBuilder {
     this.#input = input;
     this.#options = options;
     for (const objects of Object.values(input))
-      for (const o of objects ?? []) if (o.metadata?.uid) this.#byUid.set(o.metadata.uid, o);
+      for (const o of objects ?? []) {
+        if (o.metadata?.uid) this.#byUid.set(o.metadata.uid, o);
+        this.#byId.set(idOf(o), o);
+      }
   }
 
   of(kind: TopologyKind): KubeObject[] {
     return this.#input[kind] ?? [];
   }
 
+  /** The objects of a kind named by group and kind (an ecosystem kind, or one a Crossplane XRD defines). */
+  ofKind(group: string, kind: string): KubeObject[] {
+    return this.#input[topologyKindName(group, kind)] ?? [];
+  }
+
+  /** The object a reference names, if it was given. */
+  find(ref: ObjectRef): KubeObject | undefined {
+    return this.#byId.get(topologyNodeId(ref.group, ref.kind, ref.namespace, ref.name));
+  }
+
+  /** The object drawn for a node id, if it is an object. */
+  objectOf(id: string): KubeObject | undefined {
+    return this.nodes.has(id) ? this.#byId.get(id) : undefined;
+  }
+
+  /** Whether Secrets are drawn (they are asked for, and the caller may read them). */
+  get drawsSecrets(): boolean {
+    return this.#options.includeSecrets;
+  }
+
+  /** A graph of some namespaces draws a cluster-scoped object only where one of theirs names it. */
+  drawnAlone(o: KubeObject): boolean {
+    return this.#options.namespaces === undefined || ns(o) !== undefined;
+  }
+
   addNode(o: KubeObject, extra: Record<string, unknown> = {}): string {
     const id = idOf(o);
-    if (!this.nodes.has(id))
+    if (!this.nodes.has(id)) {
+      const named = qualified(o);
       this.nodes.set(id, {
         id,
         kind: o.kind ?? '',
+        ...(named ? { group: groupOf(o.apiVersion) } : {}),
         namespace: ns(o),
         name: nameOf(o),
         status: healthOf(o),
-        data: { ...dataOf(o), ...extra },
+        data: { ...(named ? ecosystemData(o) : dataOf(o)), ...extra },
       });
+    }
+    return id;
+  }
+
+  /** A node for every object of these kinds that is drawn on its own (ADR 0128). */
+  addEcosystemObjects(kinds: readonly EcosystemKind[]): void {
+    for (const k of kinds)
+      for (const o of this.ofKind(k.group, k.kind)) if (this.drawnAlone(o)) this.addNode(o);
+  }
+
+  /**
+   * An edge between `from`'s node and the object `to` names — `from` first unless `reversed`. When no such object
+   * exists, the edge goes to a placeholder of it, flagged missing, and `from` says what it lacks: a route whose
+   * backend Service is gone, a Certificate whose issuer is, read at a glance.
+   */
+  reference(from: string, to: ObjectRef, type: EdgeType, reversed = false): KubeObject | undefined {
+    const target = this.find(to);
+    // A kind the graph was not given (not served, or not one it reads) says nothing of whether the object exists.
+    if (!target && !Object.hasOwn(this.#input, topologyKindName(to.group, to.kind))) return undefined;
+    const targetId = target ? this.addNode(target) : this.#placeholder(from, to);
+    if (reversed) this.addEdge(targetId, from, type);
+    else this.addEdge(from, targetId, type);
+    return target;
+  }
+
+  /** Flags a node with a problem its own status does not show; it is degraded at best. */
+  flag(id: string, problem: string): void {
+    const node = this.nodes.get(id);
+    if (!node) return;
+    const problems = Array.isArray(node.data.problems) ? (node.data.problems as string[]) : [];
+    if (!problems.includes(problem)) node.data.problems = [...problems, problem];
+    if (healthRank[node.status] > healthRank.degraded) node.status = 'degraded';
+  }
+
+  #placeholder(from: string, to: ObjectRef): string {
+    const id = topologyNodeId(to.group, to.kind, to.namespace, to.name);
+    const named = `${to.kind} ${to.namespace ? `${to.namespace}/` : ''}${to.name}`;
+    const referrer = this.nodes.get(from);
+    if (!this.nodes.has(id))
+      this.nodes.set(id, {
+        id,
+        kind: to.kind,
+        ...(topologyKindName(to.group, to.kind) !== to.kind ? { group: to.group } : {}),
+        ...(to.namespace ? { namespace: to.namespace } : {}),
+        name: to.name,
+        status: 'unhealthy',
+        data: { missing: true, problems: [] },
+      });
+    const placeholder = this.nodes.get(id) as TopologyNode;
+    if (referrer) {
+      const by = `named by ${referrer.kind} ${referrer.namespace ? `${referrer.namespace}/` : ''}${referrer.name}`;
+      placeholder.data.problems = [...(placeholder.data.problems as string[]), `does not exist; ${by}`];
+      this.flag(from, `${named} does not exist`);
+    }
     return id;
   }
 
@@ -56,6 +161,11 @@ export class GraphBuilder {
     const id = `${source}-${type}-${target}`;
     if (source !== target && !this.edges.has(id))
       this.edges.set(id, { id, source, target, type, ...(skipIfKindVisible ? { skipIfKindVisible } : {}) });
+  }
+
+  /** Every object given, for passes over all of them. */
+  objects(): KubeObject[] {
+    return [...this.#byId.values()];
   }
 
   owner(o: KubeObject): KubeObject | undefined {
@@ -235,20 +345,53 @@ export class GraphBuilder {
       for (const route of this.of(kind)) this.addGatewayRoute(route);
   }
 
+  /**
+   * A Gateway route hangs under its Gateways and sends traffic to its backend Services; a backend that does not
+   * exist, or sits in another namespace no ReferenceGrant opens to the route, is flagged on the route.
+   */
   addGatewayRoute(route: KubeObject): void {
     const routeId = this.addNode(route);
     for (const parent of list(route.spec?.parentRefs)) {
-      const gateway = this.byName('Gateway', String(parent.namespace ?? ns(route))).get(String(parent.name));
-      if (gateway && (parent.kind === undefined || parent.kind === 'Gateway'))
-        this.addEdge(this.addNode(gateway), routeId, 'routes-to');
+      if (parent.kind !== undefined && parent.kind !== 'Gateway') continue;
+      const namespace = String(parent.namespace ?? ns(route));
+      this.reference(
+        routeId,
+        { group: gatewayGroup, kind: 'Gateway', namespace, name: String(parent.name) },
+        'routes-to',
+        true,
+      );
     }
     for (const rule of list(route.spec?.rules)) {
       for (const ref of list(rule.backendRefs)) {
-        if (ref.kind !== undefined && ref.kind !== 'Service') continue;
-        const svc = this.byName('Service', String(ref.namespace ?? ns(route))).get(String(ref.name));
-        if (svc) this.addEdge(routeId, idOf(svc), 'routes-to');
+        if ((ref.kind !== undefined && ref.kind !== 'Service') || (ref.group ?? '') !== '') continue;
+        const namespace = String(ref.namespace ?? ns(route));
+        const name = String(ref.name);
+        this.reference(routeId, { group: '', kind: 'Service', namespace, name }, 'routes-to');
+        if (namespace === ns(route)) continue;
+        const grant = this.#grantFor(route, namespace, name);
+        if (grant) this.addEdge(this.addNode(grant), routeId, 'configures');
+        else
+          this.flag(
+            routeId,
+            `no ReferenceGrant in ${namespace} lets it send traffic to Service ${namespace}/${name}`,
+          );
       }
     }
+  }
+
+  /** The ReferenceGrant in the backend's namespace that lets this route's kind and namespace name the Service. */
+  #grantFor(route: KubeObject, namespace: string, name: string): KubeObject | undefined {
+    return this.ofKind(gatewayGroup, 'ReferenceGrant').find(
+      (grant) =>
+        ns(grant) === namespace &&
+        list(grant.spec?.from).some(
+          (from) => from.group === gatewayGroup && from.kind === route.kind && from.namespace === ns(route),
+        ) &&
+        list(grant.spec?.to).some(
+          (to) =>
+            (to.group ?? '') === '' && to.kind === 'Service' && (to.name === undefined || to.name === name),
+        ),
+    );
   }
 
   /** Autoscalers use their scale target; disruption budgets protect the workloads their selector matches. */

@@ -32,7 +32,8 @@ export function estimate(
   let total = 0;
   const owners = new Map<string, number>();
   for (const [kind, objects] of Object.entries(input) as [string, KubeObject[]][]) {
-    if (leftOut.includes(kind)) continue;
+    // Nodes are drawn only where a NodeClaim names them, beside it.
+    if (leftOut.includes(kind) || kind === 'Node') continue;
     if (kind === 'ReplicaSet' && !options.includeReplicaSets) {
       total += objects.filter((rs) => !rs.metadata?.ownerReferences?.length).length;
       continue;

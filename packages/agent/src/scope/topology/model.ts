@@ -3,9 +3,14 @@ import type { Health } from '../../kube/health.ts';
 export type EdgeType = 'manages' | 'exposes' | 'routes-to' | 'configures' | 'uses' | 'protects' | 'traffic';
 
 export interface TopologyNode {
-  /** `<kind>/<namespace>/<name>` in lower-case kind (`deployment/shop/web`); cluster-scoped kinds omit the namespace. */
+  /**
+   * `<kind>/<namespace>/<name>` in lower-case kind (`deployment/shop/web`), an ecosystem kind as `kind.group`
+   * (`certificate.cert-manager.io/shop/web`, ADR 0128); cluster-scoped kinds omit the namespace.
+   */
   id: string;
   kind: string;
+  /** The API group of a kind named `Kind.group` in the id (ADR 0128): the ecosystem's kinds, whose names collide. */
+  group?: string;
   namespace?: string;
   name: string;
   status: Health;

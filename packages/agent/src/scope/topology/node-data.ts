@@ -1,13 +1,15 @@
-import type { KubeObject } from '@binnacle/common';
+import { groupOf, type KubeObject, topologyKindName, topologyNodeId } from '@binnacle/common';
 import { type Health, healthOf } from '../../kube/health.ts';
-import { nodeId } from './model.ts';
 
 export type Obj = Record<string, unknown>;
 export const obj = (v: unknown): Obj => (v && typeof v === 'object' ? (v as Obj) : {});
 export const list = (v: unknown): Obj[] => (Array.isArray(v) ? (v as Obj[]) : []);
 export const ns = (o: KubeObject) => o.metadata?.namespace;
 export const nameOf = (o: KubeObject) => o.metadata?.name ?? '';
-export const idOf = (o: KubeObject) => nodeId(o.kind ?? '', ns(o), nameOf(o));
+/** The node id of an object: its kind named by `topologyKindName` (ADR 0128). */
+export const idOf = (o: KubeObject) => topologyNodeId(groupOf(o.apiVersion), o.kind ?? '', ns(o), nameOf(o));
+/** Whether the topology names the object's kind `Kind.group`: an ecosystem kind, whose name may collide. */
+export const qualified = (o: KubeObject) => topologyKindName(groupOf(o.apiVersion), o.kind ?? '') !== o.kind;
 export const controllerOf = (o: KubeObject) =>
   o.metadata?.ownerReferences?.find((r) => r.controller) ?? o.metadata?.ownerReferences?.[0];
 

@@ -6,6 +6,12 @@ export const Topology = Type.Object({
     Type.Object({
       id: Type.String(),
       kind: Type.String(),
+      group: Type.Optional(
+        Type.String({
+          description:
+            "the kind's API group when the id names the kind `kind.group` (an ecosystem kind, whose name may collide); the object's page is /resources/<Kind.group>/…",
+        }),
+      ),
       namespace: Type.Optional(Type.String()),
       name: Type.String(),
       status: Type.Enum(['healthy', 'degraded', 'unhealthy', 'unknown']),
@@ -15,6 +21,21 @@ export const Topology = Type.Object({
             Type.Object(
               { warning: Type.Integer(), danger: Type.Integer() },
               { description: "the audit's findings on the object (on the namespace, collapsed)" },
+            ),
+          ),
+          problems: Type.Optional(
+            Type.Array(Type.String(), {
+              description:
+                'what the object names that does not exist or may not be used (a backend Service, an issuer, a scale target)',
+            }),
+          ),
+          missing: Type.Optional(
+            Type.Boolean({ description: 'a placeholder for an object others name that does not exist' }),
+          ),
+          policyResults: Type.Optional(
+            Type.Object(
+              { fail: Type.Integer(), warn: Type.Integer(), error: Type.Integer() },
+              { description: "policy reports' results naming the object that did not pass (Kyverno)" },
             ),
           ),
           certificate: Type.Optional(

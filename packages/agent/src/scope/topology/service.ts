@@ -1,3 +1,4 @@
+import { topologyKindName } from '@binnacle/common';
 import { type AuditSettings, configDefaults } from '../../config/agent-config.ts';
 import type { Cluster } from '../../kube/cluster.ts';
 import { resourceKey } from '../../kube/discovery.ts';
@@ -6,16 +7,18 @@ import type { ClusterHistory } from '../history/cluster-history.ts';
 import {
   buildTopology,
   defaultTopologyOptions,
+  ecosystemTopologyKinds,
   type TopologyInput,
   type TopologyKind,
   type TopologyOptions,
   topologyGroups,
 } from './builder.ts';
+import { crossplaneGroup, definedKinds, managedRefs } from './ecosystem/crossplane.ts';
 import { withFindings } from './findings.ts';
 import { estimate, reducedTopology } from './level-of-detail.ts';
 import type { Topology } from './model.ts';
 
-/** Kinds of add-ons a cluster may well not have: their absence is no warning. */
+/** Kinds of add-ons a cluster may well not have: their absence is no warning (nor is any ecosystem kind's). */
 const optionalKinds = new Set([
   'Gateway',
   'HTTPRoute',
@@ -68,23 +71,44 @@ function snapshot(
 ): { input: TopologyInput; warnings: string[] } {
   const input: TopologyInput = {};
   const warnings: string[] = [];
-  for (const [kind, group] of Object.entries(topologyGroups) as [TopologyKind, string][]) {
+  const read = (key: string, group: string, kind: string, optional: boolean) => {
     const resource = ctx.cluster.find(group, kind);
     if (!resource) {
-      if (!optionalKinds.has(kind)) warnings.push(`${kind} is not served by the cluster`);
-      continue;
+      if (!optional) warnings.push(`${kind} is not served by the cluster`);
+      return;
     }
     const informer = ctx.cluster.cache.informer(resource);
     if (!informer?.synced) {
       warnings.push(
         `${resourceKey(resource)} ${informer?.state === 'forbidden' ? 'cannot be listed by the agent' : 'is still loading'}`,
       );
-      continue;
+      return;
     }
-    if (at === undefined)
-      input[kind] = namespaces ? namespaces.flatMap((n) => informer.list(n)) : informer.list();
+    // A cluster-scoped kind is read whole: a namespace's objects may name any of its objects (a ClusterIssuer).
+    const within = resource.namespaced ? namespaces : undefined;
+    if (at === undefined) input[key] = within ? within.flatMap((n) => informer.list(n)) : informer.list();
     else if (!ctx.history) throw new Error('a topology at a past moment needs the history');
-    else input[kind] = ctx.history.listAt(resource, at, namespaces);
+    else input[key] = ctx.history.listAt(resource, at, within);
+  };
+  for (const [kind, group] of Object.entries(topologyGroups) as [TopologyKind, string][])
+    if (kind !== 'Node') read(kind, group, kind, optionalKinds.has(kind));
+  for (const { group, kind } of ecosystemTopologyKinds)
+    read(topologyKindName(group, kind), group, kind, true);
+  // Nodes only for the NodeClaims that name them (Karpenter), which a namespace's graph does not draw.
+  if (!namespaces && (input[topologyKindName('karpenter.sh', 'NodeClaim')]?.length ?? 0) > 0)
+    read('Node', '', 'Node', true);
+  // Crossplane's claims and composites are kinds its XRDs define, its managed resources whatever composites name.
+  const crossplane = (group: string, kind: string) => {
+    const key = topologyKindName(group, kind);
+    if (!Object.hasOwn(input, key)) read(key, group, kind, true);
+    return input[key] ?? [];
+  };
+  for (const xrd of input[topologyKindName(crossplaneGroup, 'CompositeResourceDefinition')] ?? []) {
+    const { group, composite, claim } = definedKinds(xrd);
+    if (claim) crossplane(group, claim);
+    if (composite)
+      for (const xr of crossplane(group, composite))
+        for (const ref of managedRefs(xr)) crossplane(ref.group, ref.kind);
   }
   return { input, warnings };
 }
