@@ -4,33 +4,39 @@ import { useMemo } from 'react';
 import { get } from '../../api/client.ts';
 import { ObjectLink } from '../../ui/ObjectLink.tsx';
 import { Card, Empty, ErrorMessage, Loading } from '../../ui/states.tsx';
-import { healthColor, type TopologyNode } from '../topology/graph.ts';
+import { healthColor, pageKind, type TopologyNode } from '../topology/graph.ts';
 import { relatedObjects, topologyId } from './related.ts';
 
 /**
- * Owners, what the object manages, its Services, configuration and the rest, from its namespace's topology: now,
- * or as it was at `at` (time travel).
+ * Owners, what the object manages, its Services, configuration and the rest, from its namespace's topology (a
+ * cluster-scoped object's: the whole cluster's): now, or as it was at `at` (time travel).
  */
 export function RelatedCard({
   kind,
+  group,
   namespace,
   name,
   at,
 }: {
   kind: string;
-  namespace: string;
+  /** The object's API group: the topology names an ecosystem kind by it (Knative's `Service`). */
+  group: string;
+  namespace?: string;
   name: string;
   at?: string;
 }) {
   const topology = useQuery({
     queryKey: ['topology', namespace, 'with-replicasets', at],
     queryFn: ({ signal }) =>
-      get('/api/topology', { query: { namespace, replicaSets: 'true', ...(at ? { at } : {}) }, signal }),
+      get('/api/topology', {
+        query: { ...(namespace ? { namespace } : {}), replicaSets: 'true', ...(at ? { at } : {}) },
+        signal,
+      }),
     refetchInterval: at ? false : 15_000,
   });
   const groups = useMemo(
-    () => (topology.data ? relatedObjects(topology.data, topologyId(kind, namespace, name)) : []),
-    [topology.data, kind, namespace, name],
+    () => (topology.data ? relatedObjects(topology.data, topologyId(kind, namespace, name, group)) : []),
+    [topology.data, kind, group, namespace, name],
   );
   return (
     <Card title="Related objects">
@@ -69,10 +75,20 @@ export function RelatedCard({
   );
 }
 
-/** A pod group (too many pods to list) opens the pods table filtered to its owner's name. */
+/**
+ * A pod group (too many pods to list) opens the pods table filtered to its owner's name; an object others name
+ * that does not exist opens nothing and says so.
+ */
 function RelatedLink({ node, at }: { node: TopologyNode; at?: string }) {
+  if (node.data.missing === true)
+    return (
+      <span className="font-mono text-xs text-red-800 dark:text-red-300">
+        {node.namespace ? `${node.namespace}/` : ''}
+        {node.name} (missing)
+      </span>
+    );
   if (node.kind !== 'PodGroup')
-    return <ObjectLink kind={node.kind} namespace={node.namespace} name={node.name} />;
+    return <ObjectLink kind={pageKind(node)} namespace={node.namespace} name={node.name} />;
   return (
     <Link
       to="/resources/$kind"

@@ -1,4 +1,4 @@
-import type { KubeObject } from '@binnacle/common';
+import { groupOf, integrationOf, type KubeObject } from '@binnacle/common';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { lazy, Suspense, useState } from 'react';
@@ -56,6 +56,7 @@ export function ResourceDetailPage() {
   // A failed refetch keeps the last answer: an object deleted while its page is open stays shown as it last was.
   const resource = object.data?.resource as KubeObject | undefined;
   const past = at !== undefined;
+  const group = groupOf(resource?.apiVersion);
   const whyNot = useWhyNot({ kind: resource?.kind, apiVersion: resource?.apiVersion, namespace: scope });
   const gone = !past && object.error instanceof ApiError && object.error.code === 'not_found';
   const [missedSince, setMissedSince] = useState<number>();
@@ -167,7 +168,9 @@ export function ResourceDetailPage() {
           <ResourceMetrics kind={resource.kind} namespace={scope} name={name} resource={resource} />
         </Suspense>
       )}
-      {resource?.kind && scope && <RelatedCard kind={resource.kind} namespace={scope} name={name} at={at} />}
+      {resource?.kind && (scope || integrationOf(group, resource.kind)) && (
+        <RelatedCard kind={resource.kind} group={group} namespace={scope} name={name} at={at} />
+      )}
       {resource?.kind && !past && <EventsCard kind={resource.kind} namespace={scope} name={name} />}
       {logs && (
         <Card title="Logs">

@@ -1,3 +1,4 @@
+import { topologyNodeId } from '@binnacle/common';
 import type { Topology, TopologyEdge, TopologyNode } from '../topology/graph.ts';
 
 /** One list on an object's page: "Owned by", "Owns", "Services", … with the objects in it. */
@@ -6,9 +7,12 @@ export interface RelatedGroup {
   nodes: TopologyNode[];
 }
 
-/** The topology's node id for an object (`deployment/shop/web`; cluster-scoped kinds without namespace). */
-export const topologyId = (kind: string, namespace: string | undefined, name: string) =>
-  namespace ? `${kind.toLowerCase()}/${namespace}/${name}` : `${kind.toLowerCase()}/${name}`;
+/**
+ * The topology's node id for an object of an API group (`deployment/shop/web`,
+ * `certificate.cert-manager.io/shop/web-tls`; cluster-scoped kinds without namespace).
+ */
+export const topologyId = (kind: string, namespace: string | undefined, name: string, group = '') =>
+  topologyNodeId(group, kind, namespace, name);
 
 const podKinds = new Set(['Pod', 'PodGroup']);
 
@@ -23,6 +27,38 @@ const titleOfKind: Record<string, string> = {
   PersistentVolumeClaim: 'Volumes',
   HorizontalPodAutoscaler: 'Autoscalers',
   PodDisruptionBudget: 'Disruption budgets',
+  GatewayClass: 'Gateway classes',
+  ReferenceGrant: 'Reference grants',
+  Certificate: 'Certificates',
+  CertificateRequest: 'Certificate requests',
+  Issuer: 'Issuers',
+  ClusterIssuer: 'Issuers',
+  Order: 'ACME orders',
+  Challenge: 'ACME orders',
+  ScaledObject: 'Autoscalers',
+  ScaledJob: 'Autoscalers',
+  TriggerAuthentication: 'Trigger authentications',
+  ClusterTriggerAuthentication: 'Trigger authentications',
+  NodePool: 'Node pools',
+  NodeClaim: 'Node claims',
+  Node: 'Nodes',
+  Configuration: 'Configurations',
+  Revision: 'Revisions',
+  Route: 'Routes',
+  Composition: 'Compositions',
+  ClusterPolicy: 'Policies',
+  Policy: 'Policies',
+  PolicyReport: 'Policy reports',
+  ClusterPolicyReport: 'Policy reports',
+  Backup: 'Backups',
+  ScheduledBackup: 'Backups',
+  Schedule: 'Backup schedules',
+  Restore: 'Restores',
+  BackupStorageLocation: 'Backup storage',
+  Cluster: 'Database clusters',
+  Pooler: 'Connection poolers',
+  VirtualService: 'Routes',
+  DestinationRule: 'Traffic policies',
 };
 
 /**
@@ -67,7 +103,9 @@ export function relatedObjects(topology: Topology, id: string): RelatedGroup[] {
       if (e.type !== 'manages' && !lineage.has(other)) neighbours.add(other);
     }
   const self = byId.get(id) as TopologyNode;
-  if (self.kind === 'Service') {
+  // A core Service, not Knative's (whose node names its group).
+  const service = self.kind === 'Service' && self.group === undefined;
+  if (service) {
     const exposed = (outgoing.get(id) ?? []).filter((e) => e.type === 'exposes').map((e) => e.target);
     for (const [at, depth] of walk(
       exposed,
@@ -86,11 +124,11 @@ export function relatedObjects(topology: Topology, id: string): RelatedGroup[] {
       );
   const groups: RelatedGroup[] = [
     { title: 'Owned by', nodes: nodesOf(owners.keys(), owners) },
-    { title: self.kind === 'Service' ? 'Pods' : 'Owns', nodes: nodesOf(owned.keys(), owned) },
+    { title: service ? 'Pods' : 'Owns', nodes: nodesOf(owned.keys(), owned) },
   ];
   const byTitle = new Map<string, TopologyNode[]>();
   for (const n of nodesOf(neighbours)) {
-    const title = titleOfKind[n.kind] ?? (self.kind === 'Service' ? 'Exposes' : 'Other');
+    const title = titleOfKind[n.kind] ?? (service ? 'Exposes' : 'Other');
     byTitle.set(title, [...(byTitle.get(title) ?? []), n]);
   }
   for (const [title, nodes] of byTitle) groups.push({ title, nodes });

@@ -4,7 +4,15 @@ import { router } from '../../app/router.tsx';
 import { PlainLink } from '../../ui/PlainLink.tsx';
 import { objectHref } from '../resources/objects.ts';
 import { healthColor, type TopologyNode } from './graph.ts';
-import { type CompactDetail, compactFont, compactLabel, counted, type Detail, detailAt } from './labels.ts';
+import {
+  type CompactDetail,
+  compactFont,
+  compactLabel,
+  counted,
+  type Detail,
+  detailAt,
+  kindLabel,
+} from './labels.ts';
 import { frameTitleFont } from './layout.ts';
 import type { TopologySearch } from './TopologyPage.tsx';
 
@@ -35,21 +43,47 @@ const hiddenHandle = { opacity: 0 };
 
 export const detailOf = (s: { transform: [number, number, number] }): Detail => detailAt(s.transform[2]);
 
-/** The audit's findings and the served certificate's expiry, as the agent puts them in the node's data. */
-function FindingBadges({ data: { audit, certificate } }: { data: TopologyNode['data'] }) {
+const dangerBadge = 'bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200';
+const warningBadge = 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200';
+
+/**
+ * What the agent found on the node beside its health: the audit's findings, the served certificate's expiry, what
+ * it names that does not exist (or is missing itself, a placeholder), and policy results that did not pass.
+ */
+function FindingBadges({ data }: { data: TopologyNode['data'] }) {
+  const { audit, certificate, problems, missing, policyResults } = data;
   const urgent = certificate && certificate.severity !== 'ok';
-  if (!audit && !urgent) return null;
+  const policies = policyResults && policyResults.fail + policyResults.error + policyResults.warn > 0;
+  if (!audit && !urgent && !problems?.length && !policies) return null;
   const days = certificate?.daysLeft;
   return (
     <span className="ml-auto flex gap-1 normal-case tracking-normal">
+      {missing ? (
+        <span title={problems?.join('\n')} className={`rounded px-1 font-medium ${dangerBadge}`}>
+          missing
+        </span>
+      ) : (
+        problems &&
+        problems.length > 0 && (
+          <span title={problems.join('\n')} className={`rounded px-1 font-medium ${dangerBadge}`}>
+            {problems.length === 1 ? 'broken ref' : `${problems.length} broken refs`}
+          </span>
+        )
+      )}
+      {policies && (
+        <span
+          title={`policy results: ${policyResults.fail} fail, ${policyResults.error} error, ${policyResults.warn} warn`}
+          className={`rounded px-1 font-medium ${policyResults.fail + policyResults.error > 0 ? dangerBadge : warningBadge}`}
+        >
+          {policyResults.fail + policyResults.error > 0
+            ? `${policyResults.fail + policyResults.error} policy fail`
+            : `${policyResults.warn} policy warn`}
+        </span>
+      )}
       {audit && (
         <span
           title={`audit: ${audit.danger} danger, ${audit.warning} warning`}
-          className={`rounded px-1 font-medium ${
-            audit.danger > 0
-              ? 'bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200'
-              : 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200'
-          }`}
+          className={`rounded px-1 font-medium ${audit.danger > 0 ? dangerBadge : warningBadge}`}
         >
           {audit.danger > 0 ? `${audit.danger} danger` : `${audit.warning} warn`}
         </span>
@@ -57,11 +91,7 @@ function FindingBadges({ data: { audit, certificate } }: { data: TopologyNode['d
       {urgent && (
         <span
           title={`certificate in ${certificate.secret}: ${certificate.severity}`}
-          className={`rounded px-1 font-medium ${
-            certificate.severity === 'warning'
-              ? 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-amber-200'
-              : 'bg-red-100 text-red-900 dark:bg-red-950 dark:text-red-200'
-          }`}
+          className={`rounded px-1 font-medium ${certificate.severity === 'warning' ? warningBadge : dangerBadge}`}
         >
           {certificate.severity === 'invalid'
             ? 'cert unreadable'
@@ -118,7 +148,7 @@ export const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<
       <div
         className="flex h-full w-full items-center rounded-md border border-slate-300 bg-white px-2 text-left shadow-sm dark:border-slate-600 dark:bg-slate-900"
         style={{ borderLeft: `6px solid ${color}` }}
-        title={`${node.kind} ${node.namespace ? `${node.namespace}/` : ''}${node.name}: ${node.status}`}
+        title={`${kindLabel(node)} ${node.namespace ? `${node.namespace}/` : ''}${node.name}: ${node.status}`}
       >
         <Handle type="target" position={Position.Left} isConnectable={false} style={hiddenHandle} />
         {opens !== undefined ? (
@@ -143,14 +173,20 @@ export const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<
       </div>
     );
   }
+  // A placeholder of an object others name that does not exist: dashed, so that it reads as absent.
+  const absent = node.data.missing === true;
   return (
     <div
-      className="flex h-full w-full flex-col justify-center rounded-md border border-slate-300 bg-white px-2 text-left text-xs shadow-sm dark:border-slate-600 dark:bg-slate-900"
-      style={{ borderLeft: `4px solid ${color}` }}
+      className={`flex h-full w-full flex-col justify-center rounded-md border px-2 text-left text-xs shadow-sm ${
+        absent
+          ? 'border-dashed border-red-500 bg-red-50 dark:border-red-400 dark:bg-red-950/40'
+          : 'border-slate-300 bg-white dark:border-slate-600 dark:bg-slate-900'
+      }`}
+      style={{ borderLeft: `4px ${absent ? 'dashed' : 'solid'} ${color}` }}
     >
       <Handle type="target" position={Position.Left} isConnectable={false} style={hiddenHandle} />
       <span className="flex items-center gap-1 text-[10px] uppercase tracking-wide text-slate-600 dark:text-slate-400">
-        {node.kind}
+        {kindLabel(node)}
         {namespace ? ` · ${namespace}` : ''}
         {node.kind === 'PodGroup' ? ` · ${String(node.data.count)} pods` : ''}
         {overview ? ` · ${counted(node.data.objects, 'object')}, ${counted(node.data.pods, 'pod')}` : ''}

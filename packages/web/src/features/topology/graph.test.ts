@@ -75,4 +75,30 @@ describe('the graph as drawn', () => {
       name: 'web',
     });
   });
+
+  it('opens an ecosystem object by Kind.group, and a placeholder of a missing object nowhere', () => {
+    const certificate: TopologyNode = {
+      id: 'certificate.cert-manager.io/shop/web-tls',
+      kind: 'Certificate',
+      group: 'cert-manager.io',
+      namespace: 'shop',
+      name: 'web-tls',
+      status: 'healthy',
+      data: {},
+    };
+    const missing: TopologyNode = {
+      id: 'clusterissuer.cert-manager.io/gone',
+      kind: 'ClusterIssuer',
+      group: 'cert-manager.io',
+      name: 'gone',
+      status: 'unhealthy',
+      data: { missing: true },
+    };
+    expect(openedObject(certificate, topology)).toEqual({
+      kind: 'Certificate.cert-manager.io',
+      namespace: 'shop',
+      name: 'web-tls',
+    });
+    expect(openedObject(missing, topology)).toBeUndefined();
+  });
 });

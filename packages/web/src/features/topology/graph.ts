@@ -130,16 +130,26 @@ export function layoutKey(graph: ShownGraph): string {
 /** Kinds that are no cluster object: a traffic end outside or hidden from the caller, a namespace's objects of one kind. */
 const pageless = ['External', 'Hidden', 'KindGroup'];
 
-/** The object a click opens: the node's own, or for a pod group its owner (whose page lists the pods). */
+/**
+ * The kind as an object page's address names it: `Kind.group` for a kind the topology names so (an ecosystem kind,
+ * whose name may be another's: Knative's `Service`), else the Kind.
+ */
+export const pageKind = (node: Pick<TopologyNode, 'kind' | 'group'>) =>
+  node.group ? `${node.kind}.${node.group}` : node.kind;
+
+/**
+ * The object a click opens: the node's own, or for a pod group its owner (whose page lists the pods). A placeholder
+ * of an object others name that does not exist opens nothing.
+ */
 export function openedObject(
   node: TopologyNode,
   topology: Topology,
 ): { kind: string; namespace: string; name: string } | undefined {
-  if (pageless.includes(node.kind)) return undefined;
+  if (pageless.includes(node.kind) || node.data.missing === true) return undefined;
   if (node.kind === 'PodGroup') {
     const owner = topology.edges.find((e) => e.target === node.id && e.type === 'manages')?.source;
     const found = topology.nodes.find((n) => n.id === owner);
     return found && openedObject(found, topology);
   }
-  return { kind: node.kind, namespace: node.namespace ?? '_', name: node.name };
+  return { kind: pageKind(node), namespace: node.namespace ?? '_', name: node.name };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TopologyNode } from './graph.ts';
-import { compactLabel, detailAt } from './labels.ts';
+import { compactLabel, detailAt, kindLabel } from './labels.ts';
 
 const node = (kind: string, name: string, data: Record<string, unknown> = {}): TopologyNode =>
   ({ id: `${kind}/${name}`, kind, name, namespace: 'shop', status: 'healthy', data }) as TopologyNode;
@@ -38,5 +38,12 @@ describe('labels as the zoom shortens them', () => {
       count: '12',
     });
     expect(compactLabel(node('Deployment', 'checkout'), 'counts')).toEqual({ name: 'checkout' });
+  });
+
+  it('says whose a kind is when its name is shared, and only then', () => {
+    expect(kindLabel({ kind: 'Service', group: 'serving.knative.dev' })).toBe('Service · Knative Serving');
+    expect(kindLabel({ kind: 'Backup', group: 'velero.io' })).toBe('Backup · Velero');
+    expect(kindLabel({ kind: 'Service' })).toBe('Service');
+    expect(kindLabel({ kind: 'Certificate', group: 'cert-manager.io' })).toBe('Certificate');
   });
 });

@@ -1,4 +1,19 @@
+import { bareTopologyKinds, integrationOf, integrations } from '@binnacle/common';
 import type { TopologyNode } from './graph.ts';
+
+/** How many of the kinds the topology draws share each Kind's name (Knative's `Service`, two `Backup`s). */
+const sharing = new Map<string, number>();
+for (const kind of [
+  ...Object.keys(bareTopologyKinds),
+  ...integrations.flatMap((i) => i.kinds.map((k) => k.kind)),
+])
+  sharing.set(kind, (sharing.get(kind) ?? 0) + 1);
+
+/** A node's kind as it is labelled: a name other kinds share says whose it is (`Service · Knative Serving`). */
+export function kindLabel(node: Pick<TopologyNode, 'kind' | 'group'>): string {
+  if (!node.group || (sharing.get(node.kind) ?? 0) < 2) return node.kind;
+  return `${node.kind} · ${integrationOf(node.group, node.kind)?.title ?? node.group}`;
+}
 
 /**
  * How much of its text a node shows at the zoom (ADR 0057): everything close up; further out one line, the name
