@@ -38,6 +38,11 @@ export interface TopologyOptions {
   /** PodGroup ids to show as their individual pods. */
   expand: string[];
   /**
+   * Whether the caller may read Secrets: a cert-manager Certificate then shows the Secret it writes (only that one,
+   * whatever `includeSecrets`), and Ingresses, Gateways and TLS Secrets their certificate (`findings.ts`).
+   */
+  certificates?: boolean;
+  /**
    * The namespaces the graph is of, when filtered: cluster-scoped objects (a ClusterIssuer, a GatewayClass) are
    * then drawn only where an object of these namespaces names them.
    */

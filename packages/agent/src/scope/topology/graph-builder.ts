@@ -77,9 +77,9 @@ export class GraphBuilder {
     return this.nodes.has(id) ? this.#byId.get(id) : undefined;
   }
 
-  /** Whether Secrets are drawn (they are asked for, and the caller may read them). */
-  get drawsSecrets(): boolean {
-    return this.#options.includeSecrets;
+  /** Whether the Secret a Certificate writes is drawn: the caller may read Secrets. */
+  get drawsCertificateSecrets(): boolean {
+    return this.#options.includeSecrets || this.#options.certificates === true;
   }
 
   /** A graph of some namespaces draws a cluster-scoped object only where one of theirs names it. */

@@ -41,8 +41,6 @@ export interface TopologyRequest extends TopologyOptions {
   namespaces?: string[];
   /** The audit settings to count each node's findings by; without them, nodes carry no audit counts. */
   audit?: AuditSettings;
-  /** Whether the caller may read Secrets: Ingresses, Gateways and TLS Secrets then show their certificate. */
-  certificates?: boolean;
   /**
    * A past moment (ms): the graph of the objects as they were then (time travel, ADR 0114). It carries no audit
    * counts and no certificates: the audit judges the present, and past Secrets keep no values to read.

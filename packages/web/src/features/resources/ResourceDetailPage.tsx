@@ -1,4 +1,10 @@
-import { groupOf, integrationOf, type KubeObject } from '@binnacle/common';
+import {
+  bareTopologyKinds,
+  groupOf,
+  integrationOf,
+  type KubeObject,
+  topologyKindName,
+} from '@binnacle/common';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { lazy, Suspense, useState } from 'react';
@@ -96,7 +102,12 @@ export function ResourceDetailPage() {
   // A deleted object, or one as it was, has no log, shell or port to open and takes no action.
   const live = !gone && !past;
   const logs = resource && scope && live ? logSource(resource, scope, name) : undefined;
-  const kindOf = resource?.kind;
+  // Knative's `Service` is no core Service: a built-in kind's details, metrics and port forward are not for it.
+  const kindOf =
+    resource?.kind &&
+    !(resource.kind in bareTopologyKinds && topologyKindName(group, resource.kind) !== resource.kind)
+      ? resource.kind
+      : undefined;
   const Details = kindOf && (!past || detailsOfTheObjectAlone.has(kindOf)) ? kindDetails[kindOf] : undefined;
   return (
     <div className="mx-auto flex max-w-6xl flex-col gap-4">
@@ -163,9 +174,9 @@ export function ResourceDetailPage() {
         </dl>
       </Card>
       {resource && Details && <Details resource={resource} namespace={scope} name={name} />}
-      {resource?.kind && !past && hasMetrics(resource.kind, scope) && (
+      {kindOf && resource && !past && hasMetrics(kindOf, scope) && (
         <Suspense fallback={<Loading what="the metrics" />}>
-          <ResourceMetrics kind={resource.kind} namespace={scope} name={name} resource={resource} />
+          <ResourceMetrics kind={kindOf} namespace={scope} name={name} resource={resource} />
         </Suspense>
       )}
       {resource?.kind && (scope || integrationOf(group, resource.kind)) && (
@@ -177,12 +188,12 @@ export function ResourceDetailPage() {
           {whyNot('logs') ? <p className="text-sm">{whyNot('logs')}</p> : <LogViewer {...logs} />}
         </Card>
       )}
-      {(resource?.kind === 'Pod' || resource?.kind === 'Service') && scope && live && (
+      {(kindOf === 'Pod' || kindOf === 'Service') && scope && live && (
         <PortForwardCard
-          type={resource.kind === 'Pod' ? 'pod' : 'service'}
+          type={kindOf === 'Pod' ? 'pod' : 'service'}
           namespace={scope}
           name={name}
-          unavailable={whyNot('portForward', `-n ${scope} ${resource.kind.toLowerCase()}/${name} <port>`)}
+          unavailable={whyNot('portForward', `-n ${scope} ${kindOf.toLowerCase()}/${name} <port>`)}
         />
       )}
       {resource?.kind === 'Pod' && scope && logs && (

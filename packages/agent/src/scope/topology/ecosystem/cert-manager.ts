@@ -13,7 +13,7 @@ const servedSecrets = (o: KubeObject): string[] =>
 
 /**
  * A Certificate uses its Issuer or ClusterIssuer (flagged when missing) and manages the Secret it writes (drawn
- * when Secrets are); CertificateRequests, Orders and Challenges hang under what owns them. An Ingress or Gateway
+ * when the caller may read Secrets); CertificateRequests, Orders and Challenges hang under what owns them. An Ingress or Gateway
  * annotated for cert-manager manages the Certificates of the Secrets it serves.
  */
 export function addCertManager(graph: GraphBuilder): void {
@@ -32,7 +32,7 @@ export function addCertManager(graph: GraphBuilder): void {
       typeof secretName === 'string'
         ? graph.find({ group: '', kind: 'Secret', namespace: ns(certificate), name: secretName })
         : undefined;
-    if (secret && graph.drawsSecrets) graph.addEdge(id, graph.addNode(secret), 'manages');
+    if (secret && graph.drawsCertificateSecrets) graph.addEdge(id, graph.addNode(secret), 'manages');
   }
   for (const request of graph.ofKind(group, 'CertificateRequest')) {
     const name = request.metadata?.annotations?.['cert-manager.io/certificate-name'];

@@ -94,7 +94,7 @@ describe('cert-manager', () => {
 
   it('draws Certificate → ClusterIssuer and Secret, its request, order and challenge, and the Ingress it serves', () => {
     const input = inputOf(issuer, certificate, secret, request, order, challenge, ingress);
-    const t = buildTopology(input, { ...defaultTopologyOptions, includeSecrets: true });
+    const t = buildTopology(input, { ...defaultTopologyOptions, certificates: true });
     expect(edgeLines(t.edges)).toEqual([
       'certificate.cert-manager.io/shop/web-tls -manages-> certificaterequest.cert-manager.io/shop/web-tls-1',
       'certificate.cert-manager.io/shop/web-tls -manages-> secret/shop/web-tls',
@@ -109,7 +109,7 @@ describe('cert-manager', () => {
     });
   });
 
-  it('leaves the Secret out unless Secrets are drawn', () => {
+  it('leaves the Secret out unless the caller may read Secrets', () => {
     const t = buildTopology(inputOf(issuer, certificate, secret));
     expect(t.nodes.map((n) => n.kind).sort()).toEqual(['Certificate', 'ClusterIssuer']);
   });
