@@ -43,8 +43,8 @@ export class GraphBuilder {
   readonly nodes = new Map<string, TopologyNode>();
   readonly edges = new Map<string, TopologyEdge>();
   readonly #byUid = new Map<string, KubeObject>();
-  /** Every object given, by node id: what a reference by name finds. */
-  readonly #byId = new Map<string, KubeObject>();
+  /** Every object given, by node id: what a reference by name finds (built on the first lookup). */
+  #byIdMap?: Map<string, KubeObject>;
   readonly #input: TopologyInput;
   readonly #options: TopologyOptions;
 
@@ -52,10 +52,16 @@ export class GraphBuilder {
     this.#input = input;
     this.#options = options;
     for (const objects of Object.values(input))
-      for (const o of objects ?? []) {
-        if (o.metadata?.uid) this.#byUid.set(o.metadata.uid, o);
-        this.#byId.set(idOf(o), o);
-      }
+      for (const o of objects ?? []) if (o.metadata?.uid) this.#byUid.set(o.metadata.uid, o);
+  }
+
+  get #byId(): Map<string, KubeObject> {
+    if (!this.#byIdMap) {
+      this.#byIdMap = new Map();
+      for (const objects of Object.values(this.#input))
+        for (const o of objects ?? []) this.#byIdMap.set(idOf(o), o);
+    }
+    return this.#byIdMap;
   }
 
   of(kind: TopologyKind): KubeObject[] {
@@ -65,6 +71,13 @@ export class GraphBuilder {
   /** The objects of a kind named by group and kind (an ecosystem kind, or one a Crossplane XRD defines). */
   ofKind(group: string, kind: string): KubeObject[] {
     return this.#input[topologyKindName(group, kind)] ?? [];
+  }
+
+  /** Whether any object of a kind named `Kind.group` was given: an ecosystem kind, or one Crossplane defines. */
+  get hasEcosystemObjects(): boolean {
+    return Object.entries(this.#input).some(
+      ([kind, objects]) => kind.includes('.') && (objects?.length ?? 0) > 0,
+    );
   }
 
   /** The object a reference names, if it was given. */

@@ -11,16 +11,27 @@ const serviceSuffixes = ['rw', 'ro', 'r'];
  * missing), a ScheduledBackup manages the Backups it started; a Pooler uses its cluster.
  */
 export function addCloudNativePg(graph: GraphBuilder): void {
-  for (const cluster of graph.ofKind(group, 'Cluster')) {
+  const clusters = graph.ofKind(group, 'Cluster');
+  // Instance pods drawn one by one (not under their Cluster already), by `<namespace>/<cluster>`.
+  const instances = new Map<string, string[]>();
+  if (clusters.length > 0)
+    for (const pod of graph.of('Pod')) {
+      const name = pod.metadata?.labels?.['cnpg.io/cluster'];
+      if (!name || !graph.nodes.has(idOf(pod))) continue;
+      const key = `${ns(pod)}/${name}`;
+      const found = instances.get(key);
+      if (found) found.push(idOf(pod));
+      else instances.set(key, [idOf(pod)]);
+    }
+  for (const cluster of clusters) {
     const id = graph.addNode(cluster);
     for (const suffix of serviceSuffixes) {
       const name = `${nameOf(cluster)}-${suffix}`;
       const service = graph.find({ group: '', kind: 'Service', namespace: ns(cluster), name });
       if (service) graph.addEdge(id, graph.addNode(service), 'manages');
     }
-    for (const pod of graph.of('Pod'))
-      if (ns(pod) === ns(cluster) && pod.metadata?.labels?.['cnpg.io/cluster'] === nameOf(cluster))
-        if (graph.nodes.has(idOf(pod))) graph.addEdge(id, idOf(pod), 'manages');
+    for (const pod of instances.get(`${ns(cluster)}/${nameOf(cluster)}`) ?? [])
+      graph.addEdge(id, pod, 'manages');
   }
   const clusterOf = (kind: string, type: 'protects' | 'uses') => {
     for (const o of graph.ofKind(group, kind)) {

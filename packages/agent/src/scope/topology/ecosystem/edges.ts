@@ -28,6 +28,8 @@ function addOwners(graph: GraphBuilder): void {
 /** The edges of the ecosystem's kinds (docs/topology.md, Ecosystem objects), once every other node is drawn. */
 export function addEcosystemEdges(graph: GraphBuilder): void {
   addGatewayClasses(graph);
+  // A cluster without the ecosystem's objects costs no pass over every node.
+  if (!graph.hasEcosystemObjects) return;
   addCertManager(graph);
   addKeda(graph);
   addKarpenter(graph);

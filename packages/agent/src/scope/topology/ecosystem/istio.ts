@@ -55,11 +55,19 @@ export function addIstio(graph: GraphBuilder): void {
     const id = graph.addNode(vs);
     for (const destination of destinations(vs)) linkHost(graph, id, vs, destination.host, 'routes-to');
   }
-  for (const rule of graph.ofKind(group, 'DestinationRule')) {
+  const rules = graph.ofKind(group, 'DestinationRule');
+  const podsIn = new Map<string | undefined, KubeObject[]>();
+  if (rules.length > 0)
+    for (const pod of graph.of('Pod')) {
+      const found = podsIn.get(ns(pod));
+      if (found) found.push(pod);
+      else podsIn.set(ns(pod), [pod]);
+    }
+  for (const rule of rules) {
     const id = graph.addNode(rule);
     const service = linkHost(graph, id, rule, rule.spec?.host, 'configures');
     const selector = obj(service?.spec?.selector) as Record<string, string>;
-    const pods = service ? graph.of('Pod').filter((p) => ns(p) === ns(service)) : [];
+    const pods = service ? (podsIn.get(ns(service)) ?? []) : [];
     const node = graph.nodes.get(id);
     if (!node) continue;
     node.data.subsets = list(rule.spec?.subsets).map((subset) => {
