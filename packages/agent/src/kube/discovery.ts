@@ -94,31 +94,44 @@ async function aggregated(client: KubeClient, path: string): Promise<ApiResource
   if (list.kind !== 'APIGroupDiscoveryList') return undefined;
   const out: ApiResource[] = [];
   for (const group of list.items ?? []) {
-    const preferred = group.versions?.[0];
-    for (const r of preferred?.resources ?? []) {
-      out.push({
-        group: group.metadata?.name ?? '',
-        version: preferred?.version ?? 'v1',
-        kind: r.responseKind?.kind ?? r.resource,
-        plural: r.resource,
-        singular: r.singularResource ?? '',
-        namespaced: r.scope === 'Namespaced',
-        verbs: r.verbs ?? [],
-        shortNames: r.shortNames ?? [],
-        categories: r.categories ?? [],
-      });
-    }
+    // Versions come newest-preferred first. A kind that only an older version serves (Crossplane v2 serves its
+    // Composition in v1 alone, beside the XRD's v2) is read at the first version that serves it.
+    const seen = new Set<string>();
+    for (const served of group.versions ?? [])
+      for (const r of served.resources ?? []) {
+        if (seen.has(r.resource)) continue;
+        seen.add(r.resource);
+        out.push({
+          group: group.metadata?.name ?? '',
+          version: served.version,
+          kind: r.responseKind?.kind ?? r.resource,
+          plural: r.resource,
+          singular: r.singularResource ?? '',
+          namespaced: r.scope === 'Namespaced',
+          verbs: r.verbs ?? [],
+          shortNames: r.shortNames ?? [],
+          categories: r.categories ?? [],
+        });
+      }
   }
   return out;
 }
 
 async function legacy(client: KubeClient): Promise<ApiResource[]> {
   const groups = await client.request<LegacyGroupList>({ path: '/apis' });
+  // Every version of each group, the preferred first: a kind only an older version serves is read there.
   const versions = [
     { group: '', version: 'v1', path: '/api/v1' },
-    ...(groups.groups ?? []).map((g) => {
-      const version = g.preferredVersion?.version ?? 'v1';
-      return { group: g.name, version, path: `/apis/${g.name}/${version}` };
+    ...(groups.groups ?? []).flatMap((g) => {
+      const preferred = g.preferredVersion?.version ?? 'v1';
+      const others = (g.versions ?? [])
+        .map((v) => (v.groupVersion ?? '').slice(g.name.length + 1))
+        .filter((v) => v !== '' && v !== preferred);
+      return [preferred, ...others].map((version) => ({
+        group: g.name,
+        version,
+        path: `/apis/${g.name}/${version}`,
+      }));
     }),
   ];
   const lists = await Promise.all(
@@ -127,9 +140,16 @@ async function legacy(client: KubeClient): Promise<ApiResource[]> {
       list: await client.request<LegacyResourceList>({ path: v.path }).catch((): LegacyResourceList => ({})),
     })),
   );
+  const seen = new Set<string>();
   return lists.flatMap(({ v, list }) =>
     (list.resources ?? [])
       .filter((r) => !r.name.includes('/'))
+      .filter((r) => {
+        const key = `${r.name}.${v.group}`;
+        if (seen.has(key)) return false;
+        seen.add(key);
+        return true;
+      })
       .map((r) => ({
         group: v.group,
         version: v.version,

@@ -128,13 +128,19 @@ export class GraphBuilder {
    * exists, the edge goes to a placeholder of it, flagged missing, and `from` says what it lacks: a route whose
    * backend Service is gone, a Certificate whose issuer is, read at a glance.
    */
-  reference(from: string, to: ObjectRef, type: EdgeType, reversed = false): KubeObject | undefined {
+  reference(
+    from: string,
+    to: ObjectRef,
+    type: EdgeType,
+    reversed = false,
+    skipIfKindVisible?: string,
+  ): KubeObject | undefined {
     const target = this.find(to);
     // A kind the graph was not given (not served, or not one it reads) says nothing of whether the object exists.
     if (!target && !Object.hasOwn(this.#input, topologyKindName(to.group, to.kind))) return undefined;
     const targetId = target ? this.addNode(target) : this.#placeholder(from, to);
-    if (reversed) this.addEdge(targetId, from, type);
-    else this.addEdge(from, targetId, type);
+    if (reversed) this.addEdge(targetId, from, type, skipIfKindVisible);
+    else this.addEdge(from, targetId, type, skipIfKindVisible);
     return target;
   }
 

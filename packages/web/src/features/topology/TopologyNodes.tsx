@@ -57,7 +57,7 @@ function FindingBadges({ data }: { data: TopologyNode['data'] }) {
   if (!audit && !urgent && !problems?.length && !policies) return null;
   const days = certificate?.daysLeft;
   return (
-    <span className="ml-auto flex gap-1 normal-case tracking-normal">
+    <span className="ml-auto flex shrink-0 gap-1 whitespace-nowrap normal-case tracking-normal">
       {missing ? (
         <span title={problems?.join('\n')} className={`rounded px-1 font-medium ${dangerBadge}`}>
           missing
@@ -186,7 +186,7 @@ export const ResourceNode = memo(function ResourceNode({ data }: NodeProps<Node<
     >
       <Handle type="target" position={Position.Left} isConnectable={false} style={hiddenHandle} />
       <span className="flex items-center gap-1 text-[10px] uppercase tracking-wide text-slate-600 dark:text-slate-400">
-        {kindLabel(node)}
+        <span className="truncate">{kindLabel(node)}</span>
         {namespace ? ` · ${namespace}` : ''}
         {node.kind === 'PodGroup' ? ` · ${String(node.data.count)} pods` : ''}
         {overview ? ` · ${counted(node.data.objects, 'object')}, ${counted(node.data.pods, 'pod')}` : ''}

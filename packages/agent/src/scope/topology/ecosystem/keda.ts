@@ -23,16 +23,6 @@ function addAuthentications(graph: GraphBuilder, scaler: KubeObject, id: string)
 export function addKeda(graph: GraphBuilder): void {
   for (const scaled of graph.ofKind(group, 'ScaledObject')) {
     const id = graph.addNode(scaled);
-    const target = obj(scaled.spec?.scaleTargetRef);
-    if (typeof target.name === 'string') {
-      const apiVersion = typeof target.apiVersion === 'string' ? target.apiVersion : 'apps/v1';
-      const kind = typeof target.kind === 'string' ? target.kind : 'Deployment';
-      graph.reference(
-        id,
-        { group: groupOf(apiVersion), kind, namespace: ns(scaled), name: target.name },
-        'uses',
-      );
-    }
     const named = obj(obj(obj(scaled.spec?.advanced).horizontalPodAutoscalerConfig)).name;
     const hpaName = typeof named === 'string' ? named : `keda-hpa-${nameOf(scaled)}`;
     const hpa = graph.find({
@@ -41,6 +31,16 @@ export function addKeda(graph: GraphBuilder): void {
       namespace: ns(scaled),
       name: hpaName,
     });
+    const target = obj(scaled.spec?.scaleTargetRef);
+    if (typeof target.name === 'string') {
+      const apiVersion = typeof target.apiVersion === 'string' ? target.apiVersion : 'apps/v1';
+      const kind = typeof target.kind === 'string' ? target.kind : 'Deployment';
+      const ref = { group: groupOf(apiVersion), kind, namespace: ns(scaled), name: target.name };
+      // With its HPA drawn, ScaledObject → HPA → target says it; the direct edge stands in while HPAs are hidden
+      // (a missing target's edge always shows).
+      const shortcut = hpa && graph.find(ref) ? 'HorizontalPodAutoscaler' : undefined;
+      graph.reference(id, ref, 'uses', false, shortcut);
+    }
     if (hpa) graph.addEdge(id, graph.addNode(hpa), 'manages');
     addAuthentications(graph, scaled, id);
   }

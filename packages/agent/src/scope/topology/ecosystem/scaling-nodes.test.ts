@@ -25,6 +25,10 @@ describe('KEDA', () => {
 
   it('draws ScaledObject → its Deployment and the HPA KEDA made, its trigger authentications → it', () => {
     const t = buildTopology(inputOf(deployment, scaled, hpa, auth, clusterAuth));
+    // The direct edge is a shortcut past the HPA, drawn while HPAs are hidden.
+    expect(
+      t.edges.find((e) => e.type === 'uses' && e.source.startsWith('scaledobject'))?.skipIfKindVisible,
+    ).toBe('HorizontalPodAutoscaler');
     expect(edgeLines(t.edges)).toEqual([
       'clustertriggerauthentication.keda.sh/aws -configures-> scaledobject.keda.sh/shop/worker',
       'horizontalpodautoscaler/shop/keda-hpa-worker -uses-> deployment/shop/worker',
