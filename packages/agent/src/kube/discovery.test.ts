@@ -40,21 +40,29 @@ describe('discover', () => {
     ],
   };
 
-  it('reads each kind at the first version that serves it, a kind only an older version serves too', async () => {
+  /** What `discover` finds on an API server answering each path from `answers` (`{}` for any other). */
+  async function discovered(answers: (path: string) => unknown): Promise<string[]> {
     const fake = await fakeApiServer((_req, res, url) => {
       res.setHeader('content-type', 'application/json');
-      const items = url.pathname === '/apis' ? [crossplane] : [];
-      res.end(JSON.stringify({ kind: 'APIGroupDiscoveryList', items }));
+      res.end(JSON.stringify(answers(url.pathname) ?? {}));
     });
     try {
-      const found = (await discover(fake.client)).map((r) => `${r.kind} ${r.group}/${r.version}`);
-      expect(found).toEqual([
-        'CompositeResourceDefinition apiextensions.crossplane.io/v2',
-        'Composition apiextensions.crossplane.io/v1',
-      ]);
+      return (await discover(fake.client)).map((r) => `${r.kind} ${r.group}/${r.version}`);
     } finally {
       await fake.close();
     }
+  }
+  const both = [
+    'CompositeResourceDefinition apiextensions.crossplane.io/v2',
+    'Composition apiextensions.crossplane.io/v1',
+  ];
+
+  it('reads each kind at the first version that serves it, a kind only an older version serves too', async () => {
+    const found = await discovered((path) => ({
+      kind: 'APIGroupDiscoveryList',
+      items: path === '/apis' ? [crossplane] : [],
+    }));
+    expect(found).toEqual(both);
   });
 
   it('does the same from the per-version lists of an API server without aggregated discovery', async () => {
@@ -85,18 +93,6 @@ describe('discover', () => {
         ]),
       ),
     };
-    const fake = await fakeApiServer((_req, res, url) => {
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(lists[url.pathname] ?? {}));
-    });
-    try {
-      const found = (await discover(fake.client)).map((r) => `${r.kind} ${r.group}/${r.version}`);
-      expect(found).toEqual([
-        'CompositeResourceDefinition apiextensions.crossplane.io/v2',
-        'Composition apiextensions.crossplane.io/v1',
-      ]);
-    } finally {
-      await fake.close();
-    }
+    expect(await discovered((path) => lists[path])).toEqual(both);
   });
 });
