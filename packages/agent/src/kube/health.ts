@@ -1,6 +1,9 @@
-import { isFailingPod, type KubeObject } from '@binnacle/common';
+import { groupOf, integrationOf, isFailingPod, type KubeObject } from '@binnacle/common';
+import { conventionHealth } from './custom-health/conventions.ts';
+import { integrationHealth } from './custom-health/rules.ts';
+import { type Health, type HealthWhy, verdict } from './custom-health/verdict.ts';
 
-export type Health = 'healthy' | 'degraded' | 'unhealthy' | 'unknown';
+export type { Health, HealthWhy } from './custom-health/verdict.ts';
 
 type Obj = Record<string, unknown>;
 const num = (v: unknown) => (typeof v === 'number' ? v : 0);
@@ -22,9 +25,37 @@ const applicationHealth: Record<string, Health> = {
   Missing: 'unhealthy',
 };
 
-/** One health word per object, the same in the topology, the timeline and the dashboard. */
+/** Kubernetes' own groups: the core group, the unqualified ones (apps, batch…) and `*.k8s.io`. */
+const builtInGroup = (group: string) => group === '' || !group.includes('.') || group.endsWith('.k8s.io');
+
+/**
+ * One health word per object, the same in the topology, the timeline, the dashboard and the tables; cheap for
+ * built-in kinds (the topology asks it of every pod).
+ */
 export function healthOf(object: KubeObject): Health {
+  return builtInHealth(object) ?? healthWhy(object).health;
+}
+
+/**
+ * An object's health with why (ADR 0126): an ecosystem kind by its project's rules (matched by group and kind: a
+ * Knative `Service` is not a core Service), a built-in kind by its own rule (the word only), any other custom
+ * resource by the shared conventions.
+ */
+export function healthWhy(object: KubeObject): HealthWhy {
+  const group = groupOf(object.apiVersion);
+  const integration = integrationOf(group, object.kind ?? '');
+  if (integration) return integrationHealth(integration.id, object) ?? conventionHealth(object);
+  const builtIn = builtInHealth(object);
+  return builtIn ? verdict(builtIn) : conventionHealth(object);
+}
+
+/** Argo CD's Application keeps its own health word; kinds of Kubernetes' groups have a rule each. */
+function builtInHealth(object: KubeObject): Health | undefined {
+  const group = groupOf(object.apiVersion);
   const status = (object.status ?? {}) as Obj;
+  if (object.kind === 'Application' && (group === 'argoproj.io' || group === ''))
+    return applicationHealth[String((status.health as Obj | undefined)?.status)] ?? 'unknown';
+  if (!builtInGroup(group)) return undefined;
   const spec = (object.spec ?? {}) as Obj;
   switch (object.kind) {
     case 'Pod': {
@@ -60,13 +91,7 @@ export function healthOf(object: KubeObject): Health {
     case 'PodDisruptionBudget':
     case 'Namespace':
       return 'healthy';
-    case 'Application':
-      return applicationHealth[String((status.health as Obj | undefined)?.status)] ?? 'unknown';
-    default: {
-      const ready = condition(object, 'Ready');
-      if (ready === 'True') return 'healthy';
-      if (ready === 'False') return 'unhealthy';
-      return 'unknown';
-    }
+    default:
+      return undefined;
   }
 }

@@ -1,0 +1,162 @@
+import { condition, metadata, type StateFixture } from './fixture.ts';
+
+/**
+ * Gateway API objects in each state, their statuses in the shapes a Gateway controller writes them
+ * (sigs.k8s.io/gateway-api v1.6.3: apis/v1/gatewayclass_types.go, gateway_types.go, shared_types.go —
+ * GatewayClass Accepted; Gateway Accepted, Programmed and per-listener conditions; a route's per-parent Accepted
+ * and ResolvedRefs with BackendNotFound).
+ */
+const group = 'gateway.networking.k8s.io';
+const controllerName = 'example.net/gateway-controller';
+const g1 = { observedGeneration: 1 };
+
+export function gatewayApiStates(namespace: string, prefix: string): StateFixture[] {
+  const gateway = (name: string, conditions: object[], listenerConditions: object[]) => ({
+    apiVersion: `${group}/v1`,
+    kind: 'Gateway',
+    metadata: metadata(name, namespace),
+    spec: {
+      gatewayClassName: `${prefix}-class`,
+      listeners: [{ name: 'http', port: 80, protocol: 'HTTP' }],
+    },
+    status: {
+      conditions,
+      listeners: [
+        {
+          name: 'http',
+          attachedRoutes: 1,
+          supportedKinds: [{ group, kind: 'HTTPRoute' }],
+          conditions: listenerConditions,
+        },
+      ],
+    },
+  });
+  const listenerUp = [
+    condition('Accepted', 'True', 'Accepted', 'Listener is accepted', g1),
+    condition('ResolvedRefs', 'True', 'ResolvedRefs', 'References are resolved', g1),
+    condition('Programmed', 'True', 'Programmed', 'Listener is programmed', g1),
+  ];
+  const route = (kind: 'HTTPRoute' | 'GRPCRoute', name: string, conditions?: object[]) => ({
+    apiVersion: `${group}/v1`,
+    kind,
+    metadata: metadata(name, namespace),
+    spec: {
+      parentRefs: [{ name: `${prefix}-gateway` }],
+      rules: [{ backendRefs: [{ name: kind === 'HTTPRoute' ? 'web' : 'grpc', port: 8080 }] }],
+    },
+    ...(conditions
+      ? {
+          status: {
+            parents: [
+              {
+                parentRef: { group, kind: 'Gateway', name: `${prefix}-gateway` },
+                controllerName,
+                conditions,
+              },
+            ],
+          },
+        }
+      : {}),
+  });
+  return [
+    {
+      state: 'healthy',
+      object: {
+        apiVersion: `${group}/v1`,
+        kind: 'GatewayClass',
+        metadata: metadata(`${prefix}-class`),
+        spec: { controllerName },
+        status: { conditions: [condition('Accepted', 'True', 'Accepted', 'Valid GatewayClass', g1)] },
+      },
+      expected: { health: 'healthy', from: 'Accepted', reason: 'Accepted' },
+    },
+    {
+      state: 'failed',
+      object: {
+        apiVersion: `${group}/v1`,
+        kind: 'GatewayClass',
+        metadata: metadata(`${prefix}-class-bad`),
+        spec: { controllerName, parametersRef: { group: '', kind: 'ConfigMap', name: 'absent', namespace } },
+        status: {
+          conditions: [
+            condition('Accepted', 'False', 'InvalidParameters', 'ConfigMap "absent" not found', g1),
+          ],
+        },
+      },
+      expected: { health: 'unhealthy', from: 'Accepted', reason: 'InvalidParameters' },
+    },
+    {
+      state: 'healthy',
+      object: gateway(
+        `${prefix}-gateway`,
+        [
+          condition('Accepted', 'True', 'Accepted', 'Gateway is accepted', g1),
+          condition('Programmed', 'True', 'Programmed', 'Gateway is programmed', g1),
+        ],
+        listenerUp,
+      ),
+      expected: { health: 'healthy' },
+    },
+    {
+      state: 'progressing',
+      object: gateway(
+        `${prefix}-gateway-pending`,
+        [
+          condition('Accepted', 'True', 'Accepted', 'Gateway is accepted', g1),
+          condition('Programmed', 'False', 'Pending', 'Waiting for the load balancer', g1),
+        ],
+        listenerUp,
+      ),
+      expected: { health: 'degraded', from: 'Programmed', reason: 'Pending' },
+    },
+    {
+      state: 'failed',
+      object: gateway(
+        `${prefix}-gateway-noaddress`,
+        [
+          condition('Accepted', 'True', 'Accepted', 'Gateway is accepted', g1),
+          condition('Programmed', 'False', 'AddressNotAssigned', 'No address could be assigned', g1),
+        ],
+        listenerUp,
+      ),
+      expected: { health: 'unhealthy', from: 'Programmed', reason: 'AddressNotAssigned' },
+    },
+    {
+      state: 'healthy',
+      object: route('HTTPRoute', `${prefix}-route`, [
+        condition('Accepted', 'True', 'Accepted', 'Route is accepted', g1),
+        condition('ResolvedRefs', 'True', 'ResolvedRefs', 'All references resolved', g1),
+      ]),
+      expected: { health: 'healthy' },
+    },
+    {
+      state: 'failed',
+      object: route('HTTPRoute', `${prefix}-route-nobackend`, [
+        condition('Accepted', 'True', 'Accepted', 'Route is accepted', g1),
+        condition('ResolvedRefs', 'False', 'BackendNotFound', `Service "${namespace}/web" not found`, g1),
+      ]),
+      expected: {
+        health: 'unhealthy',
+        from: `ResolvedRefs by ${prefix}-gateway`,
+        reason: 'BackendNotFound',
+      },
+    },
+    {
+      state: 'progressing',
+      object: route('HTTPRoute', `${prefix}-route-new`),
+      expected: { health: 'degraded', from: 'parents', reason: 'Pending' },
+    },
+    {
+      state: 'failed',
+      object: route('GRPCRoute', `${prefix}-grpc`, [
+        condition('Accepted', 'False', 'NotAllowedByListeners', 'No listener allows GRPCRoute', g1),
+        condition('ResolvedRefs', 'True', 'ResolvedRefs', 'All references resolved', g1),
+      ]),
+      expected: {
+        health: 'unhealthy',
+        from: `Accepted by ${prefix}-gateway`,
+        reason: 'NotAllowedByListeners',
+      },
+    },
+  ];
+}

@@ -1,0 +1,96 @@
+import { condition, metadata, type StateFixture } from './fixture.ts';
+
+/**
+ * Karpenter objects in each state, statuses as Karpenter v1.8.0 writes them through operatorpkg's condition set
+ * (a True condition's reason is its type; `AwaitingReconciliation` for one not set yet): NodePool
+ * ValidationSucceeded, NodeClassReady (`NodeClassNotFound`, pkg/controllers/nodepool/readiness/controller.go) and
+ * Ready; NodeClaim Launched (Unknown `LaunchFailed` after a failed create,
+ * pkg/controllers/nodeclaim/lifecycle/launch.go), Registered, Initialized, Ready and Drifted
+ * (pkg/controllers/nodeclaim/disruption/drift.go).
+ */
+const api = 'karpenter.sh/v1';
+const nodeClassRef = { group: 'karpenter.kwok.sh', kind: 'KWOKNodeClass', name: 'default' };
+const requirements = [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }];
+const up = (type: string) => condition(type, 'True', type, '');
+const waiting = (type: string) =>
+  condition(type, 'Unknown', 'AwaitingReconciliation', 'object is awaiting reconciliation');
+
+export function karpenterStates(prefix: string): StateFixture[] {
+  const nodePool = (name: string, conditions: object[]) => ({
+    apiVersion: api,
+    kind: 'NodePool',
+    metadata: metadata(name),
+    spec: { template: { spec: { nodeClassRef, requirements } } },
+    status: { nodes: 1, conditions },
+  });
+  const nodeClaim = (name: string, conditions: object[], node?: string) => ({
+    apiVersion: api,
+    kind: 'NodeClaim',
+    metadata: { ...metadata(name), labels: { 'karpenter.sh/nodepool': `${prefix}-pool` } },
+    spec: { nodeClassRef, requirements },
+    status: {
+      ...(node ? { nodeName: node, providerID: `kwok://${node}` } : {}),
+      conditions,
+    },
+  });
+  return [
+    {
+      state: 'healthy',
+      object: nodePool(`${prefix}-pool`, [up('ValidationSucceeded'), up('NodeClassReady'), up('Ready')]),
+      expected: { health: 'healthy', from: 'Ready' },
+    },
+    {
+      state: 'failed',
+      object: nodePool(`${prefix}-pool-noclass`, [
+        up('ValidationSucceeded'),
+        condition('NodeClassReady', 'False', 'NodeClassNotFound', 'NodeClass not found on cluster'),
+        condition('Ready', 'False', 'UnhealthyDependents', 'NodeClassReady=False'),
+      ]),
+      expected: { health: 'unhealthy', from: 'Ready' },
+    },
+    {
+      state: 'healthy',
+      object: nodeClaim(
+        `${prefix}-claim`,
+        [up('Launched'), up('Registered'), up('Initialized'), up('Ready')],
+        `${prefix}-node`,
+      ),
+      expected: { health: 'healthy', from: 'Ready' },
+    },
+    {
+      state: 'progressing',
+      object: nodeClaim(`${prefix}-claim-joining`, [
+        up('Launched'),
+        waiting('Registered'),
+        waiting('Initialized'),
+        waiting('Ready'),
+      ]),
+      expected: { health: 'degraded', from: 'Registered', reason: 'AwaitingReconciliation' },
+    },
+    {
+      state: 'failed',
+      object: nodeClaim(`${prefix}-claim-nolaunch`, [
+        condition('Launched', 'Unknown', 'LaunchFailed', 'creating instance, insufficient capacity'),
+        waiting('Registered'),
+        waiting('Initialized'),
+        waiting('Ready'),
+      ]),
+      expected: { health: 'unhealthy', from: 'Launched', reason: 'LaunchFailed' },
+    },
+    {
+      state: 'progressing',
+      object: nodeClaim(
+        `${prefix}-claim-drifted`,
+        [
+          up('Launched'),
+          up('Registered'),
+          up('Initialized'),
+          up('Ready'),
+          condition('Drifted', 'True', 'NodePoolDrifted', 'NodePoolDrifted'),
+        ],
+        `${prefix}-node-old`,
+      ),
+      expected: { health: 'degraded', from: 'Drifted', reason: 'NodePoolDrifted' },
+    },
+  ];
+}
