@@ -4,6 +4,7 @@ import { type ApiResource, apiVersionOf, resourceKey } from '../../kube/discover
 import { type ListResult, listLimit, listResources } from '../../kube/object-reads.ts';
 import { parseLabelSelector } from '../../kube/selectors.ts';
 import type { Usage } from '../../scope/metrics/usage.ts';
+import { withHealthColumns } from './health-columns.ts';
 import type { TablesContext } from './module.ts';
 import { type Printer, printerFor } from './printers/index.ts';
 import { type IndexedRow, printedRow } from './rows.ts';
@@ -133,7 +134,10 @@ export class TableService {
         : undefined;
     const known = this.#printers.get(key);
     if (known && known.crd === crd) return known.printer;
-    const printer = printerFor(resource, crd);
+    // A custom resource's table adds its health (and its project's fields) after the CRD's columns (ADR 0126).
+    const printer = crd
+      ? withHealthColumns(printerFor(resource, crd), resource.group, resource.kind)
+      : printerFor(resource, crd);
     this.#printers.set(key, { crd, printer });
     return printer;
   }

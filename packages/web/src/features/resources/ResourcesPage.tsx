@@ -37,6 +37,7 @@ const narrowColumns: Readonly<Record<string, number>> = {
   RESTARTS: 88,
   AGE: 56,
   DATA: 64,
+  HEALTH: 104,
 };
 
 /** Starting widths by what a column holds; NAME takes what is left, never under its minimum. */
@@ -140,6 +141,8 @@ export function ResourcesPage() {
     const serverColumns = (serverColumnList ?? [])
       .map((column, index) => ({ column, index }))
       .filter(({ column }) => wide || column.priority === 0);
+    // A custom resource's row status is its health (ADR 0126): the HEALTH cell wears it, not the CRD's STATUS.
+    const badged = serverColumnList?.some((c) => c.name === 'HEALTH') ? 'HEALTH' : 'STATUS';
     return [
       {
         id: 'name',
@@ -191,7 +194,7 @@ export function ResourcesPage() {
           sorted: sortedAs(column.name),
           cell: (row) => {
             const text = cellText(row.cells[index] ?? null, now);
-            if (column.name === 'STATUS' && row.status)
+            if (column.name === badged && row.status)
               return (
                 <Badge tone={statusBadgeTone[row.status.tone]} title={text}>
                   {text}
