@@ -5,6 +5,7 @@ import { resourceKey } from '../../kube/discovery.ts';
 import { tierOf } from '../../kube/tiers.ts';
 import { certificateReport } from '../../scope/certificates/report.ts';
 import { detectPlatform } from '../../scope/platform.ts';
+import { customResourceProblems } from './custom-problems.ts';
 import { eventTime, recentEvents } from './events.ts';
 import { auditProblems, certificateProblems, objectsByKey } from './findings.ts';
 import { groupProblems } from './groups.ts';
@@ -25,8 +26,9 @@ const count = <T>(items: T[], test: (item: T) => boolean) => items.filter(test).
  * The first screen: which cluster, what is broken, how much of everything, what just happened. Built from the
  * cache; kinds still loading are named in `loading` and count as zero until they arrive. With a namespace,
  * namespaced kinds are counted in it only (nodes stay cluster-wide). A tunneled caller sees only its view:
- * namespaces where it may list pods, kinds it may list. Problems are runtime health first, then certificates that
- * expired, break within 7 days or cannot be read, then objects with a danger finding of the audit.
+ * namespaces where it may list pods, kinds it may list. Problems are runtime health first (then custom resources
+ * unhealthy by their project's rules, ADR 0126), then certificates that expired, break within 7 days or cannot
+ * be read, then objects with a danger finding of the audit.
  */
 export function dashboard(
   ctx: DashboardContext,
@@ -47,7 +49,10 @@ export function dashboard(
     at === undefined
       ? findProblems(ctx, view, get, kinds, auditSettings, now)
       : {
-          problems: currentProblems(kinds, runtimeProblems(kinds, now), now),
+          problems: [
+            ...currentProblems(kinds, runtimeProblems(kinds, now), now),
+            ...customResourceProblems(cluster.cache.resources, get, now),
+          ],
           certificates: undefined,
           audit: {},
         };
@@ -144,6 +149,7 @@ function findProblems(
   const audit = auditFindings(ctx, view, auditSettings, now);
   const problems = [
     ...currentProblems(kinds, runtimeProblems(kinds, now), now),
+    ...customResourceProblems(ctx.cluster.cache.resources, get, now),
     ...(certificates?.problems ?? []),
     ...('problems' in audit ? audit.problems : []),
   ];
