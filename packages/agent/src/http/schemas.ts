@@ -11,6 +11,26 @@ export const KubeObjectSchema = Type.Object(
   { additionalProperties: true, description: 'A Kubernetes object' },
 );
 
+/** An object's health with why (ADR 0126, docs/integrations/README.md). */
+export const HealthWhySchema = Type.Object(
+  {
+    health: Type.Union(
+      [Type.Literal('healthy'), Type.Literal('degraded'), Type.Literal('unhealthy'), Type.Literal('unknown')],
+      { description: 'degraded: on its way (progressing, paused, renewing), not broken' },
+    ),
+    from: Type.Optional(
+      Type.String({
+        description: 'what decided: a condition type, `phase`, `state`, `generation`, `deletion`…',
+      }),
+    ),
+    reason: Type.Optional(Type.String({ description: "the deciding condition's reason, or the phase" })),
+    message: Type.Optional(
+      Type.String({ description: "the deciding condition's message, cut to 500 characters" }),
+    ),
+  },
+  { description: "the object's health and what decided it; built-in kinds carry the word only" },
+);
+
 /** A namespace name, in a path or a body (a DNS-1123 label). */
 export const NamespaceParam = Type.String({ minLength: 1, maxLength: 63, pattern: dnsLabelPattern });
 

@@ -1,6 +1,6 @@
 import type { KubeObject } from '@binnacle/common';
 import { kubectlDuration } from '@binnacle/common/tables';
-import { healthOf } from './health.ts';
+import { type HealthWhy, healthWhy } from './health.ts';
 
 type Obj = Record<string, unknown>;
 const obj = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
@@ -74,6 +74,13 @@ const facts: Record<string, (o: KubeObject) => string[]> = {
   ConfigMap: (o) => [`${Object.keys(obj(o.data)).length + Object.keys(obj(o.binaryData)).length} keys`],
 };
 
+/** A line's health: the word, and for what is not healthy what decided it (ADR 0126), its message kept short. */
+function healthText(why: HealthWhy): string {
+  if (why.health === 'healthy' || !why.reason) return why.health;
+  const message = why.message && why.message.length > 200 ? `${why.message.slice(0, 200)}…` : why.message;
+  return `${why.health}: ${[why.from, why.reason].filter(Boolean).join(' ')}${message ? ` — ${message}` : ''}`;
+}
+
 /**
  * One line: `Pod shop/web-1: Running, 1/1 ready, 0 restarts, node n1 (healthy, 3h)`. It prints what it is given:
  * a caller that shows it to someone redacts the object first.
@@ -82,6 +89,6 @@ export function compactLine(object: KubeObject, now: number): string {
   const namespace = object.metadata?.namespace;
   const name = `${namespace ? `${namespace}/` : ''}${object.metadata?.name ?? ''}`;
   const shown = facts[object.kind ?? '']?.(object) ?? [];
-  const tail = `(${healthOf(object)}, ${ageOf(object, now)})`;
+  const tail = `(${healthText(healthWhy(object))}, ${ageOf(object, now)})`;
   return `${object.kind ?? ''} ${name}: ${[...shown].join(', ')}${shown.length > 0 ? ' ' : ''}${tail}`;
 }

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { requestedNamespaces } from '../../http/query.ts';
-import { KubeObjectSchema } from '../../http/schemas.ts';
+import { HealthWhySchema, KubeObjectSchema } from '../../http/schemas.ts';
 import { clusterScoped } from '../../kube/discovery.ts';
 import type { AiContext } from './module.ts';
 import { aiGet, aiLimits, aiList } from './service.ts';
@@ -91,7 +91,10 @@ export function aiRoutes(app: App, ctx: AiContext): void {
           name: Type.String({ minLength: 1, maxLength: 253, pattern: '^[^/]+$' }),
         }),
         querystring: Query({ group: Group, verbosity: VerbosityParam('detail') }),
-        response: { 200: Type.Object({ verbosity: Type.String(), resource: Shown }), ...errorResponses },
+        response: {
+          200: Type.Object({ verbosity: Type.String(), resource: Shown, health: HealthWhySchema }),
+          ...errorResponses,
+        },
       },
     },
     async (request) =>

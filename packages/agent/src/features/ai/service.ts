@@ -4,6 +4,7 @@ import { requireAccess } from '../../http/caller.ts';
 import { namespacesToList } from '../../http/caller-view.ts';
 import type { Impersonation } from '../../kube/client.ts';
 import { scopeOf } from '../../kube/discovery.ts';
+import { type HealthWhy, healthWhy } from '../../kube/health.ts';
 import { getResource, listResources } from '../../kube/object-reads.ts';
 import type { AiContext } from './module.ts';
 import { type Verbosity, view } from './views.ts';
@@ -98,7 +99,7 @@ export async function aiGet(
   caller: Impersonation | undefined,
   query: { kind: string; namespace: string; name: string; group?: string; verbosity: Verbosity },
   now = Date.now(),
-): Promise<{ verbosity: Verbosity; resource: string | KubeObject }> {
+): Promise<{ verbosity: Verbosity; resource: string | KubeObject; health: HealthWhy }> {
   const resource = ctx.cluster.resolve(query.kind, query.group);
   await requireAccess(ctx, caller, {
     verb: 'get',
@@ -107,5 +108,10 @@ export async function aiGet(
     namespace: scopeOf(resource, query.namespace),
   });
   const object = await getResource(ctx.cluster, query.kind, query.namespace, query.name, query.group);
-  return { verbosity: query.verbosity, resource: view(object, query.verbosity, now) };
+  // The health is judged on the object before redaction: a model sees the same health and why as the UI.
+  return {
+    verbosity: query.verbosity,
+    resource: view(object, query.verbosity, now),
+    health: healthWhy(object),
+  };
 }

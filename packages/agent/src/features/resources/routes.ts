@@ -5,9 +5,16 @@ import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
 import { callerView, namespacesToList } from '../../http/caller-view.ts';
 import { AtParam, requestedMoment, requestedNamespaces } from '../../http/query.ts';
-import { apiKindFields, GroupParam, KindParam, KubeObjectSchema } from '../../http/schemas.ts';
+import {
+  apiKindFields,
+  GroupParam,
+  HealthWhySchema,
+  KindParam,
+  KubeObjectSchema,
+} from '../../http/schemas.ts';
 import { clusterScoped, scopeOf } from '../../kube/discovery.ts';
 import { fieldSelectorPattern } from '../../kube/field-selector.ts';
+import { healthWhy } from '../../kube/health.ts';
 import { listLimit, listResources } from '../../kube/object-reads.ts';
 import { readObject } from '../../scope/object-read.ts';
 import { applyAt, applyDocuments } from './apply.ts';
@@ -134,16 +141,21 @@ export function resourceRoutes(app: App, ctx: ResourcesContext): void {
         summary: `One object; cluster-scoped objects use \`${clusterScoped}\` as namespace`,
         params: ObjectParams,
         querystring: Query({ group: Type.Optional(GroupParam), at: Type.Optional(AtParam) }),
-        response: { 200: Type.Object({ resource: KubeObjectSchema }), ...errorResponses },
+        response: {
+          200: Type.Object({ resource: KubeObjectSchema, health: HealthWhySchema }),
+          ...errorResponses,
+        },
       },
     },
-    async (request) => ({
-      resource: await readObject(ctx, request.caller, {
+    async (request) => {
+      const resource = await readObject(ctx, request.caller, {
         ...request.params,
         group: request.query.group,
         at: requestedMoment(request.query.at, 'at'),
-      }),
-    }),
+      });
+      // The object page shows it at the top (ADR 0126): the rules live on the agent, the page only shows them.
+      return { resource, health: healthWhy(resource) };
+    },
   );
 
   app.put(

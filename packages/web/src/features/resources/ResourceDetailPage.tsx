@@ -23,6 +23,7 @@ import { TimeTravelBar } from '../timetravel/TimeTravelBar.tsx';
 import { DeletedNotice } from './DeletedNotice.tsx';
 import { detailsOfTheObjectAlone, kindDetails } from './details/registry.ts';
 import { EventsCard } from './EventsCard.tsx';
+import { HealthCard, showsHealthCard } from './HealthCard.tsx';
 import { ageOf } from './objects.ts';
 import { RelatedCard } from './RelatedCard.tsx';
 
@@ -139,6 +140,9 @@ export function ResourceDetailPage() {
           Could not refresh — showing the state of{' '}
           {new Date(object.dataUpdatedAt).toLocaleTimeString('en-GB')}. It refreshes again on its own.
         </p>
+      )}
+      {resource && object.data?.health && showsHealthCard(resource) && (
+        <HealthCard resource={resource} health={object.data.health} />
       )}
       {resource && live && <ActionsCard resource={resource} namespace={scope} name={name} />}
       <Card title="Summary">

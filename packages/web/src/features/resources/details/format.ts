@@ -18,7 +18,7 @@ export interface LabelSelector {
 
 /**
  * Conditions whose `True` is bad news: a reader should see them amber, not green. Kept with the kinds that write
- * them (ReplicaSets, Jobs, HPAs, Nodes).
+ * them (ReplicaSets, Jobs, HPAs, Nodes, and the ecosystem's custom resources: docs/integrations/).
  */
 const troubleWhenTrue = new Set([
   'ReplicaFailure',
@@ -29,6 +29,14 @@ const troubleWhenTrue = new Set([
   'DiskPressure',
   'PIDPressure',
   'NetworkUnavailable',
+  'Stalled',
+  'Reconciling',
+  'Denied',
+  'InvalidRequest',
+  'Fallback',
+  'Paused',
+  'Drifted',
+  'Conflicted',
 ]);
 
 /** Whether a condition says something is wrong: a trouble condition that holds, or a good one that does not. */
