@@ -12,7 +12,7 @@ import {
 } from './verdict.ts';
 
 /**
- * Kyverno 1.19.1: a policy's Ready condition (api/kyverno/v1/clusterpolicy_types.go, status: reason Succeeded or
+ * Kyverno 1.19.1: a policy's Ready condition (api/kyverno/v1/policy_status.go: reason Succeeded or
  * Failed) or, from older controllers, `status.ready`; a PolicyReport's `summary` counts its results by outcome
  * (wgpolicyk8s.io/v1alpha2, api/policyreport/v1alpha2/common.go): a fail or an error is a policy the objects it
  * names break; warnings are on their way to it.

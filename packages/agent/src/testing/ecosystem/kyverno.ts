@@ -2,8 +2,8 @@ import { condition, metadata, type StateFixture } from './fixture.ts';
 
 /**
  * Kyverno objects in each state, as Kyverno 1.19.1 writes them: a policy's Ready (`Succeeded` / `Failed`,
- * api/kyverno/v1/common_types.go PolicyStatus, pkg/controllers/policystatus), and PolicyReports per resource with
- * `scope`, `summary` and `results` (api/policyreport/v1alpha2/common.go, pkg/report).
+ * api/kyverno/v1/policy_status.go: PolicyStatus.SetReady), and PolicyReports per resource with
+ * `scope`, `summary` and `results` (api/policyreport/v1alpha2/common.go).
  */
 const policySpec = {
   background: true,
