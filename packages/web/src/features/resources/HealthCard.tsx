@@ -1,4 +1,4 @@
-import { groupOf, type KubeObject } from '@binnacle/common';
+import { groupOf, integrationOf, type KubeObject } from '@binnacle/common';
 import type { Answer } from '../../api/client.ts';
 import { Badge, type Tone } from '../../ui/Badge.tsx';
 import { mutedLook } from '../../ui/controls.tsx';
@@ -18,8 +18,14 @@ const tones: Record<HealthWhy['health'], Tone> = {
 /** Kubernetes' own groups: their kinds have pages of their own that show their conditions. */
 const builtIn = (group: string) => group === '' || !group.includes('.') || group.endsWith('.k8s.io');
 
-/** Whether an object gets the health card: a custom resource (its kind has no page of its own). */
-export const showsHealthCard = (resource: KubeObject) => !builtIn(groupOf(resource.apiVersion));
+/**
+ * Whether an object gets the health card: a custom resource (its kind has no page of its own), also an ecosystem
+ * kind a SIG names under `k8s.io` (Gateway API).
+ */
+export const showsHealthCard = (resource: KubeObject) => {
+  const group = groupOf(resource.apiVersion);
+  return !builtIn(group) || integrationOf(group, resource.kind ?? '') !== undefined;
+};
 
 /**
  * A custom resource's health as the agent judges it (ADR 0126, docs/integrations/): the word, what decided it
