@@ -5,6 +5,8 @@ export type { Figures as CostFigures } from '../features/cost/math.ts';
 export { type AgentsAndNamespace, agentsAndNamespace } from './agents.ts';
 export { type CertFactory, certFactory, type TestCert, tlsSecret } from './certs.ts';
 export { deprecatedWidgets, plantDeprecatedUses, servedCrd } from './deprecated-uses.ts';
+export type { StateFixture } from './ecosystem/fixture.ts';
+export { type PlantedStates, plantEcosystemStates } from './ecosystem/plant.ts';
 export {
   certificate,
   ecosystemKinds,
@@ -16,6 +18,7 @@ export {
 export { releaseWithFailedHook } from './helm-hooks.ts';
 export { anonymousRegistry, createPullingPod, createPullSecret, repositoryName } from './images.ts';
 export { kubeconfigWithContexts } from './kubeconfigs.ts';
+export { mcpClients } from './mcp-client.ts';
 export { mergePatch, nodePool } from './node-pool.ts';
 export { type HttpSignIn, signInOverHttp } from './oidc.ts';
 export { crashLoopingPod, podWithStatus } from './pods.ts';

@@ -41,7 +41,7 @@ describe('custom resource tables', () => {
       ['STATUS', 1],
       ['AGE', 0],
       ['NOT AFTER', 0],
-      ['RENEWAL', 0],
+      ['RENEWAL', 1],
       ['HEALTH', 0],
       ['HEALTH REASON', 0],
       ['HEALTH MESSAGE', 1],

@@ -58,7 +58,7 @@ export const operatorColumns: ReadonlyMap<string, readonly OperatorColumn[]> = n
     'cert-manager.io/Certificate',
     [
       field('NOT AFTER', 'when the certificate expires', (o) => str(status(o).notAfter)),
-      field('RENEWAL', 'when cert-manager renews it', (o) => str(status(o).renewalTime)),
+      field('RENEWAL', 'when cert-manager renews it', (o) => str(status(o).renewalTime), 1),
     ],
   ],
   ['cert-manager.io/Issuer', [issuerType]],

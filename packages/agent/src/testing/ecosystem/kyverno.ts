@@ -72,7 +72,7 @@ export function kyvernoStates(namespace: string, prefix: string): StateFixture[]
       object: {
         apiVersion: 'kyverno.io/v1',
         kind: 'Policy',
-        metadata: metadata(`${prefix}-broken`, namespace),
+        metadata: metadata(`${prefix}-policy-broken`, namespace),
         spec: policySpec,
         status: {
           conditions: [

@@ -30,7 +30,10 @@ export interface ResourcesSearch {
   at?: string;
 }
 
-/** kubectl's short columns start narrow, so a pod's whole row fits beside a readable NAME at 1024 px. */
+/**
+ * kubectl's short columns start narrow, so a pod's whole row fits beside a readable NAME at 1024 px; a custom
+ * resource's HEALTH is one word, its HEALTH REASON a condition and a reason (ADR 0126).
+ */
 const narrowColumns: Readonly<Record<string, number>> = {
   READY: 72,
   STATUS: 130,
@@ -38,6 +41,7 @@ const narrowColumns: Readonly<Record<string, number>> = {
   AGE: 56,
   DATA: 64,
   HEALTH: 104,
+  'HEALTH REASON': 170,
 };
 
 /** Starting widths by what a column holds; NAME takes what is left, never under its minimum. */
