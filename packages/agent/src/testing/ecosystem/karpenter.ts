@@ -2,7 +2,9 @@ import { condition, metadata, type StateFixture } from './fixture.ts';
 
 /**
  * Karpenter objects in each state, statuses as Karpenter v1.8.0 writes them through operatorpkg's condition set
- * (a True condition's reason is its type; `AwaitingReconciliation` for one not set yet): NodePool
+ * (github.com/awslabs/operatorpkg status/condition_set.go at the release's go.mod: a True condition's reason is
+ * its type; `AwaitingReconciliation` for one not set yet; every condition carries the object's generation; the
+ * root Ready is Unknown `ReconcilingDependents` or False `UnhealthyDependents` naming them): NodePool
  * ValidationSucceeded, NodeClassReady (`NodeClassNotFound`, pkg/controllers/nodepool/readiness/controller.go) and
  * Ready; NodeClaim Launched (Unknown `LaunchFailed` after a failed create,
  * pkg/controllers/nodeclaim/lifecycle/launch.go), Registered, Initialized, Ready and Drifted
@@ -11,9 +13,12 @@ import { condition, metadata, type StateFixture } from './fixture.ts';
 const api = 'karpenter.sh/v1';
 const nodeClassRef = { group: 'karpenter.kwok.sh', kind: 'KWOKNodeClass', name: 'default' };
 const requirements = [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }];
-const up = (type: string) => condition(type, 'True', type, '');
+const g1 = { observedGeneration: 1 };
+const up = (type: string) => condition(type, 'True', type, '', g1);
 const waiting = (type: string) =>
-  condition(type, 'Unknown', 'AwaitingReconciliation', 'object is awaiting reconciliation');
+  condition(type, 'Unknown', 'AwaitingReconciliation', 'object is awaiting reconciliation', g1);
+const reconciling = (dependents: string) =>
+  condition('Ready', 'Unknown', 'ReconcilingDependents', dependents, g1);
 
 export function karpenterStates(prefix: string): StateFixture[] {
   const nodePool = (name: string, conditions: object[]) => ({
@@ -43,8 +48,8 @@ export function karpenterStates(prefix: string): StateFixture[] {
       state: 'failed',
       object: nodePool(`${prefix}-pool-noclass`, [
         up('ValidationSucceeded'),
-        condition('NodeClassReady', 'False', 'NodeClassNotFound', 'NodeClass not found on cluster'),
-        condition('Ready', 'False', 'UnhealthyDependents', 'NodeClassReady=False'),
+        condition('NodeClassReady', 'False', 'NodeClassNotFound', 'NodeClass not found on cluster', g1),
+        condition('Ready', 'False', 'UnhealthyDependents', 'NodeClassReady=False', g1),
       ]),
       expected: { health: 'unhealthy', from: 'Ready' },
     },
@@ -63,17 +68,17 @@ export function karpenterStates(prefix: string): StateFixture[] {
         up('Launched'),
         waiting('Registered'),
         waiting('Initialized'),
-        waiting('Ready'),
+        reconciling('Registered=Unknown, Initialized=Unknown'),
       ]),
       expected: { health: 'degraded', from: 'Registered', reason: 'AwaitingReconciliation' },
     },
     {
       state: 'failed',
       object: nodeClaim(`${prefix}-claim-nolaunch`, [
-        condition('Launched', 'Unknown', 'LaunchFailed', 'creating instance, insufficient capacity'),
+        condition('Launched', 'Unknown', 'LaunchFailed', 'creating instance, insufficient capacity', g1),
         waiting('Registered'),
         waiting('Initialized'),
-        waiting('Ready'),
+        reconciling('Launched=Unknown, Registered=Unknown, Initialized=Unknown'),
       ]),
       expected: { health: 'unhealthy', from: 'Launched', reason: 'LaunchFailed' },
     },
@@ -86,7 +91,7 @@ export function karpenterStates(prefix: string): StateFixture[] {
           up('Registered'),
           up('Initialized'),
           up('Ready'),
-          condition('Drifted', 'True', 'NodePoolDrifted', 'NodePoolDrifted'),
+          condition('Drifted', 'True', 'NodePoolDrifted', 'NodePoolDrifted', g1),
         ],
         `${prefix}-node-old`,
       ),
