@@ -52,6 +52,12 @@ describe('custom resource problems', () => {
     });
   });
 
+  it('leave out the kinds still loading, without naming them', () => {
+    const loaded = customResourceProblems(resources, get, Date.now(), (r) => r.group !== 'velero.io');
+    expect(loaded.map((p) => p.kind)).not.toContain('Backup');
+    expect(loaded).toHaveLength(problems.length - 2);
+  });
+
   it('group by reason as critical, as a failing workload does', () => {
     const groups = groupProblems(problems, 10);
     expect(groups.every((g) => g.severity === 'critical')).toBe(true);

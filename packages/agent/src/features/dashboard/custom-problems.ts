@@ -30,17 +30,18 @@ function kindNames(resources: readonly ApiResource[], custom: readonly ApiResour
 
 /**
  * Custom resources that are unhealthy by their project's rules or the shared conventions (ADR 0126), with the
- * deciding condition's reason and message. Every custom kind the agent caches is read (ADR 0004's custom tier);
- * `get` reads one kind in the caller's view (and names it loading until it syncs).
+ * deciding condition's reason and message. Every custom kind the agent caches is read (ADR 0004's custom tier)
+ * once `ready`; `get` reads one kind in the caller's view.
  */
 export function customResourceProblems(
   resources: readonly ApiResource[],
   get: (group: string, kind: string) => KubeObject[],
   now: number,
+  ready: (resource: ApiResource) => boolean = () => true,
 ): Problem[] {
   const custom = resources.filter((resource) => tierOf(resource) === 'custom');
   const kindOf = kindNames(resources, custom);
-  return custom.flatMap((resource) =>
+  return custom.filter(ready).flatMap((resource) =>
     get(resource.group, resource.kind).flatMap((object): Problem[] => {
       const why = judge(object);
       if (why.health !== 'unhealthy') return [];

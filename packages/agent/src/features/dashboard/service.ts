@@ -1,7 +1,7 @@
 import type { ErrorBody, KubeObject } from '@binnacle/common';
 import type { AuditSettings } from '../../config/agent-config.ts';
 import { type CallerView, countInView, viewReader } from '../../http/caller-view.ts';
-import { resourceKey } from '../../kube/discovery.ts';
+import { type ApiResource, resourceKey } from '../../kube/discovery.ts';
 import { tierOf } from '../../kube/tiers.ts';
 import { certificateReport } from '../../scope/certificates/report.ts';
 import { detectPlatform } from '../../scope/platform.ts';
@@ -51,7 +51,7 @@ export function dashboard(
       : {
           problems: [
             ...currentProblems(kinds, runtimeProblems(kinds, now), now),
-            ...customResourceProblems(cluster.cache.resources, get, now),
+            ...customResourceProblems(ctx.cluster.cache.resources, get, now, synced(ctx)),
           ],
           certificates: undefined,
           audit: {},
@@ -136,6 +136,13 @@ function pastReader(ctx: DashboardContext, view: CallerView, at: number) {
   return { get, loading: [] as string[], notKept };
 }
 
+/**
+ * Whether the cache holds a kind whole: custom kinds still loading are left out of the problems rather than named
+ * in `loading`, where hundreds of CRDs would bury the core kinds the page waits for (the custom tier loads last).
+ */
+const synced = (ctx: DashboardContext) => (resource: ApiResource) =>
+  ctx.cluster.cache.informer(resource)?.synced === true;
+
 /** Runtime health first, then certificates, then danger findings of the audit (each with its summary). */
 function findProblems(
   ctx: DashboardContext,
@@ -149,7 +156,7 @@ function findProblems(
   const audit = auditFindings(ctx, view, auditSettings, now);
   const problems = [
     ...currentProblems(kinds, runtimeProblems(kinds, now), now),
-    ...customResourceProblems(ctx.cluster.cache.resources, get, now),
+    ...customResourceProblems(ctx.cluster.cache.resources, get, now, synced(ctx)),
     ...(certificates?.problems ?? []),
     ...('problems' in audit ? audit.problems : []),
   ];
