@@ -11,7 +11,11 @@ import { condition, metadata, type StateFixture } from './fixture.ts';
  * (pkg/controllers/nodeclaim/disruption/drift.go).
  */
 const api = 'karpenter.sh/v1';
-const nodeClassRef = { group: 'karpenter.kwok.sh', kind: 'KWOKNodeClass', name: 'default' };
+/**
+ * A NodeClass no running Karpenter manages: the test control plane runs Karpenter with its kwok provider, which
+ * reconciles only the NodePools and NodeClaims of its own NodeClass kind and would overwrite these states.
+ */
+const nodeClassRef = { group: 'fixtures.binnacle.dev', kind: 'FixtureNodeClass', name: 'default' };
 const requirements = [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }];
 const g1 = { observedGeneration: 1 };
 const up = (type: string) => condition(type, 'True', type, '', g1);
