@@ -8,6 +8,7 @@ import {
   type TestAgent,
 } from '@binnacle/agent/testing';
 import { testCluster, waitUntil } from '@binnacle/testkit';
+import { CoreV1Api } from '@kubernetes/client-node';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -55,6 +56,14 @@ const reasonMatches = (cell: unknown, expected: StateFixture['expected']) =>
 
 beforeAll(async () => {
   [agent, ns] = await Promise.all([startTestAgent(), cluster.namespace('eco-health')]);
+  // The backend of the healthy HTTPRoute: the topology flags a route whose backend Service is missing.
+  await cluster
+    .kubeConfig('admin')
+    .makeApiClient(CoreV1Api)
+    .createNamespacedService({
+      namespace: ns.name,
+      body: { metadata: { name: 'web' }, spec: { ports: [{ port: 8080 }], selector: { app: 'web' } } },
+    });
   planted = await plantEcosystemStates(cluster.kubeconfigPath('admin'), ns.name, prefix);
 }, 120_000);
 afterAll(async () => {

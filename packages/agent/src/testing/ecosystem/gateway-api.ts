@@ -36,13 +36,14 @@ export function gatewayApiStates(namespace: string, prefix: string): StateFixtur
     condition('ResolvedRefs', 'True', 'ResolvedRefs', 'References are resolved', g1),
     condition('Programmed', 'True', 'Programmed', 'Listener is programmed', g1),
   ];
-  const route = (kind: 'HTTPRoute' | 'GRPCRoute', name: string, conditions?: object[]) => ({
+  /** A route to `backend` (the healthy one's, `web`, is a Service the tests create; the others' are missing). */
+  const route = (kind: 'HTTPRoute' | 'GRPCRoute', name: string, backend: string, conditions?: object[]) => ({
     apiVersion: `${group}/v1`,
     kind,
     metadata: metadata(name, namespace),
     spec: {
       parentRefs: [{ name: `${prefix}-gateway` }],
-      rules: [{ backendRefs: [{ name: kind === 'HTTPRoute' ? 'web' : 'grpc', port: 8080 }] }],
+      rules: [{ backendRefs: [{ name: backend, port: 8080 }] }],
     },
     ...(conditions
       ? {
@@ -123,7 +124,7 @@ export function gatewayApiStates(namespace: string, prefix: string): StateFixtur
     },
     {
       state: 'healthy',
-      object: route('HTTPRoute', `${prefix}-route`, [
+      object: route('HTTPRoute', `${prefix}-route`, 'web', [
         condition('Accepted', 'True', 'Accepted', 'Route is accepted', g1),
         condition('ResolvedRefs', 'True', 'ResolvedRefs', 'All references resolved', g1),
       ]),
@@ -131,9 +132,9 @@ export function gatewayApiStates(namespace: string, prefix: string): StateFixtur
     },
     {
       state: 'failed',
-      object: route('HTTPRoute', `${prefix}-route-nobackend`, [
+      object: route('HTTPRoute', `${prefix}-route-nobackend`, 'absent', [
         condition('Accepted', 'True', 'Accepted', 'Route is accepted', g1),
-        condition('ResolvedRefs', 'False', 'BackendNotFound', `Service "${namespace}/web" not found`, g1),
+        condition('ResolvedRefs', 'False', 'BackendNotFound', `Service "${namespace}/absent" not found`, g1),
       ]),
       expected: {
         health: 'unhealthy',
@@ -143,12 +144,12 @@ export function gatewayApiStates(namespace: string, prefix: string): StateFixtur
     },
     {
       state: 'progressing',
-      object: route('HTTPRoute', `${prefix}-route-new`),
+      object: route('HTTPRoute', `${prefix}-route-new`, 'web'),
       expected: { health: 'degraded', from: 'parents', reason: 'Pending' },
     },
     {
       state: 'failed',
-      object: route('GRPCRoute', `${prefix}-grpc`, [
+      object: route('GRPCRoute', `${prefix}-grpc`, 'grpc', [
         condition('Accepted', 'False', 'NotAllowedByListeners', 'No listener allows GRPCRoute', g1),
         condition('ResolvedRefs', 'True', 'ResolvedRefs', 'All references resolved', g1),
       ]),
