@@ -63,6 +63,10 @@ describe('custom resources’ health in the browser', () => {
       .getByRole('combobox', { name: 'Status' })
       .getByRole('option', { name: /^unhealthy \(1\)$/ })
       .waitFor({ state: 'attached' });
+    // Velero's and CloudNativePG's Backup share a name: the kind list tells them apart by their group.
+    const kinds = page.getByRole('navigation', { name: 'Kinds' });
+    await kinds.getByRole('link', { name: /^Backup velero\.io/ }).waitFor();
+    await kinds.getByRole('link', { name: /^Backup postgresql\.cnpg\.io/ }).waitFor();
     expect(await seriousA11yViolations(page)).toEqual([]);
     await docsScreenshot(page, 'ecosystem-certificates-table');
   });

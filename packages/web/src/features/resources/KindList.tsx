@@ -24,6 +24,9 @@ export function KindList({ namespace, current, at }: { namespace?: string; curre
   const kinds = (counts.data?.counts ?? [])
     .filter((k) => k.kind.toLowerCase().includes(filter.toLowerCase()))
     .sort((a, b) => Number(a.group !== '') - Number(b.group !== '') || a.kind.localeCompare(b.kind));
+  // Projects reuse kind names (Velero's and CloudNativePG's Backup): a shared name shows its group beside it.
+  const names = (counts.data?.counts ?? []).map((k) => k.kind);
+  const shared = new Set(names.filter((name, index) => names.indexOf(name) !== index));
   return (
     <nav aria-label="Kinds" className="flex w-36 shrink-0 flex-col gap-2 xl:w-60">
       <label className="text-xs text-slate-600 dark:text-slate-400">
@@ -55,7 +58,13 @@ export function KindList({ namespace, current, at }: { namespace?: string; curre
                 }`}
                 title={k.group ? `${k.kind} (${k.group})` : k.kind}
               >
-                <span className="truncate">{k.kind}</span>
+                <span className="truncate">
+                  {k.kind}
+                  {shared.has(k.kind) && ' '}
+                  {shared.has(k.kind) && (
+                    <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">{k.group}</span>
+                  )}
+                </span>
                 <span className="tabular-nums text-slate-600 dark:text-slate-400">
                   {access && hiddenFromView(access, { ...k, plural: k.name }) ? (
                     <span title="you may not list them">—</span>
