@@ -1,4 +1,4 @@
-import { startTestAgent, type TestAgent } from '@binnacle/agent/testing';
+import { startTestAgent, type TestAgent, unmanagedNodeClassRef } from '@binnacle/agent/testing';
 import { testCluster, waitUntil } from '@binnacle/testkit';
 import { ApiextensionsV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -105,7 +105,9 @@ describe('the ecosystem in GET /api/topology, against the projects’ real CRDs'
 
   it('Karpenter: NodePool → NodeClaim → Node, in the whole cluster’s graph only', async () => {
     const n = ns.name;
-    const nodeClassRef = { group: 'karpenter.kwok.sh', kind: 'KWOKNodeClass', name: 'default' };
+    // Karpenter runs in the test control plane: a NodeClaim of its kwok NodeClass naming kwok-node-0 would have
+    // that shared node drained and deleted with it.
+    const nodeClassRef = unmanagedNodeClassRef;
     const requirements = [{ key: 'kubernetes.io/os', operator: 'In', values: ['linux'] }];
     await objects.create('nodepools', {
       apiVersion: 'karpenter.sh/v1',

@@ -1,3 +1,4 @@
+import { unmanagedNodeClassRef } from './ecosystem/karpenter.ts';
 /**
  * Objects of the ecosystem projects' kinds as their real CRDs take them (test/cluster/build.sh, ADR 0127), for the
  * tests of the actions on them (docs/ecosystem-actions.md).
@@ -47,13 +48,13 @@ export const scaledObject = (name: string) => ({
   },
 });
 
-/** A NodeClaim of Karpenter's kwok provider, on demand. */
+/** A NodeClaim the test control plane's Karpenter leaves alone (its NodeClass is no provider's), on demand. */
 export const nodeClaim = (name: string) => ({
   apiVersion: 'karpenter.sh/v1',
   kind: 'NodeClaim',
   metadata: { name },
   spec: {
-    nodeClassRef: { group: 'karpenter.kwok.sh', kind: 'KWOKNodeClass', name: 'default' },
+    nodeClassRef: unmanagedNodeClassRef,
     requirements: [{ key: 'karpenter.sh/capacity-type', operator: 'In', values: ['on-demand'] }],
   },
 });

@@ -6,6 +6,7 @@ export { type AgentsAndNamespace, agentsAndNamespace } from './agents.ts';
 export { type CertFactory, certFactory, type TestCert, tlsSecret } from './certs.ts';
 export { deprecatedWidgets, plantDeprecatedUses, servedCrd } from './deprecated-uses.ts';
 export type { StateFixture } from './ecosystem/fixture.ts';
+export { unmanagedNodeClassRef } from './ecosystem/karpenter.ts';
 export { type PlantedStates, plantEcosystemStates } from './ecosystem/plant.ts';
 export {
   certificate,

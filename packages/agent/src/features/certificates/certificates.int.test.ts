@@ -26,7 +26,8 @@ describe('GET /api/secrets/certificate-expiry', () => {
     const report = await fixture.agent.json<Report>(
       '/api/secrets/certificate-expiry?namespaces=demo-shop,demo-ops',
     );
-    expect(report.certManager).toBe(false);
+    // The full profile serves cert-manager's CRDs (ADR 0127); the seed has no Certificate.
+    expect(report.certManager).toBe(true);
     for (const tls of seeded.tlsSecrets) {
       const item = report.items.find((i) => i.namespace === tls.namespace && i.name === tls.name);
       expect(item, tls.name).toMatchObject({

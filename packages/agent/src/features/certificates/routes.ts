@@ -2,7 +2,7 @@ import { errorResponses, Query } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import type { App } from '../../context.ts';
 import { callerAware } from '../../http/caller.ts';
-import { namespacesToList } from '../../http/caller-view.ts';
+import { namespacesToList, visibleNamespaces } from '../../http/caller-view.ts';
 import { requestedNamespaces } from '../../http/query.ts';
 import { NamespaceParam } from '../../http/schemas.ts';
 import type { Impersonation } from '../../kube/client.ts';
@@ -14,7 +14,8 @@ import type { CertificatesContext } from './module.ts';
 /**
  * The caller's TLS Secrets from the cache (403 for a named namespace it may not list them in; the cache's own 403
  * or 503 when the agent cannot list them or still loads them), and cert-manager's Certificates when the cluster
- * serves them and the agent can read them (undefined otherwise; named in `loading` while they load).
+ * serves them and the agent can read them (undefined otherwise; named in `loading` while they load), in the
+ * namespaces the caller may list them in.
  */
 async function readable(
   ctx: CertificatesContext,
@@ -31,7 +32,14 @@ async function readable(
     if (certificates && informer?.state !== 'forbidden') loading.push(resourceKey(certificates));
     return { tls, certificates: undefined, loading };
   }
-  const namespaces = await namespacesToList(ctx, caller, certificates, requested);
+  // The Secrets decide the 403; Certificates join where the caller may list them too. The built-in admin and
+  // edit roles do not cover cert-manager's kinds unless its chart's aggregated roles are installed.
+  const namespaces = await visibleNamespaces(
+    ctx,
+    caller,
+    { group: certificates.group, resource: certificates.plural },
+    requested,
+  );
   return { tls, certificates: (namespaces ?? [undefined]).flatMap((ns) => informer.list(ns)), loading };
 }
 

@@ -13,9 +13,11 @@ import { condition, metadata, type StateFixture } from './fixture.ts';
 const api = 'karpenter.sh/v1';
 /**
  * A NodeClass no running Karpenter manages: the test control plane runs Karpenter with its kwok provider, which
- * reconciles only the NodePools and NodeClaims of its own NodeClass kind and would overwrite these states.
+ * reconciles only the NodePools and NodeClaims of its own NodeClass kind — it would overwrite a fixture's states,
+ * launch nodes for its NodeClaims, and drain and delete the node a deleted NodeClaim names.
  */
-const nodeClassRef = { group: 'fixtures.binnacle.dev', kind: 'FixtureNodeClass', name: 'default' };
+export const unmanagedNodeClassRef = { group: 'fixtures.binnacle.dev', kind: 'FixtureNodeClass', name: 'default' };
+const nodeClassRef = unmanagedNodeClassRef;
 const requirements = [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }];
 const g1 = { observedGeneration: 1 };
 const up = (type: string) => condition(type, 'True', type, '', g1);
