@@ -1,5 +1,6 @@
-import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
+import { AppsV1Api, CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deploymentBody } from '../fixtures.ts';
 import { clusterNodesLock, testCluster } from '../test-cluster.ts';
 import {
   type KarpenterNodePool,
@@ -21,6 +22,7 @@ interface NodeClaim {
 
 const cluster = testCluster();
 const core = cluster.kubeConfig().makeApiClient(CoreV1Api);
+const apps = cluster.kubeConfig().makeApiClient(AppsV1Api);
 const custom = cluster.kubeConfig().makeApiClient(CustomObjectsApi);
 const conditionOf = (object: { status?: { conditions?: Condition[] } }, type: string) =>
   object.status?.conditions?.find((condition) => condition.type === type);
@@ -43,21 +45,23 @@ afterAll(async () => {
 /** ADR 0127: Karpenter's real controllers with its kwok provider; kwok runs the Nodes it launches. */
 describe('Karpenter in the test control plane', () => {
   it('launches a node for a pending pod its NodePool admits, and removes it with its NodeClaim', async () => {
-    await core.createNamespacedPod({
-      namespace: namespace.name,
-      body: {
-        metadata: { name: 'needs-a-node' },
-        spec: {
-          containers: [
-            { name: 'app', image: 'registry.example/app:1.0', resources: { requests: { cpu: '500m' } } },
-          ],
-          tolerations: [pool.toleration],
-          // Karpenter drains the node before it deletes it: a pod that leaves at once keeps the test short.
-          terminationGracePeriodSeconds: 0,
-          nodeSelector: { [nodePoolLabel]: pool.name },
-        },
-      },
+    // A Deployment, not a bare pod: while Karpenter registers a node it launched, the node's taints can evict a pod
+    // bound a moment early (seen under load: the taint-eviction controller deleted it), and a controller replaces it.
+    const workload = deploymentBody('needs-a-node');
+    const podSpec = workload.spec?.template.spec;
+    if (!podSpec) throw new Error('deploymentBody has no pod template');
+    Object.assign(podSpec, {
+      tolerations: [pool.toleration],
+      // Karpenter drains the node before it deletes it: a pod that leaves at once keeps the test short.
+      terminationGracePeriodSeconds: 0,
+      nodeSelector: { [nodePoolLabel]: pool.name },
     });
+    podSpec.containers[0] = {
+      name: 'app',
+      image: 'registry.example/app:1.0',
+      resources: { requests: { cpu: '500m' } },
+    };
+    await apps.createNamespacedDeployment({ namespace: namespace.name, body: workload });
     const listClaims = async () =>
       (
         (await custom.listClusterCustomObject({
@@ -88,17 +92,28 @@ describe('Karpenter in the test control plane', () => {
       expect.arrayContaining([expect.objectContaining({ value: pool.name })]),
     );
     await waitUntil(
-      'the pod running on the new node',
+      'a pod of the Deployment running on the new node',
       async () => {
-        const read = await core.readNamespacedPod({ namespace: namespace.name, name: 'needs-a-node' });
-        if (read.status?.phase !== 'Running') throw new Error(`phase ${read.status?.phase}`);
-        expect(read.spec?.nodeName).toBe(nodeName);
+        const pods = await core.listNamespacedPod({
+          namespace: namespace.name,
+          labelSelector: 'app=needs-a-node',
+        });
+        const running = pods.items.find(
+          (pod) => pod.status?.phase === 'Running' && !pod.metadata?.deletionTimestamp,
+        );
+        if (!running) throw new Error(pods.items.map((pod) => pod.status?.phase).join(', ') || 'no pod yet');
+        expect(running.spec?.nodeName).toBe(nodeName);
         return true;
       },
       { timeoutMs: 60_000, intervalMs: 500 },
     );
+    await apps.patchNamespacedDeploymentScale({
+      namespace: namespace.name,
+      name: 'needs-a-node',
+      body: [{ op: 'replace', path: '/spec/replicas', value: 0 }],
+    });
 
-    // The pod is not recreated once evicted: nothing asks for a node after the NodeClaim goes.
+    // Scaled to zero: nothing asks for a node after the NodeClaim goes.
     await custom.deleteClusterCustomObject({
       ...karpenterGroups.karpenter,
       plural: 'nodeclaims',

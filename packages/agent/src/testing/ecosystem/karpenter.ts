@@ -16,7 +16,11 @@ const api = 'karpenter.sh/v1';
  * reconciles only the NodePools and NodeClaims of its own NodeClass kind — it would overwrite a fixture's states,
  * launch nodes for its NodeClaims, and drain and delete the node a deleted NodeClaim names.
  */
-export const unmanagedNodeClassRef = { group: 'fixtures.binnacle.dev', kind: 'FixtureNodeClass', name: 'default' };
+export const unmanagedNodeClassRef = {
+  group: 'fixtures.binnacle.dev',
+  kind: 'FixtureNodeClass',
+  name: 'default',
+};
 const nodeClassRef = unmanagedNodeClassRef;
 const requirements = [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }];
 const g1 = { observedGeneration: 1 };
