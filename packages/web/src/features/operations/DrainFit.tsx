@@ -67,9 +67,11 @@ export function DrainFit({ node, choices, lead }: { node: string; choices: Drain
   const { ignoreDaemonSets, deleteEmptyDirData, force } = choices;
   const fit = useQuery({
     queryKey: ['drain-fit', node, ignoreDaemonSets, deleteEmptyDirData, force],
-    // Asked afresh each time a dialog opens, never an earlier answer: pods come and go between two dialogs.
+    // Asked afresh each time a dialog opens, never an earlier answer, and again while it stays open: pods come and
+    // go between two dialogs and while someone reads one (the answer is computed from the agent's cache, cheaply).
     staleTime: 0,
     gcTime: 0,
+    refetchInterval: 5_000,
     queryFn: ({ signal }) =>
       get('/api/nodes/drain-fit', {
         query: {
