@@ -4,7 +4,7 @@ import { backoffDelay, type KubeObject } from '@binnacle/common';
 import { AppError } from '@binnacle/common/server';
 import type { KubeClient } from './client.ts';
 import { type ApiResource, apiVersionOf, collectionPath } from './discovery.ts';
-import { type KubeList, objectKey, stripObject } from './objects.ts';
+import { cacheForm, type KubeList, objectKey } from './objects.ts';
 
 export type InformerState = 'pending' | 'syncing' | 'synced' | 'forbidden' | 'error';
 
@@ -134,7 +134,7 @@ export class Informer {
   #normalize(object: KubeObject): KubeObject {
     object.apiVersion ??= apiVersionOf(this.resource);
     object.kind ??= this.resource.kind;
-    return stripObject(object);
+    return cacheForm(this.resource.group, object);
   }
 
   async #run(): Promise<void> {

@@ -3,7 +3,7 @@ import { AppError, badRequest } from '@binnacle/common/server';
 import type { Cluster } from './cluster.ts';
 import { type ApiResource, apiVersionOf, collectionPath, objectPath, scopeOf } from './discovery.ts';
 import { fieldMatcher } from './field-selector.ts';
-import { type KubeList, stripObject } from './objects.ts';
+import { cachedInPart, isPartial, type KubeList, stripObject } from './objects.ts';
 import { parseLabelSelector } from './selectors.ts';
 
 /** Objects per page of a list: the default, and the most one page holds. */
@@ -18,6 +18,11 @@ export interface ListQuery {
   fieldSelector?: string;
   limit?: number;
   continue?: string;
+  /**
+   * Only the objects' summaries will be served: a kind the cache keeps in part (ADR 0131) is listed from the cache
+   * too; otherwise from the API server, whole.
+   */
+  summary?: boolean;
 }
 
 export interface ListResult {
@@ -135,7 +140,9 @@ export async function listResources(
   if (!resource.verbs.includes('list'))
     throw new AppError('unknown_kind', `${resource.plural} cannot be listed: the route takes kinds that can`);
   const onField = query.fieldSelector ? fieldMatcher(resource, query.fieldSelector) : undefined;
-  if (!past && !cluster.cache.caches(resource)) return liveList(cluster, resource, query);
+  const cachedWhole =
+    cluster.cache.caches(resource) && (query.summary || !cachedInPart(resource.group, resource.kind));
+  if (!past && !cachedWhole) return liveList(cluster, resource, query);
   const namespaces = resource.namespaced && query.namespaces ? query.namespaces : undefined;
   let items = past
     ? past(resource, namespaces)
@@ -150,7 +157,7 @@ export async function listResources(
   return page(items.sort(byNamespaceAndName), query, resource, past ? 'history' : 'cache');
 }
 
-/** One object, from the cache when the kind is cached, else from the API server. */
+/** One object, from the cache when the cache keeps it whole, else from the API server. */
 export async function getResource(
   cluster: Cluster,
   kind: string,
@@ -167,7 +174,7 @@ export async function getResource(
         'not_found',
         `${resource.kind} ${namespace ? `${namespace}/` : ''}${name} not found`,
       );
-    return cached;
+    if (!isPartial(cached)) return cached;
   }
   const object = await cluster.client.request<KubeObject>({
     path: objectPath(resource, name, namespace),

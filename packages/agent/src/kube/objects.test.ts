@@ -1,6 +1,6 @@
 import type { KubeObject } from '@binnacle/common';
 import { describe, expect, it } from 'vitest';
-import { appliedApiVersion, stripObject } from './objects.ts';
+import { appliedApiVersion, cacheForm, isPartial, stripObject } from './objects.ts';
 
 const applied = 'kubectl.kubernetes.io/last-applied-configuration';
 
@@ -50,5 +50,46 @@ describe('the cached form of an object', () => {
       metadata: { name: 'd', annotations: { [applied]: '{"apiVersion":"apps/v1","kind":"Deployment"}' } },
     };
     expect(appliedApiVersion(stripObject(current))).toBeUndefined();
+  });
+
+  it("keeps a CustomResourceDefinition without its versions' schemas, marked as kept in part", () => {
+    const column = { name: 'Ready', type: 'string', jsonPath: '.status.ready' };
+    const crd: KubeObject = {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com', managedFields: [{ manager: 'helm' }] },
+      spec: {
+        group: 'example.com',
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object' } },
+            additionalPrinterColumns: [column],
+          },
+          { name: 'v1beta1', served: false, storage: false },
+        ],
+      },
+    };
+    const kept = cacheForm('apiextensions.k8s.io', crd);
+    expect(kept.spec).toEqual({
+      group: 'example.com',
+      versions: [
+        { name: 'v1', served: true, storage: true, additionalPrinterColumns: [column] },
+        { name: 'v1beta1', served: false, storage: false },
+      ],
+    });
+    expect(kept.metadata).toEqual({ name: 'widgets.example.com' });
+    expect(isPartial(kept)).toBe(true);
+    expect(Object.keys(kept)).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
+  });
+
+  it('keeps every other kind whole, also one named CustomResourceDefinition in another group', () => {
+    const pod: KubeObject = { kind: 'Pod', metadata: { name: 'p' }, spec: { containers: [] } };
+    expect(isPartial(cacheForm('', pod))).toBe(false);
+    const lookalike: KubeObject = { kind: 'CustomResourceDefinition', spec: { versions: [{ schema: {} }] } };
+    expect(cacheForm('example.com', lookalike).spec).toEqual({ versions: [{ schema: {} }] });
+    expect(isPartial(lookalike)).toBe(false);
   });
 });

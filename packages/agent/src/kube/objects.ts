@@ -58,6 +58,36 @@ export function stripObject<T extends KubeObject>(object: T): T {
   return object;
 }
 
+const partial = Symbol('cachedPartially');
+
+/**
+ * Whether the cache keeps this kind's objects in part (ADR 0131): CustomResourceDefinitions without their versions'
+ * schemas, the largest objects most clusters hold and read from the cache by nobody (tables take the printer
+ * columns, upgrade readiness the versions and their flags). A read of one whole object goes to the API server.
+ */
+export const cachedInPart = (group: string, kind: string) =>
+  group === 'apiextensions.k8s.io' && kind === 'CustomResourceDefinition';
+
+/** True for an object the cache keeps in part: its whole form is the API server's. */
+export const isPartial = (object: KubeObject) => partial in object;
+
+/**
+ * An object as the cache keeps it: `stripObject`'s form, and for a kind `cachedInPart`, without its versions'
+ * `schema` (copies of `spec` and the versions, not deletions, as in `stripObject`), marked so reads know.
+ */
+export function cacheForm<T extends KubeObject>(group: string, object: T): T {
+  stripObject(object);
+  if (!cachedInPart(group, object.kind ?? '')) return object;
+  const spec = object.spec as { versions?: Record<string, unknown>[] } | undefined;
+  if (spec && Array.isArray(spec.versions))
+    object.spec = {
+      ...spec,
+      versions: spec.versions.map(({ schema: _dropped, ...kept }) => kept),
+    };
+  Object.defineProperty(object, partial, { value: true, enumerable: false });
+  return object;
+}
+
 export const objectKey = (object: KubeObject) =>
   object.metadata?.namespace
     ? `${object.metadata.namespace}/${object.metadata.name}`

@@ -234,6 +234,37 @@ describe('GET, PUT, DELETE /api/resources/{kind}/{namespace}/{name}', () => {
     expect(node.resource.metadata.name).toBe('kwok-node-1');
   });
 
+  it('serves CustomResourceDefinitions whole, though the cache keeps them without their schemas (ADR 0131)', async () => {
+    const name = 'certificates.cert-manager.io';
+    type Crd = {
+      spec: {
+        versions: {
+          name: string;
+          schema?: { openAPIV3Schema?: object };
+          additionalPrinterColumns?: unknown[];
+        }[];
+      };
+    };
+    const crds = agent.agent.ctx.cluster.resolve('customresourcedefinitions');
+    const cached = agent.agent.ctx.cluster.cache.get(crds, name) as Crd | undefined;
+    expect(cached?.spec.versions.map((v) => [v.name, v.schema, v.additionalPrinterColumns?.length])).toEqual([
+      ['v1', undefined, 5],
+    ]);
+    const one = await agent.json<{ resource: Crd }>(`/api/resources/customresourcedefinitions/_/${name}`);
+    expect(one.resource.spec.versions[0]?.schema?.openAPIV3Schema).toMatchObject({ type: 'object' });
+    const whole = await agent.json<List>('/api/resources/customresourcedefinitions?limit=500');
+    expect(whole.source).toBe('live');
+    const listed = whole.items.find((item) => item.metadata.name === name) as unknown as Crd;
+    expect(listed.spec.versions[0]?.schema?.openAPIV3Schema).toMatchObject({ type: 'object' });
+    const summaries = await agent.json<List>(
+      '/api/resources/customresourcedefinitions?summary=true&limit=500',
+    );
+    expect(summaries.source).toBe('cache');
+    expect(summaries.items.map((item) => item.metadata.name)).toContain(name);
+    const missing = await agent.request('/api/resources/customresourcedefinitions/_/nope.example.com');
+    expect(missing.status).toBe(404);
+  });
+
   it('refuses the wrong scope and answers 404 for a missing object', async () => {
     const nodeInNs = await agent.request('/api/resources/nodes/default/kwok-node-1');
     expect(nodeInNs.status).toBe(400);

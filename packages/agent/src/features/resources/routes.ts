@@ -125,6 +125,7 @@ export function resourceRoutes(app: App, ctx: ResourcesContext): void {
           fieldSelector: q.fieldSelector,
           limit: q.limit,
           continue: q.continue,
+          summary: q.summary,
         },
         at === undefined ? undefined : (kind, namespaces) => history.listAt(kind, at, namespaces),
       );
