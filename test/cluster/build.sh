@@ -14,7 +14,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 k8s_version=$(sed -n 's/^require k8s.io\/kubernetes \(v[0-9.]*\).*/\1/p' "$here/go/k8s/go.mod")
 [ -n "$k8s_version" ] || { echo "build.sh: cannot read the k8s.io/kubernetes version from go/k8s/go.mod" >&2; exit 1; }
 # Bump a module's recipe when its build steps below change, so its cached build is redone.
-declare -A recipe=([k8s]=1 [kwok]=3 [metrics-server]=1 [registry]=1 [flux]=1 [argocd]=2 [ecosystem]=1 [karpenter]=1)
+declare -A recipe=([k8s]=1 [kwok]=3 [metrics-server]=1 [registry]=1 [flux]=1 [argocd]=2 [ecosystem]=1 [karpenter]=2)
 case "${1:-full}" in
   demo) modules="k8s kwok metrics-server" ;;
   full) modules="k8s kwok metrics-server registry flux argocd ecosystem karpenter" ;;
@@ -197,8 +197,22 @@ PY
 # Karpenter's kwok cloud provider (`sigs.k8s.io/karpenter/kwok`, in Karpenter's root module): the real provisioning,
 # registration and disruption controllers, with Nodes that kwok then runs (ADR 0127). Its CRDs come with the
 # ecosystem's.
+# Karpenter's operator takes only ports for its metrics and health servers and listens on every interface; the
+# build binds both to loopback, as every server in the tests is (ADR 0127): it copies the verified module out of
+# the module cache, changes the one file that forms the two addresses, and builds the wrapper module replaced onto
+# that copy. A release that forms them elsewhere fails here rather than listening widely.
 build_karpenter() {
-  (cd "$here/go/karpenter" && go build -trimpath -ldflags "-s -w" -o "$1/karpenter" sigs.k8s.io/karpenter/kwok)
+  local src work
+  src=$(cd "$here/go/karpenter" && go list -m -f '{{.Dir}}' sigs.k8s.io/karpenter)
+  work="$1/src"
+  mkdir -p "$work/wrapper" && cp -r "$src" "$work/karpenter" && chmod -R u+w "$work/karpenter"
+  sed -i 's/fmt.Sprintf(":%d", /fmt.Sprintf("127.0.0.1:%d", /' "$work/karpenter/pkg/operator/operator.go"
+  [ "$(grep -c 'fmt.Sprintf("127.0.0.1:%d", ' "$work/karpenter/pkg/operator/operator.go")" = 2 ] ||
+    { echo "build.sh: $src/pkg/operator/operator.go no longer forms Karpenter's two listen addresses as expected" >&2; exit 1; }
+  cp "$here/go/karpenter/go.mod" "$here/go/karpenter/go.sum" "$work/wrapper/"
+  (cd "$work/wrapper" && go mod edit -replace sigs.k8s.io/karpenter=../karpenter &&
+    go build -trimpath -ldflags "-s -w" -o "$1/karpenter" sigs.k8s.io/karpenter/kwok)
+  rm -rf "$work"
 }
 
 # Argo CD's Application and AppProject CRDs (its controller is not built, ADR 0025).

@@ -172,8 +172,8 @@ export function fluxEnv({ adminKubeconfig }: ComponentArgs): NodeJS.ProcessEnv {
 
 /**
  * Karpenter with its kwok cloud provider (ADR 0127): no leader election, the admin kubeconfig through KUBECONFIG
- * (controller-runtime). Its operator takes ports only, so its metrics and health servers listen on every interface,
- * on free ports.
+ * (controller-runtime). Its operator takes ports only; the build binds its metrics and health servers to loopback
+ * (test/cluster/build.sh), on free ports.
  */
 export function karpenterEnv({ adminKubeconfig, ports }: ComponentArgs): NodeJS.ProcessEnv {
   return {

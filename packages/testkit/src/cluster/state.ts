@@ -55,7 +55,7 @@ export interface ClusterState {
  * source-, kustomize- and helm-controller with their CRDs; 5: the profile (demo or full); 6: the API server's
  * audit log; 7: the ecosystem projects' CRDs; 8: Karpenter with its kwok provider (ADR 0127).
  */
-export const stateVersion = 8;
+export const stateVersion = 9;
 
 export const stateFile = (stateDir: string) => join(stateDir, 'state.json');
 
