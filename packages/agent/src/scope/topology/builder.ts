@@ -1,6 +1,7 @@
 import { bareTopologyKinds, integrations, type KubeObject, topologyKindName } from '@binnacle/common';
 import { addEcosystemEdges } from './ecosystem/edges.ts';
 import { GraphBuilder } from './graph-builder.ts';
+import { addGitOps, addPolicies, addRoutes, addServices } from './links.ts';
 import type { Topology } from './model.ts';
 import { idOf } from './node-data.ts';
 
@@ -81,10 +82,10 @@ export function buildTopology(
     ...podReaders,
   ];
   for (const w of readers) graph.addReads(w);
-  graph.addServices(readers);
-  graph.addRoutes();
-  graph.addPolicies(readers);
-  graph.addGitOps();
+  addServices(graph, readers);
+  addRoutes(graph);
+  addPolicies(graph, readers);
+  addGitOps(graph);
   addEcosystemEdges(graph);
   return { nodes: [...graph.nodes.values()], edges: [...graph.edges.values()], warnings: [] };
 }

@@ -6,8 +6,6 @@ import {
   topologyNodeId,
 } from '@binnacle/common';
 import { type Health, healthOf } from '../../kube/health.ts';
-import { selectorMatcher } from '../../kube/selectors.ts';
-import { applicationRefs, appliedBy, inventoryRefs, type ManagedRef } from '../gitops/managed.ts';
 import type { TopologyInput, TopologyKind, TopologyOptions } from './builder.ts';
 import { ecosystemData } from './ecosystem/node-data.ts';
 import { type EdgeType, nodeId, type TopologyEdge, type TopologyNode } from './model.ts';
@@ -21,7 +19,6 @@ import {
   ns,
   obj,
   qualified,
-  readerLabels,
   readerSpec,
 } from './node-data.ts';
 import { appOf, maxExpandedPods, sharedLabels } from './pod-groups.ts';
@@ -35,7 +32,6 @@ export interface ObjectRef {
   name: string;
 }
 
-const gatewayGroup = 'gateway.networking.k8s.io';
 const healthRank: Record<Health, number> = { unhealthy: 0, degraded: 1, unknown: 2, healthy: 3 };
 
 /** Builds one graph: its nodes and edges so far, and how objects find their owners. */
@@ -93,6 +89,11 @@ export class GraphBuilder {
   /** Whether the Secret a Certificate writes is drawn: the caller may read Secrets. */
   get drawsCertificateSecrets(): boolean {
     return this.#options.includeSecrets || this.#options.certificates === true;
+  }
+
+  /** Whether the Secrets workloads read are drawn (the caller asked for them). */
+  get drawsSecrets(): boolean {
+    return this.#options.includeSecrets;
   }
 
   /** A graph of some namespaces draws a cluster-scoped object only where one of theirs names it. */
@@ -331,132 +332,5 @@ export class GraphBuilder {
             this.addEdge(this.addNode(pvc), idOf(w), 'uses');
       }
     }
-  }
-
-  /** Services expose the workloads whose pod labels their selector matches. */
-  addServices(readers: KubeObject[]): void {
-    for (const svc of this.of('Service')) {
-      const selector = obj(svc.spec?.selector) as Record<string, string>;
-      const svcId = this.addNode(svc);
-      if (Object.keys(selector).length === 0) continue;
-      const matches = selectorMatcher({ matchLabels: selector });
-      for (const w of readers)
-        if (ns(w) === ns(svc) && w.kind !== 'CronJob' && matches(readerLabels(w)))
-          this.addEdge(svcId, idOf(w), 'exposes');
-    }
-  }
-
-  /** Ingresses and Gateway routes send traffic to Services. */
-  addRoutes(): void {
-    for (const ing of this.of('Ingress')) {
-      const ingId = this.addNode(ing);
-      const services = this.byName('Service', ns(ing));
-      const backends = [
-        obj(ing.spec?.defaultBackend),
-        ...list(ing.spec?.rules).flatMap((r) => list(obj(r.http).paths).map((p) => obj(p.backend))),
-      ];
-      for (const backend of backends) {
-        const svc = services.get(String(obj(backend.service).name));
-        if (svc) this.addEdge(ingId, idOf(svc), 'routes-to');
-      }
-    }
-    for (const kind of ['HTTPRoute', 'GRPCRoute'] as const)
-      for (const route of this.of(kind)) this.addGatewayRoute(route);
-  }
-
-  /**
-   * A Gateway route hangs under its Gateways and sends traffic to its backend Services; a backend that does not
-   * exist, or sits in another namespace no ReferenceGrant opens to the route, is flagged on the route.
-   */
-  addGatewayRoute(route: KubeObject): void {
-    const routeId = this.addNode(route);
-    for (const parent of list(route.spec?.parentRefs)) {
-      if (parent.kind !== undefined && parent.kind !== 'Gateway') continue;
-      const namespace = String(parent.namespace ?? ns(route));
-      this.reference(
-        routeId,
-        { group: gatewayGroup, kind: 'Gateway', namespace, name: String(parent.name) },
-        'routes-to',
-        true,
-      );
-    }
-    for (const rule of list(route.spec?.rules)) {
-      for (const ref of list(rule.backendRefs)) {
-        if ((ref.kind !== undefined && ref.kind !== 'Service') || (ref.group ?? '') !== '') continue;
-        const namespace = String(ref.namespace ?? ns(route));
-        const name = String(ref.name);
-        this.reference(routeId, { group: '', kind: 'Service', namespace, name }, 'routes-to');
-        if (namespace === ns(route)) continue;
-        const grant = this.#grantFor(route, namespace, name);
-        if (grant) this.addEdge(this.addNode(grant), routeId, 'configures');
-        else
-          this.flag(
-            routeId,
-            `no ReferenceGrant in ${namespace} lets it send traffic to Service ${namespace}/${name}`,
-          );
-      }
-    }
-  }
-
-  /** The ReferenceGrant in the backend's namespace that lets this route's kind and namespace name the Service. */
-  #grantFor(route: KubeObject, namespace: string, name: string): KubeObject | undefined {
-    return this.ofKind(gatewayGroup, 'ReferenceGrant').find(
-      (grant) =>
-        ns(grant) === namespace &&
-        list(grant.spec?.from).some(
-          (from) => from.group === gatewayGroup && from.kind === route.kind && from.namespace === ns(route),
-        ) &&
-        list(grant.spec?.to).some(
-          (to) =>
-            (to.group ?? '') === '' && to.kind === 'Service' && (to.name === undefined || to.name === name),
-        ),
-    );
-  }
-
-  /** Autoscalers use their scale target; disruption budgets protect the workloads their selector matches. */
-  addPolicies(readers: KubeObject[]): void {
-    for (const hpa of this.of('HorizontalPodAutoscaler')) {
-      const target = obj(hpa.spec?.scaleTargetRef);
-      const workload = [...this.nodes.values()].find(
-        (n) => n.kind === target.kind && n.name === target.name && n.namespace === ns(hpa),
-      );
-      if (workload) this.addEdge(this.addNode(hpa), workload.id, 'uses');
-    }
-    for (const pdb of this.of('PodDisruptionBudget')) {
-      const matches = selectorMatcher(pdb.spec?.selector as Parameters<typeof selectorMatcher>[0]);
-      const targets = readers.filter(
-        (w) => ns(w) === ns(pdb) && w.kind !== 'CronJob' && matches(readerLabels(w)),
-      );
-      if (targets.length === 0) continue;
-      const pdbId = this.addNode(pdb);
-      for (const w of targets) this.addEdge(pdbId, idOf(w), 'protects');
-    }
-  }
-
-  /**
-   * GitOps objects manage what they applied: an Argo CD Application what its `status.resources` lists, a
-   * Kustomization its inventory, and a Kustomization or HelmRelease every object carrying the labels its Flux
-   * controller puts on what it applies. Applied objects the graph does not show yet (a ConfigMap nothing reads)
-   * join it; kinds the topology does not draw are left out.
-   */
-  addGitOps(): void {
-    const objects = Object.values(this.#input).flatMap((list) => list ?? []);
-    const byId = new Map(objects.map((o) => [idOf(o), o]));
-    const link = (from: KubeObject, target: KubeObject | undefined) => {
-      if (!target || (target.kind === 'ReplicaSet' && this.hiddenReplicaSet(target))) return;
-      if (target.kind === 'Secret' && !this.#options.includeSecrets) return;
-      this.addEdge(this.addNode(from), this.addNode(target), 'manages');
-    };
-    const find = (ref: ManagedRef) => byId.get(nodeId(ref.kind, ref.namespace, ref.name));
-    for (const kind of ['Application', 'Kustomization', 'HelmRelease'] as const)
-      for (const o of this.of(kind)) this.addNode(o);
-    for (const app of this.of('Application')) for (const ref of applicationRefs(app)) link(app, find(ref));
-    for (const kustomization of this.of('Kustomization'))
-      for (const ref of inventoryRefs(kustomization)) link(kustomization, find(ref));
-    for (const o of objects)
-      for (const by of appliedBy(o)) {
-        const owner = byId.get(nodeId(by.kind, by.namespace, by.name));
-        if (owner) link(owner, o);
-      }
   }
 }
