@@ -1,3 +1,16 @@
+import {
+  approved,
+  certificate,
+  certificateRequest,
+  ecosystemCondition,
+  gateway,
+  gatewayClass,
+  gatewayRoute,
+  issuer,
+  routeStatus,
+  scaledObject,
+  triggerAuthentication,
+} from '@binnacle/agent/testing';
 import { deploymentBody, selfSignedCert } from '@binnacle/testkit';
 import {
   AppsV1Api,
@@ -8,9 +21,10 @@ import {
 } from '@kubernetes/client-node';
 
 /**
- * Objects of the ecosystem's real CRDs (served by the test control plane, ADR 0127) for the topology's tests: the
- * three chains the docs show, each in its namespace, with the statuses their controllers write (cited per object;
- * no controller runs). Cluster-scoped objects are named after the namespace so that files do not collide.
+ * The topology's tests' chains of the ecosystem's real CRDs (served by the test control plane, ADR 0127), built by
+ * the agent's per-kind fixture builders: the three chains the docs show, each in its namespace, with the statuses
+ * their controllers write (cited per chain; no controller runs). Cluster-scoped objects are named after the
+ * namespace so that files do not collide.
  */
 export interface Resource {
   group: string;
@@ -35,16 +49,22 @@ export class EcosystemObjects {
     this.autoscaling = kc.makeApiClient(AutoscalingV2Api);
   }
 
-  /** Creates a custom object from its apiVersion, kind and metadata, then sets its status when given. */
+  /**
+   * Creates a custom object from its apiVersion, kind and metadata, then sets its status, when it has one, through
+   * the status subresource (the create drops it).
+   */
   async create(
     plural: string,
-    body: {
+    {
+      status,
+      ...body
+    }: {
       apiVersion: string;
       kind: string;
       metadata: { name: string; namespace?: string } & Record<string, unknown>;
+      status?: Record<string, unknown>;
       [field: string]: unknown;
     },
-    status?: Record<string, unknown>,
   ): Promise<{ metadata: { uid: string } }> {
     const [group = '', version = ''] = body.apiVersion.split('/');
     const { namespace, name } = body.metadata;
@@ -90,16 +110,10 @@ export class EcosystemObjects {
   }
 }
 
-const condition = (type: string, status: 'True' | 'False', reason: string, message: string) => ({
-  type,
-  status,
-  reason,
-  message,
-  lastTransitionTime: new Date().toISOString(),
-  observedGeneration: 1,
-});
+const condition = (type: string, status: 'True' | 'False', reason: string, message: string) =>
+  ecosystemCondition(type, status, reason, message, { observedGeneration: 1 });
 
-const gateway = 'gateway.networking.k8s.io/v1';
+const gatewayGroup = 'gateway.networking.k8s.io';
 
 /**
  * GatewayClass ← Gateway `edge` → HTTPRoute `shop` → Service `storefront`, and a second rule whose backend Service
@@ -108,66 +122,43 @@ const gateway = 'gateway.networking.k8s.io/v1';
  */
 export async function gatewayChain(objects: EcosystemObjects, namespace: string): Promise<void> {
   const className = `${namespace}-envoy`;
+  const controller = 'example.com/gateway';
   await objects.workload(namespace, 'storefront', true);
   await objects.create(
     'gatewayclasses',
-    {
-      apiVersion: gateway,
-      kind: 'GatewayClass',
-      metadata: { name: className },
-      spec: { controllerName: 'example.com/gateway' },
-    },
-    { conditions: [condition('Accepted', 'True', 'Accepted', 'Valid GatewayClass')] },
+    gatewayClass(className, controller, {
+      conditions: [condition('Accepted', 'True', 'Accepted', 'Valid GatewayClass')],
+    }),
   );
   await objects.create(
     'gateways',
-    {
-      apiVersion: gateway,
-      kind: 'Gateway',
-      metadata: { name: 'edge', namespace },
-      spec: { gatewayClassName: className, listeners: [{ name: 'http', port: 80, protocol: 'HTTP' }] },
-    },
-    {
+    gateway('edge', namespace, className, {
       conditions: [
         condition('Accepted', 'True', 'Accepted', 'Gateway accepted'),
         condition('Programmed', 'True', 'Programmed', 'Gateway programmed'),
       ],
-    },
+    }),
   );
-  const parent = { group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'edge', namespace };
+  const parent = { group: gatewayGroup, kind: 'Gateway', name: 'edge', namespace };
+  const backends = [
+    { name: 'storefront', port: 80 },
+    { name: 'search', port: 80, pathPrefix: '/search' },
+  ];
   await objects.create(
     'httproutes',
-    {
-      apiVersion: gateway,
-      kind: 'HTTPRoute',
-      metadata: { name: 'shop', namespace },
-      spec: {
-        parentRefs: [{ name: 'edge' }],
-        rules: [
-          { backendRefs: [{ name: 'storefront', port: 80 }] },
-          {
-            matches: [{ path: { type: 'PathPrefix', value: '/search' } }],
-            backendRefs: [{ name: 'search', port: 80 }],
-          },
-        ],
-      },
-    },
-    {
-      parents: [
-        {
-          parentRef: parent,
-          controllerName: 'example.com/gateway',
-          conditions: [
-            condition('Accepted', 'True', 'Accepted', 'Route accepted'),
-            condition('ResolvedRefs', 'False', 'BackendNotFound', 'Service "search" not found'),
-          ],
-        },
-      ],
-    },
+    gatewayRoute(
+      'HTTPRoute',
+      'shop',
+      namespace,
+      'edge',
+      backends,
+      routeStatus(controller, parent, [
+        condition('Accepted', 'True', 'Accepted', 'Route accepted'),
+        condition('ResolvedRefs', 'False', 'BackendNotFound', 'Service "search" not found'),
+      ]),
+    ),
   );
 }
-
-const cm = 'cert-manager.io/v1';
 
 /**
  * ClusterIssuer ← Certificate `storefront-tls` → its Secret, with the CertificateRequest it owns; and Certificate
@@ -175,19 +166,19 @@ const cm = 'cert-manager.io/v1';
  * (pkg/apis/certmanager/v1/types_certificate.go, types_certificaterequest.go, types_issuer.go).
  */
 export async function certificateChain(objects: EcosystemObjects, namespace: string): Promise<void> {
-  const issuer = `${namespace}-ca`;
+  const issuerName = `${namespace}-ca`;
+  const issuerRef = { name: issuerName, kind: 'ClusterIssuer' } as const;
   const host = `shop.${namespace}.example`;
   const { cert, key } = await selfSignedCert({ cn: host, san: `DNS:${host}`, days: 90 });
   const ready = condition('Ready', 'True', 'Ready', 'Certificate is up to date and has not expired');
   await objects.create(
     'clusterissuers',
-    {
-      apiVersion: cm,
-      kind: 'ClusterIssuer',
-      metadata: { name: issuer },
-      spec: { ca: { secretName: 'root-ca' } },
-    },
-    { conditions: [condition('Ready', 'True', 'KeyPairVerified', 'Signing CA verified')] },
+    issuer(
+      issuerName,
+      undefined,
+      { ca: { secretName: 'root-ca' } },
+      { conditions: [condition('Ready', 'True', 'KeyPairVerified', 'Signing CA verified')] },
+    ),
   );
   await objects.core.createNamespacedSecret({
     namespace,
@@ -201,74 +192,51 @@ export async function certificateChain(objects: EcosystemObjects, namespace: str
     },
   });
   const notAfter = new Date(Date.now() + 90 * 86_400_000).toISOString().replace(/\.\d+Z$/, 'Z');
-  const certificate = await objects.create(
+  const storefront = await objects.create(
     'certificates',
-    {
-      apiVersion: cm,
-      kind: 'Certificate',
-      metadata: { name: 'storefront-tls', namespace },
-      spec: {
-        secretName: 'storefront-tls',
-        dnsNames: [host],
-        issuerRef: { name: issuer, kind: 'ClusterIssuer' },
-      },
-    },
-    { conditions: [ready], notAfter, revision: 1 },
+    certificate('storefront-tls', {
+      namespace,
+      secretName: 'storefront-tls',
+      dnsNames: [host],
+      issuerRef,
+      status: { conditions: [ready], notAfter, revision: 1 },
+    }),
   );
   await objects.create(
     'certificaterequests',
-    {
-      apiVersion: cm,
-      kind: 'CertificateRequest',
-      metadata: {
-        name: 'storefront-tls-1',
-        namespace,
+    certificateRequest(
+      'storefront-tls-1',
+      namespace,
+      issuerRef,
+      [approved, condition('Ready', 'True', 'Issued', 'Certificate fetched from issuer successfully')],
+      {
         annotations: { 'cert-manager.io/certificate-name': 'storefront-tls' },
         ownerReferences: [
           {
-            apiVersion: cm,
+            apiVersion: 'cert-manager.io/v1',
             kind: 'Certificate',
             name: 'storefront-tls',
-            uid: certificate.metadata.uid,
+            uid: storefront.metadata.uid,
             controller: true,
             blockOwnerDeletion: true,
           },
         ],
       },
-      spec: {
-        issuerRef: { name: issuer, kind: 'ClusterIssuer' },
-        request: Buffer.from('csr').toString('base64'),
-      },
-    },
-    {
-      conditions: [
-        condition(
-          'Approved',
-          'True',
-          'cert-manager.io',
-          'Certificate request has been approved by cert-manager.io',
-        ),
-        condition('Ready', 'True', 'Issued', 'Certificate fetched from issuer successfully'),
-      ],
-    },
+    ),
   );
   await objects.create(
     'certificates',
-    {
-      apiVersion: cm,
-      kind: 'Certificate',
-      metadata: { name: 'admin-tls', namespace },
-      spec: {
-        secretName: 'admin-tls',
-        dnsNames: [`admin.${host}`],
-        issuerRef: { name: 'internal-ca', kind: 'Issuer' },
+    certificate('admin-tls', {
+      namespace,
+      secretName: 'admin-tls',
+      dnsNames: [`admin.${host}`],
+      issuerRef: { name: 'internal-ca', kind: 'Issuer' },
+      status: {
+        conditions: [
+          condition('Ready', 'False', 'DoesNotExist', 'Issuing certificate as Secret does not exist'),
+        ],
       },
-    },
-    {
-      conditions: [
-        condition('Ready', 'False', 'DoesNotExist', 'Issuing certificate as Secret does not exist'),
-      ],
-    },
+    }),
   );
 }
 
@@ -279,57 +247,41 @@ export async function certificateChain(objects: EcosystemObjects, namespace: str
  */
 export async function scaledObjectChain(objects: EcosystemObjects, namespace: string): Promise<void> {
   await objects.workload(namespace, 'worker');
-  await objects.create('triggerauthentications', {
-    apiVersion: 'keda.sh/v1alpha1',
-    kind: 'TriggerAuthentication',
-    metadata: { name: 'worker-auth', namespace },
-    spec: { secretTargetRef: [{ parameter: 'token', name: 'worker-queue', key: 'token' }] },
-  });
+  await objects.create(
+    'triggerauthentications',
+    triggerAuthentication('worker-auth', namespace, {
+      parameter: 'token',
+      name: 'worker-queue',
+      key: 'token',
+    }),
+  );
+  const cron = {
+    type: 'cron',
+    metadata: { timezone: 'Etc/UTC', start: '0 8 * * *', end: '0 20 * * *', desiredReplicas: '4' },
+    authenticationRef: { name: 'worker-auth' },
+  };
   const scaled = await objects.create(
     'scaledobjects',
-    {
-      apiVersion: 'keda.sh/v1alpha1',
-      kind: 'ScaledObject',
-      metadata: { name: 'worker', namespace },
-      spec: {
-        scaleTargetRef: { name: 'worker' },
-        minReplicaCount: 1,
-        maxReplicaCount: 10,
-        triggers: [
-          {
-            type: 'cron',
-            metadata: { timezone: 'Etc/UTC', start: '0 8 * * *', end: '0 20 * * *', desiredReplicas: '4' },
-            authenticationRef: { name: 'worker-auth' },
-          },
+    scaledObject('worker', {
+      namespace,
+      triggers: [cron],
+      status: {
+        scaleTargetKind: 'apps/v1.Deployment',
+        originalReplicaCount: 1,
+        hpaName: 'keda-hpa-worker',
+        conditions: [
+          condition(
+            'Ready',
+            'True',
+            'ScaledObjectReady',
+            'ScaledObject is defined correctly and is ready for scaling',
+          ),
+          condition('Active', 'True', 'ScalerActive', 'Scaling is performed because triggers are active'),
+          condition('Fallback', 'False', 'NoFallbackFound', 'No fallback was found'),
+          condition('Paused', 'False', 'ScaledObjectUnpaused', 'ScaledObject is not paused'),
         ],
       },
-    },
-    {
-      scaleTargetKind: 'apps/v1.Deployment',
-      originalReplicaCount: 1,
-      hpaName: 'keda-hpa-worker',
-      conditions: [
-        {
-          type: 'Ready',
-          status: 'True',
-          reason: 'ScaledObjectReady',
-          message: 'ScaledObject is defined correctly and is ready for scaling',
-        },
-        {
-          type: 'Active',
-          status: 'True',
-          reason: 'ScalerActive',
-          message: 'Scaling is performed because triggers are active',
-        },
-        { type: 'Fallback', status: 'False', reason: 'NoFallbackFound', message: 'No fallback was found' },
-        {
-          type: 'Paused',
-          status: 'False',
-          reason: 'ScaledObjectUnpaused',
-          message: 'ScaledObject is not paused',
-        },
-      ],
-    },
+    }),
   );
   await objects.autoscaling.createNamespacedHorizontalPodAutoscaler({
     namespace,

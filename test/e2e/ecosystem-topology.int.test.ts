@@ -1,4 +1,4 @@
-import { startTestAgent, type TestAgent, unmanagedNodeClassRef } from '@binnacle/agent/testing';
+import { karpenterNodePool, nodeClaim, startTestAgent, type TestAgent } from '@binnacle/agent/testing';
 import { testCluster, waitUntil } from '@binnacle/testkit';
 import { ApiextensionsV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,25 +107,9 @@ describe('the ecosystem in GET /api/topology, against the projects’ real CRDs'
     const n = ns.name;
     // Karpenter runs in the test control plane: a NodeClaim of its kwok NodeClass naming kwok-node-0 would have
     // that shared node drained and deleted with it.
-    const nodeClassRef = unmanagedNodeClassRef;
-    const requirements = [{ key: 'kubernetes.io/os', operator: 'In', values: ['linux'] }];
-    await objects.create('nodepools', {
-      apiVersion: 'karpenter.sh/v1',
-      kind: 'NodePool',
-      metadata: { name: `${n}-pool` },
-      spec: { template: { spec: { nodeClassRef, requirements } } },
-    });
+    await objects.create('nodepools', karpenterNodePool(`${n}-pool`));
     // karpenter v1.8 pkg/apis/v1/nodeclaim_status.go: the node's name once it registered.
-    await objects.create(
-      'nodeclaims',
-      {
-        apiVersion: 'karpenter.sh/v1',
-        kind: 'NodeClaim',
-        metadata: { name: `${n}-pool-a1`, labels: { 'karpenter.sh/nodepool': `${n}-pool` } },
-        spec: { nodeClassRef, requirements },
-      },
-      { nodeName: 'kwok-node-0', providerID: 'kwok://kwok-node-0' },
-    );
+    await objects.create('nodeclaims', nodeClaim(`${n}-pool-a1`, { pool: `${n}-pool`, node: 'kwok-node-0' }));
     await graphWith('/api/topology', [
       `nodepool.karpenter.sh/${n}-pool -manages-> nodeclaim.karpenter.sh/${n}-pool-a1`,
       `nodeclaim.karpenter.sh/${n}-pool-a1 -manages-> node/kwok-node-0`,
@@ -171,24 +155,21 @@ describe('the ecosystem in GET /api/topology, against the projects’ real CRDs'
       spec: template.spec,
     });
     // serving v0.47 pkg/apis/serving/v1/route_types.go: status.traffic names the revisions traffic goes to.
-    await objects.create(
-      'routes',
-      {
-        apiVersion: kn,
-        kind: 'Route',
-        metadata: {
-          name: 'hello',
-          namespace: n,
-          labels,
-          ownerReferences: owner('Service', 'hello', service.metadata.uid),
-        },
-        spec: { traffic: [{ configurationName: 'hello', latestRevision: true, percent: 100 }] },
+    await objects.create('routes', {
+      apiVersion: kn,
+      kind: 'Route',
+      metadata: {
+        name: 'hello',
+        namespace: n,
+        labels,
+        ownerReferences: owner('Service', 'hello', service.metadata.uid),
       },
-      {
+      spec: { traffic: [{ configurationName: 'hello', latestRevision: true, percent: 100 }] },
+      status: {
         url: `http://hello.${n}.example.com`,
         traffic: [{ revisionName: 'hello-00001', latestRevision: true, percent: 100 }],
       },
-    );
+    });
     await objects.apps.createNamespacedDeployment({
       namespace: n,
       body: {

@@ -5,17 +5,27 @@ export type { Figures as CostFigures } from '../features/cost/math.ts';
 export { type AgentsAndNamespace, agentsAndNamespace } from './agents.ts';
 export { type CertFactory, certFactory, type TestCert, tlsSecret } from './certs.ts';
 export { deprecatedWidgets, plantDeprecatedUses, servedCrd } from './deprecated-uses.ts';
-export type { StateFixture } from './ecosystem/fixture.ts';
-export { unmanagedNodeClassRef } from './ecosystem/karpenter.ts';
-export { type PlantedStates, plantEcosystemStates } from './ecosystem/plant.ts';
 export {
+  approved,
   certificate,
-  ecosystemKinds,
-  nodeClaim,
-  postgresCluster,
-  scaledObject,
-  veleroSchedule,
-} from './ecosystem-objects.ts';
+  certificateRequest,
+  type IssuerRef,
+  issuer,
+} from './ecosystem/cert-manager.ts';
+export { postgresCluster } from './ecosystem/cloudnative-pg.ts';
+export { condition as ecosystemCondition, type StateFixture } from './ecosystem/fixture.ts';
+export {
+  gateway,
+  gatewayClass,
+  gatewayRoute,
+  type RouteBackend,
+  routeStatus,
+} from './ecosystem/gateway-api.ts';
+export { nodeClaim, nodePool as karpenterNodePool } from './ecosystem/karpenter.ts';
+export { scaledJob, scaledObject, triggerAuthentication } from './ecosystem/keda.ts';
+export { type PlantedStates, plantEcosystemStates } from './ecosystem/plant.ts';
+export { ecosystemKinds } from './ecosystem/resources.ts';
+export { veleroSchedule } from './ecosystem/velero.ts';
 export { releaseWithFailedHook } from './helm-hooks.ts';
 export { anonymousRegistry, createPullingPod, createPullSecret, repositoryName } from './images.ts';
 export { kubeconfigWithContexts } from './kubeconfigs.ts';

@@ -8,6 +8,7 @@ import {
   ecosystemKinds,
   nodeClaim,
   postgresCluster,
+  scaledJob,
   scaledObject,
   sendFrom,
   startTestAgent,
@@ -115,7 +116,12 @@ describe('cert-manager renew: as cmctl renew', () => {
 
 describe('Velero backup now: as velero backup create --from-schedule', () => {
   it("creates a Backup of the Schedule's template, labels and annotations; the dry run creates none", async () => {
-    await create(schedules, veleroSchedule('nightly', ['shop']));
+    await create(
+      schedules,
+      veleroSchedule('nightly', ['shop'], {
+        extras: { labels: { team: 'platform' }, annotations: { 'example.com/owner': 'sre' } },
+      }),
+    );
     const selector = 'velero.io/schedule-name=nightly';
     const dry = await answer(await act(`schedules.velero.io/${ns()}/nightly/backup`, { dryRun: true }));
     expect(dry.backup).toMatchObject({ metadata: { name: expect.stringMatching(/^nightly-\d{14}$/) } });
@@ -170,22 +176,7 @@ describe('KEDA pause and resume: its pause annotations', () => {
   });
 
   it('refuses a paused count for a ScaledJob (400)', async () => {
-    await create(scaledJobs, {
-      apiVersion: 'keda.sh/v1alpha1',
-      kind: 'ScaledJob',
-      metadata: { name: 'reports' },
-      spec: {
-        jobTargetRef: {
-          template: { spec: { containers: [{ name: 'run', image: 'busybox' }], restartPolicy: 'Never' } },
-        },
-        triggers: [
-          {
-            type: 'cron',
-            metadata: { timezone: 'UTC', start: '0 * * * *', end: '30 * * * *', desiredReplicas: '1' },
-          },
-        ],
-      },
-    });
+    await create(scaledJobs, scaledJob('reports'));
     const res = await act(`scaledjobs/${ns()}/reports/pause`, { replicas: 1 });
     expect(res.status).toBe(400);
     expect(await answer(await act(`ScaledJob/${ns()}/reports/pause`))).toMatchObject({

@@ -1,4 +1,12 @@
-import { ago, condition, daysAhead, metadata, type StateFixture } from './fixture.ts';
+import {
+  ago,
+  condition,
+  daysAhead,
+  type MetadataExtras,
+  metadata,
+  type StateFixture,
+  withStatus,
+} from './fixture.ts';
 
 /**
  * cert-manager objects in each state, statuses as cert-manager v1.19.1 writes them: a Certificate's Ready from the
@@ -16,22 +24,78 @@ const acme = 'acme.cert-manager.io/v1';
 const request = 'LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0K';
 const g1 = { observedGeneration: 1 };
 
+type Status = Record<string, unknown>;
+
+/** The issuer a cert-manager object names. */
+export interface IssuerRef {
+  name: string;
+  kind: 'Issuer' | 'ClusterIssuer';
+  group?: string;
+}
+
+/** An Issuer, or a ClusterIssuer when no namespace is given, of the issuer type `spec` configures. */
+export const issuer = (name: string, namespace: string | undefined, spec: Status, status?: Status) => ({
+  apiVersion: api,
+  kind: namespace === undefined ? 'ClusterIssuer' : 'Issuer',
+  metadata: metadata(name, namespace),
+  spec,
+  ...withStatus(status),
+});
+
+/**
+ * A Certificate of `dnsNames` (`<name>.example.com` unless given) from `issuerRef` (ClusterIssuer `letsencrypt`
+ * unless given), written to Secret `secretName` (`<name>-tls` unless given).
+ */
+export const certificate = (
+  name: string,
+  options: {
+    namespace?: string;
+    issuerRef?: IssuerRef;
+    dnsNames?: string[];
+    secretName?: string;
+    status?: Status;
+  } = {},
+) => ({
+  apiVersion: api,
+  kind: 'Certificate',
+  metadata: metadata(name, options.namespace),
+  spec: {
+    secretName: options.secretName ?? `${name}-tls`,
+    issuerRef: options.issuerRef ?? { name: 'letsencrypt', kind: 'ClusterIssuer' },
+    dnsNames: options.dnsNames ?? [`${name}.example.com`],
+  },
+  ...withStatus(options.status),
+});
+
+/** A CertificateRequest to `issuerRef` (the Certificate that made it names itself in `extras`). */
+export const certificateRequest = (
+  name: string,
+  namespace: string,
+  issuerRef: IssuerRef,
+  conditions: object[],
+  extras: MetadataExtras = {},
+) => ({
+  apiVersion: api,
+  kind: 'CertificateRequest',
+  metadata: metadata(name, namespace, extras),
+  spec: { request, issuerRef },
+  status: { conditions },
+});
+
+/** A CertificateRequest's Approved condition as cert-manager's approver writes it. */
+export const approved = condition(
+  'Approved',
+  'True',
+  'cert-manager.io',
+  'Certificate request has been approved by cert-manager.io',
+);
+
 export function certManagerStates(namespace: string, prefix: string): StateFixture[] {
-  const issuerRef = { name: `${prefix}-issuer`, kind: 'Issuer', group: 'cert-manager.io' };
-  const certificate = (name: string, status: Record<string, unknown>) => ({
-    apiVersion: api,
-    kind: 'Certificate',
-    metadata: metadata(name, namespace),
-    spec: { secretName: `${name}-tls`, issuerRef, dnsNames: [`${name}.example.com`] },
-    status,
-  });
-  const certificateRequest = (name: string, conditions: object[]) => ({
-    apiVersion: api,
-    kind: 'CertificateRequest',
-    metadata: metadata(name, namespace),
-    spec: { request, issuerRef },
-    status: { conditions },
-  });
+  const issuerRef: IssuerRef = { name: `${prefix}-issuer`, kind: 'Issuer', group: 'cert-manager.io' };
+  const ownCertificate = (name: string, status: Status) =>
+    certificate(name, { namespace, issuerRef, status });
+  const ownRequest = (name: string, conditions: object[]) =>
+    certificateRequest(name, namespace, issuerRef, conditions);
   const order = (name: string, status: Record<string, unknown>) => ({
     apiVersion: acme,
     kind: 'Order',
@@ -39,38 +103,30 @@ export function certManagerStates(namespace: string, prefix: string): StateFixtu
     spec: { request, issuerRef, dnsNames: ['shop.example.com'] },
     status: { url: `https://acme.example/order/${name}`, ...status },
   });
-  const approved = condition(
-    'Approved',
-    'True',
-    'cert-manager.io',
-    'Certificate request has been approved by cert-manager.io',
-  );
   return [
     {
       state: 'healthy',
-      object: {
-        apiVersion: api,
-        kind: 'Issuer',
-        metadata: metadata(`${prefix}-issuer`, namespace),
-        spec: { selfSigned: {} },
-        status: { conditions: [condition('Ready', 'True', 'IsReady', '', g1)] },
-      },
+      object: issuer(
+        `${prefix}-issuer`,
+        namespace,
+        { selfSigned: {} },
+        { conditions: [condition('Ready', 'True', 'IsReady', '', g1)] },
+      ),
       expected: { health: 'healthy', from: 'Ready', reason: 'IsReady' },
     },
     {
       state: 'failed',
-      object: {
-        apiVersion: api,
-        kind: 'ClusterIssuer',
-        metadata: metadata(`${prefix}-acme`),
-        spec: {
+      object: issuer(
+        `${prefix}-acme`,
+        undefined,
+        {
           acme: {
             server: 'https://acme.invalid/directory',
             privateKeySecretRef: { name: `${prefix}-acme-account` },
             solvers: [{ http01: { ingress: { ingressClassName: 'nginx' } } }],
           },
         },
-        status: {
+        {
           conditions: [
             condition(
               'Ready',
@@ -81,12 +137,12 @@ export function certManagerStates(namespace: string, prefix: string): StateFixtu
             ),
           ],
         },
-      },
+      ),
       expected: { health: 'unhealthy', from: 'Ready', reason: 'ErrRegisterACMEAccount' },
     },
     {
       state: 'healthy',
-      object: certificate(`${prefix}-cert`, {
+      object: ownCertificate(`${prefix}-cert`, {
         conditions: [
           condition('Ready', 'True', 'Ready', 'Certificate is up to date and has not expired', g1),
         ],
@@ -99,7 +155,7 @@ export function certManagerStates(namespace: string, prefix: string): StateFixtu
     },
     {
       state: 'progressing',
-      object: certificate(`${prefix}-cert-issuing`, {
+      object: ownCertificate(`${prefix}-cert-issuing`, {
         conditions: [
           condition('Ready', 'False', 'DoesNotExist', 'Issuing certificate as Secret does not exist', g1),
           condition('Issuing', 'True', 'DoesNotExist', 'Issuing certificate as Secret does not exist', g1),
@@ -109,7 +165,7 @@ export function certManagerStates(namespace: string, prefix: string): StateFixtu
     },
     {
       state: 'failed',
-      object: certificate(`${prefix}-cert-failed`, {
+      object: ownCertificate(`${prefix}-cert-failed`, {
         conditions: [
           condition('Ready', 'False', 'DoesNotExist', 'Issuing certificate as Secret does not exist', g1),
           condition(
@@ -127,7 +183,7 @@ export function certManagerStates(namespace: string, prefix: string): StateFixtu
     },
     {
       state: 'healthy',
-      object: certificateRequest(`${prefix}-cert-1`, [
+      object: ownRequest(`${prefix}-cert-1`, [
         approved,
         condition('Ready', 'True', 'Issued', 'Certificate fetched from issuer successfully'),
       ]),
@@ -135,7 +191,7 @@ export function certManagerStates(namespace: string, prefix: string): StateFixtu
     },
     {
       state: 'progressing',
-      object: certificateRequest(`${prefix}-cert-issuing-1`, [
+      object: ownRequest(`${prefix}-cert-issuing-1`, [
         approved,
         condition(
           'Ready',
@@ -148,7 +204,7 @@ export function certManagerStates(namespace: string, prefix: string): StateFixtu
     },
     {
       state: 'failed',
-      object: certificateRequest(`${prefix}-cert-failed-1`, [
+      object: ownRequest(`${prefix}-cert-failed-1`, [
         approved,
         condition(
           'Ready',

@@ -1,4 +1,4 @@
-import { ago, condition, metadata, type StateFixture } from './fixture.ts';
+import { ago, condition, metadata, type StateFixture, withStatus } from './fixture.ts';
 
 /**
  * CloudNativePG objects in each state, as CloudNativePG v1.27.0 writes them: a Cluster's phase sentence and
@@ -7,14 +7,25 @@ import { ago, condition, metadata, type StateFixture } from './fixture.ts';
  */
 const api = 'postgresql.cnpg.io/v1';
 
+/** A CloudNativePG Cluster of `instances` instances (one unless given). */
+export const postgresCluster = (
+  name: string,
+  options: { namespace?: string; instances?: number; status?: Record<string, unknown> } = {},
+) => ({
+  apiVersion: api,
+  kind: 'Cluster',
+  metadata: metadata(name, options.namespace),
+  spec: { instances: options.instances ?? 1, storage: { size: '1Gi' } },
+  ...withStatus(options.status),
+});
+
 export function cloudNativePgStates(namespace: string, prefix: string): StateFixture[] {
-  const cluster = (name: string, status: Record<string, unknown>) => ({
-    apiVersion: api,
-    kind: 'Cluster',
-    metadata: metadata(name, namespace),
-    spec: { instances: 3, storage: { size: '1Gi' } },
-    status: { instances: 3, latestGeneratedNode: 3, ...status },
-  });
+  const cluster = (name: string, status: Record<string, unknown>) =>
+    postgresCluster(name, {
+      namespace,
+      instances: 3,
+      status: { instances: 3, latestGeneratedNode: 3, ...status },
+    });
   const backup = (name: string, status: Record<string, unknown>) => ({
     apiVersion: api,
     kind: 'Backup',

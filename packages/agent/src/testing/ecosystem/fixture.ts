@@ -24,10 +24,20 @@ export const condition = (
   extra: Record<string, unknown> = {},
 ) => ({ type, status, reason, message, lastTransitionTime: minutesAgo(5), ...extra });
 
-export const metadata = (name: string, namespace?: string) => ({
+/** What a fixture's metadata may carry beside its name and namespace. */
+export type MetadataExtras = Pick<
+  NonNullable<KubeObject['metadata']>,
+  'labels' | 'annotations' | 'ownerReferences'
+>;
+
+export const metadata = (name: string, namespace?: string, extras: MetadataExtras = {}) => ({
   name,
   ...(namespace === undefined ? {} : { namespace }),
+  ...extras,
 });
+
+/** An object's status, only where a fixture gives one (a bare object is what a user creates). */
+export const withStatus = (status: Record<string, unknown> | undefined) => (status ? { status } : {});
 
 export const ago = minutesAgo;
 /** A moment `days` ahead, as the API server serializes it. */

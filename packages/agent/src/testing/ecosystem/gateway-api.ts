@@ -1,4 +1,4 @@
-import { condition, metadata, type StateFixture } from './fixture.ts';
+import { condition, metadata, type StateFixture, withStatus } from './fixture.ts';
 
 /**
  * Gateway API objects in each state, their statuses in the shapes a Gateway controller writes them
@@ -10,16 +10,63 @@ const group = 'gateway.networking.k8s.io';
 const controllerName = 'example.net/gateway-controller';
 const g1 = { observedGeneration: 1 };
 
+type Status = Record<string, unknown>;
+
+/** A GatewayClass of `controller`, with the parameters `spec` adds. */
+export const gatewayClass = (name: string, controller: string, status?: Status, spec: Status = {}) => ({
+  apiVersion: `${group}/v1`,
+  kind: 'GatewayClass',
+  metadata: metadata(name),
+  spec: { controllerName: controller, ...spec },
+  ...withStatus(status),
+});
+
+/** A Gateway of class `className` with one HTTP listener on port 80. */
+export const gateway = (name: string, namespace: string, className: string, status?: Status) => ({
+  apiVersion: `${group}/v1`,
+  kind: 'Gateway',
+  metadata: metadata(name, namespace),
+  spec: { gatewayClassName: className, listeners: [{ name: 'http', port: 80, protocol: 'HTTP' }] },
+  ...withStatus(status),
+});
+
+/** A backend of a route's rule: a Service and port, for requests under `pathPrefix` when given. */
+export interface RouteBackend {
+  name: string;
+  port: number;
+  pathPrefix?: string;
+}
+
+/** An HTTPRoute or GRPCRoute attached to Gateway `gatewayName`, one rule per backend. */
+export const gatewayRoute = (
+  kind: 'HTTPRoute' | 'GRPCRoute',
+  name: string,
+  namespace: string,
+  gatewayName: string,
+  backends: RouteBackend[],
+  status?: Status,
+) => ({
+  apiVersion: `${group}/v1`,
+  kind,
+  metadata: metadata(name, namespace),
+  spec: {
+    parentRefs: [{ name: gatewayName }],
+    rules: backends.map(({ name: backend, port, pathPrefix }) => ({
+      ...(pathPrefix ? { matches: [{ path: { type: 'PathPrefix', value: pathPrefix } }] } : {}),
+      backendRefs: [{ name: backend, port }],
+    })),
+  },
+  ...withStatus(status),
+});
+
+/** A route's status as `controller` writes it for its one parent Gateway. */
+export const routeStatus = (controller: string, parentRef: object, conditions: object[]) => ({
+  parents: [{ parentRef, controllerName: controller, conditions }],
+});
+
 export function gatewayApiStates(namespace: string, prefix: string): StateFixture[] {
-  const gateway = (name: string, conditions: object[], listenerConditions: object[]) => ({
-    apiVersion: `${group}/v1`,
-    kind: 'Gateway',
-    metadata: metadata(name, namespace),
-    spec: {
-      gatewayClassName: `${prefix}-class`,
-      listeners: [{ name: 'http', port: 80, protocol: 'HTTP' }],
-    },
-    status: {
+  const ownGateway = (name: string, conditions: object[], listenerConditions: object[]) =>
+    gateway(name, namespace, `${prefix}-class`, {
       conditions,
       listeners: [
         {
@@ -29,66 +76,48 @@ export function gatewayApiStates(namespace: string, prefix: string): StateFixtur
           conditions: listenerConditions,
         },
       ],
-    },
-  });
+    });
   const listenerUp = [
     condition('Accepted', 'True', 'Accepted', 'Listener is accepted', g1),
     condition('ResolvedRefs', 'True', 'ResolvedRefs', 'References are resolved', g1),
     condition('Programmed', 'True', 'Programmed', 'Listener is programmed', g1),
   ];
   /** A route to `backend` (the healthy one's, `web`, is a Service the tests create; the others' are missing). */
-  const route = (kind: 'HTTPRoute' | 'GRPCRoute', name: string, backend: string, conditions?: object[]) => ({
-    apiVersion: `${group}/v1`,
-    kind,
-    metadata: metadata(name, namespace),
-    spec: {
-      parentRefs: [{ name: `${prefix}-gateway` }],
-      rules: [{ backendRefs: [{ name: backend, port: 8080 }] }],
-    },
-    ...(conditions
-      ? {
-          status: {
-            parents: [
-              {
-                parentRef: { group, kind: 'Gateway', name: `${prefix}-gateway` },
-                controllerName,
-                conditions,
-              },
-            ],
-          },
-        }
-      : {}),
-  });
+  const route = (kind: 'HTTPRoute' | 'GRPCRoute', name: string, backend: string, conditions?: object[]) =>
+    gatewayRoute(
+      kind,
+      name,
+      namespace,
+      `${prefix}-gateway`,
+      [{ name: backend, port: 8080 }],
+      conditions &&
+        routeStatus(controllerName, { group, kind: 'Gateway', name: `${prefix}-gateway` }, conditions),
+    );
   return [
     {
       state: 'healthy',
-      object: {
-        apiVersion: `${group}/v1`,
-        kind: 'GatewayClass',
-        metadata: metadata(`${prefix}-class`),
-        spec: { controllerName },
-        status: { conditions: [condition('Accepted', 'True', 'Accepted', 'Valid GatewayClass', g1)] },
-      },
+      object: gatewayClass(`${prefix}-class`, controllerName, {
+        conditions: [condition('Accepted', 'True', 'Accepted', 'Valid GatewayClass', g1)],
+      }),
       expected: { health: 'healthy', from: 'Accepted', reason: 'Accepted' },
     },
     {
       state: 'failed',
-      object: {
-        apiVersion: `${group}/v1`,
-        kind: 'GatewayClass',
-        metadata: metadata(`${prefix}-class-bad`),
-        spec: { controllerName, parametersRef: { group: '', kind: 'ConfigMap', name: 'absent', namespace } },
-        status: {
+      object: gatewayClass(
+        `${prefix}-class-bad`,
+        controllerName,
+        {
           conditions: [
             condition('Accepted', 'False', 'InvalidParameters', 'ConfigMap "absent" not found', g1),
           ],
         },
-      },
+        { parametersRef: { group: '', kind: 'ConfigMap', name: 'absent', namespace } },
+      ),
       expected: { health: 'unhealthy', from: 'Accepted', reason: 'InvalidParameters' },
     },
     {
       state: 'healthy',
-      object: gateway(
+      object: ownGateway(
         `${prefix}-gateway`,
         [
           condition('Accepted', 'True', 'Accepted', 'Gateway is accepted', g1),
@@ -100,7 +129,7 @@ export function gatewayApiStates(namespace: string, prefix: string): StateFixtur
     },
     {
       state: 'progressing',
-      object: gateway(
+      object: ownGateway(
         `${prefix}-gateway-pending`,
         [
           condition('Accepted', 'True', 'Accepted', 'Gateway is accepted', g1),
@@ -112,7 +141,7 @@ export function gatewayApiStates(namespace: string, prefix: string): StateFixtur
     },
     {
       state: 'failed',
-      object: gateway(
+      object: ownGateway(
         `${prefix}-gateway-noaddress`,
         [
           condition('Accepted', 'True', 'Accepted', 'Gateway is accepted', g1),

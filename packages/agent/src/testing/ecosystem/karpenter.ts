@@ -16,12 +16,11 @@ const api = 'karpenter.sh/v1';
  * reconciles only the NodePools and NodeClaims of its own NodeClass kind — it would overwrite a fixture's states,
  * launch nodes for its NodeClaims, and drain and delete the node a deleted NodeClaim names.
  */
-export const unmanagedNodeClassRef = {
+const unmanagedNodeClassRef = {
   group: 'fixtures.binnacle.dev',
   kind: 'FixtureNodeClass',
   name: 'default',
 };
-const nodeClassRef = unmanagedNodeClassRef;
 const requirements = [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }];
 const g1 = { observedGeneration: 1 };
 const up = (type: string) => condition(type, 'True', type, '', g1);
@@ -30,24 +29,45 @@ const waiting = (type: string) =>
 const reconciling = (dependents: string) =>
   condition('Ready', 'Unknown', 'ReconcilingDependents', dependents, g1);
 
+/** A NodePool of the unmanaged NodeClass, with the conditions its controller set when given. */
+export const nodePool = (name: string, conditions?: object[]) => ({
+  apiVersion: api,
+  kind: 'NodePool',
+  metadata: metadata(name),
+  spec: { template: { spec: { nodeClassRef: unmanagedNodeClassRef, requirements } } },
+  ...(conditions ? { status: { nodes: 1, conditions } } : {}),
+});
+
+/**
+ * A NodeClaim of the unmanaged NodeClass: of NodePool `pool` when given, registered as Node `node` when given, with
+ * the conditions its controller set when given (no status without either: as a user creates it).
+ */
+export const nodeClaim = (
+  name: string,
+  options: { pool?: string; node?: string; conditions?: object[] } = {},
+) => ({
+  apiVersion: api,
+  kind: 'NodeClaim',
+  metadata: metadata(
+    name,
+    undefined,
+    options.pool ? { labels: { 'karpenter.sh/nodepool': options.pool } } : {},
+  ),
+  spec: { nodeClassRef: unmanagedNodeClassRef, requirements },
+  ...(options.node || options.conditions
+    ? {
+        status: {
+          ...(options.node ? { nodeName: options.node, providerID: `kwok://${options.node}` } : {}),
+          ...(options.conditions ? { conditions: options.conditions } : {}),
+        },
+      }
+    : {}),
+});
+
 export function karpenterStates(prefix: string): StateFixture[] {
-  const nodePool = (name: string, conditions: object[]) => ({
-    apiVersion: api,
-    kind: 'NodePool',
-    metadata: metadata(name),
-    spec: { template: { spec: { nodeClassRef, requirements } } },
-    status: { nodes: 1, conditions },
-  });
-  const nodeClaim = (name: string, conditions: object[], node?: string) => ({
-    apiVersion: api,
-    kind: 'NodeClaim',
-    metadata: { ...metadata(name), labels: { 'karpenter.sh/nodepool': `${prefix}-pool` } },
-    spec: { nodeClassRef, requirements },
-    status: {
-      ...(node ? { nodeName: node, providerID: `kwok://${node}` } : {}),
-      conditions,
-    },
-  });
+  const pool = `${prefix}-pool`;
+  const poolClaim = (name: string, conditions: object[], node?: string) =>
+    nodeClaim(name, { pool, conditions, ...(node ? { node } : {}) });
   return [
     {
       state: 'healthy',
@@ -65,7 +85,7 @@ export function karpenterStates(prefix: string): StateFixture[] {
     },
     {
       state: 'healthy',
-      object: nodeClaim(
+      object: poolClaim(
         `${prefix}-claim`,
         [up('Launched'), up('Registered'), up('Initialized'), up('Ready')],
         `${prefix}-node`,
@@ -74,7 +94,7 @@ export function karpenterStates(prefix: string): StateFixture[] {
     },
     {
       state: 'progressing',
-      object: nodeClaim(`${prefix}-claim-joining`, [
+      object: poolClaim(`${prefix}-claim-joining`, [
         up('Launched'),
         waiting('Registered'),
         waiting('Initialized'),
@@ -84,7 +104,7 @@ export function karpenterStates(prefix: string): StateFixture[] {
     },
     {
       state: 'failed',
-      object: nodeClaim(`${prefix}-claim-nolaunch`, [
+      object: poolClaim(`${prefix}-claim-nolaunch`, [
         condition('Launched', 'Unknown', 'LaunchFailed', 'creating instance, insufficient capacity', g1),
         waiting('Registered'),
         waiting('Initialized'),
@@ -94,7 +114,7 @@ export function karpenterStates(prefix: string): StateFixture[] {
     },
     {
       state: 'progressing',
-      object: nodeClaim(
+      object: poolClaim(
         `${prefix}-claim-drifted`,
         [
           up('Launched'),

@@ -1,4 +1,4 @@
-import { condition, metadata, type StateFixture } from './fixture.ts';
+import { condition, type MetadataExtras, metadata, type StateFixture, withStatus } from './fixture.ts';
 
 /**
  * KEDA objects in each state, statuses as KEDA v2.18.0 writes them: Ready `ScaledObjectReady` or
@@ -28,38 +28,105 @@ const noFallback = condition(
   'No fallbacks are active on this scaled object',
 );
 
+type Status = Record<string, unknown>;
+
+/**
+ * A ScaledObject scaling Deployment `target` (its own name unless given) between 1 and `maxReplicas` (10 unless
+ * given), on CPU unless given.
+ */
+export const scaledObject = (
+  name: string,
+  options: {
+    namespace?: string;
+    target?: string;
+    maxReplicas?: number;
+    triggers?: object[];
+    annotations?: Record<string, string>;
+    status?: Status;
+  } = {},
+) => ({
+  apiVersion: api,
+  kind: 'ScaledObject',
+  metadata: metadata(
+    name,
+    options.namespace,
+    options.annotations ? { annotations: options.annotations } : {},
+  ),
+  spec: {
+    scaleTargetRef: { name: options.target ?? name },
+    minReplicaCount: 1,
+    maxReplicaCount: options.maxReplicas ?? 10,
+    triggers: options.triggers ?? [cpuTrigger],
+  },
+  ...withStatus(options.status),
+});
+
+/** A ScaledJob running one container per event of an hourly cron trigger. */
+export const scaledJob = (name: string, namespace?: string, status?: Status) => ({
+  apiVersion: api,
+  kind: 'ScaledJob',
+  metadata: metadata(name, namespace),
+  spec: {
+    jobTargetRef: {
+      template: {
+        spec: {
+          restartPolicy: 'Never',
+          containers: [{ name: 'work', image: 'registry.example/work:1' }],
+        },
+      },
+    },
+    maxReplicaCount: 10,
+    triggers: [
+      {
+        type: 'cron',
+        metadata: { timezone: 'UTC', start: '0 * * * *', end: '30 * * * *', desiredReplicas: '1' },
+      },
+    ],
+  },
+  ...withStatus(status),
+});
+
+/** A TriggerAuthentication handing a trigger `parameter` from key `key` of Secret `secret`. */
+export const triggerAuthentication = (
+  name: string,
+  namespace: string,
+  secretRef: { parameter: string; name: string; key: string },
+  extras: MetadataExtras = {},
+) => ({
+  apiVersion: api,
+  kind: 'TriggerAuthentication',
+  metadata: metadata(name, namespace, extras),
+  spec: { secretTargetRef: [secretRef] },
+});
+
 export function kedaStates(namespace: string, prefix: string): StateFixture[] {
-  const scaledObject = (
+  const ownScaledObject = (
     name: string,
     target: string,
     conditions: object[],
     annotations?: Record<string, string>,
-  ) => ({
-    apiVersion: api,
-    kind: 'ScaledObject',
-    metadata: { ...metadata(name, namespace), ...(annotations ? { annotations } : {}) },
-    spec: {
-      scaleTargetRef: { name: target },
-      minReplicaCount: 1,
-      maxReplicaCount: 5,
-      triggers: [cpuTrigger],
-    },
-    status: {
-      scaleTargetKind: 'apps/v1.Deployment',
-      scaleTargetGVKR: { group: 'apps', kind: 'Deployment', resource: 'deployments', version: 'v1' },
-      hpaName: `keda-hpa-${name}`,
-      conditions,
-    },
-  });
+  ) =>
+    scaledObject(name, {
+      namespace,
+      target,
+      maxReplicas: 5,
+      ...(annotations ? { annotations } : {}),
+      status: {
+        scaleTargetKind: 'apps/v1.Deployment',
+        scaleTargetGVKR: { group: 'apps', kind: 'Deployment', resource: 'deployments', version: 'v1' },
+        hpaName: `keda-hpa-${name}`,
+        conditions,
+      },
+    });
   return [
     {
       state: 'healthy',
-      object: scaledObject(`${prefix}-scaler`, `${prefix}-web`, [ready, idle, noFallback]),
+      object: ownScaledObject(`${prefix}-scaler`, `${prefix}-web`, [ready, idle, noFallback]),
       expected: { health: 'healthy', from: 'Ready', reason: 'ScaledObjectReady' },
     },
     {
       state: 'progressing',
-      object: scaledObject(
+      object: ownScaledObject(
         `${prefix}-scaler-paused`,
         `${prefix}-web`,
         [
@@ -74,7 +141,7 @@ export function kedaStates(namespace: string, prefix: string): StateFixture[] {
     },
     {
       state: 'failed',
-      object: scaledObject(`${prefix}-scaler-notarget`, `${prefix}-absent`, [
+      object: ownScaledObject(`${prefix}-scaler-notarget`, `${prefix}-absent`, [
         condition(
           'Ready',
           'False',
@@ -88,7 +155,7 @@ export function kedaStates(namespace: string, prefix: string): StateFixture[] {
     },
     {
       state: 'progressing',
-      object: scaledObject(`${prefix}-scaler-fallback`, `${prefix}-web`, [
+      object: ownScaledObject(`${prefix}-scaler-fallback`, `${prefix}-web`, [
         ready,
         idle,
         condition(
@@ -102,49 +169,26 @@ export function kedaStates(namespace: string, prefix: string): StateFixture[] {
     },
     {
       state: 'healthy',
-      object: {
-        apiVersion: api,
-        kind: 'ScaledJob',
-        metadata: metadata(`${prefix}-jobs`, namespace),
-        spec: {
-          jobTargetRef: {
-            template: {
-              spec: {
-                restartPolicy: 'Never',
-                containers: [{ name: 'work', image: 'registry.example/work:1' }],
-              },
-            },
-          },
-          maxReplicaCount: 10,
-          triggers: [
-            {
-              type: 'cron',
-              metadata: { timezone: 'UTC', start: '0 * * * *', end: '30 * * * *', desiredReplicas: '1' },
-            },
-          ],
-        },
-        status: {
-          conditions: [
-            condition(
-              'Ready',
-              'True',
-              'ScaledJobReady',
-              'ScaledJob is defined correctly and is ready to scaling',
-            ),
-            idle,
-          ],
-        },
-      },
+      object: scaledJob(`${prefix}-jobs`, namespace, {
+        conditions: [
+          condition(
+            'Ready',
+            'True',
+            'ScaledJobReady',
+            'ScaledJob is defined correctly and is ready to scaling',
+          ),
+          idle,
+        ],
+      }),
       expected: { health: 'healthy', from: 'Ready' },
     },
     {
       state: 'healthy',
-      object: {
-        apiVersion: api,
-        kind: 'TriggerAuthentication',
-        metadata: metadata(`${prefix}-auth`, namespace),
-        spec: { secretTargetRef: [{ parameter: 'password', name: `${prefix}-secret`, key: 'password' }] },
-      },
+      object: triggerAuthentication(`${prefix}-auth`, namespace, {
+        parameter: 'password',
+        name: `${prefix}-secret`,
+        key: 'password',
+      }),
       expected: { health: 'healthy' },
     },
   ];

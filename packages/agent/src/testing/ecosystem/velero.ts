@@ -1,4 +1,4 @@
-import { ago, daysAhead, metadata, type StateFixture } from './fixture.ts';
+import { ago, daysAhead, type MetadataExtras, metadata, type StateFixture, withStatus } from './fixture.ts';
 
 /**
  * Velero objects in each state, as Velero v1.18.3 writes them (pkg/apis/velero/v1/backup_types.go,
@@ -7,6 +7,32 @@ import { ago, daysAhead, metadata, type StateFixture } from './fixture.ts';
  * status is part of the object.
  */
 const api = 'velero.io/v1';
+
+/**
+ * A Schedule backing up the `included` namespaces at `schedule` (03:00 daily unless given), kept 30 days; `extras`
+ * are the labels and annotations a team puts on it (Velero copies them onto the Backups it makes).
+ */
+export const veleroSchedule = (
+  name: string,
+  included: string[],
+  options: {
+    namespace?: string;
+    schedule?: string;
+    paused?: boolean;
+    extras?: MetadataExtras;
+    status?: Record<string, unknown>;
+  } = {},
+) => ({
+  apiVersion: api,
+  kind: 'Schedule',
+  metadata: metadata(name, options.namespace, options.extras),
+  spec: {
+    schedule: options.schedule ?? '0 3 * * *',
+    ...(options.paused ? { paused: true } : {}),
+    template: { includedNamespaces: included, ttl: '720h0m0s' },
+  },
+  ...withStatus(options.status),
+});
 
 export function veleroStates(namespace: string, prefix: string): StateFixture[] {
   const backup = (name: string, status: Record<string, unknown>) => ({
@@ -69,24 +95,21 @@ export function veleroStates(namespace: string, prefix: string): StateFixture[] 
     },
     {
       state: 'healthy',
-      object: {
-        apiVersion: api,
-        kind: 'Schedule',
-        metadata: metadata(`${prefix}-daily`, namespace),
-        spec: { schedule: '0 1 * * *', template: { includedNamespaces: ['shop'], ttl: '720h0m0s' } },
+      object: veleroSchedule(`${prefix}-daily`, ['shop'], {
+        namespace,
+        schedule: '0 1 * * *',
         status: { phase: 'Enabled', lastBackup: ago(60) },
-      },
+      }),
       expected: { health: 'healthy', from: 'phase', reason: 'Enabled' },
     },
     {
       state: 'progressing',
-      object: {
-        apiVersion: api,
-        kind: 'Schedule',
-        metadata: metadata(`${prefix}-paused`, namespace),
-        spec: { schedule: '0 2 * * *', paused: true, template: { includedNamespaces: ['shop'] } },
+      object: veleroSchedule(`${prefix}-paused`, ['shop'], {
+        namespace,
+        schedule: '0 2 * * *',
+        paused: true,
         status: { phase: 'Enabled' },
-      },
+      }),
       expected: { health: 'degraded', from: 'spec.paused', reason: 'Paused' },
     },
     {
