@@ -51,14 +51,11 @@ export class EcosystemObjects {
 
   /**
    * Creates a custom object from its apiVersion, kind and metadata, then sets its status, when it has one, through
-   * the status subresource (the create drops it).
+   * the status subresource where the kind has one (the create dropped it there; Velero's kinds keep it).
    */
   async create(
     plural: string,
-    {
-      status,
-      ...body
-    }: {
+    body: {
       apiVersion: string;
       kind: string;
       metadata: { name: string; namespace?: string } & Record<string, unknown>;
@@ -73,9 +70,10 @@ export class EcosystemObjects {
       ? this.custom.createNamespacedCustomObject({ group, version, plural, namespace, body })
       : this.custom.createClusterCustomObject({ group, version, plural, body }))) as {
       metadata: { uid: string; resourceVersion: string };
+      status?: unknown;
     };
     if (!namespace) this.#clusterScoped.push(resource);
-    if (status) await this.setStatus(resource, status);
+    if (body.status && created.status === undefined) await this.setStatus(resource, body.status);
     return created;
   }
 
