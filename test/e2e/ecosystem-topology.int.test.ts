@@ -294,7 +294,7 @@ describe('the ecosystem in GET /api/topology, against the projects’ real CRDs'
     expect(nodeOf(t, composite)?.data.problems).toEqual([`StatefulSet ${n}/orders-db does not exist`]);
   });
 
-  it('Kyverno: ClusterPolicy → PolicyReport → the object it names, which counts the results that failed', async () => {
+  it('Kyverno: ClusterPolicy → PolicyReport → the object it names, which counts its results by outcome, an all-passed report too', async () => {
     const n = ns.name;
     await objects.create('clusterpolicies', {
       apiVersion: 'kyverno.io/v1',
@@ -335,12 +335,29 @@ describe('the ecosystem in GET /api/topology, against the projects’ real CRDs'
       results: [result('fail')],
       summary: { pass: 0, fail: 1, warn: 0, error: 0, skip: 0 },
     });
+    // A report whose results all passed is drawn too, its passes counted on the object (ADR 0130).
+    await objects.create('policyreports', {
+      apiVersion: 'wgpolicyk8s.io/v1alpha2',
+      kind: 'PolicyReport',
+      metadata: { name: 'worker-passed', namespace: n },
+      scope: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: n, name: 'worker' },
+      results: [result('pass'), result('pass')],
+      summary: { pass: 2, fail: 0, warn: 0, error: 0, skip: 0 },
+    });
     const report = `policyreport.wgpolicyk8s.io/${n}/worker-report`;
+    const passed = `policyreport.wgpolicyk8s.io/${n}/worker-passed`;
     const t = await graphWith(`/api/topology?namespace=${n}`, [
       `clusterpolicy.kyverno.io/${n}-require-limits -configures-> ${report}`,
       `${report} -configures-> deployment/${n}/worker`,
+      `clusterpolicy.kyverno.io/${n}-require-limits -configures-> ${passed}`,
+      `${passed} -configures-> deployment/${n}/worker`,
     ]);
-    expect(nodeOf(t, `deployment/${n}/worker`)?.data.policyResults).toEqual({ fail: 1, warn: 0, error: 0 });
+    expect(nodeOf(t, `deployment/${n}/worker`)?.data.policyResults).toEqual({
+      pass: 2,
+      fail: 1,
+      warn: 0,
+      error: 0,
+    });
   });
 
   it('Velero: Schedule → Backup, Restore → Backup, their storage location, with phase and namespaces', async () => {

@@ -20,7 +20,7 @@ export const ecosystemTopologyKinds = integrations
   .flatMap((integration) => integration.kinds)
   .filter((k) => topologyKindName(k.group, k.kind) !== k.kind);
 
-/** Policy reports are drawn only with results that did not pass (`ecosystem/kyverno.ts`): one per object else. */
+/** Policy reports are drawn by `ecosystem/kyverno.ts`, last, where their results count on the objects they name. */
 const drawnAlone = ecosystemTopologyKinds.filter((k) => k.group !== 'wgpolicyk8s.io');
 
 /**

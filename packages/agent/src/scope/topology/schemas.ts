@@ -34,8 +34,8 @@ export const Topology = Type.Object({
           ),
           policyResults: Type.Optional(
             Type.Object(
-              { fail: Type.Integer(), warn: Type.Integer(), error: Type.Integer() },
-              { description: "policy reports' results naming the object that did not pass (Kyverno)" },
+              { pass: Type.Integer(), fail: Type.Integer(), warn: Type.Integer(), error: Type.Integer() },
+              { description: "policy reports' results naming the object, by outcome (Kyverno)" },
             ),
           ),
           certificate: Type.Optional(

@@ -48,7 +48,8 @@ const warningBadge = 'bg-amber-100 text-amber-900 dark:bg-amber-950 dark:text-am
 
 /**
  * What the agent found on the node beside its health: the audit's findings, the served certificate's expiry, what
- * it names that does not exist (or is missing itself, a placeholder), and policy results that did not pass.
+ * it names that does not exist (or is missing itself, a placeholder), and policy results that did not pass (the
+ * badge's title counts the passes too).
  */
 function FindingBadges({ data }: { data: TopologyNode['data'] }) {
   const { audit, certificate, problems, missing, policyResults } = data;
@@ -72,7 +73,7 @@ function FindingBadges({ data }: { data: TopologyNode['data'] }) {
       )}
       {policies && (
         <span
-          title={`policy results: ${policyResults.fail} fail, ${policyResults.error} error, ${policyResults.warn} warn`}
+          title={`policy results: ${policyResults.fail} fail, ${policyResults.error} error, ${policyResults.warn} warn, ${policyResults.pass} pass`}
           className={`rounded px-1 font-medium ${policyResults.fail + policyResults.error > 0 ? dangerBadge : warningBadge}`}
         >
           {policyResults.fail + policyResults.error > 0

@@ -2,8 +2,9 @@ import { groupOf, type KubeObject, topologyNodeId } from '@binnacle/common';
 import type { GraphBuilder } from '../graph-builder.ts';
 import { list, ns, type Obj, obj } from '../node-data.ts';
 
-const notPassed = ['fail', 'warn', 'error'] as const;
-type Counts = Record<(typeof notPassed)[number], number>;
+/** The outcomes counted on the objects a report names; `skip` (the policy did not apply) is not counted. */
+const counted = ['pass', 'fail', 'warn', 'error'] as const;
+type Counts = Record<(typeof counted)[number], number>;
 
 /** The policy a result names: a ClusterPolicy by name, a Policy as `<namespace>/<name>` or in the report's namespace. */
 function policyOf(graph: GraphBuilder, report: KubeObject, name: string): KubeObject | undefined {
@@ -31,9 +32,10 @@ const namedId = (ref: Obj, report: KubeObject) =>
   );
 
 /**
- * A policy report with results that did not pass is drawn under the policies that wrote them, and points to the
- * objects they name (each result's `resources`, else the report's `scope`), which count them in
- * `data.policyResults`. Reports of passing results only are left out: one per object would double the graph.
+ * A policy report is drawn under the policies that wrote its results, and points to the objects they name (each
+ * result's `resources`, else the report's `scope`), which count them by outcome in `data.policyResults`. Reports
+ * whose results all passed are drawn too, their passes counted: that an object passed its policies is what a
+ * platform engineer checks first (ADR 0130).
  */
 export function addKyverno(graph: GraphBuilder): void {
   const reports = [
@@ -41,19 +43,25 @@ export function addKyverno(graph: GraphBuilder): void {
     ...graph.ofKind('wgpolicyk8s.io', 'ClusterPolicyReport'),
   ];
   for (const report of reports) {
-    const failing = list((report as Obj).results).filter((r) =>
-      (notPassed as readonly unknown[]).includes(r.result),
+    const results = list((report as Obj).results).filter((r) =>
+      (counted as readonly unknown[]).includes(r.result),
     );
-    if (failing.length === 0 || !graph.drawnAlone(report)) continue;
+    if (results.length === 0 || !graph.drawnAlone(report)) continue;
     const id = graph.addNode(report);
-    for (const result of failing) {
+    for (const result of results) {
       const policy = typeof result.policy === 'string' ? policyOf(graph, report, result.policy) : undefined;
       if (policy) graph.addEdge(graph.addNode(policy), id, 'configures');
       const named = list(result.resources);
       for (const ref of named.length > 0 ? named : [obj((report as Obj).scope)]) {
         const node = graph.nodes.get(namedId(ref, report));
         if (!node) continue;
-        const counts = { fail: 0, warn: 0, error: 0, ...(node.data.policyResults as Counts | undefined) };
+        const counts = {
+          pass: 0,
+          fail: 0,
+          warn: 0,
+          error: 0,
+          ...(node.data.policyResults as Counts | undefined),
+        };
         counts[result.result as keyof Counts] += 1;
         node.data.policyResults = counts;
         graph.addEdge(id, node.id, 'configures');

@@ -84,21 +84,36 @@ describe('Kyverno', () => {
       results: outcomes.map(result),
     } as never);
 
-  it('draws Policy → report → the object it names, and counts the results that did not pass on it', () => {
+  it('draws Policy → report → the object it names, and counts its results by outcome on it', () => {
     const t = buildTopology(inputOf(policy, deployment, report('r1', ['fail', 'fail', 'warn', 'pass'])));
     expect(edgeLines(t.edges)).toEqual([
       'clusterpolicy.kyverno.io/require-limits -configures-> policyreport.wgpolicyk8s.io/shop/r1',
       'policyreport.wgpolicyk8s.io/shop/r1 -configures-> deployment/shop/web',
     ]);
     expect(t.nodes.find((n) => n.id === 'deployment/shop/web')?.data.policyResults).toEqual({
+      pass: 1,
       fail: 2,
       warn: 1,
       error: 0,
     });
   });
 
-  it('leaves out reports whose results all passed', () => {
-    const t = buildTopology(inputOf(deployment, report('r2', ['pass', 'skip'])));
+  it('draws reports whose results all passed, their passes counted on the object (skips are not)', () => {
+    const t = buildTopology(inputOf(policy, deployment, report('r2', ['pass', 'pass', 'skip'])));
+    expect(edgeLines(t.edges)).toEqual([
+      'clusterpolicy.kyverno.io/require-limits -configures-> policyreport.wgpolicyk8s.io/shop/r2',
+      'policyreport.wgpolicyk8s.io/shop/r2 -configures-> deployment/shop/web',
+    ]);
+    expect(t.nodes.find((n) => n.id === 'deployment/shop/web')?.data.policyResults).toEqual({
+      pass: 2,
+      fail: 0,
+      warn: 0,
+      error: 0,
+    });
+  });
+
+  it('leaves out reports with only skipped results', () => {
+    const t = buildTopology(inputOf(deployment, report('r3', ['skip'])));
     expect(t.nodes.map((n) => n.kind)).toEqual(['Deployment']);
   });
 });
