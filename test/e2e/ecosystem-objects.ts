@@ -317,3 +317,17 @@ export async function scaledObjectChain(objects: EcosystemObjects, namespace: st
     },
   });
 }
+
+/**
+ * Knative Service `hello` beside the core Service `hello` (with its Deployment) in one namespace: the kinds' names
+ * collide. No Knative controller runs: the Service stays as written, without a status.
+ */
+export async function knativeBesideCoreService(objects: EcosystemObjects, namespace: string): Promise<void> {
+  await objects.workload(namespace, 'hello', true);
+  await objects.create('services', {
+    apiVersion: 'serving.knative.dev/v1',
+    kind: 'Service',
+    metadata: { name: 'hello', namespace },
+    spec: { template: { spec: { containers: [{ image: 'ghcr.io/knative/helloworld-go:latest' }] } } },
+  });
+}

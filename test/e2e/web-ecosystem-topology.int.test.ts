@@ -2,7 +2,13 @@ import { docsScreenshot, openPage, seriousA11yViolations, testCluster } from '@b
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentInBrowser } from './browser-suite.ts';
-import { certificateChain, EcosystemObjects, gatewayChain, scaledObjectChain } from './ecosystem-objects.ts';
+import {
+  certificateChain,
+  EcosystemObjects,
+  gatewayChain,
+  knativeBesideCoreService,
+  scaledObjectChain,
+} from './ecosystem-objects.ts';
 
 // The three chains of docs/topology.md (Ecosystem objects), each in a namespace of its own, against the projects'
 // real CRDs: drawn by the topology page, each node a link to its object's page.
@@ -11,19 +17,25 @@ const objects = new EcosystemObjects(cluster.kubeConfig('admin'));
 const web = agentInBrowser('eco-gateway');
 let certificates: { name: string; remove: () => Promise<void> };
 let scaling: { name: string; remove: () => Promise<void> };
+let serving: { name: string; remove: () => Promise<void> };
 
 beforeAll(async () => {
-  [certificates, scaling] = await Promise.all([cluster.namespace('eco-cert'), cluster.namespace('eco-keda')]);
+  [certificates, scaling, serving] = await Promise.all([
+    cluster.namespace('eco-cert'),
+    cluster.namespace('eco-keda'),
+    cluster.namespace('eco-knative'),
+  ]);
   await Promise.all([
     gatewayChain(objects, web.ns.name),
     certificateChain(objects, certificates.name),
     scaledObjectChain(objects, scaling.name),
+    knativeBesideCoreService(objects, serving.name),
   ]);
 });
 
 afterAll(async () => {
   await objects.removeClusterScoped();
-  await Promise.all([certificates?.remove(), scaling?.remove()]);
+  await Promise.all([certificates?.remove(), scaling?.remove(), serving?.remove()]);
 });
 
 /** The namespace's topology once these node links are drawn. */
@@ -103,6 +115,26 @@ describe('ecosystem objects in the topology page', () => {
       .getByRole('list', { name: 'Owns' })
       .getByRole('link', { name: `${ns}/keda-hpa-worker` })
       .waitFor();
+    await page.context().close();
+  });
+
+  it("filters Knative's Service apart from the core Service, the kind list saying whose each is", async () => {
+    const ns = serving.name;
+    const page = await graphOf(ns, ['Service hello', 'Deployment hello']);
+    const graph = page.getByRole('region', { name: 'Topology graph' });
+    const services = graph.getByRole('link', { name: 'Service hello', exact: true });
+    await expect.poll(() => services.count()).toBe(2);
+    const knative = page.getByRole('checkbox', { name: 'Service · Knative Serving 1' });
+    const core = page.getByRole('checkbox', { name: 'Service 1', exact: true });
+    await knative.uncheck();
+    await expect.poll(() => services.count()).toBe(1);
+    expect(page.url()).toContain('hide=Service.serving.knative.dev');
+    await graph.getByRole('link', { name: 'Deployment hello' }).waitFor();
+    await knative.check();
+    await core.uncheck();
+    await expect.poll(() => services.count()).toBe(1);
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, 'topology-knative-service-filter');
     await page.context().close();
   });
 });

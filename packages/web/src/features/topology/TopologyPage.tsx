@@ -6,7 +6,15 @@ import { ErrorMessage, Loading } from '../../ui/states.tsx';
 import { EmptyOrRefused } from '../shell/AccessNotice.tsx';
 import { pods } from '../shell/access.ts';
 import { TimeTravelBar } from '../timetravel/TimeTravelBar.tsx';
-import { type Grouping, groupings, type Health, healths, shownGraph, type Topology } from './graph.ts';
+import {
+  type Grouping,
+  groupings,
+  type Health,
+  healths,
+  kindChoices,
+  shownGraph,
+  type Topology,
+} from './graph.ts';
 import { TopologyReplay } from './TopologyReplay.tsx';
 import { usePlacedLayout } from './use-placed-layout.ts';
 import { type TopologyView, useTopology } from './use-topology.ts';
@@ -71,7 +79,7 @@ export function TopologyPage() {
   const placed = usePlacedLayout(graph, scope);
   const setSearch = (change: Partial<TopologySearch>) =>
     void navigate({ to: '/topology', search: (was) => ({ ...was, ...change }) });
-  const kinds = useMemo(() => countKinds(topology), [topology]);
+  const kinds = useMemo(() => kindChoices(topology), [topology]);
   const toggle = (list: string[], value: string) => {
     const next = list.includes(value) ? list.filter((v) => v !== value) : [...list, value];
     return next.length > 0 ? next.join(',') : undefined;
@@ -143,14 +151,14 @@ export function TopologyPage() {
       </div>
       <fieldset className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
         <legend className="sr-only">Filters</legend>
-        {kinds.map(([kind, count]) => (
+        {kinds.map(({ kind, label, count }) => (
           <label key={kind} className="flex items-center gap-1">
             <input
               type="checkbox"
               checked={!hidden.includes(kind)}
               onChange={() => setSearch({ hide: toggle(hidden, kind) })}
             />
-            {kind} <span className="text-slate-600 dark:text-slate-400">{count}</span>
+            {label} <span className="text-slate-600 dark:text-slate-400">{count}</span>
           </label>
         ))}
         <span className="mx-1 h-4 w-px bg-slate-300 dark:bg-slate-700" />
@@ -224,10 +232,4 @@ export function TopologyPage() {
       )}
     </div>
   );
-}
-
-function countKinds(topology?: Topology): [string, number][] {
-  const counts = new Map<string, number>();
-  for (const n of topology?.nodes ?? []) counts.set(n.kind, (counts.get(n.kind) ?? 0) + 1);
-  return [...counts].sort(([a], [b]) => a.localeCompare(b));
 }

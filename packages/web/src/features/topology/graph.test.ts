@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { layoutKey, openedObject, shownGraph, type TopologyNode } from './graph.ts';
-import { shopTopology as topology } from './shop-topology.fixture.ts';
+import { kindChoices, layoutKey, openedObject, shownGraph, type TopologyNode } from './graph.ts';
+import { node, shopTopology as topology } from './shop-topology.fixture.ts';
 
 const all = { hiddenKinds: [], health: [] };
 const edgeIds = (graph: ReturnType<typeof shownGraph>) => graph.edges.map((e) => e.id).sort();
@@ -25,6 +25,25 @@ describe('the graph as drawn', () => {
     expect(graph.groupOf.get('pod/shop/web-1-a')).toBe('app:shop/web');
     expect(graph.groupOf.get('ingress/shop/front')).toBeUndefined();
     expect(graph.groupOf.get('configmap/shop/loose')).toBeUndefined();
+  });
+
+  it("offers Knative's Service as a kind of its own beside the core Service, each hidden alone", () => {
+    const knative: TopologyNode = {
+      ...node('Service', 'hello'),
+      id: 'service.serving.knative.dev/shop/hello',
+      group: 'serving.knative.dev',
+    };
+    const both = { ...topology, nodes: [...topology.nodes, knative] };
+    expect(kindChoices(both).filter((c) => c.label.startsWith('Service'))).toEqual([
+      { kind: 'Service', label: 'Service', count: 2 },
+      { kind: 'Service.serving.knative.dev', label: 'Service · Knative Serving', count: 1 },
+    ]);
+    const ids = (hiddenKinds: string[]) =>
+      shownGraph(both, { ...all, hiddenKinds }, 'none')
+        .nodes.filter((n) => n.kind === 'Service')
+        .map((n) => n.id);
+    expect(ids(['Service'])).toEqual(['service.serving.knative.dev/shop/hello']);
+    expect(ids(['Service.serving.knative.dev'])).toEqual(['service/shop/web', 'service/shop/api']);
   });
 
   it('groups by namespace', () => {

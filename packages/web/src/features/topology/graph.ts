@@ -1,4 +1,5 @@
 import type { Answer } from '../../api/client.ts';
+import { kindLabel } from './labels.ts';
 
 export type Topology = Answer<'/api/topology'>;
 export type TopologyNode = Topology['nodes'][number];
@@ -18,7 +19,7 @@ export const healthColor: Record<Health, string> = {
 };
 
 export interface GraphFilter {
-  /** Kinds to leave out (ConfigMap, Pod, …); none by default. */
+  /** Kinds to leave out by `filterKind` (ConfigMap, Pod, Service.serving.knative.dev, …); none by default. */
   hiddenKinds: string[];
   /** Health states to show; all when empty. */
   health: Health[];
@@ -46,13 +47,39 @@ const workloadKinds = [
 ];
 
 /**
+ * The kind a node is filtered by: its Kind, or `Kind.group` for an ecosystem kind's, so that Knative's `Service`
+ * is a choice of its own beside the core Service (ADR 0130).
+ */
+export const filterKind = (node: Pick<TopologyNode, 'kind' | 'group'>) =>
+  node.group ? `${node.kind}.${node.group}` : node.kind;
+
+/** A choice of the kind filter: the kind it hides, how it reads (`Service · Knative Serving`), how many it counts. */
+export interface KindChoice {
+  kind: string;
+  label: string;
+  count: number;
+}
+
+/** The kinds of the graph's nodes as the filter offers them, by label. */
+export function kindChoices(topology?: Topology): KindChoice[] {
+  const choices = new Map<string, KindChoice>();
+  for (const n of topology?.nodes ?? []) {
+    const kind = filterKind(n);
+    const choice = choices.get(kind) ?? { kind, label: kindLabel(n), count: 0 };
+    choice.count += 1;
+    choices.set(kind, choice);
+  }
+  return [...choices.values()].sort((a, b) => a.label.localeCompare(b.label));
+}
+
+/**
  * Applies the filter, then draws each edge the agent marked `skipIfKindVisible` only while that kind is
  * hidden (a Deployment → Pod shortcut stands in for Deployment → ReplicaSet → Pod), and groups what is left.
  */
 export function shownGraph(topology: Topology, filter: GraphFilter, grouping: Grouping): ShownGraph {
   const hidden = new Set(filter.hiddenKinds);
   const nodes = topology.nodes.filter(
-    (n) => !hidden.has(n.kind) && (filter.health.length === 0 || filter.health.includes(n.status)),
+    (n) => !hidden.has(filterKind(n)) && (filter.health.length === 0 || filter.health.includes(n.status)),
   );
   const ids = new Set(nodes.map((n) => n.id));
   const visibleKinds = new Set(nodes.map((n) => n.kind));
