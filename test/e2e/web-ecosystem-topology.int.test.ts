@@ -120,7 +120,7 @@ describe('ecosystem objects in the topology page', () => {
 
   it("filters Knative's Service apart from the core Service, the kind list saying whose each is", async () => {
     const ns = serving.name;
-    const page = await graphOf(ns, ['Service hello', 'Deployment hello']);
+    const page = await graphOf(ns, ['Deployment hello']);
     const graph = page.getByRole('region', { name: 'Topology graph' });
     const services = graph.getByRole('link', { name: 'Service hello', exact: true });
     await expect.poll(() => services.count()).toBe(2);

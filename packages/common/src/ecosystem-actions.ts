@@ -91,6 +91,16 @@ export function actionKindOf(action: EcosystemAction, text: string): ActionKind 
   );
 }
 
+/**
+ * `kubectl cnpg backup`'s choices (cloudnative-pg/cloudnative-pg v1.27.0, internal/cmd/plugin/backup/cmd.go):
+ * `--method` (the cluster's own setting when left out; `plugin` needs `--plugin-name`, which no other method
+ * takes) and `--backup-target`.
+ */
+export const postgresBackupMethods = ['barmanObjectStore', 'volumeSnapshot', 'plugin'] as const;
+export const postgresBackupTargets = ['primary', 'prefer-standby'] as const;
+export type PostgresBackupMethod = (typeof postgresBackupMethods)[number];
+export type PostgresBackupTarget = (typeof postgresBackupTargets)[number];
+
 export const pausedAnnotation = 'autoscaling.keda.sh/paused';
 export const pausedReplicasAnnotation = 'autoscaling.keda.sh/paused-replicas';
 

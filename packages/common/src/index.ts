@@ -37,8 +37,12 @@ export {
   ecosystemActionKinds,
   ecosystemActionsOf,
   kedaPaused,
+  type PostgresBackupMethod,
+  type PostgresBackupTarget,
   pausedAnnotation,
   pausedReplicasAnnotation,
+  postgresBackupMethods,
+  postgresBackupTargets,
   qualifiedKind,
 } from './ecosystem-actions.ts';
 export { type ErrorBody, type ErrorCode, errorCodes, errorTableMarkdown, statusOf } from './errors.ts';

@@ -5,6 +5,7 @@ import {
   backupOfPostgresCluster,
   compactTime,
   pausePatch,
+  postgresBackupProblem,
   renewedStatus,
   restartPatch,
   resumePatch,
@@ -112,6 +113,26 @@ describe('kubectl cnpg backup and restart', () => {
     expect(
       backupOfPostgresCluster(cluster, now, { name: 'b', method: 'volumeSnapshot', online: false }).spec,
     ).toEqual({ cluster: { name: 'pg' }, method: 'volumeSnapshot', online: false });
+  });
+
+  it('names the plugin of a plugin backup, as --plugin-name; refuses a plugin backup without one, a plugin without it', () => {
+    const byPlugin = {
+      method: 'plugin',
+      plugin: 'barman-cloud.cloudnative-pg.io',
+      target: 'prefer-standby',
+    } as const;
+    expect(backupOfPostgresCluster(cluster, now, byPlugin).spec).toEqual({
+      cluster: { name: 'pg' },
+      method: 'plugin',
+      target: 'prefer-standby',
+      pluginConfiguration: { name: 'barman-cloud.cloudnative-pg.io' },
+    });
+    expect(postgresBackupProblem(byPlugin)).toBeUndefined();
+    expect(postgresBackupProblem({ method: 'plugin' })).toMatch(/names its plugin/);
+    expect(postgresBackupProblem({ method: 'volumeSnapshot', plugin: 'x' })).toMatch(
+      /only to a backup by method plugin/,
+    );
+    expect(postgresBackupProblem({ plugin: 'x' })).toMatch(/only to a backup by method plugin/);
   });
 
   it('restarts through the restartedAt annotation', () => {

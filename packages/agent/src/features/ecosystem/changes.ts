@@ -1,4 +1,10 @@
-import { type KubeObject, pausedAnnotation, pausedReplicasAnnotation } from '@binnacle/common';
+import {
+  type KubeObject,
+  type PostgresBackupMethod,
+  type PostgresBackupTarget,
+  pausedAnnotation,
+  pausedReplicasAnnotation,
+} from '@binnacle/common';
 
 /**
  * The object changes of the projects' own CLIs, as pure functions of what was read (docs/ecosystem-actions.md,
@@ -92,9 +98,23 @@ export function backupFromSchedule(schedule: KubeObject, now: Date, name?: strin
 /** What `kubectl cnpg backup` takes beyond the cluster: its flags, by the Backup fields they set. */
 export interface PostgresBackupOptions {
   name?: string;
-  method?: 'barmanObjectStore' | 'volumeSnapshot' | 'plugin';
-  target?: 'primary' | 'prefer-standby';
+  method?: PostgresBackupMethod;
+  /** `--plugin-name`: with method `plugin` only. */
+  plugin?: string;
+  target?: PostgresBackupTarget;
   online?: boolean;
+}
+
+/**
+ * Why `kubectl cnpg backup` would refuse these flags (v1.27.0 internal/cmd/plugin/backup/cmd.go): method
+ * `plugin` names its plugin, no other method does. Undefined when it would take them.
+ */
+export function postgresBackupProblem(options: PostgresBackupOptions): string | undefined {
+  if (options.method === 'plugin' && options.plugin === undefined)
+    return 'a backup by method plugin names its plugin (plugin, as kubectl cnpg backup --plugin-name)';
+  if (options.method !== 'plugin' && options.plugin !== undefined)
+    return 'plugin applies only to a backup by method plugin';
+  return undefined;
 }
 
 export const postgresClusterLabel = 'cnpg.io/cluster';
@@ -123,6 +143,7 @@ export function backupOfPostgresCluster(
       ...(options.target ? { target: options.target } : {}),
       ...(options.method ? { method: options.method } : {}),
       ...(options.online !== undefined ? { online: options.online } : {}),
+      ...(options.plugin !== undefined ? { pluginConfiguration: { name: options.plugin } } : {}),
     },
   };
 }

@@ -209,6 +209,38 @@ describe('CloudNativePG: as kubectl cnpg backup and restart', () => {
   });
 });
 
+describe("CloudNativePG backup options: as the plugin's flags", () => {
+  it('takes method, plugin, target and online; refuses what kubectl cnpg backup refuses (400) and makes nothing', async () => {
+    await create(postgresClusters, postgresCluster('pg-options'));
+    const path = `clusters/${ns()}/pg-options/backup`;
+    const plugin = 'barman-cloud.cloudnative-pg.io';
+    const dry = await answer(
+      await act(path, { dryRun: true, method: 'plugin', plugin, target: 'prefer-standby', online: false }),
+    );
+    expect(dry.backup).toMatchObject({
+      spec: {
+        cluster: { name: 'pg-options' },
+        method: 'plugin',
+        pluginConfiguration: { name: plugin },
+        target: 'prefer-standby',
+        online: false,
+      },
+    });
+    for (const body of [
+      { method: 'tape' },
+      { target: 'replica' },
+      { method: 'plugin' },
+      { method: 'volumeSnapshot', plugin },
+      { plugin: 'Not A Name' },
+    ]) {
+      const refused = await act(path, body);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(await refused.json()).toMatchObject({ code: 'invalid_request', error: expect.any(String) });
+    }
+    expect(await list(postgresBackups, 'cnpg.io/cluster=pg-options')).toEqual([]);
+  });
+});
+
 describe('Karpenter disrupt: deleting the NodeClaim', () => {
   const claim = `${Date.now().toString(36)}-claim`;
   it('a dry run keeps it; the disruption deletes it as the caller', async () => {

@@ -1,4 +1,10 @@
-import { ecosystemActionKinds, qualifiedKind } from '@binnacle/common';
+import {
+  dnsSubdomainPattern,
+  ecosystemActionKinds,
+  postgresBackupMethods,
+  postgresBackupTargets,
+  qualifiedKind,
+} from '@binnacle/common';
 import { z } from 'zod';
 import { name } from '../../scope/mcp/args.ts';
 import { toolsOf } from '../../scope/mcp/tool.ts';
@@ -42,11 +48,15 @@ export const ecosystemTools = [
         .max(253)
         .optional()
         .describe('backup: the Backup name (default: by the time)'),
-      method: z
-        .enum(['barmanObjectStore', 'volumeSnapshot', 'plugin'])
+      method: z.enum(postgresBackupMethods).optional().describe('backup: CloudNativePG only'),
+      plugin: z
+        .string()
+        .min(1)
+        .max(253)
+        .regex(new RegExp(dnsSubdomainPattern))
         .optional()
-        .describe('backup: CloudNativePG only'),
-      target: z.enum(['primary', 'prefer-standby']).optional().describe('backup: CloudNativePG only'),
+        .describe('backup: CloudNativePG only, with method plugin: the plugin that takes it'),
+      target: z.enum(postgresBackupTargets).optional().describe('backup: CloudNativePG only'),
       online: z.boolean().optional().describe('backup: CloudNativePG only'),
     },
     writes: true,
@@ -61,6 +71,7 @@ export const ecosystemTools = [
           replicas: args.replicas,
           name: args.backup_name,
           method: args.method,
+          plugin: args.plugin,
           target: args.target,
           online: args.online,
         },

@@ -2,6 +2,8 @@ import {
   dnsSubdomainPattern,
   type EcosystemAction,
   ecosystemActionKinds,
+  postgresBackupMethods,
+  postgresBackupTargets,
   qualifiedKind,
 } from '@binnacle/common';
 import { errorResponses, Query } from '@binnacle/common/server';
@@ -77,10 +79,30 @@ const routes: Route[] = [
         }),
       ),
       method: Type.Optional(
-        Type.Enum(['barmanObjectStore', 'volumeSnapshot', 'plugin'], { description: 'CloudNativePG only' }),
+        Type.Enum([...postgresBackupMethods], {
+          description: "CloudNativePG only, as `--method` (default: the cluster's own)",
+        }),
       ),
-      target: Type.Optional(Type.Enum(['primary', 'prefer-standby'], { description: 'CloudNativePG only' })),
-      online: Type.Optional(Type.Boolean({ description: 'CloudNativePG only' })),
+      plugin: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 253,
+          pattern: dnsSubdomainPattern,
+          description:
+            'CloudNativePG only, as `--plugin-name`: the plugin that takes the backup (`barman-cloud.cloudnative-pg.io`); required with method `plugin`, refused with any other',
+        }),
+      ),
+      target: Type.Optional(
+        Type.Enum([...postgresBackupTargets], {
+          description: "CloudNativePG only, as `--backup-target` (default: the cluster's own)",
+        }),
+      ),
+      online: Type.Optional(
+        Type.Boolean({
+          description:
+            "CloudNativePG only, as `--online`: hot (true) or cold (false); default: the cluster's own",
+        }),
+      ),
     },
     answer: { backup: KubeObjectSchema },
   },

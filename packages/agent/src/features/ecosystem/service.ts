@@ -8,6 +8,7 @@ import {
   backupOfPostgresCluster,
   type PostgresBackupOptions,
   pausePatch,
+  postgresBackupProblem,
   renewedStatus,
   restartedAtAnnotation,
   restartPatch,
@@ -131,6 +132,8 @@ export async function backupNow(
     const schedule = await readLive(ctx, t, run.as);
     return createBackup(ctx, t, schedule, backupFromSchedule(schedule, now, name), run);
   }
+  const problem = postgresBackupProblem(options);
+  if (problem) throw new AppError('invalid_request', problem);
   const cluster = await readLive(ctx, t, run.as);
   return createBackup(ctx, t, cluster, backupOfPostgresCluster(cluster, now, options), run);
 }
