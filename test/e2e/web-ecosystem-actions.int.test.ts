@@ -2,6 +2,7 @@ import {
   certificate,
   ecosystemKinds,
   nodeClaim,
+  postgresCluster,
   scaledObject,
   veleroSchedule,
 } from '@binnacle/agent/testing';
@@ -15,7 +16,15 @@ import { agentInBrowser } from './browser-suite.ts';
 // dry run before the person confirms, and the change is the project's own CLI's, read back here.
 const custom = testCluster().kubeConfig('admin').makeApiClient(CustomObjectsApi);
 const web = agentInBrowser('ecoactions');
-const { scaledObjects, certificates, schedules, veleroBackups: backups, nodeClaims } = ecosystemKinds;
+const {
+  scaledObjects,
+  certificates,
+  schedules,
+  veleroBackups: backups,
+  nodeClaims,
+  postgresClusters,
+  postgresBackups,
+} = ecosystemKinds;
 
 const annotationsOf = async (name: string) =>
   (
@@ -148,6 +157,65 @@ describe('ecosystem actions on object pages', () => {
     // shows its last state, without the actions.
     await page.getByText('Below is its last state').waitFor({ timeout: 30_000 });
     await expect(custom.getClusterCustomObject({ ...nodeClaims, name: claim })).rejects.toThrow(/404/);
+    await page.context().close();
+  });
+
+  it('backs up a CloudNativePG Cluster with the plugin flags chosen, each choice dry-run first', async () => {
+    const ns = web.ns.name;
+    await custom.createNamespacedCustomObject({
+      ...postgresClusters,
+      namespace: ns,
+      body: postgresCluster('pg'),
+    });
+    const page = await openPage(
+      web.browser,
+      `${web.agent.url}/resources/clusters.postgresql.cnpg.io/${ns}/pg`,
+    );
+    const sent = actions(page);
+    await page.getByRole('button', { name: 'Back up now' }).click({ timeout: 30_000 });
+    const dialog = page.getByRole('dialog', { name: 'Back up now Cluster pg?' });
+    const wouldBe = /^Backup .*\/pg-\d{14} of Cluster .*\/pg would be created/;
+    await dialog.getByText(wouldBe).waitFor();
+    await dialog.getByLabel('Method').selectOption('plugin');
+    // A plugin backup names its plugin, as kubectl cnpg backup --plugin-name: confirming waits for it.
+    await dialog.getByText('Name the plugin that takes the backup.').waitFor();
+    expect(await dialog.getByRole('button', { name: 'Back up now' }).isDisabled()).toBe(true);
+    await dialog.getByLabel('Plugin').fill('barman-cloud.cloudnative-pg.io');
+    await dialog.getByLabel('Target').selectOption('prefer-standby');
+    await dialog.getByLabel('Online').selectOption('offline');
+    await expect
+      .poll(() => sent.at(-1)?.body)
+      .toBe(
+        JSON.stringify({
+          dryRun: true,
+          method: 'plugin',
+          plugin: 'barman-cloud.cloudnative-pg.io',
+          target: 'prefer-standby',
+          online: false,
+        }),
+      );
+    await dialog.getByText(wouldBe).waitFor();
+    expect(await seriousA11yViolations(page)).toEqual([]);
+    await docsScreenshot(page, 'ecosystem-postgres-backup');
+    await dialog.getByRole('button', { name: 'Back up now' }).click();
+    await page
+      .getByRole('status')
+      .getByText(/^Backup .*\/pg-\d{14} of Cluster .*\/pg created/)
+      .waitFor();
+    const made = (await custom.listNamespacedCustomObject({
+      ...postgresBackups,
+      namespace: ns,
+      labelSelector: 'cnpg.io/cluster=pg',
+    })) as { items: { spec: Record<string, unknown> }[] };
+    expect(made.items.map((b) => b.spec)).toEqual([
+      {
+        cluster: { name: 'pg' },
+        method: 'plugin',
+        pluginConfiguration: { name: 'barman-cloud.cloudnative-pg.io' },
+        target: 'prefer-standby',
+        online: false,
+      },
+    ]);
     await page.context().close();
   });
 });

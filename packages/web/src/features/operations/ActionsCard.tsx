@@ -16,6 +16,7 @@ import {
 } from './DrainForm.tsx';
 import { type EcosystemChoices, ecosystemActions } from './EcosystemActions.tsx';
 import { accepted, wholeNumber } from './form-values.ts';
+import { postgresBackupDefaults } from './PostgresBackupForm.tsx';
 import { RevisionPicker } from './RevisionPicker.tsx';
 
 /** What an action's dialog lets a person choose before it runs. */
@@ -184,7 +185,12 @@ export function ActionsCard({
     <ActionsPanel<Choices, Outcome>
       subject={{ kind: resource.kind ?? '', namespace, name }}
       actions={actions}
-      initial={{ replicas: String(resource.spec?.replicas ?? 1), drain: drainDefaults, holdAt: '' }}
+      initial={{
+        replicas: String(resource.spec?.replicas ?? 1),
+        drain: drainDefaults,
+        holdAt: '',
+        postgresBackup: postgresBackupDefaults,
+      }}
       invalidate={[['resource']]}
       report={(outcome, error) => {
         const pods = reportOf(outcome, error);

@@ -14,11 +14,21 @@ import { mutedLook } from '../../ui/controls.tsx';
 import { Field } from '../../ui/forms.tsx';
 import { ErrorMessage } from '../../ui/states.tsx';
 import { optionalWholeNumber } from './form-values.ts';
+import {
+  type PostgresBackupChoices,
+  PostgresBackupForm,
+  postgresBackupBody,
+  postgresBackupProblem,
+} from './PostgresBackupForm.tsx';
 
-/** What the ecosystem actions' dialogs let a person choose: the count a paused ScaledObject is held at, if any. */
+/**
+ * What the ecosystem actions' dialogs let a person choose: the count a paused ScaledObject is held at, if any, and
+ * a CloudNativePG backup's options.
+ */
 export interface EcosystemChoices {
   /** As typed; empty holds the target where it is. */
   holdAt: string;
+  postgresBackup: PostgresBackupChoices;
 }
 
 /** The pause route's bounds. */
@@ -28,7 +38,9 @@ const heldAt = (holdAt: string) => optionalWholeNumber(holdAt, holdBounds);
 
 /** The route's `{kind}` (plural.group), `{namespace}` (`_` when cluster-scoped) and `{name}`. */
 type Params = Record<'kind' | 'namespace' | 'name', string>;
-type Send = (params: Params, body: { dryRun: boolean; replicas?: number }) => Promise<{ message: string }>;
+/** An action's options besides the dry run: a held count (pause), a backup's options (backup of a Cluster). */
+type Options = { replicas?: number } & ReturnType<typeof postgresBackupBody>;
+type Send = (params: Params, body: { dryRun: boolean } & Options) => Promise<{ message: string }>;
 
 /** Each action's route (docs/ecosystem-actions.md): the change the project's own CLI makes, as the caller. */
 const send: Record<EcosystemAction, Send> = {
@@ -44,21 +56,13 @@ const send: Record<EcosystemAction, Send> = {
  * What the API server answers to the change as a dry run, asked when the dialog opens (and again when a choice
  * changes): the person confirms knowing what would be done, or why it would be refused.
  */
-function DryRun({
-  action,
-  params,
-  replicas,
-}: {
-  action: EcosystemAction;
-  params: Params;
-  replicas?: number;
-}) {
+function DryRun({ action, params, options }: { action: EcosystemAction; params: Params; options: Options }) {
   const answer = useQuery({
-    queryKey: ['ecosystem-dry-run', action, params, replicas],
+    queryKey: ['ecosystem-dry-run', action, params, options],
     staleTime: 0,
     gcTime: 0,
     retry: false,
-    queryFn: () => send[action](params, { dryRun: true, ...(replicas === undefined ? {} : { replicas }) }),
+    queryFn: () => send[action](params, { dryRun: true, ...options }),
   });
   return (
     <section
@@ -121,13 +125,22 @@ export function ecosystemActions<C extends EcosystemChoices>(o: KubeObject, name
         name,
       };
       const holds = action === 'pause' && kind === 'ScaledObject';
+      const backsUpPostgres = action === 'backup' && group === 'postgresql.cnpg.io';
+      const optionsOf = ({ holdAt, postgresBackup }: C): Options => ({
+        ...(holds && heldAt(holdAt).value !== undefined ? { replicas: heldAt(holdAt).value } : {}),
+        ...(backsUpPostgres ? postgresBackupBody(postgresBackup) : {}),
+      });
       return {
         label: words[action].label,
         explain: words[action].explain(subject),
-        problem: ({ holdAt }) => (holds ? heldAt(holdAt).problem : undefined),
-        run: ({ holdAt }) =>
-          send[action](params, { dryRun: false, replicas: holds ? heldAt(holdAt).value : undefined }),
-        form: ({ holdAt }, set) => (
+        problem: ({ holdAt, postgresBackup }) =>
+          holds
+            ? heldAt(holdAt).problem
+            : backsUpPostgres
+              ? postgresBackupProblem(postgresBackup)
+              : undefined,
+        run: (choices) => send[action](params, { dryRun: false, ...optionsOf(choices) }),
+        form: (choices, set) => (
           <>
             {holds && (
               <div className="mt-3 w-56">
@@ -135,13 +148,21 @@ export function ecosystemActions<C extends EcosystemChoices>(o: KubeObject, name
                   label="Hold at replicas (optional)"
                   inputMode="numeric"
                   autoComplete="off"
-                  value={holdAt}
+                  value={choices.holdAt}
                   onText={(text) => set({ holdAt: text } as Partial<C>)}
-                  error={heldAt(holdAt).problem}
+                  error={heldAt(choices.holdAt).problem}
                 />
               </div>
             )}
-            <DryRun action={action} params={params} replicas={holds ? heldAt(holdAt).value : undefined} />
+            {backsUpPostgres && (
+              <PostgresBackupForm
+                choices={choices.postgresBackup}
+                set={(change) =>
+                  set({ postgresBackup: { ...choices.postgresBackup, ...change } } as Partial<C>)
+                }
+              />
+            )}
+            <DryRun action={action} params={params} options={optionsOf(choices)} />
           </>
         ),
       };
