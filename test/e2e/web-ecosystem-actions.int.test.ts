@@ -176,13 +176,13 @@ describe('ecosystem actions on object pages', () => {
     const dialog = page.getByRole('dialog', { name: 'Back up now Cluster pg?' });
     const wouldBe = /^Backup .*\/pg-\d{14} of Cluster .*\/pg would be created/;
     await dialog.getByText(wouldBe).waitFor();
-    await dialog.getByLabel('Method').selectOption('plugin');
+    await dialog.getByRole('combobox', { name: /^Method/ }).selectOption('plugin');
     // A plugin backup names its plugin, as kubectl cnpg backup --plugin-name: confirming waits for it.
     await dialog.getByText('Name the plugin that takes the backup.').waitFor();
     expect(await dialog.getByRole('button', { name: 'Back up now' }).isDisabled()).toBe(true);
-    await dialog.getByLabel('Plugin').fill('barman-cloud.cloudnative-pg.io');
-    await dialog.getByLabel('Target').selectOption('prefer-standby');
-    await dialog.getByLabel('Online').selectOption('offline');
+    await dialog.getByRole('textbox', { name: 'Plugin' }).fill('barman-cloud.cloudnative-pg.io');
+    await dialog.getByRole('combobox', { name: /^Target/ }).selectOption('prefer-standby');
+    await dialog.getByRole('combobox', { name: /^Online/ }).selectOption('offline');
     await expect
       .poll(() => sent.at(-1)?.body)
       .toBe(

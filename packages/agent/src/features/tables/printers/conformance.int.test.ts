@@ -1,14 +1,17 @@
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { cellText, isRelativeTime, type KubeObject, type TableCell } from '@binnacle/common';
+import { cellText, groupOf, isRelativeTime, type KubeObject, type TableCell } from '@binnacle/common';
 import { clusterBinaries, testCluster, waitUntil } from '@binnacle/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../../kube/client.ts';
 import { type ApiResource, collectionPath, discover, resolveKind } from '../../../kube/discovery.ts';
 import { resolveTarget } from '../../../kube/kubeconfig.ts';
 import type { KubeList } from '../../../kube/objects.ts';
-import { printerFor } from './index.ts';
+import { ecosystemStates } from '../../../testing/ecosystem/index.ts';
+import { type PlantedStates, plantEcosystemStates } from '../../../testing/ecosystem/plant.ts';
+import { withHealthColumns } from '../health-columns.ts';
+import { type Printer, printerFor } from './index.ts';
 
 /**
  * Conformance with kubectl: the same objects printed by `kubectl get -o wide` (the API server's printers) and
@@ -921,14 +924,21 @@ async function list(resource: ApiResource, scope: Case['scope']): Promise<KubeOb
   return items.filter((item) => scope.names.includes(item.metadata?.name ?? ''));
 }
 
-/** Prints the kind both ways from one consistent state: retried while objects change between the reads. */
-async function compare({ kind, scope }: Case): Promise<{ rows: number; statuses: string[] }> {
+/**
+ * Prints the kind both ways from one consistent state: retried while objects change between the reads. `extend`
+ * adds columns after kubectl's (an ecosystem kind's health, ADR 0126): kubectl's must then be ours up to there.
+ */
+async function compare(
+  { kind, scope }: Case,
+  extend?: (printer: Printer, resource: ApiResource) => Printer,
+): Promise<{ rows: number; statuses: string[]; added: string[] }> {
   const resource = resolveKind(
     resources,
     kind.split('.')[0] ?? kind,
     kind.split('.').slice(1).join('.') || undefined,
   );
-  const printer = printerFor(resource, await crdOf(resource));
+  const kubectlPrinter = printerFor(resource, await crdOf(resource));
+  const printer = extend ? extend(kubectlPrinter, resource) : kubectlPrinter;
   const where = 'namespace' in scope ? ['-n', scope.namespace] : 'all' in scope ? [] : scope.names;
   for (let attempt = 1; ; attempt++) {
     const before = await list(resource, scope);
@@ -940,8 +950,10 @@ async function compare({ kind, scope }: Case): Promise<{ rows: number; statuses:
     const table = parseTable(text);
     const nameAt = table.headers.indexOf('NAME');
     const namespaceAt = table.headers.indexOf('NAMESPACE');
-    const ours = printer.columns.map((column) => column.name);
-    expect(table.headers.filter((header) => header !== 'NAME' && header !== 'NAMESPACE')).toEqual(ours);
+    const all = printer.columns.map((column) => column.name);
+    const theirs = table.headers.filter((header) => header !== 'NAME' && header !== 'NAMESPACE');
+    const ours = all.slice(0, theirs.length);
+    expect(theirs).toEqual(extend ? ours : all);
     const columnAt = ours.map((name) => table.headers.indexOf(name));
     expect(table.rows.length).toBe(after.length);
     const statuses: string[] = [];
@@ -950,7 +962,7 @@ async function compare({ kind, scope }: Case): Promise<{ rows: number; statuses:
       const object = after.find((item) => keyOf(item) === key);
       expect(object, `kubectl printed ${key}`).toBeDefined();
       const printed = printer.print(object as KubeObject);
-      const mismatches = printed.cells.flatMap((cell, i) => {
+      const mismatches = printed.cells.slice(0, ours.length).flatMap((cell, i) => {
         const text = row[columnAt[i] ?? -1] ?? '';
         return cellMatches(cell, text, from, to)
           ? []
@@ -959,7 +971,7 @@ async function compare({ kind, scope }: Case): Promise<{ rows: number; statuses:
       expect(mismatches, key).toEqual([]);
       if (printed.status) statuses.push(`${row[nameAt]}=${printed.status.text}`);
     }
-    return { rows: table.rows.length, statuses };
+    return { rows: table.rows.length, statuses, added: all.slice(theirs.length) };
   }
 }
 
@@ -1192,5 +1204,57 @@ describe('kubectl get -o wide and our printers agree', () => {
     ['helmreleases.helm.toolkit.fluxcd.io', 'flux-system'],
   ])('seeded custom resources: %s', async (kind, where) => {
     expect((await compare({ kind, scope: { namespace: where } })).rows).toBeGreaterThan(0);
+  });
+});
+
+// ---- the ecosystem's kinds ---------------------------------------------------------------------------------
+
+/** Every kind the ecosystem's state fixtures hold objects of, as `Kind.group`, and whether it is namespaced. */
+const ecosystemKinds = [
+  ...new Map(
+    Object.values(ecosystemStates('x', 'x'))
+      .flat()
+      .map(({ object }) => [
+        `${object.kind}.${groupOf(object.apiVersion)}`,
+        object.metadata?.namespace !== undefined,
+      ]),
+  ),
+];
+
+/**
+ * The projects' real CRDs (ADR 0127) with their objects in each state: kubectl prints the CRD's
+ * additionalPrinterColumns, and ours are the same, cell by cell, followed by the project's operator fields and the
+ * health columns (`withHealthColumns`, the tables' printer of every custom resource).
+ */
+describe("the ecosystem's kinds: kubectl get -o wide's columns, then ours, health last", () => {
+  let planted: PlantedStates | undefined;
+  let ecoNamespace = '';
+  let removeEcoNamespace: () => Promise<void> = async () => {};
+  beforeAll(async () => {
+    const created = await cluster.namespace('printers-eco');
+    ecoNamespace = created.name;
+    removeEcoNamespace = created.remove;
+    planted = await plantEcosystemStates(cluster.kubeconfigPath('admin'), ecoNamespace, `p${suffix}`);
+    resources = await discover(client);
+  }, 60_000);
+  afterAll(async () => {
+    await planted?.remove();
+    await removeEcoNamespace();
+  });
+
+  it.each(ecosystemKinds)('%s', async (kindGroup, namespaced) => {
+    const states = Object.values(planted?.states ?? {}).flat();
+    const objects = states.filter(
+      ({ object }) => `${object.kind}.${groupOf(object.apiVersion)}` === kindGroup,
+    );
+    const resource = planted?.resourceOf((objects[0] as (typeof objects)[number]).object) as ApiResource;
+    const kind = `${resource.plural}.${resource.group}`;
+    const scope = namespaced
+      ? { namespace: ecoNamespace }
+      : { names: objects.map(({ object }) => object.metadata?.name ?? '') };
+    const withHealth = (printer: Printer, r: ApiResource) => withHealthColumns(printer, r.group, r.kind);
+    const { rows, added } = await compare({ kind, scope }, withHealth);
+    expect(rows).toBe(objects.length);
+    expect(added.slice(-3)).toEqual(['HEALTH', 'HEALTH REASON', 'HEALTH MESSAGE']);
   });
 });
