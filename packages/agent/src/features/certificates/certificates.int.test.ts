@@ -1,7 +1,17 @@
 import { identities, seeded, testCluster, waitUntil } from '@binnacle/testkit';
-import { CoreV1Api } from '@kubernetes/client-node';
-import { describe, expect, it } from 'vitest';
-import { agentsAndNamespace } from '../../testing/index.ts';
+import { CoreV1Api, CustomObjectsApi, RbacAuthorizationV1Api, type V1Secret } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  agentsAndNamespace,
+  bindInNamespace,
+  certFactory,
+  certificate,
+  ecosystemKinds,
+  sendFrom,
+  startTestAgent,
+  type TestAgent,
+  tlsSecret,
+} from '../../testing/index.ts';
 
 const cluster = testCluster();
 const core = cluster.kubeConfig('admin').makeApiClient(CoreV1Api);
@@ -84,5 +94,102 @@ describe('GET /api/secrets/certificate-expiry', () => {
     const res = await fixture.restricted.request('/api/secrets/certificate-expiry?namespace=demo-shop');
     expect(res.status).toBe(403);
     expect(((await res.json()) as { error: string }).error).toContain(identities.restricted.user);
+  });
+});
+
+describe('as a signed-in caller (--auth-mode proxy): its TLS Secrets decide, its Certificates join', () => {
+  // Three people the agent impersonates, each with a narrow Role of this file's own in the namespace: the API
+  // server's RBAC decides what each sees. cert-manager's kinds are not in the built-in roles.
+  const proxyAddress = '127.0.0.2';
+  const rbac = cluster.kubeConfig('admin').makeApiClient(RbacAuthorizationV1Api);
+  const custom = cluster.kubeConfig('admin').makeApiClient(CustomObjectsApi);
+  const roles = {
+    secrets: { apiGroups: [''], resources: ['secrets'] },
+    certificates: { apiGroups: ['cert-manager.io'], resources: ['certificates'] },
+  };
+  const roleName = (key: string) => `binnacle-test-certs-${key}-${Date.now().toString(36)}`;
+  const names = { secrets: roleName('secrets'), certificates: roleName('certificates') };
+  const people = {
+    tls: 'certs-tls@example.com',
+    both: 'certs-both@example.com',
+    certificatesOnly: 'certs-cm@example.com',
+  };
+  let proxied: TestAgent | undefined;
+  let unbind: (() => Promise<void>)[] = [];
+  const factory = certFactory();
+  const ns = () => fixture.ns.name;
+
+  beforeAll(async () => {
+    await Promise.all(
+      Object.entries(roles).map(([key, rule]) =>
+        rbac.createClusterRole({
+          body: {
+            metadata: { name: names[key as keyof typeof names] },
+            rules: [{ ...rule, verbs: ['get', 'list', 'watch'] }],
+          },
+        }),
+      ),
+    );
+    const user = (name: string) => ({ kind: 'User', name }) as const;
+    unbind = await Promise.all([
+      bindInNamespace(ns(), user(people.tls), names.secrets),
+      bindInNamespace(ns(), user(people.both), names.secrets),
+      bindInNamespace(ns(), user(people.both), names.certificates),
+      bindInNamespace(ns(), user(people.certificatesOnly), names.certificates),
+    ]);
+    const { cert, key } = factory.make({ cn: 'shop.example.com', sans: ['DNS:shop.example.com'] });
+    await core.createNamespacedSecret({
+      namespace: ns(),
+      body: tlsSecret('shop-tls', { crt: cert, key }, ns()) as V1Secret,
+    });
+    await custom.createNamespacedCustomObject({
+      ...ecosystemKinds.certificates,
+      namespace: ns(),
+      body: certificate('shop', { namespace: ns(), secretName: 'shop-tls' }),
+    });
+    proxied = await startTestAgent({ config: { authMode: 'proxy', authProxyAddresses: proxyAddress } });
+  });
+  afterAll(async () => {
+    factory.dispose();
+    await Promise.all([
+      ...unbind.map((remove) => remove()),
+      proxied?.close(),
+      ...Object.values(names).map((name) => rbac.deleteClusterRole({ name }).catch(() => undefined)),
+    ]);
+  });
+
+  const reportAs = (user: string) =>
+    sendFrom(
+      proxied as TestAgent,
+      `/api/secrets/certificate-expiry?namespace=${ns()}`,
+      { 'x-forwarded-user': user },
+      proxyAddress,
+    );
+  const itemsOf = (body: Record<string, unknown>) =>
+    (body.items as { kind: string; name: string; managedBy?: string | null }[]).map(
+      (i) => `${i.kind} ${i.name}${i.managedBy ? ` by ${i.managedBy}` : ''}`,
+    );
+
+  it('joins the Certificates where the caller may list them, and refuses one without its TLS Secrets (403)', async () => {
+    let both: Record<string, unknown> = {};
+    await waitUntil(
+      'the Certificate in the report of a caller who may list both',
+      async () => {
+        const answer = await reportAs(people.both);
+        both = answer.body;
+        return answer.status === 200 && itemsOf(both).includes('Certificate shop');
+      },
+      { timeoutMs: 15_000, intervalMs: 250 },
+    );
+    expect(itemsOf(both).sort()).toEqual(['Certificate shop', 'Secret shop-tls by shop']);
+    expect(both.certManager).toBe(true);
+
+    const tlsOnly = await reportAs(people.tls);
+    expect(tlsOnly.status, JSON.stringify(tlsOnly.body)).toBe(200);
+    expect(itemsOf(tlsOnly.body)).toEqual(['Secret shop-tls']);
+
+    const certificatesOnly = await reportAs(people.certificatesOnly);
+    expect(certificatesOnly.status).toBe(403);
+    expect(String(certificatesOnly.body.error)).toContain(people.certificatesOnly);
   });
 });

@@ -1,4 +1,7 @@
-import { identities, testCluster, waitUntil } from '@binnacle/testkit';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { apiServerOnlyUp, identities, testCluster, waitUntil } from '@binnacle/testkit';
 import { CustomObjectsApi, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -301,6 +304,35 @@ describe('what every action refuses', () => {
       ),
     ).toEqual(before);
     expect(await list(veleroBackups, 'velero.io/schedule-name=guarded')).toEqual([]);
+  });
+});
+
+describe('a cluster without the projects', () => {
+  it("answers 404 kind_not_served naming the project whose CRDs are not installed, for every action's kinds", async () => {
+    // A second, bare control plane: the real API server, without any ecosystem CRD.
+    const second = await apiServerOnlyUp(join(await mkdtemp(join(tmpdir(), 'binnacle-eco-')), 'bare'));
+    const bare = await startTestAgent({ config: { kubeconfig: second.kubeconfig } }).catch(async (error) => {
+      await second.down();
+      throw error;
+    });
+    try {
+      for (const [path, integration] of [
+        ['certificates/default/tls/renew', 'cert-manager'],
+        ['schedules.velero.io/default/nightly/backup', 'velero'],
+        ['clusters/default/pg/restart', 'cloudnative-pg'],
+        ['scaledobjects/default/orders/pause', 'keda'],
+        ['nodeclaims/_/claim/disrupt', 'karpenter'],
+      ]) {
+        const res = await bare.post(`/api/ecosystem/${path}`, { dryRun: true });
+        expect(res.status, path).toBe(404);
+        const body = (await res.json()) as { code: string; error: string };
+        expect(body.code, path).toBe('kind_not_served');
+        expect(body.error, path).toContain(`${integration}'s CRDs are not installed`);
+      }
+    } finally {
+      await bare.close();
+      await second.down();
+    }
   });
 });
 

@@ -4,8 +4,7 @@ import {
   postgresBackupMethods,
   postgresBackupTargets,
 } from '@binnacle/common';
-import { Field } from '../../ui/forms.tsx';
-import { SelectFilter } from '../../ui/SelectFilter.tsx';
+import { controlLook, Field } from '../../ui/forms.tsx';
 
 /**
  * What `kubectl cnpg backup` lets a person choose beyond the cluster (docs/ecosystem-actions.md): each left unset
@@ -54,6 +53,32 @@ const onlineLabels = [
   ['offline', 'Offline (cold)'],
 ] as const;
 
+/** A flag's choice, labelled as the dialog's fields are; the empty choice leaves the flag out. */
+function FlagChoice<T extends string>(props: {
+  label: string;
+  value?: T;
+  options: readonly (readonly [T, string])[];
+  onChange: (value?: T) => void;
+}) {
+  return (
+    <label className="flex flex-col gap-1 text-sm">
+      {props.label}
+      <select
+        className={controlLook}
+        value={props.value ?? ''}
+        onChange={(e) => props.onChange((e.target.value || undefined) as T | undefined)}
+      >
+        <option value="">The cluster's setting</option>
+        {props.options.map(([value, label]) => (
+          <option key={value} value={value}>
+            {label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** The plugin's `--method`, `--plugin-name`, `--backup-target` and `--online`, in the backup dialog. */
 export function PostgresBackupForm({
   choices,
@@ -64,10 +89,9 @@ export function PostgresBackupForm({
 }) {
   return (
     <div className="mt-3 flex flex-wrap items-start gap-3">
-      <SelectFilter
+      <FlagChoice
         label="Method"
         value={choices.method}
-        all="The cluster's setting"
         options={postgresBackupMethods.map((m) => [m, methodLabels[m]] as const)}
         onChange={(method) => set({ method })}
       />
@@ -83,17 +107,15 @@ export function PostgresBackupForm({
           />
         </div>
       )}
-      <SelectFilter
+      <FlagChoice
         label="Target"
         value={choices.target}
-        all="The cluster's setting"
         options={postgresBackupTargets.map((t) => [t, targetLabels[t]] as const)}
         onChange={(target) => set({ target })}
       />
-      <SelectFilter
+      <FlagChoice
         label="Online"
         value={choices.online}
-        all="The cluster's setting"
         options={onlineLabels}
         onChange={(online) => set({ online })}
       />

@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { cellText, groupOf, isRelativeTime, type KubeObject, type TableCell } from '@binnacle/common';
+import { AppError } from '@binnacle/common/server';
 import { clusterBinaries, testCluster, waitUntil } from '@binnacle/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KubeClient } from '../../../kube/client.ts';
@@ -951,10 +952,14 @@ async function compare(
     const nameAt = table.headers.indexOf('NAME');
     const namespaceAt = table.headers.indexOf('NAMESPACE');
     const all = printer.columns.map((column) => column.name);
-    const theirs = table.headers.filter((header) => header !== 'NAME' && header !== 'NAMESPACE');
+    // The object's NAME and NAMESPACE lead; a CRD may print a column of the same name (a PolicyReport's NAME).
+    const kubectlColumns = table.headers.flatMap((header, at) =>
+      at === nameAt || at === namespaceAt ? [] : [{ header, at }],
+    );
+    const theirs = kubectlColumns.map(({ header }) => header);
     const ours = all.slice(0, theirs.length);
     expect(theirs).toEqual(extend ? ours : all);
-    const columnAt = ours.map((name) => table.headers.indexOf(name));
+    const columnAt = kubectlColumns.map(({ at }) => at);
     expect(table.rows.length).toBe(after.length);
     const statuses: string[] = [];
     for (const row of table.rows) {
@@ -975,14 +980,18 @@ async function compare(
   }
 }
 
-const crds = new Map<string, KubeObject>();
+const crds = new Map<string, KubeObject | undefined>();
 async function crdOf(resource: ApiResource): Promise<KubeObject | undefined> {
   const name = `${resource.plural}.${resource.group}`;
-  if (!resource.group.includes('.') || resource.group.endsWith('.k8s.io')) return undefined;
+  if (!resource.group.includes('.')) return undefined;
+  // As the tables' service: a kind of a `.k8s.io` group may be a CRD's too (Gateway API's).
   if (!crds.has(name)) {
-    const crd = await client.request<KubeObject>({
-      path: `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}`,
-    });
+    const crd = await client
+      .request<KubeObject>({ path: `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${name}` })
+      .catch((error: unknown) => {
+        if (error instanceof AppError && error.code === 'not_found') return undefined;
+        throw error;
+      });
     crds.set(name, crd);
   }
   return crds.get(name);
