@@ -165,10 +165,11 @@ describe('as a signed-in caller (--auth-mode proxy): its TLS Secrets decide, its
       { 'x-forwarded-user': user },
       proxyAddress,
     );
+  /** This describe's items (the file's other tests leave theirs in the namespace). */
   const itemsOf = (body: Record<string, unknown>) =>
-    (body.items as { kind: string; name: string; managedBy?: string | null }[]).map(
-      (i) => `${i.kind} ${i.name}${i.managedBy ? ` by ${i.managedBy}` : ''}`,
-    );
+    (body.items as { kind: string; name: string; managedBy?: string | null }[])
+      .filter((i) => i.name.startsWith('shop'))
+      .map((i) => `${i.kind} ${i.name}${i.managedBy ? ` by ${i.managedBy}` : ''}`);
 
   it('joins the Certificates where the caller may list them, and refuses one without its TLS Secrets (403)', async () => {
     let both: Record<string, unknown> = {};
