@@ -77,37 +77,40 @@ function DryRun({ action, params, options }: { action: EcosystemAction; params: 
   );
 }
 
-const words: Record<EcosystemAction, { label: string; explain: (subject: string) => string }> = {
-  renew: {
-    label: 'Renew',
-    explain: (s) =>
-      `Marks ${s} for re-issuance (its Issuing condition, reason ManuallyTriggered), as cmctl renew does; cert-manager issues it again.`,
-  },
-  backup: {
-    label: 'Back up now',
-    explain: (s) =>
-      `Creates a Backup of ${s} now, as velero backup create --from-schedule (a Schedule) or kubectl cnpg backup (a PostgreSQL Cluster) does.`,
-  },
-  pause: {
-    label: 'Pause autoscaling',
-    explain: (s) =>
-      `Stops KEDA scaling ${s} (the autoscaling.keda.sh/paused annotation); a count holds a ScaledObject's target at that many replicas.`,
-  },
-  resume: {
-    label: 'Resume autoscaling',
-    explain: (s) => `Lets KEDA scale ${s} again (the pause annotations removed).`,
-  },
-  disrupt: {
-    label: 'Disrupt',
-    explain: (s) =>
-      `Deletes ${s}, Karpenter's manual disruption: Karpenter taints and drains its node, then removes the node and its instance.`,
-  },
-  restart: {
-    label: 'Restart',
-    explain: (s) =>
-      `Restarts the instances of ${s} one by one, the primary last, as kubectl cnpg restart does (the restartedAt annotation).`,
-  },
-};
+const words: Record<EcosystemAction, { label: string; explain: (subject: string, group: string) => string }> =
+  {
+    renew: {
+      label: 'Renew',
+      explain: (s) =>
+        `Marks ${s} for re-issuance (its Issuing condition, reason ManuallyTriggered), as cmctl renew does; cert-manager issues it again.`,
+    },
+    backup: {
+      label: 'Back up now',
+      explain: (s, group) =>
+        group === 'velero.io'
+          ? `Creates a Backup of ${s} now from its template, as velero backup create --from-schedule does.`
+          : `Creates a Backup of ${s} now, as kubectl cnpg backup does; the choices below are its flags.`,
+    },
+    pause: {
+      label: 'Pause autoscaling',
+      explain: (s) =>
+        `Stops KEDA scaling ${s} (the autoscaling.keda.sh/paused annotation); a count holds a ScaledObject's target at that many replicas.`,
+    },
+    resume: {
+      label: 'Resume autoscaling',
+      explain: (s) => `Lets KEDA scale ${s} again (the pause annotations removed).`,
+    },
+    disrupt: {
+      label: 'Disrupt',
+      explain: (s) =>
+        `Deletes ${s}, Karpenter's manual disruption: Karpenter taints and drains its node, then removes the node and its instance.`,
+    },
+    restart: {
+      label: 'Restart',
+      explain: (s) =>
+        `Restarts the instances of ${s} one by one, the primary last, as kubectl cnpg restart does (the restartedAt annotation).`,
+    },
+  };
 
 /** The ecosystem actions an object offers (a KEDA object shows Pause or Resume, as it stands), each dry-run first. */
 export function ecosystemActions<C extends EcosystemChoices>(o: KubeObject, name: string): Action<C>[] {
@@ -132,7 +135,7 @@ export function ecosystemActions<C extends EcosystemChoices>(o: KubeObject, name
       });
       return {
         label: words[action].label,
-        explain: words[action].explain(subject),
+        explain: words[action].explain(subject, group),
         problem: ({ holdAt, postgresBackup }) =>
           holds
             ? heldAt(holdAt).problem
