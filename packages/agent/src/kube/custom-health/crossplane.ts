@@ -3,8 +3,9 @@ import { conditionsOf, find, type HealthWhy, noStatus, positive, verdict, worst 
 
 /**
  * Crossplane v2.1.0: a CompositeResourceDefinition is Established once its CRD serves, and Offered once the
- * claim CRD does (apis/apiextensions/v1/xrd_types.go), Synced False when its CRD cannot be made; a Composition has no status (its revisions are the
- * history). Composites, claims and managed resources live in their own groups and carry Synced and Ready
+ * claim CRD does (apis/apiextensions/v1/conditions.go, internal/controller/apiextensions/definition/reconciler.go);
+ * a CRD it cannot make is only a Warning event, so such an XRD has no status. A Composition has no status (its
+ * revisions are the history). Composites, claims and managed resources live in their own groups and carry Synced and Ready
  * (crossplane-runtime apis/common/v1/condition.go: Ready reasons Available, Unavailable, Creating, Deleting):
  * the conventions read them for any object with a Synced condition.
  */
@@ -13,6 +14,6 @@ const none = new Set<string>();
 export function crossplaneHealth(object: KubeObject): HealthWhy {
   if (object.kind === 'Composition') return verdict('healthy');
   const conditions = conditionsOf(object);
-  const present = ['Established', 'Offered', 'Synced'].flatMap((type) => find(conditions, type) ?? []);
+  const present = ['Established', 'Offered'].flatMap((type) => find(conditions, type) ?? []);
   return worst(present.map((c) => positive(c, none))) ?? noStatus('on this definition');
 }

@@ -3,8 +3,9 @@ import { type HealthWhy, record, records, text, verdict } from './verdict.ts';
 
 /**
  * Istio (istio.io/api v1.32.0, analysis/v1alpha1/message.proto, meta/v1alpha1/status.proto): istiod's analysis
- * writes `status.validationMessages` ({level: ERROR | WARNING | INFO, type: {code, name}}) when status writes
- * are on; a VirtualService or DestinationRule is healthy unless one of them is an ERROR.
+ * writes `status.validationMessages` ({level: ERROR | WARNING | INFO, type: {code}, documentationUrl}) when status
+ * writes are on (istiod fills the type's code only; `name` is read when another writer sets it); a VirtualService
+ * or DestinationRule is healthy unless one of them is an ERROR.
  */
 export function istioHealth(object: KubeObject): HealthWhy {
   const messages = records(record(object.status).validationMessages);

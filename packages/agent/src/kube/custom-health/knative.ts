@@ -5,9 +5,10 @@ import { conditionsOf, find, type HealthWhy, noStatus, positive } from './verdic
  * Knative Serving v0.47.0: Ready is the happy condition over its dependents (knative.dev/pkg apis.ConditionSet):
  * a Service's ConfigurationsReady and RoutesReady (pkg/apis/serving/v1/service_lifecycle.go), a Revision's
  * ResourcesAvailable and ContainerHealthy (revision_lifecycle.go), a Route's AllTrafficAssigned, IngressReady and
- * CertificateProvisioned (route_lifecycle.go). The why is the first dependent in Ready's state, which names
- * what broke (`RevisionFailed`, `ExitCode1`, `ProgressDeadlineExceeded`…). A Revision scaled to zero is Ready
- * with Active False: healthy.
+ * CertificateProvisioned (route_lifecycle.go). The why is the first dependent in Ready's state that carries a
+ * reason, which names what broke (`RevisionFailed`, `ExitCode1`, `RevisionMissing`…): a dependent merely
+ * initialized (a Configuration waiting for its first Revision) is Unknown with none. A Revision scaled to zero is
+ * Ready with Active False: healthy.
  */
 const dependents: Record<string, string[]> = {
   Service: ['ConfigurationsReady', 'RoutesReady'],
@@ -24,7 +25,7 @@ export function knativeHealth(object: KubeObject): HealthWhy {
   if (ready.status === 'True') return positive(ready, none);
   const cause = (dependents[object.kind ?? ''] ?? [])
     .map((type) => find(conditions, type))
-    .find((c) => c && c.status === ready.status);
+    .find((c) => c && c.status === ready.status && c.reason);
   const judged = positive(ready, none);
   return cause ? { ...positive(cause, none), health: judged.health } : judged;
 }

@@ -1,19 +1,36 @@
-import { condition, type MetadataExtras, metadata, type StateFixture, withStatus } from './fixture.ts';
+import { type MetadataExtras, metadata, type StateFixture, withStatus } from './fixture.ts';
 
 /**
- * KEDA objects in each state, statuses as KEDA v2.18.0 writes them: Ready `ScaledObjectReady` or
- * `ScaledObjectCheckFailed` with "ScaledObject doesn't have correct scaleTargetRef specification: …"
- * (controllers/keda/scaledobject_controller.go, pkg/common/message/message.go), Active `ScalerActive` /
- * `ScalerNotActive` (pkg/scaling/executor/scale_scaledobjects.go), Fallback `NoFallbackFound`
- * (pkg/fallback/fallback.go), Paused `ScaledObjectPaused` (apis/keda/v1alpha1/condition_types.go).
+ * KEDA objects in each state, statuses as KEDA v2.18.0's operator wrote them on the test control plane (ADR 0127:
+ * run against it, not kept in the full profile): its conditions carry no lastTransitionTime
+ * (apis/keda/v1alpha1/condition_types.go), Paused False has no reason until a pause is lifted. Ready
+ * `ScaledObjectReady` or `ScaledObjectCheckFailed` with "ScaledObject doesn't have correct scaleTargetRef
+ * specification: …" (controllers/keda/scaledobject_controller.go, pkg/common/message/message.go); a cpu trigger is
+ * always Active `ScalerActive` (pkg/scaling/executor/scale_scaledobjects.go); paused, Ready keeps its reason with
+ * "ScaledObject is paused" and KEDA deletes its HPA (status.hpaName stays); Fallback `FallbackExists`
+ * (pkg/fallback/fallback.go, not observed: a cpu trigger has no fallback). A ScaledJob's cron trigger outside its
+ * window is Active False `ScalerNotActive` (pkg/scaling/executor/scale_jobs.go), its Fallback Unknown.
  */
 const api = 'keda.sh/v1alpha1';
 const cpuTrigger = { type: 'cpu', metricType: 'Utilization', metadata: { value: '60' } };
-const ready = condition(
-  'Ready',
+/** A condition as KEDA writes it: no lastTransitionTime; Unknown and False ones may have no reason. */
+const condition = (
+  type: string,
+  status: 'True' | 'False' | 'Unknown',
+  reason?: string,
+  message?: string,
+) => ({
+  type,
+  status,
+  ...(reason ? { reason, message } : {}),
+});
+const readyMessage = 'ScaledObject is defined correctly and is ready for scaling';
+const ready = condition('Ready', 'True', 'ScaledObjectReady', readyMessage);
+const active = condition(
+  'Active',
   'True',
-  'ScaledObjectReady',
-  'ScaledObject is defined correctly and is ready for scaling',
+  'ScalerActive',
+  'Scaling is performed because triggers are active',
 );
 const idle = condition(
   'Active',
@@ -27,6 +44,7 @@ const noFallback = condition(
   'NoFallbackFound',
   'No fallbacks are active on this scaled object',
 );
+const notPaused = condition('Paused', 'False');
 
 type Status = Record<string, unknown>;
 
@@ -100,6 +118,7 @@ export const triggerAuthentication = (
 });
 
 export function kedaStates(namespace: string, prefix: string): StateFixture[] {
+  const absent = `${prefix}-absent`;
   const ownScaledObject = (
     name: string,
     target: string,
@@ -112,16 +131,21 @@ export function kedaStates(namespace: string, prefix: string): StateFixture[] {
       maxReplicas: 5,
       ...(annotations ? { annotations } : {}),
       status: {
-        scaleTargetKind: 'apps/v1.Deployment',
-        scaleTargetGVKR: { group: 'apps', kind: 'Deployment', resource: 'deployments', version: 'v1' },
-        hpaName: `keda-hpa-${name}`,
+        // KEDA records the target's kind and its HPA once it found the target.
+        ...(target === absent
+          ? {}
+          : {
+              scaleTargetKind: 'apps/v1.Deployment',
+              scaleTargetGVKR: { group: 'apps', kind: 'Deployment', resource: 'deployments', version: 'v1' },
+              hpaName: `keda-hpa-${name}`,
+            }),
         conditions,
       },
     });
   return [
     {
       state: 'healthy',
-      object: ownScaledObject(`${prefix}-scaler`, `${prefix}-web`, [ready, idle, noFallback]),
+      object: ownScaledObject(`${prefix}-scaler`, `${prefix}-web`, [ready, active, noFallback, notPaused]),
       expected: { health: 'healthy', from: 'Ready', reason: 'ScaledObjectReady' },
     },
     {
@@ -130,8 +154,8 @@ export function kedaStates(namespace: string, prefix: string): StateFixture[] {
         `${prefix}-scaler-paused`,
         `${prefix}-web`,
         [
-          ready,
-          idle,
+          condition('Ready', 'True', 'ScaledObjectReady', 'ScaledObject is paused'),
+          active,
           noFallback,
           condition('Paused', 'True', 'ScaledObjectPaused', 'ScaledObject is paused'),
         ],
@@ -141,15 +165,16 @@ export function kedaStates(namespace: string, prefix: string): StateFixture[] {
     },
     {
       state: 'failed',
-      object: ownScaledObject(`${prefix}-scaler-notarget`, `${prefix}-absent`, [
+      object: ownScaledObject(`${prefix}-scaler-notarget`, absent, [
         condition(
           'Ready',
           'False',
           'ScaledObjectCheckFailed',
-          `ScaledObject doesn't have correct scaleTargetRef specification: deployments.apps "${prefix}-absent" not found`,
+          `ScaledObject doesn't have correct scaleTargetRef specification: deployments.apps "${absent}" not found`,
         ),
         condition('Active', 'Unknown', 'UnknownState', 'ScaledObject check failed'),
         noFallback,
+        notPaused,
       ]),
       expected: { health: 'unhealthy', from: 'Ready', reason: 'ScaledObjectCheckFailed' },
     },
@@ -157,13 +182,14 @@ export function kedaStates(namespace: string, prefix: string): StateFixture[] {
       state: 'progressing',
       object: ownScaledObject(`${prefix}-scaler-fallback`, `${prefix}-web`, [
         ready,
-        idle,
+        active,
         condition(
           'Fallback',
           'True',
           'FallbackExists',
           'At least one trigger is falling back on this scaled object',
         ),
+        notPaused,
       ]),
       expected: { health: 'degraded', from: 'Fallback', reason: 'FallbackExists' },
     },
@@ -178,7 +204,10 @@ export function kedaStates(namespace: string, prefix: string): StateFixture[] {
             'ScaledJob is defined correctly and is ready to scaling',
           ),
           idle,
+          condition('Fallback', 'Unknown'),
+          notPaused,
         ],
+        triggersTypes: 'cron',
       }),
       expected: { health: 'healthy', from: 'Ready' },
     },
