@@ -2,7 +2,8 @@ import { condition, metadata, type StateFixture } from './fixture.ts';
 
 /**
  * Kyverno objects in each state, as Kyverno 1.19.1 writes them: a policy's Ready (`Succeeded` / `Failed`,
- * api/kyverno/v1/policy_status.go: PolicyStatus.SetReady), and PolicyReports per resource with
+ * api/kyverno/v1/policy_status.go: PolicyStatus.SetReady, messages "Ready" and "Not Ready" from
+ * pkg/controllers/webhook/controller.go), and PolicyReports per resource with
  * `scope`, `summary` and `results` (api/policyreport/v1alpha2/common.go).
  */
 const policySpec = {
@@ -76,12 +77,9 @@ export function kyvernoStates(namespace: string, prefix: string): StateFixture[]
         spec: policySpec,
         status: {
           conditions: [
-            condition(
-              'Ready',
-              'False',
-              'Failed',
-              'failed to build policy: invalid variable {{request.object.x}}',
-            ),
+            // Its one writer (pkg/controllers/webhook/controller.go) says only this: the policy is not in the
+            // webhook configuration it registered yet.
+            condition('Ready', 'False', 'Failed', 'Not Ready'),
           ],
         },
       },
