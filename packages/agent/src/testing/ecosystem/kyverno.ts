@@ -4,7 +4,9 @@ import { condition, metadata, type StateFixture } from './fixture.ts';
  * Kyverno objects in each state, as Kyverno 1.19.1 writes them: a policy's Ready (`Succeeded` / `Failed`,
  * api/kyverno/v1/policy_status.go: PolicyStatus.SetReady, messages "Ready" and "Not Ready" from
  * pkg/controllers/webhook/controller.go), and PolicyReports per resource with
- * `scope`, `summary` and `results` (api/policyreport/v1alpha2/common.go).
+ * `scope`, `summary` and `results` (api/policyreport/v1alpha2/common.go) as its reports controller wrote them on
+ * the test control plane for a background scan (ADR 0127: run against it, not kept in the full profile). Kyverno
+ * names a report after its resource's uid and makes the resource its owner; these keep readable names.
  */
 const policySpec = {
   background: true,
@@ -26,7 +28,7 @@ export function kyvernoStates(namespace: string, prefix: string): StateFixture[]
   const report = (name: string, pod: string, result: 'pass' | 'fail' | 'warn') => ({
     apiVersion: 'wgpolicyk8s.io/v1alpha2',
     kind: 'PolicyReport',
-    metadata: metadata(name, namespace),
+    metadata: { ...metadata(name, namespace), labels: { 'app.kubernetes.io/managed-by': 'kyverno' } },
     scope: {
       apiVersion: 'v1',
       kind: 'Pod',
@@ -48,8 +50,9 @@ export function kyvernoStates(namespace: string, prefix: string): StateFixture[]
         result,
         message:
           result === 'pass'
-            ? 'validation rule check-team passed.'
+            ? "validation rule 'check-team' passed."
             : 'validation error: label `team` is required. rule check-team failed at path /metadata/labels/team/',
+        properties: { process: 'background scan' },
         source: 'kyverno',
         scored: true,
         timestamp: { seconds: seconds(), nanos: 0 },
