@@ -1,6 +1,7 @@
 import { cellText, type KubeObject } from '@binnacle/common';
 import { describe, expect, it } from 'vitest';
 import { certManagerStates } from '../../testing/ecosystem/cert-manager.ts';
+import { kedaStates } from '../../testing/ecosystem/keda.ts';
 import { veleroStates } from '../../testing/ecosystem/velero.ts';
 import { withHealthColumns } from './health-columns.ts';
 import { crdPrinter } from './printers/crd.ts';
@@ -91,5 +92,20 @@ describe('custom resource tables', () => {
       (c) => c.name,
     );
     expect(names.filter((name) => name === 'PHASE')).toHaveLength(1);
+  });
+
+  it("show a ScaledObject's HPA, and none while a pause without a count has KEDA delete it", () => {
+    const scalers = withHealthColumns(crdPrinter(crd([]), 'v1'), 'keda.sh', 'ScaledObject');
+    const byName = (name: string) =>
+      kedaStates('shop', 'eco').find((f) => f.object.metadata?.name === name)?.object as KubeObject;
+    expect(row(scalers, byName('eco-scaler')).cells.HPA).toBe('keda-hpa-eco-scaler');
+    const paused = byName('eco-scaler-paused');
+    expect(paused.status).toMatchObject({ hpaName: 'keda-hpa-eco-scaler-paused' });
+    expect(row(scalers, paused).cells.HPA).toBe('none while paused');
+    const pinned = {
+      ...paused,
+      metadata: { ...paused.metadata, annotations: { 'autoscaling.keda.sh/paused-replicas': '2' } },
+    };
+    expect(row(scalers, pinned).cells.HPA).toBe('keda-hpa-eco-scaler-paused');
   });
 });

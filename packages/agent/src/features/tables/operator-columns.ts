@@ -25,6 +25,14 @@ const namespaces = (spec: unknown) => strings(obj(spec).includedNamespaces).join
 const status = (object: KubeObject) => obj(object.status);
 const spec = (object: KubeObject) => obj(object.spec);
 
+const pausedWithoutCount = (o: KubeObject) => {
+  const annotations = o.metadata?.annotations ?? {};
+  return (
+    annotations['autoscaling.keda.sh/paused'] === 'true' &&
+    annotations['autoscaling.keda.sh/paused-replicas'] === undefined
+  );
+};
+
 const issuerTypes = ['acme', 'ca', 'selfSigned', 'vault', 'venafi'];
 const issuerType = field('TYPE', 'how the issuer signs', (o) => issuerTypes.find((t) => t in spec(o)) ?? '');
 
@@ -66,7 +74,12 @@ export const operatorColumns: ReadonlyMap<string, readonly OperatorColumn[]> = n
   ['acme.cert-manager.io/Challenge', [field('TYPE', 'the ACME challenge type', (o) => str(spec(o).type))]],
   [
     'keda.sh/ScaledObject',
-    [field('HPA', 'the HorizontalPodAutoscaler KEDA made', (o) => str(status(o).hpaName))],
+    [
+      field('HPA', 'the HorizontalPodAutoscaler KEDA made', (o) =>
+        // A pause without a count deletes the HPA and leaves its name in the status (docs/integrations/keda.md).
+        pausedWithoutCount(o) ? 'none while paused' : str(status(o).hpaName),
+      ),
+    ],
   ],
   [
     'karpenter.sh/NodePool',
