@@ -203,7 +203,9 @@ PY
 # that copy. A release that forms them elsewhere fails here rather than listening widely.
 build_karpenter() {
   local src work
-  src=$(cd "$here/go/karpenter" && go list -m -f '{{.Dir}}' sigs.k8s.io/karpenter)
+  # `go list -m` names the module's directory only once it is in the module cache.
+  src=$(cd "$here/go/karpenter" && go mod download sigs.k8s.io/karpenter && go list -m -f '{{.Dir}}' sigs.k8s.io/karpenter)
+  [ -d "$src" ] || { echo "build.sh: sigs.k8s.io/karpenter is not in the module cache after its download" >&2; exit 1; }
   work="$1/src"
   mkdir -p "$work/wrapper" && cp -r "$src" "$work/karpenter" && chmod -R u+w "$work/karpenter"
   sed -i 's/fmt.Sprintf(":%d", /fmt.Sprintf("127.0.0.1:%d", /' "$work/karpenter/pkg/operator/operator.go"
