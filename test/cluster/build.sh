@@ -20,8 +20,8 @@ case "${1:-full}" in
   full) modules="k8s kwok metrics-server registry flux argocd ecosystem karpenter" ;;
   *) echo "usage: build.sh [demo|full]" >&2; exit 2 ;;
 esac
-# Cold build times measured on a 2-core machine under load (docs/development.md); the estimates printed below.
-declare -A seconds=([k8s]=370 [kwok]=181 [metrics-server]=414 [registry]=159 [flux]=686 [argocd]=5 [ecosystem]=5 [karpenter]=300)
+# Cold build times measured on a quiet 2-core machine (docs/development.md); the estimates printed below.
+declare -A seconds=([k8s]=225 [kwok]=50 [metrics-server]=85 [registry]=50 [flux]=180 [argocd]=5 [ecosystem]=5 [karpenter]=80)
 declare -A label=([k8s]="Kubernetes $k8s_version (apiserver, controller-manager, scheduler, kubectl, etcd)"
   [kwok]="kwok" [metrics-server]="metrics-server" [registry]="the distribution registry"
   [flux]="Flux source-, kustomize- and helm-controller" [argocd]="Argo CD's CRDs (a download)"

@@ -3,6 +3,7 @@ import { deploymentBody, simulatedNode, testCluster, waitUntil } from '@binnacle
 import { AppsV1Api, CoreV1Api, PatchStrategy, setHeaderOptions, type V1Pod } from '@kubernetes/client-node';
 
 export const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+const cordonTaint = 'node.kubernetes.io/unschedulable';
 
 /**
  * kwok nodes of one test file's own, labelled and tainted so that only that file's pods go there and its drains
@@ -19,17 +20,30 @@ export function nodePool(prefix: string) {
   const pool = {
     label,
     name: (suffix: string) => `${prefix}-${id}-${suffix}`,
-    async addNode(name: string, cpu: string, cordoned: boolean) {
+    async addNode(name: string, cpu: string) {
       const body = simulatedNode(name, 0, cluster.state.kubernetesVersion);
       const resources = { cpu, memory: '16Gi', pods: '110' };
       body.metadata = { ...body.metadata, labels: { ...body.metadata?.labels, [label.key]: label.value } };
-      body.spec = { ...body.spec, taints: [taint], ...(cordoned ? { unschedulable: true } : {}) };
+      body.spec = { ...body.spec, taints: [taint] };
       body.status = { ...body.status, allocatable: resources, capacity: resources };
       await core.createNode({ body });
       created.push(name);
     },
-    setCordoned: (name: string, unschedulable: boolean) =>
-      core.patchNode({ name, body: { spec: { unschedulable: unschedulable || null } } }, mergePatch),
+    /**
+     * Cordons or uncordons the node, then waits for the node lifecycle controller to add or remove its
+     * `node.kubernetes.io/unschedulable` taint: until then the scheduler (and the drain fit) still sees it.
+     */
+    async setCordoned(name: string, unschedulable: boolean) {
+      await core.patchNode({ name, body: { spec: { unschedulable: unschedulable || null } } }, mergePatch);
+      await waitUntil(
+        `node ${name}'s unschedulable taint ${unschedulable ? 'added' : 'removed'}`,
+        async () => {
+          const node = await core.readNode({ name });
+          return (node.spec?.taints ?? []).some((t) => t.key === cordonTaint) === unschedulable;
+        },
+        { timeoutMs: 30_000, intervalMs: 100 },
+      );
+    },
     /** A Deployment whose pods go only on the pool's nodes and each ask for `cpu`. */
     async deploy(namespace: string, name: string, replicas: number, cpu: string) {
       const body = deploymentBody(name, replicas);

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readlink, rm } from 'node:fs/promises';
 import { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -19,6 +19,18 @@ let ns: { name: string; remove: () => Promise<void> };
 let forwardPort = 0;
 
 const openFds = async () => (await readdir(`/proc/${agent.pid}/fd`)).length;
+
+/** The agent's descriptors counted by what they are (`socket`, `pipe`, a file's path…), for a failure's message. */
+async function fdKinds(): Promise<string> {
+  const dir = `/proc/${agent.pid}/fd`;
+  const kinds = new Map<string, number>();
+  for (const fd of await readdir(dir)) {
+    const target = await readlink(`${dir}/${fd}`).catch(() => 'closed');
+    const kind = target.replace(/:\[\d+\]$/, '');
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  return [...kinds].map(([kind, n]) => `${n} ${kind}`).join(', ');
+}
 
 /** The agent's open descriptors once they hold still (the same in four reads in a row), not while sockets close. */
 async function steadyFds(): Promise<number> {
@@ -215,10 +227,16 @@ describe(`${cycles} open-and-abandon cycles of every stream kind`, () => {
     const finished = performance.now();
     await waitUntil('every abandoned session to end', settled, { timeoutMs: 60_000, intervalMs: 250 });
     const ended = performance.now();
-    // Keep-alive sockets to the API server idle out within the pool's 30 s.
+    // Keep-alive sockets to the API server idle out within the pool's 30 s, unless the agent's own background
+    // requests keep one in use: two above the baseline are allowed, as a leak of any of the kinds above leaves
+    // hundreds (one per cycle).
     await waitUntil(
       `open descriptors back to the baseline of ${baseline}`,
-      async () => (await openFds()) <= baseline,
+      async () => {
+        const open = await openFds();
+        if (open <= baseline + 2) return true;
+        throw new Error(`${open} open: ${await fdKinds()}`);
+      },
       { timeoutMs: 60_000, intervalMs: 500 },
     );
     const seconds = (from: number, to: number) => ((to - from) / 1000).toFixed(1);
