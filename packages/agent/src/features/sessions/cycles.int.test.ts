@@ -147,7 +147,9 @@ beforeAll(async () => {
       dataDir,
       '--no-browser',
     ],
-    { stdio: 'ignore' },
+    // HOME is its empty data dir: the login shells it abandons read none of the machine's dotfiles, where a shell
+    // killed while it held a lock (pyenv's rehash) left it held for every later login shell of the run.
+    { stdio: 'ignore', env: { ...process.env, HOME: dataDir } },
   );
   await waitUntil(
     'the agent and the pod',
