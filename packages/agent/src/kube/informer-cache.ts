@@ -320,19 +320,20 @@ export class InformerCache {
 
   /**
    * The informer of a kind, once it can answer. A kind still loading is a 503 `not_ready` — never an empty
-   * list that looks like truth; a kind the agent may not list is a 403.
+   * list that looks like truth; a kind the agent may not list is a 403. A kind whose list failed answers that
+   * failure until a list succeeds, also while it tries again (its state is then `syncing` for a moment).
    */
   #readable(resource: ApiResource): KindInformer {
     const informer = this.informer(resource);
+    if (informer && !informer.synced && informer.lastError) {
+      throw new AppError(informer.lastError.code, informer.lastError.message);
+    }
     if (!informer || (!informer.synced && (informer.state === 'pending' || informer.state === 'syncing'))) {
       const tier = tierOf(resource) ?? 'core';
       const status = this.#tier(tier);
       throw notReady(
         `${resource.plural} are still loading (${tier} tier ${status.synced}/${status.kinds} kinds); retry shortly`,
       );
-    }
-    if (!informer.synced && informer.lastError) {
-      throw new AppError(informer.lastError.code, informer.lastError.message);
     }
     return informer;
   }

@@ -290,6 +290,31 @@ describe('InformerCache', () => {
     await client.close();
   });
 
+  it("answers a kind's failed list while it lists again, not 503 not_ready (a refusal is retried every minute)", async () => {
+    let lists = 0;
+    const client = await fakeApiServer((_req, res, url) => {
+      res.setHeader('content-type', 'application/json');
+      if (url.searchParams.get('watch') === '1') return;
+      lists += 1;
+      // The first list fails; the second is held open, as a retry in flight.
+      if (lists > 1) return;
+      res.statusCode = 500;
+      res.end(JSON.stringify({ kind: 'Status', code: 500, reason: 'InternalError', message: 'etcd hiccup' }));
+    });
+    const cache = new InformerCache(client);
+    await cache.start([configmaps]);
+    const failure = expect.objectContaining({
+      code: 'cluster_error',
+      message: expect.stringContaining('500 InternalError'),
+    });
+    expect(() => cache.list(configmaps)).toThrow(failure);
+    cache.resume();
+    await waitFor('the retry in flight', () => lists === 2 && cache.kinds()[0]?.state === 'syncing');
+    expect(() => cache.list(configmaps)).toThrow(failure);
+    cache.stop();
+    await client.close();
+  });
+
   it('reports a kind the agent may not list as 403 forbidden and lets the tier finish', async () => {
     const client = await fakeApiServer((_req, res) => {
       res.statusCode = 403;
