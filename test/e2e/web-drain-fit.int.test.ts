@@ -84,13 +84,15 @@ describe('the drain fit in the node dialogs', () => {
     expect(await seriousA11yViolations(page)).toEqual([]);
     await cordon.getByRole('button', { name: 'Cancel' }).click();
 
-    // Without the pod that fits nowhere, the drain fits: the plan lets the budget's pods go one at a time.
+    // Without the pod that fits nowhere, the drain fits: the plan lets the budget's pods go one at a time. The
+    // dialog stays open meanwhile and asks again by itself (every 5 s).
+    await page.getByRole('button', { name: 'Drain' }).click();
+    await fit.getByText('1 would stay Pending').waitFor();
     await apps.patchNamespacedDeploymentScale(
       { namespace: web.ns.name, name: 'batch', body: { spec: { replicas: 0 } } },
       mergePatch,
     );
     await pool.runningOn(web.ns.name, 'batch', 0, source);
-    await page.getByRole('button', { name: 'Drain' }).click();
     const plan = dialog.getByRole('list', { name: 'Drain plan' });
     await plan.waitFor({ timeout: 30_000 });
     expect(await plan.textContent()).toBe(

@@ -4,7 +4,8 @@ import {
   postgresBackupMethods,
   postgresBackupTargets,
 } from '@binnacle/common';
-import { controlLook, Field } from '../../ui/forms.tsx';
+import { Field } from '../../ui/forms.tsx';
+import { SelectFilter } from '../../ui/SelectFilter.tsx';
 
 /**
  * What `kubectl cnpg backup` lets a person choose beyond the cluster (docs/ecosystem-actions.md): each left unset
@@ -48,36 +49,12 @@ const targetLabels: Record<PostgresBackupTarget, string> = {
   'prefer-standby': 'Prefer a standby',
 };
 
+const clusterSetting = "The cluster's setting";
+
 const onlineLabels = [
   ['online', 'Online (hot)'],
   ['offline', 'Offline (cold)'],
 ] as const;
-
-/** A flag's choice, labelled as the dialog's fields are; the empty choice leaves the flag out. */
-function FlagChoice<T extends string>(props: {
-  label: string;
-  value?: T;
-  options: readonly (readonly [T, string])[];
-  onChange: (value?: T) => void;
-}) {
-  return (
-    <label className="flex flex-col gap-1 text-sm">
-      {props.label}
-      <select
-        className={controlLook}
-        value={props.value ?? ''}
-        onChange={(e) => props.onChange((e.target.value || undefined) as T | undefined)}
-      >
-        <option value="">The cluster's setting</option>
-        {props.options.map(([value, label]) => (
-          <option key={value} value={value}>
-            {label}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
 
 /** The plugin's `--method`, `--plugin-name`, `--backup-target` and `--online`, in the backup dialog. */
 export function PostgresBackupForm({
@@ -89,7 +66,10 @@ export function PostgresBackupForm({
 }) {
   return (
     <div className="mt-3 flex flex-wrap items-start gap-3">
-      <FlagChoice
+      {/* The empty choice leaves the flag out, as the plugin does. */}
+      <SelectFilter
+        look="field"
+        all={clusterSetting}
         label="Method"
         value={choices.method}
         options={postgresBackupMethods.map((m) => [m, methodLabels[m]] as const)}
@@ -107,13 +87,17 @@ export function PostgresBackupForm({
           />
         </div>
       )}
-      <FlagChoice
+      <SelectFilter
+        look="field"
+        all={clusterSetting}
         label="Target"
         value={choices.target}
         options={postgresBackupTargets.map((t) => [t, targetLabels[t]] as const)}
         onChange={(target) => set({ target })}
       />
-      <FlagChoice
+      <SelectFilter
+        look="field"
+        all={clusterSetting}
         label="Online"
         value={choices.online}
         options={onlineLabels}
