@@ -28,6 +28,19 @@ export function nodePool(prefix: string) {
       body.status = { ...body.status, allocatable: resources, capacity: resources };
       await core.createNode({ body });
       created.push(name);
+      // kwok reports it Ready, then the node lifecycle controller lifts its not-ready taint: until then the
+      // scheduler (and the drain fit) passes it over.
+      await waitUntil(
+        `node ${name} Ready without the node controller's taints`,
+        async () => {
+          const node = await core.readNode({ name });
+          const ready = node.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+          return (
+            Boolean(ready) && !(node.spec?.taints ?? []).some((t) => t.key.startsWith('node.kubernetes.io/'))
+          );
+        },
+        { timeoutMs: 30_000, intervalMs: 100 },
+      );
     },
     /**
      * Cordons or uncordons the node, then waits for the node lifecycle controller to add or remove its
