@@ -2,6 +2,10 @@
 /** The `binnacle` command: `binnacle agent [flags]`, `binnacle desktop [flags]`, `binnacle hub [flags]`. */
 import { enableCompileCache } from 'node:module';
 import { collectWhenIdle, heapTuning, keepHeapNearLiveData } from './heap.ts';
+import { restartWithMallocSettings } from './malloc.ts';
+
+// First, before any work: a restart in place loses nothing yet (ADR 0132).
+restartWithMallocSettings(process.argv[2]);
 
 // V8 keeps the compiled code of every module between runs (in the OS temp directory; a read-only one only
 // skips it), so a restart does not parse and compile them again.

@@ -80,6 +80,11 @@ describe('the single executable (npm run build:sea)', () => {
     await healthy(url, run, { status: 'healthy' });
     // The process is the executable itself, not a node found somewhere.
     expect(await realpath(`/proc/${run.child.pid}/exe`)).toBe(binary);
+    // Restarted in place with two malloc arenas (ADR 0132), its arguments as given.
+    const environ = (await readFile(`/proc/${run.child.pid}/environ`, 'utf8')).split('\0');
+    expect(environ).toContain('MALLOC_ARENA_MAX=2');
+    const cmdline = (await readFile(`/proc/${run.child.pid}/cmdline`, 'utf8')).split('\0').filter(Boolean);
+    expect(cmdline).toEqual([binary, 'agent', '--port', String(port), '--no-browser']);
     const page = await fetch(`${url}/resources/pods`);
     expect(await page.text()).toContain('<meta name="binnacle-ui" content="agent" />');
     const pods = await fetch(`${url}/api/resources/pods?limit=1`);
