@@ -9,15 +9,27 @@ const lastApplied = 'kubectl.kubernetes.io/last-applied-configuration';
 const appliedVersion = Symbol('appliedApiVersion');
 // kubectl writes the copy as Go marshals a map, keys sorted: the first apiVersion is the object's own.
 const appliedVersionPattern = /"apiVersion":\s*"([^"]{1,128})"/;
-/** Interned so a kept version never holds on to the annotation it was sliced from. */
-const internedVersions = new Map<string, string>();
 
-function intern(text: string): string {
-  const known = internedVersions.get(text);
+/**
+ * One copy of each string value cached objects repeat (ADR 0133). `JSON.parse` gives every value longer than a
+ * few characters a string of its own, so 10 000 pods held 10 000 copies each of `/dev/termination-log`, their
+ * image, their tolerations' keys and their owners' names: 10.6 MB of strings, 1.3 MB once shared. The table keeps
+ * values up to `longestShared` characters; at `sharedLimit` entries it starts again (objects keep their copies).
+ */
+const sharedValues = new Map<string, string>();
+const shortestShared = 8;
+const longestShared = 256;
+const sharedLimit = 200_000;
+/** Bounds the walk's recursion: far deeper than Kubernetes objects nest, so a pathological one cannot exhaust the stack. */
+const deepestShared = 64;
+
+function sharedString(text: string): string {
+  if (text.length < shortestShared || text.length > longestShared) return text;
+  const known = sharedValues.get(text);
   if (known !== undefined) return known;
-  const copy = Buffer.from(text, 'utf8').toString('utf8');
-  if (internedVersions.size < 1024) internedVersions.set(copy, copy);
-  return copy;
+  if (sharedValues.size >= sharedLimit) sharedValues.clear();
+  sharedValues.set(text, text);
+  return text;
 }
 
 /**
@@ -31,8 +43,10 @@ export const appliedApiVersion = (object: KubeObject): string | undefined =>
 function keepAppliedVersion(object: KubeObject, copy: string | undefined): void {
   const match = copy === undefined ? null : appliedVersionPattern.exec(copy);
   if (!match?.[1] || match[1] === object.apiVersion) return;
-  // Not enumerable: never served, compared or spread with the object.
-  Object.defineProperty(object, appliedVersion, { value: intern(match[1]), enumerable: false });
+  // A copy, so the kept version never holds on to the annotation it was sliced from; not enumerable: never
+  // served, compared or spread with the object.
+  const version = sharedString(Buffer.from(match[1], 'utf8').toString('utf8'));
+  Object.defineProperty(object, appliedVersion, { value: version, enumerable: false });
 }
 
 /**
@@ -71,20 +85,42 @@ export const cachedInPart = (group: string, kind: string) =>
 /** True for an object the cache keeps in part: its whole form is the API server's. */
 export const isPartial = (object: KubeObject) => partial in object;
 
+/** Replaces, in place, each string value of a freshly parsed object with its shared copy. */
+export function shareStrings(value: object, depth = 0): void {
+  if (depth > deepestShared) return;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i += 1) {
+      const item: unknown = value[i];
+      if (typeof item === 'string') value[i] = sharedString(item);
+      else if (typeof item === 'object' && item !== null) shareStrings(item, depth + 1);
+    }
+    return;
+  }
+  const record = value as Record<string, unknown>;
+  for (const key in record) {
+    const item = record[key];
+    if (typeof item === 'string') record[key] = sharedString(item);
+    else if (typeof item === 'object' && item !== null) shareStrings(item, depth + 1);
+  }
+}
+
 /**
- * An object as the cache keeps it: `stripObject`'s form, and for a kind `cachedInPart`, without its versions'
- * `schema` (copies of `spec` and the versions, not deletions, as in `stripObject`), marked so reads know.
+ * An object as the cache keeps it: `stripObject`'s form with its repeated strings shared, and for a kind
+ * `cachedInPart`, without its versions' `schema` (copies of `spec` and the versions, not deletions, as in
+ * `stripObject`), marked so reads know.
  */
 export function cacheForm<T extends KubeObject>(group: string, object: T): T {
   stripObject(object);
-  if (!cachedInPart(group, object.kind ?? '')) return object;
-  const spec = object.spec as { versions?: Record<string, unknown>[] } | undefined;
-  if (spec && Array.isArray(spec.versions))
-    object.spec = {
-      ...spec,
-      versions: spec.versions.map(({ schema: _dropped, ...kept }) => kept),
-    };
-  Object.defineProperty(object, partial, { value: true, enumerable: false });
+  if (cachedInPart(group, object.kind ?? '')) {
+    const spec = object.spec as { versions?: Record<string, unknown>[] } | undefined;
+    if (spec && Array.isArray(spec.versions))
+      object.spec = {
+        ...spec,
+        versions: spec.versions.map(({ schema: _dropped, ...kept }) => kept),
+      };
+    Object.defineProperty(object, partial, { value: true, enumerable: false });
+  }
+  shareStrings(object);
   return object;
 }
 
