@@ -48,6 +48,7 @@ export {
   Query,
   Step,
   type StreamEventsOf,
+  StringRecord,
   sseData,
   sseEvents,
   TimeOrDuration,

@@ -75,6 +75,23 @@ export function Query<T extends Record<string, TSchema>>(properties: T) {
   return Type.Object(properties, { additionalProperties: false });
 }
 
+/** What a record's keys must be: JSON Schema's string limits. */
+interface KeyLimits {
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+}
+
+/**
+ * An object of string keys to `value`, its keys held to `keys`. TypeBox's Record keeps no limit of a string key
+ * (a `Type.String({ maxLength })` key validated nothing), so the limits go in JSON Schema's `propertyNames`.
+ */
+export const StringRecord = <V extends TSchema>(
+  keys: KeyLimits,
+  value: V,
+  options: { maxProperties?: number; description?: string } = {},
+) => Type.Record(Type.String(), value, { ...options, propertyNames: { type: 'string', ...keys } });
+
 /** A value or null (a setting that may be unset). */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 

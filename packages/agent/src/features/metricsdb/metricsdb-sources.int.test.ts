@@ -65,6 +65,15 @@ describe('metrics store sources', () => {
     expect(body.error).toContain('credentials refused (HTTP 401)');
     const notAStore = await bare.post('/api/metricsdb/connect', { url: `${bare.url}/api/health` });
     expect(notAStore.status).toBe(502);
+    // Header names are bounded before anything is dialled: empty or over 256 characters is a 400.
+    for (const name of ['', 'x'.repeat(257)]) {
+      const unbounded = await bare.post('/api/metricsdb/connect', {
+        url: proxy.url,
+        headers: { [name]: 'v' },
+      });
+      expect(unbounded.status).toBe(400);
+      expect(await unbounded.json()).toMatchObject({ code: 'invalid_request' });
+    }
 
     const connected = await bare.post('/api/metricsdb/connect', { url: proxy.url, bearerToken: token });
     expect(connected.status).toBe(200);

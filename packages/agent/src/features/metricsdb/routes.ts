@@ -1,4 +1,11 @@
-import { Duration, errorResponses, Query, Step, UnixTimeOrDuration } from '@binnacle/common/server';
+import {
+  Duration,
+  errorResponses,
+  Query,
+  Step,
+  StringRecord,
+  UnixTimeOrDuration,
+} from '@binnacle/common/server';
 import { Type } from 'typebox';
 import { authHeaders } from '../../config/header-list.ts';
 import type { App } from '../../context.ts';
@@ -64,7 +71,7 @@ export function metricsdbRoutes(app: App, ctx: MetricsdbContext, stores: Metrics
               description: 'base URL; the API is under /api/v1',
             }),
             headers: Type.Optional(
-              Type.Record(Type.String({ maxLength: 256 }), Type.String({ maxLength: 8192 }), {
+              StringRecord({ minLength: 1, maxLength: 256 }, Type.String({ maxLength: 8192 }), {
                 maxProperties: 20,
               }),
             ),

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { StringRecord } from '@binnacle/common/server';
 import { Type } from 'typebox';
 import { JsonFile } from '../../config/json-file.ts';
 
@@ -14,7 +15,7 @@ const Decision = Type.Object(
 );
 
 const StateSchema = Type.Object(
-  { people: Type.Record(Type.String({ minLength: 1, maxLength: 512 }), Decision) },
+  { people: StringRecord({ minLength: 1, maxLength: 512 }, Decision) },
   { additionalProperties: false },
 );
 
