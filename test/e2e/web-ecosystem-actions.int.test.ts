@@ -181,8 +181,15 @@ describe('ecosystem actions on object pages', () => {
     await dialog.getByText('Name the plugin that takes the backup.').waitFor();
     expect(await dialog.getByRole('button', { name: 'Back up now' }).isDisabled()).toBe(true);
     await dialog.getByRole('textbox', { name: 'Plugin' }).fill('barman-cloud.cloudnative-pg.io');
+    // Parameters as --plugin-parameters takes them; a name the route refuses is named before anything is sent.
+    const parameters = dialog.getByRole('textbox', { name: 'Parameters' });
+    await parameters.fill('object store=minio');
+    await dialog.getByText('"object store" is not a parameter name').waitFor();
+    expect(await dialog.getByRole('button', { name: 'Back up now' }).isDisabled()).toBe(true);
+    await parameters.fill('barmanObjectName=minio-store');
     await dialog.getByRole('combobox', { name: /^Target/ }).selectOption('prefer-standby');
-    await dialog.getByRole('combobox', { name: /^Online/ }).selectOption('offline');
+    await dialog.getByRole('combobox', { name: /^Online/ }).selectOption('online');
+    await dialog.getByRole('combobox', { name: /^Immediate checkpoint/ }).selectOption('yes');
     await expect
       .poll(() => sent.at(-1)?.body)
       .toBe(
@@ -190,8 +197,10 @@ describe('ecosystem actions on object pages', () => {
           dryRun: true,
           method: 'plugin',
           plugin: 'barman-cloud.cloudnative-pg.io',
+          pluginParameters: { barmanObjectName: 'minio-store' },
           target: 'prefer-standby',
-          online: false,
+          online: true,
+          immediateCheckpoint: true,
         }),
       );
     await dialog.getByText(wouldBe).waitFor();
@@ -211,9 +220,14 @@ describe('ecosystem actions on object pages', () => {
       {
         cluster: { name: 'pg' },
         method: 'plugin',
-        pluginConfiguration: { name: 'barman-cloud.cloudnative-pg.io' },
+        pluginConfiguration: {
+          name: 'barman-cloud.cloudnative-pg.io',
+          parameters: { barmanObjectName: 'minio-store' },
+        },
         target: 'prefer-standby',
-        online: false,
+        online: true,
+        // The CRD's schema defaults waitForArchive to true when a Backup sets onlineConfiguration.
+        onlineConfiguration: { immediateCheckpoint: true, waitForArchive: true },
       },
     ]);
     await page.context().close();

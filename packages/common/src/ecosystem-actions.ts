@@ -101,6 +101,27 @@ export const postgresBackupTargets = ['primary', 'prefer-standby'] as const;
 export type PostgresBackupMethod = (typeof postgresBackupMethods)[number];
 export type PostgresBackupTarget = (typeof postgresBackupTargets)[number];
 
+/** A name among `--plugin-parameters`: what a plugin's parameter is called, bounded (the CLI takes any text). */
+export const pluginParameterNamePattern = '^[A-Za-z0-9._/-]{1,253}$';
+export const pluginParametersMax = 32;
+export const pluginParameterValueMax = 1024;
+
+/**
+ * `--plugin-parameters` as the plugin reads it (internal/cmd/plugin/backup/parameters.go `Set`):
+ * `name=value` pairs separated by commas, empty entries skipped, a pair without `=` an empty value, the last of
+ * a repeated name kept.
+ */
+export function parsePluginParameters(text: string): Record<string, string> {
+  const parameters: Record<string, string> = {};
+  for (const entry of text.split(',')) {
+    if (entry === '') continue;
+    const equals = entry.indexOf('=');
+    if (equals === -1) parameters[entry] = '';
+    else parameters[entry.slice(0, equals)] = entry.slice(equals + 1);
+  }
+  return parameters;
+}
+
 export const pausedAnnotation = 'autoscaling.keda.sh/paused';
 export const pausedReplicasAnnotation = 'autoscaling.keda.sh/paused-replicas';
 

@@ -1,4 +1,9 @@
-import { actionKindOf, ecosystemActionsOf, kedaPaused as isPaused } from '@binnacle/common';
+import {
+  actionKindOf,
+  ecosystemActionsOf,
+  kedaPaused as isPaused,
+  parsePluginParameters,
+} from '@binnacle/common';
 import { describe, expect, it } from 'vitest';
 import {
   backupFromSchedule,
@@ -133,6 +138,38 @@ describe('kubectl cnpg backup and restart', () => {
       /only to a backup by method plugin/,
     );
     expect(postgresBackupProblem({ plugin: 'x' })).toMatch(/only to a backup by method plugin/);
+  });
+
+  it('passes --plugin-parameters to the plugin, and the online configuration flags given, only those', () => {
+    const parameters = { barmanObjectName: 'minio-store', 'compression/level': '' };
+    const spec = backupOfPostgresCluster(cluster, now, {
+      method: 'plugin',
+      plugin: 'barman-cloud.cloudnative-pg.io',
+      pluginParameters: parameters,
+      immediateCheckpoint: true,
+    }).spec;
+    expect(spec).toEqual({
+      cluster: { name: 'pg' },
+      method: 'plugin',
+      onlineConfiguration: { immediateCheckpoint: true },
+      pluginConfiguration: { name: 'barman-cloud.cloudnative-pg.io', parameters },
+    });
+    expect(backupOfPostgresCluster(cluster, now, { waitForArchive: false }).spec).toEqual({
+      cluster: { name: 'pg' },
+      onlineConfiguration: { waitForArchive: false },
+    });
+    expect(
+      backupOfPostgresCluster(cluster, now, { method: 'plugin', plugin: 'p', pluginParameters: {} }).spec,
+    ).toEqual({ cluster: { name: 'pg' }, method: 'plugin', pluginConfiguration: { name: 'p' } });
+    expect(postgresBackupProblem({ method: 'barmanObjectStore', pluginParameters: parameters })).toMatch(
+      /pluginParameters apply only to a backup by method plugin/,
+    );
+    expect(postgresBackupProblem({ pluginParameters: {} })).toBeUndefined();
+  });
+
+  it('reads --plugin-parameters as the plugin does', () => {
+    expect(parsePluginParameters('a=1,b=x=y,,c,a=2')).toEqual({ a: '2', b: 'x=y', c: '' });
+    expect(parsePluginParameters('')).toEqual({});
   });
 
   it('restarts through the restartedAt annotation', () => {

@@ -101,8 +101,14 @@ export interface PostgresBackupOptions {
   method?: PostgresBackupMethod;
   /** `--plugin-name`: with method `plugin` only. */
   plugin?: string;
+  /** `--plugin-parameters`: what the plugin is given, with method `plugin` only. */
+  pluginParameters?: Record<string, string>;
   target?: PostgresBackupTarget;
   online?: boolean;
+  /** `--immediate-checkpoint`: an online backup starts with an immediate checkpoint, not a spread one. */
+  immediateCheckpoint?: boolean;
+  /** `--wait-for-archive`: an online backup ends once its last WAL file is archived. */
+  waitForArchive?: boolean;
 }
 
 /**
@@ -114,6 +120,8 @@ export function postgresBackupProblem(options: PostgresBackupOptions): string | 
     return 'a backup by method plugin names its plugin (plugin, as kubectl cnpg backup --plugin-name)';
   if (options.method !== 'plugin' && options.plugin !== undefined)
     return 'plugin applies only to a backup by method plugin';
+  if (options.method !== 'plugin' && Object.keys(options.pluginParameters ?? {}).length > 0)
+    return 'pluginParameters apply only to a backup by method plugin';
   return undefined;
 }
 
@@ -122,7 +130,8 @@ export const postgresClusterLabel = 'cnpg.io/cluster';
 /**
  * `kubectl cnpg backup` (cloudnative-pg/cloudnative-pg v1.30.0, internal/cmd/plugin/backup/cmd.go
  * `createBackup`): a Backup naming the cluster, labelled `cnpg.io/cluster`, named `<cluster>-<yyyyMMddHHmmss>`
- * unless named, with the target, method and online the flags give (the cluster's own settings otherwise).
+ * unless named, with the target, method, online and online configuration the flags give (the cluster's own
+ * settings otherwise), and with method `plugin` the plugin's name and parameters.
  */
 export function backupOfPostgresCluster(
   cluster: KubeObject,
@@ -143,10 +152,31 @@ export function backupOfPostgresCluster(
       ...(options.target ? { target: options.target } : {}),
       ...(options.method ? { method: options.method } : {}),
       ...(options.online !== undefined ? { online: options.online } : {}),
-      ...(options.plugin !== undefined ? { pluginConfiguration: { name: options.plugin } } : {}),
+      ...onlineConfiguration(options),
+      ...(options.plugin !== undefined
+        ? { pluginConfiguration: pluginConfiguration(options.plugin, options) }
+        : {}),
     },
   };
 }
+
+/** `spec.onlineConfiguration`, only when a flag of it was given (the cluster's own settings otherwise). */
+function onlineConfiguration({ immediateCheckpoint, waitForArchive }: PostgresBackupOptions) {
+  if (immediateCheckpoint === undefined && waitForArchive === undefined) return {};
+  return {
+    onlineConfiguration: {
+      ...(immediateCheckpoint !== undefined ? { immediateCheckpoint } : {}),
+      ...(waitForArchive !== undefined ? { waitForArchive } : {}),
+    },
+  };
+}
+
+const pluginConfiguration = (name: string, { pluginParameters }: PostgresBackupOptions) => ({
+  name,
+  ...(pluginParameters && Object.keys(pluginParameters).length > 0
+    ? { parameters: { ...pluginParameters } }
+    : {}),
+});
 
 export const restartedAtAnnotation = 'kubectl.kubernetes.io/restartedAt';
 

@@ -213,20 +213,31 @@ describe('CloudNativePG: as kubectl cnpg backup and restart', () => {
 });
 
 describe("CloudNativePG backup options: as the plugin's flags", () => {
-  it('takes method, plugin, target and online; refuses what kubectl cnpg backup refuses (400) and makes nothing', async () => {
+  it('takes method, plugin and its parameters, target, online and its configuration; refuses what kubectl cnpg backup refuses (400) and makes nothing', async () => {
     await create(postgresClusters, postgresCluster('pg-options'));
     const path = `clusters/${ns()}/pg-options/backup`;
     const plugin = 'barman-cloud.cloudnative-pg.io';
     const dry = await answer(
-      await act(path, { dryRun: true, method: 'plugin', plugin, target: 'prefer-standby', online: false }),
+      await act(path, {
+        dryRun: true,
+        method: 'plugin',
+        plugin,
+        pluginParameters: { barmanObjectName: 'minio-store' },
+        target: 'prefer-standby',
+        online: true,
+        immediateCheckpoint: true,
+        waitForArchive: false,
+      }),
     );
+    // The API server took the whole Backup against the real CRD's schema (a dry run creates it there).
     expect(dry.backup).toMatchObject({
       spec: {
         cluster: { name: 'pg-options' },
         method: 'plugin',
-        pluginConfiguration: { name: plugin },
+        pluginConfiguration: { name: plugin, parameters: { barmanObjectName: 'minio-store' } },
         target: 'prefer-standby',
-        online: false,
+        online: true,
+        onlineConfiguration: { immediateCheckpoint: true, waitForArchive: false },
       },
     });
     for (const body of [
@@ -235,6 +246,15 @@ describe("CloudNativePG backup options: as the plugin's flags", () => {
       { method: 'plugin' },
       { method: 'volumeSnapshot', plugin },
       { plugin: 'Not A Name' },
+      { method: 'barmanObjectStore', pluginParameters: { barmanObjectName: 'minio-store' } },
+      { method: 'plugin', plugin, pluginParameters: { 'no spaces': 'x' } },
+      { method: 'plugin', plugin, pluginParameters: { a: 'x'.repeat(1025) } },
+      {
+        method: 'plugin',
+        plugin,
+        pluginParameters: Object.fromEntries(Array.from({ length: 33 }, (_, i) => [`p${i}`, 'x'])),
+      },
+      { immediateCheckpoint: 'yes' },
     ]) {
       const refused = await act(path, body);
       expect(refused.status, JSON.stringify(body)).toBe(400);

@@ -1,6 +1,9 @@
 import {
   dnsSubdomainPattern,
   ecosystemActionKinds,
+  pluginParameterNamePattern,
+  pluginParametersMax,
+  pluginParameterValueMax,
   postgresBackupMethods,
   postgresBackupTargets,
   qualifiedKind,
@@ -56,8 +59,26 @@ export const ecosystemTools = [
         .regex(new RegExp(dnsSubdomainPattern))
         .optional()
         .describe('backup: CloudNativePG only, with method plugin: the plugin that takes it'),
+      plugin_parameters: z
+        .record(
+          z.string().regex(new RegExp(pluginParameterNamePattern)),
+          z.string().max(pluginParameterValueMax),
+        )
+        .refine((parameters) => Object.keys(parameters).length <= pluginParametersMax, {
+          message: `at most ${pluginParametersMax} parameters`,
+        })
+        .optional()
+        .describe('backup: CloudNativePG only, with method plugin: what the plugin is given'),
       target: z.enum(postgresBackupTargets).optional().describe('backup: CloudNativePG only'),
       online: z.boolean().optional().describe('backup: CloudNativePG only'),
+      immediate_checkpoint: z
+        .boolean()
+        .optional()
+        .describe('backup: CloudNativePG only: start an online backup with an immediate checkpoint'),
+      wait_for_archive: z
+        .boolean()
+        .optional()
+        .describe('backup: CloudNativePG only: end an online backup once its last WAL file is archived'),
     },
     writes: true,
     run(args, { ctx, caller }) {
@@ -72,8 +93,11 @@ export const ecosystemTools = [
           name: args.backup_name,
           method: args.method,
           plugin: args.plugin,
+          pluginParameters: args.plugin_parameters,
           target: args.target,
           online: args.online,
+          immediateCheckpoint: args.immediate_checkpoint,
+          waitForArchive: args.wait_for_archive,
         },
       );
     },

@@ -2,11 +2,14 @@ import {
   dnsSubdomainPattern,
   type EcosystemAction,
   ecosystemActionKinds,
+  pluginParameterNamePattern,
+  pluginParametersMax,
+  pluginParameterValueMax,
   postgresBackupMethods,
   postgresBackupTargets,
   qualifiedKind,
 } from '@binnacle/common';
-import { errorResponses, Query } from '@binnacle/common/server';
+import { errorResponses, Query, StringRecord } from '@binnacle/common/server';
 import type { FastifyRequest } from 'fastify';
 import { type TProperties, Type } from 'typebox';
 import type { App } from '../../context.ts';
@@ -92,6 +95,17 @@ const routes: Route[] = [
             'CloudNativePG only, as `--plugin-name`: the plugin that takes the backup (`barman-cloud.cloudnative-pg.io`); required with method `plugin`, refused with any other',
         }),
       ),
+      pluginParameters: Type.Optional(
+        StringRecord(
+          { pattern: pluginParameterNamePattern },
+          Type.String({ maxLength: pluginParameterValueMax }),
+          {
+            maxProperties: pluginParametersMax,
+            description:
+              'CloudNativePG only, as `--plugin-parameters`: what the plugin is given (names of letters, digits, `.`, `_`, `-`, `/`, at most 253; values up to 1 024 characters; at most 32); with method `plugin` only',
+          },
+        ),
+      ),
       target: Type.Optional(
         Type.Enum([...postgresBackupTargets], {
           description: "CloudNativePG only, as `--backup-target` (default: the cluster's own)",
@@ -101,6 +115,18 @@ const routes: Route[] = [
         Type.Boolean({
           description:
             "CloudNativePG only, as `--online`: hot (true) or cold (false); default: the cluster's own",
+        }),
+      ),
+      immediateCheckpoint: Type.Optional(
+        Type.Boolean({
+          description:
+            "CloudNativePG only, as `--immediate-checkpoint`: an online backup starts with an immediate checkpoint (true) or a spread one (false); default: the cluster's own",
+        }),
+      ),
+      waitForArchive: Type.Optional(
+        Type.Boolean({
+          description:
+            "CloudNativePG only, as `--wait-for-archive`: an online backup ends once its last WAL file is archived (true) or at once (false); default: the cluster's own",
         }),
       ),
     },
