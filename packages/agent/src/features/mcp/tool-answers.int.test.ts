@@ -272,7 +272,12 @@ describe('the MCP tools about usage, failures, objects, permissions and releases
           name: 'robot',
           namespace: ns,
         }),
-      (p) => p.grants.length >= 2,
+      // Both by name: a cluster-wide binding to every service account (the API server's own
+      // system:service-account-issuer-discovery) counts among the grants too.
+      (p) =>
+        ['robot-reads-pods', 'all-accounts-view'].every((name) =>
+          p.grants.some((g) => g.binding === `RoleBinding ${ns}/${name}`),
+        ),
     );
     expect(robot.subject).toBe(`ServiceAccount ${ns}/robot`);
     expect(robot.grants).toContainEqual({
