@@ -188,7 +188,12 @@ describe('ecosystem actions on object pages', () => {
     expect(await dialog.getByRole('button', { name: 'Back up now' }).isDisabled()).toBe(true);
     await parameters.fill('barmanObjectName=minio-store');
     await dialog.getByRole('combobox', { name: /^Target/ }).selectOption('prefer-standby');
-    await dialog.getByRole('combobox', { name: /^Online/ }).selectOption('online');
+    // How an online backup starts and ends is asked only of a backup that may run online.
+    const online = dialog.getByRole('combobox', { name: /^Online/ });
+    await online.selectOption('offline');
+    await dialog.getByRole('combobox', { name: /^Immediate checkpoint/ }).waitFor({ state: 'detached' });
+    expect(await dialog.getByRole('combobox', { name: /^Wait for WAL archive/ }).count()).toBe(0);
+    await online.selectOption('online');
     await dialog.getByRole('combobox', { name: /^Immediate checkpoint/ }).selectOption('yes');
     await expect
       .poll(() => sent.at(-1)?.body)

@@ -8,6 +8,8 @@ import { isSea } from 'node:sea';
  * restarts itself with them (`execve`: the same process, pid and open descriptors).
  */
 const agentSettings: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: '2' };
+/** The GLIBC_TUNABLES name that sets the same as a variable. */
+const tunableOf: Readonly<Record<string, string>> = { MALLOC_ARENA_MAX: 'glibc.malloc.arena_max' };
 
 /** The settings of a `binnacle` command (its first argument): only the agent and the desktop, on Linux. */
 export function mallocSettings(
@@ -23,7 +25,6 @@ export function missingSettings(
   env: NodeJS.ProcessEnv,
 ): Record<string, string> {
   const tunables = env.GLIBC_TUNABLES ?? '';
-  const tunableOf: Record<string, string> = { MALLOC_ARENA_MAX: 'glibc.malloc.arena_max' };
   return Object.fromEntries(
     Object.entries(settings).filter(([name]) => {
       const tunable = tunableOf[name];

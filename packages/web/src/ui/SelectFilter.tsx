@@ -1,4 +1,4 @@
-import { controlLook } from './forms.tsx';
+import { controlLook, labelLook } from './forms.tsx';
 
 const looks = {
   filter: {
@@ -6,7 +6,7 @@ const looks = {
     select:
       'mt-1 rounded-md border border-slate-300 bg-white px-2 py-1 text-sm text-slate-900 dark:border-slate-700 dark:bg-slate-800 dark:text-slate-100',
   },
-  field: { label: 'flex flex-col gap-1 text-sm', select: controlLook },
+  field: { label: labelLook, select: controlLook },
 };
 
 /**

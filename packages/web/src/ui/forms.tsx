@@ -4,6 +4,9 @@ import { type InputHTMLAttributes, useId } from 'react';
 export const controlLook =
   'rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-800';
 
+/** How a form control's label, set above it, looks. */
+export const labelLook = 'flex flex-col gap-1 text-sm';
+
 /**
  * A text field with its label above it; every other attribute goes to the input. With `error`, the field is
  * marked invalid and the message stands under it (the server's words for what is wrong with this field).
@@ -20,7 +23,7 @@ export function Field({
 >) {
   const errorId = useId();
   const field = (
-    <label className="flex flex-col gap-1 text-sm">
+    <label className={labelLook}>
       {label}
       <input
         className={`${className ?? controlLook} ${error ? 'border-red-600 dark:border-red-500' : ''}`}

@@ -393,6 +393,33 @@ describe('the timeline and the MCP tool', () => {
     expect((await read(veleroBackups, 'from-mcp-now')).metadata.labels).toMatchObject({
       'velero.io/schedule-name': 'from-mcp',
     });
+    // The cnpg plugin's flags through the tool: the Backup a dry run would make, and a name the route refuses.
+    await create(postgresClusters, postgresCluster('from-mcp'));
+    const cnpg = {
+      action: 'backup',
+      kind: 'clusters.postgresql.cnpg.io',
+      namespace: ns(),
+      name: 'from-mcp',
+      dry_run: true,
+      method: 'plugin',
+      plugin: 'barman-cloud.cloudnative-pg.io',
+    };
+    const planned = await json<{ backup: { spec: Record<string, unknown> } }>(client, 'manage_ecosystem', {
+      ...cnpg,
+      plugin_parameters: { barmanObjectName: 'minio-store' },
+      immediate_checkpoint: true,
+      wait_for_archive: false,
+    });
+    expect(planned.backup.spec).toMatchObject({
+      pluginConfiguration: {
+        name: 'barman-cloud.cloudnative-pg.io',
+        parameters: { barmanObjectName: 'minio-store' },
+      },
+      onlineConfiguration: { immediateCheckpoint: true, waitForArchive: false },
+    });
+    expect(
+      (await call(client, 'manage_ecosystem', { ...cnpg, plugin_parameters: { 'no spaces': 'x' } })).text,
+    ).toMatch(/-32602: [\s\S]*plugin_parameters/);
     const readOnly = await connect(fixture.agent, '/mcp-readonly');
     expect((await readOnly.listTools()).tools.map((t) => t.name)).not.toContain('manage_ecosystem');
   });
